@@ -1,0 +1,35 @@
+import Link from "next/link";
+import { requirePageUser } from "@/lib/auth/session";
+import { SignOutButton } from "@/app/_components/ui/sign-out-button";
+
+const NAV = [
+  { href: "/chat", label: "Chat" },
+  { href: "/servers", label: "Servers" },
+  { href: "/settings", label: "Settings" },
+];
+
+export default async function AppLayout({ children }: { children: React.ReactNode }) {
+  const user = await requirePageUser();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="flex items-center gap-6 border-b border-zinc-200 bg-white px-6 py-3 dark:border-zinc-800 dark:bg-zinc-900">
+        <span className="font-semibold">Switchboard</span>
+        <nav className="flex gap-4 text-sm" aria-label="Main">
+          {NAV.map((item) => (
+            <Link key={item.href} href={item.href} className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white">
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span data-testid="current-user" className="text-zinc-500">
+            {user.name}
+            {user.isAdmin && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">admin</span>}
+          </span>
+          <SignOutButton />
+        </div>
+      </header>
+      <main className="flex-1">{children}</main>
+    </div>
+  );
+}

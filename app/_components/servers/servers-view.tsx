@@ -1,0 +1,76 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { configToForm } from "./form-model";
+import { ServerForm } from "./server-form";
+
+/** A server as listed by `GET /api/servers`. */
+export interface ServerListItem {
+  id: string;
+  name: string;
+  transport: "stdio" | "http";
+  config: Record<string, unknown>;
+}
+
+/** The Servers page: the workspace's servers with add, edit and delete. */
+export function ServersView({ initialServers, isAdmin }: { initialServers: ServerListItem[]; isAdmin: boolean }) {
+  const router = useRouter();
+  const [servers, setServers] = useState(initialServers);
+  const [editing, setEditing] = useState<string | "new" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function reload() {
+    const response = await fetch("/api/servers");
+    if (response.ok) setServers(((await response.json()) as { servers: ServerListItem[] }).servers);
+    setEditing(null);
+    router.refresh();
+  }
+
+  async function remove(server: ServerListItem) {
+    if (!confirm(`Delete server "${server.name}"?`)) return;
+    const response = await fetch(`/api/servers/${server.id}`, { method: "DELETE" });
+    if (!response.ok) setError(((await response.json().catch(() => ({}))) as { message?: string }).message ?? "Delete failed.");
+    await reload();
+  }
+
+  return (
+    <section className="mx-auto max-w-5xl space-y-4 p-6">
+      <div className="flex items-center justify-between">
+        <h1 className="text-xl font-semibold">MCP servers</h1>
+        {editing === null && <button className="btn-primary" onClick={() => setEditing("new")}>Add server</button>}
+      </div>
+      {error && <p role="alert" className="field-error">{error}</p>}
+      {editing === "new" && <ServerForm isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />}
+      {servers.length === 0 && editing === null && (
+        <p className="text-sm text-zinc-500" data-testid="no-servers">No servers yet. Add a remote MCP server by URL{isAdmin ? ", or a local stdio one" : ""}.</p>
+      )}
+      <ul className="space-y-3" data-testid="server-list">
+        {servers.map((server) =>
+          editing === server.id ? (
+            <li key={server.id}>
+              <ServerForm serverId={server.id} initial={configToForm(server.name, server.config)} isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />
+            </li>
+          ) : (
+            <li key={server.id} data-testid={`server-${server.name}`} className="flex items-start justify-between rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+              <div className="min-w-0">
+                <div className="flex items-center gap-2">
+                  <span className="font-medium">{server.name}</span>
+                  <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{server.transport}</span>
+                  {server.config.enabled === false && <span className="rounded bg-zinc-200 px-1.5 py-0.5 text-xs">disabled</span>}
+                </div>
+                <code className="mt-1 block truncate text-xs text-zinc-500">
+                  {server.transport === "http" ? String(server.config.url) : [server.config.command, ...((server.config.args as string[]) ?? [])].join(" ")}
+                </code>
+              </div>
+              <div className="flex shrink-0 gap-2">
+                <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>Edit</button>
+                <button className="btn-danger" onClick={() => remove(server)} disabled={server.transport === "stdio" && !isAdmin}>Delete</button>
+              </div>
+            </li>
+          ),
+        )}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The SQLite database: opened lazily (so `next build` never touches it), with WAL, foreign keys
+ * and a busy timeout; migrations from `drizzle/` are applied on first open.
+ */
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import fs from "node:fs";
+import path from "node:path";
+import * as schema from "./schema";
+import { dataDir } from "../lib/env";
+import { checkInstanceKey } from "./key-check";
+
+/** The typed drizzle handle used by every query module. */
+export type Db = BetterSQLite3Database<typeof schema>;
+
+interface OpenDb {
+  db: Db;
+  sqlite: Database.Database;
+  file: string;
+}
+
+const globalForDb = globalThis as unknown as { __switchboardDb?: OpenDb };
+
+/** Where drizzle-kit writes migrations; resolved from the project root. */
+export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
+
+/** Open (and migrate) a database file. Tests call this with their own temp file. */
+export function openDatabase(file: string): OpenDb {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return { db, sqlite, file };
+}
+
+/** The process-wide database under the data directory, opened and key-checked on first use. */
+export function getDb(): Db {
+  if (!globalForDb.__switchboardDb) {
+    const opened = openDatabase(path.join(dataDir(), "switchboard.db"));
+    checkInstanceKey(opened.db);
+    globalForDb.__switchboardDb = opened;
+  }
+  return globalForDb.__switchboardDb.db;
+}
+
+/** Close the process-wide database (tests, shutdown). */
+export function closeDb(): void {
+  globalForDb.__switchboardDb?.sqlite.close();
+  globalForDb.__switchboardDb = undefined;
+}

@@ -1,0 +1,6 @@
+import { randomUUID } from "node:crypto";
+
+/** A new random primary key. */
+export function newId(): string {
+  return randomUUID();
+}

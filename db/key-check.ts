@@ -1,0 +1,34 @@
+/**
+ * Binds the data to the key that encrypted it: the first start records the key's fingerprint,
+ * later starts compare. A wrong or lost key fails once with a message naming the fix.
+ */
+import { eq } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { instanceMeta } from "./schema";
+import { SecretKeyError, loadSecretKey, wrongKeyMessage, type SecretKey } from "../lib/crypto";
+import { dataDir } from "../lib/env";
+
+const KEY_ID = "secret_key_id";
+let cachedKey: SecretKey | undefined;
+
+/** The instance key (cached after first load). */
+export function instanceKey(): SecretKey {
+  cachedKey ??= loadSecretKey(dataDir());
+  return cachedKey;
+}
+
+/** Forget the cached key (tests switch data directories). */
+export function resetInstanceKey(): void {
+  cachedKey = undefined;
+}
+
+/** Record the key fingerprint on first start; throw SecretKeyError when it differs later. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function checkInstanceKey(db: BetterSQLite3Database<any>, key: SecretKey = instanceKey()): void {
+  const row = db.select().from(instanceMeta).where(eq(instanceMeta.key, KEY_ID)).get();
+  if (!row) {
+    db.insert(instanceMeta).values({ key: KEY_ID, value: key.id }).run();
+    return;
+  }
+  if (row.value !== key.id) throw new SecretKeyError(wrongKeyMessage(row.value, key.id));
+}

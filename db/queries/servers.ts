@@ -1,0 +1,99 @@
+/**
+ * MCP server configs, always scoped by workspace: a server id from another workspace is simply
+ * not found. Secret values are encrypted into `secrets_enc`; `config` holds the masked copy.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { newId } from "../ids";
+import { mcpServers } from "../schema";
+import { instanceKey } from "../key-check";
+import { decrypt, encrypt } from "../../lib/crypto";
+import { transportOf, type ServerConfig, type ServerDefinition } from "../../lib/mcp/config";
+import { mergeSecrets, splitSecrets, type ServerSecrets } from "../../lib/servers/secrets";
+
+/** A stored server with its masked config (safe to return to a client). */
+export interface ServerRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  transport: "stdio" | "http";
+  config: ServerConfig;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Row = typeof mcpServers.$inferSelect;
+
+function toRecord(row: Row): ServerRecord {
+  const { secretsEnc: _secrets, ...rest } = row;
+  return { ...rest, config: row.config as ServerConfig };
+}
+
+function encryptSecrets(secrets: ServerSecrets): string | null {
+  return Object.keys(secrets).length ? encrypt(JSON.stringify(secrets), instanceKey()) : null;
+}
+
+/** The decrypted secrets of a stored server. */
+export function readServerSecrets(db: Db, ref: { id: string; workspaceId: string }): ServerSecrets {
+  const row = db.select({ secretsEnc: mcpServers.secretsEnc }).from(mcpServers)
+    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).get();
+  return row?.secretsEnc ? (JSON.parse(decrypt(row.secretsEnc, instanceKey())) as ServerSecrets) : {};
+}
+
+/** Every server of a workspace, by name. */
+export function listServersByWorkspace(db: Db, workspaceId: string): ServerRecord[] {
+  return db.select().from(mcpServers).where(eq(mcpServers.workspaceId, workspaceId)).orderBy(asc(mcpServers.name)).all().map(toRecord);
+}
+
+/** One server of a workspace, or null (also when it exists in another workspace). */
+export function getServerById(db: Db, ref: { id: string; workspaceId: string }): ServerRecord | null {
+  const row = db.select().from(mcpServers).where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).get();
+  return row ? toRecord(row) : null;
+}
+
+/** Whether a workspace already has a server with this name (optionally ignoring one id). */
+export function serverNameTaken(db: Db, workspaceId: string, name: string, exceptId?: string): boolean {
+  const row = db.select({ id: mcpServers.id }).from(mcpServers)
+    .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.name, name))).get();
+  return !!row && row.id !== exceptId;
+}
+
+/** Store a new server; its secrets are encrypted. */
+export function createServer(db: Db, input: { workspaceId: string; name: string; config: ServerConfig; createdBy: string }): ServerRecord {
+  const { masked, secrets } = splitSecrets(input.config);
+  const row = db.insert(mcpServers).values({
+    id: newId(),
+    workspaceId: input.workspaceId,
+    name: input.name,
+    transport: transportOf(input.config),
+    config: masked,
+    secretsEnc: encryptSecrets(secrets),
+    createdBy: input.createdBy,
+  }).returning().get();
+  return toRecord(row);
+}
+
+/** Replace a server's name and config; returns null when it is not in the workspace. */
+export function updateServer(db: Db, ref: { id: string; workspaceId: string }, input: { name: string; config: ServerConfig }): ServerRecord | null {
+  const { masked, secrets } = splitSecrets(input.config);
+  const row = db.update(mcpServers).set({
+    name: input.name,
+    transport: transportOf(input.config),
+    config: masked,
+    secretsEnc: encryptSecrets(secrets),
+    updatedAt: new Date(),
+  }).where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).returning().get();
+  return row ? toRecord(row) : null;
+}
+
+/** Delete a server; returns whether it existed in the workspace. */
+export function deleteServer(db: Db, ref: { id: string; workspaceId: string }): boolean {
+  return db.delete(mcpServers).where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).run().changes > 0;
+}
+
+/** The engine's view of a stored server: id, name and the full config with secrets decrypted. */
+export function toServerDefinition(db: Db, record: ServerRecord): ServerDefinition {
+  const secrets = readServerSecrets(db, record);
+  return { id: record.id, name: record.name, config: mergeSecrets(record.config, secrets) };
+}

@@ -1,0 +1,157 @@
+/**
+ * The whole product's schema. Secret columns hold AES-256-GCM envelopes from lib/crypto.ts
+ * (suffix `_enc`); nothing secret is stored in clear.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const id = () => text("id").primaryKey();
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+
+/** People who can sign in. The first one registered is the instance administrator. */
+export const users = sqliteTable("users", {
+  id: id(),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** A workspace shares server configs between its members; each user has a personal one. */
+export const workspaces = sqliteTable("workspaces", {
+  id: id(),
+  name: text("name").notNull(),
+  personalOwnerId: text("personal_owner_id").references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+});
+
+/** Membership with a role: owner, admin or member. */
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+);
+
+/**
+ * An MCP server of a workspace. `config` is the REFERENCE §1 config as JSON with every secret
+ * value (header values, env values, OAuth client secret) replaced by a reference into `secretsEnc`.
+ */
+export const mcpServers = sqliteTable(
+  "mcp_servers",
+  {
+    id: id(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    transport: text("transport", { enum: ["stdio", "http"] }).notNull(),
+    config: text("config", { mode: "json" }).notNull(),
+    secretsEnc: text("secrets_enc"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("mcp_servers_workspace_name_idx").on(t.workspaceId, t.name)],
+);
+
+/** Per-user, per-server credentials: OAuth tokens, client registration, PKCE verifier (encrypted). */
+export const serverCredentials = sqliteTable(
+  "server_credentials",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    serverId: text("server_id").notNull().references(() => mcpServers.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    valueEnc: text("value_enc").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.serverId, t.kind] })],
+);
+
+/** Short-lived OAuth `state` values: single use, bound to the user who started the flow. */
+export const oauthStates = sqliteTable("oauth_states", {
+  state: text("state").primaryKey(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  serverId: text("server_id").notNull().references(() => mcpServers.id, { onDelete: "cascade" }),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** A conversation, owned by one user inside a workspace. */
+export const chats = sqliteTable(
+  "chats",
+  {
+    id: id(),
+    ownerId: text("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("chats_owner_idx").on(t.ownerId, t.updatedAt)],
+);
+
+/** One message with all its parts (text, tool calls and results, attachments) as UI-message JSON. */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: id(),
+    chatId: text("chat_id").notNull().references(() => chats.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "assistant", "system"] }).notNull(),
+    parts: text("parts", { mode: "json" }).notNull(),
+    metadata: text("metadata", { mode: "json" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("messages_chat_idx").on(t.chatId, t.createdAt)],
+);
+
+/** Per-user model settings; the API key is encrypted. */
+export const userSettings = sqliteTable("user_settings", {
+  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  provider: text("provider"),
+  model: text("model"),
+  baseUrl: text("base_url"),
+  apiKeyEnc: text("api_key_enc"),
+  updatedAt: updatedAt(),
+});
+
+/** Per-user tool approval policy, keyed by server and raw tool name. */
+export const toolPolicies = sqliteTable(
+  "tool_policies",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    serverId: text("server_id").notNull().references(() => mcpServers.id, { onDelete: "cascade" }),
+    toolName: text("tool_name").notNull(),
+    policy: text("policy", { enum: ["ask", "allow", "deny"] }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.serverId, t.toolName] })],
+);
+
+/** Who did what to which target, and when. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    workspaceId: text("workspace_id"),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: text("detail", { mode: "json" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_created_idx").on(t.createdAt)],
+);
+
+/** Instance facts kept with the data, such as the fingerprint of the key that encrypted it. */
+export const instanceMeta = sqliteTable("instance_meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

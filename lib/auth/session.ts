@@ -1,0 +1,42 @@
+/**
+ * The one way routes and pages learn who is calling. Every route handler calls `requireUser()`
+ * itself; pages call `requirePageUser()`, which redirects to sign-in.
+ */
+import "server-only";
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { getDb } from "../../db/client";
+import { getUserById, type UserRecord } from "../../db/queries/users";
+import { getPersonalWorkspaceId } from "../../db/queries/workspaces";
+import { AppError } from "../errors";
+import { getAuthOptions } from "./options";
+
+/** The signed-in user with their current workspace. */
+export interface SessionUser extends UserRecord {
+  workspaceId: string;
+}
+
+async function currentUser(): Promise<SessionUser | null> {
+  const session = await getServerSession(getAuthOptions());
+  const id = (session?.user as { id?: string } | undefined)?.id;
+  if (!id) return null;
+  const db = getDb();
+  // The token may outlive its user (deleted account): check the database, not just the JWT.
+  const user = getUserById(db, id);
+  const workspaceId = user && getPersonalWorkspaceId(db, user.id);
+  return user && workspaceId ? { ...user, workspaceId } : null;
+}
+
+/** The signed-in user, or an `unauthorized` AppError (401 JSON at the boundary). */
+export async function requireUser(): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) throw new AppError("unauthorized", "Sign in first.");
+  return user;
+}
+
+/** The signed-in user for a page; redirects to /signin otherwise. */
+export async function requirePageUser(): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) redirect("/signin");
+  return user;
+}

@@ -1,0 +1,122 @@
+/**
+ * Server config use cases behind the API: validation, workspace roles, the admin-only rule for
+ * stdio servers, duplicate names, masked secrets, and the audit trail.
+ */
+import type { Db } from "../../db/client";
+import {
+  createServer, deleteServer, getServerById, listServersByWorkspace, readServerSecrets, serverNameTaken, updateServer,
+  type ServerRecord,
+} from "../../db/queries/servers";
+import { getMembershipRole } from "../../db/queries/workspaces";
+import { recordAudit } from "../../db/queries/audit";
+import { AppError } from "../errors";
+import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
+import { restoreMaskedSecrets } from "./secrets";
+import type { SessionUser } from "../auth/session";
+
+/** The caller of a server use case: who, in which workspace. */
+export type Actor = Pick<SessionUser, "id" | "isAdmin" | "workspaceId">;
+
+/** The JSON shape servers are returned in: masked config, never a secret. */
+export function serverView(record: ServerRecord) {
+  return {
+    id: record.id,
+    name: record.name,
+    transport: record.transport,
+    config: record.config,
+    createdBy: record.createdBy,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  };
+}
+
+function assertCanManage(db: Db, actor: Actor): void {
+  const role = getMembershipRole(db, actor.workspaceId, actor.id);
+  if (role !== "owner" && role !== "admin") throw new AppError("forbidden", "Only workspace owners and admins can change servers.");
+}
+
+// stdio servers run programs on the host: only instance administrators may define them (REFERENCE §4).
+function assertMayUseTransport(actor: Actor, config: ServerConfig): void {
+  if (transportOf(config) === "stdio" && !actor.isAdmin) {
+    throw new AppError("forbidden", "Only instance administrators can add or change stdio (command) servers.", "command");
+  }
+}
+
+function parseInput(body: unknown): { name: unknown; config: unknown } {
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", "Send a JSON object `{name, config}`.");
+  const unknownKeys = Object.keys(body).filter((k) => k !== "name" && k !== "config");
+  if (unknownKeys.length) throw new AppError("bad_request", `unknown key \`${unknownKeys[0]}\``, unknownKeys[0]);
+  return body as { name: unknown; config: unknown };
+}
+
+function prefixConfigError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      const { field, message } = error;
+      throw new AppError("invalid_config", message, field === "name" ? "name" : field ? `config.${field}` : "config");
+    }
+    throw error;
+  }
+}
+
+/** The workspace's servers. */
+export function listServers(db: Db, actor: Actor) {
+  return listServersByWorkspace(db, actor.workspaceId).map(serverView);
+}
+
+/** One server of the actor's workspace, or a 404. */
+export function getServer(db: Db, actor: Actor, id: string): ServerRecord {
+  const record = getServerById(db, { id, workspaceId: actor.workspaceId });
+  if (!record) throw new AppError("not_found", "No such server.");
+  return record;
+}
+
+/** Create a server from `{name, config}`. */
+export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
+  const input = parseInput(body);
+  const name = prefixConfigError(() => assertServerName(input.name));
+  const config = prefixConfigError(() => parseServerConfig(input.config ?? {}, name));
+  assertCanManage(db, actor);
+  assertMayUseTransport(actor, config);
+  if (serverNameTaken(db, actor.workspaceId, name)) throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
+  const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id });
+  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.create", target: record.id, detail: { name, transport: record.transport } });
+  return record;
+}
+
+/** Change a server: `{name?, config?}`; secrets sent back masked keep their stored value. */
+export function changeServer(db: Db, actor: Actor, id: string, body: unknown): ServerRecord {
+  const existing = getServer(db, actor, id);
+  const input = parseInput(body);
+  const name = input.name === undefined ? existing.name : prefixConfigError(() => assertServerName(input.name));
+  let config = existing.config;
+  const stored = readServerSecrets(db, existing);
+  if (input.config !== undefined) {
+    const parsed = prefixConfigError(() => parseServerConfig(input.config, name));
+    const restored = restoreMaskedSecrets(parsed, stored);
+    if (restored.missing) throw new AppError("invalid_config", "a masked value was sent for a secret that is not stored; enter the value", `config.${restored.missing}`);
+    config = restored.config;
+  } else {
+    config = restoreMaskedSecrets(existing.config, stored).config;
+  }
+  assertCanManage(db, actor);
+  // Changing an existing stdio server, or turning a server into one, both need an administrator.
+  assertMayUseTransport(actor, existing.config);
+  assertMayUseTransport(actor, config);
+  if (serverNameTaken(db, actor.workspaceId, name, id)) throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
+  const record = updateServer(db, existing, { name, config });
+  if (!record) throw new AppError("not_found", "No such server.");
+  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.update", target: id, detail: { name } });
+  return record;
+}
+
+/** Delete a server. */
+export function removeServer(db: Db, actor: Actor, id: string): void {
+  const existing = getServer(db, actor, id);
+  assertCanManage(db, actor);
+  if (existing.transport === "stdio" && !actor.isAdmin) throw new AppError("forbidden", "Only instance administrators can remove stdio servers.");
+  deleteServer(db, existing);
+  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.delete", target: id, detail: { name: existing.name } });
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+// Two projects: fast unit tests, and integration tests against real servers, a real SQLite file
+// and real child processes (run one file at a time: they spawn processes and bind ports).
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
