@@ -1,0 +1,85 @@
+/**
+ * Connections pinned to checked addresses (issue §5, no DNS-rebinding gap): each undici Agent
+ * serves one host name and its `connect.lookup` answers only with the addresses the policy
+ * approved, so the socket cannot reach anything a second resolution would have returned.
+ */
+import type { LookupAddress, LookupOptions } from "node:dns";
+import { Agent } from "undici";
+import { normalizeHostname } from "./address-policy";
+import type { IpAddress } from "./ip-literal";
+import type { CheckedTarget } from "./target-check";
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `dns.lookup`-compatible function that never resolves: it returns `addresses` for
+ * `hostname` and fails for any other name.
+ */
+export function pinnedLookup(hostname: string, addresses: readonly IpAddress[]) {
+  return (name: string, options: LookupOptions | number | undefined, callback: LookupCallback): void => {
+    const opts: LookupOptions = typeof options === "number" ? { family: options } : (options ?? {});
+    if (normalizeHostname(name) !== hostname) {
+      const error: NodeJS.ErrnoException = new Error(`pinned lookup for ${hostname} asked for ${name}`);
+      error.code = "ENOTFOUND";
+      callback(error, []);
+      return;
+    }
+    const wanted = opts.family === 4 || opts.family === "IPv4" ? 4 : opts.family === 6 || opts.family === "IPv6" ? 6 : 0;
+    const matching = addresses.filter((a) => wanted === 0 || a.family === wanted);
+    if (matching.length === 0) {
+      const error: NodeJS.ErrnoException = new Error(`no IPv${wanted} address checked for ${hostname}`);
+      error.code = "ENOTFOUND";
+      callback(error, []);
+      return;
+    }
+    if (opts.all) callback(null, matching.map((a) => ({ address: a.text, family: a.family })));
+    else callback(null, matching[0].text, matching[0].family);
+  };
+}
+
+/** Options for the agent cache. */
+export interface PinnedAgentPoolOptions {
+  /** Most agents kept for connection reuse; the oldest is closed gracefully beyond it. Default 32. */
+  maxAgents?: number;
+}
+
+/**
+ * Agents keyed by host name plus the exact checked address set: a request reuses pooled
+ * connections only when its fresh check approved the same addresses.
+ */
+export class PinnedAgentPool {
+  private readonly agents = new Map<string, Agent>();
+  private readonly maxAgents: number;
+
+  constructor(options: PinnedAgentPoolOptions = {}) {
+    this.maxAgents = options.maxAgents ?? 32;
+  }
+
+  /** The agent that connects `target.hostname` only to `target.addresses`. */
+  agentFor(target: CheckedTarget): Agent {
+    const key = `${target.hostname}\n${target.addresses.map((a) => a.text).join(",")}`;
+    let agent = this.agents.get(key);
+    if (agent) {
+      // Refresh recency so busy hosts are not the ones evicted.
+      this.agents.delete(key);
+      this.agents.set(key, agent);
+      return agent;
+    }
+    agent = new Agent({ connect: { lookup: pinnedLookup(target.hostname, target.addresses) } });
+    this.agents.set(key, agent);
+    if (this.agents.size > this.maxAgents) {
+      const [oldestKey, oldest] = this.agents.entries().next().value as [string, Agent];
+      this.agents.delete(oldestKey);
+      // close() lets in-flight requests (a streaming SSE body) finish; it only refuses new ones.
+      void oldest.close();
+    }
+    return agent;
+  }
+
+  /** Close every agent gracefully (open streams finish first). */
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map((a) => a.close()));
+  }
+}
