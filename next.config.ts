@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // Native and process-spawning packages stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "@modelcontextprotocol/sdk", "undici"],
   poweredByHeader: false,
+  // `npm test` runs `tsc --noEmit` over the whole project first; skipping it here halves build time.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -4,7 +4,7 @@ import path from "node:path";
 // Two projects: fast unit tests, and integration tests against real servers, a real SQLite file
 // and real child processes (run one file at a time: they spawn processes and bind ports).
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(__dirname) } },
+  resolve: { alias: { "@": import.meta.dirname } },
   test: {
     projects: [
       {

@@ -6,7 +6,7 @@ import path from "node:path";
 
 /** Directory for the database, generated keys and sandbox homes (`SWITCHBOARD_DATA_DIR`, default `./data`). */
 export function dataDir(): string {
-  return path.resolve(process.env.SWITCHBOARD_DATA_DIR || "./data");
+  return path.resolve(/*turbopackIgnore: true*/ process.env.SWITCHBOARD_DATA_DIR || "./data");
 }
 
 /** Whether self-registration is open (`SWITCHBOARD_REGISTRATION=closed` closes it). */
