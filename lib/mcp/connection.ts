@@ -1,0 +1,256 @@
+/**
+ * One live MCP session for one (user, server): opens the transport (stdio child or HTTP with SSE
+ * fallback), initializes, discovers, and runs requests. Every SDK error is translated here, once.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, CompleteRequest, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { secretValuesOf } from "../redact";
+import { childEnvironment } from "./child-env";
+import { createClient } from "./client-factory";
+import type { Clock } from "./clock";
+import { effectiveSettings, type ServerDefinition } from "./config";
+import { discover, type Discovered, type ListKind } from "./discovery";
+import { EngineError } from "./errors";
+import { createSseTransport, createStreamableTransport, isLegacySseUrl, shouldFallBackToSse } from "./http-transport";
+import type { LaunchWrapper } from "./launch";
+import type { Logger } from "./logger";
+import { ChildProcessTransport } from "./stdio-transport";
+import { closedDuring, connectTimeout, translateError, type ErrorContext } from "./translate-error";
+import type { CallOptions, ElicitationHandler, LoggingMessageHandler, TransportUsed } from "./types";
+
+/** Everything needed to open one connection. */
+export interface ConnectionOptions {
+  userId: string;
+  server: ServerDefinition;
+  launchWrapper: LaunchWrapper;
+  fetch?: FetchLike;
+  authProvider?: OAuthClientProvider;
+  logger: Logger;
+  clock: Clock;
+  maxMessageBytes?: number;
+  killGraceMs?: number;
+  stderrBytes?: number;
+  clientVersion: string;
+  onElicitation?: ElicitationHandler;
+  onLoggingMessage?: LoggingMessageHandler;
+  onListChanged: (kind: ListKind) => void;
+  /** The link closed without `close()` being called (crash, server exit). */
+  onUnexpectedClose: () => void;
+  /** Aborts a connect in progress (e.g. the pool closes the server). */
+  signal?: AbortSignal;
+}
+
+/** A connected, discovered session. */
+export class Connection {
+  private closing = false;
+  ready = false;
+
+  constructor(
+    readonly client: Client,
+    readonly transport: Transport,
+    readonly kind: TransportUsed,
+    public discovered: Discovered,
+    private readonly options: ConnectionOptions,
+  ) {}
+
+  /** PID of the stdio child, if any. */
+  get pid(): number | null {
+    return this.transport instanceof ChildProcessTransport ? this.transport.pid : null;
+  }
+
+  /** Streamable HTTP session id, if any. */
+  get sessionId(): string | null {
+    return this.transport.sessionId ?? null;
+  }
+
+  /** Redacted stderr tail (stdio only). */
+  stderrTail(): string {
+    return this.transport instanceof ChildProcessTransport ? this.transport.stderrTail() : "";
+  }
+
+  /** Context for translating an error raised on this connection. */
+  errorContext(phase: ErrorContext["phase"], extra: Partial<ErrorContext> = {}): ErrorContext {
+    return contextFor(this.options, phase, this.transport, extra);
+  }
+
+  /** Call a tool; the timeout restarts on every progress notification (REFERENCE §8). */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions & { timeoutMs: number }): Promise<CallToolResult> {
+    return this.request(options, () =>
+      this.client.callTool({ name, arguments: args }, undefined, {
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
+        onprogress: (progress) => options.onProgress?.(progress),
+        signal: options.signal,
+      }) as Promise<CallToolResult>,
+    );
+  }
+
+  /** resources/read. */
+  readResource(uri: string, options: CallOptions & { timeoutMs: number }): Promise<ReadResourceResult> {
+    return this.request(options, () => this.client.readResource({ uri }, { timeout: options.timeoutMs, signal: options.signal }));
+  }
+
+  /** prompts/get. */
+  getPrompt(name: string, args: Record<string, string>, options: CallOptions & { timeoutMs: number }): Promise<GetPromptResult> {
+    return this.request(options, () => this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs, signal: options.signal }));
+  }
+
+  /** completion/complete. */
+  complete(params: CompleteRequest["params"], options: CallOptions & { timeoutMs: number }) {
+    return this.request(options, () => this.client.complete(params, { timeout: options.timeoutMs, signal: options.signal }));
+  }
+
+  /** Re-list after a list_changed notification. */
+  async refresh(kind: ListKind): Promise<Discovered> {
+    const settings = effectiveSettings(this.options.server.config);
+    this.discovered = await this.request({ timeoutMs: settings.connectTimeoutMs }, () =>
+      discover(this.client, { timeoutMs: settings.connectTimeoutMs, logger: this.options.logger, only: kind, previous: this.discovered }),
+    );
+    return this.discovered;
+  }
+
+  /** End the session: DELETE for Streamable HTTP, process-group kill for stdio. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.kind === "streamable_http") {
+      await (this.transport as StreamableHTTPClientTransport).terminateSession().catch((error: unknown) => {
+        // Best effort (spec: servers MAY refuse DELETE); the session then expires on its own.
+        this.options.logger.debug("session DELETE failed", { error: String(error) });
+      });
+    }
+    await this.client.close();
+  }
+
+  /** Called by the transport's close: tells the owner only about closes it did not ask for. */
+  handleClose(): void {
+    if (!this.closing && this.ready) this.options.onUnexpectedClose();
+  }
+
+  private async request<T>(options: CallOptions & { timeoutMs: number }, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw translateError(error, this.errorContext("call", { timeoutMs: options.timeoutMs, signal: options.signal }));
+    }
+  }
+}
+
+/** Open, initialize and discover within `connect_timeout`; the error says specifically what failed. */
+export async function openConnection(options: ConnectionOptions): Promise<Connection> {
+  const { server } = options;
+  const settings = effectiveSettings(server.config);
+  let transport: Transport | undefined;
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort();
+  options.signal?.addEventListener("abort", onOuterAbort);
+  let timedOut = false;
+  const timer = options.clock.setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, settings.connectTimeoutMs);
+  let connection: Connection | undefined;
+  try {
+    const attempt = async () => {
+      const opened = await connectTransport(options, abort.signal, (t) => (transport = t));
+      const discovered = await discover(opened.client, { timeoutMs: settings.connectTimeoutMs, logger: options.logger, signal: abort.signal });
+      connection = new Connection(opened.client, opened.transport, opened.kind, discovered, options);
+      opened.client.onclose = () => connection!.handleClose();
+      return connection;
+    };
+    // The abort rejects the race at once: a child that never answers is killed below, not awaited.
+    const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
+    const result = await Promise.race([attempt(), aborted]);
+    result.ready = true;
+    return result;
+  } catch (error) {
+    await closeQuietly(transport, options.logger);
+    const context = contextFor(options, "connect", transport, { timeoutMs: settings.connectTimeoutMs, signal: timedOut ? undefined : options.signal });
+    if (timedOut) throw connectTimeout(context);
+    if (transport instanceof ChildProcessTransport && transport.exitInfo && !(error instanceof EngineError)) {
+      throw closedDuring(context, error);
+    }
+    throw translateError(error, context);
+  } finally {
+    options.clock.clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+async function connectTransport(
+  options: ConnectionOptions,
+  signal: AbortSignal,
+  track: (transport: Transport) => void,
+): Promise<{ client: Client; transport: Transport; kind: TransportUsed }> {
+  const { server } = options;
+  const config = server.config;
+  const clientFor = () => createClient({ ...options, clientVersion: options.clientVersion });
+  const settings = effectiveSettings(config);
+  const rpc = { timeout: settings.connectTimeoutMs, signal };
+  if (config.command !== undefined) {
+    const launch = await options.launchWrapper(
+      { command: config.command, args: config.args ?? [], env: childEnvironment(config.env), cwd: config.cwd },
+      { userId: options.userId, serverId: server.id, serverName: server.name, config },
+    );
+    // The pool may have given up on this attempt while the wrapper prepared the sandbox.
+    signal.throwIfAborted();
+    const transport = new ChildProcessTransport({
+      launch,
+      maxMessageBytes: options.maxMessageBytes,
+      stderrBytes: options.stderrBytes,
+      killGraceMs: options.killGraceMs,
+      logger: options.logger,
+      secrets: secretValuesOf(config),
+    });
+    track(transport);
+    const client = clientFor();
+    await client.connect(transport, rpc);
+    return { client, transport, kind: "stdio" };
+  }
+  const http = { url: config.url!, headers: config.headers, fetch: options.fetch, authProvider: options.authProvider };
+  if (!isLegacySseUrl(http.url)) {
+    const transport = createStreamableTransport(http);
+    track(transport);
+    const client = clientFor();
+    try {
+      await client.connect(transport, rpc);
+      return { client, transport, kind: "streamable_http" };
+    } catch (error) {
+      if (!shouldFallBackToSse(error)) throw error;
+      options.logger.info("Streamable HTTP refused; falling back to legacy HTTP+SSE", { server: server.name });
+      await closeQuietly(transport, options.logger);
+      signal.throwIfAborted();
+    }
+  }
+  const transport = createSseTransport(http);
+  track(transport);
+  const client = clientFor();
+  await client.connect(transport, rpc);
+  return { client, transport, kind: "sse" };
+}
+
+function contextFor(options: ConnectionOptions, phase: ErrorContext["phase"], transport: Transport | undefined, extra: Partial<ErrorContext>): ErrorContext {
+  const child = transport instanceof ChildProcessTransport ? transport : undefined;
+  return {
+    serverName: options.server.name,
+    phase,
+    secrets: secretValuesOf(options.server.config),
+    url: options.server.config.url,
+    stderr: child?.stderrTail(),
+    exit: child?.exitInfo,
+    ...extra,
+  };
+}
+
+async function closeQuietly(transport: Transport | undefined, logger: Logger): Promise<void> {
+  try {
+    await transport?.close();
+  } catch (error) {
+    // Closing after a failed connect: the original error is what the user needs to see.
+    logger.debug("transport close after failed connect", { error: String(error) });
+  }
+}

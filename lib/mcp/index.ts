@@ -1,0 +1,33 @@
+/**
+ * The MCP engine's public surface: one pool of connections per process, keyed by (user, server).
+ * API routes, the agent and the CLI import from here only.
+ */
+export { McpPool } from "./pool";
+export { getPool, closeGlobalPool } from "./global-pool";
+export { EngineError, isEngineError, type ErrorCode } from "./errors";
+export type {
+  RegisteredTool,
+  RegisteredKind,
+  ToolCallOutcome,
+  CallOptions,
+  ServerState,
+  ServerStatus,
+  TransportUsed,
+  CallMetrics,
+  PoolOptions,
+  AuthProviderFactory,
+  ElicitationHandler,
+  LoggingMessageHandler,
+} from "./types";
+export type { Clock } from "./clock";
+export type { Logger } from "./logger";
+export {
+  parseServerConfig,
+  parseServersYaml,
+  effectiveSettings,
+  transportOf,
+  ConfigError,
+  type ServerConfig,
+  type ServerDefinition,
+} from "./config";
+export { unwrappedLaunch, LaunchRefusedError, type LaunchWrapper, type StdioLaunch, type LaunchContext } from "./launch";

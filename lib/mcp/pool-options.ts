@@ -1,0 +1,31 @@
+/**
+ * `PoolOptions` with defaults applied, shared by the pool and each managed server.
+ */
+import { realClock, type Clock } from "./clock";
+import { unwrappedLaunch, type LaunchWrapper } from "./launch";
+import { silentLogger, type Logger } from "./logger";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio-transport";
+import type { PoolOptions } from "./types";
+
+/** PoolOptions after defaults. */
+export type ResolvedPoolOptions = Omit<PoolOptions, "launchWrapper" | "clock" | "logger" | "idleTimeoutMs" | "maxMessageBytes" | "clientVersion"> & {
+  launchWrapper: LaunchWrapper;
+  clock: Clock;
+  logger: Logger;
+  idleTimeoutMs: number;
+  maxMessageBytes: number;
+  clientVersion: string;
+};
+
+/** Apply the documented defaults of every `PoolOptions` field. */
+export function resolvePoolOptions(options: PoolOptions = {}): ResolvedPoolOptions {
+  return {
+    ...options,
+    launchWrapper: options.launchWrapper ?? unwrappedLaunch,
+    clock: options.clock ?? realClock,
+    logger: options.logger ?? silentLogger,
+    idleTimeoutMs: options.idleTimeoutMs ?? 0,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    clientVersion: options.clientVersion ?? "0.1.0",
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The connection pool (REFERENCE §3): long-lived connections keyed by (user, server), idempotent
+ * discovery where one failing server never blocks others, reload of changed configs only, and the
+ * toolset the agent sees with a reverse map from registered name to (server, raw tool).
+ */
+import type { CompleteRequest, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import { effectiveSettings, type ServerDefinition } from "./config";
+import { configHash } from "./config-hash";
+import { EngineError } from "./errors";
+import { ManagedServer } from "./managed-server";
+import { resolvePoolOptions, type ResolvedPoolOptions } from "./pool-options";
+import { nameTools } from "./registry";
+import { errorOutcome } from "./results";
+import type { CallOptions, PoolOptions, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
+import { callWrapper } from "./wrapper-calls";
+
+/** Pool of MCP connections for all users of this process. */
+export class McpPool {
+  private readonly entries = new Map<string, ManagedServer>();
+  private readonly options: ResolvedPoolOptions;
+
+  /** See `PoolOptions` for each option's default. */
+  constructor(options: PoolOptions = {}) {
+    this.options = resolvePoolOptions(options);
+  }
+
+  /** Connect every enabled server not yet connected (failed ones are retried) and report all statuses. */
+  async discover(userId: string, servers: ServerDefinition[]): Promise<ServerStatus[]> {
+    const managed = servers.map((server) => this.entry(userId, server));
+    // allSettled: a failure is recorded in that server's status and must not block the others.
+    await Promise.allSettled(managed.filter((m) => m.status().state !== "disabled").map((m) => m.ensureConnected()));
+    return managed.map((m) => m.status());
+  }
+
+  /** Synchronous status snapshot; never connects. */
+  status(userId: string, server: ServerDefinition): ServerStatus {
+    return this.entry(userId, server).status();
+  }
+
+  /** Close and connect again now (resets backoff); the outcome is in the returned status. */
+  async reconnect(userId: string, server: ServerDefinition): Promise<ServerStatus> {
+    const managed = this.entry(userId, server);
+    await managed.reconnectNow();
+    return managed.status();
+  }
+
+  /** Registered tools (including wrappers) of one server; connects if needed, throws EngineError. */
+  async listTools(userId: string, server: ServerDefinition): Promise<RegisteredTool[]> {
+    const managed = this.entry(userId, server);
+    await this.connected(managed);
+    return nameTools(managed.tools()).tools;
+  }
+
+  /** All connected servers' tools for the agent, named together so names are unique across servers. */
+  async toolset(userId: string, servers: ServerDefinition[]): Promise<RegisteredTool[]> {
+    await this.discover(userId, servers);
+    return this.namedTools(userId, servers).tools;
+  }
+
+  /** Call a server tool by its raw name. Never throws: failures are error outcomes. */
+  async callTool(userId: string, server: ServerDefinition, rawName: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallOutcome> {
+    return this.entry(userId, server).callTool(rawName, args, options);
+  }
+
+  /** Call by registered name through the reverse map (wrappers included). Never throws. */
+  async callRegistered(userId: string, servers: ServerDefinition[], registeredName: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallOutcome> {
+    let tool = this.namedTools(userId, servers).byName.get(registeredName);
+    if (!tool) tool = (await this.toolset(userId, servers), this.namedTools(userId, servers).byName.get(registeredName));
+    if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
+    const server = servers.find((s) => s.id === tool.serverId)!;
+    if (tool.kind === "tool") return this.callTool(userId, server, tool.rawName, args, options);
+    return callWrapper(this.entry(userId, server), tool.kind, args, options, () => this.options.clock.now());
+  }
+
+  /** resources/list (all pages, bounded). */
+  async listResources(userId: string, server: ServerDefinition): Promise<Resource[]> {
+    return (await this.entry(userId, server).relist("resources")).resources;
+  }
+
+  /** resources/templates/list (all pages, bounded). */
+  async listResourceTemplates(userId: string, server: ServerDefinition): Promise<ResourceTemplate[]> {
+    return (await this.entry(userId, server).relist("resources")).resourceTemplates;
+  }
+
+  /** resources/read. */
+  async readResource(userId: string, server: ServerDefinition, uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    const timeoutMs = effectiveSettings(server.config).timeoutMs;
+    return this.entry(userId, server).request((c) => c.readResource(uri, { ...options, timeoutMs }));
+  }
+
+  /** prompts/list (all pages, bounded). */
+  async listPrompts(userId: string, server: ServerDefinition): Promise<Prompt[]> {
+    return (await this.entry(userId, server).relist("prompts")).prompts;
+  }
+
+  /** prompts/get. */
+  async getPrompt(userId: string, server: ServerDefinition, name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    const timeoutMs = effectiveSettings(server.config).timeoutMs;
+    return this.entry(userId, server).request((c) => c.getPrompt(name, args, { ...options, timeoutMs }));
+  }
+
+  /** completion/complete for a prompt or resource-template argument. */
+  async complete(userId: string, server: ServerDefinition, ref: CompleteRequest["params"]["ref"], argument: CompleteRequest["params"]["argument"], context?: CompleteRequest["params"]["context"]) {
+    const timeoutMs = effectiveSettings(server.config).timeoutMs;
+    return this.entry(userId, server).request((c) => c.complete({ ref, argument, context }, { timeoutMs }));
+  }
+
+  /** Apply a new config set for a user: close removed and changed servers, keep the rest, then discover. */
+  async reload(userId: string, servers: ServerDefinition[]): Promise<void> {
+    const wanted = new Map(servers.map((s) => [s.id, s]));
+    const closing: Promise<void>[] = [];
+    for (const [key, managed] of this.entries) {
+      if (managed.userId !== userId) continue;
+      const next = wanted.get(managed.server.id);
+      if (!next || configHash(next) !== managed.hash) {
+        this.entries.delete(key);
+        closing.push(managed.close());
+      }
+    }
+    await Promise.all(closing);
+    await this.discover(userId, servers);
+  }
+
+  /** Close one (user, server) connection and forget it. */
+  async close(userId: string, serverId: string): Promise<void> {
+    const key = keyOf(userId, serverId);
+    const managed = this.entries.get(key);
+    this.entries.delete(key);
+    await managed?.close();
+  }
+
+  /** Close every connection of every user; resolves when all children have ended. */
+  async closeAll(): Promise<void> {
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.allSettled(all.map((m) => m.close()));
+  }
+
+  private entry(userId: string, server: ServerDefinition): ManagedServer {
+    const key = keyOf(userId, server.id);
+    const existing = this.entries.get(key);
+    if (existing && existing.hash === configHash(server)) return existing;
+    // A changed config replaces the connection, as reload() would.
+    if (existing) void existing.close().catch((error: unknown) => this.options.logger.warn("close of replaced server failed", { error: String(error) }));
+    const created = new ManagedServer(userId, server, this.options);
+    this.entries.set(key, created);
+    return created;
+  }
+
+  private async connected(managed: ManagedServer): Promise<void> {
+    await managed.ensureConnected();
+  }
+
+  private namedTools(userId: string, servers: ServerDefinition[]) {
+    return nameTools(servers.flatMap((server) => this.entries.get(keyOf(userId, server.id))?.tools() ?? []));
+  }
+}
+
+function keyOf(userId: string, serverId: string): string {
+  return `${userId}\u0000${serverId}`;
+}

@@ -1,0 +1,208 @@
+/**
+ * Our own stdio Transport for the SDK `Client` (the SDK's closes the link on a >10 MiB message and
+ * cannot kill grandchildren): spawns the (possibly sandbox-wrapped) launch in its own process
+ * group, speaks newline-delimited JSON-RPC, survives garbage lines and over-long results, and keeps
+ * a bounded stderr tail.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { redactForDisplay } from "../redact";
+import { EngineError, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
+import type { StdioLaunch } from "./launch";
+import { LineSplitter, guessResponseId, type OversizedLine } from "./line-splitter";
+import { silentLogger, type Logger } from "./logger";
+import { RingBuffer } from "./ring-buffer";
+
+/** Default cap on one JSON-RPC message from a child. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** Options of a `ChildProcessTransport`. */
+export interface ChildProcessTransportOptions {
+  launch: StdioLaunch;
+  /** Default 16 MiB. */
+  maxMessageBytes?: number;
+  /** Default 64 KiB. */
+  stderrBytes?: number;
+  /** SIGTERM → SIGKILL grace; default 3000 ms. */
+  killGraceMs?: number;
+  /** Default silent. */
+  logger?: Logger;
+  /** Exact values to redact from stderr and logs (the server's env values). */
+  secrets?: string[];
+}
+
+type RequestId = string | number;
+
+/** How the child ended, once it has. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A Transport over a child process's stdin/stdout. */
+export class ChildProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | null = null;
+  private readonly stderr: RingBuffer;
+  private readonly inFlight = new Set<RequestId>();
+  private readonly maxBytes: number;
+  private readonly logger: Logger;
+  private exit: ExitInfo | null = null;
+  private closedNotified = false;
+  private readonly closed: Promise<void>;
+  private resolveClosed!: () => void;
+
+  constructor(private readonly options: ChildProcessTransportOptions) {
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.stderr = new RingBuffer(options.stderrBytes ?? 64 * 1024);
+    this.logger = options.logger ?? silentLogger;
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+  }
+
+  /** PID of the child (the process-group leader), once spawned. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  /** How the child exited, or null while it runs. */
+  get exitInfo(): ExitInfo | null {
+    return this.exit;
+  }
+
+  /** Redacted tail of the child's stderr. */
+  stderrTail(maxLength = 4000): string {
+    const text = this.stderr.text();
+    return redactForDisplay(text.length > maxLength ? text.slice(-maxLength) : text, this.options.secrets ?? [], maxLength + 100);
+  }
+
+  /** Spawn the child; rejects with `command_not_found` when the executable does not exist. */
+  start(): Promise<void> {
+    if (this.child) throw new Error("ChildProcessTransport already started");
+    const { command, args, env, cwd } = this.options.launch;
+    return new Promise((resolve, reject) => {
+      // detached: the child leads its own process group, so close() can end grandchildren too (npx → node).
+      // The cast: Next augments ProcessEnv with a required NODE_ENV; the child gets exactly `env`.
+      const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true, windowsHide: true });
+      this.child = child;
+      let spawned = false;
+      const splitter = new LineSplitter(this.maxBytes, (line) => this.handleLine(line), (line) => this.handleOversized(line));
+      child.stdout!.on("data", (chunk: Buffer) => splitter.push(chunk));
+      child.stderr!.on("data", (chunk: Buffer) => this.stderr.write(chunk));
+      child.stdin!.on("error", (error) => this.onerror?.(error));
+      child.once("spawn", () => {
+        spawned = true;
+        resolve();
+      });
+      child.on("error", (error: NodeJS.ErrnoException) => {
+        if (spawned) return this.onerror?.(error);
+        this.finish({ code: null, signal: null });
+        reject(spawnError(error, this.options.launch));
+      });
+      child.once("exit", (code, signal) => {
+        this.exit = { code, signal };
+        // 'close' waits for stdio to drain; a grandchild holding the pipe must not delay the news.
+        setTimeout(() => this.finish(this.exit!), 1000).unref();
+      });
+      child.once("close", () => this.finish(this.exit ?? { code: null, signal: null }));
+    });
+  }
+
+  /** Write one message as a line; requests are tracked so an over-long reply can fail the right one. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.exit || !stdin.writable) throw new EngineError("connection_closed", "the server process is not running");
+    if ("method" in message && "id" in message && message.id !== undefined) this.inFlight.add(message.id);
+    const ok = stdin.write(JSON.stringify(message) + "\n");
+    if (!ok) await new Promise<void>((resolve) => stdin.once("drain", resolve));
+  }
+
+  /** Stop the child and its process group: SIGTERM, then SIGKILL after the grace period. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.pid === undefined) return this.finish({ code: null, signal: null });
+    child.stdin?.end();
+    signalGroup(child.pid, "SIGTERM");
+    const timer = setTimeout(() => signalGroup(child.pid!, "SIGKILL"), this.options.killGraceMs ?? 3000);
+    timer.unref();
+    await this.closed;
+    clearTimeout(timer);
+    // The leader is gone; grandchildren that ignored SIGTERM must not outlive the connection.
+    signalGroup(child.pid, "SIGKILL");
+  }
+
+  private finish(exit: ExitInfo): void {
+    if (this.closedNotified) return;
+    this.closedNotified = true;
+    this.exit = exit;
+    this.inFlight.clear();
+    this.resolveClosed();
+    this.onclose?.();
+  }
+
+  private handleLine(line: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return this.dropLine(line, "not JSON");
+    }
+    const result = JSONRPCMessageSchema.safeParse(parsed);
+    if (!result.success) return this.dropLine(line, "not a JSON-RPC message");
+    const message = result.data;
+    if (!("method" in message) && "id" in message && message.id !== undefined) this.inFlight.delete(message.id);
+    this.onmessage?.(message);
+  }
+
+  private dropLine(line: string, why: string): void {
+    // MCP stdio: stdout is protocol only, but servers print banners; dropping keeps the link alive.
+    this.logger.warn(`dropped a stdout line from the server (${why})`, {
+      pid: this.pid,
+      preview: redactForDisplay(line, this.options.secrets ?? [], 200),
+    });
+  }
+
+  private handleOversized(line: OversizedLine): void {
+    let id = guessResponseId(line);
+    if (id === undefined || !this.inFlight.has(id)) id = this.inFlight.values().next().value;
+    this.logger.warn(`discarded a ${line.bytes}-byte message over the ${this.maxBytes}-byte cap`, { pid: this.pid, id });
+    if (id === undefined) return;
+    this.inFlight.delete(id);
+    this.onmessage?.({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: MESSAGE_TOO_LARGE_RPC_CODE,
+        message: `result exceeds ${this.maxBytes} bytes (the server sent ${line.bytes} bytes); it was discarded`,
+        data: { bytes: line.bytes, maxBytes: this.maxBytes },
+      },
+    });
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    // ESRCH: the group is already gone, which is the goal.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
+function spawnError(error: NodeJS.ErrnoException, launch: StdioLaunch): EngineError {
+  if (error.code === "ENOENT") {
+    const where = launch.cwd ? ` (or the working directory "${launch.cwd}" does not exist)` : "";
+    return new EngineError(
+      "command_not_found",
+      `command not found: "${launch.command}"${where}. Install it or use an absolute path in \`command\`.`,
+      { cause: error },
+    );
+  }
+  if (error.code === "EACCES") {
+    return new EngineError("command_not_found", `command "${launch.command}" is not executable (permission denied)`, { cause: error });
+  }
+  return new EngineError("server_error", `could not start "${launch.command}": ${error.message}`, { cause: error });
+}

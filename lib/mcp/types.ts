@@ -1,0 +1,140 @@
+/**
+ * Public types of the MCP engine: what the pool returns to API routes, the agent and the CLI.
+ * Kept free of Next, React, the AI SDK and the database (STYLE "lib/mcp knows nothing of...").
+ */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type {
+  CallToolResult,
+  ElicitRequest,
+  ElicitResult,
+  LoggingMessageNotification,
+  ToolAnnotations,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ServerDefinition } from "./config";
+import type { LaunchWrapper } from "./launch";
+import type { Clock } from "./clock";
+import type { Logger } from "./logger";
+import type { ErrorCode } from "./errors";
+
+/** What a registered tool does: a server tool or one of the resource/prompt wrappers (REFERENCE §2). */
+export type RegisteredKind = "tool" | "list_resources" | "read_resource" | "list_prompts" | "get_prompt";
+
+/** A tool as offered to the model: provider-safe `name`, plus the way back to the server. */
+export interface RegisteredTool {
+  name: string;
+  serverId: string;
+  serverName: string;
+  rawName: string;
+  kind: RegisteredKind;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  /** Hints from an untrusted server (REFERENCE §8): display only, never a security decision. */
+  annotations?: ToolAnnotations;
+}
+
+/** The result of one call: the model's JSON shape, the full MCP content for the UI, and timing. */
+export interface ToolCallOutcome {
+  forModel: { result: unknown } | { error: string };
+  content: CallToolResult;
+  isError: boolean;
+  durationMs: number;
+  /** Set when the call failed inside the engine (timeout, cancel, drop...), not by the tool itself. */
+  errorCode?: ErrorCode;
+}
+
+/** Per-call options: cancellation (sends notifications/cancelled) and progress updates. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Connection state of one (user, server); `idle` = never connected or evicted. */
+export type ServerState =
+  | "idle"
+  | "connecting"
+  | "connected"
+  | "needs_authorization"
+  | "reconnecting"
+  | "failed"
+  | "disabled";
+
+/** Which wire a connection uses. */
+export type TransportUsed = "stdio" | "streamable_http" | "sse";
+
+/** Call figures over a bounded window of recent calls. */
+export interface CallMetrics {
+  calls: number;
+  errors: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+/** Snapshot of one (user, server), the reference's `get_mcp_status()` (REFERENCE §3). */
+export interface ServerStatus {
+  userId: string;
+  serverId: string;
+  serverName: string;
+  state: ServerState;
+  transport: TransportUsed | null;
+  /** Redacted; `code` lets the UI pick a hint without matching message text. */
+  lastError: { code: ErrorCode; message: string } | null;
+  counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  metrics: CallMetrics;
+  /** Redacted tail of the child's stderr (stdio only). */
+  stderrTail: string;
+  serverInfo: { name: string; version: string } | null;
+  /** During `reconnecting`: the attempt (1-5) and when it fires (epoch ms). */
+  reconnect: { attempt: number; at: number } | null;
+  pid: number | null;
+  sessionId: string | null;
+}
+
+/** Builds an SDK OAuth provider for (user, server); undefined = no OAuth for it. */
+export type AuthProviderFactory = (userId: string, server: ServerDefinition) => OAuthClientProvider | undefined;
+
+/** Answers a server's elicitation request on behalf of the user. */
+export type ElicitationHandler = (
+  userId: string,
+  server: ServerDefinition,
+  params: ElicitRequest["params"],
+  signal: AbortSignal,
+) => Promise<ElicitResult>;
+
+/** Receives `notifications/message` log entries from servers. */
+export type LoggingMessageHandler = (
+  userId: string,
+  server: ServerDefinition,
+  params: LoggingMessageNotification["params"],
+) => void;
+
+/** Options of an `McpPool`; every field is optional. */
+export interface PoolOptions {
+  /** Wraps stdio launches (the sandbox). Default: `unwrappedLaunch`. */
+  launchWrapper?: LaunchWrapper;
+  /** fetch used by both HTTP transports (an SSRF guard plugs in here). Default: global fetch. */
+  fetch?: FetchLike;
+  /** OAuth provider per (user, server). Default: none. */
+  authProvider?: AuthProviderFactory;
+  /** Time source and timers. Default: the real clock. */
+  clock?: Clock;
+  /** Log sink. Default: silent. */
+  logger?: Logger;
+  /** Close a connection unused this long (no call in flight). Default: 0 = never. */
+  idleTimeoutMs?: number;
+  /** Largest stdio message accepted. Default: 16 MiB. */
+  maxMessageBytes?: number;
+  /** SIGTERM → SIGKILL grace when stopping a stdio child. Default: 3000 ms. */
+  killGraceMs?: number;
+  /** Bytes of stderr kept per child. Default: 64 KiB. */
+  stderrBytes?: number;
+  /** Handles elicitation; when absent the client does not declare the capability. */
+  onElicitation?: ElicitationHandler;
+  /** Receives server log messages. */
+  onLoggingMessage?: LoggingMessageHandler;
+  /** Called whenever a status changes (for live UI). */
+  onStatusChange?: (status: ServerStatus) => void;
+  /** clientInfo.version sent in initialize. Default: "0.1.0". */
+  clientVersion?: string;
+}
