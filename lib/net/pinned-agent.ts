@@ -4,7 +4,7 @@
  * approved, so the socket cannot reach anything a second resolution would have returned.
  */
 import type { LookupAddress, LookupOptions } from "node:dns";
-import { Agent } from "undici";
+import { Agent, buildConnector } from "undici";
 import { normalizeHostname } from "./address-policy";
 import type { IpAddress } from "./ip-literal";
 import type { CheckedTarget } from "./target-check";
@@ -37,6 +37,22 @@ export function pinnedLookup(hostname: string, addresses: readonly IpAddress[]) 
   };
 }
 
+/**
+ * An undici connector that only ever connects `hostname`, through pinnedLookup. Node skips
+ * `lookup` for IP-literal hosts, so the host check here is what stops an agent from being
+ * pointed anywhere else (say by a redirect that bypassed the policy).
+ */
+export function pinnedConnector(hostname: string, addresses: readonly IpAddress[]): buildConnector.connector {
+  const connect = buildConnector({ lookup: pinnedLookup(hostname, addresses) });
+  return (options, callback) => {
+    if (normalizeHostname(options.hostname) !== hostname) {
+      callback(new Error(`connection pinned to ${hostname} refused for ${options.hostname}`), null);
+      return;
+    }
+    return connect(options, callback);
+  };
+}
+
 /** Options for the agent cache. */
 export interface PinnedAgentPoolOptions {
   /** Most agents kept for connection reuse; the oldest is closed gracefully beyond it. Default 32. */
@@ -65,7 +81,7 @@ export class PinnedAgentPool {
       this.agents.set(key, agent);
       return agent;
     }
-    agent = new Agent({ connect: { lookup: pinnedLookup(target.hostname, target.addresses) } });
+    agent = new Agent({ connect: pinnedConnector(target.hostname, target.addresses) });
     this.agents.set(key, agent);
     if (this.agents.size > this.maxAgents) {
       const [oldestKey, oldest] = this.agents.entries().next().value as [string, Agent];

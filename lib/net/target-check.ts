@@ -66,13 +66,14 @@ export async function checkTarget(url: URL, options: TargetCheckOptions): Promis
   const hostname = normalizeHostname(url.hostname);
   const literal = parseIpLiteral(hostname);
   const hostAllowed = !literal && isHostAllowListed(options.allowedHosts, hostname);
+  // A localhost name is this machine whatever a resolver would claim (RFC 6761 §6.3): refuse it
+  // without asking DNS; only naming it in the allow-list opens it.
+  if (!hostAllowed && isLocalhostName(hostname)) throw new BlockedRequestError(shown, `${hostname} is loopback`);
   const addresses = literal ? [literal] : await resolve(hostname, shown, options.resolver);
 
   for (const address of addresses) {
     if (hostAllowed || isAddressAllowListed(options.allowedHosts, address)) continue;
     const subject = literal ? address.text : `${hostname} resolves to ${address.text}, which`;
-    // A localhost name is this machine whatever the resolver claims (RFC 6761 §6.3).
-    if (isLocalhostName(hostname)) throw new BlockedRequestError(shown, `${subject} is loopback (localhost name)`);
     const verdict = classifyAddress(address);
     if (verdict.blocked) throw new BlockedRequestError(shown, `${subject} is ${verdict.reason}`);
   }
