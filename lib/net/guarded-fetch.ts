@@ -3,7 +3,7 @@
  * server URLs, OAuth metadata, registration and token endpoints, and every redirect hop. Each hop
  * is resolved and checked first, then connected to exactly the checked addresses.
  */
-import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
+import { FormData as UndiciFormData, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import { EMPTY_ALLOW_LIST, type AllowList } from "./address-policy";
 import { NetError, UnsafeUrlError, displayUrl } from "./errors";
 import { PinnedAgentPool } from "./pinned-agent";
@@ -62,7 +62,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         ...(request.rest as UndiciRequestInit),
         method,
         headers: headers as UndiciRequestInit["headers"],
-        body: body as UndiciRequestInit["body"],
+        body: toUndiciBody(body),
         signal: request.signal,
         redirect: "manual",
         dispatcher: pool.agentFor(target),
@@ -145,4 +145,15 @@ function isReplayable(body: BodyInit): boolean {
   if (typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return true;
   if (body instanceof URLSearchParams || body instanceof Blob || body instanceof FormData) return true;
   return false;
+}
+
+// Node's global FormData comes from its bundled undici, which the undici package does not
+// recognise (it would send "[object FormData]"); copy it into the package's own class.
+function toUndiciBody(body: BodyInit | null | undefined): UndiciRequestInit["body"] {
+  if (body instanceof FormData && !(body instanceof UndiciFormData)) {
+    const copy = new UndiciFormData();
+    for (const [name, value] of body) copy.append(name, value);
+    return copy;
+  }
+  return body as UndiciRequestInit["body"];
 }

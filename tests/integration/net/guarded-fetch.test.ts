@@ -3,6 +3,8 @@
  * must be refused before a socket exists, which the counters and undici's own connect
  * diagnostics prove. Host names are served by an injected resolver, never by real DNS.
  */
+import { createServer as createTlsServer } from "node:tls";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   BlockedRequestError,
@@ -78,6 +80,8 @@ beforeAll(async () => {
         token_endpoint: `http://127.0.0.1:${target.port}/token`,
         registration_endpoint: `http://localhost:${target.port}/register`,
       }));
+    } else if (url.pathname === "/hang") {
+      res.writeHead(200).write("partial");
     } else if (url.pathname === "/sse") {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       res.write("data: one\n\n");
@@ -198,6 +202,50 @@ describe("direct requests", () => {
     const response = await fetch(new Request(`http://public.test:${pub.port}/echo`, { method: "POST", body: "hello", headers: { "content-type": "text/plain" } }));
     expect(await response.json()).toMatchObject({ method: "POST", body: "hello", contentType: "text/plain" });
     expectConnectionsOnlyTo(pub.port);
+  });
+
+  it("sends FormData and URLSearchParams bodies intact", async () => {
+    const fetch = guarded();
+    const form = new FormData();
+    form.append("field", "value");
+    const sentForm = (await fetch(`http://public.test:${pub.port}/echo`, { method: "POST", body: form }).then((r) => r.json())) as { body: string; contentType: string };
+    expect(sentForm.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sentForm.body).toContain('name="field"');
+    expect(sentForm.body).toContain("value");
+    const sentParams = await fetch(`http://public.test:${pub.port}/echo`, { method: "POST", body: new URLSearchParams({ grant_type: "refresh_token" }) }).then((r) => r.json());
+    expect(sentParams).toMatchObject({ body: "grant_type=refresh_token", contentType: "application/x-www-form-urlencoded;charset=UTF-8" });
+  });
+
+  it("honours an abort signal", async () => {
+    const controller = new AbortController();
+    const response = await guarded()(`http://public.test:${pub.port}/hang`, { signal: controller.signal });
+    const reading = response.text();
+    controller.abort();
+    await expect(reading).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("connects https to the checked address with SNI for the original host name", async () => {
+    const seen: Array<{ servername: string; remote?: string }> = [];
+    // No certificate needed: the server records the ClientHello and aborts the handshake.
+    const tlsServer = createTlsServer({
+      SNICallback: (servername, done) => {
+        seen.push({ servername });
+        done(new Error("test server ends the handshake here"), undefined);
+      },
+    });
+    tlsServer.on("connection", (socket) => seen.push({ servername: "", remote: socket.remoteAddress }));
+    await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      names.set("secure.test", ["127.0.0.1"]);
+      const port = (tlsServer.address() as AddressInfo).port;
+      const fetch = guarded({ allowHttp: "never", allowedHosts: parseAllowedHosts("secure.test") });
+      const failure = await fetch(`https://secure.test:${port}/`).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(TypeError); // fetch's own "fetch failed": the handshake was refused
+      expect(seen).toEqual([{ servername: "", remote: "127.0.0.1" }, { servername: "secure.test" }]);
+      expect(resolverCalls).toEqual(["secure.test"]);
+    } finally {
+      await new Promise((resolve) => tlsServer.close(resolve));
+    }
   });
 
   it("applies the http rule: never, loopback-only, always", async () => {
