@@ -1,0 +1,144 @@
+/**
+ * The sandbox as a `LaunchWrapper`: every stdio server runs under bubblewrap with a private home
+ * per (user, server), no view of the app's data, resource limits and, unless configured, no network.
+ */
+import { chmod, chown, lstat, mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { ServerConfig } from "../config";
+import type { LaunchContext, LaunchWrapper, StdioLaunch } from "../launch";
+import { buildBwrapArgs, type ReadOnlyBind } from "./bwrap-args";
+import { checkSandbox } from "./check";
+import { SandboxRefusedError } from "./errors";
+import { findExecutable, installDirs, readRootLayout } from "./host-facts";
+import { identityFiles, identityFor, type SandboxIdentity } from "./identity";
+import { resolveLimits, type SandboxLimits } from "./limits";
+import { assertNotProtected, assertShareable, hostHomeDir, normaliseSharedPath, resolveSandboxCwd, SANDBOX_HOME } from "./paths";
+import { buildSandboxEnv } from "./sandbox-env";
+
+/** Options of `createSandboxWrapper`. */
+export interface SandboxOptions {
+  /** The app's data directory: homes live in `<dataDir>/sandboxes`; nothing else of it is shared. */
+  dataDir: string;
+  /** The project root: its `node_modules` is shared read-only (at its path and at `~/node_modules`). */
+  projectRoot: string;
+  /**
+   * Default "required": refuse to start a server the sandbox cannot hold. "off" is an explicit
+   * administrator override that runs stdio servers unsandboxed, with the app's own privileges.
+   */
+  mode?: "required" | "off";
+  /** Resource limits; each omitted field takes its `DEFAULT_LIMITS` value. */
+  limits?: Partial<SandboxLimits>;
+  /** bubblewrap executable. Default: `bwrap` on PATH or in /usr/bin. */
+  bwrapPath?: string;
+  /** More host paths never to share (key files kept outside `dataDir`). Default: none. */
+  protectedPaths?: string[];
+}
+
+/**
+ * Create the sandboxing `LaunchWrapper`. With mode "required" (the default) a launch is refused
+ * with a `SandboxRefusedError` when bubblewrap is missing or fails; it never falls back.
+ */
+export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
+  const mode = options.mode ?? "required";
+  if (mode !== "required" && mode !== "off") throw new TypeError(`sandbox mode must be "required" or "off", got ${JSON.stringify(mode)}`);
+  if (mode === "off") return async (launch) => launch;
+  const limits = resolveLimits(options.limits);
+  return async (launch, context) => {
+    const status = await checkSandbox({ bwrapPath: options.bwrapPath });
+    if (!status.available || !status.bwrapPath) {
+      throw new SandboxRefusedError("unavailable", `Cannot start "${context.serverName}": ${status.reason}`, status.fix);
+    }
+    const args = await planLaunch(launch, context, options, limits);
+    // bwrap's own environment is irrelevant (--clearenv) and its cwd is replaced by --chdir.
+    return { command: status.bwrapPath, args, env: {}, cwd: "/" };
+  };
+}
+
+async function planLaunch(launch: StdioLaunch, context: LaunchContext, options: SandboxOptions, limits: SandboxLimits): Promise<string[]> {
+  const { config } = context;
+  const network = networkOf(config);
+  const protectedPaths = await Promise.all([options.dataDir, ...(options.protectedPaths ?? [])].map(realOrSelf));
+  const identity = identityFor(context.userId, context.serverId, process.getuid?.() ?? -1, process.getgid?.() ?? -1);
+  const rootLayout = await readRootLayout();
+  const systemRoots = ["/usr", ...rootLayout.map((entry) => entry.path)];
+
+  const readOnlyBinds: ReadOnlyBind[] = [];
+  const sharedDests: string[] = [];
+  for (const configured of config.read_only_paths ?? []) {
+    const dest = normaliseSharedPath(configured);
+    const source = await realpath(dest).catch(() => {
+      throw new SandboxRefusedError("path", `read_only_paths entry ${JSON.stringify(configured)} does not exist on the host.`);
+    });
+    assertShareable(dest, source, protectedPaths);
+    readOnlyBinds.push({ source, dest });
+    sharedDests.push(dest);
+  }
+  const nodeModules = await realpath(path.join(options.projectRoot, "node_modules")).catch(() => null);
+  if (nodeModules) {
+    assertNotProtected(nodeModules, "The project's node_modules", protectedPaths);
+    const dest = path.join(options.projectRoot, "node_modules");
+    readOnlyBinds.push({ source: nodeModules, dest }, { source: nodeModules, dest: `${SANDBOX_HOME}/node_modules` });
+  }
+  const executable = await findExecutable(launch.command, launch.env.PATH);
+  for (const program of [executable, process.execPath]) {
+    if (!program) continue; // not found on the host: the sandbox's PATH may still hold it
+    for (const dir of await installDirs(program, systemRoots)) {
+      assertNotProtected(dir, `The install directory of ${program}`, protectedPaths);
+      if (!readOnlyBinds.some((bind) => bind.dest === dir)) readOnlyBinds.push({ source: dir, dest: dir });
+    }
+  }
+
+  const cwd = resolveSandboxCwd(config.cwd, sharedDests);
+  const env = buildSandboxEnv(launch.env, config.env);
+  const hostHome = await prepareHome(options.dataDir, context, identity);
+  const files = await writeIdentityFiles(options.dataDir, identity);
+  return buildBwrapArgs({ identity, network, rootLayout, hostHome, identityFiles: files, readOnlyBinds, env, cwd, limits, command: launch.command, args: launch.args });
+}
+
+function networkOf(config: ServerConfig): boolean {
+  const network = config.network;
+  if (Array.isArray(network)) {
+    if (network.length === 0) return false;
+    // Sharing the whole network instead would silently grant more than the administrator asked.
+    throw new SandboxRefusedError(
+      "network-hosts",
+      `network limited to hosts (${network.join(", ")}) is not supported by the sandbox.`,
+      "set `network: true` for full network access, or `network: false`.",
+    );
+  }
+  return network === true;
+}
+
+/** `<dataDir>/sandboxes/<userId>/<serverId>`, private (0700) and owned by the sandbox's uid. */
+async function prepareHome(dataDir: string, context: LaunchContext, identity: SandboxIdentity): Promise<string> {
+  const home = hostHomeDir(dataDir, context.userId, context.serverId);
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  // The parents are ours, so only the home itself could have been swapped for a symlink.
+  const stats = await lstat(home);
+  if (!stats.isDirectory()) throw new SandboxRefusedError("path", `The sandbox home ${home} is not a directory.`);
+  if ((stats.mode & 0o777) !== 0o700) await chmod(home, 0o700);
+  if (identity.kind === "drop" && (stats.uid !== identity.uid || stats.gid !== identity.gid)) {
+    await chown(home, identity.uid, identity.gid);
+  }
+  return home;
+}
+
+/** Write the generated passwd/group once per uid, atomically (a running sandbox may have them mounted). */
+async function writeIdentityFiles(dataDir: string, identity: SandboxIdentity): Promise<{ passwd: string; group: string }> {
+  const dir = path.join(dataDir, "sandbox-etc", String(identity.uid));
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  const contents = identityFiles(identity);
+  const paths = { passwd: path.join(dir, "passwd"), group: path.join(dir, "group") };
+  for (const name of ["passwd", "group"] as const) {
+    const current = await readFile(paths[name], "utf8").catch(() => null);
+    if (current === contents[name]) continue;
+    const temp = `${paths[name]}.${process.pid}.tmp`;
+    await writeFile(temp, contents[name], { mode: 0o644 });
+    await rename(temp, paths[name]);
+  }
+  return paths;
+}
+
+async function realOrSelf(file: string): Promise<string> {
+  return realpath(file).catch(() => path.resolve(file)); // not created yet: guard the path as given
+}
