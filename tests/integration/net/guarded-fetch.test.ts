@@ -197,6 +197,27 @@ describe("direct requests", () => {
     await expectBlocked(fetch(`http://127.0.0.2:${target.port}/`), "127.0.0.2 is loopback");
   });
 
+  it("reaches allow-listed IPv6 loopback by literal and by name, blocks it otherwise", async () => {
+    const v6 = await startCountingServer((_req, res) => res.end("v6"), { host: "::1" });
+    try {
+      const url = `http://[::1]:${v6.port}/`;
+      await expectBlocked(guarded()(url), "::1 is loopback");
+      await expectBlocked(guarded()(`http://[::ffff:127.0.0.1]:${v6.port}/`), "loopback");
+      expect(v6.connections).toBe(0);
+      const fetch = guarded({ allowedHosts: parseAllowedHosts("::1") });
+      expect(await (await fetch(url)).text()).toBe("v6");
+      names.set("six.test", ["::1"]);
+      expect(await (await fetch(`http://six.test:${v6.port}/`)).text()).toBe("v6");
+      // Both families checked and pinned; the connection may use either, and only those.
+      names.set("dual.test", ["127.0.0.1", "::1"]);
+      const dual = guarded({ allowedHosts: parseAllowedHosts("dual.test") });
+      expect(await (await dual(`http://dual.test:${v6.port}/`)).text()).toBe("v6");
+      for (const r of connections.records.filter((c) => c.port === String(v6.port))) expect(["::1", "127.0.0.1"]).toContain(r.remoteAddress);
+    } finally {
+      await v6.close();
+    }
+  });
+
   it("reaches an allow-listed host name, and accepts a Request object", async () => {
     const fetch = guarded();
     const response = await fetch(new Request(`http://public.test:${pub.port}/echo`, { method: "POST", body: "hello", headers: { "content-type": "text/plain" } }));
