@@ -1,0 +1,66 @@
+import { expect, type Page } from "@playwright/test";
+
+/** A new account's credentials, unique per call. */
+export function newAccount(prefix: string) {
+  const id = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  return { name: `${prefix} ${id}`, email: `${prefix}-${id}@example.com`.toLowerCase(), password: "a long test password" };
+}
+
+/** Page object for sign-up, sign-in and sign-out. */
+export class AuthPages {
+  constructor(private readonly page: Page) {}
+
+  async register(account: { name: string; email: string; password: string }) {
+    await this.page.goto("/register");
+    await this.page.getByLabel("Name").fill(account.name);
+    await this.page.getByLabel("Email").fill(account.email);
+    await this.page.getByLabel(/Password/).fill(account.password);
+    await this.page.getByRole("button", { name: "Create account" }).click();
+    await expect(this.page.getByTestId("current-user")).toContainText(account.name);
+  }
+
+  async signIn(account: { email: string; password: string }) {
+    await this.page.goto("/signin");
+    await this.page.getByLabel("Email").fill(account.email);
+    await this.page.getByLabel("Password").fill(account.password);
+    await this.page.getByRole("button", { name: "Sign in" }).click();
+    await expect(this.page.getByTestId("current-user")).toBeVisible();
+  }
+
+  async signOut() {
+    await this.page.getByRole("button", { name: "Sign out" }).click();
+    await expect(this.page).toHaveURL(/\/signin/);
+  }
+}
+
+/** Page object for the Servers page. */
+export class ServersPage {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Servers" }).click();
+    await expect(this.page.getByRole("heading", { name: "MCP servers" })).toBeVisible();
+  }
+
+  async startAdding(name: string) {
+    await this.page.getByRole("button", { name: "Add server" }).click();
+    await this.page.getByLabel(/^Name/).fill(name);
+  }
+
+  async addHttp(name: string, url: string, headers = "") {
+    await this.startAdding(name);
+    await this.page.getByLabel("URL").fill(url);
+    if (headers) await this.page.getByLabel(/^Headers/).fill(headers);
+    await this.page.getByRole("button", { name: "Add server" }).last().click();
+    await expect(this.page.getByTestId(`server-${name}`)).toBeVisible();
+  }
+
+  async addStdio(name: string, command: string, args: string[]) {
+    await this.startAdding(name);
+    await this.page.getByLabel("Local (stdio)").check();
+    await this.page.getByLabel("Command").fill(command);
+    await this.page.getByLabel(/^Arguments/).fill(args.join("\n"));
+    await this.page.getByRole("button", { name: "Add server" }).last().click();
+    await expect(this.page.getByTestId(`server-${name}`)).toBeVisible();
+  }
+}
