@@ -1,0 +1,29 @@
+/** reload(): only servers whose config changed reconnect; removed ones close; disabled ones stop. */
+import { afterAll, expect, it } from "vitest";
+import { McpPool } from "@/lib/mcp";
+import { fixture, isAlive } from "./helpers";
+
+const pool = new McpPool({ killGraceMs: 1000 });
+afterAll(() => pool.closeAll());
+
+it("reconnects only what changed and closes what was removed", async () => {
+  const keep = fixture("keep", "fault-server.mjs");
+  const change = fixture("change", "fault-server.mjs", { timeout: 30 });
+  const remove = fixture("remove", "fault-server.mjs");
+  const before = await pool.discover("u", [keep, change, remove]);
+  const [keepPid, changePid, removePid] = before.map((s) => s.pid!);
+
+  const changed = fixture("change", "fault-server.mjs", { timeout: 60 });
+  const same = fixture("keep", "fault-server.mjs"); // an equal config, a new object
+  await pool.reload("u", [same, changed]);
+
+  expect(pool.status("u", same).pid).toBe(keepPid);
+  expect(pool.status("u", changed).pid).not.toBe(changePid);
+  expect(pool.status("u", changed).state).toBe("connected");
+  expect(isAlive(changePid)).toBe(false);
+  expect(isAlive(removePid)).toBe(false);
+
+  await pool.reload("u", [fixture("keep", "fault-server.mjs", { enabled: false }), changed]);
+  expect(pool.status("u", fixture("keep", "fault-server.mjs", { enabled: false })).state).toBe("disabled");
+  expect(isAlive(keepPid)).toBe(false);
+});
