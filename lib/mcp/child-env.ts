@@ -9,7 +9,7 @@ export const ENV_ALLOW_LIST = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM",
 /** Build the child's environment from the parent's (`source`) and the config `env`, which wins. */
 export function childEnvironment(
   configEnv: Record<string, string> | undefined,
-  source: NodeJS.ProcessEnv = process.env,
+  source: Record<string, string | undefined> = process.env,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {

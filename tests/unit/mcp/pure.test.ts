@@ -40,7 +40,7 @@ describe("childEnvironment", () => {
   it("keeps only the allow-list and XDG_*, then adds config env", () => {
     const env = childEnvironment(
       { EXTRA: "1", PATH: "/custom" },
-      { PATH: "/bin", HOME: "/h", OPENAI_API_KEY: "sk-x", XDG_CONFIG_HOME: "/c", NEXTAUTH_SECRET: "s", LC_ALL: "C", AWS_SECRET: "a" } as NodeJS.ProcessEnv,
+      { PATH: "/bin", HOME: "/h", OPENAI_API_KEY: "sk-x", XDG_CONFIG_HOME: "/c", NEXTAUTH_SECRET: "s", LC_ALL: "C", AWS_SECRET: "a" },
     );
     expect(env).toEqual({ PATH: "/custom", HOME: "/h", XDG_CONFIG_HOME: "/c", LC_ALL: "C", EXTRA: "1" });
   });
