@@ -10,7 +10,7 @@ import { isWithin, SANDBOX_HOME, SANDBOX_TMP } from "./paths";
 /** util-linux and the shell, at the paths they have inside the sandbox (under the shared /usr). */
 export const SANDBOX_TOOLS = { setpriv: "/usr/bin/setpriv", prlimit: "/usr/bin/prlimit", sh: "/bin/sh" } as const;
 
-const CWD_SCRIPT = 'mkdir -p -- "$1" && cd -- "$1" && unset PWD OLDPWD && shift && exec "$@"';
+const CWD_SCRIPT = 'mkdir -p -- "$1" && cd -- "$1" && unset OLDPWD && shift && exec "$@"';
 
 /** A top-level system entry of the host (`/bin`, `/lib64`…): a directory, or a symlink into /usr. */
 export interface RootEntry {
@@ -115,7 +115,8 @@ export function commandTail(identity: SandboxIdentity, limits: SandboxLimits): s
 export function buildBwrapArgs(plan: SandboxPlan): string[] {
   const args = [...namespaceArgs(plan.identity, plan.network)];
 
-  // Exactly the planned environment: bwrap's own environment (whatever the spawner added) is dropped.
+  // Exactly the planned environment: bwrap's own environment (whatever the spawner added) is
+  // dropped. bwrap adds PWD (the sandbox cwd) itself.
   args.push("--clearenv");
   for (const [name, value] of Object.entries(plan.env)) args.push("--setenv", name, value);
 
@@ -163,7 +164,7 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
   if (startsInHome) {
     // Created by the server's own uid inside the sandbox: a root mkdir on the host could be
     // steered through symlinks the server planted in its home.
-    // `cd` exports PWD/OLDPWD, which the planned environment does not have.
+    // `cd` also exports OLDPWD; PWD stays, as bwrap's --chdir sets it in every other case.
     args.push(SANDBOX_TOOLS.sh, "-c", CWD_SCRIPT, "sandbox-cwd", plan.cwd);
   }
   args.push(plan.command, ...plan.args);

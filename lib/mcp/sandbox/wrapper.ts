@@ -44,6 +44,8 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
   if (mode === "off") return async (launch) => launch;
   const limits = resolveLimits(options.limits);
   return async (launch, context) => {
+    // Config problems first: they are the administrator's to fix whatever the host has.
+    networkOf(context.config);
     const status = await checkSandbox({ bwrapPath: options.bwrapPath });
     if (!status.available || !status.bwrapPath) {
       throw new SandboxRefusedError("unavailable", `Cannot start "${context.serverName}": ${status.reason}`, status.fix);

@@ -1,0 +1,221 @@
+/**
+ * Escape attempts from inside the sandbox, made by a real MCP server (the probe fixture) started
+ * through the wrapper and the SDK's stdio client. Every attempt must fail or be bounded, and this
+ * test process must stay responsive throughout.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callJson, fixturesDir, makeFakeData, pidsOwnedBy, probePath, projectRoot, requireSandbox, startSandboxed, waitForNoMarker, type FakeData, type Sandboxed } from "./helpers";
+
+const LIMITS = { processes: 64, fileSizeBytes: 8 * 1024 * 1024, memoryBytes: 512 * 1024 * 1024 };
+const HOST_SECRET = `host-secret-${process.pid}-${Date.now()}`;
+
+let data: FakeData;
+let probe: Sandboxed;
+let probeUid: number;
+let health: { server: http.Server; failures: number; worstMs: number; timer: NodeJS.Timeout };
+let trap: { server: net.Server; port: number; connections: number };
+
+function startHealth(): typeof health {
+  const server = http.createServer((_req, res) => res.end("ok")).listen(0, "127.0.0.1");
+  const state = { server, failures: 0, worstMs: 0, timer: undefined as unknown as NodeJS.Timeout };
+  state.timer = setInterval(() => {
+    const started = Date.now();
+    const req = http.get({ host: "127.0.0.1", port: (server.address() as net.AddressInfo).port, timeout: 2000 }, (res) => {
+      res.resume();
+      res.on("end", () => (state.worstMs = Math.max(state.worstMs, Date.now() - started)));
+    });
+    req.on("error", () => state.failures++);
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+  }, 100);
+  return state;
+}
+
+beforeAll(async () => {
+  await requireSandbox();
+  // Would be readable through /proc/<ppid>/environ if the sandbox shared our PID namespace.
+  process.env.SWITCHBOARD_TEST_HOST_SECRET = HOST_SECRET;
+  health = startHealth();
+  const trapServer = net.createServer((socket) => {
+    trap.connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => trapServer.listen(0, "127.0.0.1", resolve));
+  trap = { server: trapServer, port: (trapServer.address() as net.AddressInfo).port, connections: 0 };
+  data = makeFakeData(HOST_SECRET);
+  probe = await startSandboxed({
+    sandbox: { dataDir: data.dataDir, projectRoot, limits: LIMITS },
+    config: { command: process.execPath, args: [probePath], env: { PROBE_CONFIG_TOKEN: "from-config" }, read_only_paths: [fixturesDir] },
+  });
+  probeUid = (await callJson(probe.client, "identity")).uid;
+});
+
+afterAll(async () => {
+  await probe?.client.close().catch(() => undefined);
+  if (health) {
+    clearInterval(health.timer);
+    health.server.close();
+  }
+  trap?.server.close();
+  data?.cleanup();
+  delete process.env.SWITCHBOARD_TEST_HOST_SECRET;
+});
+
+describe("sandbox escape attempts", () => {
+  it("runs as an unprivileged uid in its own PID, network and UTS namespaces", async () => {
+    const seen = await callJson(probe.client, "identity");
+    expect(seen.uid).toBeGreaterThan(0);
+    expect(seen.gid).toBeGreaterThan(0);
+    expect(seen.user).toEqual({ ok: true, value: "sandbox" });
+    expect(seen.hostname).toBe("sandbox");
+    expect(seen.interfaces).toEqual(["lo"]);
+    expect(seen.cwd).toBe("/home/sandbox");
+    // Only the sandbox's init (bwrap) and the server itself exist in its PID namespace.
+    expect(seen.pids).toEqual([1, seen.pid]);
+    expect(seen.ppid).toBe(1);
+  });
+
+  it("gets exactly the launch environment, with HOME and TMPDIR inside the sandbox (and bwrap's PWD)", async () => {
+    const env = await callJson<Record<string, string>>(probe.client, "env");
+    expect(env).toEqual({
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: "/home/sandbox",
+      TMPDIR: "/tmp",
+      LANG: "C.UTF-8",
+      USER: "root",
+      npm_config_cache: "/home/sandbox/.npm",
+      PROBE_CONFIG_TOKEN: "from-config",
+      PWD: "/home/sandbox",
+    });
+  });
+
+  it("cannot read the parent's or the host's /proc/<pid>/environ and cmdline", async () => {
+    const seen = await callJson<Record<string, { ok: boolean; value?: string; code?: string }>>(probe.client, "proc_peek", {
+      pids: [process.pid, process.ppid],
+    });
+    for (const [file, result] of Object.entries(seen)) {
+      if (result.ok) expect(result.value, file).not.toContain(HOST_SECRET);
+    }
+    // The parent inside is bwrap's init, running as root: its environment is closed to the server.
+    expect(seen["/proc/1/environ"].ok).toBe(false);
+    // Our own pid does not exist in the sandbox's PID namespace (or is a different process).
+    expect(seen[`/proc/${process.pid}/environ`].ok).toBe(false);
+  });
+
+  it("cannot read the app's database, key file or another user's sandbox home", async () => {
+    const paths = [data.dbPath, data.keyPath, data.otherSecret, "/etc/shadow", "/root/.bash_history", path.join(projectRoot, "package.json")];
+    const seen = await callJson<Record<string, { ok: boolean; code?: string }>>(probe.client, "read_files", { paths });
+    for (const file of paths) expect(seen[file], file).toMatchObject({ ok: false });
+    expect(JSON.stringify(seen)).not.toContain(HOST_SECRET);
+  });
+
+  it("cannot list /root, the data directory or other users' homes", async () => {
+    const dirs = ["/root", data.dataDir, path.join(data.dataDir, "sandboxes"), data.otherHome, "/home"];
+    const seen = await callJson<Record<string, { ok: boolean; value?: string[] }>>(probe.client, "list_dirs", { paths: dirs });
+    for (const dir of dirs.slice(0, 4)) expect(seen[dir], dir).toMatchObject({ ok: false });
+    // /home holds only the sandbox's own home.
+    expect(seen["/home"]).toEqual({ ok: true, value: ["sandbox"] });
+  });
+
+  it("can write only to its own home and /tmp", async () => {
+    const outside = ["/usr/x", "/etc/x", "/x", path.join(data.dataDir, "x"), path.join(fixturesDir, "x"), path.join(projectRoot, "node_modules", "x")];
+    const inside = ["/home/sandbox/written.txt", "/tmp/written.txt"];
+    const seen = await callJson<Record<string, { ok: boolean }>>(probe.client, "write_files", { paths: [...outside, ...inside] });
+    for (const file of outside) {
+      expect(seen[file], file).toMatchObject({ ok: false });
+      expect(existsSync(file), file).toBe(false);
+    }
+    for (const file of inside) expect(seen[file], file).toEqual({ ok: true });
+    const homeOnHost = path.join(data.dataDir, "sandboxes", "alice");
+    const [server] = readdirSync(homeOnHost);
+    expect(readFileSync(path.join(homeOnHost, server, "written.txt"), "utf8")).toBe("written from the sandbox");
+  });
+
+  it("cannot connect to a port on the host's loopback", async () => {
+    const seen = await callJson(probe.client, "connect", { host: "127.0.0.1", port: trap.port });
+    expect(seen.connected).toBe(false);
+    expect(trap.connections).toBe(0);
+  });
+
+  it("hits the process limit when spawning many children", async () => {
+    const seen = await callJson(probe.client, "spawn_many", { count: 200 });
+    expect(seen.started).toBeLessThan(LIMITS.processes);
+    expect(seen.failed).toBeGreaterThan(0);
+    expect(seen.errors).toContain("EAGAIN");
+  });
+
+  it("keeps a shell fork bomb below the process limit", async () => {
+    const seen = await callJson(probe.client, "fork_bomb", { seconds: 3 });
+    expect(seen.peak).toBeLessThanOrEqual(LIMITS.processes + 1);
+    expect(seen.after).toBeLessThanOrEqual(2);
+    // The server is still usable afterwards.
+    expect((await callJson(probe.client, "identity")).uid).toBe(probeUid);
+  });
+
+  it("hits the file-size limit", async () => {
+    const seen = await callJson(probe.client, "write_big", { path: "/home/sandbox/big.bin", maxBytes: 64 * 1024 * 1024 });
+    expect(seen.error).toBe("EFBIG");
+    expect(seen.size).toBeLessThanOrEqual(LIMITS.fileSizeBytes);
+  });
+
+  it("hits the memory limit", async () => {
+    const seen = await callJson(probe.client, "alloc", { bytes: 1024 * 1024 * 1024 });
+    expect(seen.ok).toBe(false);
+  });
+
+  it("survives flooding stdout with non-protocol output", async () => {
+    const before = probe.protocolErrors();
+    const seen = await callJson(probe.client, "flood_stdout", { bytes: 32 * 1024 * 1024 }, 60_000);
+    expect(seen.sent).toBeGreaterThanOrEqual(32 * 1024 * 1024);
+    expect(probe.protocolErrors()).toBeGreaterThan(before);
+    expect((await callJson(probe.client, "identity")).uid).toBe(probeUid);
+  });
+
+  it("kept this process responsive throughout", () => {
+    expect(health.failures).toBe(0);
+    expect(health.worstMs).toBeLessThan(2000);
+  });
+
+  it("leaves no process alive after close", async () => {
+    await probe.client.close();
+    expect(await waitForNoMarker(probe.marker)).toEqual([]);
+    expect(pidsOwnedBy(probeUid)).toEqual([]);
+  });
+});
+
+describe("sandbox limits that end the server", () => {
+  it("kills a server that exceeds its CPU time, and leaves nothing behind", async () => {
+    const burner = await startSandboxed({
+      sandbox: { dataDir: data.dataDir, projectRoot, limits: { cpuSeconds: 1 } },
+      config: { command: process.execPath, args: [probePath], read_only_paths: [fixturesDir] },
+    });
+    const uid = (await callJson(burner.client, "identity")).uid;
+    await expect(callJson(burner.client, "burn_cpu", { seconds: 10 })).rejects.toThrow(/closed/i);
+    await burner.client.close();
+    expect(await waitForNoMarker(burner.marker)).toEqual([]);
+    expect(pidsOwnedBy(uid)).toEqual([]);
+  });
+});
+
+describe("sandbox with network: true", () => {
+  it("reaches the host's loopback (the flag really shares the network)", async () => {
+    const before = trap.connections;
+    const networked = await startSandboxed({
+      sandbox: { dataDir: data.dataDir, projectRoot },
+      config: { command: process.execPath, args: [probePath], read_only_paths: [fixturesDir], network: true },
+    });
+    try {
+      expect((await callJson(networked.client, "connect", { host: "127.0.0.1", port: trap.port })).connected).toBe(true);
+      expect(trap.connections).toBe(before + 1);
+      // Still cannot read the app's secrets.
+      const seen = await callJson(networked.client, "read_files", { paths: [data.keyPath] });
+      expect(seen[data.keyPath].ok).toBe(false);
+    } finally {
+      await networked.client.close();
+    }
+    expect(await waitForNoMarker(networked.marker)).toEqual([]);
+  });
+});

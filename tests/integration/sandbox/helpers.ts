@@ -1,0 +1,151 @@
+/**
+ * Shared setup of the sandbox integration tests: a fake app data directory holding marker
+ * secrets, a sandboxed client for a stdio server, and a /proc scan for leftover processes.
+ */
+import { randomUUID } from "node:crypto";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { parseServerConfig, type ServerConfigInput } from "@/lib/mcp/config";
+import type { StdioLaunch } from "@/lib/mcp/launch";
+import { checkSandbox, createSandboxWrapper, type SandboxOptions } from "@/lib/mcp/sandbox";
+
+export const projectRoot = path.resolve(__dirname, "../../..");
+export const fixturesDir = path.join(projectRoot, "tests/fixtures/sandbox");
+export const probePath = path.join(fixturesDir, "probe-server.mjs");
+
+/** Fail (never skip) when this host cannot sandbox: the lead's test script installs bubblewrap. */
+export async function requireSandbox(): Promise<void> {
+  const status = await checkSandbox();
+  if (!status.available) {
+    throw new Error(`The sandbox integration tests need bubblewrap and util-linux: ${status.reason} Fix: ${status.fix}`);
+  }
+}
+
+/** A fake app data directory (mode 0700 like the real one) whose secrets all contain `marker`. */
+export interface FakeData {
+  root: string;
+  dataDir: string;
+  dbPath: string;
+  keyPath: string;
+  otherHome: string;
+  otherSecret: string;
+  cleanup(): void;
+}
+
+/** Create a fake data directory with a database, a key file and another user's sandbox home. */
+export function makeFakeData(marker: string): FakeData {
+  const root = mkdtempSync(path.join(os.tmpdir(), "switchboard-sandbox-"));
+  const dataDir = path.join(root, "data");
+  mkdirSync(dataDir, { mode: 0o700 });
+  const dbPath = path.join(dataDir, "switchboard.db");
+  const keyPath = path.join(dataDir, "secret.key");
+  writeFileSync(dbPath, `SQLite format 3\0 users table: admin password hash ${marker}`, { mode: 0o600 });
+  writeFileSync(keyPath, `key:${marker}`, { mode: 0o600 });
+  const otherHome = path.join(dataDir, "sandboxes", "bob", "bobs-server");
+  mkdirSync(otherHome, { recursive: true, mode: 0o700 });
+  const otherSecret = path.join(otherHome, "notes.txt");
+  writeFileSync(otherSecret, `bob's token ${marker}`);
+  chmodSync(root, 0o755);
+  return { root, dataDir, dbPath, keyPath, otherHome, otherSecret, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A started sandboxed client, with the launch that was actually spawned. */
+export interface Sandboxed {
+  client: Client;
+  transport: StdioClientTransport;
+  launch: StdioLaunch;
+  marker: string;
+  stderr: () => string;
+  protocolErrors: () => number;
+}
+
+/** Options of `startSandboxed`. */
+export interface StartOptions {
+  sandbox: SandboxOptions;
+  config: ServerConfigInput & { command: string };
+  userId?: string;
+  serverId?: string;
+  /** Environment given to the wrapper (the engine's filtered env). Default: PATH, HOME, LANG, USER. */
+  env?: Record<string, string>;
+}
+
+/** Wrap a stdio launch in the sandbox and connect the SDK client to it. */
+export async function startSandboxed(options: StartOptions): Promise<Sandboxed> {
+  const marker = `sbx-marker-${randomUUID()}`;
+  const config = parseServerConfig(options.config, "probe");
+  const wrap = createSandboxWrapper(options.sandbox);
+  const launch = await wrap(
+    {
+      command: config.command!,
+      args: [...(config.args ?? []), `--marker=${marker}`],
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.homedir(), LANG: "C.UTF-8", USER: "root", ...options.env, ...config.env },
+    },
+    { userId: options.userId ?? "alice", serverId: options.serverId ?? `srv-${randomUUID().slice(0, 8)}`, serverName: "probe", config },
+  );
+  const transport = new StdioClientTransport({ command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-20_000);
+  });
+  const client = new Client({ name: "sandbox-test", version: "1.0.0" });
+  let protocolErrors = 0;
+  await client.connect(transport);
+  // Set after connect: Client.connect installs its own handler; non-protocol lines land here.
+  const previous = transport.onerror;
+  transport.onerror = (error) => {
+    protocolErrors++;
+    previous?.(error);
+  };
+  return { client, transport, launch, marker, stderr: () => stderr, protocolErrors: () => protocolErrors };
+}
+
+/** Call a probe tool and parse its JSON reply. */
+export async function callJson<T = any>(client: Client, name: string, args: Record<string, unknown> = {}, timeout = 30_000): Promise<T> {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout });
+  const content = result.content as Array<{ type: string; text: string }>;
+  if (result.isError) throw new Error(`tool ${name} failed: ${content[0]?.text}`);
+  return JSON.parse(content[0].text) as T;
+}
+
+/** Host pids whose command line contains `marker` (bwrap, the sandbox init and the server). */
+export function pidsWithMarker(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+/** Wait until no process carries `marker`; returns the survivors after `timeoutMs`. */
+export async function waitForNoMarker(marker: string, timeoutMs = 8000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let left = pidsWithMarker(marker);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = pidsWithMarker(marker);
+  }
+  return left;
+}
+
+/** Host pids whose real uid is `uid` (every process of a sandbox runs as its own uid). */
+export function pidsOwnedBy(uid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const line = readFileSync(`/proc/${entry}/status`, "utf8").match(/^Uid:\s+(\d+)/m);
+      if (line && Number(line[1]) === uid) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
