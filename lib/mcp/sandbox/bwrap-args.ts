@@ -144,6 +144,7 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
   args.push("--ro-bind", plan.identityFiles.passwd, "/etc/passwd", "--ro-bind", plan.identityFiles.group, "/etc/group");
 
   args.push("--size", String(Math.floor(plan.limits.tmpBytes)), "--perms", "1777", "--tmpfs", SANDBOX_TMP);
+  made.add(SANDBOX_TMP);
   makeParents(SANDBOX_HOME);
   args.push("--bind", plan.hostHome, SANDBOX_HOME);
 

@@ -64,7 +64,8 @@ export function assertShareable(shared: string, realPath: string, protectedPaths
       throw new SandboxRefusedError("path", `read_only_paths entry ${JSON.stringify(shared)} may not be shared into a sandbox.`);
     }
   }
-  if (overlaps(shared, SANDBOX_HOME) || isWithin(SANDBOX_TMP, shared)) {
+  // A share below /tmp is fine (it is mounted on top of the private tmpfs); /tmp itself is not.
+  if (overlaps(shared, SANDBOX_HOME) || isWithin(shared, SANDBOX_TMP)) {
     throw new SandboxRefusedError("path", `read_only_paths entry ${JSON.stringify(shared)} collides with the sandbox's own home or /tmp.`);
   }
   assertNotProtected(realPath, `read_only_paths entry ${JSON.stringify(shared)}`, protectedPaths);
