@@ -5,6 +5,8 @@
 import { ConfigError } from "./mcp/config";
 import { SecretKeyError } from "./crypto";
 import { redact } from "./redact";
+import { NetError } from "./net/errors";
+import { EngineError, type ErrorCode as EngineErrorCode } from "./mcp/errors";
 
 /** Error codes the API can answer with, and their HTTP status. */
 export const ERROR_STATUS = {
@@ -47,10 +49,38 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof ConfigError) {
     return Response.json({ code: "invalid_config", message: error.message, field: error.field }, { status: 400 });
   }
+  if (error instanceof EngineError) {
+    // Engine messages are redacted where they are built; the code tells the UI which hint to show.
+    return Response.json({ code: error.code, message: error.message }, { status: engineStatus(error.code) });
+  }
+  if (error instanceof NetError) {
+    return Response.json({ code: error.code, message: redact(error.message) }, { status: error.status });
+  }
   if (error instanceof SecretKeyError) {
     return Response.json({ code: "secret_key", message: error.message }, { status: 500 });
   }
   // Log the cause for the operator, redacted: library messages can carry tokens or URLs with passwords.
   console.error("[switchboard] unhandled error:", redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
   return Response.json({ code: "internal", message: "Something went wrong on the server." }, { status: 500 });
+}
+
+/** The HTTP status an engine failure answers with. */
+function engineStatus(code: EngineErrorCode): number {
+  switch (code) {
+    case "config":
+    case "invalid_arguments":
+      return 400;
+    case "not_found":
+      return 404;
+    case "needs_authorization":
+    case "disabled":
+      return 409;
+    case "launch_refused":
+      return 503;
+    case "call_timeout":
+    case "connect_timeout":
+      return 504;
+    default:
+      return 502;
+  }
 }

@@ -12,14 +12,24 @@ import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
 import { restoreMaskedSecrets } from "./secrets";
+import { describeLaunch } from "../mcp/sandbox";
 import type { SessionUser } from "../auth/session";
 
 /** The caller of a server use case: who, in which workspace. */
 export type Actor = Pick<SessionUser, "id" | "isAdmin" | "workspaceId">;
 
-/** The JSON shape servers are returned in: masked config, never a secret. */
+/** The sandbox mode the instance runs stdio servers in (`SWITCHBOARD_SANDBOX=off` is the admin override). */
+export function sandboxMode(): "required" | "off" {
+  return process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required";
+}
+
+/**
+ * The JSON shape servers are returned in: masked config, never a secret. stdio servers carry the
+ * exact launch (command, args, env names, network, shared paths) so it is seen before it runs.
+ */
 export function serverView(record: ServerRecord) {
   return {
+    launch: record.transport === "stdio" ? describeLaunch(record.config, { mode: sandboxMode() }) : null,
     id: record.id,
     name: record.name,
     transport: record.transport,

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { configToForm } from "./form-model";
 import { ServerForm } from "./server-form";
+import { ServerStatusPanel } from "./server-status";
 
 /** A server as listed by `GET /api/servers`. */
 export interface ServerListItem {
@@ -11,6 +12,7 @@ export interface ServerListItem {
   name: string;
   transport: "stdio" | "http";
   config: Record<string, unknown>;
+  launch: { text: string; problems: string[] } | null;
 }
 
 /** The Servers page: the workspace's servers with add, edit and delete. */
@@ -62,6 +64,13 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                 <code className="mt-1 block truncate text-xs text-zinc-500">
                   {server.transport === "http" ? String(server.config.url) : [server.config.command, ...((server.config.args as string[]) ?? [])].join(" ")}
                 </code>
+                {server.launch && (
+                  <details className="mt-1 text-xs" open={server.launch.problems.length > 0}>
+                    <summary className="cursor-pointer text-zinc-500">How it runs</summary>
+                    <pre className="mt-1 whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-800" data-testid="launch-description">{server.launch.text}</pre>
+                  </details>
+                )}
+                {server.config.enabled !== false && <ServerStatusPanel key={JSON.stringify(server.config)} serverId={server.id} autoConnect={server.transport === "http"} />}
               </div>
               <div className="flex shrink-0 gap-2">
                 <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>Edit</button>

@@ -1,0 +1,108 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+
+/** The subset of the engine's ServerStatus the page shows. */
+interface Status {
+  state: string;
+  transport: string | null;
+  lastError: { code: string; message: string } | null;
+  counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  metrics: { calls: number; errors: number; p50Ms: number | null; p95Ms: number | null };
+  stderrTail: string;
+}
+
+interface Tool {
+  name: string;
+  rawName: string;
+  title?: string;
+  description?: string;
+  kind: string;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+}
+
+const STATE_STYLE: Record<string, string> = {
+  connected: "bg-emerald-100 text-emerald-800",
+  connecting: "bg-sky-100 text-sky-800",
+  reconnecting: "bg-amber-100 text-amber-800",
+  needs_authorization: "bg-violet-100 text-violet-800",
+  failed: "bg-red-100 text-red-800",
+  disabled: "bg-zinc-200 text-zinc-700",
+  idle: "bg-zinc-100 text-zinc-600",
+};
+
+/**
+ * Live status of one server for the signed-in user, its tools, and Reconnect. HTTP servers connect
+ * when shown; stdio servers wait for an explicit Start so their command line is read first.
+ */
+export function ServerStatusPanel({ serverId, autoConnect, authSlot }: { serverId: string; autoConnect: boolean; authSlot?: (state: string) => React.ReactNode }) {
+  const [status, setStatus] = useState<Status | null>(null);
+  const [tools, setTools] = useState<Tool[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async (connect: boolean) => {
+    setBusy(true);
+    const response = await fetch(`/api/servers/${serverId}/status${connect ? "?connect=1" : ""}`);
+    const body = await response.json();
+    setBusy(false);
+    if (!response.ok) return setError(body.message ?? `Status failed (${response.status}).`);
+    setError(null);
+    setStatus(body);
+  }, [serverId]);
+
+  useEffect(() => {
+    void load(autoConnect);
+  }, [load, autoConnect]);
+
+  async function reconnect() {
+    setBusy(true);
+    const response = await fetch(`/api/servers/${serverId}/reconnect`, { method: "POST" });
+    const body = await response.json();
+    setBusy(false);
+    if (response.ok) setStatus(body);
+    else setError(body.message);
+  }
+
+  async function showTools() {
+    if (tools) return setTools(null);
+    const response = await fetch(`/api/servers/${serverId}/tools`);
+    const body = await response.json();
+    if (response.ok) setTools(body.tools);
+    else setError(body.message);
+  }
+
+  const state = status?.state ?? "…";
+  return (
+    <div className="mt-3 space-y-2 text-xs" data-testid={`status-${serverId}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span data-testid="server-state" className={`rounded px-1.5 py-0.5 font-medium ${STATE_STYLE[state] ?? "bg-zinc-100"}`}>{state.replace("_", " ")}</span>
+        {status && status.state === "connected" && (
+          <span className="text-zinc-500" data-testid="server-counts">
+            {status.counts.tools} tools · {status.counts.resources} resources · {status.counts.prompts} prompts
+            {status.metrics.calls > 0 && ` · ${status.metrics.calls} calls, ${status.metrics.errors} errors, p50 ${status.metrics.p50Ms?.toFixed(0)} ms`}
+          </span>
+        )}
+        {state === "idle" && !autoConnect && <button className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>Start</button>}
+        {state !== "idle" && state !== "disabled" && <button className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>Reconnect</button>}
+        {state === "connected" && <button className="btn-secondary py-1 text-xs" onClick={showTools}>{tools ? "Hide tools" : "Tools"}</button>}
+        {authSlot?.(state)}
+      </div>
+      {status?.lastError && <p className="rounded bg-red-50 p-2 text-red-700 dark:bg-red-950 dark:text-red-300" data-testid="server-error">{status.lastError.message}</p>}
+      {error && <p className="field-error">{error}</p>}
+      {tools && (
+        <ul className="divide-y divide-zinc-100 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="server-tools">
+          {tools.map((tool) => (
+            <li key={tool.name} className="p-2">
+              <code className="font-medium">{tool.name}</code>
+              {tool.title && <span className="ml-2 text-zinc-600">{tool.title}</span>}
+              {tool.annotations?.readOnlyHint && <span className="ml-2 rounded bg-emerald-50 px-1 text-emerald-700">read-only</span>}
+              {tool.annotations?.destructiveHint && <span className="ml-2 rounded bg-red-50 px-1 text-red-700">destructive</span>}
+              {tool.description && <p className="mt-0.5 text-zinc-500">{tool.description}</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
