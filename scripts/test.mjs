@@ -59,7 +59,17 @@ function countPlaywright(file) {
   if (stats.unexpected === 0 && (stats.expected ?? 0) === 0) problems.push("Playwright ran no test");
 }
 
+// The conformance suite and its Node 22 live in their own package so Node 22 never shadows ours.
+function ensureConformanceTools() {
+  if (fs.existsSync(path.join(root, "tools/conformance/node_modules/@modelcontextprotocol/conformance"))) return;
+  if (!step("install conformance tools", "npm", ["ci", "--prefix", "tools/conformance", "--no-audit", "--no-fund"])) {
+    console.error("switchboard test: could not install tools/conformance (npm ci --prefix tools/conformance).");
+    process.exit(1);
+  }
+}
+
 ensureSystemPackages();
+ensureConformanceTools();
 
 if (!step("type-check", process.execPath, [bin("typescript", "bin/tsc"), "--noEmit", "-p", "."])) {
   failed += 1;

@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The `switchboard` command line: the same lib/mcp engine as the web app, configured from YAML.
+import { tsImport } from "tsx/esm/api";
+
+const { main } = await tsImport("../lib/cli/main.ts", import.meta.url);
+process.exitCode = await main(process.argv.slice(2));
