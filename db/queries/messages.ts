@@ -1,0 +1,33 @@
+/**
+ * Chat messages with all their parts as UI-message JSON. Callers check chat ownership first
+ * (db/queries/chats.ts); writes are additionally bound to the chat so a message id from another
+ * chat can never be overwritten.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { messages } from "../schema";
+import type { ChatMessage } from "../../lib/agent/chat-message";
+
+/** The messages of a chat in order, as the UI and the agent use them. */
+export function listMessagesByChat(db: Db, chatId: string): ChatMessage[] {
+  return db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.createdAt), asc(sql`rowid`)).all()
+    .map((row) => ({ id: row.id, role: row.role, parts: row.parts as ChatMessage["parts"], ...(row.metadata ? { metadata: row.metadata } : {}) }));
+}
+
+/**
+ * Insert a message, or replace the parts of the same message in the same chat (a streamed answer
+ * is saved after each step and again at the end). Returns false when the id belongs to another chat.
+ */
+export function saveMessage(db: Db, chatId: string, message: ChatMessage): boolean {
+  return db.transaction((tx) => {
+    const existing = tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).get();
+    if (existing && existing.chatId !== chatId) return false;
+    if (existing) {
+      tx.update(messages).set({ parts: message.parts, metadata: message.metadata ?? null })
+        .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId))).run();
+    } else {
+      tx.insert(messages).values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null }).run();
+    }
+    return true;
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Per-user model settings. The API key is encrypted at rest (REFERENCE §4) and only ever leaves
+ * this module decrypted for the agent, or masked for the UI.
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { instanceKey } from "../key-check";
+import { userSettings } from "../schema";
+import { decrypt, encrypt } from "../../lib/crypto";
+import type { UserModelChoice } from "../../lib/agent/model-config";
+
+/** The stored choice with the key decrypted (server-side use only), or null. */
+export function getUserModelChoice(db: Db, userId: string): UserModelChoice | null {
+  const row = db.select().from(userSettings).where(eq(userSettings.userId, userId)).get();
+  if (!row) return null;
+  return { provider: row.provider, model: row.model, baseUrl: row.baseUrl, apiKey: row.apiKeyEnc ? decrypt(row.apiKeyEnc, instanceKey()) : null };
+}
+
+/** What a settings update may change; `apiKey: undefined` keeps the stored key, `null` removes it. */
+export interface ModelChoiceUpdate {
+  provider: string | null;
+  model: string | null;
+  baseUrl: string | null;
+  apiKey?: string | null;
+}
+
+/** Create or replace the user's model settings. */
+export function saveUserModelChoice(db: Db, userId: string, update: ModelChoiceUpdate): void {
+  const values = {
+    provider: update.provider,
+    model: update.model,
+    baseUrl: update.baseUrl,
+    updatedAt: new Date(),
+    ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? encrypt(update.apiKey, instanceKey()) : null }),
+  };
+  db.insert(userSettings).values({ userId, ...values }).onConflictDoUpdate({ target: userSettings.userId, set: values }).run();
+}

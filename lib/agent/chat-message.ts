@@ -1,0 +1,65 @@
+/**
+ * The chat's UI message type: AI SDK UI messages plus Switchboard's data parts. Shared by the
+ * agent loop, persistence and the chat UI (types only, safe for client bundles).
+ */
+import type { UIMessage } from "ai";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+/** Live progress of one tool call, from the engine's `notifications/progress` (REFERENCE §8). */
+export interface ProgressData {
+  toolCallId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A resource attached to a user message; `text` is what the model reads (REFERENCE §7). */
+export interface ResourceData {
+  serverId: string;
+  serverName: string;
+  uri: string;
+  name?: string;
+  mimeType?: string;
+  text: string;
+}
+
+/** A prompt run as a slash command: its messages go into the conversation as user context. */
+export interface PromptData {
+  serverId: string;
+  serverName: string;
+  name: string;
+  arguments: Record<string, string>;
+  messages: { role: string; text: string }[];
+}
+
+/** Data parts of a chat message, keyed by the name after `data-`. */
+export type ChatDataParts = {
+  progress: ProgressData;
+  resource: ResourceData;
+  prompt: PromptData;
+};
+
+/** What a tool card shows for one finished call: the full MCP content and call facts. */
+export interface ToolCallOutput {
+  serverId: string;
+  serverName: string;
+  tool: string;
+  title?: string;
+  /** The JSON the model received ({"result":...} or {"error":...}). */
+  forModel: { result: unknown } | { error: string };
+  content: CallToolResult;
+  isError: boolean;
+  durationMs: number;
+}
+
+/** Metadata kept on the tool part (AI SDK `toolMetadata`) so a card can label a call before it runs. */
+export interface ToolMeta {
+  serverId: string;
+  serverName: string;
+  tool: string;
+  title?: string;
+  [key: string]: string | undefined;
+}
+
+/** A chat message as stored and rendered. */
+export type ChatMessage = UIMessage<unknown, ChatDataParts>;

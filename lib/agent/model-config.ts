@@ -1,0 +1,87 @@
+/**
+ * Which model a user's chat uses: the user's own choice from Settings, else the instance defaults
+ * from the environment. Pure: the environment and the stored settings are passed in.
+ */
+
+/** The providers the agent can talk to (AI SDK providers). */
+export type ProviderId = "openai" | "anthropic" | "openai-compatible";
+
+/** Every provider id, for validation and pickers. */
+export const PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "openai-compatible"];
+
+/** A complete model choice. `apiKey` is in clear and must never leave the server. */
+export interface ModelConfig {
+  provider: ProviderId;
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+  /** Where the choice came from, for the UI. */
+  source: "user" | "instance";
+}
+
+/** A user's stored choice (any field may be unset; the key already decrypted). */
+export interface UserModelChoice {
+  provider?: string | null;
+  model?: string | null;
+  baseUrl?: string | null;
+  apiKey?: string | null;
+}
+
+/** The result of resolving: a config, or why there is none and how to fix it. */
+export type ModelResolution = { ok: true; config: ModelConfig } | { ok: false; reason: string };
+
+/** How to fix a missing model, shown in the chat. */
+export const HOW_TO_CONFIGURE =
+  "Choose a provider and model in Settings, or ask the administrator to set SWITCHBOARD_LLM_PROVIDER and SWITCHBOARD_LLM_MODEL (plus an API key) for the instance.";
+
+function isProvider(value: unknown): value is ProviderId {
+  return typeof value === "string" && (PROVIDERS as readonly string[]).includes(value);
+}
+
+function clean(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** The instance default key for a provider: SWITCHBOARD_LLM_API_KEY, else the provider's usual variable. */
+function instanceKeyFor(provider: ProviderId, env: Record<string, string | undefined>): string | undefined {
+  const generic = clean(env.SWITCHBOARD_LLM_API_KEY);
+  if (generic) return generic;
+  if (provider === "openai") return clean(env.OPENAI_API_KEY);
+  if (provider === "anthropic") return clean(env.ANTHROPIC_API_KEY);
+  return undefined;
+}
+
+/**
+ * Resolve the model for a user. A user who picked a provider and model uses them (their key, else
+ * the instance key for the same provider); otherwise the instance defaults apply.
+ */
+export function resolveModelConfig(user: UserModelChoice | null, env: Record<string, string | undefined> = process.env): ModelResolution {
+  const userProvider = clean(user?.provider);
+  const userModel = clean(user?.model);
+  if (userProvider && userModel) {
+    if (!isProvider(userProvider)) return { ok: false, reason: `Unknown provider "${userProvider}" in your settings. ${HOW_TO_CONFIGURE}` };
+    return finish({ provider: userProvider, model: userModel, baseUrl: clean(user?.baseUrl), apiKey: clean(user?.apiKey) ?? instanceKeyFor(userProvider, env), source: "user" });
+  }
+  const provider = clean(env.SWITCHBOARD_LLM_PROVIDER);
+  const model = clean(env.SWITCHBOARD_LLM_MODEL);
+  if (!provider || !model) return { ok: false, reason: `No model is configured. ${HOW_TO_CONFIGURE}` };
+  if (!isProvider(provider)) return { ok: false, reason: `SWITCHBOARD_LLM_PROVIDER must be one of ${PROVIDERS.join(", ")}.` };
+  return finish({ provider, model, baseUrl: clean(env.SWITCHBOARD_LLM_BASE_URL), apiKey: instanceKeyFor(provider, env), source: "instance" });
+}
+
+function finish(config: ModelConfig): ModelResolution {
+  if (config.provider === "openai-compatible" && !config.baseUrl) {
+    return { ok: false, reason: `An OpenAI-compatible model needs a base URL. ${HOW_TO_CONFIGURE}` };
+  }
+  if (config.provider !== "openai-compatible" && !config.apiKey) {
+    return { ok: false, reason: `No API key for ${config.provider}. ${HOW_TO_CONFIGURE}` };
+  }
+  return { ok: true, config };
+}
+
+/** A key shown as `sk-…abcd`: enough to recognise, never enough to use. */
+export function maskKey(key: string | null | undefined): string | null {
+  if (!key) return null;
+  return key.length <= 8 ? "••••" : `${key.slice(0, 3)}…${key.slice(-4)}`;
+}

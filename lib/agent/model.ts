@@ -1,0 +1,25 @@
+/**
+ * Builds the AI SDK language model for a resolved config. User-supplied base URLs are fetched
+ * through the SSRF guard (REFERENCE §8 "SSRF controls on every server-side fetch").
+ */
+import type { LanguageModel } from "ai";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { ModelConfig } from "./model-config";
+
+/** A fetch the providers may use; the app passes `guardedFetchFromEnv()`. */
+export type ProviderFetch = typeof globalThis.fetch;
+
+/** The language model for `config`; `fetch` is used for every provider request. */
+export function createLanguageModel(config: ModelConfig, fetch?: ProviderFetch): LanguageModel {
+  switch (config.provider) {
+    case "openai":
+      return createOpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, fetch })(config.model);
+    case "anthropic":
+      return createAnthropic({ apiKey: config.apiKey, baseURL: config.baseUrl, fetch })(config.model);
+    case "openai-compatible":
+      // Usage figures arrive only when asked for (STACK.md).
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: config.baseUrl!, apiKey: config.apiKey, fetch, includeUsage: true }).chatModel(config.model);
+  }
+}

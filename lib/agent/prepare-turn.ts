@@ -1,0 +1,67 @@
+/**
+ * The first half of a chat turn: load the stored conversation and add what the request brings —
+ * a new user message (attachments resolved on the server) or answers to pending approvals — and
+ * save it before the model runs, so a crash or a stop never loses the user's input.
+ */
+import type { Db } from "../../db/client";
+import { newId } from "../../db/ids";
+import { touchChat } from "../../db/queries/chats";
+import { listMessagesByChat, saveMessage } from "../../db/queries/messages";
+import type { ServerDefinition } from "../mcp";
+import { AppError } from "../errors";
+import { applyApprovalDecisions, denyPendingApprovals } from "./approvals";
+import { resolvePrompt, resolveResource, type AttachmentPool } from "./attachments";
+import type { ChatMessage } from "./chat-message";
+import type { ChatRequest, UserTurn } from "./chat-request";
+import { titleFrom } from "./message-parts";
+
+/** What preparing a turn needs. */
+export interface PrepareTurnOptions {
+  db: Db;
+  pool: AttachmentPool;
+  user: { id: string };
+  chatId: string;
+  servers: ServerDefinition[];
+  request: ChatRequest;
+  signal?: AbortSignal;
+}
+
+/** Build the stored user message for a turn. */
+async function userMessage(options: PrepareTurnOptions, turn: UserTurn): Promise<ChatMessage> {
+  const { pool, user, servers, signal } = options;
+  const parts: ChatMessage["parts"] = [];
+  for (const ref of turn.resources) {
+    parts.push({ type: "data-resource", data: await resolveResource(pool, user.id, servers, ref, signal) });
+  }
+  if (turn.prompt) parts.push({ type: "data-prompt", data: await resolvePrompt(pool, user.id, servers, turn.prompt, signal) });
+  if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
+  // The id is the server's: client ids are never trusted as primary keys.
+  return { id: newId(), role: "user", parts };
+}
+
+/** Apply the request to the stored chat; returns the whole conversation for the model run. */
+export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMessage[]> {
+  const { db, chatId, request, user } = options;
+  const history = listMessagesByChat(db, chatId);
+  const last = history.at(-1);
+  if (request.approvals?.length) {
+    if (!last || last.role !== "assistant") throw new AppError("conflict", "There is no tool call waiting for approval.");
+    const { message, applied } = applyApprovalDecisions(last, request.approvals);
+    if (applied === 0) throw new AppError("conflict", "These tool calls are no longer waiting for approval.");
+    saveMessage(db, chatId, message);
+    touchChat(db, { id: chatId, ownerId: user.id });
+    return [...history.slice(0, -1), message];
+  }
+  const turn = await userMessage(options, request.message!);
+  const messages = [...history];
+  if (last?.role === "assistant") {
+    const { message, changed } = denyPendingApprovals(last);
+    if (changed) {
+      saveMessage(db, chatId, message);
+      messages[messages.length - 1] = message;
+    }
+  }
+  saveMessage(db, chatId, turn);
+  touchChat(db, { id: chatId, ownerId: user.id }, titleFrom(turn));
+  return [...messages, turn];
+}

@@ -1,0 +1,137 @@
+/**
+ * The agent loop through the real openai-compatible provider (scripted LLM over HTTP) and a real
+ * MCP server (server-everything over stdio): tool calls, approvals, what the model sees,
+ * progress, persistence, attachments and prompts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { listMessagesByChat } from "@/db/queries/messages";
+import { setToolPolicy } from "@/db/queries/tool-policies";
+import { McpPool } from "@/lib/mcp";
+import type { ChatMessage } from "@/lib/agent/chat-message";
+import { DENIED_BY_USER } from "@/lib/agent/policy";
+import { textOf } from "@/lib/agent/message-parts";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { EVERYTHING } from "../mcp/helpers";
+import { newUserWithChat, runTurn, say, startScriptedLlm, type ScriptedLlm } from "./helpers";
+
+let dir: string;
+let llm: ScriptedLlm;
+const pool = new McpPool();
+const EVERYTHING_CONFIG = { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } };
+
+/** A user with a chat and server-everything in their workspace. */
+function setup() {
+  const { user, chat, servers } = newUserWithChat(EVERYTHING_CONFIG);
+  return { user, chat, servers, everything: servers[0] };
+}
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  llm = await startScriptedLlm();
+});
+
+afterAll(async () => {
+  await pool.closeAll();
+  await llm?.close();
+  removeTempDataDir(dir);
+});
+
+function toolParts(message: ChatMessage | undefined) {
+  return (message?.parts ?? []).filter((p) => p.type === "dynamic-tool");
+}
+
+function lastToolMessageContent(): string {
+  const body = llm.requests.at(-1)!.body;
+  const tool = body.messages.filter((m) => m.role === "tool").at(-1)!;
+  return typeof tool.content === "string" ? tool.content : JSON.stringify(tool.content);
+}
+
+describe("agent loop", () => {
+  it("runs an allowed tool (readOnlyHint default) and gives the model only the reference JSON", async () => {
+    const { user, chat, servers, everything } = setup();
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('go [[call:echo {"message":"hello tools"}]]') });
+    const stored = listMessagesByChat(getDb(), chat.id);
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const [part] = toolParts(stored[1]);
+    expect(part.state).toBe("output-available");
+    const output = (part as { output: { content: { content: { text: string }[] }; serverName: string; durationMs: number } }).output;
+    expect(output.serverName).toBe("everything");
+    expect(output.content.content[0].text).toContain("hello tools");
+    expect(JSON.parse(lastToolMessageContent())).toEqual({ result: "Echo: hello tools" });
+    expect(textOf(stored[1])).toContain('Tool results: {"result":"Echo: hello tools"}');
+  });
+
+  it("asks before a tool with policy ask; approving with edited arguments runs the edited call", async () => {
+    const { user, chat, servers, everything } = setup();
+    setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "ask" });
+    const first = await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"original"}]]') });
+    expect(first.some((c) => c.type === "tool-approval-request")).toBe(true);
+    let stored = listMessagesByChat(getDb(), chat.id);
+    const [pending] = toolParts(stored[1]);
+    expect(pending.state).toBe("approval-requested");
+    const approvalId = (pending as { approval: { id: string } }).approval.id;
+
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: { approvals: [{ approvalId, approved: true, input: { message: "edited" } }] } });
+    stored = listMessagesByChat(getDb(), chat.id);
+    expect(stored).toHaveLength(2);
+    const [done] = toolParts(stored[1]);
+    expect(done.state).toBe("output-available");
+    expect(done.input).toEqual({ message: "edited" });
+    expect(JSON.parse(lastToolMessageContent())).toEqual({ result: "Echo: edited" });
+    expect(textOf(stored[1])).toContain("Echo: edited");
+  });
+
+  it("deny tells the model the user denied the call; a never policy denies without asking", async () => {
+    const { user, chat, servers, everything } = setup();
+    setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "ask" });
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"x"}]]') });
+    const approvalId = (toolParts(listMessagesByChat(getDb(), chat.id)[1])[0] as { approval: { id: string } }).approval.id;
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: { approvals: [{ approvalId, approved: false }] } });
+    const [denied] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
+    expect(denied.state).toBe("output-denied");
+    expect(lastToolMessageContent()).toContain(DENIED_BY_USER);
+
+    setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "deny" });
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"y"}]]') });
+    const last = listMessagesByChat(getDb(), chat.id).at(-1)!;
+    expect(toolParts(last)[0].state).toBe("output-denied");
+    expect(lastToolMessageContent()).toContain("denied by the user's policy");
+  });
+
+  it("sends progress notifications as data parts", async () => {
+    const { user, chat, servers, everything } = setup();
+    const chunks = await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]') });
+    const progress = chunks.filter((c) => c.type === "data-progress");
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect((progress.at(-1) as { data: { total?: number } }).data.total).toBe(3);
+  });
+
+  it("puts an attached resource and a prompt into the model's context and stores them as parts", async () => {
+    const { user, chat, servers, everything } = setup();
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("read this", { resources: [{ serverId: everything.id, uri: "demo://resource/dynamic/text/1" }] }) });
+    const userMessage = listMessagesByChat(getDb(), chat.id)[0];
+    expect(userMessage.parts.map((p) => p.type)).toEqual(["data-resource", "text"]);
+    const sent = JSON.stringify(llm.requests.at(-1)!.body.messages);
+    expect(sent).toContain("demo://resource/dynamic/text/1");
+
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: { message: { text: "", resources: [], prompt: { serverId: everything.id, name: "args-prompt", arguments: { city: "Lisbon" } } } } });
+    const promptMessage = listMessagesByChat(getDb(), chat.id)[2];
+    expect(promptMessage.parts[0].type).toBe("data-prompt");
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("Lisbon");
+  });
+
+  it("keeps what was produced when the stream is stopped", async () => {
+    const { user, chat, servers, everything } = setup();
+    const controller = new AbortController();
+    let seen = 0;
+    await runTurn({
+      pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[slow]]"), signal: controller.signal,
+      onChunk: (c) => { if (c.type === "text-delta" && ++seen === 5) controller.abort(); },
+    }).catch(() => undefined);
+    const stored = listMessagesByChat(getDb(), chat.id);
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(textOf(stored[1])).toContain("word1");
+    expect(textOf(stored[1])).not.toContain("word200");
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Helpers for the agent's integration tests: a user with a chat in a temp database, the scripted
+ * LLM, and one full turn (prepareTurn + runChat) read to its end.
+ */
+import path from "node:path";
+import type { UIMessageChunk } from "ai";
+import { getDb, type Db } from "@/db/client";
+import { createChat } from "@/db/queries/chats";
+import { createServer, toServerDefinition } from "@/db/queries/servers";
+import { parseServerConfig } from "@/lib/mcp/config";
+import { createUserWithWorkspace } from "@/db/queries/users";
+import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
+import type { ChatRequest } from "@/lib/agent/chat-request";
+import { createLanguageModel } from "@/lib/agent/model";
+import { prepareTurn } from "@/lib/agent/prepare-turn";
+import { runChat } from "@/lib/agent/run-chat";
+import type { McpPool, ServerDefinition } from "@/lib/mcp";
+// @ts-expect-error -- plain ESM fixture without types
+import { startScriptedLlm as startLlm } from "../../fixtures/llm/scripted-llm.mjs";
+
+export const BARRIER = path.join(__dirname, "barrier-server.mjs");
+
+/** The scripted LLM handle. */
+export interface ScriptedLlm {
+  baseUrl: string;
+  requests: { body: { messages: { role: string; content: unknown }[]; tools?: unknown[] } }[];
+  close(): Promise<void>;
+}
+
+/** Start the scripted OpenAI-compatible server on a free port. */
+export function startScriptedLlm(): Promise<ScriptedLlm> {
+  return startLlm(0);
+}
+
+/** A new user (with personal workspace), one chat, and the given servers stored in the workspace. */
+export function newUserWithChat(serverConfigs: Record<string, Record<string, unknown>> = {}, db: Db = getDb()) {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const user = createUserWithWorkspace(db, { email: `u-${tag}@example.com`, name: `U ${tag}`, passwordHash: "x" })!;
+  const workspaceId = getPersonalWorkspaceId(db, user.id)!;
+  const chat = createChat(db, { ownerId: user.id, workspaceId });
+  const servers: ServerDefinition[] = Object.entries(serverConfigs).map(([name, config]) =>
+    toServerDefinition(db, createServer(db, { workspaceId, name, config: parseServerConfig(config, name), createdBy: user.id })),
+  );
+  return { user: { ...user, workspaceId }, chat, servers };
+}
+
+/** Run one turn to completion and return every chunk sent to the browser. */
+export async function runTurn(options: {
+  pool: McpPool;
+  llm: ScriptedLlm;
+  userId: string;
+  chatId: string;
+  servers: ServerDefinition[];
+  request: Omit<ChatRequest, "chatId">;
+  signal?: AbortSignal;
+  onChunk?: (chunk: UIMessageChunk) => void;
+}): Promise<UIMessageChunk[]> {
+  const db = getDb();
+  const request = { chatId: options.chatId, ...options.request } as ChatRequest;
+  const messages = await prepareTurn({ db, pool: options.pool, user: { id: options.userId }, chatId: options.chatId, servers: options.servers, request });
+  const model = createLanguageModel({ provider: "openai-compatible", model: "scripted", baseUrl: options.llm.baseUrl, source: "instance" });
+  const stream = await runChat({ db, pool: options.pool, model, user: { id: options.userId }, chatId: options.chatId, servers: options.servers, messages, signal: options.signal });
+  const chunks: UIMessageChunk[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    options.onChunk?.(value);
+  }
+  return chunks;
+}
+
+/** A user-turn request. */
+export function say(text: string, extra: Partial<NonNullable<ChatRequest["message"]>> = {}): Omit<ChatRequest, "chatId"> {
+  return { message: { text, resources: [], ...extra } };
+}
