@@ -1,0 +1,56 @@
+/**
+ * Parallel tool calls in one model turn (REFERENCE §1 `supports_parallel_tool_calls`): through the
+ * agent loop, two calls to a server with `false` run one after the other, with `true` together.
+ * Order comes from sequence numbers the fixture server records, not from wall-clock thresholds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { listMessagesByChat } from "@/db/queries/messages";
+import { setToolPolicy } from "@/db/queries/tool-policies";
+import { McpPool } from "@/lib/mcp";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { BARRIER, newUserWithChat, runTurn, say, startScriptedLlm, type ScriptedLlm } from "./helpers";
+
+let dir: string;
+let llm: ScriptedLlm;
+const pool = new McpPool();
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  llm = await startScriptedLlm();
+});
+
+afterAll(async () => {
+  await pool.closeAll();
+  await llm?.close();
+  removeTempDataDir(dir);
+});
+
+interface Meeting { label: string; startSeq: number; endSeq: number }
+
+async function twoCalls(parallel: boolean): Promise<Meeting[]> {
+  const { user, chat, servers } = newUserWithChat({ barrier: { command: process.execPath, args: [BARRIER], supports_parallel_tool_calls: parallel } });
+  // "allow" so both calls run in the same step without waiting for a person.
+  setToolPolicy(getDb(), user.id, { serverId: servers[0].id, toolName: "meet", policy: "allow" });
+  await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:meet {"label":"a"}]] [[call:meet {"label":"b"}]]') });
+  const assistant = listMessagesByChat(getDb(), chat.id)[1];
+  const outputs = assistant.parts.filter((p) => p.type === "dynamic-tool").map((p) => {
+    expect(p.state).toBe("output-available");
+    const text = (p as { output: { content: { content: { text: string }[] } } }).output.content.content[0].text;
+    return JSON.parse(text) as Meeting;
+  });
+  expect(outputs).toHaveLength(2);
+  return outputs.sort((x, y) => x.startSeq - y.startSeq);
+}
+
+describe("parallel tool calls through the agent", () => {
+  it("runs calls one after the other when the server does not support parallel calls", async () => {
+    const [first, second] = await twoCalls(false);
+    expect(second.startSeq).toBeGreaterThan(first.endSeq);
+  });
+
+  it("runs calls together when the server supports parallel calls", async () => {
+    const [first, second] = await twoCalls(true);
+    expect(second.startSeq).toBeLessThan(first.endSeq);
+  });
+});
