@@ -81,6 +81,8 @@ export const oauthStates = sqliteTable("oauth_states", {
   userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   serverId: text("server_id").notNull().references(() => mcpServers.id, { onDelete: "cascade" }),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  /** The PKCE verifier of this authorization (encrypted): bound to the state, so parallel flows never mix. */
+  codeVerifierEnc: text("code_verifier_enc"),
   createdAt: createdAt(),
 });
 

@@ -1,0 +1,37 @@
+/**
+ * Pending OAuth authorizations keyed by their `state`: single use (taken with a delete), short
+ * lived, bound to the user who started them. The PKCE verifier rides along, encrypted.
+ */
+import { eq, lt } from "drizzle-orm";
+import type { Db } from "../client";
+import { oauthStates } from "../schema";
+
+/** A pending authorization as stored. */
+export interface OAuthStateRow {
+  state: string;
+  userId: string;
+  serverId: string;
+  codeVerifierEnc: string | null;
+  expiresAt: Date;
+}
+
+/** Record a pending authorization (and sweep expired ones, so the table stays small). */
+export function insertOAuthState(db: Db, row: OAuthStateRow): void {
+  db.delete(oauthStates).where(lt(oauthStates.expiresAt, new Date())).run();
+  db.insert(oauthStates).values(row).run();
+}
+
+/**
+ * Take (read and delete, atomically) the pending authorization for `state`: a second take of the
+ * same state finds nothing, so a state can be used once only.
+ */
+export function takeOAuthState(db: Db, state: string): OAuthStateRow | null {
+  const row = db.delete(oauthStates).where(eq(oauthStates.state, state)).returning({
+    state: oauthStates.state,
+    userId: oauthStates.userId,
+    serverId: oauthStates.serverId,
+    codeVerifierEnc: oauthStates.codeVerifierEnc,
+    expiresAt: oauthStates.expiresAt,
+  }).get();
+  return row ?? null;
+}

@@ -1,0 +1,61 @@
+/**
+ * A fetch for an MCP transport that handles OAuth itself, headlessly: it adds the bearer token
+ * (to the MCP server's origin only), and on 401 or 403 `insufficient_scope` runs the SDK's `auth()`
+ * — discovery, registration, PKCE, exchange — then retries. Step-up is bounded (≤ 3 authorizations).
+ */
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { OAuthFlowError } from "./errors";
+
+/** Options of createAuthorizingFetch. */
+export interface AuthorizingFetchOptions {
+  /** fetch for the MCP server (SSRF-guarded). */
+  fetch: FetchLike;
+  /** fetch for OAuth metadata, registration and token endpoints (SSRF-guarded, https rule). */
+  oauthFetch: FetchLike;
+  provider: OAuthClientProvider;
+  serverUrl: string;
+  /** Returns the code the interactive step obtained (headless: from the redirect). */
+  takeCode: () => string;
+  /** Most authorizations per fetch instance. Default 3 (issue §3). */
+  maxAuthorizations?: number;
+}
+
+/** Wrap `fetch` so requests to `serverUrl` carry the provider's token and authorize on demand. */
+export function createAuthorizingFetch(options: AuthorizingFetchOptions): FetchLike {
+  const origin = new URL(options.serverUrl).origin;
+  const max = options.maxAuthorizations ?? 3;
+  let authorizations = 0;
+
+  async function authorize(scope: string | undefined, resourceMetadataUrl: URL | undefined): Promise<void> {
+    const base = { serverUrl: options.serverUrl, scope, resourceMetadataUrl, fetchFn: options.oauthFetch };
+    const result = await auth(options.provider, base);
+    if (result === "REDIRECT") {
+      authorizations++;
+      await auth(options.provider, { ...base, authorizationCode: options.takeCode() });
+    }
+  }
+
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    // A token for this server is never sent anywhere else (issue §6).
+    if (url.origin !== origin) return options.fetch(input, init);
+    for (let attempt = 0; ; attempt++) {
+      const headers = new Headers(init?.headers);
+      const tokens = await options.provider.tokens();
+      if (tokens) headers.set("authorization", `Bearer ${tokens.access_token}`);
+      const response = await options.fetch(input, { ...init, headers });
+      const challenge = response.status === 401 || response.status === 403 ? extractWWWAuthenticateParams(response) : undefined;
+      const stepUp = response.status === 403 && challenge?.error === "insufficient_scope";
+      if (response.status !== 401 && !stepUp) return response;
+      if (authorizations >= max || attempt > max * 2) {
+        await response.body?.cancel();
+        throw new OAuthFlowError("step_up_limit");
+      }
+      await response.body?.cancel();
+      // More scope needs a new authorization, not a refresh of the narrower token.
+      if (stepUp) await options.provider.invalidateCredentials?.("tokens");
+      await authorize(challenge?.scope, challenge?.resourceMetadataUrl);
+    }
+  };
+}

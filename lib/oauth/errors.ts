@@ -1,0 +1,45 @@
+/**
+ * The OAuth flow's own error family. Each code has a fixed, user-safe message (the callback page
+ * shows only these, never a query value or a library message).
+ */
+
+/** Why an OAuth step was refused or failed. */
+export type OAuthErrorCode =
+  | "insecure_url"
+  | "pkce_unsupported"
+  | "resource_mismatch"
+  | "invalid_state"
+  | "expired_state"
+  | "foreign_state"
+  | "state_mismatch"
+  | "authorization_denied"
+  | "exchange_failed"
+  | "no_redirect"
+  | "step_up_limit"
+  | "not_http_server";
+
+/** Fixed texts per code: safe to put in HTML as they are. */
+export const OAUTH_ERROR_MESSAGES: Record<OAuthErrorCode, string> = {
+  insecure_url: "The server's authorization endpoints are not https, so Switchboard refused to use them.",
+  pkce_unsupported: "The authorization server does not support PKCE with S256, so Switchboard refused to use it.",
+  resource_mismatch: "The server's protected-resource metadata names another server, so Switchboard refused to authorize.",
+  invalid_state: "This sign-in link is not valid or was already used. Start again with Connect.",
+  expired_state: "This sign-in took too long and expired. Start again with Connect.",
+  foreign_state: "This sign-in was started by another account. Start again with Connect while signed in as yourself.",
+  state_mismatch: "The authorization server answered with the wrong state.",
+  authorization_denied: "The authorization server did not grant access.",
+  exchange_failed: "The authorization server refused the sign-in code. Start again with Connect.",
+  no_redirect: "The authorization server did not redirect back with a code.",
+  step_up_limit: "The server kept asking for more permissions; gave up after 3 authorizations.",
+  not_http_server: "Only remote (URL) servers use OAuth.",
+};
+
+/** A refused or failed OAuth step; `message` is the fixed text of `code` unless a detail is given. */
+export class OAuthFlowError extends Error {
+  readonly code: OAuthErrorCode;
+  constructor(code: OAuthErrorCode, detail?: string) {
+    super(detail ? `${OAUTH_ERROR_MESSAGES[code]} (${detail})` : OAUTH_ERROR_MESSAGES[code]);
+    this.name = "OAuthFlowError";
+    this.code = code;
+  }
+}

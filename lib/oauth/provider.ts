@@ -1,0 +1,218 @@
+/**
+ * The SDK's `OAuthClientProvider` for one (user, server) over an OAuthStore (REFERENCE §5). The SDK
+ * does discovery, registration, PKCE and the token requests; this class keeps what they produce,
+ * applies the URL rules, refreshes expired tokens once per key, and says what "send the user to
+ * the authorization URL" means for its caller (browser, headless fetch, or "not now").
+ */
+import {
+  refreshAuthorization,
+  UnauthorizedError,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { randomBytes } from "node:crypto";
+import { singleFlight } from "./single-flight";
+import type { CredentialKey, CredentialKind, OAuthStore } from "./store";
+import { assertDiscoveryState, assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
+
+/** Tokens count as expired this long (at most a quarter of their life) before `expires_in` runs out. */
+const EXPIRY_SKEW_MS = 30_000;
+
+/** Called when the user must authorize: the caller sends them (or a headless agent) to `url`. */
+export type AuthorizationHandler = (request: { url: URL; state: string; codeVerifier: string }) => Promise<void>;
+
+/** Options of a SwitchboardOAuthProvider. */
+export interface ProviderOptions {
+  key: CredentialKey;
+  /** The MCP server URL; tokens stored for another URL are never returned (issue §6). */
+  serverUrl: string;
+  store: OAuthStore;
+  /** Where the AS sends the browser back (the app's `/api/oauth/callback`). Undefined: no redirect flow. */
+  redirectUrl?: string;
+  /** The Client ID Metadata Document URL (https only; the SDK ignores it otherwise). Default: none. */
+  clientMetadataUrl?: string;
+  /** `client_name` shown on consent screens. Default "Switchboard". */
+  clientName?: string;
+  /** Pre-registered client from the server config (`oauth.client_id` / `oauth.client_secret`). */
+  preRegistered?: { clientId: string; clientSecret?: string };
+  /** Fallback scope (`oauth.scope`) when neither the challenge nor the metadata names one. */
+  scope?: string;
+  /** What to do when the user must authorize. Absent = background use: throw UnauthorizedError. */
+  onAuthorize?: AuthorizationHandler;
+  /** The PKCE verifier of the authorization being completed (callback). */
+  codeVerifier?: string;
+  /** fetch for the provider's own requests (refresh); must be the SSRF-guarded OAuth fetch. */
+  fetch: FetchLike;
+  policy: OAuthUrlPolicy;
+  /** Time source. Default Date.now. */
+  now?: () => number;
+}
+
+interface StoredTokens {
+  tokens: OAuthTokens & { issuer?: string };
+  obtainedAt: number;
+  serverUrl: string;
+}
+
+/** An `OAuthClientProvider` for one (user, server). */
+export class SwitchboardOAuthProvider implements OAuthClientProvider {
+  readonly clientMetadataUrl?: string;
+  private pendingState?: string;
+  private verifier?: string;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ProviderOptions) {
+    this.clientMetadataUrl = options.clientMetadataUrl;
+    this.verifier = options.codeVerifier;
+    this.now = options.now ?? Date.now;
+  }
+
+  get redirectUrl(): string | undefined {
+    return this.options.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.options.clientName ?? "Switchboard",
+      redirect_uris: this.options.redirectUrl ? [this.options.redirectUrl] : [],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      ...(this.options.scope ? { scope: this.options.scope } : {}),
+    };
+  }
+
+  async state(): Promise<string> {
+    if (!this.options.onAuthorize) throw new UnauthorizedError("authorization needed: connect the server to sign in");
+    this.pendingState = randomBytes(32).toString("base64url");
+    return this.pendingState;
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const pre = this.options.preRegistered;
+    if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}) };
+    return this.read<OAuthClientInformationMixed>("client");
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    if (this.options.preRegistered) return; // the config is the source of truth
+    // In the background, a new registration means a new authorization is coming: leave both to the user.
+    if (!this.options.onAuthorize && !(await this.read("client"))) {
+      throw new UnauthorizedError("authorization needed: connect the server to sign in");
+    }
+    await this.write("client", info);
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const stored = await this.storedTokens();
+    if (!stored) return undefined;
+    if (!this.isExpired(stored) || !stored.tokens.refresh_token) return stored.tokens;
+    return singleFlight(JSON.stringify([this.options.key.userId, this.options.key.serverId]), () => this.refresh());
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const record: StoredTokens = { tokens, obtainedAt: this.now(), serverUrl: this.options.serverUrl };
+    const expiresAt = tokens.expires_in ? record.obtainedAt + tokens.expires_in * 1000 : undefined;
+    await this.options.store.set(this.options.key, "tokens", JSON.stringify(record), expiresAt);
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const url = assertOAuthUrl(authorizationUrl, this.options.policy);
+    if (!this.options.onAuthorize || !this.pendingState || !this.verifier) {
+      throw new UnauthorizedError("authorization needed: connect the server to sign in");
+    }
+    await this.options.onAuthorize({ url, state: this.pendingState, codeVerifier: this.verifier });
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    this.verifier = codeVerifier;
+  }
+
+  async codeVerifier(): Promise<string> {
+    if (!this.verifier) throw new UnauthorizedError("no authorization in progress");
+    return this.verifier;
+  }
+
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    const kinds: Record<typeof scope, CredentialKind[]> = {
+      all: ["client", "tokens", "discovery"],
+      client: ["client"],
+      tokens: ["tokens"],
+      discovery: ["discovery"],
+      verifier: [],
+    };
+    if (scope === "verifier" || scope === "all") this.verifier = undefined;
+    if (kinds[scope].length) await this.options.store.delete(this.options.key, kinds[scope]);
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    // Checked before registration or any token request sends a secret (issue §4).
+    assertDiscoveryState(state, this.options.policy);
+    await this.write("discovery", state);
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.read<OAuthDiscoveryState>("discovery");
+  }
+
+  /** Forget everything stored for this (user, server). */
+  async forget(): Promise<void> {
+    await this.options.store.delete(this.options.key);
+  }
+
+  private async refresh(): Promise<OAuthTokens | undefined> {
+    const stored = await this.storedTokens();
+    if (!stored?.tokens.refresh_token || !this.isExpired(stored)) return stored?.tokens;
+    const discovery = await this.discoveryState();
+    const client = await this.clientInformation();
+    if (!discovery || !client) return stored.tokens;
+    try {
+      const fresh = await refreshAuthorization(discovery.authorizationServerUrl, {
+        metadata: discovery.authorizationServerMetadata,
+        clientInformation: client,
+        refreshToken: stored.tokens.refresh_token,
+        resource: discovery.resourceMetadata?.resource ? new URL(discovery.resourceMetadata.resource) : undefined,
+        addClientAuthentication: this.addClientAuthentication,
+        fetchFn: this.options.fetch,
+      });
+      const tokens = { ...fresh, issuer: stored.tokens.issuer };
+      await this.saveTokens(tokens);
+      return tokens;
+    } catch (error) {
+      // The AS refused the refresh token (revoked, expired): forget it, so the user is asked again.
+      if (error instanceof OAuthError) {
+        await this.options.store.delete(this.options.key, ["tokens"]);
+        return undefined;
+      }
+      // Network trouble: keep the tokens; the server's 401 leads the SDK to try again.
+      return stored.tokens;
+    }
+  }
+
+  /** Set by subclasses for private_key_jwt and similar; undefined = the SDK's default methods. */
+  addClientAuthentication?: OAuthClientProvider["addClientAuthentication"];
+
+  private isExpired(stored: StoredTokens): boolean {
+    const expiresIn = stored.tokens.expires_in;
+    if (expiresIn === undefined) return false;
+    const skew = Math.min(EXPIRY_SKEW_MS, (expiresIn * 1000) / 4);
+    return stored.obtainedAt + expiresIn * 1000 - skew <= this.now();
+  }
+
+  private async storedTokens(): Promise<StoredTokens | undefined> {
+    const stored = await this.read<StoredTokens>("tokens");
+    // Tokens obtained for another URL (the config changed) never go to this one.
+    return stored && stored.serverUrl === this.options.serverUrl ? stored : undefined;
+  }
+
+  private async read<T>(kind: CredentialKind): Promise<T | undefined> {
+    const text = await this.options.store.get(this.options.key, kind);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+
+  private async write(kind: CredentialKind, value: unknown): Promise<void> {
+    await this.options.store.set(this.options.key, kind, JSON.stringify(value));
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The web app's OAuthStore: `server_credentials` and `oauth_states` in SQLite, every value an
+ * AES-256-GCM envelope under the instance key (REFERENCE §4: secrets at rest are encrypted).
+ */
+import type { Db } from "../../db/client";
+import { deleteCredentials, getCredential, putCredential } from "../../db/queries/credentials";
+import { insertOAuthState, takeOAuthState } from "../../db/queries/oauth-states";
+import { decrypt, encrypt, type SecretKey } from "../crypto";
+import type { OAuthStore } from "./store";
+
+/** An OAuthStore over `db`, encrypting with `key`. */
+export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
+  return {
+    async get(ref, kind) {
+      const row = getCredential(db, { ...ref, kind });
+      return row ? decrypt(row.valueEnc, key) : undefined;
+    },
+    async set(ref, kind, value, expiresAt) {
+      putCredential(db, { ...ref, kind }, { valueEnc: encrypt(value, key), expiresAt: expiresAt === undefined ? null : new Date(expiresAt) });
+    },
+    async delete(ref, kinds) {
+      deleteCredentials(db, { ...ref, kinds });
+    },
+    async savePending(pending) {
+      insertOAuthState(db, {
+        state: pending.state,
+        userId: pending.userId,
+        serverId: pending.serverId,
+        codeVerifierEnc: encrypt(pending.codeVerifier, key),
+        expiresAt: new Date(pending.expiresAt),
+      });
+    },
+    async takePending(state) {
+      const row = takeOAuthState(db, state);
+      if (!row) return undefined;
+      return {
+        state: row.state,
+        userId: row.userId,
+        serverId: row.serverId,
+        codeVerifier: row.codeVerifierEnc ? decrypt(row.codeVerifierEnc, key) : "",
+        expiresAt: row.expiresAt.getTime(),
+      };
+    },
+  };
+}

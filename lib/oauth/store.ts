@@ -1,0 +1,35 @@
+/**
+ * The storage the OAuth provider needs, as a small interface: the web app keeps it in SQLite
+ * (encrypted), the command line and the conformance client in memory.
+ */
+
+/** Who owns a credential: one user's view of one server. Nothing is ever shared across keys. */
+export interface CredentialKey {
+  userId: string;
+  serverId: string;
+}
+
+/** What is stored per key: the client registration, the tokens, the discovery result. */
+export type CredentialKind = "client" | "tokens" | "discovery";
+
+/** A pending authorization, from `redirectToAuthorization` until the callback takes it. */
+export interface PendingAuthorization extends CredentialKey {
+  state: string;
+  codeVerifier: string;
+  /** Epoch ms after which the callback refuses it. */
+  expiresAt: number;
+}
+
+/** Credentials and pending authorizations; values are JSON text, encrypted at rest by SQL stores. */
+export interface OAuthStore {
+  /** The stored value of this kind, or undefined. */
+  get(key: CredentialKey, kind: CredentialKind): Promise<string | undefined>;
+  /** Store (replace) a value; `expiresAt` (epoch ms) is kept for tokens. */
+  set(key: CredentialKey, kind: CredentialKind, value: string, expiresAt?: number): Promise<void>;
+  /** Forget the given kinds (all kinds when omitted). */
+  delete(key: CredentialKey, kinds?: CredentialKind[]): Promise<void>;
+  /** Remember a pending authorization under its state. */
+  savePending(pending: PendingAuthorization): Promise<void>;
+  /** Take a pending authorization: returns it once, then never again (single use). */
+  takePending(state: string): Promise<PendingAuthorization | undefined>;
+}
