@@ -5,7 +5,7 @@
  */
 import "server-only";
 import path from "node:path";
-import { getPool, type McpPool, type ServerDefinition } from "../mcp";
+import { getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
 import { createSandboxWrapper } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
@@ -20,9 +20,18 @@ function idleTimeoutMs(): number {
   return Number.isFinite(minutes) && minutes > 0 ? minutes * 60_000 : 0;
 }
 
+const slot = globalThis as { __switchboardAppPool?: McpPool };
+
 /** The process-wide pool, created on first use with the app's sandbox, SSRF guard and logger. */
 export function appPool(): McpPool {
-  return getPool({
+  // Built once: the options (sandbox wrapper, guarded fetch with its connection cache) must not be
+  // rebuilt on every request only to be ignored by an existing pool.
+  slot.__switchboardAppPool ??= getPool(poolOptions());
+  return slot.__switchboardAppPool;
+}
+
+function poolOptions(): PoolOptions {
+  return {
     launchWrapper: createSandboxWrapper({
       dataDir: dataDir(),
       projectRoot: path.resolve(/*turbopackIgnore: true*/ process.cwd()),
@@ -32,7 +41,7 @@ export function appPool(): McpPool {
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_MCP_MAX_MESSAGE_BYTES) || undefined,
-  });
+  };
 }
 
 /** Every server of the user's workspace as engine definitions (secrets decrypted, never returned). */
