@@ -23,7 +23,10 @@ async function serveEverything(mode: "streamableHttp" | "sse"): Promise<number> 
   const port = await freePort();
   children.push(spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: "ignore" }));
   for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => net.connect(port, "127.0.0.1").on("connect", function () { this.end(); resolve(true); }).on("error", () => resolve(false)));
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => (socket.end(), resolve(true)));
+      socket.on("error", () => resolve(false));
+    });
     if (up) return port;
     await new Promise((r) => setTimeout(r, 200));
   }
