@@ -40,6 +40,8 @@ export interface SandboxPlan {
   /** Working directory inside the sandbox (see `resolveSandboxCwd`). */
   cwd: string;
   limits: SandboxLimits;
+  /** bubblewrap as seen inside the sandbox (under /usr, or shared by the caller). */
+  bwrapInside: string;
   command: string;
   args: string[];
 }
@@ -94,8 +96,11 @@ export function systemMountArgs(rootLayout: RootEntry[]): string[] {
   return args;
 }
 
-/** The program bwrap starts: drop to the sandbox uid (as root), apply the limits, then exec. */
-export function commandTail(identity: SandboxIdentity, limits: SandboxLimits): string[] {
+/**
+ * The program bwrap starts: drop to the sandbox uid (as root), apply the limits, then exec
+ * `command`. `bwrapInside` is bubblewrap's path inside the sandbox, `chdir` the start directory.
+ */
+export function commandTail(identity: SandboxIdentity, limits: SandboxLimits, bwrapInside: string, chdir: string): string[] {
   const limitArgs = [SANDBOX_TOOLS.prlimit, ...prlimitOptions(limits), "--"];
   if (identity.kind === "self") return ["--", ...limitArgs];
   return [
@@ -108,6 +113,11 @@ export function commandTail(identity: SandboxIdentity, limits: SandboxLimits): s
     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
     "--",
     ...limitArgs,
+    // The outer sandbox has no user namespace (see namespaceArgs), so the server could create
+    // its own and reach kernel code (netfilter, mounts) that unprivileged users otherwise cannot.
+    // An unprivileged inner bwrap takes the same view and forbids further user namespaces.
+    bwrapInside, "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--die-with-parent", "--chdir", chdir,
+    "--",
   ];
 }
 
@@ -160,8 +170,9 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
   args.push("--remount-ro", "/");
 
   const startsInHome = isWithin(SANDBOX_HOME, plan.cwd) && plan.cwd !== SANDBOX_HOME;
-  args.push("--chdir", startsInHome ? SANDBOX_HOME : plan.cwd);
-  args.push(...commandTail(plan.identity, plan.limits));
+  const chdir = startsInHome ? SANDBOX_HOME : plan.cwd;
+  args.push("--chdir", chdir);
+  args.push(...commandTail(plan.identity, plan.limits, plan.bwrapInside, chdir));
   if (startsInHome) {
     // Created by the server's own uid inside the sandbox: a root mkdir on the host could be
     // steered through symlinks the server planted in its home.

@@ -5,6 +5,7 @@
 import { execFile } from "node:child_process";
 import { access } from "node:fs/promises";
 import { constants } from "node:fs";
+import path from "node:path";
 import { commandTail, namespaceArgs, SANDBOX_TOOLS, systemMountArgs } from "./bwrap-args";
 import { findExecutable, readRootLayout } from "./host-facts";
 import { identityFor } from "./identity";
@@ -76,8 +77,10 @@ async function runCheck(explicitPath: string | undefined): Promise<SandboxStatus
   const args = [
     ...namespaceArgs(identity, false),
     ...systemMountArgs(await readRootLayout()),
+    ...shareOutsideUsr(bwrapPath),
+    "--perms", "1777", "--tmpfs", "/tmp", // the nested bwrap builds its root below /tmp
     "--remount-ro", "/",
-    ...commandTail(identity, DEFAULT_LIMITS),
+    ...commandTail(identity, DEFAULT_LIMITS, bwrapPath, "/"),
     "/usr/bin/true",
   ];
   const failure = await run(bwrapPath, args);
@@ -85,6 +88,14 @@ async function runCheck(explicitPath: string | undefined): Promise<SandboxStatus
     return { available: false, reason: `bubblewrap (${bwrapPath}) could not create a sandbox: ${failure}`, fix: USERNS_FIX, bwrapPath };
   }
   return { available: true, bwrapPath };
+}
+
+/** bubblewrap also runs nested inside (see commandTail); a copy outside /usr must be visible there. */
+function shareOutsideUsr(file: string): string[] {
+  if (file.startsWith("/usr/")) return [];
+  const parts = path.dirname(file).split("/").filter(Boolean);
+  const parents = parts.flatMap((_, i) => ["--perms", "0755", "--dir", `/${parts.slice(0, i + 1).join("/")}`]);
+  return [...parents, "--ro-bind", file, file];
 }
 
 function run(file: string, args: string[]): Promise<string | null> {

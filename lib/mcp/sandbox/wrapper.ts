@@ -50,13 +50,13 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
     if (!status.available || !status.bwrapPath) {
       throw new SandboxRefusedError("unavailable", `Cannot start "${context.serverName}": ${status.reason}`, status.fix);
     }
-    const args = await planLaunch(launch, context, options, limits);
+    const args = await planLaunch(launch, context, options, limits, status.bwrapPath);
     // bwrap's own environment is irrelevant (--clearenv) and its cwd is replaced by --chdir.
     return { command: status.bwrapPath, args, env: {}, cwd: "/" };
   };
 }
 
-async function planLaunch(launch: StdioLaunch, context: LaunchContext, options: SandboxOptions, limits: SandboxLimits): Promise<string[]> {
+async function planLaunch(launch: StdioLaunch, context: LaunchContext, options: SandboxOptions, limits: SandboxLimits, bwrapPath: string): Promise<string[]> {
   const { config } = context;
   const network = networkOf(config);
   const protectedPaths = await Promise.all([options.dataDir, ...(options.protectedPaths ?? [])].map(realOrSelf));
@@ -82,7 +82,8 @@ async function planLaunch(launch: StdioLaunch, context: LaunchContext, options: 
     readOnlyBinds.push({ source: nodeModules, dest }, { source: nodeModules, dest: `${SANDBOX_HOME}/node_modules` });
   }
   const executable = await findExecutable(launch.command, launch.env.PATH);
-  for (const program of [executable, process.execPath]) {
+  // bwrap runs again inside (as root host, see commandTail): outside /usr it must be shared too.
+  for (const program of [executable, process.execPath, bwrapPath]) {
     if (!program) continue; // not found on the host: the sandbox's PATH may still hold it
     for (const dir of await installDirs(program, systemRoots)) {
       assertNotProtected(dir, `The install directory of ${program}`, protectedPaths);
@@ -94,7 +95,7 @@ async function planLaunch(launch: StdioLaunch, context: LaunchContext, options: 
   const env = buildSandboxEnv(launch.env, config.env);
   const hostHome = await prepareHome(options.dataDir, context, identity);
   const files = await writeIdentityFiles(options.dataDir, identity);
-  return buildBwrapArgs({ identity, network, rootLayout, hostHome, identityFiles: files, readOnlyBinds, env, cwd, limits, command: launch.command, args: launch.args });
+  return buildBwrapArgs({ identity, network, rootLayout, hostHome, identityFiles: files, readOnlyBinds, env, cwd, limits, bwrapInside: bwrapPath, command: launch.command, args: launch.args });
 }
 
 function networkOf(config: ServerConfig): boolean {

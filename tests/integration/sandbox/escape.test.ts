@@ -3,12 +3,16 @@
  * through the wrapper and the SDK's stdio client. Every attempt must fail or be bounded, and this
  * test process must stay responsive throughout.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callJson, fixturesDir, makeFakeData, pidsOwnedBy, probePath, projectRoot, requireSandbox, startSandboxed, waitForNoMarker, type FakeData, type Sandboxed } from "./helpers";
+import { parseServerConfig } from "@/lib/mcp/config";
+import { createSandboxWrapper } from "@/lib/mcp/sandbox";
+import { sandboxUid } from "@/lib/mcp/sandbox/identity";
+import { callJson, fixturesDir, makeFakeData, waitForNoProcesses, probePath, projectRoot, requireSandbox, startSandboxed, waitForNoMarker, type FakeData, type Sandboxed } from "./helpers";
 
 const LIMITS = { processes: 64, fileSizeBytes: 8 * 1024 * 1024, memoryBytes: 512 * 1024 * 1024 };
 const HOST_SECRET = `host-secret-${process.pid}-${Date.now()}`;
@@ -54,6 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (process.env.SANDBOX_TEST_DEBUG) console.error(probe?.stderr());
   await probe?.client.close().catch(() => undefined);
   if (health) {
     clearInterval(health.timer);
@@ -73,9 +78,16 @@ describe("sandbox escape attempts", () => {
     expect(seen.hostname).toBe("sandbox");
     expect(seen.interfaces).toEqual(["lo"]);
     expect(seen.cwd).toBe("/home/sandbox");
-    // Only the sandbox's init (bwrap) and the server itself exist in its PID namespace.
-    expect(seen.pids).toEqual([1, seen.pid]);
-    expect(seen.ppid).toBe(1);
+    // Only the sandbox's init (bwrap), the inner bwrap (its parent) and the server itself exist
+    // in its PID namespace: no host process is visible.
+    expect(seen.pids).toEqual([1, seen.ppid, seen.pid]);
+    expect(seen.pid).toBeLessThan(10);
+  });
+
+  it("cannot create a user namespace of its own", async () => {
+    const seen = await callJson(probe.client, "new_user_namespace");
+    expect(seen.status).not.toBe(0);
+    expect(seen.stdout).toBe("");
   });
 
   it("gets exactly the launch environment, with HOME and TMPDIR inside the sandbox (and bwrap's PWD)", async () => {
@@ -99,7 +111,8 @@ describe("sandbox escape attempts", () => {
     for (const [file, result] of Object.entries(seen)) {
       if (result.ok) expect(result.value, file).not.toContain(HOST_SECRET);
     }
-    // The parent inside is bwrap's init, running as root: its environment is closed to the server.
+    // pid 1 inside is bwrap's init, running as root: its environment is closed to the server.
+    // The parent is the inner bwrap (same uid): it holds the server's own environment only.
     expect(seen["/proc/1/environ"].ok).toBe(false);
     // Our own pid does not exist in the sandbox's PID namespace (or is a different process).
     expect(seen[`/proc/${process.pid}/environ`].ok).toBe(false);
@@ -149,8 +162,12 @@ describe("sandbox escape attempts", () => {
 
   it("keeps a shell fork bomb below the process limit", async () => {
     const seen = await callJson(probe.client, "fork_bomb", { seconds: 3 });
-    expect(seen.peak).toBeLessThanOrEqual(LIMITS.processes + 1);
-    expect(seen.after).toBeLessThanOrEqual(2);
+    expect(seen.started).toBe(true);
+    // It ran into the limit (the shells report failed forks) and never past it; node's own
+    // threads count against the same limit, so fewer processes than the limit are visible.
+    expect(seen.forkErrors).toBeGreaterThan(0);
+    expect(seen.peak).toBeLessThanOrEqual(LIMITS.processes);
+    expect(seen.after).toBe(0);
     // The server is still usable afterwards.
     expect((await callJson(probe.client, "identity")).uid).toBe(probeUid);
   });
@@ -182,7 +199,7 @@ describe("sandbox escape attempts", () => {
   it("leaves no process alive after close", async () => {
     await probe.client.close();
     expect(await waitForNoMarker(probe.marker)).toEqual([]);
-    expect(pidsOwnedBy(probeUid)).toEqual([]);
+    expect(await waitForNoProcesses(probeUid)).toEqual([]);
   });
 });
 
@@ -196,7 +213,7 @@ describe("sandbox limits that end the server", () => {
     await expect(callJson(burner.client, "burn_cpu", { seconds: 10 })).rejects.toThrow(/closed/i);
     await burner.client.close();
     expect(await waitForNoMarker(burner.marker)).toEqual([]);
-    expect(pidsOwnedBy(uid)).toEqual([]);
+    expect(await waitForNoProcesses(uid)).toEqual([]);
   });
 });
 
@@ -217,5 +234,25 @@ describe("sandbox with network: true", () => {
       await networked.client.close();
     }
     expect(await waitForNoMarker(networked.marker)).toEqual([]);
+  });
+});
+
+describe("engine-style shutdown", () => {
+  it("killing the process group of a detached launch ends the whole sandbox", async () => {
+    const marker = `sbx-group-${process.pid}-${Date.now()}`;
+    const config = parseServerConfig({ command: process.execPath, args: [probePath, `--marker=${marker}`], read_only_paths: [fixturesDir] });
+    const launch = await createSandboxWrapper({ dataDir: data.dataDir, projectRoot })(
+      { command: config.command!, args: config.args!, env: { PATH: "/usr/bin:/bin" } },
+      { userId: "alice", serverId: "group-kill", serverName: "probe", config },
+    );
+    // As the engine's transport does: its own process group, killed as a whole on close.
+    const child = spawn(launch.command, launch.args, { env: launch.env as NodeJS.ProcessEnv, cwd: launch.cwd, detached: true, stdio: ["pipe", "pipe", "ignore"] });
+    const firstLine = new Promise<string>((resolve) => child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString())));
+    child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`);
+    expect(await firstLine).toContain('"result"');
+    expect((await waitForNoMarker(marker, 0)).length).toBeGreaterThanOrEqual(3); // bwrap, its init, the inner bwrap, the server
+    process.kill(-child.pid!, "SIGKILL");
+    expect(await waitForNoMarker(marker)).toEqual([]);
+    expect(await waitForNoProcesses(sandboxUid("alice", "group-kill"))).toEqual([]);
   });
 });

@@ -149,3 +149,14 @@ export function pidsOwnedBy(uid: number): number[] {
   }
   return found;
 }
+
+/** Wait until no process runs as `uid` (a dying PID namespace takes a moment to be reaped). */
+export async function waitForNoProcesses(uid: number, timeoutMs = 8000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let left = pidsOwnedBy(uid);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = pidsOwnedBy(uid);
+  }
+  return left;
+}

@@ -72,7 +72,7 @@ describe("server-filesystem over a shared read-only folder", () => {
     if (server) await closeAndCheck(server);
   });
 
-  const text = (result: { content: unknown }) => (result.content as Array<{ text: string }>).map((part) => part.text).join("\n");
+  const text = (result: unknown) => (result as { content: Array<{ text: string }> }).content.map((part) => part.text).join("\n");
 
   it("lists the shared folder", async () => {
     const result = await server.client.callTool({ name: "list_directory", arguments: { path: shared } });

@@ -15,6 +15,7 @@ function plan(overrides: Partial<SandboxPlan> = {}): SandboxPlan {
     env: { PATH: "/usr/bin:/bin", HOME: "/home/sandbox", TMPDIR: "/tmp" },
     cwd: "/home/sandbox",
     limits: { ...DEFAULT_LIMITS },
+    bwrapInside: "/usr/bin/bwrap",
     command: "node",
     args: ["server.js", "--flag"],
     ...overrides,
@@ -110,22 +111,25 @@ describe("buildBwrapArgs", () => {
     expect(args.indexOf("/srv")).toBeLessThan(args.indexOf("/srv/docs"));
   });
 
-  it("drops to the sandbox uid with setpriv and applies limits with prlimit before the command", () => {
+  it("drops to the sandbox uid with setpriv, applies limits with prlimit and forbids nested user namespaces", () => {
     const args = buildBwrapArgs(plan());
     const tail = args.slice(args.indexOf("--") + 1);
     expect(tail).toEqual([
       "/usr/bin/setpriv", `--reuid=${UID}`, `--regid=${UID}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
       "/usr/bin/prlimit", "--cpu=3600", `--data=${2 * 1024 ** 3}`, "--nproc=256", "--nofile=1024", `--fsize=${1024 ** 3}`, "--core=0", "--",
+      "/usr/bin/bwrap", "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--die-with-parent", "--chdir", "/home/sandbox", "--",
       "node", "server.js", "--flag",
     ]);
     const unprivileged = buildBwrapArgs(plan({ identity: { kind: "self", uid: 1000, gid: 1000 } }));
     expect(unprivileged).not.toContain("/usr/bin/setpriv");
     expect(unprivileged).not.toContain("--cap-add");
+    // Unprivileged, the one bwrap has its own user namespace and disables nested ones itself.
+    expect(unprivileged.filter((arg) => arg === "--disable-userns")).toHaveLength(1);
   });
 
   it("creates a cwd below the home as the sandbox user, after dropping privileges", () => {
     const args = buildBwrapArgs(plan({ cwd: "/home/sandbox/work" }));
-    expect(operands(args, "--chdir")).toEqual([["/home/sandbox"]]);
+    expect(operands(args, "--chdir")).toEqual([["/home/sandbox"], ["/home/sandbox"]]);
     const sh = args.indexOf("/bin/sh");
     expect(sh).toBeGreaterThan(args.indexOf("/usr/bin/setpriv"));
     expect(args.slice(sh + 3)).toEqual(["sandbox-cwd", "/home/sandbox/work", "node", "server.js", "--flag"]);
@@ -133,7 +137,7 @@ describe("buildBwrapArgs", () => {
 
   it("starts directly in a shared read-only cwd", () => {
     const args = buildBwrapArgs(plan({ cwd: "/srv/docs", readOnlyBinds: [{ source: "/srv/docs", dest: "/srv/docs" }] }));
-    expect(operands(args, "--chdir")).toEqual([["/srv/docs"]]);
+    expect(operands(args, "--chdir")).toEqual([["/srv/docs"], ["/srv/docs"]]);
     expect(args).not.toContain("/bin/sh");
   });
 });
