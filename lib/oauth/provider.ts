@@ -13,7 +13,9 @@ import {
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import { randomBytes } from "node:crypto";
+import { OAuthFlowError } from "./errors";
 import { singleFlight } from "./single-flight";
 import type { CredentialKey, CredentialKind, OAuthStore } from "./store";
 import { assertDiscoveryState, assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
@@ -44,6 +46,8 @@ export interface ProviderOptions {
   onAuthorize?: AuthorizationHandler;
   /** The PKCE verifier of the authorization being completed (callback). */
   codeVerifier?: string;
+  /** Act as if no tokens were stored (Connect: a fresh authorization, the old tokens kept until it ends). */
+  ignoreStoredTokens?: boolean;
   /** fetch for the provider's own requests (refresh); must be the SSRF-guarded OAuth fetch. */
   fetch: FetchLike;
   policy: OAuthUrlPolicy;
@@ -106,6 +110,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.options.ignoreStoredTokens) return undefined;
     const stored = await this.storedTokens();
     if (!stored) return undefined;
     if (!this.isExpired(stored) || !stored.tokens.refresh_token) return stored.tokens;
@@ -151,6 +156,13 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     // Checked before registration or any token request sends a secret (issue §4).
     assertDiscoveryState(state, this.options.policy);
     await this.write("discovery", state);
+  }
+
+  /** RFC 8707 / RFC 9728 §3.3: the metadata must name this server (or its origin), else refuse. */
+  async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
+    if (!resource) return undefined;
+    if (!checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource })) throw new OAuthFlowError("resource_mismatch");
+    return new URL(resource);
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {

@@ -1,0 +1,77 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+/** Fired on `window` after Connect or Disconnect changed a server's authorization (detail: `{serverId}`). */
+export const OAUTH_CHANGED_EVENT = "switchboard:oauth-changed";
+
+/** Only http(s) URLs are ever navigated to (never javascript:, data:, file:...). */
+function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  try {
+    const protocol = new URL(value).protocol;
+    return protocol === "https:" || protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Connect / Disconnect for a remote server that needs OAuth. Connect sends the browser to the
+ * authorization server; the callback brings it back to the Servers page, connected.
+ */
+export function OAuthConnect({ serverId, state }: { serverId: string; state: string }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  function changed() {
+    window.dispatchEvent(new CustomEvent(OAUTH_CHANGED_EVENT, { detail: { serverId } }));
+    router.refresh();
+  }
+
+  async function post(path: string): Promise<Record<string, unknown> | null> {
+    setBusy(true);
+    setError(null);
+    const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ serverId }) });
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    setBusy(false);
+    if (!response.ok) {
+      setError(typeof body.message === "string" ? body.message : `Request failed (${response.status}).`);
+      return null;
+    }
+    return body;
+  }
+
+  async function connect() {
+    const body = await post("/api/oauth/start");
+    if (!body) return;
+    if (body.status === "redirect") {
+      if (!isHttpUrl(body.url)) return setError("The authorization URL is not an http(s) link; refused.");
+      setBusy(true);
+      window.location.assign(body.url);
+      return;
+    }
+    changed();
+  }
+
+  async function disconnect() {
+    if (await post("/api/oauth/disconnect")) changed();
+  }
+
+  return (
+    <span className="inline-flex items-center gap-2" data-testid={`oauth-${serverId}`}>
+      {state === "connected" ? (
+        <button type="button" onClick={disconnect} disabled={busy} className="rounded border border-zinc-300 px-2 py-0.5 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800">
+          Disconnect
+        </button>
+      ) : (
+        <button type="button" onClick={connect} disabled={busy} className="rounded bg-violet-600 px-2 py-0.5 font-medium text-white hover:bg-violet-700 disabled:opacity-50">
+          {busy ? "Connecting…" : "Connect"}
+        </button>
+      )}
+      {error && <span role="alert" className="text-red-700 dark:text-red-400">{error}</span>}
+    </span>
+  );
+}

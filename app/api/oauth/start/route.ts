@@ -1,0 +1,20 @@
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/session";
+import { appPool, workspaceServerDefinition } from "@/lib/host/engine";
+import { appOAuthDeps } from "@/lib/oauth/app-deps";
+import { oauthRoute } from "@/lib/oauth/http-errors";
+import { beginAuthorization } from "@/lib/oauth/web-flow";
+import { readServerRef } from "../schema";
+
+/**
+ * Connect: start an authorization of one of the caller's servers. Answers `{status: "redirect",
+ * url}` (open it in the browser) or `{status: "authorized"}` (a refresh sufficed; reconnected).
+ */
+export const POST = oauthRoute(async (request: Request) => {
+  const { serverId } = await readServerRef(request);
+  const user = await requireUser();
+  const server = workspaceServerDefinition(getDb(), user, serverId);
+  const result = await beginAuthorization(appOAuthDeps(), user.id, server);
+  if (result.status === "authorized") await appPool().reconnect(user.id, server);
+  return Response.json(result, { headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,45 @@
+/**
+ * The web app's OAuth wiring: SQLite store under the instance key, guarded fetches from the
+ * environment, public URLs from `SWITCHBOARD_PUBLIC_URL` (else `NEXTAUTH_URL`), and the pool's
+ * provider factory (background use: never starts an authorization by itself).
+ */
+import "server-only";
+import { getDb } from "../../db/client";
+import { instanceKey } from "../../db/key-check";
+import type { AuthProviderFactory } from "../mcp/types";
+import { guardedFetchFromEnv } from "../net";
+import { CALLBACK_PATH, CLIENT_METADATA_PATH } from "./client-metadata";
+import { providerFor, type OAuthDeps } from "./deps";
+import { createSqliteStore } from "./sqlite-store";
+import { urlPolicyFromEnv } from "./url-policy";
+
+let cached: OAuthDeps | undefined;
+
+/** The app's public base URL without a trailing slash. */
+export function publicBaseUrl(): string {
+  const raw = process.env.SWITCHBOARD_PUBLIC_URL || process.env.NEXTAUTH_URL || "http://localhost:3000";
+  return raw.replace(/\/+$/, "");
+}
+
+/** The process-wide OAuth collaborators (created on first use, after the database is open). */
+export function appOAuthDeps(): OAuthDeps {
+  if (!cached) {
+    const policy = urlPolicyFromEnv();
+    const base = publicBaseUrl();
+    cached = {
+      store: createSqliteStore(getDb(), instanceKey()),
+      policy,
+      oauthFetch: guardedFetchFromEnv({ allowHttp: policy.allowLoopbackHttp ? "loopback" : "never" }),
+      serverFetch: guardedFetchFromEnv(),
+      redirectUrl: `${base}${CALLBACK_PATH}`,
+      // SEP-991 needs an https document URL; over plain http the SDK registers dynamically instead.
+      clientMetadataUrl: base.startsWith("https://") ? `${base}${CLIENT_METADATA_PATH}` : undefined,
+    };
+  }
+  return cached;
+}
+
+/** The pool's `authProvider`: every remote server gets one, so a 401 becomes needs_authorization. */
+export function appAuthProviderFactory(): AuthProviderFactory {
+  return (userId, server) => (server.config.url ? providerFor(appOAuthDeps(), userId, server) : undefined);
+}

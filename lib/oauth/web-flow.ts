@@ -1,0 +1,99 @@
+/**
+ * The browser flow (REFERENCE §5): Connect starts an authorization whose `state` is stored for the
+ * signed-in user; the callback takes that state once, checks owner and age, and finishes the code
+ * exchange; Disconnect revokes where the AS supports it and forgets.
+ */
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerDefinition } from "../mcp/config";
+import { providerFor, type OAuthDeps } from "./deps";
+import { OAuthFlowError } from "./errors";
+import { revokeTokens } from "./revoke";
+
+const DEFAULT_STATE_TTL_MS = 10 * 60_000;
+
+/** Connect's outcome: send the browser to `url`, or nothing to do (a refresh or grant sufficed). */
+export type BeginResult = { status: "redirect"; url: string } | { status: "authorized" };
+
+/** Start an authorization of `server` for `userId`. */
+export async function beginAuthorization(deps: OAuthDeps, userId: string, server: ServerDefinition): Promise<BeginResult> {
+  if (!server.config.url) throw new OAuthFlowError("not_http_server");
+  const now = deps.now ?? Date.now;
+  const challenge = await probeChallenge(deps, server);
+  let redirect: URL | undefined;
+  const provider = providerFor(deps, userId, server, {
+    ignoreStoredTokens: true,
+    onAuthorize: async ({ url, state, codeVerifier }) => {
+      await deps.store.savePending({ userId, serverId: server.id, state, codeVerifier, expiresAt: now() + (deps.stateTtlMs ?? DEFAULT_STATE_TTL_MS) });
+      redirect = url;
+    },
+  });
+  const result = await auth(provider, { serverUrl: server.config.url, scope: challenge.scope, resourceMetadataUrl: challenge.resourceMetadataUrl, fetchFn: deps.oauthFetch });
+  if (result === "REDIRECT" && redirect) return { status: "redirect", url: redirect.href };
+  return { status: "authorized" };
+}
+
+/** What the callback was given (query parameters) and who is asking. */
+export interface CallbackInput {
+  /** The signed-in user completing the flow. */
+  userId: string;
+  query: URLSearchParams;
+  /** The server with this id in the user's workspace, or null. */
+  findServer: (serverId: string) => ServerDefinition | null;
+}
+
+/**
+ * Finish an authorization: the state must exist (single use), be fresh, and belong to the signed-in
+ * user; then the code is exchanged with the verifier stored with that state. Returns the server.
+ */
+export async function completeAuthorization(deps: OAuthDeps, input: CallbackInput): Promise<ServerDefinition> {
+  const state = input.query.get("state");
+  if (!state || state.length > 512) throw new OAuthFlowError("invalid_state");
+  const pending = await deps.store.takePending(state);
+  if (!pending) throw new OAuthFlowError("invalid_state");
+  if (pending.expiresAt <= (deps.now ?? Date.now)()) throw new OAuthFlowError("expired_state");
+  if (pending.userId !== input.userId) throw new OAuthFlowError("foreign_state");
+  if (input.query.get("error")) throw new OAuthFlowError("authorization_denied");
+  const code = input.query.get("code");
+  if (!code) throw new OAuthFlowError("exchange_failed");
+  const server = input.findServer(pending.serverId);
+  if (!server?.config.url) throw new OAuthFlowError("invalid_state");
+  const provider = providerFor(deps, input.userId, server, { codeVerifier: pending.codeVerifier });
+  try {
+    await auth(provider, { serverUrl: server.config.url, authorizationCode: code, fetchFn: deps.oauthFetch });
+  } catch (error) {
+    if (error instanceof OAuthFlowError) throw error;
+    throw new OAuthFlowError("exchange_failed");
+  }
+  return server;
+}
+
+/** Disconnect: revoke the tokens where the AS has a revocation endpoint, then forget everything. */
+export async function disconnect(deps: OAuthDeps, userId: string, server: ServerDefinition): Promise<{ revoked: boolean }> {
+  const key = { userId, serverId: server.id };
+  const revoked = await revokeTokens(deps, key, server);
+  await deps.store.delete(key);
+  return { revoked };
+}
+
+/**
+ * Ask the server unauthenticated once, to learn its challenge (`scope`, `resource_metadata`) the
+ * way the transport would. Unreachable or unchallenged servers give no hints; discovery decides.
+ */
+async function probeChallenge(deps: OAuthDeps, server: ServerDefinition): Promise<{ scope?: string; resourceMetadataUrl?: URL }> {
+  const response = await deps.serverFetch(server.config.url!, {
+    method: "POST",
+    headers: { ...(server.config.headers ?? {}), "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "switchboard", version: "0.1.0" } },
+    }),
+    redirect: "manual",
+  });
+  await response.body?.cancel();
+  if (response.status !== 401 && response.status !== 403) return {};
+  const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+  return { scope, resourceMetadataUrl };
+}
