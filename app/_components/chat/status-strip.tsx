@@ -1,0 +1,44 @@
+"use client";
+/** Which servers are connected, need authorization, or failed (with the reason), above the chat. */
+import Link from "next/link";
+import { useCallback, useEffect, useState } from "react";
+import { listStatuses, type ServerStatusView } from "./api";
+
+const TONE: Record<string, string> = {
+  connected: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
+  needs_authorization: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
+  failed: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
+};
+
+/** The strip; refreshes on demand. */
+export function StatusStrip() {
+  const [statuses, setStatuses] = useState<ServerStatusView[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = useCallback(() => {
+    setProblem(null);
+    listStatuses().then(setStatuses, (e: Error) => setProblem(e.message));
+  }, []);
+  useEffect(refresh, [refresh]);
+  return (
+    <div data-testid="status-strip" className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 text-xs dark:border-zinc-800">
+      <span className="text-zinc-500">Servers:</span>
+      {statuses === null && !problem && <span className="text-zinc-500">checking…</span>}
+      {problem && <span className="text-red-700">{problem}</span>}
+      {statuses?.length === 0 && <span className="text-zinc-500">none yet — <Link href="/servers" className="underline">add one</Link></span>}
+      {statuses?.map((s) => (
+        <span
+          key={s.serverId}
+          data-testid={`server-status-${s.serverName}`}
+          data-state={s.state}
+          title={s.lastError?.message ?? `${s.counts.tools} tools, ${s.counts.resources} resources, ${s.counts.prompts} prompts`}
+          className={`rounded-full px-2 py-0.5 ${TONE[s.state] ?? "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"}`}
+        >
+          {s.serverName}: {s.state.replace("_", " ")}
+          {s.state === "needs_authorization" && <Link href="/servers" className="ml-1 underline">authorize</Link>}
+          {s.state === "failed" && s.lastError && <span className="ml-1">— {s.lastError.message}</span>}
+        </span>
+      ))}
+      <button type="button" onClick={refresh} className="ml-auto text-zinc-500 hover:underline">Refresh</button>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+"use client";
+/** The user's own model: provider, model, base URL and API key (shown masked, never in clear). */
+import { useEffect, useState } from "react";
+import { fetchJson } from "../chat/api";
+
+interface ModelSettingsView {
+  provider: string | null;
+  model: string | null;
+  baseUrl: string | null;
+  apiKey: string | null;
+  instance: { provider: string | null; model: string | null };
+  effective: { ok: true; provider: string; model: string; source: "user" | "instance" } | { ok: false; reason: string };
+}
+
+/** The form. */
+export function ModelSettingsForm() {
+  const [view, setView] = useState<ModelSettingsView | null>(null);
+  const [form, setForm] = useState({ provider: "", model: "", baseUrl: "", apiKey: "" });
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+
+  const load = (v: ModelSettingsView) => {
+    setView(v);
+    setForm({ provider: v.provider ?? "", model: v.model ?? "", baseUrl: v.baseUrl ?? "", apiKey: "" });
+  };
+  useEffect(() => {
+    fetchJson<ModelSettingsView>("/api/settings/model").then(load, (e: Error) => setMessage({ tone: "error", text: e.message }));
+  }, []);
+
+  const save = async (extra: { clearApiKey?: boolean } = {}) => {
+    setMessage(null);
+    try {
+      const body = { provider: form.provider || null, model: form.model || null, baseUrl: form.baseUrl || null, ...(form.apiKey ? { apiKey: form.apiKey } : {}), ...extra };
+      load(await fetchJson<ModelSettingsView>("/api/settings/model", { method: "PUT", body: JSON.stringify(body) }));
+      setMessage({ tone: "ok", text: "Saved." });
+    } catch (e) {
+      setMessage({ tone: "error", text: (e as Error).message });
+    }
+  };
+
+  const input = "mt-1 block w-full rounded border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+  return (
+    <form data-testid="model-settings" className="space-y-3" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <h2 className="text-lg font-semibold">Model</h2>
+      {view && (
+        <p data-testid="model-effective" className="text-sm text-zinc-600 dark:text-zinc-300">
+          {view.effective.ok
+            ? `In use: ${view.effective.provider} / ${view.effective.model} (${view.effective.source === "user" ? "your choice" : "instance default"})`
+            : view.effective.reason}
+        </p>
+      )}
+      <label className="block text-sm">
+        Provider
+        <select aria-label="Provider" value={form.provider} onChange={(e) => setForm({ ...form, provider: e.target.value })} className={input}>
+          <option value="">Instance default{view?.instance.provider ? ` (${view.instance.provider} / ${view.instance.model})` : ""}</option>
+          <option value="openai">OpenAI</option>
+          <option value="anthropic">Anthropic</option>
+          <option value="openai-compatible">OpenAI-compatible endpoint</option>
+        </select>
+      </label>
+      <label className="block text-sm">
+        Model
+        <input aria-label="Model" value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} placeholder="e.g. gpt-4.1-mini" className={input} />
+      </label>
+      <label className="block text-sm">
+        Base URL <span className="text-zinc-500">(required for OpenAI-compatible; optional otherwise)</span>
+        <input aria-label="Base URL" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.target.value })} placeholder="https://…/v1" className={input} />
+      </label>
+      <label className="block text-sm">
+        API key {view?.apiKey && <span data-testid="api-key-masked" className="text-zinc-500">(stored: {view.apiKey})</span>}
+        <input aria-label="API key" type="password" autoComplete="off" value={form.apiKey} onChange={(e) => setForm({ ...form, apiKey: e.target.value })} placeholder={view?.apiKey ? "leave empty to keep the stored key" : ""} className={input} />
+      </label>
+      <div className="flex gap-2">
+        <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">Save model settings</button>
+        {view?.apiKey && <button type="button" onClick={() => void save({ clearApiKey: true })} className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700">Remove stored key</button>}
+      </div>
+      {message && <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>{message.text}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * Chat list use cases behind /api/chats: create, list, open (with messages), rename, delete —
+ * each scoped to the owner, so another user's chat is a 404.
+ */
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { createChat, deleteChat, getChatById, listChatsByOwner, renameChat, type ChatRecord } from "../../db/queries/chats";
+import { listMessagesByChat } from "../../db/queries/messages";
+import { AppError } from "../errors";
+
+/** Body of `POST /api/chats` and `PATCH /api/chats/:id`. */
+export const chatTitleSchema = z.object({ title: z.string().trim().min(1).max(200) });
+
+/** The JSON shape of a chat in lists. */
+export function chatView(chat: ChatRecord) {
+  return { id: chat.id, title: chat.title, createdAt: chat.createdAt.toISOString(), updatedAt: chat.updatedAt.toISOString() };
+}
+
+/** The owner's chat or a 404. */
+export function requireOwnChat(db: Db, ownerId: string, id: string): ChatRecord {
+  const chat = getChatById(db, { id, ownerId });
+  if (!chat) throw new AppError("not_found", "No such chat.");
+  return chat;
+}
+
+/** Chats of the user. */
+export function listChats(db: Db, user: { id: string }) {
+  return listChatsByOwner(db, user.id).map(chatView);
+}
+
+/** A new chat in the user's current workspace. */
+export function startChat(db: Db, user: { id: string; workspaceId: string }, title?: string) {
+  return chatView(createChat(db, { ownerId: user.id, workspaceId: user.workspaceId, title }));
+}
+
+/** One chat with its messages. */
+export function openChat(db: Db, user: { id: string }, id: string) {
+  const chat = requireOwnChat(db, user.id, id);
+  return { chat: chatView(chat), messages: listMessagesByChat(db, chat.id) };
+}
+
+/** Rename, or 404. */
+export function renameOwnChat(db: Db, user: { id: string }, id: string, title: string) {
+  if (!renameChat(db, { id, ownerId: user.id }, title)) throw new AppError("not_found", "No such chat.");
+  return chatView(requireOwnChat(db, user.id, id));
+}
+
+/** Delete, or 404. */
+export function deleteOwnChat(db: Db, user: { id: string }, id: string): void {
+  if (!deleteChat(db, { id, ownerId: user.id })) throw new AppError("not_found", "No such chat.");
+}

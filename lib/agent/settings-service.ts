@@ -1,0 +1,47 @@
+/**
+ * Model settings use cases: a masked view (the key never goes back in clear) and validated updates.
+ */
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { getUserModelChoice, saveUserModelChoice } from "../../db/queries/settings";
+import { AppError } from "../errors";
+import { isSafeLinkUrl } from "../net/url-safety";
+import { PROVIDERS, maskKey, resolveModelConfig } from "./model-config";
+
+/** Body of `PUT /api/settings/model`; empty provider/model = use the instance defaults. */
+export const modelSettingsSchema = z.object({
+  provider: z.enum(PROVIDERS as [string, ...string[]]).nullable().or(z.literal("")).transform((v) => v || null),
+  model: z.string().max(200).nullable().transform((v) => v?.trim() || null),
+  baseUrl: z.string().max(2000).nullable().transform((v) => v?.trim() || null),
+  /** Omitted: keep the stored key. Empty string or null: remove it. */
+  apiKey: z.string().max(4000).nullable().optional(),
+  clearApiKey: z.boolean().optional(),
+});
+
+/** The settings as the browser sees them. */
+export function modelSettingsView(db: Db, userId: string) {
+  const choice = getUserModelChoice(db, userId);
+  const resolution = resolveModelConfig(choice);
+  return {
+    provider: choice?.provider ?? null,
+    model: choice?.model ?? null,
+    baseUrl: choice?.baseUrl ?? null,
+    apiKey: maskKey(choice?.apiKey),
+    instance: {
+      provider: process.env.SWITCHBOARD_LLM_PROVIDER || null,
+      model: process.env.SWITCHBOARD_LLM_MODEL || null,
+    },
+    effective: resolution.ok
+      ? { ok: true as const, provider: resolution.config.provider, model: resolution.config.model, source: resolution.config.source }
+      : { ok: false as const, reason: resolution.reason },
+  };
+}
+
+/** Validate and store an update. */
+export function updateModelSettings(db: Db, userId: string, input: z.infer<typeof modelSettingsSchema>): void {
+  if (input.baseUrl && !isSafeLinkUrl(input.baseUrl)) throw new AppError("bad_request", "The base URL must be an http or https URL.", "baseUrl");
+  if (input.provider === "openai-compatible" && !input.baseUrl) throw new AppError("bad_request", "An OpenAI-compatible provider needs a base URL.", "baseUrl");
+  if (input.provider && !input.model) throw new AppError("bad_request", "Name the model to use with this provider.", "model");
+  const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
+  saveUserModelChoice(db, userId, { provider: input.provider, model: input.model, baseUrl: input.baseUrl, apiKey });
+}

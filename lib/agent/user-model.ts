@@ -1,0 +1,23 @@
+/**
+ * The language model a signed-in user's chat runs on, built server-side with the SSRF guard on
+ * every provider request (a user-supplied base URL must not reach internal addresses).
+ */
+import type { LanguageModel } from "ai";
+import type { Db } from "../../db/client";
+import { getUserModelChoice } from "../../db/queries/settings";
+import { guardedFetchFromEnv } from "../net";
+import { createLanguageModel, type ProviderFetch } from "./model";
+import { resolveModelConfig, type ModelResolution } from "./model-config";
+
+/** Which model the user would get, without building it (for the chat banner and Settings). */
+export function userModelResolution(db: Db, userId: string): ModelResolution {
+  return resolveModelConfig(getUserModelChoice(db, userId));
+}
+
+/** The user's model, or the reason there is none. */
+export function userLanguageModel(db: Db, userId: string): { ok: true; model: LanguageModel } | { ok: false; reason: string } {
+  const resolution = userModelResolution(db, userId);
+  if (!resolution.ok) return resolution;
+  const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
+  return { ok: true, model: createLanguageModel(resolution.config, fetch) };
+}
