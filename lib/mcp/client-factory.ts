@@ -4,6 +4,8 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
+  CreateMessageRequestSchema,
+  ListRootsRequestSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
@@ -13,6 +15,8 @@ import {
 import type { ServerDefinition } from "./config";
 import type { ListKind } from "./discovery";
 import type { ElicitationHandler, LoggingMessageHandler } from "./types";
+import type { SamplingGate } from "./sampling";
+import { rootsOf } from "./roots";
 
 /** Handlers the client forwards to the host. */
 export interface ClientHooks {
@@ -22,15 +26,30 @@ export interface ClientHooks {
   onElicitation?: ElicitationHandler;
   onLoggingMessage?: LoggingMessageHandler;
   onListChanged: (kind: ListKind) => void;
+  /** The server's sampling policy in front of the host's LLM; declared only when it is offered. */
+  samplingGate?: SamplingGate;
 }
 
-/** A fresh SDK client; elicitation is declared only when the host can answer it. */
+/**
+ * A fresh SDK client. Elicitation and sampling are declared only when the host can answer them
+ * (and sampling only when the server's policy enables it); roots always (the shared read-only paths).
+ */
 export function createClient(hooks: ClientHooks): Client {
+  const { onElicitation, onLoggingMessage, userId, server, samplingGate } = hooks;
   const client = new Client(
     { name: "switchboard", version: hooks.clientVersion },
-    { capabilities: hooks.onElicitation ? { elicitation: { form: {}, url: {} } } : {} },
+    {
+      capabilities: {
+        roots: { listChanged: false },
+        ...(onElicitation ? { elicitation: { form: {}, url: {} } } : {}),
+        ...(samplingGate?.offered ? { sampling: {} } : {}),
+      },
+    },
   );
-  const { onElicitation, onLoggingMessage, userId, server } = hooks;
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: rootsOf(server.config) }));
+  if (samplingGate?.offered) {
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => samplingGate.handle(request.params, extra.signal));
+  }
   if (onElicitation) {
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicitation(userId, server, request.params, extra.signal));
   }

@@ -10,6 +10,7 @@ import type { CallToolResult, CompleteRequest, GetPromptResult, ReadResourceResu
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
+import type { SamplingGate } from "./sampling";
 import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { discover, type Discovered, type ListKind } from "./discovery";
@@ -37,6 +38,8 @@ export interface ConnectionOptions {
   onElicitation?: ElicitationHandler;
   onLoggingMessage?: LoggingMessageHandler;
   onListChanged: (kind: ListKind) => void;
+  /** Sampling policy gate of this (user, server). */
+  samplingGate?: SamplingGate;
   /** The link closed without `close()` being called (crash, server exit). */
   onUnexpectedClose: () => void;
   /** Aborts a connect in progress (e.g. the pool closes the server). */

@@ -31,3 +31,14 @@ export {
   type ServerDefinition,
 } from "./config";
 export { unwrappedLaunch, LaunchRefusedError, type LaunchWrapper, type StdioLaunch, type LaunchContext } from "./launch";
+export {
+  SamplingGate,
+  samplingPolicy,
+  SAMPLING_DEFAULTS,
+  type SamplingAudit,
+  type SamplingPolicy,
+  type SamplingProvider,
+  type SamplingRequest,
+  type SamplingResponse,
+} from "./sampling";
+export { rootsOf } from "./roots";

@@ -13,6 +13,7 @@ import { openConnection, type Connection, type ConnectionOptions } from "./conne
 import type { Discovered, ListKind } from "./discovery";
 import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
+import { SamplingGate } from "./sampling";
 import type { ResolvedPoolOptions } from "./pool-options";
 import { registrationsOf, type UnnamedTool } from "./registry";
 import { errorOutcome, outcomeOf } from "./results";
@@ -32,6 +33,7 @@ export class ManagedServer {
   private discovered: Discovered | null = null;
   private registrations: UnnamedTool[] = [];
   private readonly metrics = new MetricsRecorder();
+  private readonly samplingGate: SamplingGate;
   private readonly queue: CallQueue;
   private inFlight = 0;
   private reconnectAttempt = 0;
@@ -47,6 +49,7 @@ export class ManagedServer {
     this.secrets = secretValuesOf(server.config);
     this.queue = new CallQueue(effectiveSettings(server.config).parallel);
     if (!effectiveSettings(server.config).enabled) this.state = "disabled";
+    this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger);
   }
 
   /** Current status snapshot. */
@@ -62,6 +65,7 @@ export class ManagedServer {
       lastError: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
       counts: { tools: d?.tools.length ?? 0, resources: d?.resources.length ?? 0, resourceTemplates: d?.resourceTemplates.length ?? 0, prompts: d?.prompts.length ?? 0 },
       metrics: this.metrics.snapshot(),
+      sampling: this.samplingGate.audit(),
       stderrTail: c ? c.stderrTail() : this.last.stderr,
       serverInfo: c ? (c.client.getServerVersion() ?? null) : null,
       reconnect: this.state === "reconnecting" && this.reconnectAt !== null ? { attempt: this.reconnectAttempt, at: this.reconnectAt } : null,
@@ -191,6 +195,7 @@ export class ManagedServer {
       authProvider: this.options.authProvider?.(this.userId, this.server),
       signal: abort.signal,
       onListChanged: (kind) => void this.refresh(generation, kind),
+      samplingGate: this.samplingGate,
       onUnexpectedClose: () => this.handleDrop(generation),
     };
     const promise = openConnection(options).then(

@@ -16,6 +16,7 @@ import type { LaunchWrapper } from "./launch";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";
 import type { ErrorCode } from "./errors";
+import type { SamplingAudit, SamplingProvider } from "./sampling";
 
 /** What a registered tool does: a server tool or one of the resource/prompt wrappers (REFERENCE §2). */
 export type RegisteredKind = "tool" | "list_resources" | "read_resource" | "list_prompts" | "get_prompt";
@@ -82,6 +83,8 @@ export interface ServerStatus {
   lastError: { code: ErrorCode; message: string } | null;
   counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
   metrics: CallMetrics;
+  /** Sampling audit figures (REFERENCE §6). */
+  sampling: SamplingAudit;
   /** Redacted tail of the child's stderr (stdio only). */
   stderrTail: string;
   serverInfo: { name: string; version: string } | null;
@@ -131,6 +134,8 @@ export interface PoolOptions {
   stderrBytes?: number;
   /** Handles elicitation; when absent the client does not declare the capability. */
   onElicitation?: ElicitationHandler;
+  /** The host's LLM for server-initiated sampling; when absent the client does not declare sampling. */
+  onSampling?: SamplingProvider;
   /** Receives server log messages. */
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */
