@@ -155,7 +155,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     // Checked before registration or any token request sends a secret (issue §4).
     assertDiscoveryState(state, this.options.policy);
-    await this.write("discovery", state);
+    await this.write("discovery", { serverUrl: this.options.serverUrl, state });
   }
 
   /** RFC 8707 / RFC 9728 §3.3: the metadata must name this server (or its origin), else refuse. */
@@ -166,7 +166,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.read<OAuthDiscoveryState>("discovery");
+    const stored = await this.read<{ serverUrl: string; state: OAuthDiscoveryState }>("discovery");
+    // What was discovered for another URL (the config changed) says nothing about this one.
+    return stored?.serverUrl === this.options.serverUrl ? stored.state : undefined;
   }
 
   /** Forget everything stored for this (user, server). */

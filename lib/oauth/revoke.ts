@@ -13,7 +13,7 @@ import { assertOAuthUrl } from "./url-policy";
 /** Revoke the refresh and access tokens of `key`; true when the AS accepted at least one. */
 export async function revokeTokens(deps: OAuthDeps, key: CredentialKey, server: ServerDefinition): Promise<boolean> {
   const stored = await readJson<{ tokens: OAuthTokens }>(deps, key, "tokens");
-  const discovery = await readJson<OAuthDiscoveryState>(deps, key, "discovery");
+  const discovery = (await readJson<{ state: OAuthDiscoveryState }>(deps, key, "discovery"))?.state;
   const endpoint = (discovery?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
   if (!stored || !endpoint) return false;
   const client = server.config.oauth?.client_id

@@ -1,0 +1,162 @@
+/**
+ * The engine's pool with the web provider over a real SQLite file and a real AS: per-user tokens on
+ * one shared server config, a token for X never sent to Y, encryption at rest, silent single-flight
+ * refresh, re-authorization only when refresh fails, and Disconnect (revoke + forget).
+ */
+import Database from "better-sqlite3";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { McpPool, type ServerDefinition } from "@/lib/mcp";
+import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
+import { oauthCallbackResponse } from "@/lib/oauth/callback";
+import { providerFor, type OAuthDeps } from "@/lib/oauth/deps";
+import { beginAuthorization, disconnect } from "@/lib/oauth/web-flow";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { addOAuthServer, devLogin, signUp, startFixture, testDeps, type OAuthFixture, type TestUser } from "./helpers";
+
+let dir: string;
+let alice: TestUser;
+let bob: TestUser;
+let deps: OAuthDeps;
+const fixtures: OAuthFixture[] = [];
+let pool: McpPool;
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  alice = await signUp("alice@example.com");
+  bob = await signUp("bob@example.com");
+  deps = testDeps();
+});
+afterEach(async () => {
+  await pool?.closeAll();
+});
+afterAll(async () => {
+  for (const fixture of fixtures) await fixture.close();
+  removeTempDataDir(dir);
+});
+
+function newPool(): McpPool {
+  pool = new McpPool({
+    fetch: createGuardedFetch({ allowedHosts: parseAllowedHosts("127.0.0.1,localhost") }),
+    authProvider: (userId, server) => providerFor(deps, userId, server),
+  });
+  return pool;
+}
+
+async function fixture(accessTtl?: number): Promise<OAuthFixture> {
+  const started = await startFixture({ accessTtl });
+  fixtures.push(started);
+  return started;
+}
+
+/** The whole browser flow for `user`, signing in at the AS as `login`. */
+async function connect(user: TestUser, server: ServerDefinition, login: string): Promise<void> {
+  const begun = await beginAuthorization(deps, user.id, server);
+  if (begun.status !== "redirect") throw new Error("expected a redirect");
+  const back = await devLogin(begun.url, login);
+  const response = await oauthCallbackResponse(deps, { url: back, userId: user.id, findServer: () => server });
+  expect(response.status).toBe(303);
+  await pool.reconnect(user.id, server);
+}
+
+async function whoami(user: TestUser, server: ServerDefinition): Promise<string> {
+  const outcome = await pool.callTool(user.id, server, "whoami");
+  if (outcome.isError) throw new Error(`whoami failed: ${JSON.stringify(outcome.forModel)}`);
+  return (outcome.content.content[0] as { text: string }).text;
+}
+
+describe("per-user OAuth in the pool", () => {
+  it("keeps each user's tokens their own on one shared server config", async () => {
+    const x = await fixture();
+    const server = addOAuthServer(alice, "shared", x.mcpUrl);
+    newPool();
+    expect((await pool.discover(alice.id, [server]))[0].state).toBe("needs_authorization");
+    await connect(alice, server, "alice-at-as");
+    expect(await whoami(alice, server)).toBe("alice-at-as");
+
+    // Bob uses the same server definition: he is asked to authorize, never handed alice's token.
+    const seenBefore = x.stats.tokensSeen.length;
+    expect((await pool.discover(bob.id, [server]))[0].state).toBe("needs_authorization");
+    expect(x.stats.tokensSeen.slice(seenBefore)).toEqual([]);
+    await connect(bob, server, "bob-at-as");
+    expect(await whoami(bob, server)).toBe("bob-at-as");
+    expect(await whoami(alice, server)).toBe("alice-at-as");
+  });
+
+  it("never sends a token for X to Y, also when X's URL is changed to Y's", async () => {
+    const x = await fixture();
+    const y = await fixture();
+    const serverX = addOAuthServer(alice, "x", x.mcpUrl);
+    const serverY = addOAuthServer(alice, "y", y.mcpUrl);
+    newPool();
+    await connect(alice, serverX, "alice");
+    expect(await whoami(alice, serverX)).toBe("alice");
+    expect((await pool.discover(alice.id, [serverY]))[0].state).toBe("needs_authorization");
+    const moved = { ...serverX, config: { ...serverX.config, url: y.mcpUrl } };
+    expect((await pool.reconnect(alice.id, moved)).state).toBe("needs_authorization");
+    expect(y.stats.tokensSeen).toEqual([]);
+    expect(x.stats.tokensSeen.length).toBeGreaterThan(0);
+  });
+
+  it("stores tokens encrypted", async () => {
+    const x = await fixture();
+    const server = addOAuthServer(alice, "at-rest", x.mcpUrl);
+    newPool();
+    await connect(alice, server, "alice");
+    await whoami(alice, server);
+    const token = x.stats.tokensSeen.at(-1)!;
+    const raw = new Database(path.join(dir, "switchboard.db"), { readonly: true });
+    const rows = raw.prepare("select kind, value_enc from server_credentials where server_id = ?").all(server.id) as Array<{ kind: string; value_enc: string }>;
+    raw.close();
+    expect(rows.map((r) => r.kind).sort()).toEqual(["client", "discovery", "tokens"]);
+    for (const row of rows) {
+      expect(row.value_enc).toMatch(/^v1\./);
+      expect(row.value_enc).not.toContain(token);
+      expect(row.value_enc).not.toContain("refresh");
+    }
+  });
+
+  it("refreshes an expired token silently, once for many concurrent calls; asks again only when refresh fails", async () => {
+    const x = await fixture(4);
+    const server = addOAuthServer(alice, "short-lived", x.mcpUrl);
+    newPool();
+    await connect(alice, server, "alice");
+    expect(await whoami(alice, server)).toBe("alice");
+    expect(x.stats.refreshGrants).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => whoami(alice, server)));
+    expect(answers).toEqual(Array(5).fill("alice"));
+    expect(x.stats.refreshGrants).toBe(1);
+
+    // The AS forgets the refresh token: the next expiry ends in needs_authorization, not an error loop.
+    const stored = JSON.parse((await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens"))!);
+    await (await x.provider.RefreshToken.find(stored.tokens.refresh_token))?.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const outcome = await pool.callTool(alice.id, server, "whoami");
+    expect(outcome.isError).toBe(true);
+    const status = await pool.reconnect(alice.id, server);
+    expect(status.state).toBe("needs_authorization");
+    expect(await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens")).toBeUndefined();
+  }, 30_000);
+
+  it("disconnect revokes at the AS and forgets", async () => {
+    const x = await fixture();
+    const server = addOAuthServer(alice, "revocable", x.mcpUrl);
+    newPool();
+    await connect(alice, server, "alice");
+    const result = await disconnect(deps, alice.id, server);
+    expect(result.revoked).toBe(true);
+    expect(x.stats.revocations).toBeGreaterThan(0);
+    for (const kind of ["tokens", "client", "discovery"] as const) {
+      expect(await deps.store.get({ userId: alice.id, serverId: server.id }, kind)).toBeUndefined();
+    }
+    expect((await pool.reconnect(alice.id, server)).state).toBe("needs_authorization");
+  });
+
+  it("refuses plain-http OAuth endpoints unless loopback http is allowed", async () => {
+    const x = await fixture();
+    const server = addOAuthServer(alice, "strict", x.mcpUrl);
+    const strict = testDeps({ policy: { allowLoopbackHttp: false } });
+    await expect(beginAuthorization(strict, alice.id, server)).rejects.toMatchObject({ code: "insecure_url" });
+  });
+});
