@@ -8,9 +8,7 @@ import type { ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
 import type { OAuthDeps } from "@/lib/oauth/deps";
 import { createSqliteStore } from "@/lib/oauth/sqlite-store";
-// @ts-expect-error plain ESM fixture without types
 import { startOAuthFixture } from "../../fixtures/oauth/server.mjs";
-// @ts-expect-error plain ESM fixture without types
 import { completeDevLogin } from "../../fixtures/oauth/dev-login.mjs";
 
 /** The callback URL the tests register (never fetched: the test hands its query to the flow). */
