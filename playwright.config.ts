@@ -7,6 +7,8 @@ import path from "node:path";
 const PORT = Number(process.env.E2E_PORT ?? 3111);
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
+// The scripted OpenAI-compatible model the chat tests drive (tests/fixtures/llm/scripted-llm.mjs).
+const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 3198);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -23,18 +25,30 @@ export default defineConfig({
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: {
-    command: "node scripts/start.mjs",
-    url: `http://localhost:${PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 240_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(PORT),
-      SWITCHBOARD_DATA_DIR: dataDir,
-      NEXTAUTH_URL: `http://localhost:${PORT}`,
-      SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",
+  webServer: [
+    {
+      command: "node tests/fixtures/llm/scripted-llm.mjs",
+      url: `http://127.0.0.1:${LLM_PORT}/requests`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { PORT: String(LLM_PORT) },
     },
-  },
+    {
+      command: "node scripts/start.mjs",
+      url: `http://localhost:${PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(PORT),
+        SWITCHBOARD_DATA_DIR: dataDir,
+        NEXTAUTH_URL: `http://localhost:${PORT}`,
+        SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",
+        SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
+        SWITCHBOARD_LLM_MODEL: "scripted",
+        SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+      },
+    },
+  ],
 });

@@ -1,0 +1,175 @@
+/**
+ * The agent chat in the browser: a scripted OpenAI-compatible model (tests/fixtures/llm) drives the
+ * real provider path against a real server-everything over Streamable HTTP.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { AuthPages, ServersPage, newAccount } from "./pages/app";
+import { ChatPage, SettingsPage } from "./pages/chat";
+import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
+
+let everything: RunningServer;
+test.beforeAll(async () => {
+  everything = await startEverythingHttp();
+});
+test.afterAll(async () => {
+  await everything?.stop();
+});
+
+test.describe.configure({ timeout: 120_000 });
+
+/** A new user with server-everything added; returns the chat page object. */
+async function userWithEverything(page: Page, prefix: string) {
+  const account = newAccount(prefix);
+  await new AuthPages(page).register(account);
+  const servers = new ServersPage(page);
+  await servers.open();
+  await servers.addHttp("everything", everything.url);
+  await expect(page.getByTestId("server-everything").getByTestId("server-state")).toHaveText("connected", { timeout: 30_000 });
+  return { account, chat: new ChatPage(page) };
+}
+
+async function askForEcho(page: Page) {
+  const settings = new SettingsPage(page);
+  await settings.open();
+  // echo is annotated read-only, so it defaults to "always": make it ask.
+  await settings.setToolPolicy("everything", "echo", "ask");
+}
+
+test("approve a tool call with edited arguments; the result and answer stream in and survive reload", async ({ page }) => {
+  const { chat } = await userWithEverything(page, "approve");
+  await askForEcho(page);
+  await chat.open();
+  await chat.newChat();
+  await chat.send('Please echo [[call:echo {"message":"hello browser"}]]');
+
+  const card = chat.toolCards().first();
+  await expect(card).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
+  await expect(card.getByTestId("tool-card-name")).toHaveText("Echo Tool"); // the tool's title
+  const editor = card.getByTestId("tool-args-editor");
+  await expect(editor).toHaveValue(/hello browser/);
+  await editor.fill('{"message":"edited in browser"}');
+  await card.getByTestId("tool-approve").click();
+
+  await expect(card).toHaveAttribute("data-state", "done", { timeout: 45_000 });
+  await expect(card.getByTestId("tool-result")).toContainText("Echo: edited in browser");
+  await expect(card.getByTestId("tool-duration")).toContainText("ms");
+  await expect(chat.lastAssistant().getByTestId("assistant-text")).toContainText('Tool results: {"result":"Echo: edited in browser"}');
+  await chat.waitIdle();
+
+  await page.reload();
+  const reloaded = chat.toolCards().first();
+  await expect(reloaded).toHaveAttribute("data-state", "done");
+  await expect(reloaded.getByTestId("tool-result")).toContainText("Echo: edited in browser");
+  await expect(reloaded.getByTestId("tool-args")).toContainText("edited in browser");
+  await expect(chat.lastAssistant()).toContainText("Tool results:");
+  await expect(page.getByTestId("chat-title")).toContainText("Please echo");
+});
+
+test("deny a tool call: the model is told the user denied it", async ({ page }) => {
+  const { chat } = await userWithEverything(page, "deny");
+  await askForEcho(page);
+  await chat.open();
+  await chat.newChat();
+  await chat.send('[[call:echo {"message":"nope"}]]');
+  const card = chat.toolCards().first();
+  await expect(card).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
+  await card.getByTestId("tool-deny").click();
+  await expect(card).toHaveAttribute("data-state", "denied", { timeout: 45_000 });
+  await expect(card.getByTestId("tool-denied")).toContainText("denied by the user");
+  await expect(chat.lastAssistant().getByTestId("assistant-text")).toContainText("denied by the user");
+});
+
+test("an image result renders as an image; markdown is rendered safely", async ({ page }) => {
+  const { chat } = await userWithEverything(page, "image");
+  await chat.open();
+  await chat.newChat();
+  await chat.send("[[call:get-tiny-image]]");
+  const card = chat.toolCards().first();
+  await expect(card).toHaveAttribute("data-state", "done", { timeout: 45_000 });
+  const image = card.getByTestId("tool-image");
+  await expect(image).toBeVisible();
+  expect(await image.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+  await chat.waitIdle();
+
+  await chat.send("[[markdown]]");
+  const answer = chat.lastAssistant();
+  await expect(answer.locator("pre code")).toContainText("const answer = 42;");
+  await expect(answer.locator("table")).toBeVisible();
+  await expect(answer.getByRole("link", { name: "safe link" })).toHaveAttribute("href", "https://example.com/docs");
+  await expect(answer.getByTestId("unsafe-link")).toHaveText("bad link");
+  await expect(answer.locator("a[href^='javascript']")).toHaveCount(0);
+  await expect(answer.locator("b")).toHaveCount(0);
+});
+
+test("attach a resource: its content reaches the model and a chip shows on the message", async ({ page }) => {
+  const { chat } = await userWithEverything(page, "resource");
+  await chat.open();
+  await chat.newChat();
+  await page.getByTestId("open-resource-picker").click();
+  const picker = page.getByTestId("resource-picker");
+  const first = picker.getByTestId("attach-resource").first();
+  await expect(first).toBeVisible({ timeout: 30_000 });
+  const uri = (await first.getAttribute("data-uri"))!;
+  await first.click();
+  await expect(page.getByTestId("pending-attachment")).toHaveCount(1);
+  await chat.send("what is in it?");
+  await expect(page.getByTestId("message-user").last().getByTestId("resource-chip")).toBeVisible();
+  await expect(chat.lastAssistant()).toContainText(`Attached resource ${uri}`, { timeout: 45_000 });
+  await chat.waitIdle();
+  await page.reload();
+  await expect(page.getByTestId("message-user").last().getByTestId("resource-chip")).toBeVisible();
+});
+
+test("run a prompt through /: its messages go into the chat", async ({ page }) => {
+  const { chat } = await userWithEverything(page, "prompt");
+  await chat.open();
+  await chat.newChat();
+  await chat.input().fill("/args");
+  const option = page.getByTestId("prompt-option").filter({ hasText: "everything: args-prompt" });
+  await expect(option).toBeVisible({ timeout: 30_000 });
+  await option.click();
+  const form = page.getByTestId("prompt-form");
+  await form.getByLabel("city").fill("Lisbon");
+  await form.getByTestId("prompt-run-button").click();
+  await expect(page.getByTestId("message-user").last().getByTestId("prompt-run")).toContainText("args-prompt");
+  await expect(chat.lastAssistant()).toContainText("Lisbon", { timeout: 45_000 });
+});
+
+test("stop mid-stream keeps what was produced", async ({ page }) => {
+  const { chat } = await userWithEverything(page, "stop");
+  await chat.open();
+  await chat.newChat();
+  await chat.send("[[slow]]");
+  await expect(chat.lastAssistant()).toContainText("word3", { timeout: 45_000 });
+  await page.getByTestId("chat-stop").click();
+  await chat.waitIdle();
+  const text = await chat.lastAssistant().innerText();
+  expect(text).not.toContain("word200");
+  // Give the server a moment to persist the interrupted answer, then reload.
+  await expect.poll(async () => {
+    await page.reload();
+    return chat.assistantMessages().count();
+  }, { timeout: 20_000 }).toBe(1);
+  await expect(chat.lastAssistant()).toContainText("word1");
+  await expect(chat.lastAssistant()).not.toContainText("word200");
+});
+
+test("another user cannot open the chat by URL or API", async ({ page, browser }) => {
+  const { chat } = await userWithEverything(page, "owner");
+  await chat.open();
+  const chatId = await chat.newChat();
+  await chat.send("private hello");
+  await expect(chat.lastAssistant()).toContainText("You said: private hello", { timeout: 45_000 });
+
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await new AuthPages(otherPage).register(newAccount("intruder"));
+  const response = await otherPage.goto(`/chat/${chatId}`);
+  expect(response?.status()).toBe(404);
+  await expect(otherPage.getByText("private hello")).toHaveCount(0);
+  expect((await otherPage.request.get(`/api/chats/${chatId}`)).status()).toBe(404);
+  expect((await otherPage.request.patch(`/api/chats/${chatId}`, { data: { title: "mine" } })).status()).toBe(404);
+  expect((await otherPage.request.delete(`/api/chats/${chatId}`)).status()).toBe(404);
+  expect((await otherPage.request.post("/api/chat", { data: { chatId, message: { text: "hi" } } })).status()).toBe(404);
+  await other.close();
+});
