@@ -45,6 +45,8 @@ export default defineConfig({
         SWITCHBOARD_DATA_DIR: dataDir,
         NEXTAUTH_URL: `http://localhost:${PORT}`,
         SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",
+        // The OAuth fixture AS (tests/e2e/oauth.spec.ts) is plain http on 127.0.0.1.
+        SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH: "1",
         SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
         SWITCHBOARD_LLM_MODEL: "scripted",
         SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
