@@ -1,26 +1,12 @@
 "use client";
 /** Structured content as a table (a list of flat records) or a collapsible JSON tree. */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function isRecord(value: unknown): value is Record<string, Json> {
-  return !!value && typeof value === "object" && !Array.isArray(value);
-}
+import { tableRows, type Json } from "@/lib/agent/structured-table";
 
 function scalar(value: Json) {
   if (value === null) return <span className="text-zinc-400">null</span>;
   if (typeof value === "string") return <span className="text-emerald-700 dark:text-emerald-400">&quot;{value}&quot;</span>;
   return <span className="text-blue-700 dark:text-blue-400">{String(value)}</span>;
-}
-
-/** Rows of a table when `value` is (or wraps) a list of flat records, else null. */
-export function tableRows(value: unknown): { columns: string[]; rows: Record<string, Json>[] } | null {
-  const list = Array.isArray(value) ? value : isRecord(value) && Object.keys(value).length === 1 && Array.isArray(Object.values(value)[0]) ? (Object.values(value)[0] as Json[]) : null;
-  if (!list || list.length === 0 || !list.every(isRecord)) return null;
-  const rows = list as Record<string, Json>[];
-  if (rows.some((r) => Object.values(r).some((v) => v !== null && typeof v === "object"))) return null;
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return { columns, rows };
 }
 
 /** A collapsible tree of any JSON value. */

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { maskKey, resolveModelConfig } from "@/lib/agent/model-config";
+
+describe("model resolution", () => {
+  it("says what to do when nothing is configured", () => {
+    const r = resolveModelConfig(null, {});
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(/Settings.*SWITCHBOARD_LLM_PROVIDER/);
+  });
+
+  it("uses the instance defaults with the provider's usual key variable", () => {
+    expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "gpt-x", OPENAI_API_KEY: "sk-1" })).toEqual({
+      ok: true,
+      config: { provider: "openai", model: "gpt-x", baseUrl: undefined, apiKey: "sk-1", source: "instance" },
+    });
+    const anthropic = resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "anthropic", SWITCHBOARD_LLM_MODEL: "claude", ANTHROPIC_API_KEY: "a-1", SWITCHBOARD_LLM_API_KEY: "generic" });
+    expect(anthropic.ok && anthropic.config.apiKey).toBe("generic");
+  });
+
+  it("lets a user's own provider, model, base URL and key win", () => {
+    const r = resolveModelConfig({ provider: "openai-compatible", model: "llama", baseUrl: "http://llm.example/v1", apiKey: "k" }, { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "gpt-x", OPENAI_API_KEY: "sk" });
+    expect(r).toEqual({ ok: true, config: { provider: "openai-compatible", model: "llama", baseUrl: "http://llm.example/v1", apiKey: "k", source: "user" } });
+  });
+
+  it("a user choosing a provider without a key falls back to the instance key for it", () => {
+    const r = resolveModelConfig({ provider: "openai", model: "gpt-y" }, { OPENAI_API_KEY: "sk-inst" });
+    expect(r.ok && r.config.apiKey).toBe("sk-inst");
+  });
+
+  it("rejects incomplete configurations with a reason", () => {
+    expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai-compatible", SWITCHBOARD_LLM_MODEL: "m" }).ok).toBe(false);
+    expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "m" }).ok).toBe(false);
+    expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "bogus", SWITCHBOARD_LLM_MODEL: "m" }).ok).toBe(false);
+    // An openai-compatible endpoint may need no key (local servers).
+    expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai-compatible", SWITCHBOARD_LLM_MODEL: "m", SWITCHBOARD_LLM_BASE_URL: "http://x/v1" }).ok).toBe(true);
+  });
+
+  it("masks keys", () => {
+    expect(maskKey("sk-abcdefghijklmnop")).toBe("sk-…mnop");
+    expect(maskKey("short")).toBe("••••");
+    expect(maskKey(null)).toBeNull();
+  });
+});
