@@ -13,6 +13,7 @@ import type { Db } from "../../db/client";
 import { getServerById, listServersByWorkspace, toServerDefinition } from "../../db/queries/servers";
 import { AppError } from "../errors";
 import { consoleLogger } from "./console-logger";
+import { elicitationBroker } from "./elicitations";
 import { appAuthProviderFactory } from "../oauth/app-deps";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
@@ -43,6 +44,7 @@ function poolOptions(): PoolOptions {
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_MCP_MAX_MESSAGE_BYTES) || undefined,
+    onElicitation: elicitationBroker().handler,
   };
 }
 

@@ -6,7 +6,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, CompleteRequest, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { UrlElicitationRequiredError, type CallToolResult, type CompleteRequest, type GetPromptResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
@@ -81,15 +81,34 @@ export class Connection {
 
   /** Call a tool; the timeout restarts on every progress notification (REFERENCE §8). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions & { timeoutMs: number }): Promise<CallToolResult> {
-    return this.request(options, () =>
+    const call = () =>
       this.client.callTool({ name, arguments: args }, undefined, {
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
         // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
         onprogress: (progress) => options.onProgress?.(progress),
         signal: options.signal,
-      }) as Promise<CallToolResult>,
-    );
+      }) as Promise<CallToolResult>;
+    return this.request(options, async () => {
+      try {
+        return await call();
+      } catch (error) {
+        // -32042 (spec 2025-11-25): the user must complete URL elicitations first; then retry once.
+        if (!(error instanceof UrlElicitationRequiredError) || !(await this.completeUrlElicitations(error, options.signal))) throw error;
+        return await call();
+      }
+    });
+  }
+
+  /** Ask the user through the host to complete each URL elicitation; true when all were accepted. */
+  private async completeUrlElicitations(error: UrlElicitationRequiredError, signal?: AbortSignal): Promise<boolean> {
+    const { onElicitation, userId, server } = this.options;
+    if (!onElicitation) return false;
+    for (const params of error.elicitations) {
+      const answer = await onElicitation(userId, server, params, signal ?? new AbortController().signal);
+      if (answer.action !== "accept") return false;
+    }
+    return true;
   }
 
   /** resources/read. */

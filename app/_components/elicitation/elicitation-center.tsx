@@ -1,0 +1,135 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
+
+interface Pending {
+  id: string;
+  serverName: string;
+  mode: "form" | "url";
+  message: string;
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  host?: string;
+}
+
+const POLL_MS = 1500;
+const INPUT_TYPE: Partial<Record<ElicitField["kind"], string>> = { email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number" };
+
+/**
+ * Shows servers' elicitation requests to the signed-in user wherever they are in the app: a form
+ * with defaults pre-filled, or for URL mode the target host and an explicit consent to open it.
+ */
+export function ElicitationCenter() {
+  const [pending, setPending] = useState<Pending[]>([]);
+
+  useEffect(() => {
+    let stopped = false;
+    const poll = async () => {
+      if (document.visibilityState === "visible") {
+        const response = await fetch("/api/elicitations").catch(() => null);
+        if (response?.ok && !stopped) setPending(((await response.json()) as { elicitations: Pending[] }).elicitations);
+      }
+      if (!stopped) timer = setTimeout(poll, POLL_MS);
+    };
+    let timer = setTimeout(poll, 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, []);
+
+  const current = pending[0];
+  if (!current) return null;
+  const done = () => setPending((list) => list.filter((p) => p.id !== current.id));
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4" role="dialog" aria-modal="true" aria-labelledby="elicitation-title">
+      <div className="w-full max-w-lg rounded-xl bg-white p-5 shadow-xl dark:bg-zinc-900" data-testid="elicitation-dialog">
+        <h2 id="elicitation-title" className="mb-1 text-lg font-semibold">{current.serverName} asks</h2>
+        <p className="mb-4 whitespace-pre-wrap text-sm text-zinc-600 dark:text-zinc-300">{current.message}</p>
+        {current.mode === "url" ? <UrlConsent key={current.id} request={current} onDone={done} /> : <ElicitForm key={current.id} request={current} onDone={done} />}
+      </div>
+    </div>
+  );
+}
+
+async function answer(id: string, body: Record<string, unknown>) {
+  await fetch(`/api/elicitations/${id}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+function UrlConsent({ request, onDone }: { request: Pending; onDone: () => void }) {
+  return (
+    <div className="space-y-3 text-sm">
+      <p>
+        This opens a page on <strong data-testid="elicitation-host">{request.host}</strong>:
+      </p>
+      <code className="block break-all rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{request.url}</code>
+      <div className="flex gap-2">
+        <button className="btn-primary" onClick={async () => {
+          // The URL was checked to be http(s) on the server; open it without giving it this window.
+          window.open(request.url, "_blank", "noopener,noreferrer");
+          await answer(request.id, { action: "accept" });
+          onDone();
+        }}>Open {request.host}</button>
+        <button className="btn-secondary" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>Decline</button>
+      </div>
+    </div>
+  );
+}
+
+function ElicitForm({ request, onDone }: { request: Pending; onDone: () => void }) {
+  const fields = fieldsOf(request.requestedSchema);
+  const [values, setValues] = useState<Record<string, string | boolean | string[]>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial])));
+  const set = (name: string, value: string | boolean | string[]) => setValues((v) => ({ ...v, [name]: value }));
+
+  return (
+    <form className="space-y-3" onSubmit={async (event) => {
+      event.preventDefault();
+      await answer(request.id, { action: "accept", content: contentOf(fields, values) });
+      onDone();
+    }}>
+      <div className="max-h-[55vh] space-y-3 overflow-y-auto pr-1">
+        {fields.map((field) => (
+          <div key={field.name}>
+            {field.kind === "boolean" ? (
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name={field.name} checked={values[field.name] === true} onChange={(e) => set(field.name, e.target.checked)} />
+                {field.label}{field.required && " *"}
+              </label>
+            ) : (
+              <>
+                <label className="label" htmlFor={`el-${field.name}`}>{field.label}{field.required && " *"}</label>
+                {field.kind === "select" ? (
+                  <select id={`el-${field.name}`} name={field.name} className="input" required={field.required} value={values[field.name] as string} onChange={(e) => set(field.name, e.target.value)}>
+                    <option value="">—</option>
+                    {field.options!.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                  </select>
+                ) : field.kind === "multi" ? (
+                  <div className="flex flex-wrap gap-3 text-sm">
+                    {field.options!.map((o) => (
+                      <label key={o.value} className="flex items-center gap-1">
+                        <input type="checkbox" checked={(values[field.name] as string[]).includes(o.value)} onChange={(e) => {
+                          const list = values[field.name] as string[];
+                          set(field.name, e.target.checked ? [...list, o.value] : list.filter((v) => v !== o.value));
+                        }} />{o.label}
+                      </label>
+                    ))}
+                  </div>
+                ) : (
+                  <input id={`el-${field.name}`} name={field.name} className="input" type={INPUT_TYPE[field.kind] ?? "text"} step={field.kind === "integer" ? 1 : "any"}
+                    required={field.required} value={values[field.name] as string} onChange={(e) => set(field.name, e.target.value)} />
+                )}
+              </>
+            )}
+            {field.description && <p className="mt-0.5 text-xs text-zinc-500">{field.description}</p>}
+          </div>
+        ))}
+      </div>
+      <div className="flex gap-2">
+        <button className="btn-primary" type="submit">Submit</button>
+        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>Decline</button>
+        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "cancel" }), onDone())}>Cancel</button>
+      </div>
+    </form>
+  );
+}
