@@ -72,7 +72,7 @@ export class OAuthPages {
 
   /** Press Connect, sign in and consent at the fixture AS as `login`, land back on Servers connected. */
   async connect(name: string, login: string) {
-    await this.page.getByTestId(`server-${name}`).getByRole("button", { name: "Connect" }).click();
+    await this.page.getByTestId(`server-${name}`).getByRole("button", { name: "Connect", exact: true }).click();
     // oidc-provider's development pages: any login name, any password, then consent.
     await this.page.getByPlaceholder("Enter any login").fill(login);
     await this.page.getByPlaceholder("and password").fill("any password");
