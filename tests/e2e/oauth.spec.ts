@@ -57,6 +57,15 @@ test.describe.serial("OAuth in the browser", () => {
     expect(await alice.oauth.callTool("guarded", "whoami")).toBe("alice");
   });
 
+  test("Disconnect revokes at the AS and asks for authorization again", async () => {
+    const before = (await fixture.stats()).revocations;
+    await alice.page.getByTestId("server-guarded").getByRole("button", { name: "Disconnect" }).click();
+    await expect.poll(async () => (await fixture.stats()).revocations).toBeGreaterThan(before);
+    await alice.page.reload();
+    await expect(alice.oauth.state("guarded")).toHaveText("needs authorization");
+    await expect(alice.page.getByTestId("server-guarded").getByRole("button", { name: "Connect", exact: true })).toBeVisible();
+  });
+
   test("the callback refuses a state it did not issue and does not echo it", async () => {
     const response = await alice.page.request.get(`/api/oauth/callback?state=%3Cscript%3Ealert(1)%3C/script%3E&code=x`);
     expect(response.status()).toBe(400);
