@@ -96,6 +96,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         toolApproval: approvalPolicy(db, user.id, registered),
         stopWhen: isStepCount(options.maxSteps ?? maxAgentSteps()),
         abortSignal: signal,
+        // The default logs the raw error; provider errors can echo keys or URLs (REFERENCE §4).
+        onError: ({ error }) => console.warn("[switchboard] model request failed:", chatErrorText(error)),
       });
       writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: chatErrorText }));
     },

@@ -4,6 +4,7 @@
  * approval answers (the server owns history and tools), message list, composer and status strip.
  */
 import { useMemo, useRef } from "react";
+import { useRouter } from "next/navigation";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ChatMessage } from "@/lib/agent/chat-message";
@@ -27,6 +28,7 @@ function answeredApprovals(message: ChatMessage | undefined, edits: Map<string, 
 /** The chat panel for one stored chat. */
 export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: string; initialMessages: ChatMessage[]; modelProblem: string | null }) {
   const edits = useRef(new Map<string, Record<string, unknown>>());
+  const router = useRouter();
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({
@@ -44,6 +46,8 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
     messages: initialMessages,
     transport,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // The chat list (titles, order) is server-rendered: refresh it once an answer is stored.
+    onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
 

@@ -15,7 +15,6 @@ import { createLanguageModel } from "@/lib/agent/model";
 import { prepareTurn } from "@/lib/agent/prepare-turn";
 import { runChat } from "@/lib/agent/run-chat";
 import type { McpPool, ServerDefinition } from "@/lib/mcp";
-// @ts-expect-error -- plain ESM fixture without types
 import { startScriptedLlm as startLlm } from "../../fixtures/llm/scripted-llm.mjs";
 
 export const BARRIER = path.join(__dirname, "barrier-server.mjs");
@@ -29,7 +28,7 @@ export interface ScriptedLlm {
 
 /** Start the scripted OpenAI-compatible server on a free port. */
 export function startScriptedLlm(): Promise<ScriptedLlm> {
-  return startLlm(0);
+  return startLlm(0) as Promise<ScriptedLlm>;
 }
 
 /** A new user (with personal workspace), one chat, and the given servers stored in the workspace. */
