@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/session";
 import { SignOutButton } from "@/app/_components/ui/sign-out-button";
-import { ElicitationCenter } from "@/app/_components/elicitation/elicitation-center";
+import { PendingCenter } from "@/app/_components/pending/pending-center";
 
 const NAV = [
   { href: "/chat", label: "Chat" },
@@ -31,7 +31,7 @@ export default async function AppLayout({ children }: { children: React.ReactNod
         </div>
       </header>
       <main className="flex-1">{children}</main>
-      <ElicitationCenter />
+      <PendingCenter />
     </div>
   );
 }

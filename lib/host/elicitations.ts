@@ -1,12 +1,11 @@
 /**
- * Elicitation for signed-in users: a server's `elicitation/create` (form or URL mode) waits here
- * until its user answers in the browser, the server cancels, or it expires. Requests are keyed by
- * user, so nobody can see or answer another user's.
+ * Elicitation for signed-in users: a server's `elicitation/create` (form or URL mode) waits until
+ * its user answers in the browser (`cancel` when the server aborts, `decline` when it expires).
  */
-import { randomUUID } from "node:crypto";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ElicitationHandler, ServerDefinition } from "../mcp";
 import { isSafeLinkUrl } from "../net/url-safety";
+import { PendingRequests } from "./pending-requests";
 
 /** How long a request waits for its user before it is declined (ms). */
 export const ELICITATION_TTL_MS = 10 * 60_000;
@@ -25,30 +24,24 @@ export interface PendingElicitationView {
   createdAt: number;
 }
 
-interface Pending {
-  view: PendingElicitationView;
-  userId: string;
-  settle: (result: ElicitResult) => void;
-}
-
 /** Holds pending elicitations per user and settles them with the user's answer. */
 export class ElicitationBroker {
-  private readonly pending = new Map<string, Pending>();
+  private readonly queue: PendingRequests<Omit<PendingElicitationView, "id" | "createdAt">, ElicitResult>;
 
-  constructor(private readonly ttlMs = ELICITATION_TTL_MS) {}
+  constructor(ttlMs = ELICITATION_TTL_MS) {
+    this.queue = new PendingRequests<Omit<PendingElicitationView, "id" | "createdAt">, ElicitResult>(ttlMs, { action: "cancel" }, { action: "decline" });
+  }
 
   /** The engine's `onElicitation`: park the request until the user answers. */
   readonly handler: ElicitationHandler = (userId, server, params, signal) => this.request(userId, server, params, signal);
 
-  /** Park one request; resolves with the user's answer, `cancel` when the server aborts, `decline` on expiry. */
+  /** Park one request; resolves with the user's answer. */
   request(userId: string, server: ServerDefinition, params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult> {
     const mode = params.mode === "url" ? "url" : "form";
     const url = mode === "url" ? (params as { url: string }).url : undefined;
     // A server may only send the user to http(s) pages; anything else is refused without asking.
     if (url !== undefined && !isSafeLinkUrl(url)) return Promise.resolve({ action: "decline" });
-    const id = randomUUID();
-    const view: PendingElicitationView = {
-      id,
+    return this.queue.wait(userId, {
       serverId: server.id,
       serverName: server.name,
       mode,
@@ -56,34 +49,17 @@ export class ElicitationBroker {
       requestedSchema: mode === "form" ? (params as { requestedSchema: Record<string, unknown> }).requestedSchema : undefined,
       url,
       host: url ? new URL(url).host : undefined,
-      createdAt: Date.now(),
-    };
-    return new Promise<ElicitResult>((resolve) => {
-      const timer = setTimeout(() => settle({ action: "decline" }), this.ttlMs);
-      timer.unref?.();
-      const onAbort = () => settle({ action: "cancel" });
-      const settle = (result: ElicitResult) => {
-        if (!this.pending.delete(id)) return;
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        resolve(result);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(id, { view, userId, settle });
-    });
+    }, signal);
   }
 
   /** The user's pending requests, oldest first. */
   list(userId: string): PendingElicitationView[] {
-    return [...this.pending.values()].filter((p) => p.userId === userId).map((p) => p.view).sort((a, b) => a.createdAt - b.createdAt);
+    return this.queue.list(userId);
   }
 
   /** Settle one of the user's requests; false when there is no such request for this user. */
   answer(userId: string, id: string, result: ElicitResult): boolean {
-    const entry = this.pending.get(id);
-    if (!entry || entry.userId !== userId) return false;
-    entry.settle(result);
-    return true;
+    return this.queue.answer(userId, id, result);
   }
 }
 

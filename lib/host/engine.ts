@@ -14,6 +14,7 @@ import { getServerById, listServersByWorkspace, toServerDefinition } from "../..
 import { AppError } from "../errors";
 import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
+import { samplingHost } from "./sampling";
 import { appAuthProviderFactory } from "../oauth/app-deps";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
@@ -45,6 +46,7 @@ function poolOptions(): PoolOptions {
     idleTimeoutMs: idleTimeoutMs(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_MCP_MAX_MESSAGE_BYTES) || undefined,
     onElicitation: elicitationBroker().handler,
+    onSampling: samplingHost().provider,
   };
 }
 

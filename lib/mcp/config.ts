@@ -54,6 +54,8 @@ export const samplingSchema = z
     allowed_models: z.array(z.string().min(1)).optional(),
     max_tool_rounds: z.number().int().nonnegative().optional(),
     log_level: z.enum(["debug", "info", "warning", "error"]).optional(),
+    /** Show each request and its answer to the user for approval (default true). */
+    review: boolLike.optional(),
   })
   .strict();
 

@@ -1,9 +1,10 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
 
-interface Pending {
+/** A pending elicitation as `GET /api/pending` lists it. */
+export interface PendingElicitation {
   id: string;
   serverName: string;
   mode: "form" | "url";
@@ -13,51 +14,24 @@ interface Pending {
   host?: string;
 }
 
-const POLL_MS = 1500;
 const INPUT_TYPE: Partial<Record<ElicitField["kind"], string>> = { email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number" };
 
-/**
- * Shows servers' elicitation requests to the signed-in user wherever they are in the app: a form
- * with defaults pre-filled, or for URL mode the target host and an explicit consent to open it.
- */
-export function ElicitationCenter() {
-  const [pending, setPending] = useState<Pending[]>([]);
-
-  useEffect(() => {
-    let stopped = false;
-    const poll = async () => {
-      if (document.visibilityState === "visible") {
-        const response = await fetch("/api/elicitations").catch(() => null);
-        if (response?.ok && !stopped) setPending(((await response.json()) as { elicitations: Pending[] }).elicitations);
-      }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    };
-    let timer = setTimeout(poll, 0);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, []);
-
-  const current = pending[0];
-  if (!current) return null;
-  const done = () => setPending((list) => list.filter((p) => p.id !== current.id));
+/** One elicitation: a form with defaults pre-filled, or for URL mode the target host and an explicit consent. */
+export function ElicitationDialog({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4" role="dialog" aria-modal="true" aria-labelledby="elicitation-title">
-      <div className="w-full max-w-lg rounded-xl bg-white p-5 shadow-xl dark:bg-zinc-900" data-testid="elicitation-dialog">
-        <h2 id="elicitation-title" className="mb-1 text-lg font-semibold">{current.serverName} asks</h2>
-        <p className="mb-4 whitespace-pre-wrap text-sm text-zinc-600 dark:text-zinc-300">{current.message}</p>
-        {current.mode === "url" ? <UrlConsent key={current.id} request={current} onDone={done} /> : <ElicitForm key={current.id} request={current} onDone={done} />}
-      </div>
+    <div data-testid="elicitation-dialog">
+      <h2 id="pending-title" className="mb-1 text-lg font-semibold">{request.serverName} asks</h2>
+      <p className="mb-4 whitespace-pre-wrap text-sm text-zinc-600 dark:text-zinc-300">{request.message}</p>
+      {request.mode === "url" ? <UrlConsent request={request} onDone={onDone} /> : <ElicitForm request={request} onDone={onDone} />}
     </div>
   );
 }
 
 async function answer(id: string, body: Record<string, unknown>) {
-  await fetch(`/api/elicitations/${id}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await fetch(`/api/elicitations/${encodeURIComponent(id)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
-function UrlConsent({ request, onDone }: { request: Pending; onDone: () => void }) {
+function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
   return (
     <div className="space-y-3 text-sm">
       <p>
@@ -77,7 +51,7 @@ function UrlConsent({ request, onDone }: { request: Pending; onDone: () => void 
   );
 }
 
-function ElicitForm({ request, onDone }: { request: Pending; onDone: () => void }) {
+function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
   const fields = fieldsOf(request.requestedSchema);
   const [values, setValues] = useState<Record<string, string | boolean | string[]>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial])));
   const set = (name: string, value: string | boolean | string[]) => setValues((v) => ({ ...v, [name]: value }));

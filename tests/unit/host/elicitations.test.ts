@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ElicitationBroker } from "@/lib/host/elicitations";
-import { contentOf, fieldsOf } from "@/app/_components/elicitation/elicitation-form-model";
+import { contentOf, fieldsOf } from "@/app/_components/pending/elicitation-form-model";
 
 const server = { id: "s1", name: "everything", config: { url: "https://x.example/mcp" } };
 const form = { message: "Your name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };

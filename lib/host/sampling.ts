@@ -1,0 +1,144 @@
+/**
+ * The web app's answer to servers' sampling requests: the user's own model (as in their chat),
+ * with a human in the loop — the user sees the request (and may edit or deny it) and reviews the
+ * answer before it goes back (REFERENCE §6). `sampling.review: false` skips both reviews.
+ */
+import { streamText, type ModelMessage } from "ai";
+import { McpError, type CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";
+import { getDb } from "../../db/client";
+import type { SamplingProvider } from "../mcp";
+import { userModelResolution } from "../agent/user-model";
+import { createLanguageModel, type ProviderFetch } from "../agent/model";
+import { guardedFetchFromEnv } from "../net";
+import { PendingRequests } from "./pending-requests";
+
+/** How long a review waits for its user before the request is denied (ms). */
+export const SAMPLING_REVIEW_TTL_MS = 5 * 60_000;
+
+/** What the browser shows of a sampling request or its answer. */
+export interface SamplingReviewView {
+  id: string;
+  serverId: string;
+  serverName: string;
+  stage: "request" | "answer";
+  systemPrompt?: string;
+  messages: { role: string; text: string }[];
+  maxTokens: number;
+  model: string;
+  /** The model's answer (stage "answer"). */
+  answer?: string;
+  createdAt: number;
+}
+
+/** The user's decision: approve (optionally with edited text) or deny. */
+export type SamplingReviewAnswer = { action: "approve"; text?: string } | { action: "deny" };
+
+// JSON-RPC error the spec suggests when the user declines a sampling request.
+const USER_REJECTED = -1;
+
+type SamplingMessage = CreateMessageRequest["params"]["messages"][number];
+type Block = { type: string; text?: string; data?: string; mimeType?: string };
+
+function blocksOf(message: SamplingMessage): Block[] {
+  return (Array.isArray(message.content) ? message.content : [message.content]) as Block[];
+}
+
+/** The readable text of a sampling message (non-text blocks named, not dropped silently). */
+export function textOf(message: SamplingMessage): string {
+  return blocksOf(message).map((b) => (b.type === "text" ? b.text ?? "" : `[${b.type}${b.mimeType ? ` ${b.mimeType}` : ""}]`)).join("\n");
+}
+
+/** MCP sampling messages as AI SDK messages: text and images; other blocks as a short placeholder. */
+export function toModelMessages(messages: SamplingMessage[], editedLastText?: string): ModelMessage[] {
+  return messages.map((message, index) => {
+    const isLast = index === messages.length - 1;
+    if (message.role === "assistant") return { role: "assistant", content: isLast && editedLastText !== undefined ? editedLastText : textOf(message) };
+    if (isLast && editedLastText !== undefined) return { role: "user", content: editedLastText };
+    const parts = blocksOf(message).map((b) =>
+      b.type === "image" && b.data
+        ? { type: "image" as const, image: b.data, mediaType: b.mimeType }
+        : { type: "text" as const, text: b.type === "text" ? b.text ?? "" : `[${b.type}]` },
+    );
+    return { role: "user", content: parts };
+  });
+}
+
+const STOP_REASON: Record<string, string> = { stop: "endTurn", length: "maxTokens", "content-filter": "endTurn", "tool-calls": "toolUse" };
+
+/**
+ * One completion, streamed (the same wire path as the chat, which every provider and our scripted
+ * test model speak), collected into text; a stream error is thrown, never returned as text.
+ */
+async function complete(options: Parameters<typeof streamText>[0]) {
+  let text = "";
+  let finishReason = "stop";
+  let usage: { inputTokens?: number; outputTokens?: number } = {};
+  for await (const part of streamText(options).fullStream) {
+    if (part.type === "text-delta") text += part.text;
+    else if (part.type === "error") throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    else if (part.type === "finish") {
+      finishReason = part.finishReason;
+      usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
+    }
+  }
+  return { text, finishReason, usage };
+}
+
+/** Sampling reviews waiting for their users, and the provider the pool calls. */
+export class SamplingHost {
+  readonly reviews = new PendingRequests<Omit<SamplingReviewView, "id" | "createdAt">, SamplingReviewAnswer>(
+    SAMPLING_REVIEW_TTL_MS, { action: "deny" }, { action: "deny" },
+  );
+
+  /** The engine's `onSampling`. */
+  readonly provider: SamplingProvider = async (userId, server, request, signal) => {
+    const resolution = userModelResolution(getDb(), userId);
+    if (!resolution.ok) throw new McpError(USER_REJECTED, `No model is configured for sampling: ${resolution.reason}`);
+    const modelId = request.model ?? resolution.config.model;
+    if (request.allowedModels.length && !request.allowedModels.includes(modelId)) {
+      throw new McpError(USER_REJECTED, `model "${modelId}" is not in this server's allowed_models`);
+    }
+    const { params } = request;
+    const review = server.config.sampling?.review ?? true;
+    const base = { serverId: server.id, serverName: server.name, systemPrompt: params.systemPrompt, maxTokens: request.maxTokens, model: modelId };
+    const messages = params.messages.map((m) => ({ role: m.role, text: textOf(m) }));
+
+    let edited: string | undefined;
+    if (review) {
+      const decision = await this.reviews.wait(userId, { ...base, stage: "request", messages }, signal);
+      if (decision.action === "deny") throw new McpError(USER_REJECTED, "The user declined the sampling request.");
+      if (decision.text !== undefined && decision.text !== messages.at(-1)?.text) edited = decision.text;
+    }
+
+    const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
+    const generated = await complete({
+      model: createLanguageModel({ ...resolution.config, model: modelId }, fetch),
+      system: params.systemPrompt,
+      messages: toModelMessages(params.messages, edited),
+      maxOutputTokens: request.maxTokens,
+      temperature: params.temperature,
+      stopSequences: params.stopSequences,
+      abortSignal: signal,
+    });
+
+    let text = generated.text;
+    if (review) {
+      const decision = await this.reviews.wait(userId, { ...base, stage: "answer", messages, answer: text }, signal);
+      if (decision.action === "deny") throw new McpError(USER_REJECTED, "The user declined to send the answer back.");
+      text = decision.text ?? text;
+    }
+    return {
+      result: { role: "assistant", model: modelId, content: { type: "text", text }, stopReason: STOP_REASON[generated.finishReason] ?? "endTurn" },
+      usage: generated.usage,
+    };
+  };
+}
+
+const slot = globalThis as { __switchboardSampling?: SamplingHost };
+
+/** The process-wide sampling host. */
+export function samplingHost(): SamplingHost {
+  slot.__switchboardSampling ??= new SamplingHost();
+  return slot.__switchboardSampling;
+}
+
