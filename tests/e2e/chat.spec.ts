@@ -2,7 +2,7 @@
  * The agent chat in the browser: a scripted OpenAI-compatible model (tests/fixtures/llm) drives the
  * real provider path against a real server-everything over Streamable HTTP.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { AuthPages, ServersPage, newAccount } from "./pages/app";
 import { ChatPage, SettingsPage } from "./pages/chat";
 import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
@@ -16,6 +16,17 @@ test.afterAll(async () => {
 });
 
 test.describe.configure({ timeout: 120_000 });
+
+/**
+ * Register and sign in through the HTTP API (cookies land in the context): a fresh context's first
+ * page can be submitted before it hydrates, which reloads the form instead of registering.
+ */
+async function registerByApi(context: BrowserContext, account: { name: string; email: string; password: string }) {
+  expect((await context.request.post("/api/auth/register", { data: account })).status()).toBe(201);
+  const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
+  const signIn = await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, email: account.email, password: account.password, json: "true" } });
+  expect(signIn.ok()).toBe(true);
+}
 
 /** A new user with server-everything added; returns the chat page object. */
 async function userWithEverything(page: Page, prefix: string) {
@@ -53,6 +64,7 @@ test("approve a tool call with edited arguments; the result and answer stream in
   await expect(card).toHaveAttribute("data-state", "done", { timeout: 45_000 });
   await expect(card.getByTestId("tool-result")).toContainText("Echo: edited in browser");
   await expect(card.getByTestId("tool-duration")).toContainText("ms");
+  await expect(card.getByTestId("tool-args")).toContainText("edited in browser");
   await expect(chat.lastAssistant().getByTestId("assistant-text")).toContainText('Tool results: {"result":"Echo: edited in browser"}');
   await chat.waitIdle();
 
@@ -163,7 +175,7 @@ test("another user cannot open the chat by URL or API", async ({ page, browser }
 
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await new AuthPages(otherPage).register(newAccount("intruder"));
+  await registerByApi(other, newAccount("intruder"));
   const response = await otherPage.goto(`/chat/${chatId}`);
   expect(response?.status()).toBe(404);
   await expect(otherPage.getByText("private hello")).toHaveCount(0);

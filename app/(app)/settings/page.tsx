@@ -2,6 +2,7 @@ import { requirePageUser } from "@/lib/auth/session";
 import { ModelSettingsForm } from "@/app/_components/settings/model-settings-form";
 import { ToolPolicies } from "@/app/_components/settings/tool-policies";
 
+/** Profile, the user's own model and tool approval policies. */
 export default async function SettingsPage() {
   const user = await requirePageUser();
   return (

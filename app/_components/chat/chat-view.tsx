@@ -41,7 +41,7 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
       }),
     [chatId],
   );
-  const { messages, sendMessage, status, stop, error, addToolApprovalResponse } = useChat<ChatMessage>({
+  const { messages, setMessages, sendMessage, status, stop, error, addToolApprovalResponse } = useChat<ChatMessage>({
     id: chatId,
     messages: initialMessages,
     transport,
@@ -77,6 +77,11 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
             idle={!busy}
             onApprove={(id, input) => {
               edits.current.set(id, input);
+              // Show the arguments that will actually run (the server applies the same edit).
+              setMessages((all) => all.map((msg) => ({
+                ...msg,
+                parts: msg.parts.map((p) => (p.type === "dynamic-tool" && p.state === "approval-requested" && p.approval.id === id ? { ...p, input } : p)),
+              })));
               void addToolApprovalResponse({ id, approved: true });
             }}
             onDeny={(id) => void addToolApprovalResponse({ id, approved: false, reason: DENIED_BY_USER })}

@@ -135,3 +135,28 @@ describe("agent loop", () => {
     expect(textOf(stored[1])).not.toContain("word200");
   });
 });
+
+describe("stop during a tool call", () => {
+  it("cancels the in-flight MCP call instead of waiting for it", async () => {
+    const { user, chat, servers } = setup();
+    const controller = new AbortController();
+    let abortedAt = 0;
+    // 30 s of work in 30 steps: the first progress notification proves the call is running.
+    await runTurn({
+      pool, llm, userId: user.id, chatId: chat.id, servers, signal: controller.signal,
+      request: say('[[call:trigger-long-running-operation {"duration":30,"steps":30}]]'),
+      onChunk: (c) => {
+        if (c.type === "data-progress" && !abortedAt) {
+          abortedAt = Date.now();
+          controller.abort();
+        }
+      },
+    }).catch(() => undefined);
+    expect(abortedAt).toBeGreaterThan(0);
+    // Generous bound: the operation still had ~29 s to go when it was stopped.
+    expect(Date.now() - abortedAt).toBeLessThan(15_000);
+    const stored = listMessagesByChat(getDb(), chat.id);
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(toolParts(stored[1])).toHaveLength(1);
+  });
+});
