@@ -7,6 +7,7 @@ import path from "node:path";
 import { ConfigError, EngineError, McpPool, parseServersYaml, type ServerDefinition } from "../mcp";
 import { redact } from "../redact";
 import { UsageError, jsonArguments, parseArgv, parseKeyValues, splitTarget } from "./args";
+import { runConformance } from "./conformance";
 
 const USAGE = `usage: switchboard <command> [--config FILE]
   list [server]                              servers, their state and registered tool names
@@ -57,7 +58,6 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
       return command ? EXIT.ok : EXIT.failure;
     }
     if (command === "conformance") {
-      const { runConformance } = await import("./conformance");
       if (!rest[0]) throw new UsageError("conformance needs the server URL");
       return await runConformance(rest[rest.length - 1]);
     }

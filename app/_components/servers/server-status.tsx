@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import { OAUTH_CHANGED_EVENT } from "./oauth-connect";
 
 /** The subset of the engine's ServerStatus the page shows. */
 interface Status {
@@ -9,6 +10,7 @@ interface Status {
   lastError: { code: string; message: string } | null;
   counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
   metrics: { calls: number; errors: number; p50Ms: number | null; p95Ms: number | null };
+  sampling: { requests: number; errors: number; rejected: number; inputTokens: number; outputTokens: number };
   stderrTail: string;
 }
 
@@ -55,6 +57,15 @@ export function ServerStatusPanel({ serverId, autoConnect, authSlot }: { serverI
     void load(autoConnect);
   }, [load, autoConnect]);
 
+  // Connect/Disconnect change what this server can do: show the new state without a page reload.
+  useEffect(() => {
+    const onChange = (event: Event) => {
+      if ((event as CustomEvent<{ serverId: string }>).detail?.serverId === serverId) void load(false);
+    };
+    window.addEventListener(OAUTH_CHANGED_EVENT, onChange);
+    return () => window.removeEventListener(OAUTH_CHANGED_EVENT, onChange);
+  }, [load, serverId]);
+
   async function reconnect() {
     setBusy(true);
     const response = await fetch(`/api/servers/${serverId}/reconnect`, { method: "POST" });
@@ -80,7 +91,8 @@ export function ServerStatusPanel({ serverId, autoConnect, authSlot }: { serverI
         {status && status.state === "connected" && (
           <span className="text-zinc-500" data-testid="server-counts">
             {status.counts.tools} tools · {status.counts.resources} resources · {status.counts.prompts} prompts
-            {status.metrics.calls > 0 && ` · ${status.metrics.calls} calls, ${status.metrics.errors} errors, p50 ${status.metrics.p50Ms?.toFixed(0)} ms`}
+            {status.metrics.calls > 0 && ` · ${status.metrics.calls} calls, ${status.metrics.errors} errors, p50 ${status.metrics.p50Ms?.toFixed(0)} ms / p95 ${status.metrics.p95Ms?.toFixed(0)} ms`}
+            {status.sampling.requests > 0 && ` · sampling: ${status.sampling.requests} requests, ${status.sampling.errors + status.sampling.rejected} refused or failed, ${status.sampling.inputTokens + status.sampling.outputTokens} tokens`}
           </span>
         )}
         {state === "idle" && !autoConnect && <button className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>Start</button>}

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { configToForm } from "./form-model";
 import { ServerForm } from "./server-form";
 import { ServerStatusPanel } from "./server-status";
+import { OAuthConnect } from "./oauth-connect";
 
 /** A server as listed by `GET /api/servers`. */
 export interface ServerListItem {
@@ -70,7 +71,12 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                     <pre className="mt-1 whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-800" data-testid="launch-description">{server.launch.text}</pre>
                   </details>
                 )}
-                {server.config.enabled !== false && <ServerStatusPanel key={JSON.stringify(server.config)} serverId={server.id} autoConnect={server.transport === "http"} />}
+                {server.config.enabled !== false && <ServerStatusPanel
+                    key={JSON.stringify(server.config)}
+                    serverId={server.id}
+                    autoConnect={server.transport === "http"}
+                    authSlot={(state) => (server.config.auth === "oauth" || state === "needs_authorization" ? <OAuthConnect serverId={server.id} state={state} /> : null)}
+                  />}
               </div>
               <div className="flex shrink-0 gap-2">
                 <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>Edit</button>

