@@ -98,6 +98,13 @@ export class ManagedServer {
     if (this.state !== "disabled") await this.ensureConnected().catch(() => undefined); // the failure is in status()
   }
 
+  /** Drop the connection and wait in `needs_authorization` until the user connects again. */
+  private async requireAuthorization(error: EngineError): Promise<void> {
+    await this.close("idle");
+    this.lastError = error;
+    this.setState("needs_authorization");
+  }
+
   /** Close the connection, cancel pending reconnects and connects, and wait for the child to end. */
   async close(next: "idle" | "disabled" = "idle"): Promise<void> {
     this.generation++;
@@ -134,6 +141,8 @@ export class ManagedServer {
       }
       // HTTP transports do not report a dead server as a close; an unreachable server is a drop.
       if (isEngineError(error, "unreachable") && this.connection === connection) this.handleDrop(this.generation, error);
+      // A token rejected mid-session (revoked, refresh failed): the user must authorize again.
+      if (isEngineError(error, "needs_authorization") && this.connection === connection) await this.requireAuthorization(error);
       throw error;
     } finally {
       this.inFlight--;

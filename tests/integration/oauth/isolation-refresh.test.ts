@@ -134,6 +134,8 @@ describe("per-user OAuth in the pool", () => {
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     const outcome = await pool.callTool(alice.id, server, "whoami");
     expect(outcome.isError).toBe(true);
+    // The failed call itself moves the server to needs_authorization: no reconnect is needed to notice.
+    expect(pool.status(alice.id, server).state).toBe("needs_authorization");
     const status = await pool.reconnect(alice.id, server);
     expect(status.state).toBe("needs_authorization");
     expect(await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens")).toBeUndefined();
