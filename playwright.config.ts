@@ -25,6 +25,12 @@ export default defineConfig({
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
+  // foundation.spec.ts must register the instance's first user (the administrator), so it runs
+  // before every other file, whatever their names sort as.
+  projects: [
+    { name: "foundation", testMatch: /foundation\.spec\.ts$/ },
+    { name: "app", testIgnore: /foundation\.spec\.ts$/, dependencies: ["foundation"] },
+  ],
   webServer: [
     {
       command: "node tests/fixtures/llm/scripted-llm.mjs",

@@ -69,7 +69,13 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
   const responseId = last?.role === "assistant" ? last.id : newId();
   const save = (message: ChatMessage) => {
-    if (message.parts.length > 0) saveMessage(db, chatId, message);
+    if (message.parts.length === 0) return;
+    try {
+      saveMessage(db, chatId, message);
+    } catch (error) {
+      // The chat was deleted mid-answer (foreign key): nothing left to save into; the stream goes on.
+      console.warn("[switchboard] could not save the answer:", redact(error instanceof Error ? error.message : String(error)));
+    }
   };
 
   return createUIMessageStream<ChatMessage>({

@@ -70,11 +70,12 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
       )}
       <div data-testid="messages" className="flex-1 space-y-4 overflow-y-auto p-4">
         {messages.length === 0 && !modelProblem && <p className="text-sm text-zinc-500">Ask something. The agent can use the tools of your MCP servers; type / for prompts.</p>}
-        {messages.map((m) => (
+        {messages.map((m, index) => (
           <MessageView
             key={m.id}
             message={m}
             idle={!busy}
+            canAnswer={index === messages.length - 1}
             onApprove={(id, input) => {
               edits.current.set(id, input);
               // Show the arguments that will actually run (the server applies the same edit).

@@ -36,7 +36,7 @@ function UserPart({ part }: { part: Part }) {
 }
 
 /** Render a message. */
-export function MessageView({ message, idle, onApprove, onDeny }: { message: ChatMessage } & Pick<ToolCardProps, "idle" | "onApprove" | "onDeny">) {
+export function MessageView({ message, idle, canAnswer, onApprove, onDeny }: { message: ChatMessage } & Pick<ToolCardProps, "idle" | "canAnswer" | "onApprove" | "onDeny">) {
   if (message.role === "user") {
     return (
       <div data-testid="message-user" className="ml-auto max-w-[85%] rounded-lg bg-blue-50 px-3 py-2 dark:bg-blue-950">
@@ -50,7 +50,7 @@ export function MessageView({ message, idle, onApprove, onDeny }: { message: Cha
       {message.parts.map((part, i) => {
         if (part.type === "text") return <div key={i} data-testid="assistant-text"><Markdown text={part.text} /></div>;
         if (part.type === "reasoning") return <details key={i} className="text-xs text-zinc-500"><summary>Reasoning</summary><p className="whitespace-pre-wrap">{part.text}</p></details>;
-        if (part.type === "dynamic-tool") return <ToolCard key={part.toolCallId} part={part} progress={progress.get(part.toolCallId)} idle={idle} onApprove={onApprove} onDeny={onDeny} />;
+        if (part.type === "dynamic-tool") return <ToolCard key={part.toolCallId} part={part} progress={progress.get(part.toolCallId)} idle={idle} canAnswer={canAnswer} onApprove={onApprove} onDeny={onDeny} />;
         return null;
       })}
     </div>

@@ -15,6 +15,8 @@ export interface ToolCardProps {
   progress?: ProgressData;
   /** The chat is not streaming: a call still "running" was interrupted. */
   idle: boolean;
+  /** Approvals can be answered only on the latest message (older ones were skipped by a new turn). */
+  canAnswer: boolean;
   onApprove: (approvalId: string, input: Record<string, unknown>) => void;
   onDeny: (approvalId: string) => void;
 }
@@ -86,12 +88,13 @@ function ProgressBar({ progress }: { progress: ProgressData }) {
 }
 
 /** The card. */
-export function ToolCard({ part, progress, idle, onApprove, onDeny }: ToolCardProps) {
+export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }: ToolCardProps) {
   const { server, tool } = labelOf(part);
   const output = part.state === "output-available" ? (part.output as ToolCallOutput | undefined) : undefined;
   const interrupted = idle && (part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded");
   const isError = part.state === "output-error" || output?.isError === true;
-  const state = interrupted ? "interrupted" : isError ? "error" : STATE_LABEL[part.state];
+  const skipped = part.state === "approval-requested" && !canAnswer;
+  const state = interrupted ? "interrupted" : skipped ? "not approved" : isError ? "error" : STATE_LABEL[part.state];
   const copy = () => void navigator.clipboard?.writeText(JSON.stringify({ server, tool, input: part.input, output: output?.content ?? part.errorText ?? null }, null, 2));
   const tone = isError ? "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950" : part.state === "approval-requested" ? "border-amber-300 bg-amber-50 dark:border-amber-700 dark:bg-amber-950" : "border-zinc-200 bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900";
   return (
@@ -104,7 +107,7 @@ export function ToolCard({ part, progress, idle, onApprove, onDeny }: ToolCardPr
         <button type="button" onClick={(e) => { e.preventDefault(); copy(); }} className="ml-auto text-xs text-zinc-500 hover:underline">Copy</button>
       </summary>
       <div className="mt-2 space-y-2">
-        {part.state === "approval-requested" ? (
+        {part.state === "approval-requested" && canAnswer ? (
           <ArgumentsEditor part={part} onApprove={onApprove} onDeny={onDeny} />
         ) : (
           <div>
