@@ -7,6 +7,8 @@ import { AuthPages, ServersPage, newAccount } from "./pages/app";
 import { ChatPage, SettingsPage } from "./pages/chat";
 import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
 
+const LLM_BASE = `http://127.0.0.1:${process.env.E2E_LLM_PORT ?? 3198}`;
+
 let everything: RunningServer;
 test.beforeAll(async () => {
   everything = await startEverythingHttp();
@@ -157,6 +159,11 @@ test("stop mid-stream keeps what was produced", async ({ page }) => {
   await chat.waitIdle();
   const text = await chat.lastAssistant().innerText();
   expect(text).not.toContain("word200");
+  // Stop reached the server: the model request was cancelled, not left running.
+  await expect.poll(async () => {
+    const requests = (await (await page.request.get(`${LLM_BASE}/requests`)).json()) as { closedEarly: boolean; body: { messages: { content: unknown }[] } }[];
+    return requests.filter((r) => JSON.stringify(r.body.messages).includes("[[slow]]")).at(-1)?.closedEarly;
+  }, { timeout: 20_000 }).toBe(true);
   // Give the server a moment to persist the interrupted answer, then reload.
   await expect.poll(async () => {
     await page.reload();

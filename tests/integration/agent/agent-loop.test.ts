@@ -99,6 +99,23 @@ describe("agent loop", () => {
     expect(lastToolMessageContent()).toContain("denied by the user's policy");
   });
 
+  it("passes isError results on: the model gets {error}, the UI keeps the content", async () => {
+    const { user, chat, servers } = setup();
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[call:echo {}]]") });
+    const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
+    expect(part.state).toBe("output-available");
+    expect((part as { output: { isError: boolean } }).output.isError).toBe(true);
+    expect(Object.keys(JSON.parse(lastToolMessageContent()))).toEqual(["error"]);
+  });
+
+  it("stops after the configured number of steps", async () => {
+    const { user, chat, servers } = setup();
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, maxSteps: 1, request: say('[[call:echo {"message":"once"}]]') });
+    const assistant = listMessagesByChat(getDb(), chat.id)[1];
+    expect(toolParts(assistant)[0].state).toBe("output-available");
+    expect(textOf(assistant)).not.toContain("Tool results");
+  });
+
   it("sends progress notifications as data parts", async () => {
     const { user, chat, servers, everything } = setup();
     const chunks = await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]') });

@@ -52,13 +52,14 @@ export async function runTurn(options: {
   servers: ServerDefinition[];
   request: Omit<ChatRequest, "chatId">;
   signal?: AbortSignal;
+  maxSteps?: number;
   onChunk?: (chunk: UIMessageChunk) => void;
 }): Promise<UIMessageChunk[]> {
   const db = getDb();
   const request = { chatId: options.chatId, ...options.request } as ChatRequest;
   const messages = await prepareTurn({ db, pool: options.pool, user: { id: options.userId }, chatId: options.chatId, servers: options.servers, request });
   const model = createLanguageModel({ provider: "openai-compatible", model: "scripted", baseUrl: options.llm.baseUrl, source: "instance" });
-  const stream = await runChat({ db, pool: options.pool, model, user: { id: options.userId }, chatId: options.chatId, servers: options.servers, messages, signal: options.signal });
+  const stream = await runChat({ db, pool: options.pool, model, user: { id: options.userId }, chatId: options.chatId, servers: options.servers, messages, signal: options.signal, maxSteps: options.maxSteps });
   const chunks: UIMessageChunk[] = [];
   const reader = stream.getReader();
   for (;;) {

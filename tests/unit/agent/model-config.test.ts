@@ -41,3 +41,14 @@ describe("model resolution", () => {
     expect(maskKey(null)).toBeNull();
   });
 });
+
+describe("agent step bound", () => {
+  it("reads SWITCHBOARD_AGENT_MAX_STEPS with a default of 10", async () => {
+    const { maxAgentSteps } = await import("@/lib/agent/run-chat");
+    expect(maxAgentSteps({})).toBe(10);
+    expect(maxAgentSteps({ SWITCHBOARD_AGENT_MAX_STEPS: "3" })).toBe(3);
+    expect(maxAgentSteps({ SWITCHBOARD_AGENT_MAX_STEPS: "0" })).toBe(10);
+    expect(maxAgentSteps({ SWITCHBOARD_AGENT_MAX_STEPS: "abc" })).toBe(10);
+    expect(maxAgentSteps({ SWITCHBOARD_AGENT_MAX_STEPS: "1000" })).toBe(100);
+  });
+});
