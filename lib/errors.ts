@@ -6,6 +6,7 @@ import { ConfigError } from "./mcp/config";
 import { SecretKeyError } from "./crypto";
 import { redact } from "./redact";
 import { NetError } from "./net/errors";
+import { OAuthFlowError } from "./oauth/errors";
 import { EngineError, type ErrorCode as EngineErrorCode } from "./mcp/errors";
 
 /** Error codes the API can answer with, and their HTTP status. */
@@ -52,6 +53,10 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof EngineError) {
     // Engine messages are redacted where they are built; the code tells the UI which hint to show.
     return Response.json({ code: error.code, message: error.message }, { status: engineStatus(error.code) });
+  }
+  if (error instanceof OAuthFlowError) {
+    // Fixed, user-safe texts per code (never a library message or a query value).
+    return Response.json({ code: error.code, message: error.message }, { status: 400 });
   }
   if (error instanceof NetError) {
     return Response.json({ code: error.code, message: redact(error.message) }, { status: error.status });

@@ -1,16 +1,7 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/fixtures";
 import { AuthPages, ServersPage, newAccount } from "./pages/app";
-import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
 
-let everything: RunningServer;
-test.beforeAll(async () => {
-  everything = await startEverythingHttp();
-});
-test.afterAll(async () => {
-  await everything?.stop();
-});
-
-test("a server's sampling request is reviewed, edited, answered by the model and reviewed again", async ({ page }) => {
+test("a server's sampling request is reviewed, edited, answered by the model and reviewed again", async ({ page, everything }) => {
   await new AuthPages(page).register(newAccount("sampling"));
   const servers = new ServersPage(page);
   await servers.open();

@@ -1,16 +1,7 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/fixtures";
 import { AuthPages, ServersPage, newAccount } from "./pages/app";
-import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
 
-let everything: RunningServer;
-test.beforeAll(async () => {
-  everything = await startEverythingHttp();
-});
-test.afterAll(async () => {
-  await everything?.stop();
-});
-
-test("a remote server shows live status and tools, and the engine API calls it", async ({ page }) => {
+test("a remote server shows live status and tools, and the engine API calls it", async ({ page, everything }) => {
   const auth = new AuthPages(page);
   await auth.register(newAccount("live"));
   const servers = new ServersPage(page);

@@ -1,18 +1,11 @@
 "use client";
 
 import { useState } from "react";
+import type { PendingElicitationView } from "@/lib/host/elicitations";
 import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
 
 /** A pending elicitation as `GET /api/pending` lists it. */
-export interface PendingElicitation {
-  id: string;
-  serverName: string;
-  mode: "form" | "url";
-  message: string;
-  requestedSchema?: Record<string, unknown>;
-  url?: string;
-  host?: string;
-}
+export type PendingElicitation = PendingElicitationView;
 
 const INPUT_TYPE: Partial<Record<ElicitField["kind"], string>> = { email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number" };
 

@@ -1,18 +1,10 @@
 "use client";
 
 import { useState } from "react";
+import type { SamplingReviewView } from "@/lib/host/sampling";
 
 /** A pending sampling review as `GET /api/pending` lists it. */
-export interface PendingSamplingReview {
-  id: string;
-  serverName: string;
-  stage: "request" | "answer";
-  systemPrompt?: string;
-  messages: { role: string; text: string }[];
-  maxTokens: number;
-  model: string;
-  answer?: string;
-}
+export type PendingSamplingReview = SamplingReviewView;
 
 /**
  * Human in the loop for sampling (REFERENCE §6): first the server's request (the last message is

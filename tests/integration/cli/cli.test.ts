@@ -1,36 +1,20 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, waitForPort } from "../../helpers/ports";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const CLI = path.resolve("bin/switchboard.mjs");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-cli-"));
 const children: ChildProcess[] = [];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function serveEverything(mode: "streamableHttp" | "sse"): Promise<number> {
   const port = await freePort();
   children.push(spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: "ignore" }));
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => (socket.end(), resolve(true)));
-      socket.on("error", () => resolve(false));
-    });
-    if (up) return port;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server-everything ${mode} did not start`);
+  await waitForPort(port);
+  return port;
 }
 
 function cli(args: string[], config = path.join(dir, "switchboard.yaml")) {

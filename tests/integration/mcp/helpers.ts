@@ -21,17 +21,7 @@ export function fixture(name: string, script: string, extra: Record<string, unkn
   return def(name, { command: process.execPath, args: [path.join(FIXTURES, script)], ...extra }, id);
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
+export { freePort } from "../../helpers/ports";
 
 /** Start a process and wait until `url` answers (any HTTP status). */
 export async function startHttpServer(args: string[], env: Record<string, string>, url: string): Promise<ChildProcess> {

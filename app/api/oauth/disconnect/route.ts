@@ -1,13 +1,13 @@
 import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/session";
+import { route } from "@/lib/http";
 import { appPool, workspaceServerDefinition } from "@/lib/host/engine";
 import { appOAuthDeps } from "@/lib/oauth/app-deps";
-import { oauthRoute } from "@/lib/oauth/http-errors";
 import { disconnect } from "@/lib/oauth/web-flow";
 import { readServerRef } from "../schema";
 
 /** Disconnect: revoke the caller's tokens for one server (where supported), forget them, close the connection. */
-export const POST = oauthRoute(async (request: Request) => {
+export const POST = route(async (request: Request) => {
   const { serverId } = await readServerRef(request);
   const user = await requireUser();
   const server = workspaceServerDefinition(getDb(), user, serverId);

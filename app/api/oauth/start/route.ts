@@ -1,8 +1,8 @@
 import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/session";
+import { route } from "@/lib/http";
 import { appPool, workspaceServerDefinition } from "@/lib/host/engine";
 import { appOAuthDeps } from "@/lib/oauth/app-deps";
-import { oauthRoute } from "@/lib/oauth/http-errors";
 import { beginAuthorization } from "@/lib/oauth/web-flow";
 import { readServerRef } from "../schema";
 
@@ -10,7 +10,7 @@ import { readServerRef } from "../schema";
  * Connect: start an authorization of one of the caller's servers. Answers `{status: "redirect",
  * url}` (open it in the browser) or `{status: "authorized"}` (a refresh sufficed; reconnected).
  */
-export const POST = oauthRoute(async (request: Request) => {
+export const POST = route(async (request: Request) => {
   const { serverId } = await readServerRef(request);
   const user = await requireUser();
   const server = workspaceServerDefinition(getDb(), user, serverId);
