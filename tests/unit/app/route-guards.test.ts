@@ -1,0 +1,38 @@
+/**
+ * Every route handler checks the session itself (middleware is not a guard): a structural check
+ * that each route file under app/ asks who is calling, except the few that are public by design.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const PUBLIC_ROUTES = new Set([
+  "app/api/auth/[...nextauth]/route.ts", // next-auth's own sign-in endpoints
+  "app/api/health/route.ts", // liveness, no data
+  "app/oauth/client-metadata.json/route.ts", // the public OAuth client metadata document
+]);
+const SESSION_CHECK = /\b(requireUser|callerAndServer|getServerSession)\(/;
+
+function routeFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+describe("route guards", () => {
+  const files = routeFiles("app").map((f) => f.split(path.sep).join("/"));
+
+  it("finds the routes", () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  it.each(files.filter((f) => !PUBLIC_ROUTES.has(f)))("%s checks the session", (file) => {
+    expect(fs.readFileSync(file, "utf8")).toMatch(SESSION_CHECK);
+  });
+
+  it("lists only public routes that exist", () => {
+    for (const file of PUBLIC_ROUTES) expect(files).toContain(file);
+  });
+});
