@@ -126,12 +126,17 @@ test("attach a resource: its content reaches the model and a chip shows on the m
   const uri = (await first.getAttribute("data-uri"))!;
   await first.click();
   await expect(page.getByTestId("pending-attachment")).toHaveCount(1);
-  await chat.send("what is in it?");
-  await expect(page.getByTestId("message-user").last().getByTestId("resource-chip")).toBeVisible();
+  // A resource template: its variable is filled in a small form.
+  await picker.getByLabel("Dynamic Text Resource resourceId").fill("3");
+  await picker.getByTestId("template-form").first().getByRole("button", { name: "Attach" }).click();
+  await expect(page.getByTestId("pending-attachment")).toHaveCount(2);
+  await chat.send("what is in them?");
+  await expect(page.getByTestId("message-user").last().getByTestId("resource-chip")).toHaveCount(2);
   await expect(chat.lastAssistant()).toContainText(`Attached resource ${uri}`, { timeout: 45_000 });
+  await expect(chat.lastAssistant()).toContainText("Attached resource demo://resource/dynamic/text/3");
   await chat.waitIdle();
   await page.reload();
-  await expect(page.getByTestId("message-user").last().getByTestId("resource-chip")).toBeVisible();
+  await expect(page.getByTestId("message-user").last().getByTestId("resource-chip")).toHaveCount(2);
 });
 
 test("run a prompt through /: its messages go into the chat", async ({ page }) => {

@@ -3,7 +3,7 @@
  * The conversation: useChat over `/api/chat` with a transport that sends only the new turn or the
  * approval answers (the server owns history and tools), message list, composer and status strip.
  */
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useRouter } from "next/navigation";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
@@ -50,6 +50,12 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
     onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
+  const list = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  // Follow the streaming answer unless the user scrolled up to read.
+  useEffect(() => {
+    if (pinned.current && list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [messages]);
 
   const onSend: ComposerProps["onSend"] = (turn, display) => {
     const parts: ChatMessage["parts"] = display.attachments.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri, name: a.name, text: "" } }));
@@ -68,7 +74,15 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
           {modelProblem} <a href="/settings" className="underline">Open Settings</a>
         </div>
       )}
-      <div data-testid="messages" className="flex-1 space-y-4 overflow-y-auto p-4">
+      <div
+        ref={list}
+        data-testid="messages"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        }}
+        className="flex-1 space-y-4 overflow-y-auto p-4"
+      >
         {messages.length === 0 && !modelProblem && <p className="text-sm text-zinc-500">Ask something. The agent can use the tools of your MCP servers; type / for prompts.</p>}
         {messages.map((m, index) => (
           <MessageView
