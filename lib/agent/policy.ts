@@ -3,6 +3,7 @@
  * (never). Pure functions; the stored choices come from db/queries/tool-policies.ts.
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { RegisteredTool } from "../mcp/types";
 
 /** A user's decision for one tool. */
 export type ToolPolicy = "ask" | "allow" | "deny";
@@ -40,4 +41,17 @@ export function approvalStatus(policy: ToolPolicy): { type: "not-applicable" } |
 /** Key of a (server, raw tool) pair in policy maps. */
 export function policyKey(serverId: string, toolName: string): string {
   return `${serverId}\u0000${toolName}`;
+}
+
+/**
+ * The name a policy is stored under: the raw tool name, or `#list_resources` etc. for the
+ * resource/prompt wrappers (REFERENCE §2) so they never share a policy with a server tool.
+ */
+export function policyToolName(tool: Pick<RegisteredTool, "kind" | "rawName">): string {
+  return tool.kind === "tool" ? tool.rawName : `#${tool.kind}`;
+}
+
+/** The hints a policy default is based on: the server's for its tools; wrappers only list or read. */
+export function policyHints(tool: Pick<RegisteredTool, "kind" | "annotations">): ToolAnnotations | undefined {
+  return tool.kind === "tool" ? tool.annotations : { readOnlyHint: true };
 }

@@ -21,7 +21,7 @@ import { redact } from "../redact";
 import type { ChatMessage } from "./chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
-import { approvalStatus, effectivePolicy, policyKey, type ToolPolicy } from "./policy";
+import { approvalStatus, effectivePolicy, policyHints, policyKey, policyToolName, type ToolPolicy } from "./policy";
 
 /** Upper bound on model steps per turn (`SWITCHBOARD_AGENT_MAX_STEPS`, default 10). */
 export function maxAgentSteps(env: Record<string, string | undefined> = process.env): number {
@@ -49,6 +49,8 @@ export interface RunChatOptions {
   /** The request's signal: Stop aborts the model and cancels in-flight MCP calls. */
   signal?: AbortSignal;
   maxSteps?: number;
+  /** Values redacted from every error text (the user's API key). */
+  secrets?: string[];
 }
 
 function approvalPolicy(db: Db, userId: string, tools: RegisteredTool[]) {
@@ -57,13 +59,14 @@ function approvalPolicy(db: Db, userId: string, tools: RegisteredTool[]) {
   return ({ toolCall }: { toolCall: { toolName: string } }) => {
     const tool = byName.get(toolCall.toolName);
     if (!tool) return { type: "denied" as const, reason: "This tool is not available." };
-    return approvalStatus(effectivePolicy(stored.get(policyKey(tool.serverId, tool.rawName)), tool.annotations));
+    return approvalStatus(effectivePolicy(stored.get(policyKey(tool.serverId, policyToolName(tool))), policyHints(tool)));
   };
 }
 
 /** Run the model and return the UI message stream for `createUIMessageStreamResponse`. */
 export async function runChat(options: RunChatOptions): Promise<ReadableStream<UIMessageChunk>> {
   const { db, pool, model, user, chatId, servers, messages, signal } = options;
+  const errorText = (error: unknown) => chatErrorText(error, options.secrets);
   const registered = await pool.toolset(user.id, servers);
   const last = messages.at(-1);
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
@@ -103,18 +106,18 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         stopWhen: isStepCount(options.maxSteps ?? maxAgentSteps()),
         abortSignal: signal,
         // The default logs the raw error; provider errors can echo keys or URLs (REFERENCE §4).
-        onError: ({ error }) => console.warn("[switchboard] model request failed:", chatErrorText(error)),
+        onError: ({ error }) => console.warn("[switchboard] model request failed:", errorText(error)),
       });
-      writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: chatErrorText }));
+      writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: errorText }));
     },
     onStepEnd: ({ responseMessage }) => save(responseMessage),
     onEnd: ({ responseMessage }) => save(responseMessage),
-    onError: chatErrorText,
+    onError: errorText,
   });
 }
 
 /** Errors shown in the chat: the message, redacted (provider errors can echo keys or URLs). */
-export function chatErrorText(error: unknown): string {
+export function chatErrorText(error: unknown, secrets: string[] = []): string {
   const message = error instanceof Error ? error.message : String(error);
-  return redact(`The model request failed: ${message}`).slice(0, 2000);
+  return redact(`The model request failed: ${message}`, secrets).slice(0, 2000);
 }

@@ -8,7 +8,15 @@ import { clearToolPolicy, listToolPoliciesByUser, setToolPolicy } from "../../db
 import type { McpPool, ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";
-import { TOOL_POLICIES, defaultPolicy, policyKey, type ToolPolicy } from "./policy";
+import { TOOL_POLICIES, defaultPolicy, policyHints, policyKey, policyToolName, type ToolPolicy } from "./policy";
+
+/** How the resource/prompt wrapper tools are named in Settings. */
+const WRAPPER_TITLES = {
+  list_resources: "List resources (built in)",
+  read_resource: "Read a resource (built in)",
+  list_prompts: "List prompts (built in)",
+  get_prompt: "Get a prompt (built in)",
+} as const;
 
 /** Body of `PUT /api/settings/tool-policies`; `policy: null` restores the default. */
 export const toolPolicyUpdateSchema = z.object({
@@ -41,15 +49,16 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listTools"
       return;
     }
     for (const tool of result.value) {
-      if (tool.kind !== "tool") continue;
-      const chosen = stored.get(policyKey(server.id, tool.rawName));
+      const toolName = policyToolName(tool);
+      const hints = policyHints(tool);
+      const chosen = stored.get(policyKey(server.id, toolName));
       rows.push({
         serverId: server.id,
         serverName: server.name,
-        toolName: tool.rawName,
-        title: tool.title,
-        readOnlyHint: tool.annotations?.readOnlyHint === true,
-        policy: chosen ?? defaultPolicy(tool.annotations),
+        toolName,
+        title: tool.kind === "tool" ? tool.title : WRAPPER_TITLES[tool.kind],
+        readOnlyHint: hints?.readOnlyHint === true,
+        policy: chosen ?? defaultPolicy(hints),
         isDefault: chosen === undefined,
       });
     }

@@ -116,6 +116,15 @@ describe("agent loop", () => {
     expect(textOf(assistant)).not.toContain("Tool results");
   });
 
+  it("runs the resource wrapper tools without asking (they only list or read)", async () => {
+    const { user, chat, servers } = setup();
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[call:list_resources]]") });
+    const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
+    expect(part.toolName).toBe("mcp_everything_list_resources");
+    expect(part.state).toBe("output-available");
+    expect(lastToolMessageContent()).toContain("demo://resource/static/document");
+  });
+
   it("sends progress notifications as data parts", async () => {
     const { user, chat, servers, everything } = setup();
     const chunks = await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]') });
