@@ -43,25 +43,39 @@ function clean(value: string | null | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-/** The instance default key for a provider: SWITCHBOARD_LLM_API_KEY, else the provider's usual variable. */
+/**
+ * The instance's key for a provider: SWITCHBOARD_LLM_API_KEY when it is the instance provider,
+ * else the provider's usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY).
+ */
 function instanceKeyFor(provider: ProviderId, env: Record<string, string | undefined>): string | undefined {
   const generic = clean(env.SWITCHBOARD_LLM_API_KEY);
-  if (generic) return generic;
+  if (generic && provider === clean(env.SWITCHBOARD_LLM_PROVIDER)) return generic;
   if (provider === "openai") return clean(env.OPENAI_API_KEY);
   if (provider === "anthropic") return clean(env.ANTHROPIC_API_KEY);
   return undefined;
 }
 
 /**
+ * Whether a user's choice may borrow the instance key: only towards the endpoint the instance
+ * itself uses. A user-supplied base URL never receives the instance key (it would leak to them).
+ */
+function mayUseInstanceKey(provider: ProviderId, baseUrl: string | undefined, env: Record<string, string | undefined>): boolean {
+  if (!baseUrl) return provider !== "openai-compatible";
+  return provider === clean(env.SWITCHBOARD_LLM_PROVIDER) && baseUrl === clean(env.SWITCHBOARD_LLM_BASE_URL);
+}
+
+/**
  * Resolve the model for a user. A user who picked a provider and model uses them (their key, else
- * the instance key for the same provider); otherwise the instance defaults apply.
+ * the instance key for the same provider and endpoint); otherwise the instance defaults apply.
  */
 export function resolveModelConfig(user: UserModelChoice | null, env: Record<string, string | undefined> = process.env): ModelResolution {
   const userProvider = clean(user?.provider);
   const userModel = clean(user?.model);
   if (userProvider && userModel) {
     if (!isProvider(userProvider)) return { ok: false, reason: `Unknown provider "${userProvider}" in your settings. ${HOW_TO_CONFIGURE}` };
-    return finish({ provider: userProvider, model: userModel, baseUrl: clean(user?.baseUrl), apiKey: clean(user?.apiKey) ?? instanceKeyFor(userProvider, env), source: "user" });
+    const baseUrl = clean(user?.baseUrl);
+    const borrowed = mayUseInstanceKey(userProvider, baseUrl, env) ? instanceKeyFor(userProvider, env) : undefined;
+    return finish({ provider: userProvider, model: userModel, baseUrl, apiKey: clean(user?.apiKey) ?? borrowed, source: "user" });
   }
   const provider = clean(env.SWITCHBOARD_LLM_PROVIDER);
   const model = clean(env.SWITCHBOARD_LLM_MODEL);

@@ -25,6 +25,21 @@ describe("model resolution", () => {
   it("a user choosing a provider without a key falls back to the instance key for it", () => {
     const r = resolveModelConfig({ provider: "openai", model: "gpt-y" }, { OPENAI_API_KEY: "sk-inst" });
     expect(r.ok && r.config.apiKey).toBe("sk-inst");
+    const same = resolveModelConfig({ provider: "openai-compatible", model: "m2", baseUrl: "http://llm.internal/v1" }, {
+      SWITCHBOARD_LLM_PROVIDER: "openai-compatible", SWITCHBOARD_LLM_MODEL: "m", SWITCHBOARD_LLM_BASE_URL: "http://llm.internal/v1", SWITCHBOARD_LLM_API_KEY: "inst-key",
+    });
+    expect(same.ok && same.config.apiKey).toBe("inst-key");
+  });
+
+  it("never sends the instance key to a base URL the user chose", () => {
+    const env = { SWITCHBOARD_LLM_PROVIDER: "openai-compatible", SWITCHBOARD_LLM_MODEL: "m", SWITCHBOARD_LLM_BASE_URL: "http://llm.internal/v1", SWITCHBOARD_LLM_API_KEY: "inst-key", OPENAI_API_KEY: "sk-inst" };
+    const compat = resolveModelConfig({ provider: "openai-compatible", model: "x", baseUrl: "https://attacker.example/v1" }, env);
+    expect(compat.ok && compat.config.apiKey).toBeUndefined();
+    const openai = resolveModelConfig({ provider: "openai", model: "x", baseUrl: "https://attacker.example/v1" }, env);
+    expect(openai.ok).toBe(false);
+    // The generic key belongs to the instance provider only.
+    const anthropic = resolveModelConfig({ provider: "anthropic", model: "claude" }, env);
+    expect(anthropic.ok).toBe(false);
   });
 
   it("rejects incomplete configurations with a reason", () => {
