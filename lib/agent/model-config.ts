@@ -97,5 +97,6 @@ function finish(config: ModelConfig): ModelResolution {
 /** A key shown as `sk-…abcd`: enough to recognise, never enough to use. */
 export function maskKey(key: string | null | undefined): string | null {
   if (!key) return null;
-  return key.length <= 8 ? "••••" : `${key.slice(0, 3)}…${key.slice(-4)}`;
+  // Short keys would be mostly revealed by a prefix and suffix: show nothing of them.
+  return key.length < 16 ? "••••" : `${key.slice(0, 3)}…${key.slice(-4)}`;
 }

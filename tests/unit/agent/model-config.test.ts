@@ -53,6 +53,7 @@ describe("model resolution", () => {
   it("masks keys", () => {
     expect(maskKey("sk-abcdefghijklmnop")).toBe("sk-…mnop");
     expect(maskKey("short")).toBe("••••");
+    expect(maskKey("fifteen-chars-k")).toBe("••••");
     expect(maskKey(null)).toBeNull();
   });
 });
