@@ -93,6 +93,31 @@ test("deny a tool call: the model is told the user denied it", async ({ page }) 
   await expect(chat.lastAssistant().getByTestId("assistant-text")).toContainText("denied by the user");
 });
 
+test("a pending approval survives reload; moving on without answering denies it", async ({ page }) => {
+  const { chat } = await userWithEverything(page, "pending");
+  await askForEcho(page);
+  await chat.open();
+  await chat.newChat();
+  await chat.send('[[call:echo {"message":"after reload"}]]');
+  await expect(chat.toolCards().first()).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
+  await page.reload();
+  const card = chat.toolCards().first();
+  await expect(card).toHaveAttribute("data-state", "waiting for approval");
+  await card.getByTestId("tool-approve").click();
+  await expect(card).toHaveAttribute("data-state", "done", { timeout: 45_000 });
+  await expect(chat.lastAssistant()).toContainText("Echo: after reload");
+  await chat.waitIdle();
+
+  await chat.send('[[call:echo {"message":"ignored"}]]');
+  await expect(chat.toolCards().nth(1)).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
+  await chat.send("never mind");
+  await expect(chat.toolCards().nth(1)).toHaveAttribute("data-state", "not approved");
+  await expect(chat.lastAssistant()).toContainText("You said: never mind", { timeout: 45_000 });
+  await chat.waitIdle();
+  await page.reload();
+  await expect(chat.toolCards().nth(1)).toHaveAttribute("data-state", "denied");
+});
+
 test("an image result renders as an image; markdown is rendered safely", async ({ page }) => {
   const { chat } = await userWithEverything(page, "image");
   await chat.open();
