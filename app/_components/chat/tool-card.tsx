@@ -94,6 +94,8 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }:
   const interrupted = idle && (part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded");
   const isError = part.state === "output-error" || output?.isError === true;
   const skipped = part.state === "approval-requested" && !canAnswer;
+  // After approval the part stays "approval-responded" until its output arrives.
+  const running = !interrupted && (part.state === "input-available" || (part.state === "approval-responded" && part.approval.approved));
   const state = interrupted ? "interrupted" : skipped ? "not approved" : isError ? "error" : STATE_LABEL[part.state];
   const copy = () => void navigator.clipboard?.writeText(JSON.stringify({ server, tool, input: part.input, output: output?.content ?? part.errorText ?? null }, null, 2));
   const tone = isError ? "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950" : part.state === "approval-requested" ? "border-amber-300 bg-amber-50 dark:border-amber-700 dark:bg-amber-950" : "border-zinc-200 bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900";
@@ -115,8 +117,8 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }:
             <pre data-testid="tool-args" className="whitespace-pre-wrap break-words font-mono text-xs">{JSON.stringify(part.input ?? {}, null, 2)}</pre>
           </div>
         )}
-        {part.state === "input-available" && !interrupted && progress && <ProgressBar progress={progress} />}
-        {part.state === "input-available" && !interrupted && !progress && <p className="text-xs text-zinc-500">Running…</p>}
+        {running && progress && <ProgressBar progress={progress} />}
+        {running && !progress && <p className="text-xs text-zinc-500">Running…</p>}
         {output && (isError ? <div data-testid="tool-error" className="text-red-800 dark:text-red-300"><ToolResult result={output.content} /></div> : <ToolResult result={output.content} />)}
         {part.state === "output-error" && <p data-testid="tool-error" className="text-xs text-red-800 dark:text-red-300">{part.errorText}</p>}
         {part.state === "output-denied" && <p data-testid="tool-denied" className="text-xs text-zinc-600 dark:text-zinc-300">{part.approval.reason ?? "Denied."}</p>}

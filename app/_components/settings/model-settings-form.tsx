@@ -48,31 +48,34 @@ export function ModelSettingsForm() {
             : view.effective.reason}
         </p>
       )}
-      <label className="block text-sm">
-        Provider
-        <select aria-label="Provider" value={form.provider} onChange={(e) => setForm({ ...form, provider: e.target.value })} className={input}>
-          <option value="">Instance default{view?.instance.provider ? ` (${view.instance.provider} / ${view.instance.model})` : ""}</option>
-          <option value="openai">OpenAI</option>
-          <option value="anthropic">Anthropic</option>
-          <option value="openai-compatible">OpenAI-compatible endpoint</option>
-        </select>
-      </label>
-      <label className="block text-sm">
-        Model
-        <input aria-label="Model" value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} placeholder="e.g. gpt-4.1-mini" className={input} />
-      </label>
-      <label className="block text-sm">
-        Base URL <span className="text-zinc-500">(required for OpenAI-compatible; optional otherwise)</span>
-        <input aria-label="Base URL" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.target.value })} placeholder="https://…/v1" className={input} />
-      </label>
-      <label className="block text-sm">
-        API key {view?.apiKey && <span data-testid="api-key-masked" className="text-zinc-500">(stored: {view.apiKey})</span>}
-        <input aria-label="API key" type="password" autoComplete="off" value={form.apiKey} onChange={(e) => setForm({ ...form, apiKey: e.target.value })} placeholder={view?.apiKey ? "leave empty to keep the stored key" : ""} className={input} />
-      </label>
-      <div className="flex gap-2">
-        <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">Save model settings</button>
-        {view?.apiKey && <button type="button" onClick={() => void save({ clearApiKey: true })} className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700">Remove stored key</button>}
-      </div>
+      {/* Disabled until loaded: a late load must not overwrite what the user already typed. */}
+      <fieldset disabled={!view} className="space-y-3">
+        <label className="block text-sm">
+          Provider
+          <select aria-label="Provider" value={form.provider} onChange={(e) => setForm({ ...form, provider: e.target.value })} className={input}>
+            <option value="">Instance default{view?.instance.provider ? ` (${view.instance.provider} / ${view.instance.model})` : ""}</option>
+            <option value="openai">OpenAI</option>
+            <option value="anthropic">Anthropic</option>
+            <option value="openai-compatible">OpenAI-compatible endpoint</option>
+          </select>
+        </label>
+        <label className="block text-sm">
+          Model
+          <input aria-label="Model" value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} placeholder="e.g. gpt-4.1-mini" className={input} />
+        </label>
+        <label className="block text-sm">
+          Base URL <span className="text-zinc-500">(required for OpenAI-compatible; optional otherwise)</span>
+          <input aria-label="Base URL" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.target.value })} placeholder="https://…/v1" className={input} />
+        </label>
+        <label className="block text-sm">
+          API key {view?.apiKey && <span data-testid="api-key-masked" className="text-zinc-500">(stored: {view.apiKey})</span>}
+          <input aria-label="API key" type="password" autoComplete="off" value={form.apiKey} onChange={(e) => setForm({ ...form, apiKey: e.target.value })} placeholder={view?.apiKey ? "leave empty to keep the stored key" : ""} className={input} />
+        </label>
+        <div className="flex gap-2">
+          <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">Save model settings</button>
+          {view?.apiKey && <button type="button" onClick={() => void save({ clearApiKey: true })} className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700">Remove stored key</button>}
+        </div>
+      </fieldset>
       {message && <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>{message.text}</p>}
     </form>
   );
