@@ -14,6 +14,8 @@ export class ChatPage {
     await this.page.getByTestId("new-chat").click();
     await expect(this.page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
     await expect(this.page.getByTestId("chat-input")).toBeEnabled();
+    // The strip is filled by client code: once it has, the page is hydrated and typing is safe.
+    await expect(this.page.getByTestId("status-strip")).not.toContainText("checking…", { timeout: 30_000 });
     return this.page.url().split("/").pop()!;
   }
 
