@@ -125,6 +125,28 @@ describe("agent loop", () => {
     expect(lastToolMessageContent()).toContain("demo://resource/static/document");
   });
 
+  it("keeps image bytes out of the model's context", async () => {
+    const { user, chat, servers } = setup();
+    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[call:get-tiny-image]]") });
+    const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
+    const blocks = (part as { output: { content: { content: { type: string }[] } } }).output.content.content;
+    expect(blocks.some((b) => b.type === "image")).toBe(true);
+    const sent = lastToolMessageContent();
+    expect(Object.keys(JSON.parse(sent))).toEqual(["result"]);
+    expect(sent).not.toContain("iVBOR");
+  });
+
+  it("refuses attachments and prompts from servers outside the user's workspace", async () => {
+    const owner = setup();
+    const other = setup();
+    const foreign = owner.everything.id;
+    await expect(runTurn({ pool, llm, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: say("x", { resources: [{ serverId: foreign, uri: "demo://resource/dynamic/text/1" }] }) }))
+      .rejects.toMatchObject({ code: "not_found" });
+    await expect(runTurn({ pool, llm, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: { message: { text: "", resources: [], prompt: { serverId: foreign, name: "simple-prompt", arguments: {} } } } }))
+      .rejects.toMatchObject({ code: "not_found" });
+    expect(listMessagesByChat(getDb(), other.chat.id)).toHaveLength(0);
+  });
+
   it("sends progress notifications as data parts", async () => {
     const { user, chat, servers, everything } = setup();
     const chunks = await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]') });
