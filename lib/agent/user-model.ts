@@ -2,7 +2,6 @@
  * The language model a signed-in user's chat runs on, built server-side with the SSRF guard on
  * every provider request (a user-supplied base URL must not reach internal addresses).
  */
-import "server-only";
 import type { LanguageModel } from "ai";
 import type { Db } from "../../db/client";
 import { getUserModelChoice } from "../../db/queries/settings";
