@@ -128,7 +128,7 @@ async function prepareHome(dataDir: string, context: LaunchContext, identity: Sa
 
 /** Write the generated passwd/group once per uid, atomically (a running sandbox may have them mounted). */
 async function writeIdentityFiles(dataDir: string, identity: SandboxIdentity): Promise<{ passwd: string; group: string }> {
-  const dir = path.join(dataDir, "sandbox-etc", String(identity.uid));
+  const dir = path.join(/*turbopackIgnore: true*/ dataDir, "sandbox-etc", String(identity.uid));
   await mkdir(dir, { recursive: true, mode: 0o755 });
   const contents = identityFiles(identity);
   const paths = { passwd: path.join(dir, "passwd"), group: path.join(dir, "group") };
