@@ -133,7 +133,7 @@ async function writeIdentityFiles(dataDir: string, identity: SandboxIdentity): P
   const contents = identityFiles(identity);
   const paths = { passwd: path.join(dir, "passwd"), group: path.join(dir, "group") };
   for (const name of ["passwd", "group"] as const) {
-    const current = await readFile(paths[name], "utf8").catch(() => null);
+    const current = await readFile(/*turbopackIgnore: true*/ paths[name], "utf8").catch(() => null);
     if (current === contents[name]) continue;
     const temp = `${paths[name]}.${process.pid}.tmp`;
     await writeFile(temp, contents[name], { mode: 0o644 });
