@@ -4,8 +4,8 @@
  * missing model), and renaming/deleting chats.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { AuthPages, ServersPage, newAccount } from "./pages/app";
-import { ChatPage, SettingsPage } from "./pages/chat";
+import { newAccount } from "./pages/app";
+import { ChatPage, SettingsPage, addHttpServerByApi, signUpByApi } from "./pages/chat";
 import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
 
 const LLM_BASE = `http://127.0.0.1:${process.env.E2E_LLM_PORT ?? 3198}`;
@@ -21,11 +21,8 @@ test.afterAll(async () => {
 test.describe.configure({ timeout: 120_000 });
 
 async function userWithEverything(page: Page, prefix: string) {
-  await new AuthPages(page).register(newAccount(prefix));
-  const servers = new ServersPage(page);
-  await servers.open();
-  await servers.addHttp("everything", everything.url);
-  await expect(page.getByTestId("server-everything").getByTestId("server-state")).toHaveText("connected", { timeout: 30_000 });
+  await signUpByApi(page, newAccount(prefix));
+  await addHttpServerByApi(page, "everything", everything.url);
   return new ChatPage(page);
 }
 
@@ -64,7 +61,7 @@ test("prompt arguments offer completion/complete suggestions", async ({ page }) 
 
 test("the status strip shows connected and failed servers with the reason", async ({ page }) => {
   await userWithEverything(page, "status");
-  await new ServersPage(page).addHttp("broken", "http://127.0.0.1:9/mcp");
+  await addHttpServerByApi(page, "broken", "http://127.0.0.1:9/mcp", false);
   const chat = new ChatPage(page);
   await chat.open();
   await chat.newChat();
@@ -121,7 +118,7 @@ test("a user's own model: key stored masked, used for requests; blocked and miss
 });
 
 test("rename and delete chats", async ({ page }) => {
-  await new AuthPages(page).register(newAccount("chats"));
+  await signUpByApi(page, newAccount("chats"));
   const chat = new ChatPage(page);
   await chat.open();
   const id = await chat.newChat();

@@ -2,9 +2,9 @@
  * The agent chat in the browser: a scripted OpenAI-compatible model (tests/fixtures/llm) drives the
  * real provider path against a real server-everything over Streamable HTTP.
  */
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { AuthPages, ServersPage, newAccount } from "./pages/app";
-import { ChatPage, SettingsPage } from "./pages/chat";
+import { expect, test, type Page } from "@playwright/test";
+import { newAccount } from "./pages/app";
+import { ChatPage, SettingsPage, addHttpServerByApi, signUpByApi } from "./pages/chat";
 import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
 
 const LLM_BASE = `http://127.0.0.1:${process.env.E2E_LLM_PORT ?? 3198}`;
@@ -19,25 +19,12 @@ test.afterAll(async () => {
 
 test.describe.configure({ timeout: 120_000 });
 
-/**
- * Register and sign in through the HTTP API (cookies land in the context): a fresh context's first
- * page can be submitted before it hydrates, which reloads the form instead of registering.
- */
-async function registerByApi(context: BrowserContext, account: { name: string; email: string; password: string }) {
-  expect((await context.request.post("/api/auth/register", { data: account })).status()).toBe(201);
-  const { csrfToken } = await (await context.request.get("/api/auth/csrf")).json();
-  const signIn = await context.request.post("/api/auth/callback/credentials", { form: { csrfToken, email: account.email, password: account.password, json: "true" } });
-  expect(signIn.ok()).toBe(true);
-}
 
 /** A new user with server-everything added; returns the chat page object. */
 async function userWithEverything(page: Page, prefix: string) {
   const account = newAccount(prefix);
-  await new AuthPages(page).register(account);
-  const servers = new ServersPage(page);
-  await servers.open();
-  await servers.addHttp("everything", everything.url);
-  await expect(page.getByTestId("server-everything").getByTestId("server-state")).toHaveText("connected", { timeout: 30_000 });
+  await signUpByApi(page, account);
+  await addHttpServerByApi(page, "everything", everything.url);
   return { account, chat: new ChatPage(page) };
 }
 
@@ -212,7 +199,7 @@ test("another user cannot open the chat by URL or API", async ({ page, browser }
 
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await registerByApi(other, newAccount("intruder"));
+  await signUpByApi(otherPage, newAccount("intruder"));
   const response = await otherPage.goto(`/chat/${chatId}`);
   expect(response?.status()).toBe(404);
   await expect(otherPage.getByText("private hello")).toHaveCount(0);

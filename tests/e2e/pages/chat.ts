@@ -1,5 +1,35 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
+/**
+ * Register and sign in through the HTTP API (the session cookie lands in the page's context),
+ * then open the chat. A form submitted before the page hydrates reloads instead of registering,
+ * which made UI sign-up flaky on a loaded machine.
+ */
+export async function signUpByApi(page: Page, account: { name: string; email: string; password: string }) {
+  const request = page.context().request;
+  expect((await request.post("/api/auth/register", { data: account })).status()).toBe(201);
+  const { csrfToken } = await (await request.get("/api/auth/csrf")).json();
+  const signIn = await request.post("/api/auth/callback/credentials", { form: { csrfToken, email: account.email, password: account.password, json: "true" } });
+  expect(signIn.ok()).toBe(true);
+  await page.goto("/chat");
+  await expect(page.getByTestId("current-user")).toContainText(account.name);
+}
+
+/** Add a Streamable HTTP server through the API and wait until it is connected; returns its id. */
+export async function addHttpServerByApi(page: Page, name: string, url: string, waitConnected = true): Promise<string> {
+  const request = page.context().request;
+  const created = await request.post("/api/servers", { data: { name, config: { url } } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  if (waitConnected) {
+    await expect.poll(async () => {
+      const { servers } = (await (await request.get("/api/mcp/status")).json()) as { servers: { serverId: string; state: string }[] };
+      return servers.find((s) => s.serverId === id)?.state;
+    }, { timeout: 30_000 }).toBe("connected");
+  }
+  return id;
+}
+
 /** Page object for the chat: chat list, composer, messages and tool cards. */
 export class ChatPage {
   constructor(private readonly page: Page) {}
@@ -11,8 +41,11 @@ export class ChatPage {
 
   /** Start a new chat and return its id. */
   async newChat(): Promise<string> {
-    await this.page.getByTestId("new-chat").click();
-    await expect(this.page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+    // Retried: a click that lands before the sidebar hydrates does nothing.
+    await expect(async () => {
+      await this.page.getByTestId("new-chat").click();
+      await expect(this.page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/, { timeout: 5_000 });
+    }).toPass({ timeout: 45_000 });
     await expect(this.page.getByTestId("chat-input")).toBeEnabled();
     // The strip is filled by client code: once it has, the page is hydrated and typing is safe.
     await expect(this.page.getByTestId("status-strip")).not.toContainText("checking…", { timeout: 30_000 });
