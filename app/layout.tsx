@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import "./globals.css";
+import { HydrationMarker } from "./_components/ui/hydration-marker";
 
 export const metadata: Metadata = {
   title: "Switchboard",
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen antialiased">{children}</body>
+      <body className="min-h-screen antialiased">
+        {children}
+        <HydrationMarker />
+      </body>
     </html>
   );
 }

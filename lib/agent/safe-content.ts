@@ -4,22 +4,10 @@
  * type. Node-free so client components can import it.
  */
 
-const LINK_SCHEMES = new Set(["http:", "https:"]);
+import { safeHref } from "../net/safe-link";
 
-/**
- * The href to render for `url`, or undefined when it must not be a link. Same rule as lib/net's
- * `isSafeLinkUrl` (which cannot be bundled for the browser: it imports node:net); a unit test
- * checks the two agree.
- */
-export function safeHref(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    return LINK_SCHEMES.has(parsed.protocol) ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** The href to render for a link (lib/net's one rule: absolute http(s) only). */
+export { safeHref };
 
 /** Image types shown inline. No SVG: it is a document that can carry script and external loads. */
 export const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"];

@@ -5,31 +5,15 @@
 import { classifyAddress, isLocalhostName } from "./address-policy";
 import { UnsafeUrlError, displayUrl } from "./errors";
 import { parseIpLiteral } from "./ip-literal";
+import { isSafeLinkUrl, parseAbsoluteUrl } from "./safe-link";
 
-const LINK_SCHEMES = new Set(["http:", "https:"]);
-
-function parseAbsolute(url: string | URL): URL | null {
-  if (url instanceof URL) return url;
-  try {
-    // The WHATWG parser strips the leading spaces and control characters browsers also ignore,
-    // so " javascript:..." is judged by its real scheme.
-    return new URL(url);
-  } catch {
-    return null;
-  }
-}
-
-/** True when `url` is an absolute http(s) URL, safe as an href (never javascript:, data:, file:, …). */
-export function isSafeLinkUrl(url: string | URL): boolean {
-  const parsed = parseAbsolute(url);
-  return parsed !== null && LINK_SCHEMES.has(parsed.protocol);
-}
+export { isSafeLinkUrl };
 
 /** Return the parsed URL when it is safe to show or link; throws UnsafeUrlError "unsafe_url" otherwise. */
 export function assertSafeDisplayUrl(url: string | URL): URL {
-  const parsed = parseAbsolute(url);
+  const parsed = parseAbsoluteUrl(url);
   if (!parsed) throw new UnsafeUrlError("unsafe_url", "not an absolute URL");
-  if (!LINK_SCHEMES.has(parsed.protocol)) {
+  if (!isSafeLinkUrl(parsed)) {
     throw new UnsafeUrlError("unsafe_url", `scheme ${parsed.protocol} is not allowed (only http and https)`);
   }
   return parsed;

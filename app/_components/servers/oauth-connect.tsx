@@ -2,20 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { isSafeLinkUrl } from "@/lib/net/safe-link";
 
 /** Fired on `window` after Connect or Disconnect changed a server's authorization (detail: `{serverId}`). */
 export const OAUTH_CHANGED_EVENT = "switchboard:oauth-changed";
-
-/** Only http(s) URLs are ever navigated to (never javascript:, data:, file:...). */
-function isHttpUrl(value: unknown): value is string {
-  if (typeof value !== "string") return false;
-  try {
-    const protocol = new URL(value).protocol;
-    return protocol === "https:" || protocol === "http:";
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Connect / Disconnect for a remote server that needs OAuth. Connect sends the browser to the
@@ -48,7 +38,7 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
     const body = await post("/api/oauth/start");
     if (!body) return;
     if (body.status === "redirect") {
-      if (!isHttpUrl(body.url)) return setError("The authorization URL is not an http(s) link; refused.");
+      if (typeof body.url !== "string" || !isSafeLinkUrl(body.url)) return setError("The authorization URL is not an http(s) link; refused.");
       setBusy(true);
       window.location.assign(body.url);
       return;

@@ -6,12 +6,18 @@ export function newAccount(prefix: string) {
   return { name: `${prefix} ${id}`, email: `${prefix}-${id}@example.com`.toLowerCase(), password: "a long test password" };
 }
 
+/** Wait until React has hydrated the page (a click before that reloads the form instead of submitting). */
+export async function waitForHydration(page: Page) {
+  await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
+}
+
 /** Page object for sign-up, sign-in and sign-out. */
 export class AuthPages {
   constructor(private readonly page: Page) {}
 
   async register(account: { name: string; email: string; password: string }) {
     await this.page.goto("/register");
+    await waitForHydration(this.page);
     await this.page.getByLabel("Name").fill(account.name);
     await this.page.getByLabel("Email").fill(account.email);
     await this.page.getByLabel(/Password/).fill(account.password);
@@ -21,6 +27,7 @@ export class AuthPages {
 
   async signIn(account: { email: string; password: string }) {
     await this.page.goto("/signin");
+    await waitForHydration(this.page);
     await this.page.getByLabel("Email").fill(account.email);
     await this.page.getByLabel("Password").fill(account.password);
     await this.page.getByRole("button", { name: "Sign in" }).click();
@@ -40,6 +47,7 @@ export class ServersPage {
   async open() {
     await this.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Servers" }).click();
     await expect(this.page.getByRole("heading", { name: "MCP servers" })).toBeVisible();
+    await waitForHydration(this.page);
   }
 
   async startAdding(name: string) {
