@@ -3,13 +3,12 @@
  * itself; pages call `requirePageUser()`, which redirects to sign-in.
  */
 import "server-only";
-import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
 import { getUserById, type UserRecord } from "../../db/queries/users";
 import { getPersonalWorkspaceId } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
-import { getAuthOptions } from "./options";
+import { sessionUserId } from "./session-token";
 
 /** The signed-in user with their current workspace. */
 export interface SessionUser extends UserRecord {
@@ -17,8 +16,7 @@ export interface SessionUser extends UserRecord {
 }
 
 async function currentUser(): Promise<SessionUser | null> {
-  const session = await getServerSession(getAuthOptions());
-  const id = (session?.user as { id?: string } | undefined)?.id;
+  const id = await sessionUserId();
   if (!id) return null;
   const db = getDb();
   // The token may outlive its user (deleted account): check the database, not just the JWT.

@@ -73,6 +73,8 @@ test.describe.serial("foundation", () => {
     const anonymous = await request.get("/api/servers");
     expect(anonymous.status()).toBe(401);
     expect((await anonymous.json()).code).toBe("unauthorized");
+    const forged = await request.get("/api/servers", { headers: { cookie: "next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..forged.token.value" } });
+    expect(forged.status()).toBe(401);
     const health = await request.get("/api/health");
     expect(await health.json()).toMatchObject({ ok: true, database: "ok" });
 

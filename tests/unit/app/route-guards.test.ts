@@ -11,7 +11,7 @@ const PUBLIC_ROUTES = new Set([
   "app/api/health/route.ts", // liveness, no data
   "app/oauth/client-metadata.json/route.ts", // the public OAuth client metadata document
 ]);
-const SESSION_CHECK = /\b(requireUser|callerAndServer|getServerSession)\(/;
+const SESSION_CHECK = /\b(requireUser|callerAndServer|sessionUserId)\(/;
 
 function routeFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,7 +1,6 @@
-import { getServerSession } from "next-auth";
 import { getDb } from "@/db/client";
 import { getUserById } from "@/db/queries/users";
-import { getAuthOptions } from "@/lib/auth/options";
+import { sessionUserId } from "@/lib/auth/session-token";
 import { registerUser } from "@/lib/auth/register";
 import { readJson, route } from "@/lib/http";
 
@@ -9,8 +8,7 @@ import { readJson, route } from "@/lib/http";
 export const POST = route(async (request: Request) => {
   const body = await readJson(request);
   const db = getDb();
-  const session = await getServerSession(getAuthOptions());
-  const callerId = (session?.user as { id?: string } | undefined)?.id;
+  const callerId = await sessionUserId();
   const byAdmin = !!callerId && !!getUserById(db, callerId)?.isAdmin;
   const user = await registerUser(db, body, { byAdmin });
   return Response.json({ id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin }, { status: 201 });
