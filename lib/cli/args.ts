@@ -9,7 +9,7 @@ export interface ParsedArgs {
   flags: Record<string, string>;
 }
 
-const VALUE_FLAGS = new Set(["config", "json"]);
+const VALUE_FLAGS = new Set(["config", "json", "data-dir"]);
 
 /** Split argv into positionals and `--config FILE` / `--json '{…}'` style flags. */
 export function parseArgv(argv: string[]): ParsedArgs {

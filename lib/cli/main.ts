@@ -8,6 +8,7 @@ import { ConfigError, EngineError, McpPool, parseServersYaml, type ServerDefinit
 import { redact } from "../redact";
 import { UsageError, jsonArguments, parseArgv, parseKeyValues, splitTarget } from "./args";
 import { runConformance } from "./conformance";
+import { createSandboxWrapper } from "../mcp/sandbox";
 
 const USAGE = `usage: switchboard <command> [--config FILE]
   list [server]                              servers, their state and registered tool names
@@ -17,7 +18,9 @@ const USAGE = `usage: switchboard <command> [--config FILE]
   prompts <server>                           list prompts
   prompt <server> <name> [key=value ...]     get a prompt
   conformance <url>                          run as the MCP conformance suite's client
-The config (default ./switchboard.yaml) is YAML with a top-level mcp_servers: map.`;
+Options: --sandbox runs stdio servers in the bubblewrap sandbox (homes under --data-dir, default
+./.switchboard), as the web app does. The config (default ./switchboard.yaml) is YAML with a
+top-level mcp_servers: map.`;
 
 /** Exit codes of the command line. */
 export const EXIT = { ok: 0, toolError: 1, failure: 2 } as const;
@@ -47,11 +50,22 @@ function findServer(servers: ServerDefinition[], name: string | undefined): Serv
 
 const print = (io: Output, value: unknown) => io.out(JSON.stringify(value, null, 2));
 
-/** Run one command; returns the exit code. */
-export async function main(argv: string[], io: Output = stdio): Promise<number> {
-  const pool = new McpPool();
+/**
+ * The CLI's pool: unsandboxed by default (the local user's own machine), or with `--sandbox` as
+ * the web app runs stdio servers. `projectRoot`'s node_modules is shared read-only into sandboxes.
+ */
+function poolFor(flags: Record<string, string>, projectRoot: string): McpPool {
+  if (flags.sandbox !== "true") return new McpPool();
+  const dataDir = path.resolve(flags["data-dir"] ?? ".switchboard");
+  return new McpPool({ launchWrapper: createSandboxWrapper({ dataDir, projectRoot }) });
+}
+
+/** Run one command; returns the exit code. `projectRoot` is the Switchboard install (bin/ passes it). */
+export async function main(argv: string[], io: Output = stdio, projectRoot = process.cwd()): Promise<number> {
+  let pool: McpPool | undefined;
   try {
     const { positional, flags } = parseArgv(argv);
+    pool = poolFor(flags, projectRoot);
     const [command, ...rest] = positional;
     if (!command || flags.help) {
       io.out(USAGE);
@@ -104,7 +118,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     io.err(`switchboard: ${redact(error instanceof Error ? error.message : String(error))}`);
     return EXIT.failure;
   } finally {
-    await pool.closeAll();
+    await pool?.closeAll();
   }
 }
 

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { AuthPages, ServersPage, newAccount } from "./pages/app";
+import { ADMIN, AuthPages, ServersPage, newAccount } from "./pages/app";
 
 // One account registered first in this file's run is the instance admin (fresh data dir per run).
-const admin = newAccount("admin");
+const admin = ADMIN;
 const member = newAccount("member");
 let adminServerId = "";
 

@@ -1,5 +1,11 @@
 import { expect, type Page } from "@playwright/test";
 
+/**
+ * The instance administrator: foundation.spec registers it first (every run has a fresh data dir),
+ * other specs sign in with it when they need admin rights.
+ */
+export const ADMIN = { name: "Admin", email: "admin@example.com", password: "a long admin password" };
+
 /** A new account's credentials, unique per call. */
 export function newAccount(prefix: string) {
   const id = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
