@@ -95,7 +95,7 @@ async function main() {
   await waitFor(`${base}/api/health`, 300_000);
   const cookie = await signIn(base);
   const created = await fetch(`${base}/api/servers`, {
-    method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ name: "everything", config: { url: mcpUrl } }),
+    method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ name: "everything", config: { url: mcpUrl, supports_parallel_tool_calls: true } }),
   });
   const { id } = (await created.json()) as { id: string };
 
