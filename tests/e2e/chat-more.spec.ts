@@ -3,31 +3,15 @@
  * completions, the server status strip, the user's own model settings (masked key, SSRF guard,
  * missing model), and renaming/deleting chats.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "./helpers/fixtures";
 import { newAccount } from "./pages/app";
-import { ChatPage, SettingsPage, addHttpServerByApi, signUpByApi } from "./pages/chat";
-import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
+import { ChatPage, LLM_BASE, SettingsPage, addHttpServerByApi, signUpByApi, userWithEverything } from "./pages/chat";
 
-const LLM_BASE = `http://127.0.0.1:${process.env.E2E_LLM_PORT ?? 3198}`;
-
-let everything: RunningServer;
-test.beforeAll(async () => {
-  everything = await startEverythingHttp();
-});
-test.afterAll(async () => {
-  await everything?.stop();
-});
 
 test.describe.configure({ timeout: 120_000 });
 
-async function userWithEverything(page: Page, prefix: string) {
-  await signUpByApi(page, newAccount(prefix));
-  await addHttpServerByApi(page, "everything", everything.url);
-  return new ChatPage(page);
-}
-
-test("a long tool call shows live progress; structured content shows as data", async ({ page }) => {
-  const chat = await userWithEverything(page, "progress");
+test("a long tool call shows live progress; structured content shows as data", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "progress");
   await chat.open();
   await chat.newChat();
   await chat.send('[[call:trigger-long-running-operation {"duration":4,"steps":4}]]');
@@ -43,8 +27,8 @@ test("a long tool call shows live progress; structured content shows as data", a
   await expect(second.getByTestId("tool-structured")).toContainText("temperature");
 });
 
-test("prompt arguments offer completion/complete suggestions", async ({ page }) => {
-  const chat = await userWithEverything(page, "complete");
+test("prompt arguments offer completion/complete suggestions", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "complete");
   await chat.open();
   await chat.newChat();
   await chat.input().fill("/completable");
@@ -59,8 +43,8 @@ test("prompt arguments offer completion/complete suggestions", async ({ page }) 
   await expect(chat.lastAssistant()).toContainText("promote Alice to the head of the Engineering team", { timeout: 45_000 });
 });
 
-test("the status strip shows connected and failed servers with the reason", async ({ page }) => {
-  await userWithEverything(page, "status");
+test("the status strip shows connected and failed servers with the reason", async ({ page, everything }) => {
+  await userWithEverything(page, everything.url, "status");
   await addHttpServerByApi(page, "broken", "http://127.0.0.1:9/mcp", false);
   const chat = new ChatPage(page);
   await chat.open();
@@ -71,8 +55,8 @@ test("the status strip shows connected and failed servers with the reason", asyn
   await expect(broken).toContainText("—");
 });
 
-test("a user's own model: key stored masked, used for requests; blocked and missing models are explained", async ({ page }) => {
-  const chat = await userWithEverything(page, "model");
+test("a user's own model: key stored masked, used for requests; blocked and missing models are explained", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "model");
   const settings = new SettingsPage(page);
   await settings.open();
   const form = page.getByTestId("model-settings");

@@ -2,31 +2,14 @@
  * The agent chat in the browser: a scripted OpenAI-compatible model (tests/fixtures/llm) drives the
  * real provider path against a real server-everything over Streamable HTTP.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "./helpers/fixtures";
+import type { Page } from "@playwright/test";
 import { newAccount } from "./pages/app";
-import { ChatPage, SettingsPage, addHttpServerByApi, signUpByApi } from "./pages/chat";
-import { startEverythingHttp, type RunningServer } from "./helpers/everything-server";
+import { LLM_BASE, SettingsPage, signUpByApi, userWithEverything } from "./pages/chat";
 
-const LLM_BASE = `http://127.0.0.1:${process.env.E2E_LLM_PORT ?? 3198}`;
-
-let everything: RunningServer;
-test.beforeAll(async () => {
-  everything = await startEverythingHttp();
-});
-test.afterAll(async () => {
-  await everything?.stop();
-});
 
 test.describe.configure({ timeout: 120_000 });
 
-
-/** A new user with server-everything added; returns the chat page object. */
-async function userWithEverything(page: Page, prefix: string) {
-  const account = newAccount(prefix);
-  await signUpByApi(page, account);
-  await addHttpServerByApi(page, "everything", everything.url);
-  return { account, chat: new ChatPage(page) };
-}
 
 async function askForEcho(page: Page) {
   const settings = new SettingsPage(page);
@@ -35,8 +18,8 @@ async function askForEcho(page: Page) {
   await settings.setToolPolicy("everything", "echo", "ask");
 }
 
-test("approve a tool call with edited arguments; the result and answer stream in and survive reload", async ({ page }) => {
-  const { chat } = await userWithEverything(page, "approve");
+test("approve a tool call with edited arguments; the result and answer stream in and survive reload", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "approve");
   await askForEcho(page);
   await chat.open();
   await chat.newChat();
@@ -66,8 +49,8 @@ test("approve a tool call with edited arguments; the result and answer stream in
   await expect(page.getByTestId("chat-title")).toContainText("Please echo");
 });
 
-test("deny a tool call: the model is told the user denied it", async ({ page }) => {
-  const { chat } = await userWithEverything(page, "deny");
+test("deny a tool call: the model is told the user denied it", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "deny");
   await askForEcho(page);
   await chat.open();
   await chat.newChat();
@@ -80,8 +63,8 @@ test("deny a tool call: the model is told the user denied it", async ({ page }) 
   await expect(chat.lastAssistant().getByTestId("assistant-text")).toContainText("denied by the user");
 });
 
-test("a pending approval survives reload; moving on without answering denies it", async ({ page }) => {
-  const { chat } = await userWithEverything(page, "pending");
+test("a pending approval survives reload; moving on without answering denies it", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "pending");
   await askForEcho(page);
   await chat.open();
   await chat.newChat();
@@ -105,8 +88,8 @@ test("a pending approval survives reload; moving on without answering denies it"
   await expect(chat.toolCards().nth(1)).toHaveAttribute("data-state", "denied");
 });
 
-test("an image result renders as an image; markdown is rendered safely", async ({ page }) => {
-  const { chat } = await userWithEverything(page, "image");
+test("an image result renders as an image; markdown is rendered safely", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "image");
   await chat.open();
   await chat.newChat();
   await chat.send("[[call:get-tiny-image]]");
@@ -127,8 +110,8 @@ test("an image result renders as an image; markdown is rendered safely", async (
   await expect(answer.locator("b")).toHaveCount(0);
 });
 
-test("attach a resource: its content reaches the model and a chip shows on the message", async ({ page }) => {
-  const { chat } = await userWithEverything(page, "resource");
+test("attach a resource: its content reaches the model and a chip shows on the message", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "resource");
   await chat.open();
   await chat.newChat();
   await page.getByTestId("open-resource-picker").click();
@@ -151,8 +134,8 @@ test("attach a resource: its content reaches the model and a chip shows on the m
   await expect(page.getByTestId("message-user").last().getByTestId("resource-chip")).toHaveCount(2);
 });
 
-test("run a prompt through /: its messages go into the chat", async ({ page }) => {
-  const { chat } = await userWithEverything(page, "prompt");
+test("run a prompt through /: its messages go into the chat", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "prompt");
   await chat.open();
   await chat.newChat();
   await chat.input().fill("/args");
@@ -166,8 +149,8 @@ test("run a prompt through /: its messages go into the chat", async ({ page }) =
   await expect(chat.lastAssistant()).toContainText("Lisbon", { timeout: 45_000 });
 });
 
-test("stop mid-stream keeps what was produced", async ({ page }) => {
-  const { chat } = await userWithEverything(page, "stop");
+test("stop mid-stream keeps what was produced", async ({ page, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "stop");
   await chat.open();
   await chat.newChat();
   await chat.send("[[slow]]");
@@ -190,8 +173,8 @@ test("stop mid-stream keeps what was produced", async ({ page }) => {
   await expect(chat.lastAssistant()).not.toContainText("word200");
 });
 
-test("another user cannot open the chat by URL or API", async ({ page, browser }) => {
-  const { chat } = await userWithEverything(page, "owner");
+test("another user cannot open the chat by URL or API", async ({ page, browser, everything }) => {
+  const { chat } = await userWithEverything(page, everything.url, "owner");
   await chat.open();
   const chatId = await chat.newChat();
   await chat.send("private hello");

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { newAccount } from "./app";
 
 /**
  * Register and sign in through the HTTP API (the session cookie lands in the page's context),
@@ -31,6 +32,17 @@ export async function addHttpServerByApi(page: Page, name: string, url: string, 
 }
 
 /** Page object for the chat: chat list, composer, messages and tool cards. */
+/** The scripted LLM's control address (see tests/fixtures/llm). */
+export const LLM_BASE = `http://127.0.0.1:${process.env.E2E_LLM_PORT ?? 3198}`;
+
+/** A new user with server-everything (at `everythingUrl`) added; returns the account and the chat page object. */
+export async function userWithEverything(page: Page, everythingUrl: string, prefix: string) {
+  const account = newAccount(prefix);
+  await signUpByApi(page, account);
+  await addHttpServerByApi(page, "everything", everythingUrl);
+  return { account, chat: new ChatPage(page) };
+}
+
 export class ChatPage {
   constructor(private readonly page: Page) {}
 
