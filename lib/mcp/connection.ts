@@ -11,6 +11,7 @@ import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
 import type { SamplingGate } from "./sampling";
+import { observeScopeChallenges, recordsStepUp, type ScopeChallenge } from "./step-up";
 import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { discover, type Discovered, type ListKind } from "./discovery";
@@ -40,6 +41,8 @@ export interface ConnectionOptions {
   onListChanged: (kind: ListKind) => void;
   /** Sampling policy gate of this (user, server). */
   samplingGate?: SamplingGate;
+  /** Where a 403 `insufficient_scope` challenge on this connection is recorded (step-up). */
+  scopeChallenge: ScopeChallenge;
   /** The link closed without `close()` being called (crash, server exit). */
   onUnexpectedClose: () => void;
   /** Aborts a connect in progress (e.g. the pool closes the server). */
@@ -157,6 +160,11 @@ export class Connection {
     try {
       return await run();
     } catch (error) {
+      // The server asked for a wider scope than the token has: only a new authorization can help.
+      const scope = this.options.scopeChallenge.take();
+      if (scope) {
+        throw new EngineError("needs_authorization", `server "${this.options.server.name}" needs a wider scope (${scope}); connect again to grant it`, { cause: error });
+      }
       throw translateError(error, this.errorContext("call", { timeoutMs: options.timeoutMs, signal: options.signal }));
     }
   }
@@ -233,7 +241,9 @@ async function connectTransport(
     await client.connect(transport, rpc);
     return { client, transport, kind: "stdio" };
   }
-  const http = { url: config.url!, headers: config.headers, fetch: options.fetch, authProvider: options.authProvider };
+  const provider = options.authProvider;
+  const fetch = recordsStepUp(provider) ? observeScopeChallenges(options.fetch ?? globalThis.fetch, provider, options.scopeChallenge) : options.fetch;
+  const http = { url: config.url!, headers: config.headers, fetch, authProvider: provider };
   if (!isLegacySseUrl(http.url)) {
     const transport = createStreamableTransport(http);
     track(transport);

@@ -42,3 +42,4 @@ export {
   type SamplingResponse,
 } from "./sampling";
 export { rootsOf } from "./roots";
+export { recordsStepUp, type StepUpRecorder } from "./step-up";

@@ -14,6 +14,7 @@ import type { Discovered, ListKind } from "./discovery";
 import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
+import { ScopeChallenge } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
 import { registrationsOf, type UnnamedTool } from "./registry";
 import { errorOutcome, outcomeOf } from "./results";
@@ -205,6 +206,7 @@ export class ManagedServer {
       signal: abort.signal,
       onListChanged: (kind) => void this.refresh(generation, kind),
       samplingGate: this.samplingGate,
+      scopeChallenge: new ScopeChallenge(),
       onUnexpectedClose: () => this.handleDrop(generation),
     };
     const promise = openConnection(options).then(

@@ -20,6 +20,8 @@ import { singleFlight } from "./single-flight";
 import type { CredentialKey, CredentialKind, OAuthStore } from "./store";
 import { assertDiscoveryState, assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
 
+import type { StepUpRecorder } from "../mcp/step-up";
+
 /** Tokens count as expired this long (at most a quarter of their life) before `expires_in` runs out. */
 const EXPIRY_SKEW_MS = 30_000;
 
@@ -61,8 +63,8 @@ interface StoredTokens {
   serverUrl: string;
 }
 
-/** An `OAuthClientProvider` for one (user, server). */
-export class SwitchboardOAuthProvider implements OAuthClientProvider {
+/** An `OAuthClientProvider` for one (user, server); it also remembers step-up scopes for the next Connect. */
+export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpRecorder {
   readonly clientMetadataUrl?: string;
   private pendingState?: string;
   private verifier?: string;
@@ -72,6 +74,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     this.clientMetadataUrl = options.clientMetadataUrl;
     this.verifier = options.codeVerifier;
     this.now = options.now ?? Date.now;
+  }
+
+  /** The engine saw a 403 `insufficient_scope` for `scope`: keep it for the next authorization. */
+  async recordRequiredScope(scope: string): Promise<void> {
+    await this.options.store.set(this.options.key, "required_scope", scope);
   }
 
   get redirectUrl(): string | undefined {

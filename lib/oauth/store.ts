@@ -9,8 +9,11 @@ export interface CredentialKey {
   serverId: string;
 }
 
-/** What is stored per key: the client registration, the tokens, the discovery result. */
-export type CredentialKind = "client" | "tokens" | "discovery";
+/**
+ * What is stored per key: the client registration, the tokens, the discovery result, and the wider
+ * scope a server asked for with a 403 `insufficient_scope` (requested on the next Connect).
+ */
+export type CredentialKind = "client" | "tokens" | "discovery" | "required_scope";
 
 /** A pending authorization, from `redirectToAuthorization` until the callback takes it. */
 export interface PendingAuthorization extends CredentialKey {

@@ -28,7 +28,12 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
       redirect = url;
     },
   });
-  const result = await auth(provider, { serverUrl: server.config.url, scope: challenge.scope, resourceMetadataUrl: challenge.resourceMetadataUrl, fetchFn: deps.oauthFetch });
+  // A scope the server demanded earlier with 403 insufficient_scope (step-up) is asked for too.
+  const key = { userId, serverId: server.id };
+  const required = await deps.store.get(key, "required_scope");
+  const scope = unionScopes(challenge.scope, required);
+  if (required) await forgetNarrowRegistration(deps, key, required);
+  const result = await auth(provider, { serverUrl: server.config.url, scope, resourceMetadataUrl: challenge.resourceMetadataUrl, fetchFn: deps.oauthFetch });
   if (result === "REDIRECT" && redirect) return { status: "redirect", url: redirect.href };
   return { status: "authorized" };
 }
@@ -96,4 +101,23 @@ async function probeChallenge(deps: OAuthDeps, server: ServerDefinition): Promis
   if (response.status !== 401 && response.status !== 403) return {};
   const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
   return { scope, resourceMetadataUrl };
+}
+
+/** Space-separated scopes of both, each once, in first-seen order; undefined when both are empty. */
+export function unionScopes(...scopes: (string | undefined)[]): string | undefined {
+  const all = [...new Set(scopes.flatMap((s) => (s ?? "").split(/\s+/)).filter(Boolean))];
+  return all.length ? all.join(" ") : undefined;
+}
+
+/**
+ * A dynamically registered client may ask for at most the scope it registered with (RFC 7591 §2);
+ * when a step-up needs more, register again rather than be refused with invalid_scope.
+ */
+async function forgetNarrowRegistration(deps: OAuthDeps, key: { userId: string; serverId: string }, required: string): Promise<void> {
+  const stored = await deps.store.get(key, "client");
+  if (!stored) return;
+  const registered = (JSON.parse(stored) as { scope?: string }).scope;
+  if (registered === undefined) return; // registered without a scope limit
+  const have = new Set(registered.split(/\s+/));
+  if (required.split(/\s+/).some((s) => s && !have.has(s))) await deps.store.delete(key, ["client"]);
 }

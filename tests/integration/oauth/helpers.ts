@@ -18,13 +18,13 @@ export const REDIRECT_URL = "http://localhost:3111/api/oauth/callback";
 export interface OAuthFixture {
   issuer: string;
   mcpUrl: string;
-  stats: { refreshGrants: number; codeGrants: number; revocations: number; registrations: number; bearerSubjects: string[]; tokensSeen: string[]; rejected: number };
+  stats: { refreshGrants: number; codeGrants: number; revocations: number; registrations: number; bearerSubjects: string[]; tokensSeen: string[]; rejected: number; stepUpChallenges?: number };
   provider: { RefreshToken: { find(token: string): Promise<{ destroy(): Promise<void> } | undefined> } };
   close(): Promise<void>;
 }
 
 /** Start an AS + MCP fixture. */
-export function startFixture(options: { accessTtl?: number } = {}): Promise<OAuthFixture> {
+export function startFixture(options: { accessTtl?: number; stepUpScope?: string } = {}): Promise<OAuthFixture> {
   return startOAuthFixture(options);
 }
 

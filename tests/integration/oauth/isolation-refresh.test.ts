@@ -43,20 +43,21 @@ function newPool(): McpPool {
   return pool;
 }
 
-async function fixture(accessTtl?: number): Promise<OAuthFixture> {
-  const started = await startFixture({ accessTtl });
+async function fixture(accessTtl?: number, stepUpScope?: string): Promise<OAuthFixture> {
+  const started = await startFixture({ accessTtl, stepUpScope });
   fixtures.push(started);
   return started;
 }
 
-/** The whole browser flow for `user`, signing in at the AS as `login`. */
-async function connect(user: TestUser, server: ServerDefinition, login: string): Promise<void> {
+/** The whole browser flow for `user`, signing in at the AS as `login`; returns the authorization URL. */
+async function connect(user: TestUser, server: ServerDefinition, login: string): Promise<URL> {
   const begun = await beginAuthorization(deps, user.id, server);
   if (begun.status !== "redirect") throw new Error("expected a redirect");
   const back = await devLogin(begun.url, login);
   const response = await oauthCallbackResponse(deps, { url: back, userId: user.id, findServer: () => server });
   expect(response.status).toBe(303);
   await pool.reconnect(user.id, server);
+  return new URL(begun.url);
 }
 
 async function whoami(user: TestUser, server: ServerDefinition): Promise<string> {
@@ -139,6 +140,27 @@ describe("per-user OAuth in the pool", () => {
     const status = await pool.reconnect(alice.id, server);
     expect(status.state).toBe("needs_authorization");
     expect(await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens")).toBeUndefined();
+  }, 30_000);
+
+  it("steps up: a 403 insufficient_scope asks the user to connect again, and that Connect requests the wider scope", async () => {
+    const x = await fixture(undefined, "mcp:admin");
+    const server = addOAuthServer(alice, "step-up", x.mcpUrl);
+    newPool();
+    const first = await connect(alice, server, "alice");
+    expect(first.searchParams.get("scope") ?? "").not.toContain("mcp:admin");
+    expect(await whoami(alice, server)).toBe("alice");
+
+    const denied = await pool.callTool(alice.id, server, "admin_action");
+    expect(denied.isError).toBe(true);
+    expect(denied.errorCode).toBe("needs_authorization");
+    expect(JSON.stringify(denied.forModel)).toContain("wider scope");
+    expect(pool.status(alice.id, server).state).toBe("needs_authorization");
+    expect(x.stats.stepUpChallenges).toBeGreaterThan(0);
+
+    const second = await connect(alice, server, "alice");
+    expect(second.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
+    const allowed = await pool.callTool(alice.id, server, "admin_action");
+    expect(allowed.forModel).toEqual({ result: "admin done for alice" });
   }, 30_000);
 
   it("disconnect revokes at the AS and forgets", async () => {
