@@ -3,21 +3,17 @@
  * MCP server (server-everything over stdio): tool calls, approvals, what the model sees,
  * progress, persistence, attachments and prompts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { setToolPolicy } from "@/db/queries/tool-policies";
-import { McpPool } from "@/lib/mcp";
 import type { ChatMessage } from "@/lib/agent/chat-message";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
 import { textOf } from "@/lib/agent/message-parts";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { EVERYTHING } from "../mcp/helpers";
-import { newUserWithChat, runTurn, say, startScriptedLlm, type ScriptedLlm } from "./helpers";
+import { newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";
 
-let dir: string;
-let llm: ScriptedLlm;
-const pool = new McpPool();
+const env = useAgentEnvironment();
 const EVERYTHING_CONFIG = { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } };
 
 /** A user with a chat and server-everything in their workspace. */
@@ -26,23 +22,12 @@ function setup() {
   return { user, chat, servers, everything: servers[0] };
 }
 
-beforeAll(async () => {
-  dir = useTempDataDir();
-  llm = await startScriptedLlm();
-});
-
-afterAll(async () => {
-  await pool.closeAll();
-  await llm?.close();
-  removeTempDataDir(dir);
-});
-
 function toolParts(message: ChatMessage | undefined) {
   return (message?.parts ?? []).filter((p) => p.type === "dynamic-tool");
 }
 
 function lastToolMessageContent(): string {
-  const body = llm.requests.at(-1)!.body;
+  const body = env.llm.requests.at(-1)!.body;
   const tool = body.messages.filter((m) => m.role === "tool").at(-1)!;
   return typeof tool.content === "string" ? tool.content : JSON.stringify(tool.content);
 }
@@ -50,7 +35,7 @@ function lastToolMessageContent(): string {
 describe("agent loop", () => {
   it("runs an allowed tool (readOnlyHint default) and gives the model only the reference JSON", async () => {
     const { user, chat, servers, everything } = setup();
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('go [[call:echo {"message":"hello tools"}]]') });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('go [[call:echo {"message":"hello tools"}]]') });
     const stored = listMessagesByChat(getDb(), chat.id);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
     const [part] = toolParts(stored[1]);
@@ -65,14 +50,14 @@ describe("agent loop", () => {
   it("asks before a tool with policy ask; approving with edited arguments runs the edited call", async () => {
     const { user, chat, servers, everything } = setup();
     setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "ask" });
-    const first = await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"original"}]]') });
+    const first = await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"original"}]]') });
     expect(first.some((c) => c.type === "tool-approval-request")).toBe(true);
     let stored = listMessagesByChat(getDb(), chat.id);
     const [pending] = toolParts(stored[1]);
     expect(pending.state).toBe("approval-requested");
     const approvalId = (pending as { approval: { id: string } }).approval.id;
 
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: { approvals: [{ approvalId, approved: true, input: { message: "edited" } }] } });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: { approvals: [{ approvalId, approved: true, input: { message: "edited" } }] } });
     stored = listMessagesByChat(getDb(), chat.id);
     expect(stored).toHaveLength(2);
     const [done] = toolParts(stored[1]);
@@ -85,15 +70,15 @@ describe("agent loop", () => {
   it("deny tells the model the user denied the call; a never policy denies without asking", async () => {
     const { user, chat, servers, everything } = setup();
     setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "ask" });
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"x"}]]') });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"x"}]]') });
     const approvalId = (toolParts(listMessagesByChat(getDb(), chat.id)[1])[0] as { approval: { id: string } }).approval.id;
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: { approvals: [{ approvalId, approved: false }] } });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: { approvals: [{ approvalId, approved: false }] } });
     const [denied] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
     expect(denied.state).toBe("output-denied");
     expect(lastToolMessageContent()).toContain(DENIED_BY_USER);
 
     setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "deny" });
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"y"}]]') });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"y"}]]') });
     const last = listMessagesByChat(getDb(), chat.id).at(-1)!;
     expect(toolParts(last)[0].state).toBe("output-denied");
     expect(lastToolMessageContent()).toContain("denied by the user's policy");
@@ -101,7 +86,7 @@ describe("agent loop", () => {
 
   it("passes isError results on: the model gets {error}, the UI keeps the content", async () => {
     const { user, chat, servers } = setup();
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[call:echo {}]]") });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say("[[call:echo {}]]") });
     const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
     expect(part.state).toBe("output-available");
     expect((part as { output: { isError: boolean } }).output.isError).toBe(true);
@@ -110,7 +95,7 @@ describe("agent loop", () => {
 
   it("stops after the configured number of steps", async () => {
     const { user, chat, servers } = setup();
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, maxSteps: 1, request: say('[[call:echo {"message":"once"}]]') });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, maxSteps: 1, request: say('[[call:echo {"message":"once"}]]') });
     const assistant = listMessagesByChat(getDb(), chat.id)[1];
     expect(toolParts(assistant)[0].state).toBe("output-available");
     expect(textOf(assistant)).not.toContain("Tool results");
@@ -118,7 +103,7 @@ describe("agent loop", () => {
 
   it("runs the resource wrapper tools without asking (they only list or read)", async () => {
     const { user, chat, servers } = setup();
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[call:list_resources]]") });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say("[[call:list_resources]]") });
     const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
     expect(part.toolName).toBe("mcp_everything_list_resources");
     expect(part.state).toBe("output-available");
@@ -127,7 +112,7 @@ describe("agent loop", () => {
 
   it("keeps image bytes out of the model's context", async () => {
     const { user, chat, servers } = setup();
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[call:get-tiny-image]]") });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say("[[call:get-tiny-image]]") });
     const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
     const blocks = (part as { output: { content: { content: { type: string }[] } } }).output.content.content;
     expect(blocks.some((b) => b.type === "image")).toBe(true);
@@ -140,16 +125,16 @@ describe("agent loop", () => {
     const owner = setup();
     const other = setup();
     const foreign = owner.everything.id;
-    await expect(runTurn({ pool, llm, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: say("x", { resources: [{ serverId: foreign, uri: "demo://resource/dynamic/text/1" }] }) }))
+    await expect(runTurn({ ...env, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: say("x", { resources: [{ serverId: foreign, uri: "demo://resource/dynamic/text/1" }] }) }))
       .rejects.toMatchObject({ code: "not_found" });
-    await expect(runTurn({ pool, llm, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: { message: { text: "", resources: [], prompt: { serverId: foreign, name: "simple-prompt", arguments: {} } } } }))
+    await expect(runTurn({ ...env, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: { message: { text: "", resources: [], prompt: { serverId: foreign, name: "simple-prompt", arguments: {} } } } }))
       .rejects.toMatchObject({ code: "not_found" });
     expect(listMessagesByChat(getDb(), other.chat.id)).toHaveLength(0);
   });
 
   it("sends progress notifications as data parts", async () => {
     const { user, chat, servers, everything } = setup();
-    const chunks = await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]') });
+    const chunks = await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]') });
     const progress = chunks.filter((c) => c.type === "data-progress");
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect((progress.at(-1) as { data: { total?: number } }).data.total).toBe(3);
@@ -157,16 +142,16 @@ describe("agent loop", () => {
 
   it("puts an attached resource and a prompt into the model's context and stores them as parts", async () => {
     const { user, chat, servers, everything } = setup();
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say("read this", { resources: [{ serverId: everything.id, uri: "demo://resource/dynamic/text/1" }] }) });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say("read this", { resources: [{ serverId: everything.id, uri: "demo://resource/dynamic/text/1" }] }) });
     const userMessage = listMessagesByChat(getDb(), chat.id)[0];
     expect(userMessage.parts.map((p) => p.type)).toEqual(["data-resource", "text"]);
-    const sent = JSON.stringify(llm.requests.at(-1)!.body.messages);
+    const sent = JSON.stringify(env.llm.requests.at(-1)!.body.messages);
     expect(sent).toContain("demo://resource/dynamic/text/1");
 
-    await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: { message: { text: "", resources: [], prompt: { serverId: everything.id, name: "args-prompt", arguments: { city: "Lisbon" } } } } });
+    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: { message: { text: "", resources: [], prompt: { serverId: everything.id, name: "args-prompt", arguments: { city: "Lisbon" } } } } });
     const promptMessage = listMessagesByChat(getDb(), chat.id)[2];
     expect(promptMessage.parts[0].type).toBe("data-prompt");
-    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("Lisbon");
+    expect(JSON.stringify(env.llm.requests.at(-1)!.body.messages)).toContain("Lisbon");
   });
 
   it("keeps what was produced when the stream is stopped", async () => {
@@ -174,7 +159,7 @@ describe("agent loop", () => {
     const controller = new AbortController();
     let seen = 0;
     await runTurn({
-      pool, llm, userId: user.id, chatId: chat.id, servers, request: say("[[slow]]"), signal: controller.signal,
+      ...env, userId: user.id, chatId: chat.id, servers, request: say("[[slow]]"), signal: controller.signal,
       onChunk: (c) => { if (c.type === "text-delta" && ++seen === 5) controller.abort(); },
     }).catch(() => undefined);
     const stored = listMessagesByChat(getDb(), chat.id);
@@ -191,7 +176,7 @@ describe("stop during a tool call", () => {
     let abortedAt = 0;
     // 30 s of work in 30 steps: the first progress notification proves the call is running.
     await runTurn({
-      pool, llm, userId: user.id, chatId: chat.id, servers, signal: controller.signal,
+      ...env, userId: user.id, chatId: chat.id, servers, signal: controller.signal,
       request: say('[[call:trigger-long-running-operation {"duration":30,"steps":30}]]'),
       onChunk: (c) => {
         if (c.type === "data-progress" && !abortedAt) {

@@ -4,6 +4,8 @@
  */
 import path from "node:path";
 import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll } from "vitest";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { getDb, type Db } from "@/db/client";
 import { createChat } from "@/db/queries/chats";
 import { createServer, toServerDefinition } from "@/db/queries/servers";
@@ -14,7 +16,7 @@ import type { ChatRequest } from "@/lib/agent/chat-request";
 import { createLanguageModel } from "@/lib/agent/model";
 import { prepareTurn } from "@/lib/agent/prepare-turn";
 import { runChat } from "@/lib/agent/run-chat";
-import type { McpPool, ServerDefinition } from "@/lib/mcp";
+import { McpPool, type ServerDefinition } from "@/lib/mcp";
 import { startScriptedLlm as startLlm } from "../../fixtures/llm/scripted-llm.mjs";
 
 export const BARRIER = path.join(__dirname, "barrier-server.mjs");
@@ -29,6 +31,31 @@ export interface ScriptedLlm {
 /** Start the scripted OpenAI-compatible server on a free port. */
 export function startScriptedLlm(): Promise<ScriptedLlm> {
   return startLlm(0) as Promise<ScriptedLlm>;
+}
+
+/** What each agent test file shares: a temp data dir, the scripted LLM and a pool of its own. */
+export interface AgentEnvironment {
+  pool: McpPool;
+  llm: ScriptedLlm;
+}
+
+/**
+ * Register the file's set-up and tear-down (temp data dir, scripted LLM, pool closed at the end);
+ * `llm` is filled in before the first test runs.
+ */
+export function useAgentEnvironment(): AgentEnvironment {
+  const env = { pool: new McpPool() } as AgentEnvironment;
+  let dir = "";
+  beforeAll(async () => {
+    dir = useTempDataDir();
+    env.llm = await startScriptedLlm();
+  });
+  afterAll(async () => {
+    await env.pool.closeAll();
+    await env.llm?.close();
+    removeTempDataDir(dir);
+  });
+  return env;
 }
 
 /** A new user (with personal workspace), one chat, and the given servers stored in the workspace. */

@@ -3,28 +3,13 @@
  * agent loop, two calls to a server with `false` run one after the other, with `true` together.
  * Order comes from sequence numbers the fixture server records, not from wall-clock thresholds.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { setToolPolicy } from "@/db/queries/tool-policies";
-import { McpPool } from "@/lib/mcp";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { BARRIER, newUserWithChat, runTurn, say, startScriptedLlm, type ScriptedLlm } from "./helpers";
+import { BARRIER, newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";
 
-let dir: string;
-let llm: ScriptedLlm;
-const pool = new McpPool();
-
-beforeAll(async () => {
-  dir = useTempDataDir();
-  llm = await startScriptedLlm();
-});
-
-afterAll(async () => {
-  await pool.closeAll();
-  await llm?.close();
-  removeTempDataDir(dir);
-});
+const env = useAgentEnvironment();
 
 interface Meeting { label: string; startSeq: number; endSeq: number }
 
@@ -32,7 +17,7 @@ async function twoCalls(parallel: boolean): Promise<Meeting[]> {
   const { user, chat, servers } = newUserWithChat({ barrier: { command: process.execPath, args: [BARRIER], supports_parallel_tool_calls: parallel } });
   // "allow" so both calls run in the same step without waiting for a person.
   setToolPolicy(getDb(), user.id, { serverId: servers[0].id, toolName: "meet", policy: "allow" });
-  await runTurn({ pool, llm, userId: user.id, chatId: chat.id, servers, request: say('[[call:meet {"label":"a"}]] [[call:meet {"label":"b"}]]') });
+  await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:meet {"label":"a"}]] [[call:meet {"label":"b"}]]') });
   const assistant = listMessagesByChat(getDb(), chat.id)[1];
   const outputs = assistant.parts.filter((p) => p.type === "dynamic-tool").map((p) => {
     expect(p.state).toBe("output-available");

@@ -110,13 +110,13 @@ export async function callJson<T = any>(client: Client, name: string, args: Reco
   return JSON.parse(content[0].text) as T;
 }
 
-/** Host pids whose command line contains `marker` (bwrap, the sandbox init and the server). */
-export function pidsWithMarker(marker: string): number[] {
+/** Host pids (other than this process) whose /proc/<pid>/`file` text matches `test`. */
+function hostPids(file: "cmdline" | "status", test: (text: string) => boolean): number[] {
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) found.push(Number(entry));
+      if (test(readFileSync(`/proc/${entry}/${file}`, "utf8"))) found.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
@@ -124,39 +124,33 @@ export function pidsWithMarker(marker: string): number[] {
   return found;
 }
 
-/** Wait until no process carries `marker`; returns the survivors after `timeoutMs`. */
-export async function waitForNoMarker(marker: string, timeoutMs = 8000): Promise<number[]> {
+/** Poll `find` until it returns no pids; returns the survivors after `timeoutMs`. */
+async function waitUntilNone(find: () => number[], timeoutMs: number): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
-  let left = pidsWithMarker(marker);
+  let left = find();
   while (left.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    left = pidsWithMarker(marker);
+    left = find();
   }
   return left;
+}
+
+/** Host pids whose command line contains `marker` (bwrap, the sandbox init and the server). */
+export function pidsWithMarker(marker: string): number[] {
+  return hostPids("cmdline", (text) => text.includes(marker));
+}
+
+/** Wait until no process carries `marker`; returns the survivors after `timeoutMs`. */
+export function waitForNoMarker(marker: string, timeoutMs = 8000): Promise<number[]> {
+  return waitUntilNone(() => pidsWithMarker(marker), timeoutMs);
 }
 
 /** Host pids whose real uid is `uid` (every process of a sandbox runs as its own uid). */
 export function pidsOwnedBy(uid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const line = readFileSync(`/proc/${entry}/status`, "utf8").match(/^Uid:\s+(\d+)/m);
-      if (line && Number(line[1]) === uid) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
+  return hostPids("status", (text) => Number(text.match(/^Uid:\s+(\d+)/m)?.[1]) === uid);
 }
 
 /** Wait until no process runs as `uid` (a dying PID namespace takes a moment to be reaped). */
-export async function waitForNoProcesses(uid: number, timeoutMs = 8000): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  let left = pidsOwnedBy(uid);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    left = pidsOwnedBy(uid);
-  }
-  return left;
+export function waitForNoProcesses(uid: number, timeoutMs = 8000): Promise<number[]> {
+  return waitUntilNone(() => pidsOwnedBy(uid), timeoutMs);
 }
