@@ -41,7 +41,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-interface Figures { p50: number; p95: number; p99: number; perSecond: number }
+interface Figures {
+  p50: number;
+  p95: number;
+  p99: number;
+  perSecond: number;
+}
 
 async function measure(call: () => Promise<void>): Promise<Figures> {
   for (let i = 0; i < 20; i++) await call(); // warm-up
@@ -54,9 +59,11 @@ async function measure(call: () => Promise<void>): Promise<Figures> {
   latencies.sort((a, b) => a - b);
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < CALLS) await call();
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < CALLS) await call();
+    }),
+  );
   const perSecond = CALLS / ((performance.now() - t0) / 1000);
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), perSecond };
 }
@@ -64,7 +71,11 @@ async function measure(call: () => Promise<void>): Promise<Figures> {
 /** Sign up and sign in through next-auth's credentials flow; returns the session cookie header. */
 async function signIn(base: string): Promise<string> {
   const account = { email: "bench@example.com", password: "a long bench password", name: "Bench" };
-  await fetch(`${base}/api/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(account) });
+  await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(account),
+  });
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
@@ -82,26 +93,35 @@ async function signIn(base: string): Promise<string> {
 async function main() {
   const root = path.resolve(import.meta.dirname, "..");
   const mcpPort = await freePort();
-  start(process.execPath, [path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"], { PORT: String(mcpPort) });
+  start(process.execPath, [path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"], {
+    PORT: String(mcpPort),
+  });
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
   await waitFor(`http://127.0.0.1:${mcpPort}/mcp`, 20_000);
 
   const appPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-"));
   start(process.execPath, [path.join(root, "scripts/start.mjs")], {
-    PORT: String(appPort), SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1", NEXTAUTH_URL: `http://localhost:${appPort}`,
+    PORT: String(appPort),
+    SWITCHBOARD_DATA_DIR: dataDir,
+    SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1",
+    NEXTAUTH_URL: `http://localhost:${appPort}`,
   });
   const base = `http://127.0.0.1:${appPort}`;
   await waitFor(`${base}/api/health`, 300_000);
   const cookie = await signIn(base);
   const created = await fetch(`${base}/api/servers`, {
-    method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ name: "everything", config: { url: mcpUrl, supports_parallel_tool_calls: true } }),
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ name: "everything", config: { url: mcpUrl, supports_parallel_tool_calls: true } }),
   });
   const { id } = (await created.json()) as { id: string };
 
   const viaApp = await measure(async () => {
     const response = await fetch(`${base}/api/servers/${id}/tools/call`, {
-      method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ name: "echo", arguments: { message: "bench" } }),
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ name: "echo", arguments: { message: "bench" } }),
     });
     if (!response.ok) throw new Error(`app call failed: ${response.status}`);
     await response.json();
@@ -127,14 +147,21 @@ async function main() {
   const one = await connectTime(1);
   const ten = await connectTime(10);
 
-  const row = (label: string, f: Figures) => `| ${label} | ${f.p50.toFixed(2)} | ${f.p95.toFixed(2)} | ${f.p99.toFixed(2)} | ${f.perSecond.toFixed(0)} |`;
-  console.log(`\nTool call \`echo\`, ${CALLS} sequential calls (latency, ms) and ${CALLS} calls at concurrency ${CONCURRENCY} (throughput):\n`);
+  const row = (label: string, f: Figures) =>
+    `| ${label} | ${f.p50.toFixed(2)} | ${f.p95.toFixed(2)} | ${f.p99.toFixed(2)} | ${f.perSecond.toFixed(0)} |`;
+  console.log(
+    `\nTool call \`echo\`, ${CALLS} sequential calls (latency, ms) and ${CALLS} calls at concurrency ${CONCURRENCY} (throughput):\n`,
+  );
   console.log("| path | p50 | p95 | p99 | calls/s |\n|---|---|---|---|---|");
   console.log(row("raw SDK client", viaSdk));
   console.log(row("Switchboard HTTP API", viaApp));
   const added = viaApp.p50 - viaSdk.p50;
-  console.log(`\np50 ratio (API / raw SDK): ${(viaApp.p50 / viaSdk.p50).toFixed(2)}x; p50 added latency ${added.toFixed(2)} ms = ${(added / viaSdk.p50).toFixed(2)}x the raw call (goal ≤ 1.5x); throughput ratio: ${(viaApp.perSecond / viaSdk.perSecond).toFixed(2)}x`);
-  console.log(`engine connect + discovery: 1 server ${one.toFixed(0)} ms, 10 servers in parallel ${ten.toFixed(0)} ms (${(ten / one).toFixed(2)}x)`);
+  console.log(
+    `\np50 ratio (API / raw SDK): ${(viaApp.p50 / viaSdk.p50).toFixed(2)}x; p50 added latency ${added.toFixed(2)} ms = ${(added / viaSdk.p50).toFixed(2)}x the raw call (goal ≤ 1.5x); throughput ratio: ${(viaApp.perSecond / viaSdk.perSecond).toFixed(2)}x`,
+  );
+  console.log(
+    `engine connect + discovery: 1 server ${one.toFixed(0)} ms, 10 servers in parallel ${ten.toFixed(0)} ms (${(ten / one).toFixed(2)}x)`,
+  );
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

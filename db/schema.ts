@@ -6,10 +6,8 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const id = () => text("id").primaryKey();
-const createdAt = () =>
-  integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
-const updatedAt = () =>
-  integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const updatedAt = () => integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 /** People who can sign in. The first one registered is the instance administrator. */
 export const users = sqliteTable("users", {
@@ -33,8 +31,12 @@ export const workspaces = sqliteTable("workspaces", {
 export const memberships = sqliteTable(
   "memberships",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
     createdAt: createdAt(),
   },
@@ -49,7 +51,9 @@ export const mcpServers = sqliteTable(
   "mcp_servers",
   {
     id: id(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     transport: text("transport", { enum: ["stdio", "http"] }).notNull(),
     config: text("config", { mode: "json" }).notNull(),
@@ -65,8 +69,12 @@ export const mcpServers = sqliteTable(
 export const serverCredentials = sqliteTable(
   "server_credentials",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    serverId: text("server_id").notNull().references(() => mcpServers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     valueEnc: text("value_enc").notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
@@ -78,8 +86,12 @@ export const serverCredentials = sqliteTable(
 /** Short-lived OAuth `state` values: single use, bound to the user who started the flow. */
 export const oauthStates = sqliteTable("oauth_states", {
   state: text("state").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  serverId: text("server_id").notNull().references(() => mcpServers.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  serverId: text("server_id")
+    .notNull()
+    .references(() => mcpServers.id, { onDelete: "cascade" }),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   /** The PKCE verifier of this authorization (encrypted): bound to the state, so parallel flows never mix. */
   codeVerifierEnc: text("code_verifier_enc"),
@@ -91,8 +103,12 @@ export const chats = sqliteTable(
   "chats",
   {
     id: id(),
-    ownerId: text("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -105,7 +121,9 @@ export const messages = sqliteTable(
   "messages",
   {
     id: id(),
-    chatId: text("chat_id").notNull().references(() => chats.id, { onDelete: "cascade" }),
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["user", "assistant", "system"] }).notNull(),
     parts: text("parts", { mode: "json" }).notNull(),
     metadata: text("metadata", { mode: "json" }),
@@ -116,7 +134,9 @@ export const messages = sqliteTable(
 
 /** Per-user model settings; the API key is encrypted. */
 export const userSettings = sqliteTable("user_settings", {
-  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   provider: text("provider"),
   model: text("model"),
   baseUrl: text("base_url"),
@@ -128,8 +148,12 @@ export const userSettings = sqliteTable("user_settings", {
 export const toolPolicies = sqliteTable(
   "tool_policies",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    serverId: text("server_id").notNull().references(() => mcpServers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
     toolName: text("tool_name").notNull(),
     policy: text("policy", { enum: ["ask", "allow", "deny"] }).notNull(),
     updatedAt: updatedAt(),

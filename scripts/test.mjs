@@ -25,12 +25,17 @@ function ensureSystemPackages() {
   const missing = SYSTEM_PACKAGES.filter((p) => !fs.existsSync(p.probe)).map((p) => p.pkg);
   if (!missing.length) return;
   if (process.getuid?.() !== 0) {
-    console.error(`switchboard test: missing Debian packages: ${missing.join(" ")}. Install them with: sudo apt-get install -y ${missing.join(" ")}`);
+    console.error(
+      `switchboard test: missing Debian packages: ${missing.join(" ")}. Install them with: sudo apt-get install -y ${missing.join(" ")}`,
+    );
     process.exit(1);
   }
   console.log(`switchboard test: installing ${missing.join(", ")} …`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [["update", "-q"], ["install", "-y", "-q", "--no-install-recommends", ...missing]]) {
+  for (const args of [
+    ["update", "-q"],
+    ["install", "-y", "-q", "--no-install-recommends", ...missing],
+  ]) {
     const result = spawnSync("apt-get", args, { stdio: "inherit", env });
     if (result.status !== 0) {
       console.error(`switchboard test: apt-get ${args[0]} failed; install ${missing.join(" ")} by hand.`);
@@ -78,7 +83,15 @@ if (!step("type-check", process.execPath, [bin("typescript", "bin/tsc"), "--noEm
 
 for (const project of ["unit", "integration"]) {
   const out = path.join(reports, `${project}.json`);
-  const ok = step(`vitest ${project}`, process.execPath, [bin("vitest", "vitest.mjs"), "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  const ok = step(`vitest ${project}`, process.execPath, [
+    bin("vitest", "vitest.mjs"),
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${out}`,
+  ]);
   if (fs.existsSync(out)) countVitest(out);
   else failed += 1;
   if (!ok) problems.push(`vitest ${project} failed`);
@@ -86,7 +99,9 @@ for (const project of ["unit", "integration"]) {
 
 if (step("next build", process.execPath, [bin("next", "dist/bin/next"), "build"])) {
   const out = path.join(reports, "playwright.json");
-  const ok = step("playwright", process.execPath, [bin("@playwright/test", "cli.js"), "test", "--reporter=list,json"], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out } });
+  const ok = step("playwright", process.execPath, [bin("@playwright/test", "cli.js"), "test", "--reporter=list,json"], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  });
   if (fs.existsSync(out)) countPlaywright(out);
   else failed += 1;
   if (!ok) problems.push("playwright failed");

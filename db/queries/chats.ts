@@ -25,25 +25,43 @@ export function listChatsByOwner(db: Db, ownerId: string): ChatRecord[] {
 
 /** One chat of its owner, or null (also when it belongs to someone else). */
 export function getChatById(db: Db, ref: { id: string; ownerId: string }): ChatRecord | null {
-  return db.select().from(chats).where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(chats)
+      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+      .get() ?? null
+  );
 }
 
 /** Rename a chat of its owner; false when not found. */
 export function renameChat(db: Db, ref: { id: string; ownerId: string }, title: string): boolean {
-  const result = db.update(chats).set({ title: title.trim(), updatedAt: new Date() })
-    .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))).run();
+  const result = db
+    .update(chats)
+    .set({ title: title.trim(), updatedAt: new Date() })
+    .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+    .run();
   return result.changes > 0;
 }
 
 /** Delete a chat (its messages cascade); false when not found. */
 export function deleteChat(db: Db, ref: { id: string; ownerId: string }): boolean {
-  return db.delete(chats).where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))).run().changes > 0;
+  return (
+    db
+      .delete(chats)
+      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+      .run().changes > 0
+  );
 }
 
 /** Mark activity; names an untitled chat after its first message. */
 export function touchChat(db: Db, ref: { id: string; ownerId: string }, titleIfUntitled?: string): void {
   const title = titleIfUntitled?.trim();
   db.update(chats)
-    .set({ updatedAt: new Date(), ...(title ? { title: sql`case when ${chats.title} = ${UNTITLED_CHAT} then ${title} else ${chats.title} end` } : {}) })
-    .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))).run();
+    .set({
+      updatedAt: new Date(),
+      ...(title ? { title: sql`case when ${chats.title} = ${UNTITLED_CHAT} then ${title} else ${chats.title} end` } : {}),
+    })
+    .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+    .run();
 }

@@ -17,13 +17,19 @@ export function getCredential(db: Db, ref: { userId: string; serverId: string; k
   const row = db
     .select({ valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
     .from(serverCredentials)
-    .where(and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)))
+    .where(
+      and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)),
+    )
     .get();
   return row ?? null;
 }
 
 /** Insert or replace the credential of this kind for (user, server). */
-export function putCredential(db: Db, ref: { userId: string; serverId: string; kind: string }, value: { valueEnc: string; expiresAt: Date | null }): void {
+export function putCredential(
+  db: Db,
+  ref: { userId: string; serverId: string; kind: string },
+  value: { valueEnc: string; expiresAt: Date | null },
+): void {
   db.insert(serverCredentials)
     .values({ ...ref, valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() })
     .onConflictDoUpdate({

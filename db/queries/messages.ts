@@ -10,8 +10,18 @@ import type { ChatMessage } from "../../lib/agent/chat-message";
 
 /** The messages of a chat in order, as the UI and the agent use them. */
 export function listMessagesByChat(db: Db, chatId: string): ChatMessage[] {
-  return db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.createdAt), asc(sql`rowid`)).all()
-    .map((row) => ({ id: row.id, role: row.role, parts: row.parts as ChatMessage["parts"], ...(row.metadata ? { metadata: row.metadata } : {}) }));
+  return db
+    .select()
+    .from(messages)
+    .where(eq(messages.chatId, chatId))
+    .orderBy(asc(messages.createdAt), asc(sql`rowid`))
+    .all()
+    .map((row) => ({
+      id: row.id,
+      role: row.role,
+      parts: row.parts as ChatMessage["parts"],
+      ...(row.metadata ? { metadata: row.metadata } : {}),
+    }));
 }
 
 /**
@@ -23,10 +33,14 @@ export function saveMessage(db: Db, chatId: string, message: ChatMessage): boole
     const existing = tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).get();
     if (existing && existing.chatId !== chatId) return false;
     if (existing) {
-      tx.update(messages).set({ parts: message.parts, metadata: message.metadata ?? null })
-        .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId))).run();
+      tx.update(messages)
+        .set({ parts: message.parts, metadata: message.metadata ?? null })
+        .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId)))
+        .run();
     } else {
-      tx.insert(messages).values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null }).run();
+      tx.insert(messages)
+        .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null })
+        .run();
     }
     return true;
   });

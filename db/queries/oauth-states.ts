@@ -26,12 +26,16 @@ export function insertOAuthState(db: Db, row: OAuthStateRow): void {
  * same state finds nothing, so a state can be used once only.
  */
 export function takeOAuthState(db: Db, state: string): OAuthStateRow | null {
-  const row = db.delete(oauthStates).where(eq(oauthStates.state, state)).returning({
-    state: oauthStates.state,
-    userId: oauthStates.userId,
-    serverId: oauthStates.serverId,
-    codeVerifierEnc: oauthStates.codeVerifierEnc,
-    expiresAt: oauthStates.expiresAt,
-  }).get();
+  const row = db
+    .delete(oauthStates)
+    .where(eq(oauthStates.state, state))
+    .returning({
+      state: oauthStates.state,
+      userId: oauthStates.userId,
+      serverId: oauthStates.serverId,
+      codeVerifierEnc: oauthStates.codeVerifierEnc,
+      expiresAt: oauthStates.expiresAt,
+    })
+    .get();
   return row ?? null;
 }

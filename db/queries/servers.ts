@@ -36,8 +36,11 @@ function encryptSecrets(secrets: ServerSecrets): string | null {
 
 /** The decrypted secrets of a stored server. */
 export function readServerSecrets(db: Db, ref: { id: string; workspaceId: string }): ServerSecrets {
-  const row = db.select({ secretsEnc: mcpServers.secretsEnc }).from(mcpServers)
-    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).get();
+  const row = db
+    .select({ secretsEnc: mcpServers.secretsEnc })
+    .from(mcpServers)
+    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+    .get();
   return row?.secretsEnc ? (JSON.parse(decrypt(row.secretsEnc, instanceKey())) as ServerSecrets) : {};
 }
 
@@ -48,48 +51,73 @@ export function listServersByWorkspace(db: Db, workspaceId: string): ServerRecor
 
 /** One server of a workspace, or null (also when it exists in another workspace). */
 export function getServerById(db: Db, ref: { id: string; workspaceId: string }): ServerRecord | null {
-  const row = db.select().from(mcpServers).where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).get();
+  const row = db
+    .select()
+    .from(mcpServers)
+    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+    .get();
   return row ? toRecord(row) : null;
 }
 
 /** Whether a workspace already has a server with this name (optionally ignoring one id). */
 export function serverNameTaken(db: Db, workspaceId: string, name: string, exceptId?: string): boolean {
-  const row = db.select({ id: mcpServers.id }).from(mcpServers)
-    .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.name, name))).get();
+  const row = db
+    .select({ id: mcpServers.id })
+    .from(mcpServers)
+    .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.name, name)))
+    .get();
   return !!row && row.id !== exceptId;
 }
 
 /** Store a new server; its secrets are encrypted. */
 export function createServer(db: Db, input: { workspaceId: string; name: string; config: ServerConfig; createdBy: string }): ServerRecord {
   const { masked, secrets } = splitSecrets(input.config);
-  const row = db.insert(mcpServers).values({
-    id: newId(),
-    workspaceId: input.workspaceId,
-    name: input.name,
-    transport: transportOf(input.config),
-    config: masked,
-    secretsEnc: encryptSecrets(secrets),
-    createdBy: input.createdBy,
-  }).returning().get();
+  const row = db
+    .insert(mcpServers)
+    .values({
+      id: newId(),
+      workspaceId: input.workspaceId,
+      name: input.name,
+      transport: transportOf(input.config),
+      config: masked,
+      secretsEnc: encryptSecrets(secrets),
+      createdBy: input.createdBy,
+    })
+    .returning()
+    .get();
   return toRecord(row);
 }
 
 /** Replace a server's name and config; returns null when it is not in the workspace. */
-export function updateServer(db: Db, ref: { id: string; workspaceId: string }, input: { name: string; config: ServerConfig }): ServerRecord | null {
+export function updateServer(
+  db: Db,
+  ref: { id: string; workspaceId: string },
+  input: { name: string; config: ServerConfig },
+): ServerRecord | null {
   const { masked, secrets } = splitSecrets(input.config);
-  const row = db.update(mcpServers).set({
-    name: input.name,
-    transport: transportOf(input.config),
-    config: masked,
-    secretsEnc: encryptSecrets(secrets),
-    updatedAt: new Date(),
-  }).where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).returning().get();
+  const row = db
+    .update(mcpServers)
+    .set({
+      name: input.name,
+      transport: transportOf(input.config),
+      config: masked,
+      secretsEnc: encryptSecrets(secrets),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+    .returning()
+    .get();
   return row ? toRecord(row) : null;
 }
 
 /** Delete a server; returns whether it existed in the workspace. */
 export function deleteServer(db: Db, ref: { id: string; workspaceId: string }): boolean {
-  return db.delete(mcpServers).where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))).run().changes > 0;
+  return (
+    db
+      .delete(mcpServers)
+      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+      .run().changes > 0
+  );
 }
 
 /** The engine's view of a stored server: id, name and the full config with secrets decrypted. */

@@ -13,7 +13,12 @@ import type { UserModelChoice } from "../../lib/agent/model-config";
 export function getUserModelChoice(db: Db, userId: string): UserModelChoice | null {
   const row = db.select().from(userSettings).where(eq(userSettings.userId, userId)).get();
   if (!row) return null;
-  return { provider: row.provider, model: row.model, baseUrl: row.baseUrl, apiKey: row.apiKeyEnc ? decrypt(row.apiKeyEnc, instanceKey()) : null };
+  return {
+    provider: row.provider,
+    model: row.model,
+    baseUrl: row.baseUrl,
+    apiKey: row.apiKeyEnc ? decrypt(row.apiKeyEnc, instanceKey()) : null,
+  };
 }
 
 /** What a settings update may change; `apiKey: undefined` keeps the stored key, `null` removes it. */
@@ -33,5 +38,8 @@ export function saveUserModelChoice(db: Db, userId: string, update: ModelChoiceU
     updatedAt: new Date(),
     ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? encrypt(update.apiKey, instanceKey()) : null }),
   };
-  db.insert(userSettings).values({ userId, ...values }).onConflictDoUpdate({ target: userSettings.userId, set: values }).run();
+  db.insert(userSettings)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: userSettings.userId, set: values })
+    .run();
 }

@@ -13,18 +13,27 @@ export interface ToolPolicyRecord {
 
 /** Every choice the user made. */
 export function listToolPoliciesByUser(db: Db, userId: string): ToolPolicyRecord[] {
-  return db.select({ serverId: toolPolicies.serverId, toolName: toolPolicies.toolName, policy: toolPolicies.policy })
-    .from(toolPolicies).where(eq(toolPolicies.userId, userId)).all();
+  return db
+    .select({ serverId: toolPolicies.serverId, toolName: toolPolicies.toolName, policy: toolPolicies.policy })
+    .from(toolPolicies)
+    .where(eq(toolPolicies.userId, userId))
+    .all();
 }
 
 /** Store a choice (the caller has checked the server belongs to the user's workspace). */
 export function setToolPolicy(db: Db, userId: string, record: ToolPolicyRecord): void {
-  db.insert(toolPolicies).values({ userId, ...record, updatedAt: new Date() })
-    .onConflictDoUpdate({ target: [toolPolicies.userId, toolPolicies.serverId, toolPolicies.toolName], set: { policy: record.policy, updatedAt: new Date() } })
+  db.insert(toolPolicies)
+    .values({ userId, ...record, updatedAt: new Date() })
+    .onConflictDoUpdate({
+      target: [toolPolicies.userId, toolPolicies.serverId, toolPolicies.toolName],
+      set: { policy: record.policy, updatedAt: new Date() },
+    })
     .run();
 }
 
 /** Forget a choice so the default applies again. */
 export function clearToolPolicy(db: Db, userId: string, ref: { serverId: string; toolName: string }): void {
-  db.delete(toolPolicies).where(and(eq(toolPolicies.userId, userId), eq(toolPolicies.serverId, ref.serverId), eq(toolPolicies.toolName, ref.toolName))).run();
+  db.delete(toolPolicies)
+    .where(and(eq(toolPolicies.userId, userId), eq(toolPolicies.serverId, ref.serverId), eq(toolPolicies.toolName, ref.toolName)))
+    .run();
 }

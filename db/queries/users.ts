@@ -22,10 +22,7 @@ export function normaliseEmail(email: string): string {
  * administrator; the check and insert run in one transaction so two racing sign-ups can't both win.
  * Returns null when the email is taken.
  */
-export function createUserWithWorkspace(
-  db: Db,
-  input: { email: string; name: string; passwordHash: string },
-): UserRecord | null {
+export function createUserWithWorkspace(db: Db, input: { email: string; name: string; passwordHash: string }): UserRecord | null {
   return db.transaction((tx) => {
     const email = normaliseEmail(input.email);
     if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) return null;
@@ -33,7 +30,9 @@ export function createUserWithWorkspace(
     const user = { id: newId(), email, name: input.name.trim(), passwordHash: input.passwordHash, isAdmin: isFirst };
     tx.insert(users).values(user).run();
     const workspaceId = newId();
-    tx.insert(workspaces).values({ id: workspaceId, name: `${user.name}'s workspace`, personalOwnerId: user.id }).run();
+    tx.insert(workspaces)
+      .values({ id: workspaceId, name: `${user.name}'s workspace`, personalOwnerId: user.id })
+      .run();
     tx.insert(memberships).values({ workspaceId, userId: user.id, role: "owner" }).run();
     return { id: user.id, email, name: user.name, isAdmin: isFirst };
   });
@@ -41,17 +40,20 @@ export function createUserWithWorkspace(
 
 /** Find a user and their password hash by email (sign-in). */
 export function getUserWithPasswordByEmail(db: Db, email: string) {
-  return db.select().from(users).where(eq(users.email, normaliseEmail(email))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(users)
+      .where(eq(users.email, normaliseEmail(email)))
+      .get() ?? null
+  );
 }
 
 /** Find a user by id. */
 export function getUserById(db: Db, id: string): UserRecord | null {
   return (
-    db
-      .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin })
-      .from(users)
-      .where(eq(users.id, id))
-      .get() ?? null
+    db.select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get() ??
+    null
   );
 }
 

@@ -21,21 +21,41 @@ function serverOf(servers: ServerDefinition[], serverId: string): ServerDefiniti
 /** The text of resource contents: text as is, binary named by type and size. */
 export function contentsText(contents: ReadResourceResult["contents"]): string {
   return contents
-    .map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[binary ${c.mimeType ?? "data"}, ${Math.floor(((c as { blob?: string }).blob?.length ?? 0) * 0.75)} bytes]`))
+    .map((c) =>
+      "text" in c && typeof c.text === "string"
+        ? c.text
+        : `[binary ${c.mimeType ?? "data"}, ${Math.floor(((c as { blob?: string }).blob?.length ?? 0) * 0.75)} bytes]`,
+    )
     .join("\n\n");
 }
 
 /** Read a resource and make it an attachment. */
-export async function resolveResource(pool: AttachmentPool, userId: string, servers: ServerDefinition[], ref: { serverId: string; uri: string; name?: string }, signal?: AbortSignal): Promise<ResourceData> {
+export async function resolveResource(
+  pool: AttachmentPool,
+  userId: string,
+  servers: ServerDefinition[],
+  ref: { serverId: string; uri: string; name?: string },
+  signal?: AbortSignal,
+): Promise<ResourceData> {
   const server = serverOf(servers, ref.serverId);
   let result: ReadResourceResult;
   try {
     result = await pool.readResource(userId, server, ref.uri, { signal });
   } catch (error) {
-    throw new AppError("upstream", `Could not read ${ref.uri} from ${server.name}: ${redact(error instanceof Error ? error.message : String(error))}`);
+    throw new AppError(
+      "upstream",
+      `Could not read ${ref.uri} from ${server.name}: ${redact(error instanceof Error ? error.message : String(error))}`,
+    );
   }
   const first = result.contents[0];
-  return { serverId: server.id, serverName: server.name, uri: ref.uri, name: ref.name, mimeType: first?.mimeType, text: contentsText(result.contents) };
+  return {
+    serverId: server.id,
+    serverName: server.name,
+    uri: ref.uri,
+    name: ref.name,
+    mimeType: first?.mimeType,
+    text: contentsText(result.contents),
+  };
 }
 
 /** The text of one prompt message's content block. */
@@ -44,7 +64,9 @@ export function promptContentText(content: GetPromptResult["messages"][number]["
     case "text":
       return content.text;
     case "resource":
-      return "text" in content.resource ? `Resource ${content.resource.uri}:\n${content.resource.text}` : `[binary resource ${content.resource.uri}]`;
+      return "text" in content.resource
+        ? `Resource ${content.resource.uri}:\n${content.resource.text}`
+        : `[binary resource ${content.resource.uri}]`;
     case "resource_link":
       return `Resource link: ${content.uri}`;
     default:
@@ -53,13 +75,22 @@ export function promptContentText(content: GetPromptResult["messages"][number]["
 }
 
 /** Get a prompt's messages and make them a prompt part. */
-export async function resolvePrompt(pool: AttachmentPool, userId: string, servers: ServerDefinition[], ref: { serverId: string; name: string; arguments: Record<string, string> }, signal?: AbortSignal): Promise<PromptData> {
+export async function resolvePrompt(
+  pool: AttachmentPool,
+  userId: string,
+  servers: ServerDefinition[],
+  ref: { serverId: string; name: string; arguments: Record<string, string> },
+  signal?: AbortSignal,
+): Promise<PromptData> {
   const server = serverOf(servers, ref.serverId);
   let result: GetPromptResult;
   try {
     result = await pool.getPrompt(userId, server, ref.name, ref.arguments, { signal });
   } catch (error) {
-    throw new AppError("upstream", `Could not get prompt ${ref.name} from ${server.name}: ${redact(error instanceof Error ? error.message : String(error))}`);
+    throw new AppError(
+      "upstream",
+      `Could not get prompt ${ref.name} from ${server.name}: ${redact(error instanceof Error ? error.message : String(error))}`,
+    );
   }
   return {
     serverId: server.id,

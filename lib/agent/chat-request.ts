@@ -9,8 +9,13 @@ const id = z.string().min(1).max(200);
 /** A new user turn: text plus optional attached resources and a prompt run as a slash command. */
 export const userTurnSchema = z.object({
   text: z.string().max(100_000).default(""),
-  resources: z.array(z.object({ serverId: id, uri: z.string().min(1).max(4000), name: z.string().max(500).optional() })).max(20).default([]),
-  prompt: z.object({ serverId: id, name: z.string().min(1).max(500), arguments: z.record(z.string(), z.string().max(10_000)).default({}) }).optional(),
+  resources: z
+    .array(z.object({ serverId: id, uri: z.string().min(1).max(4000), name: z.string().max(500).optional() }))
+    .max(20)
+    .default([]),
+  prompt: z
+    .object({ serverId: id, name: z.string().min(1).max(500), arguments: z.record(z.string(), z.string().max(10_000)).default({}) })
+    .optional(),
 });
 
 /** The whole request body. */

@@ -81,7 +81,13 @@ export function resolveModelConfig(user: UserModelChoice | null, env: Record<str
   const model = clean(env.SWITCHBOARD_LLM_MODEL);
   if (!provider || !model) return { ok: false, reason: `No model is configured. ${HOW_TO_CONFIGURE}` };
   if (!isProvider(provider)) return { ok: false, reason: `SWITCHBOARD_LLM_PROVIDER must be one of ${PROVIDERS.join(", ")}.` };
-  return finish({ provider, model, baseUrl: clean(env.SWITCHBOARD_LLM_BASE_URL), apiKey: instanceKeyFor(provider, env), source: "instance" });
+  return finish({
+    provider,
+    model,
+    baseUrl: clean(env.SWITCHBOARD_LLM_BASE_URL),
+    apiKey: instanceKeyFor(provider, env),
+    source: "instance",
+  });
 }
 
 function finish(config: ModelConfig): ModelResolution {

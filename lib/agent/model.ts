@@ -20,6 +20,12 @@ export function createLanguageModel(config: ModelConfig, fetch?: ProviderFetch):
       return createAnthropic({ apiKey: config.apiKey, baseURL: config.baseUrl, fetch })(config.model);
     case "openai-compatible":
       // Usage figures arrive only when asked for (STACK.md).
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: config.baseUrl!, apiKey: config.apiKey, fetch, includeUsage: true }).chatModel(config.model);
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: config.baseUrl!,
+        apiKey: config.apiKey,
+        fetch,
+        includeUsage: true,
+      }).chatModel(config.model);
   }
 }

@@ -31,7 +31,9 @@ export function effectivePolicy(stored: ToolPolicy | undefined, annotations: Too
 }
 
 /** The AI SDK approval status for a policy (see `toolApproval` in streamText). */
-export function approvalStatus(policy: ToolPolicy): { type: "not-applicable" } | { type: "denied"; reason: string } | { type: "user-approval" } {
+export function approvalStatus(
+  policy: ToolPolicy,
+): { type: "not-applicable" } | { type: "denied"; reason: string } | { type: "user-approval" } {
   // "allow" runs the call as if no approval existed: no approval metadata to render or persist.
   if (policy === "allow") return { type: "not-applicable" };
   if (policy === "deny") return { type: "denied", reason: DENIED_BY_POLICY };

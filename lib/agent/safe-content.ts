@@ -13,7 +13,18 @@ export { safeHref };
 export const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"];
 
 /** Audio types played inline. */
-export const AUDIO_TYPES: readonly string[] = ["audio/wav", "audio/x-wav", "audio/wave", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/webm", "audio/flac", "audio/aac", "audio/mp4"];
+export const AUDIO_TYPES: readonly string[] = [
+  "audio/wav",
+  "audio/x-wav",
+  "audio/wave",
+  "audio/mpeg",
+  "audio/mp3",
+  "audio/ogg",
+  "audio/webm",
+  "audio/flac",
+  "audio/aac",
+  "audio/mp4",
+];
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

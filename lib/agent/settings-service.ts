@@ -10,9 +10,21 @@ import { PROVIDERS, maskKey, resolveModelConfig } from "./model-config";
 
 /** Body of `PUT /api/settings/model`; empty provider/model = use the instance defaults. */
 export const modelSettingsSchema = z.object({
-  provider: z.enum(PROVIDERS as [string, ...string[]]).nullable().or(z.literal("")).transform((v) => v || null),
-  model: z.string().max(200).nullable().transform((v) => v?.trim() || null),
-  baseUrl: z.string().max(2000).nullable().transform((v) => v?.trim() || null),
+  provider: z
+    .enum(PROVIDERS as [string, ...string[]])
+    .nullable()
+    .or(z.literal(""))
+    .transform((v) => v || null),
+  model: z
+    .string()
+    .max(200)
+    .nullable()
+    .transform((v) => v?.trim() || null),
+  baseUrl: z
+    .string()
+    .max(2000)
+    .nullable()
+    .transform((v) => v?.trim() || null),
   /** Omitted: keep the stored key. Empty string or null: remove it. */
   apiKey: z.string().max(4000).nullable().optional(),
   clearApiKey: z.boolean().optional(),
@@ -39,8 +51,10 @@ export function modelSettingsView(db: Db, userId: string) {
 
 /** Validate and store an update. */
 export function updateModelSettings(db: Db, userId: string, input: z.infer<typeof modelSettingsSchema>): void {
-  if (input.baseUrl && !isSafeLinkUrl(input.baseUrl)) throw new AppError("bad_request", "The base URL must be an http or https URL.", "baseUrl");
-  if (input.provider === "openai-compatible" && !input.baseUrl) throw new AppError("bad_request", "An OpenAI-compatible provider needs a base URL.", "baseUrl");
+  if (input.baseUrl && !isSafeLinkUrl(input.baseUrl))
+    throw new AppError("bad_request", "The base URL must be an http or https URL.", "baseUrl");
+  if (input.provider === "openai-compatible" && !input.baseUrl)
+    throw new AppError("bad_request", "An OpenAI-compatible provider needs a base URL.", "baseUrl");
   if (input.provider && !input.model) throw new AppError("bad_request", "Name the model to use with this provider.", "model");
   const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
   saveUserModelChoice(db, userId, { provider: input.provider, model: input.model, baseUrl: input.baseUrl, apiKey });

@@ -45,7 +45,11 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listTools"
   results.forEach((result, index) => {
     const server = servers[index];
     if (result.status === "rejected") {
-      errors.push({ serverId: server.id, serverName: server.name, message: redact(result.reason instanceof Error ? result.reason.message : String(result.reason)) });
+      errors.push({
+        serverId: server.id,
+        serverName: server.name,
+        message: redact(result.reason instanceof Error ? result.reason.message : String(result.reason)),
+      });
       return;
     }
     for (const tool of result.value) {

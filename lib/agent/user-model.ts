@@ -15,10 +15,17 @@ export function userModelResolution(db: Db, userId: string): ModelResolution {
 }
 
 /** The user's model, or the reason there is none. */
-export function userLanguageModel(db: Db, userId: string): { ok: true; model: LanguageModel; secrets: string[] } | { ok: false; reason: string } {
+export function userLanguageModel(
+  db: Db,
+  userId: string,
+): { ok: true; model: LanguageModel; secrets: string[] } | { ok: false; reason: string } {
   const resolution = userModelResolution(db, userId);
   if (!resolution.ok) return resolution;
   const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
   // The key is redacted from any error text the provider produces (REFERENCE §4).
-  return { ok: true, model: createLanguageModel(resolution.config, fetch), secrets: resolution.config.apiKey ? [resolution.config.apiKey] : [] };
+  return {
+    ok: true,
+    model: createLanguageModel(resolution.config, fetch),
+    secrets: resolution.config.apiKey ? [resolution.config.apiKey] : [],
+  };
 }

@@ -8,11 +8,13 @@ import { registrationOpen } from "../env";
 import { hashPassword, passwordWeakness } from "./password";
 
 /** The body of `POST /api/auth/register`. */
-export const registerSchema = z.object({
-  email: z.string().trim().email().max(254),
-  password: z.string(),
-  name: z.string().trim().min(1).max(100),
-}).strict();
+export const registerSchema = z
+  .object({
+    email: z.string().trim().email().max(254),
+    password: z.string(),
+    name: z.string().trim().min(1).max(100),
+  })
+  .strict();
 
 /** Options of `registerUser`. */
 export interface RegisterOptions {
@@ -29,7 +31,8 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
     throw new AppError("bad_request", field ? `${field}: ${issue.message}` : issue.message, field);
   }
   // The very first account may always be created: otherwise a closed instance could never get an admin.
-  if (!registrationOpen() && !options.byAdmin && hasAnyUser(db)) throw new AppError("registration_closed", "Registration is closed on this instance; ask an administrator.");
+  if (!registrationOpen() && !options.byAdmin && hasAnyUser(db))
+    throw new AppError("registration_closed", "Registration is closed on this instance; ask an administrator.");
   const weakness = passwordWeakness(parsed.data.password);
   if (weakness) throw new AppError("weak_password", weakness, "password");
   const user = createUserWithWorkspace(db, { ...parsed.data, passwordHash: await hashPassword(parsed.data.password) });

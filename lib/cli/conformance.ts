@@ -61,31 +61,51 @@ export async function runConformance(url: string): Promise<number> {
     await baseFetch.close();
     return 0;
   } catch (error) {
-    process.stderr.write(`switchboard conformance: ${redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`);
+    process.stderr.write(
+      `switchboard conformance: ${redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`,
+    );
     await client?.close().catch(() => undefined);
     return 1;
   }
 }
 
 /** The transport's fetch and auth provider for a scenario. */
-async function transportWiring(url: string, scenario: string, context: ConformanceContext, fetch: FetchLike, policy: OAuthUrlPolicy): Promise<{ fetch: FetchLike; authProvider?: OAuthClientProvider }> {
+async function transportWiring(
+  url: string,
+  scenario: string,
+  context: ConformanceContext,
+  fetch: FetchLike,
+  policy: OAuthUrlPolicy,
+): Promise<{ fetch: FetchLike; authProvider?: OAuthClientProvider }> {
   if (scenario === "auth/client-credentials-basic") {
-    return { fetch, authProvider: new ClientCredentialsProvider({ clientId: required(context.client_id), clientSecret: required(context.client_secret) }) };
+    return {
+      fetch,
+      authProvider: new ClientCredentialsProvider({ clientId: required(context.client_id), clientSecret: required(context.client_secret) }),
+    };
   }
   if (scenario === "auth/client-credentials-jwt") {
     return {
       fetch,
-      authProvider: new PrivateKeyJwtProvider({ clientId: required(context.client_id), privateKey: required(context.private_key_pem), algorithm: context.signing_algorithm ?? "ES256" }),
+      authProvider: new PrivateKeyJwtProvider({
+        clientId: required(context.client_id),
+        privateKey: required(context.private_key_pem),
+        algorithm: context.signing_algorithm ?? "ES256",
+      }),
     };
   }
   if (scenario === "auth/cross-app-access-complete-flow") {
-    const authProvider = await crossAppProvider(url, {
-      idpTokenEndpoint: required(context.idp_token_endpoint),
-      idpClientId: required(context.idp_client_id),
-      idToken: required(context.idp_id_token),
-      clientId: required(context.client_id),
-      clientSecret: required(context.client_secret),
-    }, fetch, policy);
+    const authProvider = await crossAppProvider(
+      url,
+      {
+        idpTokenEndpoint: required(context.idp_token_endpoint),
+        idpClientId: required(context.idp_client_id),
+        idToken: required(context.idp_id_token),
+        clientId: required(context.client_id),
+        clientSecret: required(context.client_secret),
+      },
+      fetch,
+      policy,
+    );
     return { fetch, authProvider };
   }
   const authorizer = createHeadlessAuthorizer(fetch);

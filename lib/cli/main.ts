@@ -84,7 +84,10 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
       case "resources": {
         const server = findServer(servers, rest[0]);
         await pool.discover(LOCAL_USER, [server]);
-        const [resources, resourceTemplates] = [await pool.listResources(LOCAL_USER, server), await pool.listResourceTemplates(LOCAL_USER, server)];
+        const [resources, resourceTemplates] = [
+          await pool.listResources(LOCAL_USER, server),
+          await pool.listResourceTemplates(LOCAL_USER, server),
+        ];
         print(io, { resources, resourceTemplates });
         return EXIT.ok;
       }
@@ -103,7 +106,9 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
       case "prompt": {
         const server = findServer(servers, rest[0]);
         if (!rest[1]) throw new UsageError("prompt needs a prompt name");
-        const args = Object.fromEntries(Object.entries(parseKeyValues(rest.slice(2))).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+        const args = Object.fromEntries(
+          Object.entries(parseKeyValues(rest.slice(2))).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+        );
         print(io, await pool.getPrompt(LOCAL_USER, server, rest[1], args));
         return EXIT.ok;
       }
@@ -133,7 +138,13 @@ async function list(pool: McpPool, servers: ServerDefinition[], only: string | u
   return statuses.some((s) => s.state === "failed" || s.state === "needs_authorization") ? EXIT.failure : EXIT.ok;
 }
 
-async function call(pool: McpPool, servers: ServerDefinition[], rest: string[], flags: Record<string, string>, io: Output): Promise<number> {
+async function call(
+  pool: McpPool,
+  servers: ServerDefinition[],
+  rest: string[],
+  flags: Record<string, string>,
+  io: Output,
+): Promise<number> {
   const target = splitTarget(rest[0]);
   const server = findServer(servers, target.server);
   const [status] = await pool.discover(LOCAL_USER, [server]);

@@ -29,7 +29,11 @@ export class ElicitationBroker {
   private readonly queue: PendingRequests<Omit<PendingElicitationView, "id" | "createdAt">, ElicitResult>;
 
   constructor(ttlMs = ELICITATION_TTL_MS) {
-    this.queue = new PendingRequests<Omit<PendingElicitationView, "id" | "createdAt">, ElicitResult>(ttlMs, { action: "cancel" }, { action: "decline" });
+    this.queue = new PendingRequests<Omit<PendingElicitationView, "id" | "createdAt">, ElicitResult>(
+      ttlMs,
+      { action: "cancel" },
+      { action: "decline" },
+    );
   }
 
   /** The engine's `onElicitation`: park the request until the user answers. */
@@ -41,15 +45,19 @@ export class ElicitationBroker {
     const url = mode === "url" ? (params as { url: string }).url : undefined;
     // A server may only send the user to http(s) pages; anything else is refused without asking.
     if (url !== undefined && !isSafeLinkUrl(url)) return Promise.resolve({ action: "decline" });
-    return this.queue.wait(userId, {
-      serverId: server.id,
-      serverName: server.name,
-      mode,
-      message: params.message,
-      requestedSchema: mode === "form" ? (params as { requestedSchema: Record<string, unknown> }).requestedSchema : undefined,
-      url,
-      host: url ? new URL(url).host : undefined,
-    }, signal);
+    return this.queue.wait(
+      userId,
+      {
+        serverId: server.id,
+        serverName: server.name,
+        mode,
+        message: params.message,
+        requestedSchema: mode === "form" ? (params as { requestedSchema: Record<string, unknown> }).requestedSchema : undefined,
+        url,
+        host: url ? new URL(url).host : undefined,
+      },
+      signal,
+    );
   }
 
   /** The user's pending requests, oldest first. */

@@ -16,7 +16,11 @@ export class PendingRequests<View extends object, Answer> {
   private readonly entries = new Map<string, Entry<View, Answer>>();
 
   /** `onAbort` / `onExpire`: the answer given when the server cancels or nobody answers in `ttlMs`. */
-  constructor(private readonly ttlMs: number, private readonly onAbort: Answer, private readonly onExpire: Answer) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly onAbort: Answer,
+    private readonly onExpire: Answer,
+  ) {}
 
   /** Park a request until its user answers; resolves with that answer. */
   wait(userId: string, view: View, signal: AbortSignal): Promise<Answer> {
@@ -39,7 +43,10 @@ export class PendingRequests<View extends object, Answer> {
 
   /** The user's pending requests, oldest first. */
   list(userId: string): (View & { id: string; createdAt: number })[] {
-    return [...this.entries.values()].filter((e) => e.userId === userId).map((e) => e.view).sort((a, b) => a.createdAt - b.createdAt);
+    return [...this.entries.values()]
+      .filter((e) => e.userId === userId)
+      .map((e) => e.view)
+      .sort((a, b) => a.createdAt - b.createdAt);
   }
 
   /** Settle one of the user's requests; false when there is no such request for this user. */

@@ -45,19 +45,22 @@ function blocksOf(message: SamplingMessage): Block[] {
 
 /** The readable text of a sampling message (non-text blocks named, not dropped silently). */
 export function textOf(message: SamplingMessage): string {
-  return blocksOf(message).map((b) => (b.type === "text" ? b.text ?? "" : `[${b.type}${b.mimeType ? ` ${b.mimeType}` : ""}]`)).join("\n");
+  return blocksOf(message)
+    .map((b) => (b.type === "text" ? (b.text ?? "") : `[${b.type}${b.mimeType ? ` ${b.mimeType}` : ""}]`))
+    .join("\n");
 }
 
 /** MCP sampling messages as AI SDK messages: text and images; other blocks as a short placeholder. */
 export function toModelMessages(messages: SamplingMessage[], editedLastText?: string): ModelMessage[] {
   return messages.map((message, index) => {
     const isLast = index === messages.length - 1;
-    if (message.role === "assistant") return { role: "assistant", content: isLast && editedLastText !== undefined ? editedLastText : textOf(message) };
+    if (message.role === "assistant")
+      return { role: "assistant", content: isLast && editedLastText !== undefined ? editedLastText : textOf(message) };
     if (isLast && editedLastText !== undefined) return { role: "user", content: editedLastText };
     const parts = blocksOf(message).map((b) =>
       b.type === "image" && b.data
         ? { type: "image" as const, image: b.data, mediaType: b.mimeType }
-        : { type: "text" as const, text: b.type === "text" ? b.text ?? "" : `[${b.type}]` },
+        : { type: "text" as const, text: b.type === "text" ? (b.text ?? "") : `[${b.type}]` },
     );
     return { role: "user", content: parts };
   });
@@ -87,7 +90,9 @@ async function complete(options: Parameters<typeof streamText>[0]) {
 /** Sampling reviews waiting for their users, and the provider the pool calls. */
 export class SamplingHost {
   readonly reviews = new PendingRequests<Omit<SamplingReviewView, "id" | "createdAt">, SamplingReviewAnswer>(
-    SAMPLING_REVIEW_TTL_MS, { action: "deny" }, { action: "deny" },
+    SAMPLING_REVIEW_TTL_MS,
+    { action: "deny" },
+    { action: "deny" },
   );
 
   /** The engine's `onSampling`. */
@@ -100,7 +105,13 @@ export class SamplingHost {
     }
     const { params } = request;
     const review = server.config.sampling?.review ?? true;
-    const base = { serverId: server.id, serverName: server.name, systemPrompt: params.systemPrompt, maxTokens: request.maxTokens, model: modelId };
+    const base = {
+      serverId: server.id,
+      serverName: server.name,
+      systemPrompt: params.systemPrompt,
+      maxTokens: request.maxTokens,
+      model: modelId,
+    };
     const messages = params.messages.map((m) => ({ role: m.role, text: textOf(m) }));
 
     let edited: string | undefined;
@@ -128,7 +139,12 @@ export class SamplingHost {
       text = decision.text ?? text;
     }
     return {
-      result: { role: "assistant", model: modelId, content: { type: "text", text }, stopReason: STOP_REASON[generated.finishReason] ?? "endTurn" },
+      result: {
+        role: "assistant",
+        model: modelId,
+        content: { type: "text", text },
+        stopReason: STOP_REASON[generated.finishReason] ?? "endTurn",
+      },
       usage: generated.usage,
     };
   };
@@ -141,4 +157,3 @@ export function samplingHost(): SamplingHost {
   slot.__switchboardSampling ??= new SamplingHost();
   return slot.__switchboardSampling;
 }
-

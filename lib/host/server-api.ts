@@ -18,17 +18,21 @@ export const readResourceBody = z.object({ uri: z.string().min(1) }).strict();
 /** `POST /api/servers/:id/prompts/get` body. */
 export const getPromptBody = z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.string()).default({}) }).strict();
 /** `POST /api/servers/:id/complete` body (MCP completion/complete params). */
-export const completeBody = z.object({
-  ref: z.union([
-    z.object({ type: z.literal("ref/prompt"), name: z.string().min(1) }),
-    z.object({ type: z.literal("ref/resource"), uri: z.string().min(1) }),
-  ]),
-  argument: z.object({ name: z.string(), value: z.string() }),
-  context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-}).strict();
+export const completeBody = z
+  .object({
+    ref: z.union([
+      z.object({ type: z.literal("ref/prompt"), name: z.string().min(1) }),
+      z.object({ type: z.literal("ref/resource"), uri: z.string().min(1) }),
+    ]),
+    argument: z.object({ name: z.string(), value: z.string() }),
+    context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+  })
+  .strict();
 
 /** The signed-in user and one server of their workspace, from the `:id` route parameter. */
-export async function callerAndServer(context: { params: Promise<{ id: string }> }): Promise<{ user: SessionUser; server: ServerDefinition }> {
+export async function callerAndServer(context: {
+  params: Promise<{ id: string }>;
+}): Promise<{ user: SessionUser; server: ServerDefinition }> {
   const user = await requireUser();
   return { user, server: workspaceServerDefinition(getDb(), user, await idParam(context)) };
 }

@@ -54,7 +54,9 @@ export function createClient(hooks: ClientHooks): Client {
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicitation(userId, server, request.params, extra.signal));
   }
   if (onLoggingMessage) {
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => onLoggingMessage(userId, server, notification.params));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
+      onLoggingMessage(userId, server, notification.params),
+    );
   }
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onListChanged("tools"));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => hooks.onListChanged("resources"));

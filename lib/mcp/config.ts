@@ -27,12 +27,13 @@ const boolLike = z.union([z.boolean(), z.string(), z.number()]).transform((value
 });
 
 /** A tool filter: one raw tool name or a list of them. */
-const nameList = z
-  .union([z.string().min(1), z.array(z.string().min(1))])
-  .transform((value) => (Array.isArray(value) ? value : [value]));
+const nameList = z.union([z.string().min(1), z.array(z.string().min(1))]).transform((value) => (Array.isArray(value) ? value : [value]));
 
 const stringMap = z.record(z.string(), z.string());
-const positiveSeconds = z.number().positive().max(24 * 3600);
+const positiveSeconds = z
+  .number()
+  .positive()
+  .max(24 * 3600);
 
 const toolsSchema = z
   .object({

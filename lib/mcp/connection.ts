@@ -6,7 +6,13 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { UrlElicitationRequiredError, type CallToolResult, type CompleteRequest, type GetPromptResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  UrlElicitationRequiredError,
+  type CallToolResult,
+  type CompleteRequest,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
@@ -121,7 +127,9 @@ export class Connection {
 
   /** prompts/get. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions & { timeoutMs: number }): Promise<GetPromptResult> {
-    return this.request(options, () => this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs, signal: options.signal }));
+    return this.request(options, () =>
+      this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs, signal: options.signal }),
+    );
   }
 
   /** completion/complete. */
@@ -163,7 +171,11 @@ export class Connection {
       // The server asked for a wider scope than the token has: only a new authorization can help.
       const scope = this.options.scopeChallenge.take();
       if (scope) {
-        throw new EngineError("needs_authorization", `server "${this.options.server.name}" needs a wider scope (${scope}); connect again to grant it`, { cause: error });
+        throw new EngineError(
+          "needs_authorization",
+          `server "${this.options.server.name}" needs a wider scope (${scope}); connect again to grant it`,
+          { cause: error },
+        );
       }
       throw translateError(error, this.errorContext("call", { timeoutMs: options.timeoutMs, signal: options.signal }));
     }
@@ -187,19 +199,28 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   try {
     const attempt = async () => {
       const opened = await connectTransport(options, abort.signal, (t) => (transport = t));
-      const discovered = await discover(opened.client, { timeoutMs: settings.connectTimeoutMs, logger: options.logger, signal: abort.signal });
+      const discovered = await discover(opened.client, {
+        timeoutMs: settings.connectTimeoutMs,
+        logger: options.logger,
+        signal: abort.signal,
+      });
       connection = new Connection(opened.client, opened.transport, opened.kind, discovered, options);
       opened.client.onclose = () => connection!.handleClose();
       return connection;
     };
     // The abort rejects the race at once: a child that never answers is killed below, not awaited.
-    const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      abort.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
+    );
     const result = await Promise.race([attempt(), aborted]);
     result.ready = true;
     return result;
   } catch (error) {
     await closeQuietly(transport, options.logger);
-    const context = contextFor(options, "connect", transport, { timeoutMs: settings.connectTimeoutMs, signal: timedOut ? undefined : options.signal });
+    const context = contextFor(options, "connect", transport, {
+      timeoutMs: settings.connectTimeoutMs,
+      signal: timedOut ? undefined : options.signal,
+    });
     if (timedOut) throw connectTimeout(context);
     if (transport instanceof ChildProcessTransport && transport.exitInfo && !(error instanceof EngineError)) {
       throw closedDuring(context, error);
@@ -242,7 +263,9 @@ async function connectTransport(
     return { client, transport, kind: "stdio" };
   }
   const provider = options.authProvider;
-  const fetch = recordsStepUp(provider) ? observeScopeChallenges(options.fetch ?? globalThis.fetch, provider, options.scopeChallenge) : options.fetch;
+  const fetch = recordsStepUp(provider)
+    ? observeScopeChallenges(options.fetch ?? globalThis.fetch, provider, options.scopeChallenge)
+    : options.fetch;
   const http = { url: config.url!, headers: config.headers, fetch, authProvider: provider };
   if (!isLegacySseUrl(http.url)) {
     const transport = createStreamableTransport(http);
@@ -265,7 +288,12 @@ async function connectTransport(
   return { client, transport, kind: "sse" };
 }
 
-function contextFor(options: ConnectionOptions, phase: ErrorContext["phase"], transport: Transport | undefined, extra: Partial<ErrorContext>): ErrorContext {
+function contextFor(
+  options: ConnectionOptions,
+  phase: ErrorContext["phase"],
+  transport: Transport | undefined,
+  extra: Partial<ErrorContext>,
+): ErrorContext {
   const child = transport instanceof ChildProcessTransport ? transport : undefined;
   return {
     serverName: options.server.name,

@@ -4,7 +4,15 @@
  * items so a misbehaving server cannot loop us forever.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError, type Prompt, type Resource, type ResourceTemplate, type ServerCapabilities, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "./logger";
 
 /** Bounds on one paginated list. */
@@ -75,18 +83,43 @@ export async function discover(
   const want = (kind: ListKind) => !options.only || options.only === kind;
   const prev = options.previous;
   const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-    !caps.tools ? [] : !want("tools") ? prev?.tools ?? [] :
-      collectPages((cursor) => client.listTools({ cursor }, req).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })), "tools/list", options.logger),
-    !caps.resources ? [] : !want("resources") ? prev?.resources ?? [] :
-      collectPages((cursor) => client.listResources({ cursor }, req).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })), "resources/list", options.logger),
-    !caps.resources ? [] : !want("resources") ? prev?.resourceTemplates ?? [] :
-      collectPages(
-        (cursor) => client.listResourceTemplates({ cursor }, req).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
-        "resources/templates/list",
-        options.logger,
-      ).catch(onlyMethodNotFound),
-    !caps.prompts ? [] : !want("prompts") ? prev?.prompts ?? [] :
-      collectPages((cursor) => client.listPrompts({ cursor }, req).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })), "prompts/list", options.logger),
+    !caps.tools
+      ? []
+      : !want("tools")
+        ? (prev?.tools ?? [])
+        : collectPages(
+            (cursor) => client.listTools({ cursor }, req).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })),
+            "tools/list",
+            options.logger,
+          ),
+    !caps.resources
+      ? []
+      : !want("resources")
+        ? (prev?.resources ?? [])
+        : collectPages(
+            (cursor) => client.listResources({ cursor }, req).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })),
+            "resources/list",
+            options.logger,
+          ),
+    !caps.resources
+      ? []
+      : !want("resources")
+        ? (prev?.resourceTemplates ?? [])
+        : collectPages(
+            (cursor) =>
+              client.listResourceTemplates({ cursor }, req).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
+            "resources/templates/list",
+            options.logger,
+          ).catch(onlyMethodNotFound),
+    !caps.prompts
+      ? []
+      : !want("prompts")
+        ? (prev?.prompts ?? [])
+        : collectPages(
+            (cursor) => client.listPrompts({ cursor }, req).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
+            "prompts/list",
+            options.logger,
+          ),
   ]);
   return { tools, resources, resourceTemplates, prompts, capabilities: caps };
 }

@@ -45,7 +45,11 @@ export class ManagedServer {
   private refreshing: Promise<void> | null = null;
   private refreshQueued = new Set<ListKind>();
 
-  constructor(readonly userId: string, readonly server: ServerDefinition, private readonly options: ResolvedPoolOptions) {
+  constructor(
+    readonly userId: string,
+    readonly server: ServerDefinition,
+    private readonly options: ResolvedPoolOptions,
+  ) {
     this.hash = configHash(server);
     this.secrets = secretValuesOf(server.config);
     this.queue = new CallQueue(effectiveSettings(server.config).parallel);
@@ -64,12 +68,18 @@ export class ManagedServer {
       state: this.state,
       transport: c?.kind ?? null,
       lastError: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
-      counts: { tools: d?.tools.length ?? 0, resources: d?.resources.length ?? 0, resourceTemplates: d?.resourceTemplates.length ?? 0, prompts: d?.prompts.length ?? 0 },
+      counts: {
+        tools: d?.tools.length ?? 0,
+        resources: d?.resources.length ?? 0,
+        resourceTemplates: d?.resourceTemplates.length ?? 0,
+        prompts: d?.prompts.length ?? 0,
+      },
       metrics: this.metrics.snapshot(),
       sampling: this.samplingGate.audit(),
       stderrTail: c ? c.stderrTail() : this.last.stderr,
       serverInfo: c ? (c.client.getServerVersion() ?? null) : null,
-      reconnect: this.state === "reconnecting" && this.reconnectAt !== null ? { attempt: this.reconnectAttempt, at: this.reconnectAt } : null,
+      reconnect:
+        this.state === "reconnecting" && this.reconnectAt !== null ? { attempt: this.reconnectAttempt, at: this.reconnectAt } : null,
       pid: c?.pid ?? null,
       sessionId: c?.sessionId ?? null,
     };
@@ -87,7 +97,10 @@ export class ManagedServer {
     if (this.connecting) return this.connecting;
     if (this.state === "reconnecting") {
       return Promise.reject(
-        new EngineError("reconnecting", `server "${this.server.name}" dropped and is reconnecting (attempt ${this.reconnectAttempt} of ${RECONNECT_POLICY.maxAttempts}); last error: ${this.lastError?.message ?? "unknown"}`),
+        new EngineError(
+          "reconnecting",
+          `server "${this.server.name}" dropped and is reconnecting (attempt ${this.reconnectAttempt} of ${RECONNECT_POLICY.maxAttempts}); last error: ${this.lastError?.message ?? "unknown"}`,
+        ),
       );
     }
     return this.startConnect("connecting");
@@ -250,7 +263,11 @@ export class ManagedServer {
     this.generation++;
     this.remember(connection);
     this.lastError = cause ?? closedDuring(connection.errorContext("idle"));
-    this.options.logger.warn("connection dropped; reconnecting", { server: this.server.name, userId: this.userId, error: this.lastError.message });
+    this.options.logger.warn("connection dropped; reconnecting", {
+      server: this.server.name,
+      userId: this.userId,
+      error: this.lastError.message,
+    });
     void connection.close().catch((error: unknown) => this.options.logger.debug("close after drop failed", { error: String(error) }));
     this.reconnectAttempt = 0;
     this.scheduleReconnect();
@@ -261,7 +278,10 @@ export class ManagedServer {
     const delay = backoffDelay(attempt);
     if (delay === null) {
       const reason = this.lastError?.message ?? "unknown error";
-      this.lastError = new EngineError(this.lastError?.code ?? "server_error", `gave up after ${RECONNECT_POLICY.maxAttempts} reconnect attempts; last error: ${reason}`);
+      this.lastError = new EngineError(
+        this.lastError?.code ?? "server_error",
+        `gave up after ${RECONNECT_POLICY.maxAttempts} reconnect attempts; last error: ${reason}`,
+      );
       this.reconnectAt = null;
       return this.setState("failed");
     }
@@ -292,7 +312,10 @@ export class ManagedServer {
           this.applyDiscovered(await connection.refresh(next));
         } catch (error) {
           // Keep the previous list; the next notification or reconnect lists again.
-          this.options.logger.warn(`refresh after ${next}/list_changed failed`, { server: this.server.name, error: this.asEngineError(error).message });
+          this.options.logger.warn(`refresh after ${next}/list_changed failed`, {
+            server: this.server.name,
+            error: this.asEngineError(error).message,
+          });
         }
       }
     })().finally(() => (this.refreshing = null));

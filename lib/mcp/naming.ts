@@ -30,10 +30,7 @@ export function baseToolName(serverName: string, part: string): string {
 
 /** Short stable hash of the identity (not the name), so a suffix never changes with list order. */
 export function identityHash(request: NameRequest, length = 6): string {
-  return createHash("sha256")
-    .update(`${request.serverId}\u0000${request.kind}\u0000${request.rawName}`)
-    .digest("hex")
-    .slice(0, length);
+  return createHash("sha256").update(`${request.serverId}\u0000${request.kind}\u0000${request.rawName}`).digest("hex").slice(0, length);
 }
 
 function withSuffix(base: string, hash: string): string {

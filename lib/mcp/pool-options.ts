@@ -8,7 +8,10 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio-transport";
 import type { PoolOptions } from "./types";
 
 /** PoolOptions after defaults. */
-export type ResolvedPoolOptions = Omit<PoolOptions, "launchWrapper" | "clock" | "logger" | "idleTimeoutMs" | "maxMessageBytes" | "clientVersion"> & {
+export type ResolvedPoolOptions = Omit<
+  PoolOptions,
+  "launchWrapper" | "clock" | "logger" | "idleTimeoutMs" | "maxMessageBytes" | "clientVersion"
+> & {
   launchWrapper: LaunchWrapper;
   clock: Clock;
   logger: Logger;

@@ -3,7 +3,14 @@
  * discovery where one failing server never blocks others, reload of changed configs only, and the
  * toolset the agent sees with a reverse map from registered name to (server, raw tool).
  */
-import type { CompleteRequest, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CompleteRequest,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from "@modelcontextprotocol/sdk/types.js";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
@@ -58,12 +65,24 @@ export class McpPool {
   }
 
   /** Call a server tool by its raw name. Never throws: failures are error outcomes. */
-  async callTool(userId: string, server: ServerDefinition, rawName: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallOutcome> {
+  async callTool(
+    userId: string,
+    server: ServerDefinition,
+    rawName: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<ToolCallOutcome> {
     return this.entry(userId, server).callTool(rawName, args, options);
   }
 
   /** Call by registered name through the reverse map (wrappers included). Never throws. */
-  async callRegistered(userId: string, servers: ServerDefinition[], registeredName: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallOutcome> {
+  async callRegistered(
+    userId: string,
+    servers: ServerDefinition[],
+    registeredName: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<ToolCallOutcome> {
     let tool = this.namedTools(userId, servers).byName.get(registeredName);
     if (!tool) tool = (await this.toolset(userId, servers), this.namedTools(userId, servers).byName.get(registeredName));
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
@@ -94,13 +113,25 @@ export class McpPool {
   }
 
   /** prompts/get. */
-  async getPrompt(userId: string, server: ServerDefinition, name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(
+    userId: string,
+    server: ServerDefinition,
+    name: string,
+    args: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
     const timeoutMs = effectiveSettings(server.config).timeoutMs;
     return this.entry(userId, server).request((c) => c.getPrompt(name, args, { ...options, timeoutMs }));
   }
 
   /** completion/complete for a prompt or resource-template argument. */
-  async complete(userId: string, server: ServerDefinition, ref: CompleteRequest["params"]["ref"], argument: CompleteRequest["params"]["argument"], context?: CompleteRequest["params"]["context"]) {
+  async complete(
+    userId: string,
+    server: ServerDefinition,
+    ref: CompleteRequest["params"]["ref"],
+    argument: CompleteRequest["params"]["argument"],
+    context?: CompleteRequest["params"]["context"],
+  ) {
     const timeoutMs = effectiveSettings(server.config).timeoutMs;
     return this.entry(userId, server).request((c) => c.complete({ ref, argument, context }, { timeoutMs }));
   }
@@ -141,7 +172,10 @@ export class McpPool {
     const existing = this.entries.get(key);
     if (existing && existing.hash === configHash(server)) return existing;
     // A changed config replaces the connection, as reload() would.
-    if (existing) void existing.close().catch((error: unknown) => this.options.logger.warn("close of replaced server failed", { error: String(error) }));
+    if (existing)
+      void existing
+        .close()
+        .catch((error: unknown) => this.options.logger.warn("close of replaced server failed", { error: String(error) }));
     const created = new ManagedServer(userId, server, this.options);
     this.entries.set(key, created);
     return created;

@@ -13,7 +13,10 @@ export type UnnamedTool = Omit<RegisteredTool, "name">;
 
 const EMPTY_OBJECT_SCHEMA = { type: "object", properties: {} };
 
-const WRAPPERS: Record<Exclude<RegisteredKind, "tool">, { description: (server: string) => string; inputSchema: Record<string, unknown> }> = {
+const WRAPPERS: Record<
+  Exclude<RegisteredKind, "tool">,
+  { description: (server: string) => string; inputSchema: Record<string, unknown> }
+> = {
   list_resources: {
     description: (s) => `List the resources and resource templates the "${s}" MCP server offers.`,
     inputSchema: EMPTY_OBJECT_SCHEMA,
@@ -58,7 +61,13 @@ export function registrationsOf(server: ServerDefinition, discovered: Discovered
   // Nothing left (no tools, no wrappers) means no toolset at all: the empty list.
   return [
     ...tools,
-    ...wrappers.map((kind) => ({ ...base, rawName: kind, kind, description: WRAPPERS[kind].description(server.name), inputSchema: WRAPPERS[kind].inputSchema })),
+    ...wrappers.map((kind) => ({
+      ...base,
+      rawName: kind,
+      kind,
+      description: WRAPPERS[kind].description(server.name),
+      inputSchema: WRAPPERS[kind].inputSchema,
+    })),
   ];
 }
 

@@ -4,7 +4,12 @@
  * max_tool_rounds — and keeps the audit figures; the host supplies the LLM through
  * `SamplingProvider` (and may put a human review in front of it).
  */
-import { ErrorCode as RpcErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode as RpcErrorCode,
+  McpError,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ServerConfig, ServerDefinition } from "./config";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";
@@ -139,9 +144,12 @@ export class SamplingGate {
       return response.result;
     } catch (error) {
       this.figures.errors++;
-      const message = timeout.signal.aborted && !signal.aborted
-        ? `sampling timed out after ${this.policy.timeout} s`
-        : error instanceof Error ? error.message : String(error);
+      const message =
+        timeout.signal.aborted && !signal.aborted
+          ? `sampling timed out after ${this.policy.timeout} s`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       this.log("error", `sampling failed: ${message}`);
       throw error instanceof McpError ? error : new McpError(RpcErrorCode.InternalError, message);
     } finally {

@@ -86,10 +86,20 @@ export class ChildProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       // detached: the child leads its own process group, so close() can end grandchildren too (npx → node).
       // The cast: Next augments ProcessEnv with a required NODE_ENV; the child gets exactly `env`.
-      const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true, windowsHide: true });
+      const child = spawn(command, args, {
+        env: env as NodeJS.ProcessEnv,
+        cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+        windowsHide: true,
+      });
       this.child = child;
       let spawned = false;
-      const splitter = new LineSplitter(this.maxBytes, (line) => this.handleLine(line), (line) => this.handleOversized(line));
+      const splitter = new LineSplitter(
+        this.maxBytes,
+        (line) => this.handleLine(line),
+        (line) => this.handleOversized(line),
+      );
       child.stdout!.on("data", (chunk: Buffer) => splitter.push(chunk));
       child.stderr!.on("data", (chunk: Buffer) => this.stderr.write(chunk));
       child.stdin!.on("error", (error) => this.onerror?.(error));

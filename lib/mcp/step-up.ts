@@ -35,7 +35,11 @@ export class ScopeChallenge {
 }
 
 /** Wrap `fetch` so a 403 `insufficient_scope` challenge is recorded and passed to the provider. */
-export function observeScopeChallenges(fetch: FetchLike, provider: OAuthClientProvider & StepUpRecorder, challenge: ScopeChallenge): FetchLike {
+export function observeScopeChallenges(
+  fetch: FetchLike,
+  provider: OAuthClientProvider & StepUpRecorder,
+  challenge: ScopeChallenge,
+): FetchLike {
   return async (input, init) => {
     const response = await fetch(input, init);
     if (response.status === 403) {

@@ -23,7 +23,17 @@ export interface ErrorContext {
   signal?: AbortSignal;
 }
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ETIMEDOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_SOCKET",
+]);
 const NPM_NOT_FOUND = /E404|404 Not Found|is not in this registry|could not determine executable to run|npm (?:ERR!|error) notarget/i;
 
 /** Map any thrown value to an EngineError for `context`. */
@@ -45,7 +55,11 @@ export function translateError(error: unknown, context: ErrorContext): EngineErr
   if (status !== undefined) {
     if (status === 404 && context.phase === "call") return new EngineError("session_expired", `${name}: session expired (HTTP 404)`, opts);
     if (context.phase === "connect" && (status === 400 || status === 404 || status === 405)) {
-      return new EngineError("transport_unavailable", `${name}: ${context.url} speaks neither Streamable HTTP nor legacy HTTP+SSE (HTTP ${status}); check the URL path (often /mcp or /sse)`, opts);
+      return new EngineError(
+        "transport_unavailable",
+        `${name}: ${context.url} speaks neither Streamable HTTP nor legacy HTTP+SSE (HTTP ${status}); check the URL path (often /mcp or /sse)`,
+        opts,
+      );
     }
     return new EngineError("server_error", `${name}: HTTP ${status}: ${(error as Error).message}`, opts);
   }
@@ -60,7 +74,11 @@ function translateRpcError(error: McpError, context: ErrorContext): EngineError 
     case RpcCode.RequestTimeout:
       return context.phase === "connect"
         ? connectTimeout(context)
-        : new EngineError("call_timeout", `${name}: the tool call timed out after ${seconds(context.timeoutMs)} s without progress; raise \`timeout\` if the tool is slow`, opts);
+        : new EngineError(
+            "call_timeout",
+            `${name}: the tool call timed out after ${seconds(context.timeoutMs)} s without progress; raise \`timeout\` if the tool is slow`,
+            opts,
+          );
     case RpcCode.ConnectionClosed:
       return closedDuring(context, error);
     case MESSAGE_TOO_LARGE_RPC_CODE:
@@ -88,7 +106,11 @@ export function closedDuring(context: ErrorContext, cause?: unknown): EngineErro
   const name = `server "${context.serverName}"`;
   const stderr = context.stderr ?? "";
   if (context.phase === "connect" && NPM_NOT_FOUND.test(stderr)) {
-    return new EngineError("package_not_found", `${name}: the package was not found (check the package name and version in \`args\`)\nstderr:\n${stderr}`, opts);
+    return new EngineError(
+      "package_not_found",
+      `${name}: the package was not found (check the package name and version in \`args\`)\nstderr:\n${stderr}`,
+      opts,
+    );
   }
   const exit = context.exit
     ? ` (process exited${context.exit.code !== null ? ` with code ${context.exit.code}` : ""}${context.exit.signal ? ` on ${context.exit.signal}` : ""})`

@@ -52,14 +52,7 @@ export interface CallOptions {
 }
 
 /** Connection state of one (user, server); `idle` = never connected or evicted. */
-export type ServerState =
-  | "idle"
-  | "connecting"
-  | "connected"
-  | "needs_authorization"
-  | "reconnecting"
-  | "failed"
-  | "disabled";
+export type ServerState = "idle" | "connecting" | "connected" | "needs_authorization" | "reconnecting" | "failed" | "disabled";
 
 /** Which wire a connection uses. */
 export type TransportUsed = "stdio" | "streamable_http" | "sse";
@@ -106,11 +99,7 @@ export type ElicitationHandler = (
 ) => Promise<ElicitResult>;
 
 /** Receives `notifications/message` log entries from servers. */
-export type LoggingMessageHandler = (
-  userId: string,
-  server: ServerDefinition,
-  params: LoggingMessageNotification["params"],
-) => void;
+export type LoggingMessageHandler = (userId: string, server: ServerDefinition, params: LoggingMessageNotification["params"]) => void;
 
 /** Options of an `McpPool`; every field is optional. */
 export interface PoolOptions {

@@ -80,6 +80,7 @@ function requireString(args: Record<string, unknown>, key: string): string {
 
 function stringMap(value: unknown): Record<string, string> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw new EngineError("invalid_arguments", "argument `arguments` must be an object of strings");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new EngineError("invalid_arguments", "argument `arguments` must be an object of strings");
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
 }

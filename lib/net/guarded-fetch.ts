@@ -76,7 +76,11 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         throw new NetError("redirect_failed", 502, `${displayUrl(url)} redirected (${response.status}) but redirects are not allowed here`);
       }
       if (redirects >= maxRedirects) {
-        throw new NetError("too_many_redirects", 502, `too many redirects (more than ${maxRedirects}) starting at ${displayUrl(request.url)}`);
+        throw new NetError(
+          "too_many_redirects",
+          502,
+          `too many redirects (more than ${maxRedirects}) starting at ${displayUrl(request.url)}`,
+        );
       }
       let next: URL;
       try {

@@ -32,7 +32,11 @@ export function pinnedLookup(hostname: string, addresses: readonly IpAddress[]) 
       callback(error, []);
       return;
     }
-    if (opts.all) callback(null, matching.map((a) => ({ address: a.text, family: a.family })));
+    if (opts.all)
+      callback(
+        null,
+        matching.map((a) => ({ address: a.text, family: a.family })),
+      );
     else callback(null, matching[0].text, matching[0].family);
   };
 }

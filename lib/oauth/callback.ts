@@ -26,12 +26,19 @@ export interface CallbackRequest {
 export async function oauthCallbackResponse(deps: OAuthDeps, request: CallbackRequest): Promise<Response> {
   if (!request.userId) return page(401, "Sign in to Switchboard first, then start again with Connect.");
   try {
-    const server = await completeAuthorization(deps, { userId: request.userId, query: request.url.searchParams, findServer: request.findServer });
+    const server = await completeAuthorization(deps, {
+      userId: request.userId,
+      query: request.url.searchParams,
+      findServer: request.findServer,
+    });
     await request.onAuthorized?.(server);
     return new Response(null, { status: 303, headers: { location: AFTER_CONNECT_PATH, "cache-control": "no-store" } });
   } catch (error) {
     if (error instanceof OAuthFlowError) return errorPage(error.code);
-    console.error("[switchboard] OAuth callback failed:", redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
+    console.error(
+      "[switchboard] OAuth callback failed:",
+      redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+    );
     return errorPage("exchange_failed");
   }
 }

@@ -24,7 +24,12 @@ export interface CrossAppCredentials {
 }
 
 /** Get an ID-JAG for the MCP server at `serverUrl` and return a provider that redeems it. */
-export async function crossAppProvider(serverUrl: string, credentials: CrossAppCredentials, fetch: FetchLike, policy: OAuthUrlPolicy): Promise<OAuthClientProvider> {
+export async function crossAppProvider(
+  serverUrl: string,
+  credentials: CrossAppCredentials,
+  fetch: FetchLike,
+  policy: OAuthUrlPolicy,
+): Promise<OAuthClientProvider> {
   const info = await discoverOAuthServerInfo(serverUrl, { fetchFn: fetch });
   const audience = info.authorizationServerMetadata?.issuer ?? String(info.authorizationServerUrl);
   const resource = info.resourceMetadata?.resource ?? serverUrl;
@@ -38,16 +43,25 @@ export async function crossAppProvider(serverUrl: string, credentials: CrossAppC
     client_id: credentials.idpClientId,
   });
   const endpoint = assertOAuthUrl(credentials.idpTokenEndpoint, policy);
-  const response = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body });
+  const response = await fetch(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body,
+  });
   const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; issued_token_type?: unknown };
-  if (!response.ok || typeof answer.access_token !== "string") throw new OAuthFlowError("exchange_failed", `IdP token exchange: HTTP ${response.status}`);
+  if (!response.ok || typeof answer.access_token !== "string")
+    throw new OAuthFlowError("exchange_failed", `IdP token exchange: HTTP ${response.status}`);
   return new JwtBearerProvider(answer.access_token, credentials.clientId, credentials.clientSecret);
 }
 
 /** A non-interactive provider whose token request is a JWT bearer grant with HTTP Basic client auth. */
 class JwtBearerProvider implements OAuthClientProvider {
   private saved?: OAuthTokens;
-  constructor(private readonly assertion: string, private readonly clientId: string, private readonly clientSecret: string) {}
+  constructor(
+    private readonly assertion: string,
+    private readonly clientId: string,
+    private readonly clientSecret: string,
+  ) {}
   get redirectUrl(): undefined {
     return undefined;
   }

@@ -168,7 +168,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
   /** RFC 8707 / RFC 9728 §3.3: the metadata must name this server (or its origin), else refuse. */
   async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
     if (!resource) return undefined;
-    if (!checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource })) throw new OAuthFlowError("resource_mismatch");
+    if (!checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource }))
+      throw new OAuthFlowError("resource_mismatch");
     return new URL(resource);
   }
 

@@ -16,7 +16,11 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
       return row ? decrypt(row.valueEnc, key) : undefined;
     },
     async set(ref, kind, value, expiresAt) {
-      putCredential(db, { ...ref, kind }, { valueEnc: encrypt(value, key), expiresAt: expiresAt === undefined ? null : new Date(expiresAt) });
+      putCredential(
+        db,
+        { ...ref, kind },
+        { valueEnc: encrypt(value, key), expiresAt: expiresAt === undefined ? null : new Date(expiresAt) },
+      );
     },
     async delete(ref, kinds) {
       deleteCredentials(db, { ...ref, kinds });

@@ -39,7 +39,12 @@ export function assertDiscoveryState(state: OAuthDiscoveryState, policy: OAuthUr
   if (state.resourceMetadataUrl) assertOAuthUrl(state.resourceMetadataUrl, policy);
   const metadata = state.authorizationServerMetadata;
   if (!metadata) return; // 2025-03-26 fallback: /authorize, /token under the server URL just checked
-  for (const endpoint of [metadata.authorization_endpoint, metadata.token_endpoint, metadata.registration_endpoint, (metadata as { revocation_endpoint?: string }).revocation_endpoint]) {
+  for (const endpoint of [
+    metadata.authorization_endpoint,
+    metadata.token_endpoint,
+    metadata.registration_endpoint,
+    (metadata as { revocation_endpoint?: string }).revocation_endpoint,
+  ]) {
     if (endpoint) assertOAuthUrl(endpoint, policy);
   }
   if (!metadata.code_challenge_methods_supported?.includes("S256")) throw new OAuthFlowError("pkce_unsupported");

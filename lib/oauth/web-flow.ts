@@ -24,7 +24,13 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
   const provider = providerFor(deps, userId, server, {
     ignoreStoredTokens: true,
     onAuthorize: async ({ url, state, codeVerifier }) => {
-      await deps.store.savePending({ userId, serverId: server.id, state, codeVerifier, expiresAt: now() + (deps.stateTtlMs ?? DEFAULT_STATE_TTL_MS) });
+      await deps.store.savePending({
+        userId,
+        serverId: server.id,
+        state,
+        codeVerifier,
+        expiresAt: now() + (deps.stateTtlMs ?? DEFAULT_STATE_TTL_MS),
+      });
       redirect = url;
     },
   });
@@ -33,7 +39,12 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
   const required = await deps.store.get(key, "required_scope");
   const scope = unionScopes(challenge.scope, required);
   if (required) await forgetNarrowRegistration(deps, key, required);
-  const result = await auth(provider, { serverUrl: server.config.url, scope, resourceMetadataUrl: challenge.resourceMetadataUrl, fetchFn: deps.oauthFetch });
+  const result = await auth(provider, {
+    serverUrl: server.config.url,
+    scope,
+    resourceMetadataUrl: challenge.resourceMetadataUrl,
+    fetchFn: deps.oauthFetch,
+  });
   if (result === "REDIRECT" && redirect) return { status: "redirect", url: redirect.href };
   return { status: "authorized" };
 }

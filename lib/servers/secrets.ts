@@ -71,5 +71,9 @@ export function restoreMaskedSecrets(incoming: ServerConfig, stored: ServerSecre
 }
 
 function pick(source: Record<string, string> | undefined, keys: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.keys(keys).filter((k) => source?.[k] !== undefined).map((k) => [k, source![k]]));
+  return Object.fromEntries(
+    Object.keys(keys)
+      .filter((k) => source?.[k] !== undefined)
+      .map((k) => [k, source![k]]),
+  );
 }

@@ -4,7 +4,13 @@
  */
 import type { Db } from "../../db/client";
 import {
-  createServer, deleteServer, getServerById, listServersByWorkspace, readServerSecrets, serverNameTaken, updateServer,
+  createServer,
+  deleteServer,
+  getServerById,
+  listServersByWorkspace,
+  readServerSecrets,
+  serverNameTaken,
+  updateServer,
   type ServerRecord,
 } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
@@ -90,9 +96,16 @@ export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
   const config = prefixConfigError(() => parseServerConfig(input.config ?? {}, name));
   assertCanManage(db, actor);
   assertMayUseTransport(actor, config);
-  if (serverNameTaken(db, actor.workspaceId, name)) throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
+  if (serverNameTaken(db, actor.workspaceId, name))
+    throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
   const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id });
-  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.create", target: record.id, detail: { name, transport: record.transport } });
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "server.create",
+    target: record.id,
+    detail: { name, transport: record.transport },
+  });
   return record;
 }
 
@@ -106,7 +119,12 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   if (input.config !== undefined) {
     const parsed = prefixConfigError(() => parseServerConfig(input.config, name));
     const restored = restoreMaskedSecrets(parsed, stored);
-    if (restored.missing) throw new AppError("invalid_config", "a masked value was sent for a secret that is not stored; enter the value", `config.${restored.missing}`);
+    if (restored.missing)
+      throw new AppError(
+        "invalid_config",
+        "a masked value was sent for a secret that is not stored; enter the value",
+        `config.${restored.missing}`,
+      );
     config = restored.config;
   } else {
     config = restoreMaskedSecrets(existing.config, stored).config;
@@ -115,7 +133,8 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   // Changing an existing stdio server, or turning a server into one, both need an administrator.
   assertMayUseTransport(actor, existing.config);
   assertMayUseTransport(actor, config);
-  if (serverNameTaken(db, actor.workspaceId, name, id)) throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
+  if (serverNameTaken(db, actor.workspaceId, name, id))
+    throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
   const record = updateServer(db, existing, { name, config });
   if (!record) throw new AppError("not_found", "No such server.");
   recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.update", target: id, detail: { name } });
@@ -126,7 +145,14 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
 export function removeServer(db: Db, actor: Actor, id: string): void {
   const existing = getServer(db, actor, id);
   assertCanManage(db, actor);
-  if (existing.transport === "stdio" && !actor.isAdmin) throw new AppError("forbidden", "Only instance administrators can remove stdio servers.");
+  if (existing.transport === "stdio" && !actor.isAdmin)
+    throw new AppError("forbidden", "Only instance administrators can remove stdio servers.");
   deleteServer(db, existing);
-  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.delete", target: id, detail: { name: existing.name } });
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "server.delete",
+    target: id,
+    detail: { name: existing.name },
+  });
 }

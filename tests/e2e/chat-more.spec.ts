@@ -7,7 +7,6 @@ import { expect, test } from "./helpers/fixtures";
 import { newAccount } from "./pages/app";
 import { ChatPage, LLM_BASE, SettingsPage, addHttpServerByApi, signUpByApi, userWithEverything } from "./pages/chat";
 
-
 test.describe.configure({ timeout: 120_000 });
 
 test("a long tool call shows live progress; structured content shows as data", async ({ page, everything }) => {
@@ -74,7 +73,10 @@ test("a user's own model: key stored masked, used for requests; blocked and miss
   await chat.newChat();
   await chat.send("who am I talking to");
   await expect(chat.lastAssistant()).toContainText("You said: who am I talking to", { timeout: 45_000 });
-  const requests = (await (await page.request.get(`${LLM_BASE}/requests`)).json()) as { authorization: string | null; body: { model: string } }[];
+  const requests = (await (await page.request.get(`${LLM_BASE}/requests`)).json()) as {
+    authorization: string | null;
+    body: { model: string };
+  }[];
   const mine = requests.filter((r) => r.body.model === "scripted-own");
   expect(mine.at(-1)?.authorization).toBe("Bearer sk-own-secret-key-9876");
 

@@ -7,9 +7,7 @@ import type { Page } from "@playwright/test";
 import { newAccount } from "./pages/app";
 import { LLM_BASE, SettingsPage, signUpByApi, userWithEverything } from "./pages/chat";
 
-
 test.describe.configure({ timeout: 120_000 });
-
 
 async function askForEcho(page: Page) {
   const settings = new SettingsPage(page);
@@ -160,15 +158,28 @@ test("stop mid-stream keeps what was produced", async ({ page, everything }) => 
   const text = await chat.lastAssistant().innerText();
   expect(text).not.toContain("word200");
   // Stop reached the server: the model request was cancelled, not left running.
-  await expect.poll(async () => {
-    const requests = (await (await page.request.get(`${LLM_BASE}/requests`)).json()) as { closedEarly: boolean; body: { messages: { content: unknown }[] } }[];
-    return requests.filter((r) => JSON.stringify(r.body.messages).includes("[[slow]]")).at(-1)?.closedEarly;
-  }, { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const requests = (await (await page.request.get(`${LLM_BASE}/requests`)).json()) as {
+          closedEarly: boolean;
+          body: { messages: { content: unknown }[] };
+        }[];
+        return requests.filter((r) => JSON.stringify(r.body.messages).includes("[[slow]]")).at(-1)?.closedEarly;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   // Give the server a moment to persist the interrupted answer, then reload.
-  await expect.poll(async () => {
-    await page.reload();
-    return chat.assistantMessages().count();
-  }, { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return chat.assistantMessages().count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(1);
   await expect(chat.lastAssistant()).toContainText("word1");
   await expect(chat.lastAssistant()).not.toContainText("word200");
 });

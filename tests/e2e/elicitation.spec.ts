@@ -10,7 +10,10 @@ test("a server's elicitation request is answered in the browser, defaults pre-fi
   const { servers: list } = await (await page.request.get("/api/servers")).json();
 
   // The tool call waits on the server until the user answers the dialog.
-  const call = page.request.post(`/api/servers/${list[0].id}/tools/call`, { data: { name: "trigger-elicitation-request", arguments: {} }, timeout: 60_000 });
+  const call = page.request.post(`/api/servers/${list[0].id}/tools/call`, {
+    data: { name: "trigger-elicitation-request", arguments: {} },
+    timeout: 60_000,
+  });
 
   const dialog = page.getByTestId("elicitation-dialog");
   await expect(dialog).toBeVisible({ timeout: 15_000 });

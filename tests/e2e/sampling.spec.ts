@@ -9,7 +9,11 @@ test("a server's sampling request is reviewed, edited, answered by the model and
   await expect(page.getByTestId("server-everything").getByTestId("server-state")).toHaveText("connected", { timeout: 30_000 });
   const { servers: list } = await (await page.request.get("/api/servers")).json();
   const id = list[0].id as string;
-  const trigger = () => page.request.post(`/api/servers/${id}/tools/call`, { data: { name: "trigger-sampling-request", arguments: { prompt: "What is MCP?" } }, timeout: 60_000 });
+  const trigger = () =>
+    page.request.post(`/api/servers/${id}/tools/call`, {
+      data: { name: "trigger-sampling-request", arguments: { prompt: "What is MCP?" } },
+      timeout: 60_000,
+    });
 
   const call = trigger();
   const dialog = page.getByTestId("sampling-dialog");

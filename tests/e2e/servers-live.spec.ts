@@ -57,8 +57,16 @@ test("a remote server shows live status and tools, and the engine API calls it",
   const other = await page.context().browser()!.newContext({ baseURL: page.url() });
   const otherPage = await other.newPage();
   await new AuthPages(otherPage).register(newAccount("outsider"));
-  for (const [method, path] of [["get", "status"], ["get", "tools"], ["post", "tools/call"], ["post", "reconnect"]] as const) {
-    const response = await otherPage.request[method](`/api/servers/${id}/${path}`, method === "post" ? { data: { name: "echo", arguments: {} } } : {});
+  for (const [method, path] of [
+    ["get", "status"],
+    ["get", "tools"],
+    ["post", "tools/call"],
+    ["post", "reconnect"],
+  ] as const) {
+    const response = await otherPage.request[method](
+      `/api/servers/${id}/${path}`,
+      method === "post" ? { data: { name: "echo", arguments: {} } } : {},
+    );
     expect(response.status(), path).toBe(404);
   }
   await other.close();

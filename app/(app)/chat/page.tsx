@@ -17,7 +17,12 @@ export default async function ChatIndexPage() {
         {model.ok ? (
           <p className="text-sm text-zinc-500">Start a new chat or open one from the list.</p>
         ) : (
-          <p data-testid="model-missing" className="text-sm text-amber-800">{model.reason} <a href="/settings" className="underline">Open Settings</a></p>
+          <p data-testid="model-missing" className="text-sm text-amber-800">
+            {model.reason}{" "}
+            <a href="/settings" className="underline">
+              Open Settings
+            </a>
+          </p>
         )}
       </section>
     </div>

@@ -50,7 +50,9 @@ export async function listStatuses(): Promise<ServerStatusView[]> {
 
 /** One server's resources and templates. */
 export function listResources(serverId: string) {
-  return fetchJson<{ resources: Resource[]; resourceTemplates: ResourceTemplate[] }>(`/api/servers/${encodeURIComponent(serverId)}/resources`);
+  return fetchJson<{ resources: Resource[]; resourceTemplates: ResourceTemplate[] }>(
+    `/api/servers/${encodeURIComponent(serverId)}/resources`,
+  );
 }
 
 /** One server's prompts. */
@@ -59,7 +61,13 @@ export async function listPrompts(serverId: string): Promise<Prompt[]> {
 }
 
 /** completion/complete suggestions for a prompt argument (empty when the server offers none). */
-export async function completePromptArgument(serverId: string, prompt: string, name: string, value: string, context: Record<string, string>): Promise<string[]> {
+export async function completePromptArgument(
+  serverId: string,
+  prompt: string,
+  name: string,
+  value: string,
+  context: Record<string, string>,
+): Promise<string[]> {
   const result = await fetchJson<{ completion?: { values?: string[] } }>(`/api/servers/${encodeURIComponent(serverId)}/complete`, {
     method: "POST",
     body: JSON.stringify({ ref: { type: "ref/prompt", name: prompt }, argument: { name, value }, context: { arguments: context } }),

@@ -16,17 +16,34 @@ import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";
 
 /** Approval answers in the last assistant message that the server has not seen yet. */
-function answeredApprovals(message: ChatMessage | undefined, edits: Map<string, Record<string, unknown>>): NonNullable<ChatRequest["approvals"]> {
+function answeredApprovals(
+  message: ChatMessage | undefined,
+  edits: Map<string, Record<string, unknown>>,
+): NonNullable<ChatRequest["approvals"]> {
   if (message?.role !== "assistant") return [];
   return message.parts.flatMap((p) =>
     p.type === "dynamic-tool" && p.state === "approval-responded"
-      ? [{ approvalId: p.approval.id, approved: p.approval.approved, ...(p.approval.approved && edits.has(p.approval.id) ? { input: edits.get(p.approval.id) } : {}) }]
+      ? [
+          {
+            approvalId: p.approval.id,
+            approved: p.approval.approved,
+            ...(p.approval.approved && edits.has(p.approval.id) ? { input: edits.get(p.approval.id) } : {}),
+          },
+        ]
       : [],
   );
 }
 
 /** The chat panel for one stored chat. */
-export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: string; initialMessages: ChatMessage[]; modelProblem: string | null }) {
+export function ChatView({
+  chatId,
+  initialMessages,
+  modelProblem,
+}: {
+  chatId: string;
+  initialMessages: ChatMessage[];
+  modelProblem: string | null;
+}) {
   const edits = useRef(new Map<string, Record<string, unknown>>());
   const router = useRouter();
   const transport = useMemo(
@@ -58,9 +75,21 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
   }, [messages]);
 
   const onSend: ComposerProps["onSend"] = (turn, display) => {
-    const parts: ChatMessage["parts"] = display.attachments.map((a) => ({ type: "data-resource" as const, data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri, name: a.name, text: "" } }));
+    const parts: ChatMessage["parts"] = display.attachments.map((a) => ({
+      type: "data-resource" as const,
+      data: { serverId: a.serverId, serverName: a.serverName, uri: a.uri, name: a.name, text: "" },
+    }));
     if (display.prompt) {
-      parts.push({ type: "data-prompt", data: { serverId: display.prompt.serverId, serverName: display.prompt.serverName, name: display.prompt.prompt.name, arguments: turn.prompt?.arguments ?? {}, messages: [] } });
+      parts.push({
+        type: "data-prompt",
+        data: {
+          serverId: display.prompt.serverId,
+          serverName: display.prompt.serverName,
+          name: display.prompt.prompt.name,
+          arguments: turn.prompt?.arguments ?? {},
+          messages: [],
+        },
+      });
     }
     if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
     void sendMessage({ parts }, { body: { turn } });
@@ -70,8 +99,15 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
     <div className="flex h-full min-h-0 flex-col">
       <StatusStrip />
       {modelProblem && (
-        <div data-testid="model-missing" role="alert" className="m-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-          {modelProblem} <a href="/settings" className="underline">Open Settings</a>
+        <div
+          data-testid="model-missing"
+          role="alert"
+          className="m-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {modelProblem}{" "}
+          <a href="/settings" className="underline">
+            Open Settings
+          </a>
         </div>
       )}
       <div
@@ -83,7 +119,9 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
         }}
         className="flex-1 space-y-4 overflow-y-auto p-4"
       >
-        {messages.length === 0 && !modelProblem && <p className="text-sm text-zinc-500">Ask something. The agent can use the tools of your MCP servers; type / for prompts.</p>}
+        {messages.length === 0 && !modelProblem && (
+          <p className="text-sm text-zinc-500">Ask something. The agent can use the tools of your MCP servers; type / for prompts.</p>
+        )}
         {messages.map((m, index) => (
           <MessageView
             key={m.id}
@@ -93,17 +131,29 @@ export function ChatView({ chatId, initialMessages, modelProblem }: { chatId: st
             onApprove={(id, input) => {
               edits.current.set(id, input);
               // Show the arguments that will actually run (the server applies the same edit).
-              setMessages((all) => all.map((msg) => ({
-                ...msg,
-                parts: msg.parts.map((p) => (p.type === "dynamic-tool" && p.state === "approval-requested" && p.approval.id === id ? { ...p, input } : p)),
-              })));
+              setMessages((all) =>
+                all.map((msg) => ({
+                  ...msg,
+                  parts: msg.parts.map((p) =>
+                    p.type === "dynamic-tool" && p.state === "approval-requested" && p.approval.id === id ? { ...p, input } : p,
+                  ),
+                })),
+              );
               void addToolApprovalResponse({ id, approved: true });
             }}
             onDeny={(id) => void addToolApprovalResponse({ id, approved: false, reason: DENIED_BY_USER })}
           />
         ))}
-        {status === "submitted" && <p data-testid="chat-thinking" className="text-xs text-zinc-500">Thinking…</p>}
-        {error && <p data-testid="chat-error" role="alert" className="text-sm text-red-700">{errorMessage(error.message, error.message)}</p>}
+        {status === "submitted" && (
+          <p data-testid="chat-thinking" className="text-xs text-zinc-500">
+            Thinking…
+          </p>
+        )}
+        {error && (
+          <p data-testid="chat-error" role="alert" className="text-sm text-red-700">
+            {errorMessage(error.message, error.message)}
+          </p>
+        )}
       </div>
       <Composer busy={busy} disabled={!!modelProblem} onSend={onSend} onStop={() => void stop()} />
     </div>

@@ -28,7 +28,10 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
     setText(value);
     if (value.startsWith("/") && prompts.choices === null) {
       setPrompts({ choices: [], errors: [] });
-      loadPromptChoices().then((r) => setPrompts(r), (e: Error) => setPrompts({ choices: [], errors: [e.message] }));
+      loadPromptChoices().then(
+        (r) => setPrompts(r),
+        (e: Error) => setPrompts({ choices: [], errors: [e.message] }),
+      );
     }
   };
 
@@ -40,7 +43,10 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
   };
 
   const runPrompt = (choice: PromptChoice, args: Record<string, string>) => {
-    onSend({ text: "", resources: [], prompt: { serverId: choice.serverId, name: choice.prompt.name, arguments: args } }, { attachments: [], prompt: choice });
+    onSend(
+      { text: "", resources: [], prompt: { serverId: choice.serverId, name: choice.prompt.name, arguments: args } },
+      { attachments: [], prompt: choice },
+    );
     setPromptChoice(null);
     setText("");
   };
@@ -48,16 +54,39 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
   return (
     <div className="space-y-2 border-t border-zinc-200 p-3 dark:border-zinc-800">
       {slash !== null && !promptChoice && (
-        <PromptMenu query={slash} choices={prompts.choices} errors={prompts.errors} onPick={(c) => (c.prompt.arguments?.length ? setPromptChoice(c) : runPrompt(c, {}))} />
+        <PromptMenu
+          query={slash}
+          choices={prompts.choices}
+          errors={prompts.errors}
+          onPick={(c) => (c.prompt.arguments?.length ? setPromptChoice(c) : runPrompt(c, {}))}
+        />
       )}
-      {promptChoice && <PromptForm choice={promptChoice} onRun={(args) => runPrompt(promptChoice, args)} onCancel={() => setPromptChoice(null)} />}
-      {picking && <ResourcePicker onAttach={(a) => setAttachments((old) => (old.some((o) => o.uri === a.uri && o.serverId === a.serverId) ? old : [...old, a]))} onClose={() => setPicking(false)} />}
+      {promptChoice && (
+        <PromptForm choice={promptChoice} onRun={(args) => runPrompt(promptChoice, args)} onCancel={() => setPromptChoice(null)} />
+      )}
+      {picking && (
+        <ResourcePicker
+          onAttach={(a) => setAttachments((old) => (old.some((o) => o.uri === a.uri && o.serverId === a.serverId) ? old : [...old, a]))}
+          onClose={() => setPicking(false)}
+        />
+      )}
       {attachments.length > 0 && (
         <div className="flex flex-wrap gap-1">
           {attachments.map((a) => (
-            <span key={`${a.serverId}:${a.uri}`} data-testid="pending-attachment" className="rounded-full bg-blue-100 px-2 py-0.5 text-xs text-blue-900 dark:bg-blue-900 dark:text-blue-100">
+            <span
+              key={`${a.serverId}:${a.uri}`}
+              data-testid="pending-attachment"
+              className="rounded-full bg-blue-100 px-2 py-0.5 text-xs text-blue-900 dark:bg-blue-900 dark:text-blue-100"
+            >
               {a.serverName}: {a.name || a.uri}
-              <button type="button" aria-label={`Remove ${a.uri}`} onClick={() => setAttachments((old) => old.filter((o) => o !== a))} className="ml-1">×</button>
+              <button
+                type="button"
+                aria-label={`Remove ${a.uri}`}
+                onClick={() => setAttachments((old) => old.filter((o) => o !== a))}
+                className="ml-1"
+              >
+                ×
+              </button>
             </span>
           ))}
         </div>
@@ -69,7 +98,13 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
           send();
         }}
       >
-        <button type="button" data-testid="open-resource-picker" onClick={() => setPicking((p) => !p)} className="rounded border border-zinc-300 px-2 py-2 text-xs dark:border-zinc-700" title="Attach resources">
+        <button
+          type="button"
+          data-testid="open-resource-picker"
+          onClick={() => setPicking((p) => !p)}
+          className="rounded border border-zinc-300 px-2 py-2 text-xs dark:border-zinc-700"
+          title="Attach resources"
+        >
           Attach
         </button>
         <textarea
@@ -89,9 +124,23 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
           className="flex-1 resize-y rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
         {busy ? (
-          <button type="button" data-testid="chat-stop" onClick={onStop} className="rounded bg-red-700 px-3 py-2 text-sm font-medium text-white">Stop</button>
+          <button
+            type="button"
+            data-testid="chat-stop"
+            onClick={onStop}
+            className="rounded bg-red-700 px-3 py-2 text-sm font-medium text-white"
+          >
+            Stop
+          </button>
         ) : (
-          <button type="submit" data-testid="chat-send" disabled={disabled} className="rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white disabled:opacity-50">Send</button>
+          <button
+            type="submit"
+            data-testid="chat-send"
+            disabled={disabled}
+            className="rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white disabled:opacity-50"
+          >
+            Send
+          </button>
         )}
       </form>
     </div>

@@ -43,11 +43,23 @@ export function StructuredView({ value }: { value: unknown }) {
   return (
     <table data-testid="structured-table" className="border-collapse text-xs">
       <thead>
-        <tr>{table.columns.map((c) => <th key={c} className="border px-2 py-1 text-left">{c}</th>)}</tr>
+        <tr>
+          {table.columns.map((c) => (
+            <th key={c} className="border px-2 py-1 text-left">
+              {c}
+            </th>
+          ))}
+        </tr>
       </thead>
       <tbody>
         {table.rows.map((row, i) => (
-          <tr key={i}>{table.columns.map((c) => <td key={c} className="border px-2 py-1">{row[c] === undefined ? "" : String(row[c])}</td>)}</tr>
+          <tr key={i}>
+            {table.columns.map((c) => (
+              <td key={c} className="border px-2 py-1">
+                {row[c] === undefined ? "" : String(row[c])}
+              </td>
+            ))}
+          </tr>
         ))}
       </tbody>
     </table>

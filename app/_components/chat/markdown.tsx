@@ -22,14 +22,22 @@ const components: Components = {
   },
   img: ({ alt }) => <span className="text-zinc-500">[image: {alt || "no description"}]</span>,
   pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded bg-zinc-100 p-3 text-xs dark:bg-zinc-800">{children}</pre>,
-  table: ({ children }) => <table className="my-2 border-collapse text-sm [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2">{children}</table>,
+  table: ({ children }) => (
+    <table className="my-2 border-collapse text-sm [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2">{children}</table>
+  ),
 };
 
 /** Render markdown text safely. */
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="prose-sm max-w-none space-y-2 break-words [&_code]:font-mono [&_h1]:text-lg [&_h1]:font-semibold [&_ol]:list-decimal [&_ol]:pl-5 [&_ul]:list-disc [&_ul]:pl-5">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeHighlight]} urlTransform={markdownUrl} components={components} skipHtml>
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        rehypePlugins={[rehypeHighlight]}
+        urlTransform={markdownUrl}
+        components={components}
+        skipHtml
+      >
         {text}
       </ReactMarkdown>
     </div>

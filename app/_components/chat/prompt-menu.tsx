@@ -21,32 +21,73 @@ export async function loadPromptChoices(): Promise<{ choices: PromptChoice[]; er
   const choices: PromptChoice[] = [];
   const errors: string[] = [];
   results.forEach((r, i) => {
-    if (r.status === "fulfilled") r.value.forEach((prompt) => choices.push({ serverId: servers[i].id, serverName: servers[i].name, prompt }));
+    if (r.status === "fulfilled")
+      r.value.forEach((prompt) => choices.push({ serverId: servers[i].id, serverName: servers[i].name, prompt }));
     else errors.push(`${servers[i].name}: ${(r.reason as Error).message}`);
   });
   return { choices, errors };
 }
 
 /** The list under the composer while the text starts with `/`. */
-export function PromptMenu({ query, choices, errors, onPick }: { query: string; choices: PromptChoice[] | null; errors: string[]; onPick: (c: PromptChoice) => void }) {
+export function PromptMenu({
+  query,
+  choices,
+  errors,
+  onPick,
+}: {
+  query: string;
+  choices: PromptChoice[] | null;
+  errors: string[];
+  onPick: (c: PromptChoice) => void;
+}) {
   const q = query.toLowerCase();
   const shown = (choices ?? []).filter((c) => `${c.serverName}: ${c.prompt.name} ${c.prompt.title ?? ""}`.toLowerCase().includes(q));
   return (
-    <div data-testid="prompt-menu" role="listbox" className="max-h-64 overflow-y-auto rounded border border-zinc-300 bg-white p-1 text-sm shadow dark:border-zinc-700 dark:bg-zinc-900">
+    <div
+      data-testid="prompt-menu"
+      role="listbox"
+      className="max-h-64 overflow-y-auto rounded border border-zinc-300 bg-white p-1 text-sm shadow dark:border-zinc-700 dark:bg-zinc-900"
+    >
       {choices === null && <p className="p-1 text-xs text-zinc-500">Loading prompts…</p>}
       {choices && shown.length === 0 && <p className="p-1 text-xs text-zinc-500">No matching prompts.</p>}
       {shown.map((c) => (
-        <button key={`${c.serverId}:${c.prompt.name}`} type="button" role="option" aria-selected={false} data-testid="prompt-option" onClick={() => onPick(c)} className="block w-full rounded px-2 py-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          key={`${c.serverId}:${c.prompt.name}`}
+          type="button"
+          role="option"
+          aria-selected={false}
+          data-testid="prompt-option"
+          onClick={() => onPick(c)}
+          className="block w-full rounded px-2 py-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           {c.serverName}: {c.prompt.name}
           {c.prompt.description && <span className="ml-2 text-xs text-zinc-500">{c.prompt.description}</span>}
         </button>
       ))}
-      {errors.map((e) => <p key={e} className="p-1 text-xs text-red-700">{e}</p>)}
+      {errors.map((e) => (
+        <p key={e} className="p-1 text-xs text-red-700">
+          {e}
+        </p>
+      ))}
     </div>
   );
 }
 
-function ArgumentField({ choice, name, required, description, values, onChange }: { choice: PromptChoice; name: string; required: boolean; description?: string; values: Record<string, string>; onChange: (v: string) => void }) {
+function ArgumentField({
+  choice,
+  name,
+  required,
+  description,
+  values,
+  onChange,
+}: {
+  choice: PromptChoice;
+  name: string;
+  required: boolean;
+  description?: string;
+  values: Record<string, string>;
+  onChange: (v: string) => void;
+}) {
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const value = values[name] ?? "";
@@ -60,7 +101,8 @@ function ArgumentField({ choice, name, required, description, values, onChange }
   return (
     <div>
       <label className="block text-xs">
-        {name}{required && " *"} {description && <span className="text-zinc-500">— {description}</span>}
+        {name}
+        {required && " *"} {description && <span className="text-zinc-500">— {description}</span>}
         <input
           aria-label={name}
           value={value}
@@ -76,7 +118,16 @@ function ArgumentField({ choice, name, required, description, values, onChange }
       {suggestions.length > 0 && (
         <div className="mt-1 flex flex-wrap gap-1">
           {suggestions.slice(0, 10).map((s) => (
-            <button key={s} type="button" data-testid="completion-option" onClick={() => { onChange(s); setSuggestions([]); }} className="rounded bg-zinc-100 px-2 text-xs dark:bg-zinc-800">
+            <button
+              key={s}
+              type="button"
+              data-testid="completion-option"
+              onClick={() => {
+                onChange(s);
+                setSuggestions([]);
+              }}
+              className="rounded bg-zinc-100 px-2 text-xs dark:bg-zinc-800"
+            >
               {s}
             </button>
           ))}
@@ -87,7 +138,15 @@ function ArgumentField({ choice, name, required, description, values, onChange }
 }
 
 /** The arguments form of a picked prompt. */
-export function PromptForm({ choice, onRun, onCancel }: { choice: PromptChoice; onRun: (args: Record<string, string>) => void; onCancel: () => void }) {
+export function PromptForm({
+  choice,
+  onRun,
+  onCancel,
+}: {
+  choice: PromptChoice;
+  onRun: (args: Record<string, string>) => void;
+  onCancel: () => void;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   const args = choice.prompt.arguments ?? [];
   return (
@@ -99,15 +158,29 @@ export function PromptForm({ choice, onRun, onCancel }: { choice: PromptChoice; 
       }}
       className="space-y-2 rounded border border-zinc-300 bg-white p-3 text-sm shadow dark:border-zinc-700 dark:bg-zinc-900"
     >
-      <div className="font-medium">/{choice.serverName}: {choice.prompt.title ?? choice.prompt.name}</div>
+      <div className="font-medium">
+        /{choice.serverName}: {choice.prompt.title ?? choice.prompt.name}
+      </div>
       {choice.prompt.description && <p className="text-xs text-zinc-500">{choice.prompt.description}</p>}
       {args.length === 0 && <p className="text-xs text-zinc-500">This prompt takes no arguments.</p>}
       {args.map((a) => (
-        <ArgumentField key={a.name} choice={choice} name={a.name} required={a.required === true} description={a.description} values={values} onChange={(v) => setValues((old) => ({ ...old, [a.name]: v }))} />
+        <ArgumentField
+          key={a.name}
+          choice={choice}
+          name={a.name}
+          required={a.required === true}
+          description={a.description}
+          values={values}
+          onChange={(v) => setValues((old) => ({ ...old, [a.name]: v }))}
+        />
       ))}
       <div className="flex gap-2">
-        <button type="submit" data-testid="prompt-run-button" className="rounded bg-blue-700 px-3 py-1 text-xs font-medium text-white">Run prompt</button>
-        <button type="button" onClick={onCancel} className="rounded bg-zinc-200 px-3 py-1 text-xs dark:bg-zinc-700">Cancel</button>
+        <button type="submit" data-testid="prompt-run-button" className="rounded bg-blue-700 px-3 py-1 text-xs font-medium text-white">
+          Run prompt
+        </button>
+        <button type="button" onClick={onCancel} className="rounded bg-zinc-200 px-3 py-1 text-xs dark:bg-zinc-700">
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -23,7 +23,15 @@ interface ServerResources {
   error?: string;
 }
 
-function TemplateForm({ server, template, onAttach }: { server: ServerSummary; template: ResourceTemplate; onAttach: (a: Attachment) => void }) {
+function TemplateForm({
+  server,
+  template,
+  onAttach,
+}: {
+  server: ServerSummary;
+  template: ResourceTemplate;
+  onAttach: (a: Attachment) => void;
+}) {
   const variables = templateVariables(template.uriTemplate);
   const [values, setValues] = useState<Record<string, string>>({});
   return (
@@ -38,10 +46,18 @@ function TemplateForm({ server, template, onAttach }: { server: ServerSummary; t
       {variables.map((v) => (
         <label key={v} className="text-xs">
           {v}
-          <input aria-label={`${template.name} ${v}`} required value={values[v] ?? ""} onChange={(e) => setValues({ ...values, [v]: e.target.value })} className="ml-1 w-28 rounded border px-1 dark:bg-zinc-900" />
+          <input
+            aria-label={`${template.name} ${v}`}
+            required
+            value={values[v] ?? ""}
+            onChange={(e) => setValues({ ...values, [v]: e.target.value })}
+            className="ml-1 w-28 rounded border px-1 dark:bg-zinc-900"
+          />
         </label>
       ))}
-      <button type="submit" className="rounded bg-zinc-200 px-2 text-xs dark:bg-zinc-700">Attach</button>
+      <button type="submit" className="rounded bg-zinc-200 px-2 text-xs dark:bg-zinc-700">
+        Attach
+      </button>
     </form>
   );
 }
@@ -55,26 +71,36 @@ export function ResourcePicker({ onAttach, onClose }: { onAttach: (a: Attachment
     listServers()
       .then((servers) =>
         Promise.all(
-          servers.filter((s) => s.config.enabled !== false).map(async (server) => {
-            try {
-              const r = await listResources(server.id);
-              return { server, resources: r.resources, templates: r.resourceTemplates };
-            } catch (error) {
-              return { server, resources: [], templates: [], error: (error as Error).message };
-            }
-          }),
+          servers
+            .filter((s) => s.config.enabled !== false)
+            .map(async (server) => {
+              try {
+                const r = await listResources(server.id);
+                return { server, resources: r.resources, templates: r.resourceTemplates };
+              } catch (error) {
+                return { server, resources: [], templates: [], error: (error as Error).message };
+              }
+            }),
         ),
       )
-      .then((d) => live && setData(d), (e: Error) => live && setProblem(e.message));
+      .then(
+        (d) => live && setData(d),
+        (e: Error) => live && setProblem(e.message),
+      );
     return () => {
       live = false;
     };
   }, []);
   return (
-    <div data-testid="resource-picker" className="max-h-80 overflow-y-auto rounded border border-zinc-300 bg-white p-3 text-sm shadow dark:border-zinc-700 dark:bg-zinc-900">
+    <div
+      data-testid="resource-picker"
+      className="max-h-80 overflow-y-auto rounded border border-zinc-300 bg-white p-3 text-sm shadow dark:border-zinc-700 dark:bg-zinc-900"
+    >
       <div className="mb-2 flex items-center">
         <span className="font-medium">Attach resources</span>
-        <button type="button" onClick={onClose} className="ml-auto text-xs text-zinc-500 hover:underline">Close</button>
+        <button type="button" onClick={onClose} className="ml-auto text-xs text-zinc-500 hover:underline">
+          Close
+        </button>
       </div>
       {!data && !problem && <p className="text-xs text-zinc-500">Loading…</p>}
       {problem && <p className="text-xs text-red-700">{problem}</p>}
@@ -87,17 +113,27 @@ export function ResourcePicker({ onAttach, onClose }: { onAttach: (a: Attachment
           <ul>
             {resources.map((r) => (
               <li key={r.uri} className="flex items-center gap-2 py-0.5">
-                <button type="button" data-testid="attach-resource" data-uri={r.uri} onClick={() => onAttach({ serverId: server.id, serverName: server.name, uri: r.uri, name: r.title ?? r.name })} className="rounded bg-zinc-200 px-2 text-xs dark:bg-zinc-700">
+                <button
+                  type="button"
+                  data-testid="attach-resource"
+                  data-uri={r.uri}
+                  onClick={() => onAttach({ serverId: server.id, serverName: server.name, uri: r.uri, name: r.title ?? r.name })}
+                  className="rounded bg-zinc-200 px-2 text-xs dark:bg-zinc-700"
+                >
                   Attach
                 </button>
-                <span className="truncate" title={r.uri}>{r.title ?? r.name}</span>
+                <span className="truncate" title={r.uri}>
+                  {r.title ?? r.name}
+                </span>
                 <code className="truncate text-xs text-zinc-500">{r.uri}</code>
               </li>
             ))}
           </ul>
           {templates.map((t) => (
             <div key={t.uriTemplate} className="py-1">
-              <div className="text-xs">{t.title ?? t.name} <code className="text-zinc-500">{t.uriTemplate}</code></div>
+              <div className="text-xs">
+                {t.title ?? t.name} <code className="text-zinc-500">{t.uriTemplate}</code>
+              </div>
               <TemplateForm server={server} template={t} onAttach={onAttach} />
             </div>
           ))}

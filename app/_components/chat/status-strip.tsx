@@ -20,11 +20,21 @@ export function StatusStrip() {
   }, []);
   useEffect(refresh, [refresh]);
   return (
-    <div data-testid="status-strip" className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 text-xs dark:border-zinc-800">
+    <div
+      data-testid="status-strip"
+      className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 text-xs dark:border-zinc-800"
+    >
       <span className="text-zinc-500">Servers:</span>
       {statuses === null && !problem && <span className="text-zinc-500">checking…</span>}
       {problem && <span className="text-red-700">{problem}</span>}
-      {statuses?.length === 0 && <span className="text-zinc-500">none yet — <Link href="/servers" className="underline">add one</Link></span>}
+      {statuses?.length === 0 && (
+        <span className="text-zinc-500">
+          none yet —{" "}
+          <Link href="/servers" className="underline">
+            add one
+          </Link>
+        </span>
+      )}
       {statuses?.map((s) => (
         <span
           key={s.serverId}
@@ -34,11 +44,17 @@ export function StatusStrip() {
           className={`rounded-full px-2 py-0.5 ${TONE[s.state] ?? "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"}`}
         >
           {s.serverName}: {s.state.replace("_", " ")}
-          {s.state === "needs_authorization" && <Link href="/servers" className="ml-1 underline">authorize</Link>}
+          {s.state === "needs_authorization" && (
+            <Link href="/servers" className="ml-1 underline">
+              authorize
+            </Link>
+          )}
           {s.state === "failed" && s.lastError && <span className="ml-1">— {s.lastError.message}</span>}
         </span>
       ))}
-      <button type="button" onClick={refresh} className="ml-auto text-zinc-500 hover:underline">Refresh</button>
+      <button type="button" onClick={refresh} className="ml-auto text-zinc-500 hover:underline">
+        Refresh
+      </button>
     </div>
   );
 }

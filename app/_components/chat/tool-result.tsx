@@ -12,15 +12,26 @@ type Block = CallToolResult["content"][number];
 
 function Media({ kind, mimeType, data }: { kind: "image" | "audio"; mimeType?: string; data?: string }) {
   const src = mediaDataUrl(kind, mimeType, data);
-  if (!src) return <p className="text-xs text-zinc-500">[{kind} of type {mimeType || "unknown"} not shown]</p>;
+  if (!src)
+    return (
+      <p className="text-xs text-zinc-500">
+        [{kind} of type {mimeType || "unknown"} not shown]
+      </p>
+    );
   // eslint-disable-next-line @next/next/no-img-element -- a data: URL built from allow-listed base64
-  return kind === "image" ? <img data-testid="tool-image" src={src} alt="Tool result image" className="max-h-64 rounded border" /> : <audio data-testid="tool-audio" controls src={src} />;
+  return kind === "image" ? (
+    <img data-testid="tool-image" src={src} alt="Tool result image" className="max-h-64 rounded border" />
+  ) : (
+    <audio data-testid="tool-audio" controls src={src} />
+  );
 }
 
 function UriLabel({ uri, label }: { uri: string; label?: string }) {
   const href = safeHref(uri);
   return href ? (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-blue-700 underline dark:text-blue-400">{label || uri}</a>
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-blue-700 underline dark:text-blue-400">
+      {label || uri}
+    </a>
   ) : (
     <code className="text-xs">{label ? `${label} (${uri})` : uri}</code>
   );
@@ -29,7 +40,11 @@ function UriLabel({ uri, label }: { uri: string; label?: string }) {
 function ContentBlock({ block }: { block: Block }) {
   switch (block.type) {
     case "text":
-      return <pre data-testid="tool-text" className="whitespace-pre-wrap break-words font-mono text-xs">{block.text}</pre>;
+      return (
+        <pre data-testid="tool-text" className="whitespace-pre-wrap break-words font-mono text-xs">
+          {block.text}
+        </pre>
+      );
     case "image":
       return <Media kind="image" mimeType={block.mimeType} data={block.data} />;
     case "audio":
@@ -38,7 +53,9 @@ function ContentBlock({ block }: { block: Block }) {
       const r = block.resource;
       return (
         <div data-testid="tool-resource" className="rounded border border-zinc-200 p-2 dark:border-zinc-700">
-          <div className="mb-1 text-xs text-zinc-500">Resource <UriLabel uri={r.uri} /> {r.mimeType && <span>({r.mimeType})</span>}</div>
+          <div className="mb-1 text-xs text-zinc-500">
+            Resource <UriLabel uri={r.uri} /> {r.mimeType && <span>({r.mimeType})</span>}
+          </div>
           {"text" in r && typeof r.text === "string" ? (
             <pre className="whitespace-pre-wrap break-words font-mono text-xs">{r.text}</pre>
           ) : r.mimeType?.startsWith("image/") ? (
@@ -65,7 +82,9 @@ function ContentBlock({ block }: { block: Block }) {
 export function ToolResult({ result }: { result: CallToolResult }) {
   return (
     <div data-testid="tool-result" className="space-y-2">
-      {(result.content ?? []).map((block, i) => <ContentBlock key={i} block={block} />)}
+      {(result.content ?? []).map((block, i) => (
+        <ContentBlock key={i} block={block} />
+      ))}
       {result.structuredContent !== undefined && (
         <div data-testid="tool-structured">
           <div className="text-xs text-zinc-500">Structured content</div>

@@ -7,13 +7,22 @@ import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model"
 /** A pending elicitation as `GET /api/pending` lists it. */
 export type PendingElicitation = PendingElicitationView;
 
-const INPUT_TYPE: Partial<Record<ElicitField["kind"], string>> = { email: "email", url: "url", date: "date", datetime: "datetime-local", number: "number", integer: "number" };
+const INPUT_TYPE: Partial<Record<ElicitField["kind"], string>> = {
+  email: "email",
+  url: "url",
+  date: "date",
+  datetime: "datetime-local",
+  number: "number",
+  integer: "number",
+};
 
 /** One elicitation: a form with defaults pre-filled, or for URL mode the target host and an explicit consent. */
 export function ElicitationDialog({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
   return (
     <div data-testid="elicitation-dialog">
-      <h2 id="pending-title" className="mb-1 text-lg font-semibold">{request.serverName} asks</h2>
+      <h2 id="pending-title" className="mb-1 text-lg font-semibold">
+        {request.serverName} asks
+      </h2>
       <p className="mb-4 whitespace-pre-wrap text-sm text-zinc-600 dark:text-zinc-300">{request.message}</p>
       {request.mode === "url" ? <UrlConsent request={request} onDone={onDone} /> : <ElicitForm request={request} onDone={onDone} />}
     </div>
@@ -21,7 +30,11 @@ export function ElicitationDialog({ request, onDone }: { request: PendingElicita
 }
 
 async function answer(id: string, body: Record<string, unknown>) {
-  await fetch(`/api/elicitations/${encodeURIComponent(id)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await fetch(`/api/elicitations/${encodeURIComponent(id)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
@@ -32,13 +45,20 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
       </p>
       <code className="block break-all rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{request.url}</code>
       <div className="flex gap-2">
-        <button className="btn-primary" onClick={async () => {
-          // The URL was checked to be http(s) on the server; open it without giving it this window.
-          window.open(request.url, "_blank", "noopener,noreferrer");
-          await answer(request.id, { action: "accept" });
-          onDone();
-        }}>Open {request.host}</button>
-        <button className="btn-secondary" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>Decline</button>
+        <button
+          className="btn-primary"
+          onClick={async () => {
+            // The URL was checked to be http(s) on the server; open it without giving it this window.
+            window.open(request.url, "_blank", "noopener,noreferrer");
+            await answer(request.id, { action: "accept" });
+            onDone();
+          }}
+        >
+          Open {request.host}
+        </button>
+        <button className="btn-secondary" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>
+          Decline
+        </button>
       </div>
     </div>
   );
@@ -46,45 +66,83 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
 
 function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
   const fields = fieldsOf(request.requestedSchema);
-  const [values, setValues] = useState<Record<string, string | boolean | string[]>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial])));
+  const [values, setValues] = useState<Record<string, string | boolean | string[]>>(() =>
+    Object.fromEntries(fields.map((f) => [f.name, f.initial])),
+  );
   const set = (name: string, value: string | boolean | string[]) => setValues((v) => ({ ...v, [name]: value }));
 
   return (
-    <form className="space-y-3" onSubmit={async (event) => {
-      event.preventDefault();
-      await answer(request.id, { action: "accept", content: contentOf(fields, values) });
-      onDone();
-    }}>
+    <form
+      className="space-y-3"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        await answer(request.id, { action: "accept", content: contentOf(fields, values) });
+        onDone();
+      }}
+    >
       <div className="max-h-[55vh] space-y-3 overflow-y-auto pr-1">
         {fields.map((field) => (
           <div key={field.name}>
             {field.kind === "boolean" ? (
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name={field.name} checked={values[field.name] === true} onChange={(e) => set(field.name, e.target.checked)} />
-                {field.label}{field.required && " *"}
+                <input
+                  type="checkbox"
+                  name={field.name}
+                  checked={values[field.name] === true}
+                  onChange={(e) => set(field.name, e.target.checked)}
+                />
+                {field.label}
+                {field.required && " *"}
               </label>
             ) : (
               <>
-                <label className="label" htmlFor={`el-${field.name}`}>{field.label}{field.required && " *"}</label>
+                <label className="label" htmlFor={`el-${field.name}`}>
+                  {field.label}
+                  {field.required && " *"}
+                </label>
                 {field.kind === "select" ? (
-                  <select id={`el-${field.name}`} name={field.name} className="input" required={field.required} value={values[field.name] as string} onChange={(e) => set(field.name, e.target.value)}>
+                  <select
+                    id={`el-${field.name}`}
+                    name={field.name}
+                    className="input"
+                    required={field.required}
+                    value={values[field.name] as string}
+                    onChange={(e) => set(field.name, e.target.value)}
+                  >
                     <option value="">—</option>
-                    {field.options!.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                    {field.options!.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
                   </select>
                 ) : field.kind === "multi" ? (
                   <div className="flex flex-wrap gap-3 text-sm">
                     {field.options!.map((o) => (
                       <label key={o.value} className="flex items-center gap-1">
-                        <input type="checkbox" checked={(values[field.name] as string[]).includes(o.value)} onChange={(e) => {
-                          const list = values[field.name] as string[];
-                          set(field.name, e.target.checked ? [...list, o.value] : list.filter((v) => v !== o.value));
-                        }} />{o.label}
+                        <input
+                          type="checkbox"
+                          checked={(values[field.name] as string[]).includes(o.value)}
+                          onChange={(e) => {
+                            const list = values[field.name] as string[];
+                            set(field.name, e.target.checked ? [...list, o.value] : list.filter((v) => v !== o.value));
+                          }}
+                        />
+                        {o.label}
                       </label>
                     ))}
                   </div>
                 ) : (
-                  <input id={`el-${field.name}`} name={field.name} className="input" type={INPUT_TYPE[field.kind] ?? "text"} step={field.kind === "integer" ? 1 : "any"}
-                    required={field.required} value={values[field.name] as string} onChange={(e) => set(field.name, e.target.value)} />
+                  <input
+                    id={`el-${field.name}`}
+                    name={field.name}
+                    className="input"
+                    type={INPUT_TYPE[field.kind] ?? "text"}
+                    step={field.kind === "integer" ? 1 : "any"}
+                    required={field.required}
+                    value={values[field.name] as string}
+                    onChange={(e) => set(field.name, e.target.value)}
+                  />
                 )}
               </>
             )}
@@ -93,9 +151,15 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
         ))}
       </div>
       <div className="flex gap-2">
-        <button className="btn-primary" type="submit">Submit</button>
-        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>Decline</button>
-        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "cancel" }), onDone())}>Cancel</button>
+        <button className="btn-primary" type="submit">
+          Submit
+        </button>
+        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>
+          Decline
+        </button>
+        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "cancel" }), onDone())}>
+          Cancel
+        </button>
       </div>
     </form>
   );

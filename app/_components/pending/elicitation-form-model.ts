@@ -40,20 +40,36 @@ export function fieldsOf(schema: Record<string, unknown> | undefined): ElicitFie
     const base = { name, label: p.title ?? name, description: p.description, required: required.has(name) };
     if (p.type === "boolean") return { ...base, kind: "boolean", initial: p.default === true };
     if (p.type === "array") {
-      const options = (p.items?.enum ?? []).map((v) => ({ value: String(v), label: String(v) }))
+      const options = (p.items?.enum ?? [])
+        .map((v) => ({ value: String(v), label: String(v) }))
         .concat((p.items?.anyOf ?? []).map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) })));
       return { ...base, kind: "multi", options, initial: Array.isArray(p.default) ? p.default.map(String) : [] };
     }
     const options = optionsOf(p);
     if (options) return { ...base, kind: "select", options, initial: p.default !== undefined ? String(p.default) : "" };
-    const kind = p.type === "number" ? "number" : p.type === "integer" ? "integer"
-      : p.format === "email" ? "email" : p.format === "uri" ? "url" : p.format === "date" ? "date" : p.format === "date-time" ? "datetime" : "text";
+    const kind =
+      p.type === "number"
+        ? "number"
+        : p.type === "integer"
+          ? "integer"
+          : p.format === "email"
+            ? "email"
+            : p.format === "uri"
+              ? "url"
+              : p.format === "date"
+                ? "date"
+                : p.format === "date-time"
+                  ? "datetime"
+                  : "text";
     return { ...base, kind, initial: p.default !== undefined ? String(p.default) : "" } as ElicitField;
   });
 }
 
 /** The typed `content` of an accepted answer: numbers as numbers, empty optional fields left out. */
-export function contentOf(fields: ElicitField[], values: Record<string, string | boolean | string[]>): Record<string, string | number | boolean | string[]> {
+export function contentOf(
+  fields: ElicitField[],
+  values: Record<string, string | boolean | string[]>,
+): Record<string, string | number | boolean | string[]> {
   const content: Record<string, string | number | boolean | string[]> = {};
   for (const field of fields) {
     const value = values[field.name];

@@ -11,7 +11,10 @@ const POLL_MS = 1500;
  * one at a time, wherever the user is in the app.
  */
 export function PendingCenter() {
-  const [pending, setPending] = useState<{ elicitations: PendingElicitation[]; sampling: PendingSamplingReview[] }>({ elicitations: [], sampling: [] });
+  const [pending, setPending] = useState<{ elicitations: PendingElicitation[]; sampling: PendingSamplingReview[] }>({
+    elicitations: [],
+    sampling: [],
+  });
   const [answered, setAnswered] = useState<Set<string>>(new Set());
 
   useEffect(() => {
@@ -38,9 +41,18 @@ export function PendingCenter() {
   // Hide an answered request at once; the next poll drops it from the list.
   const done = () => setAnswered((set) => new Set(set).add(current.id));
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4" role="dialog" aria-modal="true" aria-labelledby="pending-title">
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="pending-title"
+    >
       <div className="w-full max-w-lg rounded-xl bg-white p-5 shadow-xl dark:bg-zinc-900">
-        {elicitation ? <ElicitationDialog key={elicitation.id} request={elicitation} onDone={done} /> : <SamplingReviewDialog key={review!.id} request={review!} onDone={done} />}
+        {elicitation ? (
+          <ElicitationDialog key={elicitation.id} request={elicitation} onDone={done} />
+        ) : (
+          <SamplingReviewDialog key={review!.id} request={review!} onDone={done} />
+        )}
       </div>
     </div>
   );

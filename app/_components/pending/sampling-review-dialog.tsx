@@ -11,12 +11,16 @@ export type PendingSamplingReview = SamplingReviewView;
  * editable), then the model's answer (editable) before it goes back to the server.
  */
 export function SamplingReviewDialog({ request, onDone }: { request: PendingSamplingReview; onDone: () => void }) {
-  const editable = request.stage === "request" ? request.messages.at(-1)?.text ?? "" : request.answer ?? "";
+  const editable = request.stage === "request" ? (request.messages.at(-1)?.text ?? "") : (request.answer ?? "");
   const [text, setText] = useState(editable);
   const shown = request.stage === "request" ? request.messages.slice(0, -1) : request.messages;
 
   async function decide(body: Record<string, unknown>) {
-    await fetch(`/api/sampling/${encodeURIComponent(request.id)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    await fetch(`/api/sampling/${encodeURIComponent(request.id)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     onDone();
   }
 
@@ -25,18 +29,32 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
       <h2 id="pending-title" className="text-lg font-semibold">
         {request.stage === "request" ? `${request.serverName} wants to ask the model` : `Send this answer back to ${request.serverName}?`}
       </h2>
-      <p className="text-xs text-zinc-500">Model {request.model} · at most {request.maxTokens} tokens</p>
-      {request.systemPrompt && <p className="rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800"><strong>System:</strong> {request.systemPrompt}</p>}
+      <p className="text-xs text-zinc-500">
+        Model {request.model} · at most {request.maxTokens} tokens
+      </p>
+      {request.systemPrompt && (
+        <p className="rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">
+          <strong>System:</strong> {request.systemPrompt}
+        </p>
+      )}
       <div className="max-h-48 space-y-1 overflow-y-auto">
         {shown.map((m, i) => (
-          <p key={i} className="whitespace-pre-wrap rounded border border-zinc-200 p-2 text-xs dark:border-zinc-700"><strong>{m.role}:</strong> {m.text}</p>
+          <p key={i} className="whitespace-pre-wrap rounded border border-zinc-200 p-2 text-xs dark:border-zinc-700">
+            <strong>{m.role}:</strong> {m.text}
+          </p>
         ))}
       </div>
-      <label className="label" htmlFor="sampling-text">{request.stage === "request" ? "Message to the model" : "The model's answer"}</label>
+      <label className="label" htmlFor="sampling-text">
+        {request.stage === "request" ? "Message to the model" : "The model's answer"}
+      </label>
       <textarea id="sampling-text" className="input font-mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="flex gap-2">
-        <button className="btn-primary" onClick={() => decide({ action: "approve", text })}>{request.stage === "request" ? "Ask the model" : "Send answer"}</button>
-        <button className="btn-secondary" onClick={() => decide({ action: "deny" })}>Deny</button>
+        <button className="btn-primary" onClick={() => decide({ action: "approve", text })}>
+          {request.stage === "request" ? "Ask the model" : "Send answer"}
+        </button>
+        <button className="btn-secondary" onClick={() => decide({ action: "deny" })}>
+          Deny
+        </button>
       </div>
     </div>
   );

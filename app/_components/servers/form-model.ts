@@ -40,15 +40,49 @@ export interface ServerFormValues {
 
 /** An empty form with REFERENCE §1 defaults. */
 export const EMPTY_FORM: ServerFormValues = {
-  name: "", transport: "http", url: "", headers: "", oauth: false, oauthClientId: "", oauthClientSecret: "", oauthScope: "",
-  command: "", args: "", env: "", network: "off", networkHosts: "", cwd: "", readOnlyPaths: "",
-  enabled: true, timeout: "", connectTimeout: "", parallel: false, include: "", exclude: "", resources: true, prompts: true,
-  samplingEnabled: true, samplingModel: "", samplingMaxTokens: "", samplingTimeout: "", samplingMaxRpm: "",
-  samplingAllowedModels: "", samplingMaxToolRounds: "", samplingLogLevel: "",
+  name: "",
+  transport: "http",
+  url: "",
+  headers: "",
+  oauth: false,
+  oauthClientId: "",
+  oauthClientSecret: "",
+  oauthScope: "",
+  command: "",
+  args: "",
+  env: "",
+  network: "off",
+  networkHosts: "",
+  cwd: "",
+  readOnlyPaths: "",
+  enabled: true,
+  timeout: "",
+  connectTimeout: "",
+  parallel: false,
+  include: "",
+  exclude: "",
+  resources: true,
+  prompts: true,
+  samplingEnabled: true,
+  samplingModel: "",
+  samplingMaxTokens: "",
+  samplingTimeout: "",
+  samplingMaxRpm: "",
+  samplingAllowedModels: "",
+  samplingMaxToolRounds: "",
+  samplingLogLevel: "",
 };
 
-const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
-const list = (text: string) => text.split(/[,\n]/).map((l) => l.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(/[,\n]/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 function pairs(text: string, separator: RegExp): Record<string, string> {
   const map: Record<string, string> = {};
@@ -61,13 +95,15 @@ function pairs(text: string, separator: RegExp): Record<string, string> {
 }
 
 // A number field left as typed when it isn't a number, so the API names the field and says why.
-const num = (text: string): number | string | undefined => (text.trim() === "" ? undefined : Number.isNaN(Number(text)) ? text : Number(text));
+const num = (text: string): number | string | undefined =>
+  text.trim() === "" ? undefined : Number.isNaN(Number(text)) ? text : Number(text);
 
 /** Build the config JSON the API takes. Keys left at their default are omitted. */
 export function formToConfig(v: ServerFormValues): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   const set = (key: string, value: unknown) => {
-    if (value !== undefined && value !== "" && !(typeof value === "object" && value && Object.keys(value).length === 0)) config[key] = value;
+    if (value !== undefined && value !== "" && !(typeof value === "object" && value && Object.keys(value).length === 0))
+      config[key] = value;
   };
   if (v.transport === "http") {
     set("url", v.url.trim());
@@ -100,7 +136,12 @@ export function formToConfig(v: ServerFormValues): Record<string, unknown> {
   const sampling: Record<string, unknown> = {};
   if (!v.samplingEnabled) sampling.enabled = false;
   if (v.samplingModel.trim()) sampling.model = v.samplingModel.trim();
-  for (const [key, text] of [["max_tokens_cap", v.samplingMaxTokens], ["timeout", v.samplingTimeout], ["max_rpm", v.samplingMaxRpm], ["max_tool_rounds", v.samplingMaxToolRounds]] as const) {
+  for (const [key, text] of [
+    ["max_tokens_cap", v.samplingMaxTokens],
+    ["timeout", v.samplingTimeout],
+    ["max_rpm", v.samplingMaxRpm],
+    ["max_tool_rounds", v.samplingMaxToolRounds],
+  ] as const) {
     const value = num(text);
     if (value !== undefined) sampling[key] = value;
   }
@@ -114,38 +155,77 @@ type AnyConfig = Record<string, any>; // eslint-disable-line @typescript-eslint/
 
 /** Fill the form from a stored (masked) config. */
 export function configToForm(name: string, c: AnyConfig): ServerFormValues {
-  const joinPairs = (map: Record<string, string> | undefined, sep: string) => Object.entries(map ?? {}).map(([k, val]) => `${k}${sep}${val}`).join("\n");
+  const joinPairs = (map: Record<string, string> | undefined, sep: string) =>
+    Object.entries(map ?? {})
+      .map(([k, val]) => `${k}${sep}${val}`)
+      .join("\n");
   const str = (value: unknown) => (value === undefined || value === null ? "" : String(value));
   return {
     ...EMPTY_FORM,
     name,
     transport: c.command !== undefined ? "stdio" : "http",
-    url: str(c.url), headers: joinPairs(c.headers, ": "), oauth: c.auth === "oauth",
-    oauthClientId: str(c.oauth?.client_id), oauthClientSecret: str(c.oauth?.client_secret), oauthScope: str(c.oauth?.scope),
-    command: str(c.command), args: (c.args ?? []).join("\n"), env: joinPairs(c.env, "="),
+    url: str(c.url),
+    headers: joinPairs(c.headers, ": "),
+    oauth: c.auth === "oauth",
+    oauthClientId: str(c.oauth?.client_id),
+    oauthClientSecret: str(c.oauth?.client_secret),
+    oauthScope: str(c.oauth?.scope),
+    command: str(c.command),
+    args: (c.args ?? []).join("\n"),
+    env: joinPairs(c.env, "="),
     network: c.network === true ? "on" : Array.isArray(c.network) ? "hosts" : "off",
     networkHosts: Array.isArray(c.network) ? c.network.join(", ") : "",
-    cwd: str(c.cwd), readOnlyPaths: (c.read_only_paths ?? []).join("\n"),
-    enabled: c.enabled ?? true, timeout: str(c.timeout), connectTimeout: str(c.connect_timeout),
+    cwd: str(c.cwd),
+    readOnlyPaths: (c.read_only_paths ?? []).join("\n"),
+    enabled: c.enabled ?? true,
+    timeout: str(c.timeout),
+    connectTimeout: str(c.connect_timeout),
     parallel: c.supports_parallel_tool_calls ?? false,
-    include: (c.tools?.include ?? []).join(", "), exclude: (c.tools?.exclude ?? []).join(", "),
-    resources: c.tools?.resources ?? true, prompts: c.tools?.prompts ?? true,
-    samplingEnabled: c.sampling?.enabled ?? true, samplingModel: str(c.sampling?.model),
-    samplingMaxTokens: str(c.sampling?.max_tokens_cap), samplingTimeout: str(c.sampling?.timeout),
-    samplingMaxRpm: str(c.sampling?.max_rpm), samplingAllowedModels: (c.sampling?.allowed_models ?? []).join(", "),
-    samplingMaxToolRounds: str(c.sampling?.max_tool_rounds), samplingLogLevel: str(c.sampling?.log_level),
+    include: (c.tools?.include ?? []).join(", "),
+    exclude: (c.tools?.exclude ?? []).join(", "),
+    resources: c.tools?.resources ?? true,
+    prompts: c.tools?.prompts ?? true,
+    samplingEnabled: c.sampling?.enabled ?? true,
+    samplingModel: str(c.sampling?.model),
+    samplingMaxTokens: str(c.sampling?.max_tokens_cap),
+    samplingTimeout: str(c.sampling?.timeout),
+    samplingMaxRpm: str(c.sampling?.max_rpm),
+    samplingAllowedModels: (c.sampling?.allowed_models ?? []).join(", "),
+    samplingMaxToolRounds: str(c.sampling?.max_tool_rounds),
+    samplingLogLevel: str(c.sampling?.log_level),
   };
 }
 
 const FIELD_OF_PATH: Record<string, keyof ServerFormValues> = {
-  name: "name", url: "url", headers: "headers", auth: "oauth", "oauth.client_id": "oauthClientId",
-  "oauth.client_secret": "oauthClientSecret", "oauth.scope": "oauthScope", command: "command", args: "args", env: "env",
-  network: "network", cwd: "cwd", read_only_paths: "readOnlyPaths", enabled: "enabled", timeout: "timeout",
-  connect_timeout: "connectTimeout", supports_parallel_tool_calls: "parallel", "tools.include": "include",
-  "tools.exclude": "exclude", "tools.resources": "resources", "tools.prompts": "prompts", "sampling.enabled": "samplingEnabled",
-  "sampling.model": "samplingModel", "sampling.max_tokens_cap": "samplingMaxTokens", "sampling.timeout": "samplingTimeout",
-  "sampling.max_rpm": "samplingMaxRpm", "sampling.allowed_models": "samplingAllowedModels",
-  "sampling.max_tool_rounds": "samplingMaxToolRounds", "sampling.log_level": "samplingLogLevel",
+  name: "name",
+  url: "url",
+  headers: "headers",
+  auth: "oauth",
+  "oauth.client_id": "oauthClientId",
+  "oauth.client_secret": "oauthClientSecret",
+  "oauth.scope": "oauthScope",
+  command: "command",
+  args: "args",
+  env: "env",
+  network: "network",
+  cwd: "cwd",
+  read_only_paths: "readOnlyPaths",
+  enabled: "enabled",
+  timeout: "timeout",
+  connect_timeout: "connectTimeout",
+  supports_parallel_tool_calls: "parallel",
+  "tools.include": "include",
+  "tools.exclude": "exclude",
+  "tools.resources": "resources",
+  "tools.prompts": "prompts",
+  "sampling.enabled": "samplingEnabled",
+  "sampling.model": "samplingModel",
+  "sampling.max_tokens_cap": "samplingMaxTokens",
+  "sampling.timeout": "samplingTimeout",
+  "sampling.max_rpm": "samplingMaxRpm",
+  "sampling.allowed_models": "samplingAllowedModels",
+  "sampling.max_tool_rounds": "samplingMaxToolRounds",
+  "sampling.log_level": "samplingLogLevel",
 };
 
 /** Which form field an API error `field` (e.g. `config.tools.include.0`) belongs to. */

@@ -24,7 +24,11 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
   async function post(path: string): Promise<Record<string, unknown> | null> {
     setBusy(true);
     setError(null);
-    const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ serverId }) });
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ serverId }),
+    });
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     setBusy(false);
     if (!response.ok) {
@@ -38,7 +42,8 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
     const body = await post("/api/oauth/start");
     if (!body) return;
     if (body.status === "redirect") {
-      if (typeof body.url !== "string" || !isSafeLinkUrl(body.url)) return setError("The authorization URL is not an http(s) link; refused.");
+      if (typeof body.url !== "string" || !isSafeLinkUrl(body.url))
+        return setError("The authorization URL is not an http(s) link; refused.");
       setBusy(true);
       window.location.assign(body.url);
       return;
@@ -53,15 +58,29 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
   return (
     <span className="inline-flex items-center gap-2" data-testid={`oauth-${serverId}`}>
       {state === "connected" ? (
-        <button type="button" onClick={disconnect} disabled={busy} className="rounded border border-zinc-300 px-2 py-0.5 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={disconnect}
+          disabled={busy}
+          className="rounded border border-zinc-300 px-2 py-0.5 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        >
           Disconnect
         </button>
       ) : (
-        <button type="button" onClick={connect} disabled={busy} className="rounded bg-violet-600 px-2 py-0.5 font-medium text-white hover:bg-violet-700 disabled:opacity-50">
+        <button
+          type="button"
+          onClick={connect}
+          disabled={busy}
+          className="rounded bg-violet-600 px-2 py-0.5 font-medium text-white hover:bg-violet-700 disabled:opacity-50"
+        >
           {busy ? "Connecting…" : "Connect"}
         </button>
       )}
-      {error && <span role="alert" className="text-red-700 dark:text-red-400">{error}</span>}
+      {error && (
+        <span role="alert" className="text-red-700 dark:text-red-400">
+          {error}
+        </span>
+      )}
     </span>
   );
 }

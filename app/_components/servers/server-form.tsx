@@ -37,18 +37,44 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, o
     setErrors({ [field ?? "general"]: data.message ?? `Saving failed (${response.status}).` });
   }
 
-  const text = (key: keyof ServerFormValues, label: string, props: { placeholder?: string; type?: string; multiline?: boolean; hint?: string } = {}) => (
+  const text = (
+    key: keyof ServerFormValues,
+    label: string,
+    props: { placeholder?: string; type?: string; multiline?: boolean; hint?: string } = {},
+  ) => (
     <div>
-      <label className="label" htmlFor={`f-${key}`}>{label}</label>
+      <label className="label" htmlFor={`f-${key}`}>
+        {label}
+      </label>
       {props.multiline ? (
-        <textarea id={`f-${key}`} name={key} className="input font-mono" rows={3} placeholder={props.placeholder}
-          value={values[key] as string} aria-invalid={!!errors[key]} onChange={(e) => set(key, e.target.value as never)} />
+        <textarea
+          id={`f-${key}`}
+          name={key}
+          className="input font-mono"
+          rows={3}
+          placeholder={props.placeholder}
+          value={values[key] as string}
+          aria-invalid={!!errors[key]}
+          onChange={(e) => set(key, e.target.value as never)}
+        />
       ) : (
-        <input id={`f-${key}`} name={key} className="input" type={props.type ?? "text"} placeholder={props.placeholder}
-          value={values[key] as string} aria-invalid={!!errors[key]} onChange={(e) => set(key, e.target.value as never)} />
+        <input
+          id={`f-${key}`}
+          name={key}
+          className="input"
+          type={props.type ?? "text"}
+          placeholder={props.placeholder}
+          value={values[key] as string}
+          aria-invalid={!!errors[key]}
+          onChange={(e) => set(key, e.target.value as never)}
+        />
       )}
       {props.hint && <p className="mt-1 text-xs text-zinc-500">{props.hint}</p>}
-      {errors[key] && <p className="field-error" data-testid={`field-error-${key}`}>{errors[key]}</p>}
+      {errors[key] && (
+        <p className="field-error" data-testid={`field-error-${key}`}>
+          {errors[key]}
+        </p>
+      )}
     </div>
   );
   const check = (key: keyof ServerFormValues, label: string) => (
@@ -57,20 +83,38 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, o
         <input type="checkbox" name={key} checked={values[key] as boolean} onChange={(e) => set(key, e.target.checked as never)} />
         {label}
       </label>
-      {errors[key] && <p className="field-error" data-testid={`field-error-${key}`}>{errors[key]}</p>}
+      {errors[key] && (
+        <p className="field-error" data-testid={`field-error-${key}`}>
+          {errors[key]}
+        </p>
+      )}
     </div>
   );
 
   return (
-    <form onSubmit={submit} className="space-y-5 rounded-xl border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900" data-testid="server-form">
+    <form
+      onSubmit={submit}
+      className="space-y-5 rounded-xl border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900"
+      data-testid="server-form"
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         {text("name", "Name (becomes the tool prefix)", { placeholder: "github" })}
         <fieldset>
           <legend className="label">Transport</legend>
           <div className="flex gap-4 pt-2 text-sm">
-            <label className="flex items-center gap-1"><input type="radio" name="transport" checked={values.transport === "http"} onChange={() => set("transport", "http")} /> Remote (HTTP)</label>
+            <label className="flex items-center gap-1">
+              <input type="radio" name="transport" checked={values.transport === "http"} onChange={() => set("transport", "http")} /> Remote
+              (HTTP)
+            </label>
             <label className="flex items-center gap-1" title={isAdmin ? "" : "Only instance administrators can add stdio servers"}>
-              <input type="radio" name="transport" disabled={!isAdmin} checked={values.transport === "stdio"} onChange={() => set("transport", "stdio")} /> Local (stdio)
+              <input
+                type="radio"
+                name="transport"
+                disabled={!isAdmin}
+                checked={values.transport === "stdio"}
+                onChange={() => set("transport", "stdio")}
+              />{" "}
+              Local (stdio)
             </label>
           </div>
         </fieldset>
@@ -79,7 +123,10 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, o
       {values.transport === "http" ? (
         <div className="grid gap-4 sm:grid-cols-2">
           {text("url", "URL", { placeholder: "https://mcp.example.com/mcp" })}
-          {text("headers", "Headers (one `Name: value` per line; values are encrypted)", { multiline: true, placeholder: "Authorization: Bearer …" })}
+          {text("headers", "Headers (one `Name: value` per line; values are encrypted)", {
+            multiline: true,
+            placeholder: "Authorization: Bearer …",
+          })}
           {check("oauth", "Requires OAuth sign-in (auth: oauth)")}
           <div className="grid gap-2">
             {text("oauthClientId", "Pre-registered OAuth client id (optional)")}
@@ -93,12 +140,34 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, o
           {text("args", "Arguments (one per line)", { multiline: true, placeholder: "-y\n@modelcontextprotocol/server-memory" })}
           {text("env", "Environment (KEY=value per line; values are encrypted)", { multiline: true })}
           <div>
-            <label className="label" htmlFor="f-network">Network inside the sandbox</label>
-            <select id="f-network" name="network" className="input" value={values.network} onChange={(e) => set("network", e.target.value as ServerFormValues["network"])}>
-              <option value="off">Off</option><option value="on">On</option><option value="hosts">Only these hosts</option>
+            <label className="label" htmlFor="f-network">
+              Network inside the sandbox
+            </label>
+            <select
+              id="f-network"
+              name="network"
+              className="input"
+              value={values.network}
+              onChange={(e) => set("network", e.target.value as ServerFormValues["network"])}
+            >
+              <option value="off">Off</option>
+              <option value="on">On</option>
+              <option value="hosts">Only these hosts</option>
             </select>
-            {values.network === "hosts" && <input className="input mt-2" name="networkHosts" placeholder="api.example.com, …" value={values.networkHosts} onChange={(e) => set("networkHosts", e.target.value)} />}
-            {errors.network && <p className="field-error" data-testid="field-error-network">{errors.network}</p>}
+            {values.network === "hosts" && (
+              <input
+                className="input mt-2"
+                name="networkHosts"
+                placeholder="api.example.com, …"
+                value={values.networkHosts}
+                onChange={(e) => set("networkHosts", e.target.value)}
+              />
+            )}
+            {errors.network && (
+              <p className="field-error" data-testid="field-error-network">
+                {errors.network}
+              </p>
+            )}
           </div>
           {text("cwd", "Working directory (inside the sandbox home)")}
           {text("readOnlyPaths", "Read-only shared paths (one per line)", { multiline: true })}
@@ -131,18 +200,38 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, o
           {text("samplingMaxRpm", "Requests per minute")}
           {text("samplingMaxToolRounds", "Max tool rounds")}
           <div>
-            <label className="label" htmlFor="f-samplingLogLevel">Audit log level</label>
-            <select id="f-samplingLogLevel" name="samplingLogLevel" className="input" value={values.samplingLogLevel} onChange={(e) => set("samplingLogLevel", e.target.value)}>
-              <option value="">default (info)</option><option>debug</option><option>info</option><option>warning</option><option>error</option>
+            <label className="label" htmlFor="f-samplingLogLevel">
+              Audit log level
+            </label>
+            <select
+              id="f-samplingLogLevel"
+              name="samplingLogLevel"
+              className="input"
+              value={values.samplingLogLevel}
+              onChange={(e) => set("samplingLogLevel", e.target.value)}
+            >
+              <option value="">default (info)</option>
+              <option>debug</option>
+              <option>info</option>
+              <option>warning</option>
+              <option>error</option>
             </select>
           </div>
         </div>
       </details>
 
-      {errors.general && <p role="alert" className="field-error" data-testid="field-error-general">{errors.general}</p>}
+      {errors.general && (
+        <p role="alert" className="field-error" data-testid="field-error-general">
+          {errors.general}
+        </p>
+      )}
       <div className="flex gap-2">
-        <button className="btn-primary" type="submit" disabled={busy}>{busy ? "Saving…" : serverId ? "Save changes" : "Add server"}</button>
-        <button className="btn-secondary" type="button" onClick={onCancel}>Cancel</button>
+        <button className="btn-primary" type="submit" disabled={busy}>
+          {busy ? "Saving…" : serverId ? "Save changes" : "Add server"}
+        </button>
+        <button className="btn-secondary" type="button" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -37,21 +37,32 @@ const STATE_STYLE: Record<string, string> = {
  * Live status of one server for the signed-in user, its tools, and Reconnect. HTTP servers connect
  * when shown; stdio servers wait for an explicit Start so their command line is read first.
  */
-export function ServerStatusPanel({ serverId, autoConnect, authSlot }: { serverId: string; autoConnect: boolean; authSlot?: (state: string) => React.ReactNode }) {
+export function ServerStatusPanel({
+  serverId,
+  autoConnect,
+  authSlot,
+}: {
+  serverId: string;
+  autoConnect: boolean;
+  authSlot?: (state: string) => React.ReactNode;
+}) {
   const [status, setStatus] = useState<Status | null>(null);
   const [tools, setTools] = useState<Tool[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async (connect: boolean) => {
-    setBusy(true);
-    const response = await fetch(`/api/servers/${serverId}/status${connect ? "?connect=1" : ""}`);
-    const body = await response.json();
-    setBusy(false);
-    if (!response.ok) return setError(body.message ?? `Status failed (${response.status}).`);
-    setError(null);
-    setStatus(body);
-  }, [serverId]);
+  const load = useCallback(
+    async (connect: boolean) => {
+      setBusy(true);
+      const response = await fetch(`/api/servers/${serverId}/status${connect ? "?connect=1" : ""}`);
+      const body = await response.json();
+      setBusy(false);
+      if (!response.ok) return setError(body.message ?? `Status failed (${response.status}).`);
+      setError(null);
+      setStatus(body);
+    },
+    [serverId],
+  );
 
   useEffect(() => {
     void load(autoConnect);
@@ -87,23 +98,46 @@ export function ServerStatusPanel({ serverId, autoConnect, authSlot }: { serverI
   return (
     <div className="mt-3 space-y-2 text-xs" data-testid={`status-${serverId}`}>
       <div className="flex flex-wrap items-center gap-2">
-        <span data-testid="server-state" className={`rounded px-1.5 py-0.5 font-medium ${STATE_STYLE[state] ?? "bg-zinc-100"}`}>{state.replace("_", " ")}</span>
+        <span data-testid="server-state" className={`rounded px-1.5 py-0.5 font-medium ${STATE_STYLE[state] ?? "bg-zinc-100"}`}>
+          {state.replace("_", " ")}
+        </span>
         {status && status.state === "connected" && (
           <span className="text-zinc-500" data-testid="server-counts">
             {status.counts.tools} tools · {status.counts.resources} resources · {status.counts.prompts} prompts
-            {status.metrics.calls > 0 && ` · ${status.metrics.calls} calls, ${status.metrics.errors} errors, p50 ${status.metrics.p50Ms?.toFixed(0)} ms / p95 ${status.metrics.p95Ms?.toFixed(0)} ms`}
-            {status.sampling.requests > 0 && ` · sampling: ${status.sampling.requests} requests, ${status.sampling.errors + status.sampling.rejected} refused or failed, ${status.sampling.inputTokens + status.sampling.outputTokens} tokens`}
+            {status.metrics.calls > 0 &&
+              ` · ${status.metrics.calls} calls, ${status.metrics.errors} errors, p50 ${status.metrics.p50Ms?.toFixed(0)} ms / p95 ${status.metrics.p95Ms?.toFixed(0)} ms`}
+            {status.sampling.requests > 0 &&
+              ` · sampling: ${status.sampling.requests} requests, ${status.sampling.errors + status.sampling.rejected} refused or failed, ${status.sampling.inputTokens + status.sampling.outputTokens} tokens`}
           </span>
         )}
-        {state === "idle" && !autoConnect && <button className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>Start</button>}
-        {state !== "idle" && state !== "disabled" && <button className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>Reconnect</button>}
-        {state === "connected" && <button className="btn-secondary py-1 text-xs" onClick={showTools}>{tools ? "Hide tools" : "Tools"}</button>}
+        {state === "idle" && !autoConnect && (
+          <button className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
+            Start
+          </button>
+        )}
+        {state !== "idle" && state !== "disabled" && (
+          <button className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>
+            Reconnect
+          </button>
+        )}
+        {state === "connected" && (
+          <button className="btn-secondary py-1 text-xs" onClick={showTools}>
+            {tools ? "Hide tools" : "Tools"}
+          </button>
+        )}
         {authSlot?.(state)}
       </div>
-      {status?.lastError && <p className="rounded bg-red-50 p-2 text-red-700 dark:bg-red-950 dark:text-red-300" data-testid="server-error">{status.lastError.message}</p>}
+      {status?.lastError && (
+        <p className="rounded bg-red-50 p-2 text-red-700 dark:bg-red-950 dark:text-red-300" data-testid="server-error">
+          {status.lastError.message}
+        </p>
+      )}
       {error && <p className="field-error">{error}</p>}
       {tools && (
-        <ul className="divide-y divide-zinc-100 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="server-tools">
+        <ul
+          className="divide-y divide-zinc-100 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+          data-testid="server-tools"
+        >
           {tools.map((tool) => (
             <li key={tool.name} className="p-2">
               <code className="font-medium">{tool.name}</code>

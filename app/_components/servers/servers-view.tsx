@@ -41,46 +41,82 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
     <section className="mx-auto max-w-5xl space-y-4 p-6">
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">MCP servers</h1>
-        {editing === null && <button className="btn-primary" onClick={() => setEditing("new")}>Add server</button>}
+        {editing === null && (
+          <button className="btn-primary" onClick={() => setEditing("new")}>
+            Add server
+          </button>
+        )}
       </div>
-      {error && <p role="alert" className="field-error">{error}</p>}
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
       {editing === "new" && <ServerForm isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />}
       {servers.length === 0 && editing === null && (
-        <p className="text-sm text-zinc-500" data-testid="no-servers">No servers yet. Add a remote MCP server by URL{isAdmin ? ", or a local stdio one" : ""}.</p>
+        <p className="text-sm text-zinc-500" data-testid="no-servers">
+          No servers yet. Add a remote MCP server by URL{isAdmin ? ", or a local stdio one" : ""}.
+        </p>
       )}
       <ul className="space-y-3" data-testid="server-list">
         {servers.map((server) =>
           editing === server.id ? (
             <li key={server.id}>
-              <ServerForm serverId={server.id} initial={configToForm(server.name, server.config)} isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />
+              <ServerForm
+                serverId={server.id}
+                initial={configToForm(server.name, server.config)}
+                isAdmin={isAdmin}
+                onSaved={reload}
+                onCancel={() => setEditing(null)}
+              />
             </li>
           ) : (
-            <li key={server.id} data-testid={`server-${server.name}`} className="flex items-start justify-between rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+            <li
+              key={server.id}
+              data-testid={`server-${server.name}`}
+              className="flex items-start justify-between rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
+            >
               <div className="min-w-0">
                 <div className="flex items-center gap-2">
                   <span className="font-medium">{server.name}</span>
-                  <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{server.transport}</span>
+                  <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+                    {server.transport}
+                  </span>
                   {server.config.enabled === false && <span className="rounded bg-zinc-200 px-1.5 py-0.5 text-xs">disabled</span>}
                 </div>
                 <code className="mt-1 block truncate text-xs text-zinc-500">
-                  {server.transport === "http" ? String(server.config.url) : [server.config.command, ...((server.config.args as string[]) ?? [])].join(" ")}
+                  {server.transport === "http"
+                    ? String(server.config.url)
+                    : [server.config.command, ...((server.config.args as string[]) ?? [])].join(" ")}
                 </code>
                 {server.launch && (
                   <details className="mt-1 text-xs" open={server.launch.problems.length > 0}>
                     <summary className="cursor-pointer text-zinc-500">How it runs</summary>
-                    <pre className="mt-1 whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-800" data-testid="launch-description">{server.launch.text}</pre>
+                    <pre className="mt-1 whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-800" data-testid="launch-description">
+                      {server.launch.text}
+                    </pre>
                   </details>
                 )}
-                {server.config.enabled !== false && <ServerStatusPanel
+                {server.config.enabled !== false && (
+                  <ServerStatusPanel
                     key={JSON.stringify(server.config)}
                     serverId={server.id}
                     autoConnect={server.transport === "http"}
-                    authSlot={(state) => (server.config.auth === "oauth" || state === "needs_authorization" ? <OAuthConnect serverId={server.id} state={state} /> : null)}
-                  />}
+                    authSlot={(state) =>
+                      server.config.auth === "oauth" || state === "needs_authorization" ? (
+                        <OAuthConnect serverId={server.id} state={state} />
+                      ) : null
+                    }
+                  />
+                )}
               </div>
               <div className="flex shrink-0 gap-2">
-                <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>Edit</button>
-                <button className="btn-danger" onClick={() => remove(server)} disabled={server.transport === "stdio" && !isAdmin}>Delete</button>
+                <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>
+                  Edit
+                </button>
+                <button className="btn-danger" onClick={() => remove(server)} disabled={server.transport === "stdio" && !isAdmin}>
+                  Delete
+                </button>
               </div>
             </li>
           ),

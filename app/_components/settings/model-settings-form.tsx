@@ -29,7 +29,13 @@ export function ModelSettingsForm() {
   const save = async (extra: { clearApiKey?: boolean } = {}) => {
     setMessage(null);
     try {
-      const body = { provider: form.provider || null, model: form.model || null, baseUrl: form.baseUrl || null, ...(form.apiKey ? { apiKey: form.apiKey } : {}), ...extra };
+      const body = {
+        provider: form.provider || null,
+        model: form.model || null,
+        baseUrl: form.baseUrl || null,
+        ...(form.apiKey ? { apiKey: form.apiKey } : {}),
+        ...extra,
+      };
       load(await fetchJson<ModelSettingsView>("/api/settings/model", { method: "PUT", body: JSON.stringify(body) }));
       setMessage({ tone: "ok", text: "Saved." });
     } catch (e) {
@@ -39,7 +45,14 @@ export function ModelSettingsForm() {
 
   const input = "mt-1 block w-full rounded border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
   return (
-    <form data-testid="model-settings" className="space-y-3" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form
+      data-testid="model-settings"
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
       <h2 className="text-lg font-semibold">Model</h2>
       {view && (
         <p data-testid="model-effective" className="text-sm text-zinc-600 dark:text-zinc-300">
@@ -52,8 +65,15 @@ export function ModelSettingsForm() {
       <fieldset disabled={!view} className="space-y-3">
         <label className="block text-sm">
           Provider
-          <select aria-label="Provider" value={form.provider} onChange={(e) => setForm({ ...form, provider: e.target.value })} className={input}>
-            <option value="">Instance default{view?.instance.provider ? ` (${view.instance.provider} / ${view.instance.model})` : ""}</option>
+          <select
+            aria-label="Provider"
+            value={form.provider}
+            onChange={(e) => setForm({ ...form, provider: e.target.value })}
+            className={input}
+          >
+            <option value="">
+              Instance default{view?.instance.provider ? ` (${view.instance.provider} / ${view.instance.model})` : ""}
+            </option>
             <option value="openai">OpenAI</option>
             <option value="anthropic">Anthropic</option>
             <option value="openai-compatible">OpenAI-compatible endpoint</option>
@@ -61,22 +81,64 @@ export function ModelSettingsForm() {
         </label>
         <label className="block text-sm">
           Model
-          <input aria-label="Model" value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} placeholder="e.g. gpt-4.1-mini" className={input} />
+          <input
+            aria-label="Model"
+            value={form.model}
+            onChange={(e) => setForm({ ...form, model: e.target.value })}
+            placeholder="e.g. gpt-4.1-mini"
+            className={input}
+          />
         </label>
         <label className="block text-sm">
           Base URL <span className="text-zinc-500">(required for OpenAI-compatible; optional otherwise)</span>
-          <input aria-label="Base URL" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.target.value })} placeholder="https://…/v1" className={input} />
+          <input
+            aria-label="Base URL"
+            value={form.baseUrl}
+            onChange={(e) => setForm({ ...form, baseUrl: e.target.value })}
+            placeholder="https://…/v1"
+            className={input}
+          />
         </label>
         <label className="block text-sm">
-          API key {view?.apiKey && <span data-testid="api-key-masked" className="text-zinc-500">(stored: {view.apiKey})</span>}
-          <input aria-label="API key" type="password" autoComplete="off" value={form.apiKey} onChange={(e) => setForm({ ...form, apiKey: e.target.value })} placeholder={view?.apiKey ? "leave empty to keep the stored key" : ""} className={input} />
+          API key{" "}
+          {view?.apiKey && (
+            <span data-testid="api-key-masked" className="text-zinc-500">
+              (stored: {view.apiKey})
+            </span>
+          )}
+          <input
+            aria-label="API key"
+            type="password"
+            autoComplete="off"
+            value={form.apiKey}
+            onChange={(e) => setForm({ ...form, apiKey: e.target.value })}
+            placeholder={view?.apiKey ? "leave empty to keep the stored key" : ""}
+            className={input}
+          />
         </label>
         <div className="flex gap-2">
-          <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">Save model settings</button>
-          {view?.apiKey && <button type="button" onClick={() => void save({ clearApiKey: true })} className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700">Remove stored key</button>}
+          <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">
+            Save model settings
+          </button>
+          {view?.apiKey && (
+            <button
+              type="button"
+              onClick={() => void save({ clearApiKey: true })}
+              className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700"
+            >
+              Remove stored key
+            </button>
+          )}
         </div>
       </fieldset>
-      {message && <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>{message.text}</p>}
+      {message && (
+        <p
+          role={message.tone === "error" ? "alert" : "status"}
+          className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}
+        >
+          {message.text}
+        </p>
+      )}
     </form>
   );
 }

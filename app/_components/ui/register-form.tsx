@@ -39,7 +39,9 @@ export function RegisterForm() {
       <h2 className="text-lg font-medium">Create an account</h2>
       {(["name", "email", "password"] as const).map((field) => (
         <div key={field}>
-          <label className="label" htmlFor={field}>{field === "name" ? "Name" : field === "email" ? "Email" : "Password (10+ characters)"}</label>
+          <label className="label" htmlFor={field}>
+            {field === "name" ? "Name" : field === "email" ? "Email" : "Password (10+ characters)"}
+          </label>
           <input
             className="input"
             id={field}
@@ -49,12 +51,27 @@ export function RegisterForm() {
             aria-invalid={!!errorFor(field)}
             required
           />
-          {errorFor(field) && <p className="field-error" data-testid={`error-${field}`}>{errorFor(field)}</p>}
+          {errorFor(field) && (
+            <p className="field-error" data-testid={`error-${field}`}>
+              {errorFor(field)}
+            </p>
+          )}
         </div>
       ))}
-      {error && !error.field && <p role="alert" className="field-error">{error.message}</p>}
-      <button className="btn-primary w-full" disabled={busy} type="submit">{busy ? "Creating…" : "Create account"}</button>
-      <p className="text-sm text-zinc-500">Have an account? <Link className="text-indigo-600 underline" href="/signin">Sign in</Link></p>
+      {error && !error.field && (
+        <p role="alert" className="field-error">
+          {error.message}
+        </p>
+      )}
+      <button className="btn-primary w-full" disabled={busy} type="submit">
+        {busy ? "Creating…" : "Create account"}
+      </button>
+      <p className="text-sm text-zinc-500">
+        Have an account?{" "}
+        <Link className="text-indigo-600 underline" href="/signin">
+          Sign in
+        </Link>
+      </p>
     </form>
   );
 }

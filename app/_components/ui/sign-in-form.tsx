@@ -30,16 +30,31 @@ export function SignInForm() {
     <form onSubmit={onSubmit} className="space-y-4" data-testid="signin-form">
       <h2 className="text-lg font-medium">Sign in</h2>
       <div>
-        <label className="label" htmlFor="email">Email</label>
+        <label className="label" htmlFor="email">
+          Email
+        </label>
         <input className="input" id="email" name="email" type="email" autoComplete="email" required />
       </div>
       <div>
-        <label className="label" htmlFor="password">Password</label>
+        <label className="label" htmlFor="password">
+          Password
+        </label>
         <input className="input" id="password" name="password" type="password" autoComplete="current-password" required />
       </div>
-      {error && <p role="alert" className="field-error">{error}</p>}
-      <button className="btn-primary w-full" disabled={busy} type="submit">{busy ? "Signing in…" : "Sign in"}</button>
-      <p className="text-sm text-zinc-500">No account? <Link className="text-indigo-600 underline" href="/register">Register</Link></p>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      <button className="btn-primary w-full" disabled={busy} type="submit">
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+      <p className="text-sm text-zinc-500">
+        No account?{" "}
+        <Link className="text-indigo-600 underline" href="/register">
+          Register
+        </Link>
+      </p>
     </form>
   );
 }

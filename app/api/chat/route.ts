@@ -28,6 +28,16 @@ export const POST = route(async (request: Request) => {
   const pool = appPool();
   const servers = workspaceServerDefinitions(db, user);
   const messages = await prepareTurn({ db, pool, user, chatId: body.chatId, servers, request: body, signal: request.signal });
-  const stream = await runChat({ db, pool, model: model.model, user, chatId: body.chatId, servers, messages, signal: request.signal, secrets: model.secrets });
+  const stream = await runChat({
+    db,
+    pool,
+    model: model.model,
+    user,
+    chatId: body.chatId,
+    servers,
+    messages,
+    signal: request.signal,
+    secrets: model.secrets,
+  });
   return createUIMessageStreamResponse({ stream });
 });

@@ -106,17 +106,34 @@ export function commandTail(identity: SandboxIdentity, limits: SandboxLimits, bw
   return [
     // Only for setpriv: it needs them to change uid and empty the bounding set; a non-root uid
     // then has no capabilities left, and no_new_privs stops any from coming back on exec.
-    "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP",
+    "--cap-add",
+    "CAP_SETUID",
+    "--cap-add",
+    "CAP_SETGID",
+    "--cap-add",
+    "CAP_SETPCAP",
     "--",
     SANDBOX_TOOLS.setpriv,
-    `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups",
-    "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
+    `--reuid=${identity.uid}`,
+    `--regid=${identity.gid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--no-new-privs",
     "--",
     ...limitArgs,
     // The outer sandbox has no user namespace (see namespaceArgs), so the server could create
     // its own and reach kernel code (netfilter, mounts) that unprivileged users otherwise cannot.
     // An unprivileged inner bwrap takes the same view and forbids further user namespaces.
-    bwrapInside, "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--die-with-parent", "--chdir", chdir,
+    bwrapInside,
+    "--unshare-user",
+    "--disable-userns",
+    "--dev-bind",
+    "/",
+    "/",
+    "--die-with-parent",
+    "--chdir",
+    chdir,
     "--",
   ];
 }

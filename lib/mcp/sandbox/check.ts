@@ -78,8 +78,12 @@ async function runCheck(explicitPath: string | undefined): Promise<SandboxStatus
     ...namespaceArgs(identity, false),
     ...systemMountArgs(await readRootLayout()),
     ...shareOutsideUsr(bwrapPath),
-    "--perms", "1777", "--tmpfs", "/tmp", // the nested bwrap builds its root below /tmp
-    "--remount-ro", "/",
+    "--perms",
+    "1777",
+    "--tmpfs",
+    "/tmp", // the nested bwrap builds its root below /tmp
+    "--remount-ro",
+    "/",
     ...commandTail(identity, DEFAULT_LIMITS, bwrapPath, "/"),
     "/usr/bin/true",
   ];

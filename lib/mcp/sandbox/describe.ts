@@ -77,11 +77,17 @@ function render(d: Omit<LaunchDescription, "text">): string {
   if (!d.sandboxed) {
     lines.push("Sandbox: OFF (administrator override): the server runs with the app's own user, files and network.");
   } else {
-    lines.push(`Sandbox: bubblewrap; own process, network, IPC and host-name namespaces; unprivileged uid; private home ${SANDBOX_HOME} and /tmp; system directories read-only; no access to the app's data.`);
+    lines.push(
+      `Sandbox: bubblewrap; own process, network, IPC and host-name namespaces; unprivileged uid; private home ${SANDBOX_HOME} and /tmp; system directories read-only; no access to the app's data.`,
+    );
   }
   lines.push(`Environment: ${d.envNames.length ? `${d.envNames.join(", ")} (values hidden)` : "none from the config"}; plus ${HOST_ENV}.`);
-  lines.push(`Network: ${{ none: "none (loopback of its own only)", full: "full (including this host's loopback services)", refused: "host list (not supported: the server will not start)" }[d.network]}.`);
-  lines.push(`Shared read-only: ${d.readOnlyPaths.length ? d.readOnlyPaths.join(", ") : "none"}${d.sandboxed ? " (plus the project's node_modules and the program's install directory)" : ""}.`);
+  lines.push(
+    `Network: ${{ none: "none (loopback of its own only)", full: "full (including this host's loopback services)", refused: "host list (not supported: the server will not start)" }[d.network]}.`,
+  );
+  lines.push(
+    `Shared read-only: ${d.readOnlyPaths.length ? d.readOnlyPaths.join(", ") : "none"}${d.sandboxed ? " (plus the project's node_modules and the program's install directory)" : ""}.`,
+  );
   lines.push(`Working directory: ${d.cwd ?? "refused"}.`);
   if (d.limits) lines.push(`Limits per process: ${renderLimits(d.limits)}.`);
   for (const problem of d.problems) lines.push(`Will not start: ${problem}`);

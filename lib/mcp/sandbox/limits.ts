@@ -60,7 +60,5 @@ export function prlimitOptions(limits: SandboxLimits): string[] {
     ["fsize", limits.fileSizeBytes],
     ["core", 0],
   ];
-  return options
-    .filter((entry): entry is [string, number] => entry[1] !== null)
-    .map(([name, value]) => `--${name}=${Math.floor(value)}`);
+  return options.filter((entry): entry is [string, number] => entry[1] !== null).map(([name, value]) => `--${name}=${Math.floor(value)}`);
 }

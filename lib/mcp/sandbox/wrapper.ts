@@ -56,7 +56,13 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
   };
 }
 
-async function planLaunch(launch: StdioLaunch, context: LaunchContext, options: SandboxOptions, limits: SandboxLimits, bwrapPath: string): Promise<string[]> {
+async function planLaunch(
+  launch: StdioLaunch,
+  context: LaunchContext,
+  options: SandboxOptions,
+  limits: SandboxLimits,
+  bwrapPath: string,
+): Promise<string[]> {
   const { config } = context;
   const network = networkOf(config);
   const protectedPaths = await Promise.all([options.dataDir, ...(options.protectedPaths ?? [])].map(realOrSelf));
@@ -95,7 +101,20 @@ async function planLaunch(launch: StdioLaunch, context: LaunchContext, options: 
   const env = buildSandboxEnv(launch.env, config.env);
   const hostHome = await prepareHome(options.dataDir, context, identity);
   const files = await writeIdentityFiles(options.dataDir, identity);
-  return buildBwrapArgs({ identity, network, rootLayout, hostHome, identityFiles: files, readOnlyBinds, env, cwd, limits, bwrapInside: bwrapPath, command: launch.command, args: launch.args });
+  return buildBwrapArgs({
+    identity,
+    network,
+    rootLayout,
+    hostHome,
+    identityFiles: files,
+    readOnlyBinds,
+    env,
+    cwd,
+    limits,
+    bwrapInside: bwrapPath,
+    command: launch.command,
+    args: launch.args,
+  });
 }
 
 function networkOf(config: ServerConfig): boolean {

@@ -12,14 +12,18 @@ export interface RunningServer {
 export async function startEverythingHttp(): Promise<RunningServer> {
   const port = await freePort();
   const entry = path.join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-  const child: ChildProcess = spawn(process.execPath, [entry, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
+  const child: ChildProcess = spawn(process.execPath, [entry, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: "ignore",
+  });
   await waitForPort(port);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
   };
 }

@@ -10,7 +10,9 @@ export async function signUpByApi(page: Page, account: { name: string; email: st
   const request = page.context().request;
   expect((await request.post("/api/auth/register", { data: account })).status()).toBe(201);
   const { csrfToken } = await (await request.get("/api/auth/csrf")).json();
-  const signIn = await request.post("/api/auth/callback/credentials", { form: { csrfToken, email: account.email, password: account.password, json: "true" } });
+  const signIn = await request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email: account.email, password: account.password, json: "true" },
+  });
   expect(signIn.ok()).toBe(true);
   await page.goto("/chat");
   await expect(page.getByTestId("current-user")).toContainText(account.name);
@@ -23,10 +25,15 @@ export async function addHttpServerByApi(page: Page, name: string, url: string, 
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
   if (waitConnected) {
-    await expect.poll(async () => {
-      const { servers } = (await (await request.get("/api/mcp/status")).json()) as { servers: { serverId: string; state: string }[] };
-      return servers.find((s) => s.serverId === id)?.state;
-    }, { timeout: 30_000 }).toBe("connected");
+    await expect
+      .poll(
+        async () => {
+          const { servers } = (await (await request.get("/api/mcp/status")).json()) as { servers: { serverId: string; state: string }[] };
+          return servers.find((s) => s.serverId === id)?.state;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe("connected");
   }
   return id;
 }

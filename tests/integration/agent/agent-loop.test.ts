@@ -50,14 +50,26 @@ describe("agent loop", () => {
   it("asks before a tool with policy ask; approving with edited arguments runs the edited call", async () => {
     const { user, chat, servers, everything } = setup();
     setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "ask" });
-    const first = await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:echo {"message":"original"}]]') });
+    const first = await runTurn({
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      request: say('[[call:echo {"message":"original"}]]'),
+    });
     expect(first.some((c) => c.type === "tool-approval-request")).toBe(true);
     let stored = listMessagesByChat(getDb(), chat.id);
     const [pending] = toolParts(stored[1]);
     expect(pending.state).toBe("approval-requested");
     const approvalId = (pending as { approval: { id: string } }).approval.id;
 
-    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: { approvals: [{ approvalId, approved: true, input: { message: "edited" } }] } });
+    await runTurn({
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      request: { approvals: [{ approvalId, approved: true, input: { message: "edited" } }] },
+    });
     stored = listMessagesByChat(getDb(), chat.id);
     expect(stored).toHaveLength(2);
     const [done] = toolParts(stored[1]);
@@ -125,16 +137,36 @@ describe("agent loop", () => {
     const owner = setup();
     const other = setup();
     const foreign = owner.everything.id;
-    await expect(runTurn({ ...env, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: say("x", { resources: [{ serverId: foreign, uri: "demo://resource/dynamic/text/1" }] }) }))
-      .rejects.toMatchObject({ code: "not_found" });
-    await expect(runTurn({ ...env, userId: other.user.id, chatId: other.chat.id, servers: other.servers, request: { message: { text: "", resources: [], prompt: { serverId: foreign, name: "simple-prompt", arguments: {} } } } }))
-      .rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      runTurn({
+        ...env,
+        userId: other.user.id,
+        chatId: other.chat.id,
+        servers: other.servers,
+        request: say("x", { resources: [{ serverId: foreign, uri: "demo://resource/dynamic/text/1" }] }),
+      }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      runTurn({
+        ...env,
+        userId: other.user.id,
+        chatId: other.chat.id,
+        servers: other.servers,
+        request: { message: { text: "", resources: [], prompt: { serverId: foreign, name: "simple-prompt", arguments: {} } } },
+      }),
+    ).rejects.toMatchObject({ code: "not_found" });
     expect(listMessagesByChat(getDb(), other.chat.id)).toHaveLength(0);
   });
 
   it("sends progress notifications as data parts", async () => {
     const { user, chat, servers, everything } = setup();
-    const chunks = await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]') });
+    const chunks = await runTurn({
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      request: say('[[call:trigger-long-running-operation {"duration":1,"steps":3}]]'),
+    });
     const progress = chunks.filter((c) => c.type === "data-progress");
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect((progress.at(-1) as { data: { total?: number } }).data.total).toBe(3);
@@ -142,13 +174,27 @@ describe("agent loop", () => {
 
   it("puts an attached resource and a prompt into the model's context and stores them as parts", async () => {
     const { user, chat, servers, everything } = setup();
-    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say("read this", { resources: [{ serverId: everything.id, uri: "demo://resource/dynamic/text/1" }] }) });
+    await runTurn({
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      request: say("read this", { resources: [{ serverId: everything.id, uri: "demo://resource/dynamic/text/1" }] }),
+    });
     const userMessage = listMessagesByChat(getDb(), chat.id)[0];
     expect(userMessage.parts.map((p) => p.type)).toEqual(["data-resource", "text"]);
     const sent = JSON.stringify(env.llm.requests.at(-1)!.body.messages);
     expect(sent).toContain("demo://resource/dynamic/text/1");
 
-    await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: { message: { text: "", resources: [], prompt: { serverId: everything.id, name: "args-prompt", arguments: { city: "Lisbon" } } } } });
+    await runTurn({
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      request: {
+        message: { text: "", resources: [], prompt: { serverId: everything.id, name: "args-prompt", arguments: { city: "Lisbon" } } },
+      },
+    });
     const promptMessage = listMessagesByChat(getDb(), chat.id)[2];
     expect(promptMessage.parts[0].type).toBe("data-prompt");
     expect(JSON.stringify(env.llm.requests.at(-1)!.body.messages)).toContain("Lisbon");
@@ -159,8 +205,15 @@ describe("agent loop", () => {
     const controller = new AbortController();
     let seen = 0;
     await runTurn({
-      ...env, userId: user.id, chatId: chat.id, servers, request: say("[[slow]]"), signal: controller.signal,
-      onChunk: (c) => { if (c.type === "text-delta" && ++seen === 5) controller.abort(); },
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      request: say("[[slow]]"),
+      signal: controller.signal,
+      onChunk: (c) => {
+        if (c.type === "text-delta" && ++seen === 5) controller.abort();
+      },
     }).catch(() => undefined);
     const stored = listMessagesByChat(getDb(), chat.id);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
@@ -176,7 +229,11 @@ describe("stop during a tool call", () => {
     let abortedAt = 0;
     // 30 s of work in 30 steps: the first progress notification proves the call is running.
     await runTurn({
-      ...env, userId: user.id, chatId: chat.id, servers, signal: controller.signal,
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      signal: controller.signal,
       request: say('[[call:trigger-long-running-operation {"duration":30,"steps":30}]]'),
       onChunk: (c) => {
         if (c.type === "data-progress" && !abortedAt) {

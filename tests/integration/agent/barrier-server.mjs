@@ -21,14 +21,20 @@ server.registerTool(
     for (const wake of waiters) wake();
     if (inFlight < 2) {
       await new Promise((resolve) => {
-        const wake = () => { waiters.delete(wake); clearTimeout(timer); resolve(); };
+        const wake = () => {
+          waiters.delete(wake);
+          clearTimeout(timer);
+          resolve();
+        };
         const timer = setTimeout(wake, waitMs);
         waiters.add(wake);
       });
     }
     const end = { at: performance.now(), seq: seq++ };
     inFlight--;
-    return { content: [{ type: "text", text: JSON.stringify({ label, startSeq: start.seq, endSeq: end.seq, start: start.at, end: end.at }) }] };
+    return {
+      content: [{ type: "text", text: JSON.stringify({ label, startSeq: start.seq, endSeq: end.seq, start: start.at, end: end.at }) }],
+    };
   },
 );
 

@@ -84,9 +84,26 @@ export async function runTurn(options: {
 }): Promise<UIMessageChunk[]> {
   const db = getDb();
   const request = { chatId: options.chatId, ...options.request } as ChatRequest;
-  const messages = await prepareTurn({ db, pool: options.pool, user: { id: options.userId }, chatId: options.chatId, servers: options.servers, request });
+  const messages = await prepareTurn({
+    db,
+    pool: options.pool,
+    user: { id: options.userId },
+    chatId: options.chatId,
+    servers: options.servers,
+    request,
+  });
   const model = createLanguageModel({ provider: "openai-compatible", model: "scripted", baseUrl: options.llm.baseUrl, source: "instance" });
-  const stream = await runChat({ db, pool: options.pool, model, user: { id: options.userId }, chatId: options.chatId, servers: options.servers, messages, signal: options.signal, maxSteps: options.maxSteps });
+  const stream = await runChat({
+    db,
+    pool: options.pool,
+    model,
+    user: { id: options.userId },
+    chatId: options.chatId,
+    servers: options.servers,
+    messages,
+    signal: options.signal,
+    maxSteps: options.maxSteps,
+  });
   const chunks: UIMessageChunk[] = [];
   const reader = stream.getReader();
   for (;;) {

@@ -11,19 +11,33 @@ import { BARRIER, newUserWithChat, runTurn, say, useAgentEnvironment } from "./h
 
 const env = useAgentEnvironment();
 
-interface Meeting { label: string; startSeq: number; endSeq: number }
+interface Meeting {
+  label: string;
+  startSeq: number;
+  endSeq: number;
+}
 
 async function twoCalls(parallel: boolean): Promise<Meeting[]> {
-  const { user, chat, servers } = newUserWithChat({ barrier: { command: process.execPath, args: [BARRIER], supports_parallel_tool_calls: parallel } });
+  const { user, chat, servers } = newUserWithChat({
+    barrier: { command: process.execPath, args: [BARRIER], supports_parallel_tool_calls: parallel },
+  });
   // "allow" so both calls run in the same step without waiting for a person.
   setToolPolicy(getDb(), user.id, { serverId: servers[0].id, toolName: "meet", policy: "allow" });
-  await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('[[call:meet {"label":"a"}]] [[call:meet {"label":"b"}]]') });
-  const assistant = listMessagesByChat(getDb(), chat.id)[1];
-  const outputs = assistant.parts.filter((p) => p.type === "dynamic-tool").map((p) => {
-    expect(p.state).toBe("output-available");
-    const text = (p as { output: { content: { content: { text: string }[] } } }).output.content.content[0].text;
-    return JSON.parse(text) as Meeting;
+  await runTurn({
+    ...env,
+    userId: user.id,
+    chatId: chat.id,
+    servers,
+    request: say('[[call:meet {"label":"a"}]] [[call:meet {"label":"b"}]]'),
   });
+  const assistant = listMessagesByChat(getDb(), chat.id)[1];
+  const outputs = assistant.parts
+    .filter((p) => p.type === "dynamic-tool")
+    .map((p) => {
+      expect(p.state).toBe("output-available");
+      const text = (p as { output: { content: { content: { text: string }[] } } }).output.content.content[0].text;
+      return JSON.parse(text) as Meeting;
+    });
   expect(outputs).toHaveLength(2);
   return outputs.sort((x, y) => x.startSeq - y.startSeq);
 }

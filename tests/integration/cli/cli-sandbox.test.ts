@@ -10,10 +10,14 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-cli-sandbox-"));
 const shared = path.join(dir, "shared");
 
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args, "--sandbox", "--data-dir", path.join(dir, "data"), "--config", path.join(dir, "switchboard.yaml")], {
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  const result = spawnSync(
+    process.execPath,
+    [CLI, ...args, "--sandbox", "--data-dir", path.join(dir, "data"), "--config", path.join(dir, "switchboard.yaml")],
+    {
+      encoding: "utf8",
+      timeout: 60_000,
+    },
+  );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -21,18 +25,21 @@ beforeAll(() => {
   if (!fs.existsSync("/usr/bin/bwrap")) throw new Error("bubblewrap is not installed: apt-get install -y bubblewrap");
   fs.mkdirSync(shared);
   fs.writeFileSync(path.join(shared, "hello.txt"), "hello from a shared folder\n");
-  fs.writeFileSync(path.join(dir, "switchboard.yaml"), [
-    "mcp_servers:",
-    "  everything:",
-    "    command: node",
-    "    args: [node_modules/@modelcontextprotocol/server-everything/dist/index.js, stdio]",
-    "    env: { SERVER_TOKEN: only-for-this-server }",
-    "  files:",
-    "    command: node",
-    `    args: [${JSON.stringify(path.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"))}, ${JSON.stringify(shared)}]`,
-    `    read_only_paths: [${JSON.stringify(shared)}]`,
-    "",
-  ].join("\n"));
+  fs.writeFileSync(
+    path.join(dir, "switchboard.yaml"),
+    [
+      "mcp_servers:",
+      "  everything:",
+      "    command: node",
+      "    args: [node_modules/@modelcontextprotocol/server-everything/dist/index.js, stdio]",
+      "    env: { SERVER_TOKEN: only-for-this-server }",
+      "  files:",
+      "    command: node",
+      `    args: [${JSON.stringify(path.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"))}, ${JSON.stringify(shared)}]`,
+      `    read_only_paths: [${JSON.stringify(shared)}]`,
+      "",
+    ].join("\n"),
+  );
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -43,7 +50,11 @@ describe("switchboard --sandbox", () => {
     expect(env.HOME).toBe("/home/sandbox");
     expect(env.SERVER_TOKEN).toBe("only-for-this-server");
     for (const name of Object.keys(env)) {
-      expect(["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "SHELL", "TMPDIR", "PWD", "SERVER_TOKEN", "npm_config_cache"].includes(name) || name.startsWith("XDG_"), name).toBe(true);
+      expect(
+        ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "SHELL", "TMPDIR", "PWD", "SERVER_TOKEN", "npm_config_cache"].includes(name) ||
+          name.startsWith("XDG_"),
+        name,
+      ).toBe(true);
     }
   });
 

@@ -26,21 +26,24 @@ beforeAll(async () => {
   const [httpPort, ssePort] = [await serveEverything("streamableHttp"), await serveEverything("sse")];
   const memoryDir = path.join(dir, "memory");
   fs.mkdirSync(memoryDir);
-  fs.writeFileSync(path.join(dir, "switchboard.yaml"), [
-    "mcp_servers:",
-    "  local:",
-    "    command: node",
-    `    args: [${JSON.stringify(EVERYTHING)}, stdio]`,
-    "  remote:",
-    `    url: http://127.0.0.1:${httpPort}/mcp`,
-    "  legacy:",
-    `    url: http://127.0.0.1:${ssePort}/sse`,
-    "  memory:",
-    "    command: node",
-    `    args: [${JSON.stringify(path.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"))}]`,
-    `    env: { MEMORY_FILE_PATH: ${JSON.stringify(path.join(memoryDir, "memory.jsonl"))} }`,
-    "",
-  ].join("\n"));
+  fs.writeFileSync(
+    path.join(dir, "switchboard.yaml"),
+    [
+      "mcp_servers:",
+      "  local:",
+      "    command: node",
+      `    args: [${JSON.stringify(EVERYTHING)}, stdio]`,
+      "  remote:",
+      `    url: http://127.0.0.1:${httpPort}/mcp`,
+      "  legacy:",
+      `    url: http://127.0.0.1:${ssePort}/sse`,
+      "  memory:",
+      "    command: node",
+      `    args: [${JSON.stringify(path.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js"))}]`,
+      `    env: { MEMORY_FILE_PATH: ${JSON.stringify(path.join(memoryDir, "memory.jsonl"))} }`,
+      "",
+    ].join("\n"),
+  );
 }, 60_000);
 
 afterAll(() => {
@@ -71,7 +74,12 @@ describe("switchboard CLI against real servers", () => {
   });
 
   it("makes a real call on server-memory", () => {
-    const created = cli(["call", "memory.create_entities", "--json", '{"entities":[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]}']);
+    const created = cli([
+      "call",
+      "memory.create_entities",
+      "--json",
+      '{"entities":[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]}',
+    ]);
     expect(created.code).toBe(0);
     const read = cli(["call", "memory.read_graph"]);
     expect(read.stdout).toContain("Ada");

@@ -20,14 +20,32 @@ const CLIENT = `exec ${process.execPath} bin/switchboard.mjs conformance`;
 
 /** Every client scenario of the suite (26 in 0.1.16), including the four non-auth ones. */
 const SCENARIOS = [
-  "initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
-  "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
-  "auth/basic-cimd", "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
-  "auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/scope-retry-limit",
-  "auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none",
-  "auth/pre-registration", "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback",
-  "auth/resource-mismatch", "auth/offline-access-scope", "auth/offline-access-not-supported",
-  "auth/client-credentials-jwt", "auth/client-credentials-basic", "auth/cross-app-access-complete-flow",
+  "initialize",
+  "tools_call",
+  "elicitation-sep1034-client-defaults",
+  "sse-retry",
+  "auth/metadata-default",
+  "auth/metadata-var1",
+  "auth/metadata-var2",
+  "auth/metadata-var3",
+  "auth/basic-cimd",
+  "auth/scope-from-www-authenticate",
+  "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
+  "auth/scope-retry-limit",
+  "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
+  "auth/2025-03-26-oauth-metadata-backcompat",
+  "auth/2025-03-26-oauth-endpoint-fallback",
+  "auth/resource-mismatch",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+  "auth/cross-app-access-complete-flow",
 ];
 
 interface Check {
@@ -83,15 +101,25 @@ describe("MCP conformance suite, client scenarios", () => {
     expect(names.sort()).toEqual([...SCENARIOS].sort());
   });
 
-  it.each(SCENARIOS)("%s passes", async (scenario) => {
-    const { code, stderr, checks } = await runScenario(scenario);
-    const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
-    expect(bad.map((c) => `${c.status} ${c.id}: ${c.description}`)).toEqual([]);
-    expect(stderr).toContain("OVERALL: PASSED");
-    expect(code).toBe(0);
-    expect(checks.some((c) => c.status === "SUCCESS"), "no scored check: a vacuous pass").toBe(true);
-    if (scenario === "auth/resource-mismatch") {
-      expect(checks.some((c) => c.id === "prm-pathbased-requested" && c.status === "SUCCESS"), "the PRM must be fetched before refusing").toBe(true);
-    }
-  }, TIMEOUT_MS + 90_000);
+  it.each(SCENARIOS)(
+    "%s passes",
+    async (scenario) => {
+      const { code, stderr, checks } = await runScenario(scenario);
+      const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
+      expect(bad.map((c) => `${c.status} ${c.id}: ${c.description}`)).toEqual([]);
+      expect(stderr).toContain("OVERALL: PASSED");
+      expect(code).toBe(0);
+      expect(
+        checks.some((c) => c.status === "SUCCESS"),
+        "no scored check: a vacuous pass",
+      ).toBe(true);
+      if (scenario === "auth/resource-mismatch") {
+        expect(
+          checks.some((c) => c.id === "prm-pathbased-requested" && c.status === "SUCCESS"),
+          "the PRM must be fetched before refusing",
+        ).toBe(true);
+      }
+    },
+    TIMEOUT_MS + 90_000,
+  );
 });

@@ -40,11 +40,27 @@ afterAll(() => removeTempDataDir(dir));
 describe("database", () => {
   it("migrates an empty database file with every table and WAL on", () => {
     const sqlite = new Database(path.join(dir, "switchboard.db"), { readonly: true });
-    const tables = sqlite.prepare("select name from sqlite_master where type = 'table'").all().map((r) => (r as { name: string }).name);
-    expect(tables).toEqual(expect.arrayContaining([
-      "users", "workspaces", "memberships", "mcp_servers", "server_credentials", "oauth_states", "chats", "messages",
-      "user_settings", "tool_policies", "audit_log", "instance_meta", "__drizzle_migrations",
-    ]));
+    const tables = sqlite
+      .prepare("select name from sqlite_master where type = 'table'")
+      .all()
+      .map((r) => (r as { name: string }).name);
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        "users",
+        "workspaces",
+        "memberships",
+        "mcp_servers",
+        "server_credentials",
+        "oauth_states",
+        "chats",
+        "messages",
+        "user_settings",
+        "tool_policies",
+        "audit_log",
+        "instance_meta",
+        "__drizzle_migrations",
+      ]),
+    );
     expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
     sqlite.close();
   });
@@ -61,18 +77,31 @@ describe("registration", () => {
   });
 
   it("refuses a duplicate email (409), case-insensitively", async () => {
-    await expect(registerUser(getDb(), { email: "ALICE@example.com", password: "another long password", name: "A" })).rejects.toMatchObject({ code: "conflict", status: 409 });
+    await expect(registerUser(getDb(), { email: "ALICE@example.com", password: "another long password", name: "A" })).rejects.toMatchObject(
+      { code: "conflict", status: 409 },
+    );
   });
 
   it("refuses a weak password (400) naming the field", async () => {
-    await expect(registerUser(getDb(), { email: "c@example.com", password: "short", name: "C" })).rejects.toMatchObject({ code: "weak_password", status: 400, field: "password" });
+    await expect(registerUser(getDb(), { email: "c@example.com", password: "short", name: "C" })).rejects.toMatchObject({
+      code: "weak_password",
+      status: 400,
+      field: "password",
+    });
   });
 
   it("refuses sign-up when registration is closed, unless an admin adds the user", async () => {
     process.env.SWITCHBOARD_REGISTRATION = "closed";
     try {
-      await expect(registerUser(getDb(), { email: "d@example.com", password: "a long enough password", name: "D" })).rejects.toMatchObject({ code: "registration_closed", status: 403 });
-      const added = await registerUser(getDb(), { email: "d@example.com", password: "a long enough password", name: "D" }, { byAdmin: true });
+      await expect(registerUser(getDb(), { email: "d@example.com", password: "a long enough password", name: "D" })).rejects.toMatchObject({
+        code: "registration_closed",
+        status: 403,
+      });
+      const added = await registerUser(
+        getDb(),
+        { email: "d@example.com", password: "a long enough password", name: "D" },
+        { byAdmin: true },
+      );
       expect(added.email).toBe("d@example.com");
     } finally {
       delete process.env.SWITCHBOARD_REGISTRATION;
@@ -83,7 +112,10 @@ describe("registration", () => {
 describe("server configs are per workspace", () => {
   it("stores header secrets encrypted and returns them masked", () => {
     const db = getDb();
-    const record = addServer(db, alice, { name: "remote", config: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer sk-test-0123456789abcdef" } } });
+    const record = addServer(db, alice, {
+      name: "remote",
+      config: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer sk-test-0123456789abcdef" } },
+    });
     expect(record.config.headers).toEqual({ Authorization: "********" });
     const raw = new Database(path.join(dir, "switchboard.db"), { readonly: true });
     const dump = JSON.stringify(raw.prepare("select * from mcp_servers").all());
@@ -127,7 +159,10 @@ describe("server configs are per workspace", () => {
       expect(error.status, JSON.stringify(body)).toBe(400);
       expect(error.field, JSON.stringify(body)).toBe(field);
     }
-    expect(errorOf(() => addServer(db, alice, { name: "remote", config: { url: "https://x.example" } }))).toMatchObject({ status: 409, field: "name" });
+    expect(errorOf(() => addServer(db, alice, { name: "remote", config: { url: "https://x.example" } }))).toMatchObject({
+      status: 409,
+      field: "name",
+    });
   });
 
   it("keeps a secret when an edit sends the mask back", () => {

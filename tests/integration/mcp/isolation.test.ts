@@ -93,7 +93,11 @@ describe("Streamable HTTP sessions", () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = await startHttpServer([path.join(FIXTURES, "session-http-server.mjs")], { PORT: String(port), FIXTURE_KEY: "k-123456" }, `${base}/stats`);
+    server = await startHttpServer(
+      [path.join(FIXTURES, "session-http-server.mjs")],
+      { PORT: String(port), FIXTURE_KEY: "k-123456" },
+      `${base}/stats`,
+    );
   });
   afterAll(() => stopProcess(server));
   const stats = async () => (await (await fetch(`${base}/stats`)).json()) as { initialized: number; deletes: number };

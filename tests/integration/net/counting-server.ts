@@ -76,7 +76,9 @@ export function recordConnections(): { records: ConnectRecord[]; stop(): void } 
   };
   const connected = (message: unknown) => {
     const { connectParams, socket } = message as { connectParams: { hostname: string; port: string }; socket: { remoteAddress?: string } };
-    const record = [...records].reverse().find((r) => r.hostname === connectParams.hostname && r.port === String(connectParams.port) && !r.remoteAddress);
+    const record = [...records]
+      .reverse()
+      .find((r) => r.hostname === connectParams.hostname && r.port === String(connectParams.port) && !r.remoteAddress);
     if (record) record.remoteAddress = socket.remoteAddress;
   };
   subscribe("undici:client:beforeConnect", before);

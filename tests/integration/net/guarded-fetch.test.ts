@@ -57,7 +57,9 @@ beforeAll(async () => {
   target = await startCountingServer((_req, res) => res.end("internal secret"));
   other = await startCountingServer((req, res, body) => {
     res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ method: req.method, authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, body }));
+    res.end(
+      JSON.stringify({ method: req.method, authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, body }),
+    );
   });
   pub = await startCountingServer((req, res, body) => {
     const url = new URL(req.url ?? "/", "http://public.test");
@@ -71,15 +73,25 @@ beforeAll(async () => {
       else res.writeHead(302, { location: `/loop/${n + 1}${url.search}` }).end();
     } else if (url.pathname === "/echo") {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ method: req.method, authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, contentType: req.headers["content-type"] ?? null, body }));
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          authorization: req.headers.authorization ?? null,
+          cookie: req.headers.cookie ?? null,
+          contentType: req.headers["content-type"] ?? null,
+          body,
+        }),
+      );
     } else if (url.pathname === "/.well-known/oauth-authorization-server") {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({
-        issuer: "http://public.test",
-        authorization_endpoint: `http://127.0.0.1:${target.port}/authorize`,
-        token_endpoint: `http://127.0.0.1:${target.port}/token`,
-        registration_endpoint: `http://localhost:${target.port}/register`,
-      }));
+      res.end(
+        JSON.stringify({
+          issuer: "http://public.test",
+          authorization_endpoint: `http://127.0.0.1:${target.port}/authorize`,
+          token_endpoint: `http://127.0.0.1:${target.port}/token`,
+          registration_endpoint: `http://localhost:${target.port}/register`,
+        }),
+      );
     } else if (url.pathname === "/hang") {
       res.writeHead(200).write("partial");
     } else if (url.pathname === "/sse") {
@@ -165,9 +177,15 @@ describe("direct requests", () => {
 
   it("blocks cloud metadata, by address and by name, without any socket", async () => {
     const fetch = guarded();
-    await expectBlocked(fetch("http://169.254.169.254/latest/meta-data/"), "blocked http://169.254.169.254/latest/meta-data/: 169.254.169.254 is link-local (cloud metadata)");
+    await expectBlocked(
+      fetch("http://169.254.169.254/latest/meta-data/"),
+      "blocked http://169.254.169.254/latest/meta-data/: 169.254.169.254 is link-local (cloud metadata)",
+    );
     await expectBlocked(fetch("http://[::ffff:169.254.169.254]/"), "link-local (cloud metadata) (IPv4-mapped 169.254.169.254)");
-    await expectBlocked(fetch("http://metadata.test/computeMetadata/v1/"), "metadata.test resolves to 169.254.169.254, which is link-local");
+    await expectBlocked(
+      fetch("http://metadata.test/computeMetadata/v1/"),
+      "metadata.test resolves to 169.254.169.254, which is link-local",
+    );
     expect(connections.records).toEqual([]);
   });
 
@@ -212,7 +230,8 @@ describe("direct requests", () => {
       names.set("dual.test", ["127.0.0.1", "::1"]);
       const dual = guarded({ allowedHosts: parseAllowedHosts("dual.test") });
       expect(await (await dual(`http://dual.test:${v6.port}/`)).text()).toBe("v6");
-      for (const r of connections.records.filter((c) => c.port === String(v6.port))) expect(["::1", "127.0.0.1"]).toContain(r.remoteAddress);
+      for (const r of connections.records.filter((c) => c.port === String(v6.port)))
+        expect(["::1", "127.0.0.1"]).toContain(r.remoteAddress);
     } finally {
       await v6.close();
     }
@@ -220,7 +239,9 @@ describe("direct requests", () => {
 
   it("reaches an allow-listed host name, and accepts a Request object", async () => {
     const fetch = guarded();
-    const response = await fetch(new Request(`http://public.test:${pub.port}/echo`, { method: "POST", body: "hello", headers: { "content-type": "text/plain" } }));
+    const response = await fetch(
+      new Request(`http://public.test:${pub.port}/echo`, { method: "POST", body: "hello", headers: { "content-type": "text/plain" } }),
+    );
     expect(await response.json()).toMatchObject({ method: "POST", body: "hello", contentType: "text/plain" });
     expectConnectionsOnlyTo(pub.port);
   });
@@ -229,11 +250,17 @@ describe("direct requests", () => {
     const fetch = guarded();
     const form = new FormData();
     form.append("field", "value");
-    const sentForm = (await fetch(`http://public.test:${pub.port}/echo`, { method: "POST", body: form }).then((r) => r.json())) as { body: string; contentType: string };
+    const sentForm = (await fetch(`http://public.test:${pub.port}/echo`, { method: "POST", body: form }).then((r) => r.json())) as {
+      body: string;
+      contentType: string;
+    };
     expect(sentForm.contentType).toMatch(/^multipart\/form-data; boundary=/);
     expect(sentForm.body).toContain('name="field"');
     expect(sentForm.body).toContain("value");
-    const sentParams = await fetch(`http://public.test:${pub.port}/echo`, { method: "POST", body: new URLSearchParams({ grant_type: "refresh_token" }) }).then((r) => r.json());
+    const sentParams = await fetch(`http://public.test:${pub.port}/echo`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "refresh_token" }),
+    }).then((r) => r.json());
     expect(sentParams).toMatchObject({ body: "grant_type=refresh_token", contentType: "application/x-www-form-urlencoded;charset=UTF-8" });
   });
 
@@ -287,7 +314,10 @@ describe("redirects", () => {
   const via = (to: string, status = 302) => `http://public.test:${pub.port}/redirect?status=${status}&to=${encodeURIComponent(to)}`;
 
   it("(c) blocks a redirect from an allowed host to cloud metadata", async () => {
-    await expectBlocked(guarded()(via("http://169.254.169.254/latest/meta-data/iam")), "blocked http://169.254.169.254/latest/meta-data/iam: 169.254.169.254 is link-local (cloud metadata)");
+    await expectBlocked(
+      guarded()(via("http://169.254.169.254/latest/meta-data/iam")),
+      "blocked http://169.254.169.254/latest/meta-data/iam: 169.254.169.254 is link-local (cloud metadata)",
+    );
     expectConnectionsOnlyTo(pub.port);
   });
 
@@ -307,9 +337,15 @@ describe("redirects", () => {
 
   it("blocks OAuth metadata that points at loopback", async () => {
     const fetch = guarded();
-    const metadata = (await (await fetch(`http://public.test:${pub.port}/.well-known/oauth-authorization-server`)).json()) as Record<string, string>;
+    const metadata = (await (await fetch(`http://public.test:${pub.port}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      string
+    >;
     expect(() => assertHttpsUnlessLoopback(metadata.authorization_endpoint)).toThrow(UnsafeUrlError);
-    await expectBlocked(fetch(metadata.token_endpoint, { method: "POST", body: "grant_type=authorization_code&code=secret-code" }), `blocked http://127.0.0.1:${target.port}/token: 127.0.0.1 is loopback`);
+    await expectBlocked(
+      fetch(metadata.token_endpoint, { method: "POST", body: "grant_type=authorization_code&code=secret-code" }),
+      `blocked http://127.0.0.1:${target.port}/token: 127.0.0.1 is loopback`,
+    );
     await expectBlocked(fetch(metadata.registration_endpoint, { method: "POST", body: "{}" }), "loopback");
     expectTargetUntouched();
     expectConnectionsOnlyTo(pub.port);
@@ -334,7 +370,11 @@ describe("redirects", () => {
 
   it("refuses to resend a streamed body on 307", async () => {
     const body = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode("chunk")), c.close()) });
-    const error = await guarded()(via(`http://public.test:${pub.port}/echo`, 307), { method: "POST", body, duplex: "half" } as RequestInit).catch((e: unknown) => e);
+    const error = await guarded()(via(`http://public.test:${pub.port}/echo`, 307), {
+      method: "POST",
+      body,
+      duplex: "half",
+    } as RequestInit).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetError);
     expect((error as NetError).code).toBe("redirect_failed");
   });

@@ -93,7 +93,13 @@ describe("OAuth callback", () => {
 
   it("never echoes query values into the page", async () => {
     const evil = "<script>alert(1)</script>";
-    const query = new URLSearchParams({ state: evil, code: `<img src=x onerror=alert(2)>`, error: evil, error_description: evil, iss: evil });
+    const query = new URLSearchParams({
+      state: evil,
+      code: `<img src=x onerror=alert(2)>`,
+      error: evil,
+      error_description: evil,
+      iss: evil,
+    });
     const response = await callback(query.toString(), alice.id);
     const html = await response.text();
     expect(response.status).toBe(400);

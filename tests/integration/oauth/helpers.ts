@@ -18,7 +18,16 @@ export const REDIRECT_URL = "http://localhost:3111/api/oauth/callback";
 export interface OAuthFixture {
   issuer: string;
   mcpUrl: string;
-  stats: { refreshGrants: number; codeGrants: number; revocations: number; registrations: number; bearerSubjects: string[]; tokensSeen: string[]; rejected: number; stepUpChallenges?: number };
+  stats: {
+    refreshGrants: number;
+    codeGrants: number;
+    revocations: number;
+    registrations: number;
+    bearerSubjects: string[];
+    tokensSeen: string[];
+    rejected: number;
+    stepUpChallenges?: number;
+  };
   provider: { RefreshToken: { find(token: string): Promise<{ destroy(): Promise<void> } | undefined> } };
   close(): Promise<void>;
 }

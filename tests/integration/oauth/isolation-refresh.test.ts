@@ -107,7 +107,10 @@ describe("per-user OAuth in the pool", () => {
     await whoami(alice, server);
     const token = x.stats.tokensSeen.at(-1)!;
     const raw = new Database(path.join(dir, "switchboard.db"), { readonly: true });
-    const rows = raw.prepare("select kind, value_enc from server_credentials where server_id = ?").all(server.id) as Array<{ kind: string; value_enc: string }>;
+    const rows = raw.prepare("select kind, value_enc from server_credentials where server_id = ?").all(server.id) as Array<{
+      kind: string;
+      value_enc: string;
+    }>;
     raw.close();
     expect(rows.map((r) => r.kind).sort()).toEqual(["client", "discovery", "tokens"]);
     for (const row of rows) {

@@ -12,7 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseServerConfig } from "@/lib/mcp/config";
 import { createSandboxWrapper } from "@/lib/mcp/sandbox";
 import { sandboxUid } from "@/lib/mcp/sandbox/identity";
-import { callJson, fixturesDir, makeFakeData, waitForNoProcesses, probePath, projectRoot, requireSandbox, startSandboxed, waitForNoMarker, type FakeData, type Sandboxed } from "./helpers";
+import {
+  callJson,
+  fixturesDir,
+  makeFakeData,
+  waitForNoProcesses,
+  probePath,
+  projectRoot,
+  requireSandbox,
+  startSandboxed,
+  waitForNoMarker,
+  type FakeData,
+  type Sandboxed,
+} from "./helpers";
 
 const LIMITS = { processes: 64, fileSizeBytes: 8 * 1024 * 1024, memoryBytes: 512 * 1024 * 1024 };
 const HOST_SECRET = `host-secret-${process.pid}-${Date.now()}`;
@@ -119,7 +131,14 @@ describe("sandbox escape attempts", () => {
   });
 
   it("cannot read the app's database, key file or another user's sandbox home", async () => {
-    const paths = [data.dbPath, data.keyPath, data.otherSecret, "/etc/shadow", "/root/.bash_history", path.join(projectRoot, "package.json")];
+    const paths = [
+      data.dbPath,
+      data.keyPath,
+      data.otherSecret,
+      "/etc/shadow",
+      "/root/.bash_history",
+      path.join(projectRoot, "package.json"),
+    ];
     const seen = await callJson<Record<string, { ok: boolean; code?: string }>>(probe.client, "read_files", { paths });
     for (const file of paths) expect(seen[file], file).toMatchObject({ ok: false });
     expect(JSON.stringify(seen)).not.toContain(HOST_SECRET);
@@ -134,7 +153,14 @@ describe("sandbox escape attempts", () => {
   });
 
   it("can write only to its own home and /tmp", async () => {
-    const outside = ["/usr/x", "/etc/x", "/x", path.join(data.dataDir, "x"), path.join(fixturesDir, "x"), path.join(projectRoot, "node_modules", "x")];
+    const outside = [
+      "/usr/x",
+      "/etc/x",
+      "/x",
+      path.join(data.dataDir, "x"),
+      path.join(fixturesDir, "x"),
+      path.join(projectRoot, "node_modules", "x"),
+    ];
     const inside = ["/home/sandbox/written.txt", "/tmp/written.txt"];
     const seen = await callJson<Record<string, { ok: boolean }>>(probe.client, "write_files", { paths: [...outside, ...inside] });
     for (const file of outside) {
@@ -240,15 +266,26 @@ describe("sandbox with network: true", () => {
 describe("engine-style shutdown", () => {
   it("killing the process group of a detached launch ends the whole sandbox", async () => {
     const marker = `sbx-group-${process.pid}-${Date.now()}`;
-    const config = parseServerConfig({ command: process.execPath, args: [probePath, `--marker=${marker}`], read_only_paths: [fixturesDir] });
+    const config = parseServerConfig({
+      command: process.execPath,
+      args: [probePath, `--marker=${marker}`],
+      read_only_paths: [fixturesDir],
+    });
     const launch = await createSandboxWrapper({ dataDir: data.dataDir, projectRoot })(
       { command: config.command!, args: config.args!, env: { PATH: "/usr/bin:/bin" } },
       { userId: "alice", serverId: "group-kill", serverName: "probe", config },
     );
     // As the engine's transport does: its own process group, killed as a whole on close.
-    const child = spawn(launch.command, launch.args, { env: launch.env as NodeJS.ProcessEnv, cwd: launch.cwd, detached: true, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(launch.command, launch.args, {
+      env: launch.env as NodeJS.ProcessEnv,
+      cwd: launch.cwd,
+      detached: true,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     const firstLine = new Promise<string>((resolve) => child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString())));
-    child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`);
+    child.stdin!.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`,
+    );
     expect(await firstLine).toContain('"result"');
     expect((await waitForNoMarker(marker, 0)).length).toBeGreaterThanOrEqual(3); // bwrap, its init, the inner bwrap, the server
     process.kill(-child.pid!, "SIGKILL");

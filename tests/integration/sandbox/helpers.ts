@@ -85,7 +85,13 @@ export async function startSandboxed(options: StartOptions): Promise<Sandboxed> 
     },
     { userId: options.userId ?? "alice", serverId: options.serverId ?? `srv-${randomUUID().slice(0, 8)}`, serverName: "probe", config },
   );
-  const transport = new StdioClientTransport({ command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: launch.command,
+    args: launch.args,
+    env: launch.env,
+    cwd: launch.cwd,
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-20_000);

@@ -9,8 +9,22 @@ function message(): ChatMessage {
     role: "assistant",
     parts: [
       { type: "text", text: "Calling" },
-      { type: "dynamic-tool", toolName: "mcp_a_echo", toolCallId: "c1", state: "approval-requested", input: { message: "one" }, approval: { id: "ap1" } },
-      { type: "dynamic-tool", toolName: "mcp_a_echo", toolCallId: "c2", state: "approval-requested", input: { message: "two" }, approval: { id: "ap2" } },
+      {
+        type: "dynamic-tool",
+        toolName: "mcp_a_echo",
+        toolCallId: "c1",
+        state: "approval-requested",
+        input: { message: "one" },
+        approval: { id: "ap1" },
+      },
+      {
+        type: "dynamic-tool",
+        toolName: "mcp_a_echo",
+        toolCallId: "c2",
+        state: "approval-requested",
+        input: { message: "two" },
+        approval: { id: "ap2" },
+      },
       { type: "dynamic-tool", toolName: "mcp_a_echo", toolCallId: "c3", state: "output-available", input: {}, output: { ok: 1 } },
     ],
   };
@@ -26,7 +40,11 @@ describe("approval decisions", () => {
     expect(applied).toBe(2);
     const [, first, second, third] = next.parts as Extract<ChatMessage["parts"][number], { type: "dynamic-tool" }>[];
     expect(first).toMatchObject({ state: "approval-responded", input: { message: "edited" }, approval: { id: "ap1", approved: true } });
-    expect(second).toMatchObject({ state: "approval-responded", input: { message: "two" }, approval: { id: "ap2", approved: false, reason: DENIED_BY_USER } });
+    expect(second).toMatchObject({
+      state: "approval-responded",
+      input: { message: "two" },
+      approval: { id: "ap2", approved: false, reason: DENIED_BY_USER },
+    });
     expect(third.state).toBe("output-available");
   });
 

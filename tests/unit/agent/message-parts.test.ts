@@ -5,17 +5,35 @@ import { chatRequestSchema } from "@/lib/agent/chat-request";
 
 describe("message and part conversion", () => {
   it("turns an attached resource into model text naming its URI and server", () => {
-    const part = dataPartToModel({ type: "data-resource", data: { serverId: "s", serverName: "docs", uri: "file:///a.txt", name: "a", mimeType: "text/plain", text: "hello" } });
+    const part = dataPartToModel({
+      type: "data-resource",
+      data: { serverId: "s", serverName: "docs", uri: "file:///a.txt", name: "a", mimeType: "text/plain", text: "hello" },
+    });
     expect(part).toEqual({ type: "text", text: "Attached resource file:///a.txt (a, text/plain) from server docs:\nhello" });
   });
 
   it("bounds what an attachment puts into the context", () => {
-    const part = dataPartToModel({ type: "data-resource", data: { serverId: "s", serverName: "d", uri: "u", text: "x".repeat(MAX_CONTEXT_CHARS + 10) } });
+    const part = dataPartToModel({
+      type: "data-resource",
+      data: { serverId: "s", serverName: "d", uri: "u", text: "x".repeat(MAX_CONTEXT_CHARS + 10) },
+    });
     expect(part?.text.endsWith("[truncated]")).toBe(true);
   });
 
   it("turns a prompt into its message text and drops progress parts", () => {
-    const prompt = dataPartToModel({ type: "data-prompt", data: { serverId: "s", serverName: "e", name: "p", arguments: {}, messages: [{ role: "user", text: "Q" }, { role: "assistant", text: "A" }] } });
+    const prompt = dataPartToModel({
+      type: "data-prompt",
+      data: {
+        serverId: "s",
+        serverName: "e",
+        name: "p",
+        arguments: {},
+        messages: [
+          { role: "user", text: "Q" },
+          { role: "assistant", text: "A" },
+        ],
+      },
+    });
     expect(prompt?.text).toBe("[user] Q\n\n[assistant] A");
     expect(dataPartToModel({ type: "data-progress", data: { toolCallId: "c", progress: 1 } })).toBeUndefined();
   });
@@ -23,22 +41,40 @@ describe("message and part conversion", () => {
   it("names chats from the first line of text or the prompt", () => {
     expect(titleFrom({ id: "1", role: "user", parts: [{ type: "text", text: "  Hello\nworld " }] })).toBe("Hello world");
     expect(titleFrom({ id: "1", role: "user", parts: [{ type: "text", text: "x".repeat(100) }] })?.length).toBe(58);
-    expect(titleFrom({ id: "1", role: "user", parts: [{ type: "data-prompt", data: { serverId: "s", serverName: "e", name: "plan", arguments: {}, messages: [] } }] })).toBe("/plan");
+    expect(
+      titleFrom({
+        id: "1",
+        role: "user",
+        parts: [{ type: "data-prompt", data: { serverId: "s", serverName: "e", name: "plan", arguments: {}, messages: [] } }],
+      }),
+    ).toBe("/plan");
   });
 
   it("collects tool names from history", () => {
-    const names = toolNamesIn([{ id: "1", role: "assistant", parts: [{ type: "dynamic-tool", toolName: "mcp_a_b", toolCallId: "c", state: "input-available", input: {} }] }]);
+    const names = toolNamesIn([
+      {
+        id: "1",
+        role: "assistant",
+        parts: [{ type: "dynamic-tool", toolName: "mcp_a_b", toolCallId: "c", state: "input-available", input: {} }],
+      },
+    ]);
     expect([...names]).toEqual(["mcp_a_b"]);
   });
 
   it("gives the model only the reference JSON of a tool output", () => {
-    expect(modelJson({ forModel: { result: "ok" }, content: { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] } })).toEqual({ result: "ok" });
+    expect(
+      modelJson({ forModel: { result: "ok" }, content: { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] } }),
+    ).toEqual({ result: "ok" });
     expect(modelJson({ anything: 1 })).toEqual({ error: "The tool result is not available." });
   });
 
   it("makes every MCP input schema an object schema with properties", () => {
     expect(objectSchema(undefined)).toEqual({ type: "object", properties: {} });
-    expect(objectSchema({ type: "object", properties: { a: { type: "string" } }, required: ["a"] })).toEqual({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
+    expect(objectSchema({ type: "object", properties: { a: { type: "string" } }, required: ["a"] })).toEqual({
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["a"],
+    });
   });
 
   it("accepts either a message or approval answers, never history or tools", () => {
@@ -46,7 +82,9 @@ describe("message and part conversion", () => {
     expect(chatRequestSchema.safeParse({ chatId: "c", approvals: [{ approvalId: "a", approved: true }] }).success).toBe(true);
     expect(chatRequestSchema.safeParse({ chatId: "c" }).success).toBe(false);
     expect(chatRequestSchema.safeParse({ chatId: "c", message: { text: "  " } }).success).toBe(false);
-    expect(chatRequestSchema.safeParse({ chatId: "c", message: { text: "hi" }, approvals: [{ approvalId: "a", approved: true }] }).success).toBe(false);
+    expect(
+      chatRequestSchema.safeParse({ chatId: "c", message: { text: "hi" }, approvals: [{ approvalId: "a", approved: true }] }).success,
+    ).toBe(false);
     const parsed = chatRequestSchema.parse({ chatId: "c", message: { text: "hi" }, messages: [{ role: "system" }], tools: {} });
     expect(parsed).not.toHaveProperty("messages");
     expect(parsed).not.toHaveProperty("tools");

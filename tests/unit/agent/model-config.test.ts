@@ -9,30 +9,55 @@ describe("model resolution", () => {
   });
 
   it("uses the instance defaults with the provider's usual key variable", () => {
-    expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "gpt-x", OPENAI_API_KEY: "sk-1" })).toEqual({
+    expect(
+      resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "gpt-x", OPENAI_API_KEY: "sk-1" }),
+    ).toEqual({
       ok: true,
       config: { provider: "openai", model: "gpt-x", baseUrl: undefined, apiKey: "sk-1", source: "instance" },
     });
-    const anthropic = resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "anthropic", SWITCHBOARD_LLM_MODEL: "claude", ANTHROPIC_API_KEY: "a-1", SWITCHBOARD_LLM_API_KEY: "generic" });
+    const anthropic = resolveModelConfig(null, {
+      SWITCHBOARD_LLM_PROVIDER: "anthropic",
+      SWITCHBOARD_LLM_MODEL: "claude",
+      ANTHROPIC_API_KEY: "a-1",
+      SWITCHBOARD_LLM_API_KEY: "generic",
+    });
     expect(anthropic.ok && anthropic.config.apiKey).toBe("generic");
   });
 
   it("lets a user's own provider, model, base URL and key win", () => {
-    const r = resolveModelConfig({ provider: "openai-compatible", model: "llama", baseUrl: "http://llm.example/v1", apiKey: "k" }, { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "gpt-x", OPENAI_API_KEY: "sk" });
-    expect(r).toEqual({ ok: true, config: { provider: "openai-compatible", model: "llama", baseUrl: "http://llm.example/v1", apiKey: "k", source: "user" } });
+    const r = resolveModelConfig(
+      { provider: "openai-compatible", model: "llama", baseUrl: "http://llm.example/v1", apiKey: "k" },
+      { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "gpt-x", OPENAI_API_KEY: "sk" },
+    );
+    expect(r).toEqual({
+      ok: true,
+      config: { provider: "openai-compatible", model: "llama", baseUrl: "http://llm.example/v1", apiKey: "k", source: "user" },
+    });
   });
 
   it("a user choosing a provider without a key falls back to the instance key for it", () => {
     const r = resolveModelConfig({ provider: "openai", model: "gpt-y" }, { OPENAI_API_KEY: "sk-inst" });
     expect(r.ok && r.config.apiKey).toBe("sk-inst");
-    const same = resolveModelConfig({ provider: "openai-compatible", model: "m2", baseUrl: "http://llm.internal/v1" }, {
-      SWITCHBOARD_LLM_PROVIDER: "openai-compatible", SWITCHBOARD_LLM_MODEL: "m", SWITCHBOARD_LLM_BASE_URL: "http://llm.internal/v1", SWITCHBOARD_LLM_API_KEY: "inst-key",
-    });
+    const same = resolveModelConfig(
+      { provider: "openai-compatible", model: "m2", baseUrl: "http://llm.internal/v1" },
+      {
+        SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
+        SWITCHBOARD_LLM_MODEL: "m",
+        SWITCHBOARD_LLM_BASE_URL: "http://llm.internal/v1",
+        SWITCHBOARD_LLM_API_KEY: "inst-key",
+      },
+    );
     expect(same.ok && same.config.apiKey).toBe("inst-key");
   });
 
   it("never sends the instance key to a base URL the user chose", () => {
-    const env = { SWITCHBOARD_LLM_PROVIDER: "openai-compatible", SWITCHBOARD_LLM_MODEL: "m", SWITCHBOARD_LLM_BASE_URL: "http://llm.internal/v1", SWITCHBOARD_LLM_API_KEY: "inst-key", OPENAI_API_KEY: "sk-inst" };
+    const env = {
+      SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
+      SWITCHBOARD_LLM_MODEL: "m",
+      SWITCHBOARD_LLM_BASE_URL: "http://llm.internal/v1",
+      SWITCHBOARD_LLM_API_KEY: "inst-key",
+      OPENAI_API_KEY: "sk-inst",
+    };
     const compat = resolveModelConfig({ provider: "openai-compatible", model: "x", baseUrl: "https://attacker.example/v1" }, env);
     expect(compat.ok && compat.config.apiKey).toBeUndefined();
     const openai = resolveModelConfig({ provider: "openai", model: "x", baseUrl: "https://attacker.example/v1" }, env);
@@ -47,7 +72,13 @@ describe("model resolution", () => {
     expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "m" }).ok).toBe(false);
     expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "bogus", SWITCHBOARD_LLM_MODEL: "m" }).ok).toBe(false);
     // An openai-compatible endpoint may need no key (local servers).
-    expect(resolveModelConfig(null, { SWITCHBOARD_LLM_PROVIDER: "openai-compatible", SWITCHBOARD_LLM_MODEL: "m", SWITCHBOARD_LLM_BASE_URL: "http://x/v1" }).ok).toBe(true);
+    expect(
+      resolveModelConfig(null, {
+        SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
+        SWITCHBOARD_LLM_MODEL: "m",
+        SWITCHBOARD_LLM_BASE_URL: "http://x/v1",
+      }).ok,
+    ).toBe(true);
   });
 
   it("masks keys", () => {

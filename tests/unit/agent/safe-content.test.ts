@@ -42,7 +42,7 @@ describe("media data URLs", () => {
     expect(mediaDataUrl("image", "image/svg+xml", "PHN2Zz4=")).toBeUndefined();
     expect(mediaDataUrl("image", "text/html", "PGI+")).toBeUndefined();
     expect(mediaDataUrl("image", "image/png;x=1", "AAAA")).toBeUndefined();
-    expect(mediaDataUrl("image", "image/png", "AAAA\"><script>")).toBeUndefined();
+    expect(mediaDataUrl("image", "image/png", 'AAAA"><script>')).toBeUndefined();
     expect(mediaDataUrl("audio", "image/png", "AAAA")).toBeUndefined();
     expect(mediaDataUrl("image", undefined, "AAAA")).toBeUndefined();
   });
@@ -50,7 +50,18 @@ describe("media data URLs", () => {
 
 describe("structured content as a table", () => {
   it("uses a table for lists of flat records only", () => {
-    expect(tableRows([{ a: 1, b: "x" }, { a: 2, c: null }])).toEqual({ columns: ["a", "b", "c"], rows: [{ a: 1, b: "x" }, { a: 2, c: null }] });
+    expect(
+      tableRows([
+        { a: 1, b: "x" },
+        { a: 2, c: null },
+      ]),
+    ).toEqual({
+      columns: ["a", "b", "c"],
+      rows: [
+        { a: 1, b: "x" },
+        { a: 2, c: null },
+      ],
+    });
     expect(tableRows({ items: [{ a: 1 }] })?.columns).toEqual(["a"]);
     expect(tableRows({ temperature: 20, conditions: "sunny" })).toBeNull();
     expect(tableRows([{ a: { nested: 1 } }])).toBeNull();

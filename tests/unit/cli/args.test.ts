@@ -3,7 +3,7 @@ import { UsageError, jsonArguments, parseArgv, parseKeyValues, splitTarget } fro
 
 describe("CLI arguments", () => {
   it("separates positionals from --config/--json flags, in either spelling", () => {
-    expect(parseArgv(["call", "a.b", "--config", "x.yaml", "k=v", "--json={\"a\":1}"])).toEqual({
+    expect(parseArgv(["call", "a.b", "--config", "x.yaml", "k=v", '--json={"a":1}'])).toEqual({
       positional: ["call", "a.b", "k=v"],
       flags: { config: "x.yaml", json: '{"a":1}' },
     });
@@ -17,8 +17,12 @@ describe("CLI arguments", () => {
 
   it("coerces key=value by the schema: strings stay strings, the rest is JSON when it parses", () => {
     const schema = { properties: { message: { type: "string" }, count: { type: "number" } } };
-    expect(parseKeyValues(["message=42", "count=42", "flag=true", "obj={\"x\":1}", "text=hello=world"], schema)).toEqual({
-      message: "42", count: 42, flag: true, obj: { x: 1 }, text: "hello=world",
+    expect(parseKeyValues(["message=42", "count=42", "flag=true", 'obj={"x":1}', "text=hello=world"], schema)).toEqual({
+      message: "42",
+      count: 42,
+      flag: true,
+      obj: { x: 1 },
+      text: "hello=world",
     });
     expect(() => parseKeyValues(["novalue"])).toThrow(/key=value/);
   });

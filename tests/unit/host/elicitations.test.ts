@@ -31,9 +31,19 @@ describe("elicitation broker", () => {
 
   it("shows the target host of URL mode and refuses non-http URLs without asking", async () => {
     const broker = new ElicitationBroker();
-    void broker.request("alice", server, { mode: "url", message: "Sign in", url: "https://login.example.com/a?b=c", elicitationId: "e1" }, new AbortController().signal);
+    void broker.request(
+      "alice",
+      server,
+      { mode: "url", message: "Sign in", url: "https://login.example.com/a?b=c", elicitationId: "e1" },
+      new AbortController().signal,
+    );
     expect(broker.list("alice")[0]).toMatchObject({ mode: "url", host: "login.example.com" });
-    const refused = broker.request("alice", server, { mode: "url", message: "x", url: "javascript:alert(1)", elicitationId: "e2" }, new AbortController().signal);
+    const refused = broker.request(
+      "alice",
+      server,
+      { mode: "url", message: "x", url: "javascript:alert(1)", elicitationId: "e2" },
+      new AbortController().signal,
+    );
     await expect(refused).resolves.toEqual({ action: "decline" });
     expect(broker.list("alice")).toHaveLength(1);
   });
@@ -58,15 +68,22 @@ describe("elicitation form model", () => {
   it("pre-fills defaults and picks a control per type", () => {
     const fields = fieldsOf(schema);
     expect(fields.map((f) => [f.name, f.kind, f.initial])).toEqual([
-      ["name", "text", ""], ["story", "text", "It was a dark and stormy night."], ["age", "integer", "30"], ["score", "number", ""],
-      ["agree", "boolean", true], ["colour", "select", "green"], ["pets", "multi", ["cat"]], ["email", "email", ""],
+      ["name", "text", ""],
+      ["story", "text", "It was a dark and stormy night."],
+      ["age", "integer", "30"],
+      ["score", "number", ""],
+      ["agree", "boolean", true],
+      ["colour", "select", "green"],
+      ["pets", "multi", ["cat"]],
+      ["email", "email", ""],
     ]);
     expect(fields[0].required).toBe(true);
   });
 
   it("types the answer and leaves out empty optional fields", () => {
     const fields = fieldsOf(schema);
-    expect(contentOf(fields, { name: "Ada", story: "x", age: "41.7", score: "", agree: false, colour: "red", pets: ["dog"], email: "" }))
-      .toEqual({ name: "Ada", story: "x", age: 41, agree: false, colour: "red", pets: ["dog"] });
+    expect(
+      contentOf(fields, { name: "Ada", story: "x", age: "41.7", score: "", agree: false, colour: "red", pets: ["dog"], email: "" }),
+    ).toEqual({ name: "Ada", story: "x", age: 41, agree: false, colour: "red", pets: ["dog"] });
   });
 });

@@ -20,7 +20,10 @@ describe("server secrets", () => {
   it("keeps stored values for masks sent back, takes new values otherwise", () => {
     const { secrets } = splitSecrets(config);
     const edited = parseServerConfig({ url: "https://mcp.example.com/mcp", headers: { Authorization: SECRET_MASK, "X-Team": "red" } });
-    expect(restoreMaskedSecrets(edited, secrets).config.headers).toEqual({ Authorization: "Bearer ghp_abcdefghijklmnop1234", "X-Team": "red" });
+    expect(restoreMaskedSecrets(edited, secrets).config.headers).toEqual({
+      Authorization: "Bearer ghp_abcdefghijklmnop1234",
+      "X-Team": "red",
+    });
   });
 
   it("reports a mask with nothing stored behind it", () => {

@@ -17,12 +17,20 @@ describe("parseServerConfig accepts", () => {
     ["enabled as off", { ...STDIO, enabled: "off" }, (c) => expect(c.enabled).toBe(false)],
     ["enabled as 0", { ...STDIO, enabled: 0 }, (c) => expect(c.enabled).toBe(false)],
     ["parallel as 1", { ...STDIO, supports_parallel_tool_calls: 1 }, (c) => expect(c.supports_parallel_tool_calls).toBe(true)],
-    ["timeouts", { ...STDIO, timeout: 30, connect_timeout: 5.5 }, (c) => expect(effectiveSettings(c)).toMatchObject({ timeoutMs: 30_000, connectTimeoutMs: 5500 })],
+    [
+      "timeouts",
+      { ...STDIO, timeout: 30, connect_timeout: 5.5 },
+      (c) => expect(effectiveSettings(c)).toMatchObject({ timeoutMs: 30_000, connectTimeoutMs: 5500 }),
+    ],
     ["include as one string", { ...STDIO, tools: { include: "read" } }, (c) => expect(c.tools?.include).toEqual(["read"])],
     ["exclude as a list", { ...STDIO, tools: { exclude: ["a", "b"] } }, (c) => expect(c.tools?.exclude).toEqual(["a", "b"])],
     ["resources as 'false'", { ...STDIO, tools: { resources: "false" } }, (c) => expect(c.tools?.resources).toBe(false)],
     ["prompts as 'on'", { ...STDIO, tools: { prompts: "on" } }, (c) => expect(c.tools?.prompts).toBe(true)],
-    ["sampling policy", { ...STDIO, sampling: { enabled: false, max_rpm: 5, allowed_models: ["m"], log_level: "debug" } }, (c) => expect(c.sampling?.enabled).toBe(false)],
+    [
+      "sampling policy",
+      { ...STDIO, sampling: { enabled: false, max_rpm: 5, allowed_models: ["m"], log_level: "debug" } },
+      (c) => expect(c.sampling?.enabled).toBe(false),
+    ],
   ];
   it.each(good)("%s", (_name, input, check) => check(parseServerConfig(input, "srv")));
 
@@ -94,7 +102,10 @@ mcp_servers:
     url: https://mcp.example.com/mcp
     enabled: no
 `);
-    expect(servers.map((s) => [s.id, s.name])).toEqual([["filesystem", "filesystem"], ["remote", "remote"]]);
+    expect(servers.map((s) => [s.id, s.name])).toEqual([
+      ["filesystem", "filesystem"],
+      ["remote", "remote"],
+    ]);
     expect(servers[0].config.tools?.include).toEqual(["read_file"]);
     expect(servers[1].config.enabled).toBe(false);
   });

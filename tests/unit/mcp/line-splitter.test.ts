@@ -5,7 +5,11 @@ import { guessResponseId, LineSplitter, type OversizedLine } from "@/lib/mcp/lin
 function split(chunks: string[], max = 20) {
   const lines: string[] = [];
   const oversized: OversizedLine[] = [];
-  const splitter = new LineSplitter(max, (l) => lines.push(l), (o) => oversized.push(o));
+  const splitter = new LineSplitter(
+    max,
+    (l) => lines.push(l),
+    (o) => oversized.push(o),
+  );
   for (const chunk of chunks) splitter.push(Buffer.from(chunk));
   return { lines, oversized };
 }

@@ -2,7 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { assignNames, baseToolName, PROVIDER_NAME_PATTERN, type NameRequest } from "@/lib/mcp/naming";
 
-const req = (serverName: string, rawName: string, serverId = serverName, kind: NameRequest["kind"] = "tool"): NameRequest => ({ serverId, serverName, rawName, kind });
+const req = (serverName: string, rawName: string, serverId = serverName, kind: NameRequest["kind"] = "tool"): NameRequest => ({
+  serverId,
+  serverName,
+  rawName,
+  kind,
+});
 
 describe("baseToolName", () => {
   it.each([

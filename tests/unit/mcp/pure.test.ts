@@ -49,10 +49,27 @@ describe("childEnvironment", () => {
 describe("forModel", () => {
   it.each([
     ["structuredContent wins", { content: [{ type: "text", text: "t" }], structuredContent: { a: 1 } }, { result: { a: 1 } }],
-    ["text joined", { content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }, { result: "a\nb" }],
-    ["content array otherwise", { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }, { result: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }],
+    [
+      "text joined",
+      {
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      },
+      { result: "a\nb" },
+    ],
+    [
+      "content array otherwise",
+      { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] },
+      { result: [{ type: "image", data: "AAAA", mimeType: "image/png" }] },
+    ],
     ["isError → error text", { content: [{ type: "text", text: "bad input" }], isError: true }, { error: "bad input" }],
-    ["isError redacted", { content: [{ type: "text", text: "token=abcd1234 failed" }], isError: true }, { error: "token=[REDACTED] failed" }],
+    [
+      "isError redacted",
+      { content: [{ type: "text", text: "token=abcd1234 failed" }], isError: true },
+      { error: "token=[REDACTED] failed" },
+    ],
     ["server secret redacted", { content: [{ type: "text", text: "used s3cr3t-value" }], isError: true }, { error: "used [REDACTED]" }],
   ])("%s", (_name, result, expected) => expect(forModel(result as never, ["s3cr3t-value"])).toEqual(expected));
 
@@ -63,7 +80,12 @@ describe("forModel", () => {
 
   it("engine errors become error outcomes with a code", () => {
     const out = errorOutcome(new EngineError("call_timeout", "slow with Bearer abc.def"), 7);
-    expect(out).toMatchObject({ isError: true, errorCode: "call_timeout", durationMs: 7, forModel: { error: "slow with Bearer [REDACTED]" } });
+    expect(out).toMatchObject({
+      isError: true,
+      errorCode: "call_timeout",
+      durationMs: 7,
+      forModel: { error: "slow with Bearer [REDACTED]" },
+    });
   });
 });
 
@@ -73,7 +95,13 @@ describe("metrics", () => {
     expect(percentile([1, 2, 3, 4], 0.5)).toBe(2);
     expect(percentile([1, 2, 3, 4], 0.95)).toBe(4);
     const m = new MetricsRecorder(3);
-    for (const [ms, failed] of [[100, false], [1, true], [2, false], [3, false]] as const) m.record(ms, failed);
+    for (const [ms, failed] of [
+      [100, false],
+      [1, true],
+      [2, false],
+      [3, false],
+    ] as const)
+      m.record(ms, failed);
     expect(m.snapshot()).toEqual({ calls: 4, errors: 1, p50Ms: 2, p95Ms: 3 });
   });
 });
@@ -117,13 +145,15 @@ describe("CallQueue", () => {
   it("runs serial tasks in order even after a failure", async () => {
     const queue = new CallQueue(false);
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`);
-      await new Promise((r) => setTimeout(r, 5));
-      log.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await new Promise((r) => setTimeout(r, 5));
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([queue.run(task("a", true)), queue.run(task("b"))]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "fulfilled"]);
     expect(log).toEqual(["start a", "end a", "start b", "end b"]);

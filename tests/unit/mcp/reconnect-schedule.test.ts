@@ -96,7 +96,11 @@ describe("idle eviction", () => {
   const server = {
     id: "idle",
     name: "idle",
-    config: parseServerConfig({ command: process.execPath, args: [path.resolve(__dirname, "../../fixtures/mcp/fault-server.mjs")], supports_parallel_tool_calls: true }),
+    config: parseServerConfig({
+      command: process.execPath,
+      args: [path.resolve(__dirname, "../../fixtures/mcp/fault-server.mjs")],
+      supports_parallel_tool_calls: true,
+    }),
   };
 
   it("never evicts while a call is in flight, then evicts after the idle time", async () => {

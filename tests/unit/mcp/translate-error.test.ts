@@ -7,8 +7,17 @@ import { MESSAGE_TOO_LARGE_RPC_CODE } from "@/lib/mcp/errors";
 import { LaunchRefusedError } from "@/lib/mcp/launch";
 import { closedDuring, translateError, type ErrorContext } from "@/lib/mcp/translate-error";
 
-const ctx = (extra: Partial<ErrorContext> = {}): ErrorContext => ({ serverName: "srv", phase: "call", secrets: ["hdr-secret-1"], url: "https://h.example/mcp", timeoutMs: 120_000, ...extra });
-const refused = Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
+const ctx = (extra: Partial<ErrorContext> = {}): ErrorContext => ({
+  serverName: "srv",
+  phase: "call",
+  secrets: ["hdr-secret-1"],
+  url: "https://h.example/mcp",
+  timeoutMs: 120_000,
+  ...extra,
+});
+const refused = Object.assign(new TypeError("fetch failed"), {
+  cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+});
 const notFound = Object.assign(new TypeError("fetch failed"), { cause: { code: "ENOTFOUND", message: "getaddrinfo ENOTFOUND h.example" } });
 
 describe("translateError", () => {
@@ -18,10 +27,34 @@ describe("translateError", () => {
     ["ECONNREFUSED", refused, ctx(), "unreachable", /cannot reach https:\/\/h\.example\/mcp \(connection refused/],
     ["ENOTFOUND", notFound, ctx(), "unreachable", /host name not found/],
     ["404 on a call: session expired", new StreamableHTTPError(404, "gone"), ctx(), "session_expired", /session expired/],
-    ["405 at connect", new StreamableHTTPError(405, "no"), ctx({ phase: "connect" }), "transport_unavailable", /neither Streamable HTTP nor legacy HTTP\+SSE/],
-    ["request timeout on a call", new McpError(ErrorCode.RequestTimeout, "Request timed out"), ctx({ timeoutMs: 1500 }), "call_timeout", /after 1\.5 s.*raise `timeout`/],
-    ["request timeout at connect", new McpError(ErrorCode.RequestTimeout, "Request timed out"), ctx({ phase: "connect", timeoutMs: 60_000 }), "connect_timeout", /within 60 s.*raise `connect_timeout`/],
-    ["too large", new McpError(MESSAGE_TOO_LARGE_RPC_CODE, "result exceeds 10 bytes"), ctx(), "message_too_large", /result exceeds 10 bytes/],
+    [
+      "405 at connect",
+      new StreamableHTTPError(405, "no"),
+      ctx({ phase: "connect" }),
+      "transport_unavailable",
+      /neither Streamable HTTP nor legacy HTTP\+SSE/,
+    ],
+    [
+      "request timeout on a call",
+      new McpError(ErrorCode.RequestTimeout, "Request timed out"),
+      ctx({ timeoutMs: 1500 }),
+      "call_timeout",
+      /after 1\.5 s.*raise `timeout`/,
+    ],
+    [
+      "request timeout at connect",
+      new McpError(ErrorCode.RequestTimeout, "Request timed out"),
+      ctx({ phase: "connect", timeoutMs: 60_000 }),
+      "connect_timeout",
+      /within 60 s.*raise `connect_timeout`/,
+    ],
+    [
+      "too large",
+      new McpError(MESSAGE_TOO_LARGE_RPC_CODE, "result exceeds 10 bytes"),
+      ctx(),
+      "message_too_large",
+      /result exceeds 10 bytes/,
+    ],
     ["launch refused", new LaunchRefusedError("sandbox unavailable"), ctx(), "launch_refused", /sandbox unavailable/],
     ["aborted", new McpError(ErrorCode.ConnectionClosed, "x"), ctx({ signal: AbortSignal.abort() }), "cancelled", /cancelled/],
     ["server secret in a message", new Error("bad header hdr-secret-1"), ctx(), "server_error", /bad header \[REDACTED\]/],

@@ -23,9 +23,19 @@ describe("headless authorizer", () => {
   });
 
   it("refuses a wrong state, an error answer, and a non-redirect", async () => {
-    await expect(createHeadlessAuthorizer(redirectingFetch("http://x/cb?code=c&state=other")).onAuthorize({ url, state: "s1", codeVerifier: "v" })).rejects.toMatchObject({ code: "state_mismatch" });
-    await expect(createHeadlessAuthorizer(redirectingFetch("http://x/cb?error=access_denied&state=s1")).onAuthorize({ url, state: "s1", codeVerifier: "v" })).rejects.toMatchObject({ code: "authorization_denied" });
-    await expect(createHeadlessAuthorizer(async () => new Response("login page")).onAuthorize({ url, state: "s1", codeVerifier: "v" })).rejects.toMatchObject({ code: "no_redirect" });
+    await expect(
+      createHeadlessAuthorizer(redirectingFetch("http://x/cb?code=c&state=other")).onAuthorize({ url, state: "s1", codeVerifier: "v" }),
+    ).rejects.toMatchObject({ code: "state_mismatch" });
+    await expect(
+      createHeadlessAuthorizer(redirectingFetch("http://x/cb?error=access_denied&state=s1")).onAuthorize({
+        url,
+        state: "s1",
+        codeVerifier: "v",
+      }),
+    ).rejects.toMatchObject({ code: "authorization_denied" });
+    await expect(
+      createHeadlessAuthorizer(async () => new Response("login page")).onAuthorize({ url, state: "s1", codeVerifier: "v" }),
+    ).rejects.toMatchObject({ code: "no_redirect" });
   });
 });
 
@@ -46,7 +56,13 @@ describe("authorizing fetch", () => {
       seen.push({ url: String(input), authorization: new Headers(init?.headers).get("authorization") });
       return new Response("{}", { status: 200 });
     };
-    const fetch = createAuthorizingFetch({ fetch: base, oauthFetch: base, provider, serverUrl: "https://mcp.example.com/mcp", takeCode: () => "never" });
+    const fetch = createAuthorizingFetch({
+      fetch: base,
+      oauthFetch: base,
+      provider,
+      serverUrl: "https://mcp.example.com/mcp",
+      takeCode: () => "never",
+    });
     await fetch("https://mcp.example.com/mcp", { method: "POST" });
     await fetch("https://other.example.com/mcp", { method: "POST" });
     expect(seen).toEqual([

@@ -62,8 +62,12 @@ describe("SwitchboardOAuthProvider", () => {
 
   it("refuses protected-resource metadata naming another server", async () => {
     const p = provider();
-    await expect(p.validateResourceURL("https://mcp.example.com/mcp", "https://evil.example.com/mcp")).rejects.toMatchObject({ code: "resource_mismatch" });
-    expect((await p.validateResourceURL("https://mcp.example.com/mcp", "https://mcp.example.com/mcp"))?.href).toBe("https://mcp.example.com/mcp");
+    await expect(p.validateResourceURL("https://mcp.example.com/mcp", "https://evil.example.com/mcp")).rejects.toMatchObject({
+      code: "resource_mismatch",
+    });
+    expect((await p.validateResourceURL("https://mcp.example.com/mcp", "https://mcp.example.com/mcp"))?.href).toBe(
+      "https://mcp.example.com/mcp",
+    );
     expect(await p.validateResourceURL("https://mcp.example.com/mcp", undefined)).toBeUndefined();
   });
 

@@ -54,7 +54,9 @@ describe("discovery checks", () => {
   it("refuses an AS that does not advertise S256, or advertises only plain", () => {
     const { code_challenge_methods_supported: _omit, ...without } = goodMetadata;
     expect(() => assertDiscoveryState(discovery(without), strict)).toThrow(expect.objectContaining({ code: "pkce_unsupported" }));
-    expect(() => assertDiscoveryState(discovery({ ...goodMetadata, code_challenge_methods_supported: ["plain"] }), strict)).toThrow(expect.objectContaining({ code: "pkce_unsupported" }));
+    expect(() => assertDiscoveryState(discovery({ ...goodMetadata, code_challenge_methods_supported: ["plain"] }), strict)).toThrow(
+      expect.objectContaining({ code: "pkce_unsupported" }),
+    );
   });
 
   it("refuses any http endpoint before a secret is sent", () => {
@@ -62,7 +64,9 @@ describe("discovery checks", () => {
       const metadata = { ...goodMetadata, [field]: "http://as.example.com/x" };
       expect(() => assertDiscoveryState(discovery(metadata), strict), field).toThrow(expect.objectContaining({ code: "insecure_url" }));
     }
-    expect(() => assertDiscoveryState(discovery(goodMetadata, "http://as.example.com"), strict)).toThrow(expect.objectContaining({ code: "insecure_url" }));
+    expect(() => assertDiscoveryState(discovery(goodMetadata, "http://as.example.com"), strict)).toThrow(
+      expect.objectContaining({ code: "insecure_url" }),
+    );
   });
 
   it("allows the 2025-03-26 fallback (no metadata) only on a URL that passes the rule", () => {

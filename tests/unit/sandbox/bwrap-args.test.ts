@@ -38,7 +38,15 @@ function beforeSeparator(args: string[]): string[] {
 describe("buildBwrapArgs", () => {
   it("isolates every namespace, including the network, when network is off", () => {
     const args = beforeSeparator(buildBwrapArgs(plan()));
-    for (const flag of ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--die-with-parent", "--new-session"]) {
+    for (const flag of [
+      "--unshare-ipc",
+      "--unshare-pid",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--unshare-net",
+      "--die-with-parent",
+      "--new-session",
+    ]) {
       expect(args).toContain(flag);
     }
     expect(args).not.toContain("--share-net");
@@ -78,7 +86,9 @@ describe("buildBwrapArgs", () => {
     expect(operands(args, "--bind", 2)).toEqual([["/srv/data/sandboxes/alice/s1", "/home/sandbox"]]);
     expect(operands(args, "--ro-bind", 2)).toContainEqual(["/srv/data/sandbox-etc/1/passwd", "/etc/passwd"]);
     // Nothing of the host's root, /root or the data directory beyond the home and identity files.
-    const sources = [...operands(args, "--ro-bind", 2), ...operands(args, "--ro-bind-try", 2), ...operands(args, "--bind", 2)].map(([s]) => s);
+    const sources = [...operands(args, "--ro-bind", 2), ...operands(args, "--ro-bind-try", 2), ...operands(args, "--bind", 2)].map(
+      ([s]) => s,
+    );
     expect(sources).not.toContain("/");
     expect(sources.filter((s) => s.startsWith("/root"))).toEqual([]);
     expect(sources.filter((s) => s.startsWith("/srv/data"))).toEqual([
@@ -115,10 +125,35 @@ describe("buildBwrapArgs", () => {
     const args = buildBwrapArgs(plan());
     const tail = args.slice(args.indexOf("--") + 1);
     expect(tail).toEqual([
-      "/usr/bin/setpriv", `--reuid=${UID}`, `--regid=${UID}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
-      "/usr/bin/prlimit", "--cpu=3600", `--data=${2 * 1024 ** 3}`, "--nproc=256", "--nofile=1024", `--fsize=${1024 ** 3}`, "--core=0", "--",
-      "/usr/bin/bwrap", "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--die-with-parent", "--chdir", "/home/sandbox", "--",
-      "node", "server.js", "--flag",
+      "/usr/bin/setpriv",
+      `--reuid=${UID}`,
+      `--regid=${UID}`,
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      "--no-new-privs",
+      "--",
+      "/usr/bin/prlimit",
+      "--cpu=3600",
+      `--data=${2 * 1024 ** 3}`,
+      "--nproc=256",
+      "--nofile=1024",
+      `--fsize=${1024 ** 3}`,
+      "--core=0",
+      "--",
+      "/usr/bin/bwrap",
+      "--unshare-user",
+      "--disable-userns",
+      "--dev-bind",
+      "/",
+      "/",
+      "--die-with-parent",
+      "--chdir",
+      "/home/sandbox",
+      "--",
+      "node",
+      "server.js",
+      "--flag",
     ]);
     const unprivileged = buildBwrapArgs(plan({ identity: { kind: "self", uid: 1000, gid: 1000 } }));
     expect(unprivileged).not.toContain("/usr/bin/setpriv");

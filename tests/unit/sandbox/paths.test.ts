@@ -26,9 +26,12 @@ describe("resolveSandboxCwd", () => {
     expect(resolveSandboxCwd(cwd, ["/srv/docs"])).toBe(expected);
   });
 
-  it.each(["..", "../other-server", "work/../../..", "/etc", "/home/sandboxed", "/srv/docs/../secrets", "/"])("rejects the escape %j", (cwd) => {
-    refusal(() => resolveSandboxCwd(cwd, ["/srv/docs"]), "cwd");
-  });
+  it.each(["..", "../other-server", "work/../../..", "/etc", "/home/sandboxed", "/srv/docs/../secrets", "/"])(
+    "rejects the escape %j",
+    (cwd) => {
+      refusal(() => resolveSandboxCwd(cwd, ["/srv/docs"]), "cwd");
+    },
+  );
 });
 
 describe("read-only paths", () => {
@@ -57,7 +60,13 @@ describe("hostHomeDir", () => {
     expect(hostHomeDir("/srv/data", "alice", "srv-1")).toBe("/srv/data/sandboxes/alice/srv-1");
   });
 
-  it.each([["..", "s"], ["alice", "../bob"], ["a/b", "s"], [".hidden", "s"], ["", "s"]])("rejects unsafe ids %j/%j", (user, server) => {
+  it.each([
+    ["..", "s"],
+    ["alice", "../bob"],
+    ["a/b", "s"],
+    [".hidden", "s"],
+    ["", "s"],
+  ])("rejects unsafe ids %j/%j", (user, server) => {
     refusal(() => hostHomeDir("/srv/data", user, server), "identity");
   });
 });

@@ -4,7 +4,10 @@ import { SandboxRefusedError } from "@/lib/mcp/sandbox/errors";
 
 describe("buildSandboxEnv", () => {
   it("keeps the launch env and points HOME, TMPDIR and the npm cache into the sandbox", () => {
-    const env = buildSandboxEnv({ PATH: "/usr/bin", HOME: "/root", TMPDIR: "/var/tmp", LANG: "C.UTF-8", API_TOKEN: "t" }, { API_TOKEN: "t" });
+    const env = buildSandboxEnv(
+      { PATH: "/usr/bin", HOME: "/root", TMPDIR: "/var/tmp", LANG: "C.UTF-8", API_TOKEN: "t" },
+      { API_TOKEN: "t" },
+    );
     expect(env).toEqual({
       PATH: "/usr/bin",
       HOME: "/home/sandbox",
@@ -28,7 +31,9 @@ describe("buildSandboxEnv", () => {
   });
 
   it("keeps an npm cache the config chose", () => {
-    expect(buildSandboxEnv({ npm_config_cache: "/home/sandbox/c" }, { npm_config_cache: "/home/sandbox/c" }).npm_config_cache).toBe("/home/sandbox/c");
+    expect(buildSandboxEnv({ npm_config_cache: "/home/sandbox/c" }, { npm_config_cache: "/home/sandbox/c" }).npm_config_cache).toBe(
+      "/home/sandbox/c",
+    );
   });
 
   it("refuses names bubblewrap cannot set", () => {

@@ -34,9 +34,11 @@ describe("createSandboxWrapper", () => {
 
 describe("limits and identity", () => {
   it("sets soft = hard limits through prlimit, leaving null limits alone", () => {
-    expect(prlimitOptions(resolveLimits({ cpuSeconds: 5, memoryBytes: null, addressSpaceBytes: 1024, processes: 10, openFiles: 64, fileSizeBytes: 2048 }))).toEqual([
-      "--cpu=5", "--as=1024", "--nproc=10", "--nofile=64", "--fsize=2048", "--core=0",
-    ]);
+    expect(
+      prlimitOptions(
+        resolveLimits({ cpuSeconds: 5, memoryBytes: null, addressSpaceBytes: 1024, processes: 10, openFiles: 64, fileSizeBytes: 2048 }),
+      ),
+    ).toEqual(["--cpu=5", "--as=1024", "--nproc=10", "--nofile=64", "--fsize=2048", "--core=0"]);
   });
 
   it("gives each (user, server) a stable unprivileged uid when the host is root", () => {
@@ -54,9 +56,24 @@ describe("limits and identity", () => {
 describe("describeLaunch", () => {
   it("shows the command, env names without values, network, shares, cwd and limits", () => {
     const d = describeLaunch(
-      parseServerConfig({ command: "npx", args: ["-y", "some server"], env: { API_TOKEN: "sk-secret-value" }, read_only_paths: ["/srv/docs/"], cwd: "work", network: true }),
+      parseServerConfig({
+        command: "npx",
+        args: ["-y", "some server"],
+        env: { API_TOKEN: "sk-secret-value" },
+        read_only_paths: ["/srv/docs/"],
+        cwd: "work",
+        network: true,
+      }),
     );
-    expect(d).toMatchObject({ sandboxed: true, command: "npx", envNames: ["API_TOKEN"], network: "full", readOnlyPaths: ["/srv/docs"], cwd: "/home/sandbox/work", problems: [] });
+    expect(d).toMatchObject({
+      sandboxed: true,
+      command: "npx",
+      envNames: ["API_TOKEN"],
+      network: "full",
+      readOnlyPaths: ["/srv/docs"],
+      cwd: "/home/sandbox/work",
+      problems: [],
+    });
     expect(d.text).toContain("Runs: npx -y 'some server'");
     expect(d.text).toContain("API_TOKEN (values hidden)");
     expect(d.text).not.toContain("sk-secret-value");
@@ -66,7 +83,9 @@ describe("describeLaunch", () => {
   });
 
   it("lists why a config would be refused", () => {
-    const d = describeLaunch(parseServerConfig({ command: "node", cwd: "../escape", network: ["a.example"], read_only_paths: ["relative"] }));
+    const d = describeLaunch(
+      parseServerConfig({ command: "node", cwd: "../escape", network: ["a.example"], read_only_paths: ["relative"] }),
+    );
     expect(d.problems).toHaveLength(3);
     expect(d.cwd).toBeNull();
     expect(d.network).toBe("refused");

@@ -20,8 +20,15 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
     <div className="flex h-[calc(100vh-3.25rem)]">
       <ChatSidebar chats={listChats(db, user)} activeId={chat.id} />
       <section className="flex min-w-0 flex-1 flex-col">
-        <h1 data-testid="chat-title" className="border-b border-zinc-200 px-4 py-2 font-semibold dark:border-zinc-800">{chat.title}</h1>
-        <ChatView key={chat.id} chatId={chat.id} initialMessages={listMessagesByChat(db, chat.id)} modelProblem={model.ok ? null : model.reason} />
+        <h1 data-testid="chat-title" className="border-b border-zinc-200 px-4 py-2 font-semibold dark:border-zinc-800">
+          {chat.title}
+        </h1>
+        <ChatView
+          key={chat.id}
+          chatId={chat.id}
+          initialMessages={listMessagesByChat(db, chat.id)}
+          modelProblem={model.ok ? null : model.reason}
+        />
       </section>
     </div>
   );

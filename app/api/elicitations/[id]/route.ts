@@ -5,10 +5,12 @@ import { idParam, route } from "@/lib/http";
 import { elicitationBroker } from "@/lib/host/elicitations";
 import { parseBody } from "@/lib/host/server-api";
 
-const answerBody = z.object({
-  action: z.enum(["accept", "decline", "cancel"]),
-  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
-}).strict();
+const answerBody = z
+  .object({
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+  })
+  .strict();
 
 /** Answer one of the caller's elicitation requests; anyone else's id is a 404. */
 export const POST = route(async (request: Request, context: { params: Promise<{ id: string }> }) => {

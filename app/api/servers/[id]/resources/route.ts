@@ -9,6 +9,9 @@ export const GET = route(async (_request: Request, context: Context) => {
   const { user, server } = await callerAndServer(context);
   const pool = appPool();
   await pool.discover(user.id, [server]);
-  const [resources, resourceTemplates] = await Promise.all([pool.listResources(user.id, server), pool.listResourceTemplates(user.id, server)]);
+  const [resources, resourceTemplates] = await Promise.all([
+    pool.listResources(user.id, server),
+    pool.listResourceTemplates(user.id, server),
+  ]);
   return Response.json({ resources, resourceTemplates });
 });
