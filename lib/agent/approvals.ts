@@ -3,7 +3,7 @@
  * request, but only for approvals the server itself recorded as pending: a client cannot invent an
  * approval or rewrite history, only answer what it was asked (REFERENCE §7 human in the loop).
  */
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "../domain/chat-message";
 import { DENIED_BY_USER } from "./policy";
 
 /** One answer from the approval card; `input` carries edited arguments (used only when approved). */

@@ -5,7 +5,7 @@
  */
 import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { McpPool, RegisteredTool, ServerDefinition, ToolCallOutcome } from "../mcp";
-import type { ProgressData, ToolCallOutput, ToolMeta } from "./chat-message";
+import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
 
 /** What building the tool set needs. */
 export interface McpToolsOptions {

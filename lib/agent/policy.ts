@@ -4,12 +4,10 @@
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { RegisteredTool } from "../mcp/types";
+import { TOOL_POLICIES, type ToolPolicy } from "../domain/tool-policy";
 
-/** A user's decision for one tool. */
-export type ToolPolicy = "ask" | "allow" | "deny";
-
-/** Every policy value, for validation and pickers. */
-export const TOOL_POLICIES: readonly ToolPolicy[] = ["ask", "allow", "deny"];
+/** The policy type and values live in lib/domain so the database can store them without importing the agent. */
+export { TOOL_POLICIES, type ToolPolicy };
 
 /** What the user sees when a call is refused; the model receives the same text (issue: deny path). */
 export const DENIED_BY_USER = "The tool call was denied by the user.";

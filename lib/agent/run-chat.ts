@@ -18,7 +18,7 @@ import { saveMessage } from "../../db/queries/messages";
 import { listToolPoliciesByUser } from "../../db/queries/tool-policies";
 import type { McpPool, RegisteredTool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import { approvalStatus, effectivePolicy, policyHints, policyKey, policyToolName, type ToolPolicy } from "./policy";

@@ -58,6 +58,6 @@ export function workspaceServerDefinitions(db: Db, user: { workspaceId: string }
 /** One server of the user's workspace as an engine definition, or a 404. */
 export function workspaceServerDefinition(db: Db, user: { workspaceId: string }, id: string): ServerDefinition {
   const record = getServerById(db, { id, workspaceId: user.workspaceId });
-  if (!record) throw new AppError("not_found", "No such server.");
+  if (!record) throw new AppError("server.not_found", "No such server.");
   return toServerDefinition(db, record);
 }

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { useRouter } from "next/navigation";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import type { ChatMessage } from "@/lib/agent/chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
 import { errorMessage } from "./api";

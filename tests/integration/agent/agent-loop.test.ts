@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { setToolPolicy } from "@/db/queries/tool-policies";
-import type { ChatMessage } from "@/lib/agent/chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
 import { textOf } from "@/lib/agent/message-parts";
 import { EVERYTHING } from "../mcp/helpers";
@@ -145,7 +145,7 @@ describe("agent loop", () => {
         servers: other.servers,
         request: say("x", { resources: [{ serverId: foreign, uri: "demo://resource/dynamic/text/1" }] }),
       }),
-    ).rejects.toMatchObject({ code: "not_found" });
+    ).rejects.toMatchObject({ code: "server.not_found" });
     await expect(
       runTurn({
         ...env,
@@ -154,7 +154,7 @@ describe("agent loop", () => {
         servers: other.servers,
         request: { message: { text: "", resources: [], prompt: { serverId: foreign, name: "simple-prompt", arguments: {} } } },
       }),
-    ).rejects.toMatchObject({ code: "not_found" });
+    ).rejects.toMatchObject({ code: "server.not_found" });
     expect(listMessagesByChat(getDb(), other.chat.id)).toHaveLength(0);
   });
 
