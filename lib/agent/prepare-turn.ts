@@ -45,7 +45,7 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
   const history = listMessagesByChat(db, chatId);
   const last = history.at(-1);
   if (request.approvals?.length) {
-    if (!last || last.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");
+    if (last?.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");
     const { message, applied } = applyApprovalDecisions(last, request.approvals);
     if (applied === 0) throw new AppError("chat.approval_not_pending", "These tool calls are no longer waiting for approval.");
     saveMessage(db, chatId, message);

@@ -11,6 +11,7 @@ import { userModelResolution } from "../agent/user-model";
 import { createLanguageModel, type ProviderFetch } from "../agent/model";
 import { guardedFetchFromEnv } from "../net";
 import { PendingRequests } from "./pending-requests";
+import { singleton } from "../singleton";
 
 /** How long a review waits for its user before the request is denied (ms). */
 export const SAMPLING_REVIEW_TTL_MS = 5 * 60_000;
@@ -150,10 +151,7 @@ export class SamplingHost {
   };
 }
 
-const slot = globalThis as { __switchboardSampling?: SamplingHost };
-
 /** The process-wide sampling host. */
 export function samplingHost(): SamplingHost {
-  slot.__switchboardSampling ??= new SamplingHost();
-  return slot.__switchboardSampling;
+  return singleton("host.sampling", () => new SamplingHost());
 }

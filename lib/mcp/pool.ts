@@ -84,7 +84,10 @@ export class McpPool {
     options: CallOptions = {},
   ): Promise<ToolCallOutcome> {
     let tool = this.namedTools(userId, servers).byName.get(registeredName);
-    if (!tool) tool = (await this.toolset(userId, servers), this.namedTools(userId, servers).byName.get(registeredName));
+    if (!tool) {
+      await this.toolset(userId, servers);
+      tool = this.namedTools(userId, servers).byName.get(registeredName);
+    }
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
     const server = servers.find((s) => s.id === tool.serverId)!;
     if (tool.kind === "tool") return this.callTool(userId, server, tool.rawName, args, options);

@@ -76,6 +76,7 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
               >
                 <input
                   aria-label="Chat title"
+                  // biome-ignore lint/a11y/noAutofocus: the field appears only after the user chose Rename, to type into it
                   autoFocus
                   value={title}
                   onChange={(e) => setTitle(e.target.value)}

@@ -70,6 +70,7 @@ export function ChatView({
   const list = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   // Follow the streaming answer unless the user scrolled up to read.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on purpose each time the messages change (every streamed chunk)
   useEffect(() => {
     if (pinned.current && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [messages]);

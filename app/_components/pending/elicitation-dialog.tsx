@@ -47,6 +47,7 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
       <div className="flex gap-2">
         <button
           className="btn-primary"
+          type="button"
           onClick={async () => {
             // The URL was checked to be http(s) on the server; open it without giving it this window.
             window.open(request.url, "_blank", "noopener,noreferrer");
@@ -56,7 +57,14 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
         >
           Open {request.host}
         </button>
-        <button className="btn-secondary" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>
+        <button
+          className="btn-secondary"
+          type="button"
+          onClick={async () => {
+            await answer(request.id, { action: "decline" });
+            onDone();
+          }}
+        >
           Decline
         </button>
       </div>
@@ -154,10 +162,24 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
         <button className="btn-primary" type="submit">
           Submit
         </button>
-        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>
+        <button
+          className="btn-secondary"
+          type="button"
+          onClick={async () => {
+            await answer(request.id, { action: "decline" });
+            onDone();
+          }}
+        >
           Decline
         </button>
-        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "cancel" }), onDone())}>
+        <button
+          className="btn-secondary"
+          type="button"
+          onClick={async () => {
+            await answer(request.id, { action: "cancel" });
+            onDone();
+          }}
+        >
           Cancel
         </button>
       </div>

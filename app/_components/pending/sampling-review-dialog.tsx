@@ -49,10 +49,10 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
       </label>
       <textarea id="sampling-text" className="input font-mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="flex gap-2">
-        <button className="btn-primary" onClick={() => decide({ action: "approve", text })}>
+        <button type="button" className="btn-primary" onClick={() => decide({ action: "approve", text })}>
           {request.stage === "request" ? "Ask the model" : "Send answer"}
         </button>
-        <button className="btn-secondary" onClick={() => decide({ action: "deny" })}>
+        <button type="button" className="btn-secondary" onClick={() => decide({ action: "deny" })}>
           Deny
         </button>
       </div>

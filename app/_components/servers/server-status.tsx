@@ -111,17 +111,17 @@ export function ServerStatusPanel({
           </span>
         )}
         {state === "idle" && !autoConnect && (
-          <button className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
+          <button type="button" className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
             Start
           </button>
         )}
         {state !== "idle" && state !== "disabled" && (
-          <button className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>
+          <button type="button" className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>
             Reconnect
           </button>
         )}
         {state === "connected" && (
-          <button className="btn-secondary py-1 text-xs" onClick={showTools}>
+          <button type="button" className="btn-secondary py-1 text-xs" onClick={showTools}>
             {tools ? "Hide tools" : "Tools"}
           </button>
         )}

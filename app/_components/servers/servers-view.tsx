@@ -42,7 +42,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">MCP servers</h1>
         {editing === null && (
-          <button className="btn-primary" onClick={() => setEditing("new")}>
+          <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
             Add server
           </button>
         )}
@@ -111,10 +111,20 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                 )}
               </div>
               <div className="flex shrink-0 gap-2">
-                <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  onClick={() => setEditing(server.id)}
+                  disabled={server.transport === "stdio" && !isAdmin}
+                >
                   Edit
                 </button>
-                <button className="btn-danger" onClick={() => remove(server)} disabled={server.transport === "stdio" && !isAdmin}>
+                <button
+                  type="button"
+                  className="btn-danger"
+                  onClick={() => remove(server)}
+                  disabled={server.transport === "stdio" && !isAdmin}
+                >
                   Delete
                 </button>
               </div>

@@ -34,7 +34,7 @@ function lastToolMessageContent(): string {
 
 describe("agent loop", () => {
   it("runs an allowed tool (readOnlyHint default) and gives the model only the reference JSON", async () => {
-    const { user, chat, servers, everything } = setup();
+    const { user, chat, servers } = setup();
     await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('go [[call:echo {"message":"hello tools"}]]') });
     const stored = listMessagesByChat(getDb(), chat.id);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
@@ -159,7 +159,7 @@ describe("agent loop", () => {
   });
 
   it("sends progress notifications as data parts", async () => {
-    const { user, chat, servers, everything } = setup();
+    const { user, chat, servers } = setup();
     const chunks = await runTurn({
       ...env,
       userId: user.id,
@@ -201,7 +201,7 @@ describe("agent loop", () => {
   });
 
   it("keeps what was produced when the stream is stopped", async () => {
-    const { user, chat, servers, everything } = setup();
+    const { user, chat, servers } = setup();
     const controller = new AbortController();
     let seen = 0;
     await runTurn({
