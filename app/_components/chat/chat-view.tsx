@@ -10,7 +10,7 @@ import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalRespons
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
-import { errorMessage } from "./api";
+import { errorMessage } from "../api-client";
 import { Composer, type ComposerProps } from "./composer";
 import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
-import { completePromptArgument, listPrompts, listServers } from "./api";
+import { completePromptArgument, listPrompts, listServers } from "../api-client";
 
 /** A prompt of one server. */
 export interface PromptChoice {

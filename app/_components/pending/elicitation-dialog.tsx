@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { PendingElicitationView } from "@/lib/host/elicitations";
+import { ApiError, answerElicitation } from "../api-client";
 import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
 
 /** A pending elicitation as `GET /api/pending` lists it. */
@@ -30,11 +31,12 @@ export function ElicitationDialog({ request, onDone }: { request: PendingElicita
 }
 
 async function answer(id: string, body: Record<string, unknown>) {
-  await fetch(`/api/elicitations/${encodeURIComponent(id)}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  try {
+    await answerElicitation(id, body);
+  } catch (error) {
+    // Refused only when the request is gone (expired, answered elsewhere): the dialog closes either way.
+    if (!(error instanceof ApiError)) throw error;
+  }
 }
 
 function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { SamplingReviewView } from "@/lib/host/sampling";
+import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/host/sampling";
+import { ApiError, answerSamplingReview } from "../api-client";
 
 /** A pending sampling review as `GET /api/pending` lists it. */
 export type PendingSamplingReview = SamplingReviewView;
@@ -15,12 +16,13 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
   const [text, setText] = useState(editable);
   const shown = request.stage === "request" ? request.messages.slice(0, -1) : request.messages;
 
-  async function decide(body: Record<string, unknown>) {
-    await fetch(`/api/sampling/${encodeURIComponent(request.id)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+  async function decide(body: SamplingReviewAnswer) {
+    try {
+      await answerSamplingReview(request.id, body);
+    } catch (error) {
+      // Refused only when the review is gone (expired, answered elsewhere): the dialog closes either way.
+      if (!(error instanceof ApiError)) throw error;
+    }
     onDone();
   }
 
