@@ -1,5 +1,5 @@
 /**
- * Per-user model settings. The API key is encrypted at rest (REFERENCE §4) and only ever leaves
+ * Per-user model settings. The API key is encrypted at rest (docs/security.md#secrets-at-rest) and only ever leaves
  * this module decrypted for the agent, or masked for the UI.
  */
 import { eq } from "drizzle-orm";

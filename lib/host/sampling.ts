@@ -1,7 +1,7 @@
 /**
  * The web app's answer to servers' sampling requests: the user's own model (as in their chat),
  * with a human in the loop — the user sees the request (and may edit or deny it) and reviews the
- * answer before it goes back (REFERENCE §6). `sampling.review: false` skips both reviews.
+ * answer before it goes back (docs/architecture.md#sampling-and-elicitation). `sampling.review: false` skips both reviews.
  */
 import { streamText, type ModelMessage } from "ai";
 import { McpError, type CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";

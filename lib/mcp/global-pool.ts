@@ -23,7 +23,7 @@ export async function closeGlobalPool(): Promise<void> {
 function installSignalHandlers(): true {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      // No child may outlive the app (REFERENCE §3); then exit as the signal would have.
+      // No child may outlive the app (docs/architecture.md#connection-lifecycle); then exit as the signal would have.
       const exitCode = 128 + (signal === "SIGINT" ? 2 : 15);
       const force = setTimeout(() => process.exit(exitCode), 10_000);
       force.unref();

@@ -1,5 +1,5 @@
 /**
- * The life of one (user, server) connection (REFERENCE §3): connect on first use with one shared
+ * The life of one (user, server) connection (docs/architecture.md#connection-lifecycle): connect on first use with one shared
  * connect promise, reconnect after an unexpected drop on the backoff schedule, refresh on
  * list_changed, evict when idle (never mid-call), and keep the status figures.
  */

@@ -1,5 +1,5 @@
 /**
- * The connection pool (REFERENCE §3): long-lived connections keyed by (user, server), idempotent
+ * The connection pool (docs/architecture.md#connection-lifecycle): long-lived connections keyed by (user, server), idempotent
  * discovery where one failing server never blocks others, reload of changed configs only, and the
  * toolset the agent sees with a reverse map from registered name to (server, raw tool).
  */

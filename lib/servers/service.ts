@@ -51,7 +51,7 @@ function assertCanManage(db: Db, actor: Actor): void {
   if (role !== "owner" && role !== "admin") throw new AppError("auth.forbidden", "Only workspace owners and admins can change servers.");
 }
 
-// stdio servers run programs on the host: only instance administrators may define them (REFERENCE §4).
+// stdio servers run programs on the host: only instance administrators may define them (docs/security.md#stdio-sandbox).
 function assertMayUseTransport(actor: Actor, config: ServerConfig): void {
   if (transportOf(config) === "stdio" && !actor.isAdmin) {
     throw new AppError("auth.forbidden", "Only instance administrators can add or change stdio (command) servers.", "command");

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The full MCP content of a tool result, by content type (REFERENCE §2 "the UI keeps the full MCP
+ * The full MCP content of a tool result, by content type (docs/architecture.md#tools-the-model-sees: "the UI keeps the full MCP
  * content"). Everything is rendered as text or through the safe-content rules: no HTML from
  * servers, links only http(s), media only from base64 with an allow-listed type.
  */

@@ -8,7 +8,7 @@ import { ApiError, answerSamplingReview } from "../api-client";
 export type PendingSamplingReview = SamplingReviewView;
 
 /**
- * Human in the loop for sampling (REFERENCE §6): first the server's request (the last message is
+ * Human in the loop for sampling (docs/architecture.md#sampling-and-elicitation): first the server's request (the last message is
  * editable), then the model's answer (editable) before it goes back to the server.
  */
 export function SamplingReviewDialog({ request, onDone }: { request: PendingSamplingReview; onDone: () => void }) {

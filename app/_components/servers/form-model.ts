@@ -1,5 +1,5 @@
 /**
- * The server form's flat text fields and their conversion to and from a REFERENCE §1 config.
+ * The server form's flat text fields and their conversion to and from a server config (docs/configuration.md).
  * Pure, so the conversion is unit-tested apart from React.
  */
 import type { ServerConfig } from "@/lib/mcp/config";
@@ -39,7 +39,7 @@ export interface ServerFormValues {
   samplingLogLevel: string;
 }
 
-/** An empty form with REFERENCE §1 defaults. */
+/** An empty form with the config defaults (docs/configuration.md). */
 export const EMPTY_FORM: ServerFormValues = {
   name: "",
   transport: "http",

@@ -15,7 +15,7 @@ export interface ServerFormProps {
 
 type Errors = Partial<Record<keyof ServerFormValues | "general", string>>;
 
-/** Add or edit one server, every REFERENCE §1 key, with the API's errors shown at their field. */
+/** Add or edit one server, every server config key (docs/configuration.md), with the API's errors shown at their field. */
 export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, onCancel }: ServerFormProps) {
   const [values, setValues] = useState<ServerFormValues>(initial);
   const [errors, setErrors] = useState<Errors>({});

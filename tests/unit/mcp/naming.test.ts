@@ -1,4 +1,4 @@
-/** REFERENCE §2 tool naming: normalisation, provider-safe length, deterministic collision suffixes. */
+/** Tool naming (docs/architecture.md#tools-the-model-sees): normalisation, provider-safe length, deterministic collision suffixes. */
 import { describe, expect, it } from "vitest";
 import { assignNames, baseToolName, PROVIDER_NAME_PATTERN, type NameRequest } from "@/lib/mcp/naming";
 
