@@ -59,7 +59,8 @@ function assertMayUseTransport(actor: Actor, config: ServerConfig): void {
 }
 
 function parseInput(body: unknown): { name: unknown; config: unknown } {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("request.invalid", "Send a JSON object `{name, config}`.");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new AppError("request.invalid", "Send a JSON object `{name, config}`.");
   const unknownKeys = Object.keys(body).filter((k) => k !== "name" && k !== "config");
   if (unknownKeys.length) throw new AppError("request.invalid", `unknown key \`${unknownKeys[0]}\``, unknownKeys[0]);
   return body as { name: unknown; config: unknown };
