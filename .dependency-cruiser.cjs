@@ -37,7 +37,10 @@ function clientFiles(dir, found = []) {
   return found;
 }
 
-const CLIENT_ENTRIES = ["app", "lib"].flatMap((dir) => clientFiles(dir)).map((f) => f.split(path.sep).join("/"));
+const CLIENT_ENTRIES = ["app", "lib"]
+  .filter((dir) => fs.existsSync(dir))
+  .flatMap((dir) => clientFiles(dir))
+  .map((f) => f.split(path.sep).join("/"));
 const PROJECT = "^(app|lib|db|bin|scripts)/";
 const ERASED = ["type-only", "type-import"];
 
