@@ -1,5 +1,4 @@
 import { defineConfig } from "vitest/config";
-import path from "node:path";
 
 // Two projects: fast unit tests, and integration tests against real servers, a real SQLite file
 // and real child processes (run one file at a time: they spawn processes and bind ports).

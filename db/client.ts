@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
 import { dataDir } from "../lib/env";
+import { clearSingleton, singleton } from "../lib/singleton";
 import { checkInstanceKey } from "./key-check";
 
 /** The typed drizzle handle used by every query module. */
@@ -20,7 +21,7 @@ interface OpenDb {
   file: string;
 }
 
-const globalForDb = globalThis as unknown as { __switchboardDb?: OpenDb };
+const DB_SLOT = "db";
 
 /** Where drizzle-kit writes migrations; resolved from the project root. */
 export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
@@ -39,16 +40,14 @@ export function openDatabase(file: string): OpenDb {
 
 /** The process-wide database under the data directory, opened and key-checked on first use. */
 export function getDb(): Db {
-  if (!globalForDb.__switchboardDb) {
+  return singleton(DB_SLOT, () => {
     const opened = openDatabase(path.join(dataDir(), "switchboard.db"));
     checkInstanceKey(opened.db);
-    globalForDb.__switchboardDb = opened;
-  }
-  return globalForDb.__switchboardDb.db;
+    return opened;
+  }).db;
 }
 
 /** Close the process-wide database (tests, shutdown). */
 export function closeDb(): void {
-  globalForDb.__switchboardDb?.sqlite.close();
-  globalForDb.__switchboardDb = undefined;
+  clearSingleton<OpenDb>(DB_SLOT)?.sqlite.close();
 }

@@ -4,6 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type * as schema from "./schema";
 import { instanceMeta } from "./schema";
 import { SecretKeyError, loadSecretKey, wrongKeyMessage, type SecretKey } from "../lib/crypto";
 import { dataDir } from "../lib/env";
@@ -23,8 +24,7 @@ export function resetInstanceKey(): void {
 }
 
 /** Record the key fingerprint on first start; throw SecretKeyError when it differs later. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function checkInstanceKey(db: BetterSQLite3Database<any>, key: SecretKey = instanceKey()): void {
+export function checkInstanceKey(db: BetterSQLite3Database<typeof schema>, key: SecretKey = instanceKey()): void {
   const row = db.select().from(instanceMeta).where(eq(instanceMeta.key, KEY_ID)).get();
   if (!row) {
     db.insert(instanceMeta).values({ key: KEY_ID, value: key.id }).run();

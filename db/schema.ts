@@ -44,7 +44,7 @@ export const memberships = sqliteTable(
 );
 
 /**
- * An MCP server of a workspace. `config` is the REFERENCE §1 config as JSON with every secret
+ * An MCP server of a workspace. `config` is the server config (docs/configuration.md) as JSON with every secret
  * value (header values, env values, OAuth client secret) replaced by a reference into `secretsEnc`.
  */
 export const mcpServers = sqliteTable(

@@ -66,7 +66,7 @@ export function readOrCreateSecretFile(file: string): string {
 /** The instance key: `SWITCHBOARD_SECRET_KEY`, else `<dataDir>/secret.key`, generated on first use. */
 export function loadSecretKey(dataDir: string): SecretKey {
   const fromEnv = process.env.SWITCHBOARD_SECRET_KEY;
-  return keyFromText(fromEnv && fromEnv.trim() ? fromEnv : readOrCreateSecretFile(path.join(dataDir, "secret.key")));
+  return keyFromText(fromEnv?.trim() ? fromEnv : readOrCreateSecretFile(path.join(dataDir, "secret.key")));
 }
 
 /** Encrypt `plaintext` into a self-describing envelope `v1.<keyId>.<iv>.<tag>.<ciphertext>`. */

@@ -1,31 +1,79 @@
 /**
- * One error family for the HTTP boundary: typed errors with a code and a status, turned into a
- * JSON response in one place (`errorResponse`). Bodies never carry a stack or a raw library message.
+ * The error codes the HTTP API answers with, namespaced by family, and the one table that maps each
+ * to its HTTP status (docs/errors.md lists them with their meaning). `AppError` is the error the
+ * app's own code throws; the other families (engine, network guard, OAuth) keep their own classes
+ * and are mapped onto these codes in lib/http.ts. A leaf module: it imports nothing of the project.
  */
-import { ConfigError } from "./mcp/config";
-import { SecretKeyError } from "./crypto";
-import { redact } from "./redact";
-import { NetError } from "./net/errors";
-import { OAuthFlowError } from "./oauth/errors";
-import { EngineError, type ErrorCode as EngineErrorCode } from "./mcp/errors";
 
-/** Error codes the API can answer with, and their HTTP status. */
+/** Every code a response body can carry, and its HTTP status. */
 export const ERROR_STATUS = {
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  bad_request: 400,
-  invalid_config: 400,
-  weak_password: 400,
-  registration_closed: 403,
-  secret_key: 500,
-  upstream: 502,
-  internal: 500,
+  "request.invalid": 400,
+  "request.invalid_json": 400,
+  "request.too_large": 400,
+  "auth.unauthorized": 401,
+  "auth.forbidden": 403,
+  "auth.registration_closed": 403,
+  "auth.weak_password": 400,
+  "auth.email_taken": 409,
+  "server.not_found": 404,
+  "server.name_taken": 409,
+  "server.invalid_config": 400,
+  "server.upstream": 502,
+  "chat.not_found": 404,
+  "chat.no_model": 409,
+  "chat.approval_not_pending": 409,
+  "pending.not_found": 404,
+  "instance.secret_key": 500,
+  "internal.error": 500,
+  "engine.config": 400,
+  "engine.invalid_arguments": 400,
+  "engine.not_found": 404,
+  "engine.needs_authorization": 409,
+  "engine.disabled": 409,
+  "engine.launch_refused": 503,
+  "engine.call_timeout": 504,
+  "engine.connect_timeout": 504,
+  "engine.command_not_found": 502,
+  "engine.package_not_found": 502,
+  "engine.unreachable": 502,
+  "engine.transport_unavailable": 502,
+  "engine.not_connected": 502,
+  "engine.cancelled": 502,
+  "engine.message_too_large": 502,
+  "engine.connection_closed": 502,
+  "engine.session_expired": 502,
+  "engine.reconnecting": 502,
+  "engine.server_error": 502,
+  "net.ssrf_blocked": 403,
+  "net.insecure_url": 400,
+  "net.unsafe_url": 400,
+  "net.invalid_allow_list": 500,
+  "net.dns_failed": 502,
+  "net.redirect_failed": 502,
+  "net.too_many_redirects": 502,
+  "oauth.insecure_url": 400,
+  "oauth.pkce_unsupported": 400,
+  "oauth.resource_mismatch": 400,
+  "oauth.invalid_state": 400,
+  "oauth.expired_state": 400,
+  "oauth.foreign_state": 400,
+  "oauth.state_mismatch": 400,
+  "oauth.authorization_denied": 400,
+  "oauth.exchange_failed": 400,
+  "oauth.no_redirect": 400,
+  "oauth.step_up_limit": 400,
+  "oauth.not_http_server": 400,
 } as const;
 
 /** A code from ERROR_STATUS. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
 
 /** An error that is safe to show: its message is written for the user and holds no secret. */
 export class AppError extends Error {
@@ -39,53 +87,5 @@ export class AppError extends Error {
   }
   get status(): number {
     return ERROR_STATUS[this.code];
-  }
-}
-
-/** Turn any thrown value into a JSON Response `{code, message, field?}`. Unknown errors become 500. */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof AppError) {
-    return Response.json({ code: error.code, message: error.message, field: error.field }, { status: error.status });
-  }
-  if (error instanceof ConfigError) {
-    return Response.json({ code: "invalid_config", message: error.message, field: error.field }, { status: 400 });
-  }
-  if (error instanceof EngineError) {
-    // Engine messages are redacted where they are built; the code tells the UI which hint to show.
-    return Response.json({ code: error.code, message: error.message }, { status: engineStatus(error.code) });
-  }
-  if (error instanceof OAuthFlowError) {
-    // Fixed, user-safe texts per code (never a library message or a query value).
-    return Response.json({ code: error.code, message: error.message }, { status: 400 });
-  }
-  if (error instanceof NetError) {
-    return Response.json({ code: error.code, message: redact(error.message) }, { status: error.status });
-  }
-  if (error instanceof SecretKeyError) {
-    return Response.json({ code: "secret_key", message: error.message }, { status: 500 });
-  }
-  // Log the cause for the operator, redacted: library messages can carry tokens or URLs with passwords.
-  console.error("[switchboard] unhandled error:", redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
-  return Response.json({ code: "internal", message: "Something went wrong on the server." }, { status: 500 });
-}
-
-/** The HTTP status an engine failure answers with. */
-function engineStatus(code: EngineErrorCode): number {
-  switch (code) {
-    case "config":
-    case "invalid_arguments":
-      return 400;
-    case "not_found":
-      return 404;
-    case "needs_authorization":
-    case "disabled":
-      return 409;
-    case "launch_refused":
-      return 503;
-    case "call_timeout":
-    case "connect_timeout":
-      return 504;
-    default:
-      return 502;
   }
 }

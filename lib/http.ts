@@ -1,8 +1,15 @@
 /**
- * The HTTP boundary helpers every route uses: one wrapper that turns thrown errors into JSON, and
+ * The HTTP boundary helpers every route uses: one wrapper that turns thrown errors into JSON (the one
+ * place each error family becomes a `{code, message, field?}` response, codes in docs/errors.md), and
  * a JSON body reader that reports malformed input as a 400.
  */
-import { AppError, errorResponse } from "./errors";
+import { SecretKeyError } from "./crypto";
+import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors";
+import { ConfigError } from "./mcp/config";
+import { EngineError } from "./mcp/errors";
+import { NetError } from "./net/errors";
+import { OAuthFlowError } from "./oauth/errors";
+import { redact } from "./redact";
 
 /** Wrap a route handler so any thrown error becomes a `{code, message, field?}` response. */
 export function route<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
@@ -18,15 +25,36 @@ export function route<Args extends unknown[]>(handler: (...args: Args) => Promis
 /** Read a JSON body (at most `maxBytes`), or throw a 400. */
 export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
   const text = await request.text();
-  if (text.length > maxBytes) throw new AppError("bad_request", `The request body is larger than ${maxBytes} bytes.`);
+  if (text.length > maxBytes) throw new AppError("request.too_large", `The request body is larger than ${maxBytes} bytes.`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new AppError("bad_request", "The request body is not valid JSON.");
+    throw new AppError("request.invalid_json", "The request body is not valid JSON.");
   }
 }
 
 /** The `id` route parameter (Next 16 passes params as a promise). */
 export async function idParam(context: { params: Promise<{ id: string }> }): Promise<string> {
   return (await context.params).id;
+}
+
+/** Turn any thrown value into a JSON Response `{code, message, field?}`. Unknown errors become 500. */
+export function errorResponse(error: unknown): Response {
+  const body = errorBody(error);
+  return Response.json(body, { status: ERROR_STATUS[body.code] });
+}
+
+/** The response body for a thrown value: each family's code gets its family's namespace. */
+export function errorBody(error: unknown): ErrorBody {
+  if (error instanceof AppError) return { code: error.code, message: error.message, field: error.field };
+  if (error instanceof ConfigError) return { code: "server.invalid_config", message: error.message, field: error.field };
+  // Engine messages are redacted where they are built; the code tells the UI which hint to show.
+  if (error instanceof EngineError) return { code: `engine.${error.code}` satisfies ErrorCode, message: error.message };
+  // Fixed, user-safe texts per code (never a library message or a query value).
+  if (error instanceof OAuthFlowError) return { code: `oauth.${error.code}` satisfies ErrorCode, message: error.message };
+  if (error instanceof NetError) return { code: `net.${error.code}` satisfies ErrorCode, message: redact(error.message) };
+  if (error instanceof SecretKeyError) return { code: "instance.secret_key", message: error.message };
+  // Log the cause for the operator, redacted: library messages can carry tokens or URLs with passwords.
+  console.error("[switchboard] unhandled error:", redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
+  return { code: "internal.error", message: "Something went wrong on the server." };
 }

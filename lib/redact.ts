@@ -1,5 +1,5 @@
 /**
- * Credential redaction (REFERENCE §4): every text that can reach a user, the model or a log
+ * Credential redaction (docs/security.md#redaction): every text that can reach a user, the model or a log
  * passes through `redact()` first. Known secret values (a server's own headers and env) are
  * replaced exactly; well-known credential shapes are replaced by pattern.
  */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: system packages (when root), type-check, unit + integration tests (vitest), a
-// production build, browser tests (Playwright + Debian chromium). Ends with `N passed, N failed`.
+// `npm test`: system packages (when root), lint + format check (Biome), import boundaries
+// (dependency-cruiser), type-check, unit + integration tests (vitest), a production build, browser
+// tests (Playwright + Debian chromium). Ends with `N passed, N failed`.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -75,6 +76,17 @@ function ensureConformanceTools() {
 
 ensureSystemPackages();
 ensureConformanceTools();
+
+// Each check counts as one failed test when it fails, so the closing line shows it.
+if (!step("lint and format (biome ci)", process.execPath, [bin("@biomejs/biome", "bin/biome"), "ci", "."])) {
+  failed += 1;
+  problems.push("biome ci failed");
+}
+
+if (!step("import boundaries (dependency-cruiser)", process.execPath, [path.join(root, "scripts/check-boundaries.mjs")])) {
+  failed += 1;
+  problems.push("import boundaries failed");
+}
 
 if (!step("type-check", process.execPath, [bin("typescript", "bin/tsc"), "--noEmit", "-p", "."])) {
   failed += 1;

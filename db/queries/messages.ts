@@ -6,7 +6,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { messages } from "../schema";
-import type { ChatMessage } from "../../lib/agent/chat-message";
+import type { ChatMessage } from "../../lib/domain/chat-message";
 
 /** The messages of a chat in order, as the UI and the agent use them. */
 export function listMessagesByChat(db: Db, chatId: string): ChatMessage[] {

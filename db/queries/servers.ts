@@ -9,7 +9,7 @@ import { mcpServers } from "../schema";
 import { instanceKey } from "../key-check";
 import { decrypt, encrypt } from "../../lib/crypto";
 import { transportOf, type ServerConfig, type ServerDefinition } from "../../lib/mcp/config";
-import { mergeSecrets, splitSecrets, type ServerSecrets } from "../../lib/servers/secrets";
+import { mergeSecrets, splitSecrets, type ServerSecrets } from "../server-secrets";
 
 /** A stored server with its masked config (safe to return to a client). */
 export interface ServerRecord {

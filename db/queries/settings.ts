@@ -1,5 +1,5 @@
 /**
- * Per-user model settings. The API key is encrypted at rest (REFERENCE §4) and only ever leaves
+ * Per-user model settings. The API key is encrypted at rest (docs/security.md#secrets-at-rest) and only ever leaves
  * this module decrypted for the agent, or masked for the UI.
  */
 import { eq } from "drizzle-orm";
@@ -7,7 +7,7 @@ import type { Db } from "../client";
 import { instanceKey } from "../key-check";
 import { userSettings } from "../schema";
 import { decrypt, encrypt } from "../../lib/crypto";
-import type { UserModelChoice } from "../../lib/agent/model-config";
+import type { UserModelChoice } from "../../lib/domain/model-choice";
 
 /** The stored choice with the key decrypted (server-side use only), or null. */
 export function getUserModelChoice(db: Db, userId: string): UserModelChoice | null {

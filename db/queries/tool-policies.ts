@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { toolPolicies } from "../schema";
-import type { ToolPolicy } from "../../lib/agent/policy";
+import type { ToolPolicy } from "../../lib/domain/tool-policy";
 
 /** One stored choice. */
 export interface ToolPolicyRecord {

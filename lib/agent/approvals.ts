@@ -1,9 +1,9 @@
 /**
  * Applying the user's approval decisions to the stored assistant message. Decisions come from the
  * request, but only for approvals the server itself recorded as pending: a client cannot invent an
- * approval or rewrite history, only answer what it was asked (REFERENCE §7 human in the loop).
+ * approval or rewrite history, only answer what it was asked (docs/architecture.md#the-agent).
  */
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "../domain/chat-message";
 import { DENIED_BY_USER } from "./policy";
 
 /** One answer from the approval card; `input` carries edited arguments (used only when approved). */

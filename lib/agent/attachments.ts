@@ -7,14 +7,14 @@ import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/
 import type { McpPool, ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";
-import type { PromptData, ResourceData } from "./chat-message";
+import type { PromptData, ResourceData } from "../domain/chat-message";
 
 /** The pool calls attachments need. */
 export type AttachmentPool = Pick<McpPool, "readResource" | "getPrompt">;
 
 function serverOf(servers: ServerDefinition[], serverId: string): ServerDefinition {
   const server = servers.find((s) => s.id === serverId);
-  if (!server) throw new AppError("not_found", "No such server.");
+  if (!server) throw new AppError("server.not_found", "No such server.");
   return server;
 }
 
@@ -43,7 +43,7 @@ export async function resolveResource(
     result = await pool.readResource(userId, server, ref.uri, { signal });
   } catch (error) {
     throw new AppError(
-      "upstream",
+      "server.upstream",
       `Could not read ${ref.uri} from ${server.name}: ${redact(error instanceof Error ? error.message : String(error))}`,
     );
   }
@@ -88,7 +88,7 @@ export async function resolvePrompt(
     result = await pool.getPrompt(userId, server, ref.name, ref.arguments, { signal });
   } catch (error) {
     throw new AppError(
-      "upstream",
+      "server.upstream",
       `Could not get prompt ${ref.name} from ${server.name}: ${redact(error instanceof Error ? error.message : String(error))}`,
     );
   }

@@ -19,7 +19,7 @@ export function chatView(chat: ChatRecord) {
 /** The owner's chat or a 404. */
 export function requireOwnChat(db: Db, ownerId: string, id: string): ChatRecord {
   const chat = getChatById(db, { id, ownerId });
-  if (!chat) throw new AppError("not_found", "No such chat.");
+  if (!chat) throw new AppError("chat.not_found", "No such chat.");
   return chat;
 }
 
@@ -41,11 +41,11 @@ export function openChat(db: Db, user: { id: string }, id: string) {
 
 /** Rename, or 404. */
 export function renameOwnChat(db: Db, user: { id: string }, id: string, title: string) {
-  if (!renameChat(db, { id, ownerId: user.id }, title)) throw new AppError("not_found", "No such chat.");
+  if (!renameChat(db, { id, ownerId: user.id }, title)) throw new AppError("chat.not_found", "No such chat.");
   return chatView(requireOwnChat(db, user.id, id));
 }
 
 /** Delete, or 404. */
 export function deleteOwnChat(db: Db, user: { id: string }, id: string): void {
-  if (!deleteChat(db, { id, ownerId: user.id })) throw new AppError("not_found", "No such chat.");
+  if (!deleteChat(db, { id, ownerId: user.id })) throw new AppError("chat.not_found", "No such chat.");
 }

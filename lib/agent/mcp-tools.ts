@@ -1,11 +1,11 @@
 /**
- * The user's MCP tools as AI SDK dynamic tools (REFERENCE §2). The set is computed on the server
+ * The user's MCP tools as AI SDK dynamic tools (docs/architecture.md#tools-the-model-sees). The set is computed on the server
  * from the user's workspace servers, never from the request. The model receives only the
  * engine's `forModel` JSON; the UI receives the full MCP content as the tool output.
  */
 import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { McpPool, RegisteredTool, ServerDefinition, ToolCallOutcome } from "../mcp";
-import type { ProgressData, ToolCallOutput, ToolMeta } from "./chat-message";
+import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
 
 /** What building the tool set needs. */
 export interface McpToolsOptions {

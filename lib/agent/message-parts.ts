@@ -3,7 +3,7 @@
  * resources, prompts) become text for the model; progress parts are UI-only.
  */
 import type { DataUIPart, TextPart } from "ai";
-import type { ChatDataParts, ChatMessage, PromptData, ResourceData } from "./chat-message";
+import type { ChatDataParts, ChatMessage, PromptData, ResourceData } from "../domain/chat-message";
 
 /** Most characters of one attached resource or prompt put into the model's context. */
 export const MAX_CONTEXT_CHARS = 100_000;

@@ -2,6 +2,7 @@
  * Which model a user's chat uses: the user's own choice from Settings, else the instance defaults
  * from the environment. Pure: the environment and the stored settings are passed in.
  */
+import type { UserModelChoice } from "../domain/model-choice";
 
 /** The providers the agent can talk to (AI SDK providers). */
 export type ProviderId = "openai" | "anthropic" | "openai-compatible";
@@ -19,13 +20,8 @@ export interface ModelConfig {
   source: "user" | "instance";
 }
 
-/** A user's stored choice (any field may be unset; the key already decrypted). */
-export interface UserModelChoice {
-  provider?: string | null;
-  model?: string | null;
-  baseUrl?: string | null;
-  apiKey?: string | null;
-}
+/** The stored choice lives in lib/domain so the database can return it without importing the agent. */
+export type { UserModelChoice };
 
 /** The result of resolving: a config, or why there is none and how to fix it. */
 export type ModelResolution = { ok: true; config: ModelConfig } | { ok: false; reason: string };

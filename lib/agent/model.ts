@@ -1,6 +1,6 @@
 /**
  * Builds the AI SDK language model for a resolved config. User-supplied base URLs are fetched
- * through the SSRF guard (REFERENCE §8 "SSRF controls on every server-side fetch").
+ * through the SSRF guard (docs/security.md#ssrf-guard).
  */
 import type { LanguageModel } from "ai";
 import { createAnthropic } from "@ai-sdk/anthropic";
@@ -19,7 +19,7 @@ export function createLanguageModel(config: ModelConfig, fetch?: ProviderFetch):
     case "anthropic":
       return createAnthropic({ apiKey: config.apiKey, baseURL: config.baseUrl, fetch })(config.model);
     case "openai-compatible":
-      // Usage figures arrive only when asked for (STACK.md).
+      // OpenAI-compatible servers send usage figures only when asked for (`includeUsage`).
       return createOpenAICompatible({
         name: "openai-compatible",
         baseURL: config.baseUrl!,

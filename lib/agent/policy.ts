@@ -4,14 +4,12 @@
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { RegisteredTool } from "../mcp/types";
+import { TOOL_POLICIES, type ToolPolicy } from "../domain/tool-policy";
 
-/** A user's decision for one tool. */
-export type ToolPolicy = "ask" | "allow" | "deny";
+/** The policy type and values live in lib/domain so the database can store them without importing the agent. */
+export { TOOL_POLICIES, type ToolPolicy };
 
-/** Every policy value, for validation and pickers. */
-export const TOOL_POLICIES: readonly ToolPolicy[] = ["ask", "allow", "deny"];
-
-/** What the user sees when a call is refused; the model receives the same text (issue: deny path). */
+/** What the user sees when a call is refused; the model receives the same text, so it can tell the user why. */
 export const DENIED_BY_USER = "The tool call was denied by the user.";
 
 /** What the model receives when the user's saved policy for the tool is "never". */
@@ -19,7 +17,7 @@ export const DENIED_BY_POLICY = "The tool call was denied by the user's policy f
 
 /**
  * The policy when the user chose none: `allow` for tools the server hints are read-only, else `ask`.
- * The hint only picks a default the user can change; it is never a security decision (REFERENCE §8).
+ * The hint only picks a default the user can change; it is never a security decision (docs/security.md#untrusted-server-content).
  */
 export function defaultPolicy(annotations: ToolAnnotations | undefined): ToolPolicy {
   return annotations?.readOnlyHint === true ? "allow" : "ask";
@@ -47,7 +45,7 @@ export function policyKey(serverId: string, toolName: string): string {
 
 /**
  * The name a policy is stored under: the raw tool name, or `#list_resources` etc. for the
- * resource/prompt wrappers (REFERENCE §2) so they never share a policy with a server tool.
+ * resource/prompt wrappers (docs/architecture.md#tools-the-model-sees) so they never share a policy with a server tool.
  */
 export function policyToolName(tool: Pick<RegisteredTool, "kind" | "rawName">): string {
   return tool.kind === "tool" ? tool.rawName : `#${tool.kind}`;

@@ -11,7 +11,7 @@ import type { ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { applyApprovalDecisions, denyPendingApprovals } from "./approvals";
 import { resolvePrompt, resolveResource, type AttachmentPool } from "./attachments";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "../domain/chat-message";
 import type { ChatRequest, UserTurn } from "./chat-request";
 import { titleFrom } from "./message-parts";
 
@@ -45,9 +45,9 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
   const history = listMessagesByChat(db, chatId);
   const last = history.at(-1);
   if (request.approvals?.length) {
-    if (!last || last.role !== "assistant") throw new AppError("conflict", "There is no tool call waiting for approval.");
+    if (last?.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");
     const { message, applied } = applyApprovalDecisions(last, request.approvals);
-    if (applied === 0) throw new AppError("conflict", "These tool calls are no longer waiting for approval.");
+    if (applied === 0) throw new AppError("chat.approval_not_pending", "These tool calls are no longer waiting for approval.");
     saveMessage(db, chatId, message);
     touchChat(db, { id: chatId, ownerId: user.id });
     return [...history.slice(0, -1), message];

@@ -1,5 +1,5 @@
 /**
- * The agent loop (REFERENCE §7): stream the model's answer with the user's MCP tools, ask for
+ * The agent loop (docs/architecture.md#the-agent): stream the model's answer with the user's MCP tools, ask for
  * approval per the user's policies, report tool progress live, and save the answer after every
  * step and when the stream ends — also when it was stopped, so nothing produced is lost.
  */
@@ -18,7 +18,7 @@ import { saveMessage } from "../../db/queries/messages";
 import { listToolPoliciesByUser } from "../../db/queries/tool-policies";
 import type { McpPool, RegisteredTool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import { approvalStatus, effectivePolicy, policyHints, policyKey, policyToolName, type ToolPolicy } from "./policy";
@@ -105,7 +105,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         toolApproval: approvalPolicy(db, user.id, registered),
         stopWhen: isStepCount(options.maxSteps ?? maxAgentSteps()),
         abortSignal: signal,
-        // The default logs the raw error; provider errors can echo keys or URLs (REFERENCE §4).
+        // The default logs the raw error; provider errors can echo keys or URLs (docs/security.md#redaction).
         onError: ({ error }) => console.warn("[switchboard] model request failed:", errorText(error)),
       });
       writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: errorText }));

@@ -1,5 +1,5 @@
 /**
- * Rules for showing server- and model-supplied content in the browser (REFERENCE §8 security):
+ * Rules for showing server- and model-supplied content in the browser (docs/security.md#untrusted-server-content):
  * links only http(s); media only as data: URLs we build ourselves from base64 with an allow-listed
  * type. Node-free so client components can import it.
  */

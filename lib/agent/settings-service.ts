@@ -52,10 +52,10 @@ export function modelSettingsView(db: Db, userId: string) {
 /** Validate and store an update. */
 export function updateModelSettings(db: Db, userId: string, input: z.infer<typeof modelSettingsSchema>): void {
   if (input.baseUrl && !isSafeLinkUrl(input.baseUrl))
-    throw new AppError("bad_request", "The base URL must be an http or https URL.", "baseUrl");
+    throw new AppError("request.invalid", "The base URL must be an http or https URL.", "baseUrl");
   if (input.provider === "openai-compatible" && !input.baseUrl)
-    throw new AppError("bad_request", "An OpenAI-compatible provider needs a base URL.", "baseUrl");
-  if (input.provider && !input.model) throw new AppError("bad_request", "Name the model to use with this provider.", "model");
+    throw new AppError("request.invalid", "An OpenAI-compatible provider needs a base URL.", "baseUrl");
+  if (input.provider && !input.model) throw new AppError("request.invalid", "Name the model to use with this provider.", "model");
   const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
   saveUserModelChoice(db, userId, { provider: input.provider, model: input.model, baseUrl: input.baseUrl, apiKey });
 }

@@ -72,7 +72,7 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listTools"
 
 /** Store or clear one policy; the server must belong to the user's workspace. */
 export function updateToolPolicy(db: Db, userId: string, servers: ServerDefinition[], input: z.infer<typeof toolPolicyUpdateSchema>): void {
-  if (!servers.some((s) => s.id === input.serverId)) throw new AppError("not_found", "No such server.");
+  if (!servers.some((s) => s.id === input.serverId)) throw new AppError("server.not_found", "No such server.");
   if (input.policy === null) clearToolPolicy(db, userId, input);
   else setToolPolicy(db, userId, { serverId: input.serverId, toolName: input.toolName, policy: input.policy });
 }

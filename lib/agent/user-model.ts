@@ -22,7 +22,7 @@ export function userLanguageModel(
   const resolution = userModelResolution(db, userId);
   if (!resolution.ok) return resolution;
   const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
-  // The key is redacted from any error text the provider produces (REFERENCE §4).
+  // The key is redacted from any error text the provider produces (docs/security.md#redaction).
   return {
     ok: true,
     model: createLanguageModel(resolution.config, fetch),

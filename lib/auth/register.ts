@@ -28,15 +28,15 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.join(".") || undefined;
-    throw new AppError("bad_request", field ? `${field}: ${issue.message}` : issue.message, field);
+    throw new AppError("request.invalid", field ? `${field}: ${issue.message}` : issue.message, field);
   }
   // The very first account may always be created: otherwise a closed instance could never get an admin.
   if (!registrationOpen() && !options.byAdmin && hasAnyUser(db))
-    throw new AppError("registration_closed", "Registration is closed on this instance; ask an administrator.");
+    throw new AppError("auth.registration_closed", "Registration is closed on this instance; ask an administrator.");
   const weakness = passwordWeakness(parsed.data.password);
-  if (weakness) throw new AppError("weak_password", weakness, "password");
+  if (weakness) throw new AppError("auth.weak_password", weakness, "password");
   const user = createUserWithWorkspace(db, { ...parsed.data, passwordHash: await hashPassword(parsed.data.password) });
-  if (!user) throw new AppError("conflict", "An account with this email already exists.", "email");
+  if (!user) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
   recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { admin: user.isAdmin } });
   return user;
 }

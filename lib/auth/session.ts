@@ -28,7 +28,7 @@ async function currentUser(): Promise<SessionUser | null> {
 /** The signed-in user, or an `unauthorized` AppError (401 JSON at the boundary). */
 export async function requireUser(): Promise<SessionUser> {
   const user = await currentUser();
-  if (!user) throw new AppError("unauthorized", "Sign in first.");
+  if (!user) throw new AppError("auth.unauthorized", "Sign in first.");
   return user;
 }
 

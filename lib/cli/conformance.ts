@@ -19,7 +19,7 @@ import { createMemoryStore } from "../oauth/memory-store";
 import { SwitchboardOAuthProvider } from "../oauth/provider";
 import type { OAuthUrlPolicy } from "../oauth/url-policy";
 
-/** The CIMD URL the suite expects (CONFORMANCE.md "CIMD URL"); never fetched by the client. */
+/** The CIMD URL the suite expects (anything else fails its CIMD scenario); never fetched by the client. */
 export const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 /** Any absolute URL works: the suite's AS redirects there and nobody follows it. */
 const REDIRECT_URL = "http://localhost:3000/callback";

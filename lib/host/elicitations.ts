@@ -6,6 +6,7 @@ import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/type
 import type { ElicitationHandler, ServerDefinition } from "../mcp";
 import { isSafeLinkUrl } from "../net/url-safety";
 import { PendingRequests } from "./pending-requests";
+import { singleton } from "../singleton";
 
 /** How long a request waits for its user before it is declined (ms). */
 export const ELICITATION_TTL_MS = 10 * 60_000;
@@ -71,10 +72,7 @@ export class ElicitationBroker {
   }
 }
 
-const slot = globalThis as { __switchboardElicitations?: ElicitationBroker };
-
-/** The process-wide broker (kept on globalThis like the pool, so dev reloads share it). */
+/** The process-wide broker (one per process, so dev reloads share it: lib/singleton.ts). */
 export function elicitationBroker(): ElicitationBroker {
-  slot.__switchboardElicitations ??= new ElicitationBroker();
-  return slot.__switchboardElicitations;
+  return singleton("host.elicitations", () => new ElicitationBroker());
 }

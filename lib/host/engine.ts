@@ -16,6 +16,7 @@ import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
 import { appAuthProviderFactory } from "../oauth/app-deps";
+import { singleton } from "../singleton";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -23,14 +24,11 @@ function idleTimeoutMs(): number {
   return Number.isFinite(minutes) && minutes > 0 ? minutes * 60_000 : 0;
 }
 
-const slot = globalThis as { __switchboardAppPool?: McpPool };
-
 /** The process-wide pool, created on first use with the app's sandbox, SSRF guard and logger. */
 export function appPool(): McpPool {
   // Built once: the options (sandbox wrapper, guarded fetch with its connection cache) must not be
   // rebuilt on every request only to be ignored by an existing pool.
-  slot.__switchboardAppPool ??= getPool(poolOptions());
-  return slot.__switchboardAppPool;
+  return singleton("host.appPool", () => getPool(poolOptions()));
 }
 
 function poolOptions(): PoolOptions {
@@ -58,6 +56,6 @@ export function workspaceServerDefinitions(db: Db, user: { workspaceId: string }
 /** One server of the user's workspace as an engine definition, or a 404. */
 export function workspaceServerDefinition(db: Db, user: { workspaceId: string }, id: string): ServerDefinition {
   const record = getServerById(db, { id, workspaceId: user.workspaceId });
-  if (!record) throw new AppError("not_found", "No such server.");
+  if (!record) throw new AppError("server.not_found", "No such server.");
   return toServerDefinition(db, record);
 }

@@ -1,7 +1,7 @@
 /**
  * The web app's answer to servers' sampling requests: the user's own model (as in their chat),
  * with a human in the loop — the user sees the request (and may edit or deny it) and reviews the
- * answer before it goes back (REFERENCE §6). `sampling.review: false` skips both reviews.
+ * answer before it goes back (docs/architecture.md#sampling-and-elicitation). `sampling.review: false` skips both reviews.
  */
 import { streamText, type ModelMessage } from "ai";
 import { McpError, type CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -11,6 +11,7 @@ import { userModelResolution } from "../agent/user-model";
 import { createLanguageModel, type ProviderFetch } from "../agent/model";
 import { guardedFetchFromEnv } from "../net";
 import { PendingRequests } from "./pending-requests";
+import { singleton } from "../singleton";
 
 /** How long a review waits for its user before the request is denied (ms). */
 export const SAMPLING_REVIEW_TTL_MS = 5 * 60_000;
@@ -150,10 +151,7 @@ export class SamplingHost {
   };
 }
 
-const slot = globalThis as { __switchboardSampling?: SamplingHost };
-
 /** The process-wide sampling host. */
 export function samplingHost(): SamplingHost {
-  slot.__switchboardSampling ??= new SamplingHost();
-  return slot.__switchboardSampling;
+  return singleton("host.sampling", () => new SamplingHost());
 }

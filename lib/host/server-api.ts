@@ -43,5 +43,5 @@ export async function parseBody<T>(request: Request, schema: z.ZodType<T>): Prom
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue.path.join(".") || undefined;
-  throw new AppError("bad_request", field ? `${field}: ${issue.message}` : issue.message, field);
+  throw new AppError("request.invalid", field ? `${field}: ${issue.message}` : issue.message, field);
 }

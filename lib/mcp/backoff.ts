@@ -1,9 +1,9 @@
 /**
- * Reconnect schedule after an unexpected drop (REFERENCE §3): at most 5 tries, 1, 2, 4, 8, 16 s,
+ * Reconnect schedule after an unexpected drop (docs/architecture.md#connection-lifecycle): at most 5 tries, 1, 2, 4, 8, 16 s,
  * never more than 60 s. Pure, so the schedule is tested as a table.
  */
 
-/** Shape of a backoff schedule; defaults follow REFERENCE §3. */
+/** Shape of a backoff schedule; defaults follow docs/architecture.md#connection-lifecycle. */
 export interface BackoffPolicy {
   /** Default 1000 ms. */
   initialMs: number;
@@ -15,7 +15,7 @@ export interface BackoffPolicy {
   maxAttempts: number;
 }
 
-/** REFERENCE §3 reconnect policy. */
+/** The reconnect policy of docs/architecture.md#connection-lifecycle. */
 export const RECONNECT_POLICY: BackoffPolicy = { initialMs: 1000, factor: 2, capMs: 60_000, maxAttempts: 5 };
 
 /** Delay before `attempt` (1-based), or null when the attempts are used up. */

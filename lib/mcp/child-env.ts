@@ -1,5 +1,5 @@
 /**
- * The environment of a stdio child (REFERENCE §4): only the allow-list from the parent plus the
+ * The environment of a stdio child (docs/security.md#stdio-sandbox): only the allow-list from the parent plus the
  * config's `env`. Never `process.env` wholesale: it holds the app's secrets and model API keys.
  */
 

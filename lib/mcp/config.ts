@@ -1,13 +1,13 @@
 /**
- * MCP server configuration (REFERENCE §1): one zod schema shared by the web API, the YAML
+ * MCP server configuration (docs/configuration.md): one zod schema shared by the web API, the YAML
  * loader and the command line. Unknown keys are rejected; errors name the server and the key.
  */
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
 
-/** Default per-call timeout in seconds (REFERENCE §1 `timeout`). */
+/** Default per-call timeout in seconds (docs/configuration.md `timeout`). */
 export const DEFAULT_TIMEOUT_S = 120;
-/** Default connect + discovery timeout in seconds (REFERENCE §1 `connect_timeout`). */
+/** Default connect + discovery timeout in seconds (docs/configuration.md `connect_timeout`). */
 export const DEFAULT_CONNECT_TIMEOUT_S = 60;
 
 /** Server names become the `{server}` part of tool names, so they are kept short and plain. */
@@ -44,7 +44,7 @@ const toolsSchema = z
   })
   .strict();
 
-/** Policy for server-initiated LLM requests (REFERENCE §6). */
+/** Policy for server-initiated LLM requests (docs/configuration.md#sampling). */
 export const samplingSchema = z
   .object({
     enabled: boolLike.optional(),
@@ -97,7 +97,7 @@ const baseShape = {
 const STDIO_ONLY = ["args", "env", "network", "cwd", "read_only_paths"] as const;
 const HTTP_ONLY = ["headers", "auth", "oauth"] as const;
 
-/** The config of one MCP server as accepted from users (REFERENCE §1 keys, snake_case). */
+/** The config of one MCP server as accepted from users (docs/configuration.md keys, snake_case). */
 export const serverConfigSchema = z
   .object(baseShape)
   .strict()
@@ -179,7 +179,7 @@ export function transportOf(config: ServerConfig): TransportKind {
   return config.command !== undefined ? "stdio" : "http";
 }
 
-/** Effective settings after REFERENCE §1 defaults are applied. */
+/** Effective settings after the defaults of docs/configuration.md are applied. */
 export interface EffectiveSettings {
   enabled: boolean;
   timeoutMs: number;
@@ -189,7 +189,7 @@ export interface EffectiveSettings {
   prompts: boolean;
 }
 
-/** Apply REFERENCE §1 defaults to a validated config. */
+/** Apply the defaults of docs/configuration.md to a validated config. */
 export function effectiveSettings(config: ServerConfig): EffectiveSettings {
   return {
     enabled: config.enabled ?? true,

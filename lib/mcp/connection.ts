@@ -88,7 +88,7 @@ export class Connection {
     return contextFor(this.options, phase, this.transport, extra);
   }
 
-  /** Call a tool; the timeout restarts on every progress notification (REFERENCE §8). */
+  /** Call a tool; the timeout restarts on every progress notification (docs/architecture.md#transports). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions & { timeoutMs: number }): Promise<CallToolResult> {
     const call = () =>
       this.client.callTool({ name, arguments: args }, undefined, {

@@ -1,5 +1,5 @@
 /**
- * Discovery after initialize (REFERENCE §2, §8): tools, resources, resource templates and prompts,
+ * Discovery after initialize (docs/architecture.md#connection-lifecycle): tools, resources, resource templates and prompts,
  * each only if the server declared the capability, following `nextCursor` with bounds on pages and
  * items so a misbehaving server cannot loop us forever.
  */

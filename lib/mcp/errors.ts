@@ -4,7 +4,7 @@
  */
 import { redactForDisplay } from "../redact";
 
-/** Every way the engine can fail, each with its own troubleshooting hint (REFERENCE §3). */
+/** Every way the engine can fail, each with its own troubleshooting hint (docs/errors.md). */
 export type ErrorCode =
   | "config"
   | "command_not_found"

@@ -1,5 +1,5 @@
 /**
- * Tool filtering on raw names (REFERENCE §2): with `include` only those; with `exclude` and no
+ * Tool filtering on raw names (docs/architecture.md#tools-the-model-sees): with `include` only those; with `exclude` and no
  * `include` all but those; with both, `include` wins.
  */
 

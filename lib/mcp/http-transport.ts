@@ -1,5 +1,5 @@
 /**
- * HTTP transports (REFERENCE §8): Streamable HTTP first, legacy HTTP+SSE when the initialize POST
+ * HTTP transports (docs/architecture.md#transports): Streamable HTTP first, legacy HTTP+SSE when the initialize POST
  * is refused with 400/404/405 or when the URL path ends in `/sse`. Both use the injected fetch (the
  * SSRF guard) and the per-(user, server) OAuth provider.
  */

@@ -1,5 +1,5 @@
 /**
- * The life of one (user, server) connection (REFERENCE §3): connect on first use with one shared
+ * The life of one (user, server) connection (docs/architecture.md#connection-lifecycle): connect on first use with one shared
  * connect promise, reconnect after an unexpected drop on the backoff schedule, refresh on
  * list_changed, evict when idle (never mid-call), and keep the status figures.
  */
@@ -283,7 +283,8 @@ export class ManagedServer {
         `gave up after ${RECONNECT_POLICY.maxAttempts} reconnect attempts; last error: ${reason}`,
       );
       this.reconnectAt = null;
-      return this.setState("failed");
+      this.setState("failed");
+      return;
     }
     this.reconnectAttempt = attempt;
     this.reconnectAt = this.options.clock.now() + delay;
@@ -302,7 +303,7 @@ export class ManagedServer {
   private async refresh(generation: number, kind: ListKind): Promise<void> {
     if (generation !== this.generation || !this.connection) return;
     this.refreshQueued.add(kind);
-    if (this.refreshing) return this.refreshing;
+    if (this.refreshing !== null) return this.refreshing;
     const connection = this.connection;
     this.refreshing = (async () => {
       while (this.refreshQueued.size > 0 && this.connection === connection) {

@@ -1,5 +1,5 @@
 /**
- * Registered tool names (REFERENCE §2): `mcp_{server}_{tool}` with `-` and `.` turned into `_`,
+ * Registered tool names (docs/architecture.md#tools-the-model-sees): `mcp_{server}_{tool}` with `-` and `.` turned into `_`,
  * valid for every LLM provider, with a short deterministic hash suffix for over-long or colliding
  * names. The way back is a map, never splitting on `_` (server and tool names contain `_` too).
  */
@@ -18,7 +18,7 @@ export interface NameRequest {
   kind: RegisteredKind;
 }
 
-/** `-` and `.` become `_` (REFERENCE §2); any other character a provider rejects also becomes `_`. */
+/** `-` and `.` become `_` (docs/architecture.md#tools-the-model-sees); any other character a provider rejects also becomes `_`. */
 export function normalisePart(part: string): string {
   return part.replace(/[^a-zA-Z0-9_]/g, "_");
 }

@@ -1,5 +1,5 @@
 /**
- * The connection pool (REFERENCE §3): long-lived connections keyed by (user, server), idempotent
+ * The connection pool (docs/architecture.md#connection-lifecycle): long-lived connections keyed by (user, server), idempotent
  * discovery where one failing server never blocks others, reload of changed configs only, and the
  * toolset the agent sees with a reverse map from registered name to (server, raw tool).
  */
@@ -84,7 +84,10 @@ export class McpPool {
     options: CallOptions = {},
   ): Promise<ToolCallOutcome> {
     let tool = this.namedTools(userId, servers).byName.get(registeredName);
-    if (!tool) tool = (await this.toolset(userId, servers), this.namedTools(userId, servers).byName.get(registeredName));
+    if (!tool) {
+      await this.toolset(userId, servers);
+      tool = this.namedTools(userId, servers).byName.get(registeredName);
+    }
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
     const server = servers.find((s) => s.id === tool.serverId)!;
     if (tool.kind === "tool") return this.callTool(userId, server, tool.rawName, args, options);

@@ -1,5 +1,5 @@
 /**
- * What a server registers for the model (REFERENCE §2): its filtered tools plus the resource and
+ * What a server registers for the model (docs/architecture.md#tools-the-model-sees): its filtered tools plus the resource and
  * prompt wrappers when enabled and declared; a server left with no tools registers nothing.
  */
 import { effectiveSettings, type ServerDefinition } from "./config";

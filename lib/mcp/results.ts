@@ -1,5 +1,5 @@
 /**
- * Shapes a tool result two ways (REFERENCE §2): the full MCP `CallToolResult` for the UI and the
+ * Shapes a tool result two ways (docs/architecture.md#tools-the-model-sees): the full MCP `CallToolResult` for the UI and the
  * model's JSON, `{"result": ...}` or `{"error": "..."}`, with every error text redacted.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

@@ -1,5 +1,5 @@
 /**
- * Server-initiated LLM requests (`sampling/createMessage`, REFERENCE §6). The engine enforces the
+ * Server-initiated LLM requests (`sampling/createMessage`, docs/configuration.md#sampling). The engine enforces the
  * per-server policy — enabled, max_tokens_cap, model override and allow-list, timeout, max_rpm,
  * max_tool_rounds — and keeps the audit figures; the host supplies the LLM through
  * `SamplingProvider` (and may put a human review in front of it).
@@ -14,7 +14,7 @@ import type { ServerConfig, ServerDefinition } from "./config";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";
 
-/** REFERENCE §6 defaults. */
+/** The defaults of docs/configuration.md#sampling. */
 export const SAMPLING_DEFAULTS = {
   enabled: true,
   max_tokens_cap: 4096,
@@ -28,7 +28,7 @@ export const SAMPLING_DEFAULTS = {
 /** The policy of one server with defaults applied. */
 export type SamplingPolicy = typeof SAMPLING_DEFAULTS & { model?: string };
 
-/** Apply REFERENCE §6 defaults to a server's `sampling` config. */
+/** Apply the defaults (docs/configuration.md#sampling) to a server's `sampling` config. */
 export function samplingPolicy(config: ServerConfig): SamplingPolicy {
   const s = config.sampling ?? {};
   return {
@@ -71,7 +71,7 @@ export type SamplingProvider = (
   signal: AbortSignal,
 ) => Promise<SamplingResponse>;
 
-/** Audit figures per (user, server) (REFERENCE §6). */
+/** Audit figures per (user, server) (docs/configuration.md#sampling). */
 export interface SamplingAudit {
   requests: number;
   errors: number;

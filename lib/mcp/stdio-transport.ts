@@ -126,7 +126,7 @@ export class ChildProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || this.exit || !stdin.writable) throw new EngineError("connection_closed", "the server process is not running");
     if ("method" in message && "id" in message && message.id !== undefined) this.inFlight.add(message.id);
-    const ok = stdin.write(JSON.stringify(message) + "\n");
+    const ok = stdin.write(`${JSON.stringify(message)}\n`);
     if (!ok) await new Promise<void>((resolve) => stdin.once("drain", resolve));
   }
 
@@ -158,10 +158,14 @@ export class ChildProcessTransport implements Transport {
     try {
       parsed = JSON.parse(line);
     } catch {
-      return this.dropLine(line, "not JSON");
+      this.dropLine(line, "not JSON");
+      return;
     }
     const result = JSONRPCMessageSchema.safeParse(parsed);
-    if (!result.success) return this.dropLine(line, "not a JSON-RPC message");
+    if (!result.success) {
+      this.dropLine(line, "not a JSON-RPC message");
+      return;
+    }
     const message = result.data;
     if (!("method" in message) && "id" in message && message.id !== undefined) this.inFlight.delete(message.id);
     this.onmessage?.(message);

@@ -1,6 +1,6 @@
 /**
  * Turns whatever the SDK, fetch or a child process threw into one `EngineError` with a specific,
- * redacted troubleshooting message (REFERENCE §3). Called once, where the SDK is called.
+ * redacted troubleshooting message (docs/errors.md). Called once, where the SDK is called.
  */
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";

@@ -18,7 +18,7 @@ import type { Logger } from "./logger";
 import type { ErrorCode } from "./errors";
 import type { SamplingAudit, SamplingProvider } from "./sampling";
 
-/** What a registered tool does: a server tool or one of the resource/prompt wrappers (REFERENCE §2). */
+/** What a registered tool does: a server tool or one of the resource/prompt wrappers (docs/architecture.md#tools-the-model-sees). */
 export type RegisteredKind = "tool" | "list_resources" | "read_resource" | "list_prompts" | "get_prompt";
 
 /** A tool as offered to the model: provider-safe `name`, plus the way back to the server. */
@@ -31,7 +31,7 @@ export interface RegisteredTool {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
-  /** Hints from an untrusted server (REFERENCE §8): display only, never a security decision. */
+  /** Hints from an untrusted server (docs/security.md#untrusted-server-content): display only, never a security decision. */
   annotations?: ToolAnnotations;
 }
 
@@ -65,7 +65,7 @@ export interface CallMetrics {
   p95Ms: number | null;
 }
 
-/** Snapshot of one (user, server), the reference's `get_mcp_status()` (REFERENCE §3). */
+/** Snapshot of one (user, server), shown as the server's status (docs/architecture.md#connection-lifecycle). */
 export interface ServerStatus {
   userId: string;
   serverId: string;
@@ -76,7 +76,7 @@ export interface ServerStatus {
   lastError: { code: ErrorCode; message: string } | null;
   counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
   metrics: CallMetrics;
-  /** Sampling audit figures (REFERENCE §6). */
+  /** Sampling audit figures (docs/configuration.md#sampling). */
   sampling: SamplingAudit;
   /** Redacted tail of the child's stderr (stdio only). */
   stderrTail: string;

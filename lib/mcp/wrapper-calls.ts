@@ -1,5 +1,5 @@
 /**
- * Runs the per-server wrapper tools (REFERENCE §2): list_resources, read_resource, list_prompts and
+ * Runs the per-server wrapper tools (docs/architecture.md#tools-the-model-sees): list_resources, read_resource, list_prompts and
  * get_prompt, answering in the same outcome shape as a real tool call.
  */
 import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";

@@ -1,5 +1,5 @@
 /**
- * The SSRF address policy (issue §5): which destination addresses a server-side request may
+ * The SSRF address policy (docs/security.md#ssrf-guard): which destination addresses a server-side request may
  * reach, and the operator's allow-list (`SWITCHBOARD_ALLOWED_HOSTS`) that opens named internal
  * hosts. Pure: callers resolve names; this module only judges addresses and names.
  */

@@ -1,5 +1,5 @@
 /**
- * The SSRF-guarded fetch every server-side request of the web app goes through (issue §5): MCP
+ * The SSRF-guarded fetch every server-side request of the web app goes through (docs/security.md#ssrf-guard): MCP
  * server URLs, OAuth metadata, registration and token endpoints, and every redirect hop. Each hop
  * is resolved and checked first, then connected to exactly the checked addresses.
  */

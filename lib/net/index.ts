@@ -1,5 +1,5 @@
 /**
- * lib/net: the SSRF guard for every server-side request (issue §5). Import from here; the
+ * lib/net: the SSRF guard for every server-side request (docs/security.md#ssrf-guard). Import from here; the
  * files behind it are implementation detail.
  */
 export { parseIpLiteral, type IpAddress } from "./ip-literal";

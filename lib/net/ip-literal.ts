@@ -1,6 +1,6 @@
 /**
  * IP literal parsing in every spelling a URL host, a resolver or `inet_aton` accepts, so the
- * SSRF policy judges the address a socket would really reach (issue §5). Pure: no DNS, no I/O.
+ * SSRF policy judges the address a socket would really reach (docs/security.md#ssrf-guard). Pure: no DNS, no I/O.
  */
 
 /** An IP address reduced to its bytes (4 or 16), with a canonical text form. */

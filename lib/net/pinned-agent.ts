@@ -1,5 +1,5 @@
 /**
- * Connections pinned to checked addresses (issue §5, no DNS-rebinding gap): each undici Agent
+ * Connections pinned to checked addresses (docs/security.md#ssrf-guard: no DNS-rebinding gap): each undici Agent
  * serves one host name and its `connect.lookup` answers only with the addresses the policy
  * approved, so the socket cannot reach anything a second resolution would have returned.
  */

@@ -1,5 +1,5 @@
 /**
- * Resolve-then-check for one request hop (issue §5): the URL's scheme, credentials and every
+ * Resolve-then-check for one request hop (docs/security.md#ssrf-guard): the URL's scheme, credentials and every
  * address its host resolves to are judged before any socket exists. The checked addresses are
  * returned so the connection can be pinned to them (no second resolution, no rebinding).
  */

@@ -1,5 +1,5 @@
 /**
- * Scheme rules for URLs the app shows, links to or sends users to (issue §5): links are http(s)
+ * Scheme rules for URLs the app shows, links to or sends users to (docs/security.md#ssrf-guard): links are http(s)
  * only, and OAuth authorization and metadata URLs are https (http only for loopback, if allowed).
  */
 import { classifyAddress, isLocalhostName } from "./address-policy";

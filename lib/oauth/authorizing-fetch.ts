@@ -17,7 +17,7 @@ export interface AuthorizingFetchOptions {
   serverUrl: string;
   /** Returns the code the interactive step obtained (headless: from the redirect). */
   takeCode: () => string;
-  /** Most authorizations per fetch instance. Default 3 (issue §3). */
+  /** Most authorizations per fetch instance. Default 3, so a server cannot loop the user through sign-ins (docs/security.md#oauth). */
   maxAuthorizations?: number;
 }
 
@@ -38,7 +38,7 @@ export function createAuthorizingFetch(options: AuthorizingFetchOptions): FetchL
 
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    // A token for this server is never sent anywhere else (issue §6).
+    // A token for this server is never sent anywhere else (docs/security.md#oauth).
     if (url.origin !== origin) return options.fetch(input, init);
     for (let attempt = 0; ; attempt++) {
       const headers = new Headers(init?.headers);

@@ -35,7 +35,7 @@ export interface ProviderUse {
 
 /**
  * The provider for (user, server): pre-registered client and fallback scope from the server's
- * `oauth` config, credentials under the user's own key (issue §6).
+ * `oauth` config, credentials under the user's own key (docs/security.md#oauth).
  */
 export function providerFor(deps: OAuthDeps, userId: string, server: ServerDefinition, use: ProviderUse = {}): SwitchboardOAuthProvider {
   const oauth = server.config.oauth;

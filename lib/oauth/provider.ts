@@ -1,5 +1,5 @@
 /**
- * The SDK's `OAuthClientProvider` for one (user, server) over an OAuthStore (REFERENCE §5). The SDK
+ * The SDK's `OAuthClientProvider` for one (user, server) over an OAuthStore (docs/security.md#oauth). The SDK
  * does discovery, registration, PKCE and the token requests; this class keeps what they produce,
  * applies the URL rules, refreshes expired tokens once per key, and says what "send the user to
  * the authorization URL" means for its caller (browser, headless fetch, or "not now").
@@ -31,7 +31,7 @@ export type AuthorizationHandler = (request: { url: URL; state: string; codeVeri
 /** Options of a SwitchboardOAuthProvider. */
 export interface ProviderOptions {
   key: CredentialKey;
-  /** The MCP server URL; tokens stored for another URL are never returned (issue §6). */
+  /** The MCP server URL; tokens stored for another URL are never returned (docs/security.md#oauth). */
   serverUrl: string;
   store: OAuthStore;
   /** Where the AS sends the browser back (the app's `/api/oauth/callback`). Undefined: no redirect flow. */
@@ -160,7 +160,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    // Checked before registration or any token request sends a secret (issue §4).
+    // Checked before registration or any token request sends a secret (docs/security.md#oauth).
     assertDiscoveryState(state, this.options.policy);
     await this.write("discovery", { serverUrl: this.options.serverUrl, state });
   }

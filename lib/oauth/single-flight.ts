@@ -8,7 +8,7 @@ const inFlight = new Map<string, Promise<unknown>>();
 /** Run `task` unless one with the same key is running; then share its outcome. */
 export function singleFlight<T>(key: string, task: () => Promise<T>): Promise<T> {
   const running = inFlight.get(key);
-  if (running) return running as Promise<T>;
+  if (running !== undefined) return running as Promise<T>;
   const started = task().finally(() => inFlight.delete(key));
   inFlight.set(key, started);
   return started;

@@ -1,6 +1,6 @@
 /**
  * The web app's OAuthStore: `server_credentials` and `oauth_states` in SQLite, every value an
- * AES-256-GCM envelope under the instance key (REFERENCE §4: secrets at rest are encrypted).
+ * AES-256-GCM envelope under the instance key (docs/security.md#secrets-at-rest).
  */
 import type { Db } from "../../db/client";
 import { deleteCredentials, getCredential, putCredential } from "../../db/queries/credentials";

@@ -1,5 +1,5 @@
 /**
- * URL rules of the OAuth flow (issue §4): metadata, registration, token and authorization URLs
+ * URL rules of the OAuth flow (docs/security.md#oauth): metadata, registration, token and authorization URLs
  * are https, or http to a loopback host when the instance allows it; the AS must offer PKCE S256.
  */
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";

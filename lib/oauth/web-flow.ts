@@ -1,5 +1,5 @@
 /**
- * The browser flow (REFERENCE §5): Connect starts an authorization whose `state` is stored for the
+ * The browser flow (docs/security.md#oauth): Connect starts an authorization whose `state` is stored for the
  * signed-in user; the callback takes that state once, checks owner and age, and finishes the code
  * exchange; Disconnect revokes where the AS supports it and forgets.
  */

@@ -48,20 +48,21 @@ export function serverView(record: ServerRecord) {
 
 function assertCanManage(db: Db, actor: Actor): void {
   const role = getMembershipRole(db, actor.workspaceId, actor.id);
-  if (role !== "owner" && role !== "admin") throw new AppError("forbidden", "Only workspace owners and admins can change servers.");
+  if (role !== "owner" && role !== "admin") throw new AppError("auth.forbidden", "Only workspace owners and admins can change servers.");
 }
 
-// stdio servers run programs on the host: only instance administrators may define them (REFERENCE §4).
+// stdio servers run programs on the host: only instance administrators may define them (docs/security.md#stdio-sandbox).
 function assertMayUseTransport(actor: Actor, config: ServerConfig): void {
   if (transportOf(config) === "stdio" && !actor.isAdmin) {
-    throw new AppError("forbidden", "Only instance administrators can add or change stdio (command) servers.", "command");
+    throw new AppError("auth.forbidden", "Only instance administrators can add or change stdio (command) servers.", "command");
   }
 }
 
 function parseInput(body: unknown): { name: unknown; config: unknown } {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", "Send a JSON object `{name, config}`.");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new AppError("request.invalid", "Send a JSON object `{name, config}`.");
   const unknownKeys = Object.keys(body).filter((k) => k !== "name" && k !== "config");
-  if (unknownKeys.length) throw new AppError("bad_request", `unknown key \`${unknownKeys[0]}\``, unknownKeys[0]);
+  if (unknownKeys.length) throw new AppError("request.invalid", `unknown key \`${unknownKeys[0]}\``, unknownKeys[0]);
   return body as { name: unknown; config: unknown };
 }
 
@@ -71,7 +72,7 @@ function prefixConfigError<T>(fn: () => T): T {
   } catch (error) {
     if (error instanceof ConfigError) {
       const { field, message } = error;
-      throw new AppError("invalid_config", message, field === "name" ? "name" : field ? `config.${field}` : "config");
+      throw new AppError("server.invalid_config", message, field === "name" ? "name" : field ? `config.${field}` : "config");
     }
     throw error;
   }
@@ -85,7 +86,7 @@ export function listServers(db: Db, actor: Actor) {
 /** One server of the actor's workspace, or a 404. */
 export function getServer(db: Db, actor: Actor, id: string): ServerRecord {
   const record = getServerById(db, { id, workspaceId: actor.workspaceId });
-  if (!record) throw new AppError("not_found", "No such server.");
+  if (!record) throw new AppError("server.not_found", "No such server.");
   return record;
 }
 
@@ -97,7 +98,7 @@ export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
   assertCanManage(db, actor);
   assertMayUseTransport(actor, config);
   if (serverNameTaken(db, actor.workspaceId, name))
-    throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
+    throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
   const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id });
   recordAudit(db, {
     actorId: actor.id,
@@ -121,7 +122,7 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
     const restored = restoreMaskedSecrets(parsed, stored);
     if (restored.missing)
       throw new AppError(
-        "invalid_config",
+        "server.invalid_config",
         "a masked value was sent for a secret that is not stored; enter the value",
         `config.${restored.missing}`,
       );
@@ -134,9 +135,9 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   assertMayUseTransport(actor, existing.config);
   assertMayUseTransport(actor, config);
   if (serverNameTaken(db, actor.workspaceId, name, id))
-    throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
+    throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
   const record = updateServer(db, existing, { name, config });
-  if (!record) throw new AppError("not_found", "No such server.");
+  if (!record) throw new AppError("server.not_found", "No such server.");
   recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.update", target: id, detail: { name } });
   return record;
 }
@@ -146,7 +147,7 @@ export function removeServer(db: Db, actor: Actor, id: string): void {
   const existing = getServer(db, actor, id);
   assertCanManage(db, actor);
   if (existing.transport === "stdio" && !actor.isAdmin)
-    throw new AppError("forbidden", "Only instance administrators can remove stdio servers.");
+    throw new AppError("auth.forbidden", "Only instance administrators can remove stdio servers.");
   deleteServer(db, existing);
   recordAudit(db, {
     actorId: actor.id,

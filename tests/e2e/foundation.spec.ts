@@ -73,7 +73,7 @@ test.describe
     test("the API answers 401 without a session and the admin can sign back in", async ({ page, request }) => {
       const anonymous = await request.get("/api/servers");
       expect(anonymous.status()).toBe(401);
-      expect((await anonymous.json()).code).toBe("unauthorized");
+      expect((await anonymous.json()).code).toBe("auth.unauthorized");
       const forged = await request.get("/api/servers", {
         headers: { cookie: "next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..forged.token.value" },
       });

@@ -8,7 +8,7 @@ const ACCESS_TTL_S = 6;
 const fixture = new OAuthFixtureProcess(ACCESS_TTL_S);
 const contexts: BrowserContext[] = [];
 
-/** One browser context per user: the AS remembers who signed in (STACK.md "OAuth testing notes"). */
+/** One browser context per user: the AS remembers who signed in and would silently return that user's token. */
 async function userPage(browser: Browser, prefix: string): Promise<{ page: Page; oauth: OAuthPages }> {
   const context = await browser.newContext();
   contexts.push(context);

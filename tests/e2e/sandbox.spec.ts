@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { ADMIN, AuthPages } from "./pages/app";
 
-// stdio servers added through the web API run in the bubblewrap sandbox (issue: sandboxed stdio).
+// stdio servers added through the web API run in the bubblewrap sandbox (docs/security.md#stdio-sandbox).
 test("an admin's stdio servers run sandboxed through the web API, the launch shown first", async ({ page }) => {
   await new AuthPages(page).signIn(ADMIN);
   const shared = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-e2e-shared-"));

@@ -18,7 +18,10 @@ export async function waitForPort(port: number, timeoutMs = 20_000): Promise<voi
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => (socket.end(), resolve(true)));
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
       socket.on("error", () => resolve(false));
     });
     if (up) return;

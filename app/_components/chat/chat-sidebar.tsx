@@ -3,13 +3,10 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { fetchJson } from "./api";
+import { type ChatView, createChat, deleteChat, renameChat } from "../api-client";
 
 /** A chat in the list. */
-export interface ChatListItem {
-  id: string;
-  title: string;
-}
+export type ChatListItem = Pick<ChatView, "id" | "title">;
 
 /** The sidebar. */
 export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; activeId?: string }) {
@@ -20,7 +17,7 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
 
   const create = async () => {
     try {
-      const chat = await fetchJson<ChatListItem>("/api/chats", { method: "POST", body: "{}" });
+      const chat = await createChat();
       router.push(`/chat/${chat.id}`);
       router.refresh();
     } catch (e) {
@@ -29,7 +26,7 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
   };
   const rename = async (id: string) => {
     try {
-      await fetchJson(`/api/chats/${id}`, { method: "PATCH", body: JSON.stringify({ title }) });
+      await renameChat(id, title);
       setEditing(null);
       router.refresh();
     } catch (e) {
@@ -39,7 +36,7 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
   const remove = async (id: string) => {
     if (!window.confirm("Delete this chat and all its messages?")) return;
     try {
-      await fetchJson(`/api/chats/${id}`, { method: "DELETE" });
+      await deleteChat(id);
       if (id === activeId) router.push("/chat");
       router.refresh();
     } catch (e) {
@@ -76,6 +73,7 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
               >
                 <input
                   aria-label="Chat title"
+                  // biome-ignore lint/a11y/noAutofocus: the field appears only after the user chose Rename, to type into it
                   autoFocus
                   value={title}
                   onChange={(e) => setTitle(e.target.value)}

@@ -7,10 +7,10 @@ import { useEffect, useMemo, useRef } from "react";
 import { useRouter } from "next/navigation";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import type { ChatMessage } from "@/lib/agent/chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
-import { errorMessage } from "./api";
+import { errorMessage } from "../api-client";
 import { Composer, type ComposerProps } from "./composer";
 import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";
@@ -70,6 +70,7 @@ export function ChatView({
   const list = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   // Follow the streaming answer unless the user scrolled up to read.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on purpose each time the messages change (every streamed chunk)
   useEffect(() => {
     if (pinned.current && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [messages]);

@@ -1,6 +1,6 @@
 "use client";
 /** One chat message: user text with resource chips and prompt runs; the agent's markdown and tool cards. */
-import type { ChatMessage, ProgressData } from "@/lib/agent/chat-message";
+import type { ChatMessage, ProgressData } from "@/lib/domain/chat-message";
 import { Markdown } from "./markdown";
 import { ToolCard, type ToolCardProps } from "./tool-card";
 

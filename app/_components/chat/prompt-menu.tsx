@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
-import { completePromptArgument, listPrompts, listServers } from "./api";
+import { completePromptArgument, listPrompts, listServers } from "../api-client";
 
 /** A prompt of one server. */
 export interface PromptChoice {
@@ -21,9 +21,9 @@ export async function loadPromptChoices(): Promise<{ choices: PromptChoice[]; er
   const choices: PromptChoice[] = [];
   const errors: string[] = [];
   results.forEach((r, i) => {
-    if (r.status === "fulfilled")
-      r.value.forEach((prompt) => choices.push({ serverId: servers[i].id, serverName: servers[i].name, prompt }));
-    else errors.push(`${servers[i].name}: ${(r.reason as Error).message}`);
+    if (r.status === "fulfilled") {
+      for (const prompt of r.value) choices.push({ serverId: servers[i].id, serverName: servers[i].name, prompt });
+    } else errors.push(`${servers[i].name}: ${(r.reason as Error).message}`);
   });
   return { choices, errors };
 }

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import type { Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { expandTemplate, templateVariables } from "@/lib/agent/uri-template";
-import { listResources, listServers, type ServerSummary } from "./api";
+import { listResources, listServers, type ServerSummary } from "../api-client";
 
 /** A resource chosen for the next message. */
 export interface Attachment {

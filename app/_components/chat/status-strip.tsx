@@ -2,7 +2,7 @@
 /** Which servers are connected, need authorization, or failed (with the reason), above the chat. */
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
-import { listStatuses, type ServerStatusView } from "./api";
+import { listStatuses, type ServerStatusView } from "../api-client";
 
 const TONE: Record<string, string> = {
   connected: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",

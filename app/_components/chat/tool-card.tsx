@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import type { DynamicToolUIPart } from "ai";
-import type { ProgressData, ToolCallOutput, ToolMeta } from "@/lib/agent/chat-message";
+import type { ProgressData, ToolCallOutput, ToolMeta } from "@/lib/domain/chat-message";
 import { ToolResult } from "./tool-result";
 
 /** What the card needs from the chat. */

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The full MCP content of a tool result, by content type (REFERENCE §2 "the UI keeps the full MCP
+ * The full MCP content of a tool result, by content type (docs/architecture.md#tools-the-model-sees: "the UI keeps the full MCP
  * content"). Everything is rendered as text or through the safe-content rules: no HTML from
  * servers, links only http(s), media only from base64 with an allow-listed type.
  */
@@ -18,10 +18,11 @@ function Media({ kind, mimeType, data }: { kind: "image" | "audio"; mimeType?: s
         [{kind} of type {mimeType || "unknown"} not shown]
       </p>
     );
-  // eslint-disable-next-line @next/next/no-img-element -- a data: URL built from allow-listed base64
   return kind === "image" ? (
-    <img data-testid="tool-image" src={src} alt="Tool result image" className="max-h-64 rounded border" />
+    // biome-ignore lint/performance/noImgElement: a data: URL built from allow-listed base64; next/image has nothing to optimise
+    <img data-testid="tool-image" src={src} alt="Tool result" className="max-h-64 rounded border" />
   ) : (
+    // biome-ignore lint/a11y/useMediaCaption: audio a tool returned comes without captions to offer
     <audio data-testid="tool-audio" controls src={src} />
   );
 }

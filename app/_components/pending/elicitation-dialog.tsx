@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { PendingElicitationView } from "@/lib/host/elicitations";
+import { ApiError, answerElicitation } from "../api-client";
 import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
 
 /** A pending elicitation as `GET /api/pending` lists it. */
@@ -30,11 +31,12 @@ export function ElicitationDialog({ request, onDone }: { request: PendingElicita
 }
 
 async function answer(id: string, body: Record<string, unknown>) {
-  await fetch(`/api/elicitations/${encodeURIComponent(id)}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  try {
+    await answerElicitation(id, body);
+  } catch (error) {
+    // Refused only when the request is gone (expired, answered elsewhere): the dialog closes either way.
+    if (!(error instanceof ApiError)) throw error;
+  }
 }
 
 function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
@@ -47,6 +49,7 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
       <div className="flex gap-2">
         <button
           className="btn-primary"
+          type="button"
           onClick={async () => {
             // The URL was checked to be http(s) on the server; open it without giving it this window.
             window.open(request.url, "_blank", "noopener,noreferrer");
@@ -56,7 +59,14 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
         >
           Open {request.host}
         </button>
-        <button className="btn-secondary" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>
+        <button
+          className="btn-secondary"
+          type="button"
+          onClick={async () => {
+            await answer(request.id, { action: "decline" });
+            onDone();
+          }}
+        >
           Decline
         </button>
       </div>
@@ -154,10 +164,24 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
         <button className="btn-primary" type="submit">
           Submit
         </button>
-        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "decline" }), onDone())}>
+        <button
+          className="btn-secondary"
+          type="button"
+          onClick={async () => {
+            await answer(request.id, { action: "decline" });
+            onDone();
+          }}
+        >
           Decline
         </button>
-        <button className="btn-secondary" type="button" onClick={async () => (await answer(request.id, { action: "cancel" }), onDone())}>
+        <button
+          className="btn-secondary"
+          type="button"
+          onClick={async () => {
+            await answer(request.id, { action: "cancel" });
+            onDone();
+          }}
+        >
           Cancel
         </button>
       </div>

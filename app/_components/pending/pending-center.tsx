@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { ElicitationDialog, type PendingElicitation } from "./elicitation-dialog";
-import { SamplingReviewDialog, type PendingSamplingReview } from "./sampling-review-dialog";
+import { listPending, type PendingView } from "../api-client";
+import { ElicitationDialog } from "./elicitation-dialog";
+import { SamplingReviewDialog } from "./sampling-review-dialog";
 
 const POLL_MS = 1500;
 
@@ -11,7 +12,7 @@ const POLL_MS = 1500;
  * one at a time, wherever the user is in the app.
  */
 export function PendingCenter() {
-  const [pending, setPending] = useState<{ elicitations: PendingElicitation[]; sampling: PendingSamplingReview[] }>({
+  const [pending, setPending] = useState<PendingView>({
     elicitations: [],
     sampling: [],
   });
@@ -22,8 +23,9 @@ export function PendingCenter() {
     let timer: ReturnType<typeof setTimeout>;
     const poll = async () => {
       if (document.visibilityState === "visible") {
-        const response = await fetch("/api/pending").catch(() => null);
-        if (response?.ok && !stopped) setPending(await response.json());
+        // A failed poll (offline, signed out) leaves the dialogs as they are; the next one tries again.
+        const next = await listPending().catch(() => null);
+        if (next && !stopped) setPending(next);
       }
       if (!stopped) timer = setTimeout(poll, POLL_MS);
     };

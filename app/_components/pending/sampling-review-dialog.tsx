@@ -1,13 +1,14 @@
 "use client";
 
 import { useState } from "react";
-import type { SamplingReviewView } from "@/lib/host/sampling";
+import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/host/sampling";
+import { ApiError, answerSamplingReview } from "../api-client";
 
 /** A pending sampling review as `GET /api/pending` lists it. */
 export type PendingSamplingReview = SamplingReviewView;
 
 /**
- * Human in the loop for sampling (REFERENCE §6): first the server's request (the last message is
+ * Human in the loop for sampling (docs/architecture.md#sampling-and-elicitation): first the server's request (the last message is
  * editable), then the model's answer (editable) before it goes back to the server.
  */
 export function SamplingReviewDialog({ request, onDone }: { request: PendingSamplingReview; onDone: () => void }) {
@@ -15,12 +16,13 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
   const [text, setText] = useState(editable);
   const shown = request.stage === "request" ? request.messages.slice(0, -1) : request.messages;
 
-  async function decide(body: Record<string, unknown>) {
-    await fetch(`/api/sampling/${encodeURIComponent(request.id)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+  async function decide(body: SamplingReviewAnswer) {
+    try {
+      await answerSamplingReview(request.id, body);
+    } catch (error) {
+      // Refused only when the review is gone (expired, answered elsewhere): the dialog closes either way.
+      if (!(error instanceof ApiError)) throw error;
+    }
     onDone();
   }
 
@@ -49,10 +51,10 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
       </label>
       <textarea id="sampling-text" className="input font-mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="flex gap-2">
-        <button className="btn-primary" onClick={() => decide({ action: "approve", text })}>
+        <button type="button" className="btn-primary" onClick={() => decide({ action: "approve", text })}>
           {request.stage === "request" ? "Ask the model" : "Send answer"}
         </button>
-        <button className="btn-secondary" onClick={() => decide({ action: "deny" })}>
+        <button type="button" className="btn-secondary" onClick={() => decide({ action: "deny" })}>
           Deny
         </button>
       </div>

@@ -1,7 +1,8 @@
 /**
- * The server form's flat text fields and their conversion to and from a REFERENCE §1 config.
+ * The server form's flat text fields and their conversion to and from a server config (docs/configuration.md).
  * Pure, so the conversion is unit-tested apart from React.
  */
+import type { ServerConfig } from "@/lib/mcp/config";
 
 /** Every field the form edits, as text or booleans. */
 export interface ServerFormValues {
@@ -38,7 +39,7 @@ export interface ServerFormValues {
   samplingLogLevel: string;
 }
 
-/** An empty form with REFERENCE §1 defaults. */
+/** An empty form with the config defaults (docs/configuration.md). */
 export const EMPTY_FORM: ServerFormValues = {
   name: "",
   transport: "http",
@@ -151,10 +152,8 @@ export function formToConfig(v: ServerFormValues): Record<string, unknown> {
   return config;
 }
 
-type AnyConfig = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 /** Fill the form from a stored (masked) config. */
-export function configToForm(name: string, c: AnyConfig): ServerFormValues {
+export function configToForm(name: string, c: ServerConfig): ServerFormValues {
   const joinPairs = (map: Record<string, string> | undefined, sep: string) =>
     Object.entries(map ?? {})
       .map(([k, val]) => `${k}${sep}${val}`)

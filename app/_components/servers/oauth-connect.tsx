@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { isSafeLinkUrl } from "@/lib/net/safe-link";
+import { ApiError, disconnectOAuth, startOAuth } from "../api-client";
 
 /** Fired on `window` after Connect or Disconnect changed a server's authorization (detail: `{serverId}`). */
 export const OAUTH_CHANGED_EVENT = "switchboard:oauth-changed";
@@ -21,25 +22,22 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
     router.refresh();
   }
 
-  async function post(path: string): Promise<Record<string, unknown> | null> {
+  async function post<T>(call: (serverId: string) => Promise<T>): Promise<T | null> {
     setBusy(true);
     setError(null);
-    const response = await fetch(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ serverId }),
-    });
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    setBusy(false);
-    if (!response.ok) {
-      setError(typeof body.message === "string" ? body.message : `Request failed (${response.status}).`);
+    try {
+      return await call(serverId);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setError(error.message);
       return null;
+    } finally {
+      setBusy(false);
     }
-    return body;
   }
 
   async function connect() {
-    const body = await post("/api/oauth/start");
+    const body = await post(startOAuth);
     if (!body) return;
     if (body.status === "redirect") {
       if (typeof body.url !== "string" || !isSafeLinkUrl(body.url))
@@ -52,7 +50,7 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
   }
 
   async function disconnect() {
-    if (await post("/api/oauth/disconnect")) changed();
+    if (await post(disconnectOAuth)) changed();
   }
 
   return (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { ApiError, saveServer } from "../api-client";
 import { EMPTY_FORM, formFieldOf, formToConfig, type ServerFormValues } from "./form-model";
 
 /** Props of the add/edit form. `serverId` switches it to editing. */
@@ -14,7 +15,7 @@ export interface ServerFormProps {
 
 type Errors = Partial<Record<keyof ServerFormValues | "general", string>>;
 
-/** Add or edit one server, every REFERENCE §1 key, with the API's errors shown at their field. */
+/** Add or edit one server, every server config key (docs/configuration.md), with the API's errors shown at their field. */
 export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, onCancel }: ServerFormProps) {
   const [values, setValues] = useState<ServerFormValues>(initial);
   const [errors, setErrors] = useState<Errors>({});
@@ -25,16 +26,16 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, o
     event.preventDefault();
     setBusy(true);
     setErrors({});
-    const response = await fetch(serverId ? `/api/servers/${serverId}` : "/api/servers", {
-      method: serverId ? "PATCH" : "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: values.name.trim(), config: formToConfig(values) }),
-    });
+    try {
+      await saveServer(serverId, { name: values.name.trim(), config: formToConfig(values) });
+    } catch (error) {
+      setBusy(false);
+      if (!(error instanceof ApiError)) throw error;
+      setErrors({ [formFieldOf(error.field) ?? "general"]: error.message });
+      return;
+    }
     setBusy(false);
-    if (response.ok) return onSaved();
-    const data = (await response.json().catch(() => ({}))) as { message?: string; field?: string };
-    const field = formFieldOf(data.field);
-    setErrors({ [field ?? "general"]: data.message ?? `Saving failed (${response.status}).` });
+    onSaved();
   }
 
   const text = (

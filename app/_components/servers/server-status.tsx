@@ -1,27 +1,9 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import { ApiError, listServerTools, reconnectServer, serverStatus } from "../api-client";
+import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import { OAUTH_CHANGED_EVENT } from "./oauth-connect";
-
-/** The subset of the engine's ServerStatus the page shows. */
-interface Status {
-  state: string;
-  transport: string | null;
-  lastError: { code: string; message: string } | null;
-  counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
-  metrics: { calls: number; errors: number; p50Ms: number | null; p95Ms: number | null };
-  sampling: { requests: number; errors: number; rejected: number; inputTokens: number; outputTokens: number };
-  stderrTail: string;
-}
-
-interface Tool {
-  name: string;
-  rawName: string;
-  title?: string;
-  description?: string;
-  kind: string;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
-}
 
 const STATE_STYLE: Record<string, string> = {
   connected: "bg-emerald-100 text-emerald-800",
@@ -46,20 +28,24 @@ export function ServerStatusPanel({
   autoConnect: boolean;
   authSlot?: (state: string) => React.ReactNode;
 }) {
-  const [status, setStatus] = useState<Status | null>(null);
-  const [tools, setTools] = useState<Tool[] | null>(null);
+  const [status, setStatus] = useState<ServerStatus | null>(null);
+  const [tools, setTools] = useState<RegisteredTool[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(
     async (connect: boolean) => {
       setBusy(true);
-      const response = await fetch(`/api/servers/${serverId}/status${connect ? "?connect=1" : ""}`);
-      const body = await response.json();
-      setBusy(false);
-      if (!response.ok) return setError(body.message ?? `Status failed (${response.status}).`);
-      setError(null);
-      setStatus(body);
+      try {
+        const body = await serverStatus(serverId, connect);
+        setError(null);
+        setStatus(body);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        setError(error.message);
+      } finally {
+        setBusy(false);
+      }
     },
     [serverId],
   );
@@ -79,19 +65,24 @@ export function ServerStatusPanel({
 
   async function reconnect() {
     setBusy(true);
-    const response = await fetch(`/api/servers/${serverId}/reconnect`, { method: "POST" });
-    const body = await response.json();
-    setBusy(false);
-    if (response.ok) setStatus(body);
-    else setError(body.message);
+    try {
+      setStatus(await reconnectServer(serverId));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setError(error.message);
+    } finally {
+      setBusy(false);
+    }
   }
 
   async function showTools() {
     if (tools) return setTools(null);
-    const response = await fetch(`/api/servers/${serverId}/tools`);
-    const body = await response.json();
-    if (response.ok) setTools(body.tools);
-    else setError(body.message);
+    try {
+      setTools(await listServerTools(serverId));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setError(error.message);
+    }
   }
 
   const state = status?.state ?? "…";
@@ -111,17 +102,17 @@ export function ServerStatusPanel({
           </span>
         )}
         {state === "idle" && !autoConnect && (
-          <button className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
+          <button type="button" className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
             Start
           </button>
         )}
         {state !== "idle" && state !== "disabled" && (
-          <button className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>
+          <button type="button" className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>
             Reconnect
           </button>
         )}
         {state === "connected" && (
-          <button className="btn-secondary py-1 text-xs" onClick={showTools}>
+          <button type="button" className="btn-secondary py-1 text-xs" onClick={showTools}>
             {tools ? "Hide tools" : "Tools"}
           </button>
         )}

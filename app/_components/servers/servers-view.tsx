@@ -6,15 +6,10 @@ import { configToForm } from "./form-model";
 import { ServerForm } from "./server-form";
 import { ServerStatusPanel } from "./server-status";
 import { OAuthConnect } from "./oauth-connect";
+import { ApiError, deleteServer, listServers, type ServerView } from "../api-client";
 
 /** A server as listed by `GET /api/servers`. */
-export interface ServerListItem {
-  id: string;
-  name: string;
-  transport: "stdio" | "http";
-  config: Record<string, unknown>;
-  launch: { text: string; problems: string[] } | null;
-}
+export type ServerListItem = ServerView;
 
 /** The Servers page: the workspace's servers with add, edit and delete. */
 export function ServersView({ initialServers, isAdmin }: { initialServers: ServerListItem[]; isAdmin: boolean }) {
@@ -24,16 +19,24 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
   const [error, setError] = useState<string | null>(null);
 
   async function reload() {
-    const response = await fetch("/api/servers");
-    if (response.ok) setServers(((await response.json()) as { servers: ServerListItem[] }).servers);
+    // As before: a failed reload keeps the list shown; the next action or page load shows the truth.
+    const listed = await listServers().catch((error: unknown) => {
+      if (error instanceof ApiError) return null;
+      throw error;
+    });
+    if (listed) setServers(listed);
     setEditing(null);
     router.refresh();
   }
 
   async function remove(server: ServerListItem) {
     if (!confirm(`Delete server "${server.name}"?`)) return;
-    const response = await fetch(`/api/servers/${server.id}`, { method: "DELETE" });
-    if (!response.ok) setError(((await response.json().catch(() => ({}))) as { message?: string }).message ?? "Delete failed.");
+    try {
+      await deleteServer(server.id);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setError(error.message);
+    }
     await reload();
   }
 
@@ -42,7 +45,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">MCP servers</h1>
         {editing === null && (
-          <button className="btn-primary" onClick={() => setEditing("new")}>
+          <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
             Add server
           </button>
         )}
@@ -111,10 +114,20 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                 )}
               </div>
               <div className="flex shrink-0 gap-2">
-                <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  onClick={() => setEditing(server.id)}
+                  disabled={server.transport === "stdio" && !isAdmin}
+                >
                   Edit
                 </button>
-                <button className="btn-danger" onClick={() => remove(server)} disabled={server.transport === "stdio" && !isAdmin}>
+                <button
+                  type="button"
+                  className="btn-danger"
+                  onClick={() => remove(server)}
+                  disabled={server.transport === "stdio" && !isAdmin}
+                >
                   Delete
                 </button>
               </div>

@@ -1,16 +1,7 @@
 "use client";
 /** The user's own model: provider, model, base URL and API key (shown masked, never in clear). */
-import { useEffect, useState } from "react";
-import { fetchJson } from "../chat/api";
-
-interface ModelSettingsView {
-  provider: string | null;
-  model: string | null;
-  baseUrl: string | null;
-  apiKey: string | null;
-  instance: { provider: string | null; model: string | null };
-  effective: { ok: true; provider: string; model: string; source: "user" | "instance" } | { ok: false; reason: string };
-}
+import { useCallback, useEffect, useState } from "react";
+import { getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
 
 /** The form. */
 export function ModelSettingsForm() {
@@ -18,13 +9,13 @@ export function ModelSettingsForm() {
   const [form, setForm] = useState({ provider: "", model: "", baseUrl: "", apiKey: "" });
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
-  const load = (v: ModelSettingsView) => {
+  const load = useCallback((v: ModelSettingsView) => {
     setView(v);
     setForm({ provider: v.provider ?? "", model: v.model ?? "", baseUrl: v.baseUrl ?? "", apiKey: "" });
-  };
-  useEffect(() => {
-    fetchJson<ModelSettingsView>("/api/settings/model").then(load, (e: Error) => setMessage({ tone: "error", text: e.message }));
   }, []);
+  useEffect(() => {
+    getModelSettings().then(load, (e: Error) => setMessage({ tone: "error", text: e.message }));
+  }, [load]);
 
   const save = async (extra: { clearApiKey?: boolean } = {}) => {
     setMessage(null);
@@ -36,7 +27,7 @@ export function ModelSettingsForm() {
         ...(form.apiKey ? { apiKey: form.apiKey } : {}),
         ...extra,
       };
-      load(await fetchJson<ModelSettingsView>("/api/settings/model", { method: "PUT", body: JSON.stringify(body) }));
+      load(await saveModelSettings(body));
       setMessage({ tone: "ok", text: "Saved." });
     } catch (e) {
       setMessage({ tone: "error", text: (e as Error).message });

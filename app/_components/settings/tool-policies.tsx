@@ -1,37 +1,21 @@
 "use client";
 /** Per-tool approval policy: ask every time, always allow, or never allow (deny). */
 import { useCallback, useEffect, useState } from "react";
-import { fetchJson } from "../chat/api";
-
-interface ToolPolicyRow {
-  serverId: string;
-  serverName: string;
-  toolName: string;
-  title?: string;
-  readOnlyHint: boolean;
-  policy: "ask" | "allow" | "deny";
-  isDefault: boolean;
-}
+import { listToolPolicies, setToolPolicy, type ToolPolicyList, type ToolPolicyRow } from "../api-client";
 
 /** The table. */
 export function ToolPolicies() {
-  const [data, setData] = useState<{ tools: ToolPolicyRow[]; errors: { serverName: string; message: string }[] } | null>(null);
+  const [data, setData] = useState<ToolPolicyList | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
-    fetchJson<{ tools: ToolPolicyRow[]; errors: { serverName: string; message: string }[] }>("/api/settings/tool-policies").then(
-      setData,
-      (e: Error) => setProblem(e.message),
-    );
+    listToolPolicies().then(setData, (e: Error) => setProblem(e.message));
   }, []);
   useEffect(load, [load]);
 
   const change = async (row: ToolPolicyRow, value: string) => {
     setProblem(null);
     try {
-      await fetchJson("/api/settings/tool-policies", {
-        method: "PUT",
-        body: JSON.stringify({ serverId: row.serverId, toolName: row.toolName, policy: value === "default" ? null : value }),
-      });
+      await setToolPolicy(row, value === "default" ? null : value);
       load();
     } catch (e) {
       setProblem((e as Error).message);

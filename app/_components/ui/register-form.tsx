@@ -4,6 +4,7 @@ import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { ApiError, registerAccount } from "../api-client";
 
 /** Sign-up form backed by `POST /api/auth/register`; signs the new user in on success. */
 export function RegisterForm() {
@@ -17,14 +18,11 @@ export function RegisterForm() {
     const body = { name: String(form.get("name")), email: String(form.get("email")), password: String(form.get("password")) };
     setBusy(true);
     setError(null);
-    const response = await fetch("/api/auth/register", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) {
-      const data = (await response.json().catch(() => ({}))) as { message?: string; field?: string };
-      setError({ message: data.message ?? `Registration failed (${response.status}).`, field: data.field });
+    try {
+      await registerAccount(body);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setError({ message: error.message, field: error.field });
       setBusy(false);
       return;
     }

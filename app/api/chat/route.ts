@@ -24,7 +24,7 @@ export const POST = route(async (request: Request) => {
   const db = getDb();
   requireOwnChat(db, user.id, body.chatId);
   const model = userLanguageModel(db, user.id);
-  if (!model.ok) throw new AppError("conflict", model.reason);
+  if (!model.ok) throw new AppError("chat.no_model", model.reason);
   const pool = appPool();
   const servers = workspaceServerDefinitions(db, user);
   const messages = await prepareTurn({ db, pool, user, chatId: body.chatId, servers, request: body, signal: request.signal });

@@ -8,6 +8,6 @@ export const serverRefBody = z.object({ serverId: z.string().min(1).max(200) }).
 /** Read `{serverId}` from a request, or a 400. */
 export async function readServerRef(request: Request): Promise<{ serverId: string }> {
   const parsed = serverRefBody.safeParse(await readJson(request, 10_000));
-  if (!parsed.success) throw new AppError("bad_request", 'Expected {"serverId": "..."}.', "serverId");
+  if (!parsed.success) throw new AppError("request.invalid", 'Expected {"serverId": "..."}.', "serverId");
   return parsed.data;
 }

@@ -9,7 +9,7 @@ export const GET = route(async () => {
   return Response.json({ servers: listServers(getDb(), user) });
 });
 
-/** Add a server: `{name, config}` with REFERENCE §1 keys. */
+/** Add a server: `{name, config}` with the keys of docs/configuration.md. */
 export const POST = route(async (request: Request) => {
   const user = await requireUser();
   const record = addServer(getDb(), user, await readJson(request));

@@ -45,7 +45,7 @@ const cache = new Map<string, Promise<SandboxStatus>>();
 export function checkSandbox(options: CheckSandboxOptions = {}): Promise<SandboxStatus> {
   const key = options.bwrapPath ?? "";
   const hit = cache.get(key);
-  if (hit) return hit;
+  if (hit !== undefined) return hit;
   const status = runCheck(options.bwrapPath).then((result) => {
     if (!result.available) setTimeout(() => cache.delete(key), FAILURE_TTL_MS).unref();
     return result;

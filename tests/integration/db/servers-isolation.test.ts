@@ -78,13 +78,13 @@ describe("registration", () => {
 
   it("refuses a duplicate email (409), case-insensitively", async () => {
     await expect(registerUser(getDb(), { email: "ALICE@example.com", password: "another long password", name: "A" })).rejects.toMatchObject(
-      { code: "conflict", status: 409 },
+      { code: "auth.email_taken", status: 409 },
     );
   });
 
   it("refuses a weak password (400) naming the field", async () => {
     await expect(registerUser(getDb(), { email: "c@example.com", password: "short", name: "C" })).rejects.toMatchObject({
-      code: "weak_password",
+      code: "auth.weak_password",
       status: 400,
       field: "password",
     });
@@ -94,7 +94,7 @@ describe("registration", () => {
     process.env.SWITCHBOARD_REGISTRATION = "closed";
     try {
       await expect(registerUser(getDb(), { email: "d@example.com", password: "a long enough password", name: "D" })).rejects.toMatchObject({
-        code: "registration_closed",
+        code: "auth.registration_closed",
         status: 403,
       });
       const added = await registerUser(

@@ -24,7 +24,7 @@ describe("a crash mid-call", () => {
     expect((out.forModel as { error: string }).error).toMatch(/closed the connection during the call \(process exited with code 3\)/);
     expect((out.forModel as { error: string }).error).toContain("about to crash");
 
-    // The first retry is scheduled 1 s after the drop (REFERENCE §3); the schedule itself is unit-tested.
+    // The first retry is scheduled 1 s after the drop (docs/architecture.md#connection-lifecycle); the schedule itself is unit-tested.
     await waitUntil(() => pool.status("u", server).state === "connected", 30_000, "reconnect");
     const status = pool.status("u", server);
     expect(status.pid).not.toBe(pid);

@@ -3,7 +3,6 @@
  * and fixtures, free ports, and waiting for an HTTP server to listen.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { parseServerConfig, type ServerDefinition } from "@/lib/mcp/config";
 

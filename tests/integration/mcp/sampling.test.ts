@@ -1,5 +1,5 @@
 /**
- * Sampling (REFERENCE §6) and roots against server-everything over stdio: the engine applies the
+ * Sampling (docs/architecture.md#sampling-and-elicitation) and roots against server-everything over stdio: the engine applies the
  * server's policy in front of the host's LLM (a scripted provider — our own interface).
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -369,7 +369,12 @@ describe("redirects", () => {
   });
 
   it("refuses to resend a streamed body on 307", async () => {
-    const body = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode("chunk")), c.close()) });
+    const body = new ReadableStream({
+      start: (c) => {
+        c.enqueue(new TextEncoder().encode("chunk"));
+        c.close();
+      },
+    });
     const error = await guarded()(via(`http://public.test:${pub.port}/echo`, 307), {
       method: "POST",
       body,

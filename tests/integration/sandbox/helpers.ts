@@ -109,6 +109,7 @@ export async function startSandboxed(options: StartOptions): Promise<Sandboxed> 
 }
 
 /** Call a probe tool and parse its JSON reply. */
+// biome-ignore lint/suspicious/noExplicitAny: probe replies are ad-hoc JSON that each test reads as it needs.
 export async function callJson<T = any>(client: Client, name: string, args: Record<string, unknown> = {}, timeout = 30_000): Promise<T> {
   const result = await client.callTool({ name, arguments: args }, undefined, { timeout });
   const content = result.content as Array<{ type: string; text: string }>;

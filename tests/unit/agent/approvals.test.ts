@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SKIPPED_BY_USER, applyApprovalDecisions, denyPendingApprovals, hasPendingApprovals } from "@/lib/agent/approvals";
-import type { ChatMessage } from "@/lib/agent/chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
 
 function message(): ChatMessage {

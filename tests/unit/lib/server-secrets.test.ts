@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseServerConfig } from "@/lib/mcp/config";
-import { SECRET_MASK, mergeSecrets, restoreMaskedSecrets, splitSecrets } from "@/lib/servers/secrets";
+import { SECRET_MASK, mergeSecrets, splitSecrets } from "@/db/server-secrets";
+import { restoreMaskedSecrets } from "@/lib/servers/secrets";
 
 const config = parseServerConfig({
   url: "https://mcp.example.com/mcp",

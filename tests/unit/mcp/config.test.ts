@@ -1,5 +1,5 @@
 /**
- * REFERENCE §1 config validation as a table: every key with good and bad values, asserting the
+ * Server config validation (docs/configuration.md) as a table: every key with good and bad values, asserting the
  * error's `field` and message, plus the YAML `mcp_servers:` loader.
  */
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ describe("parseServerConfig accepts", () => {
   ];
   it.each(good)("%s", (_name, input, check) => check(parseServerConfig(input, "srv")));
 
-  it("applies REFERENCE §1 defaults", () => {
+  it("applies the config defaults", () => {
     expect(effectiveSettings(parseServerConfig(STDIO))).toEqual({
       enabled: true,
       timeoutMs: 120_000,

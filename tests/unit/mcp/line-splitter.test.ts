@@ -20,7 +20,7 @@ describe("LineSplitter", () => {
   });
 
   it("discards an over-long line once, keeps head and tail, and carries on", () => {
-    const { lines, oversized } = split(["ok\n", "x".repeat(15), "y".repeat(15), "z".repeat(10) + "\nnext\n"]);
+    const { lines, oversized } = split(["ok\n", "x".repeat(15), "y".repeat(15), `${"z".repeat(10)}\nnext\n`]);
     expect(lines).toEqual(["ok", "next"]);
     expect(oversized).toHaveLength(1);
     expect(oversized[0].bytes).toBe(40);
@@ -29,7 +29,7 @@ describe("LineSplitter", () => {
   });
 
   it("a line exactly at the cap is fine", () => {
-    expect(split(["a".repeat(20) + "\n"]).lines).toEqual(["a".repeat(20)]);
+    expect(split([`${"a".repeat(20)}\n`]).lines).toEqual(["a".repeat(20)]);
   });
 });
 

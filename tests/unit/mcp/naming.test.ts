@@ -1,4 +1,4 @@
-/** REFERENCE §2 tool naming: normalisation, provider-safe length, deterministic collision suffixes. */
+/** Tool naming (docs/architecture.md#tools-the-model-sees): normalisation, provider-safe length, deterministic collision suffixes. */
 import { describe, expect, it } from "vitest";
 import { assignNames, baseToolName, PROVIDER_NAME_PATTERN, type NameRequest } from "@/lib/mcp/naming";
 
@@ -55,7 +55,7 @@ describe("assignNames", () => {
   });
 
   it("two long names sharing a prefix stay distinct", () => {
-    const names = assignNames([req("server", "y".repeat(80) + "a"), req("server", "y".repeat(80) + "b")]);
+    const names = assignNames([req("server", `${"y".repeat(80)}a`), req("server", `${"y".repeat(80)}b`)]);
     expect(names.size).toBe(2);
     for (const name of names.keys()) expect(name).toMatch(PROVIDER_NAME_PATTERN);
   });

@@ -74,7 +74,7 @@ describe("forModel", () => {
   ])("%s", (_name, result, expected) => expect(forModel(result as never, ["s3cr3t-value"])).toEqual(expected));
 
   it("redacts isError text in the UI content as well", () => {
-    const out = outcomeOf({ content: [{ type: "text", text: "key ghp_" + "a".repeat(36) }], isError: true }, 5, []);
+    const out = outcomeOf({ content: [{ type: "text", text: `key ghp_${"a".repeat(36)}` }], isError: true }, 5, []);
     expect(JSON.stringify(out.content)).not.toContain("ghp_aaa");
   });
 

@@ -1,5 +1,5 @@
 /**
- * The reconnect schedule after a drop (REFERENCE §3) driven by a fake clock: 1, 2, 4, 8, 16 s,
+ * The reconnect schedule after a drop (docs/architecture.md#connection-lifecycle) driven by a fake clock: 1, 2, 4, 8, 16 s,
  * then `failed` with the reason. The first connection is a real fixture child that crashes; every
  * later launch points at a missing command so each retry fails fast.
  */

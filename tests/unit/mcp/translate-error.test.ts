@@ -1,4 +1,4 @@
-/** SDK and system errors → specific EngineError codes and troubleshooting messages (REFERENCE §3). */
+/** SDK and system errors → specific EngineError codes and troubleshooting messages (docs/errors.md, engine). */
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";

@@ -17,6 +17,7 @@ export const POST = route(async (request: Request, context: { params: Promise<{ 
   const user = await requireUser();
   const body = await parseBody(request, answerBody);
   const result = body.action === "accept" ? { action: "accept" as const, content: body.content ?? {} } : { action: body.action };
-  if (!elicitationBroker().answer(user.id, await idParam(context), result)) throw new AppError("not_found", "No such pending request.");
+  if (!elicitationBroker().answer(user.id, await idParam(context), result))
+    throw new AppError("pending.not_found", "No such pending request.");
   return new Response(null, { status: 204 });
 });

@@ -12,7 +12,7 @@ import { oauthCallbackResponse } from "@/lib/oauth/callback";
  */
 export async function GET(request: Request): Promise<Response> {
   const user = await requireUser().catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "unauthorized") return null;
+    if (error instanceof AppError && error.code === "auth.unauthorized") return null;
     throw error;
   });
   const db = getDb();

@@ -14,6 +14,7 @@ const reviewBody = z.discriminatedUnion("action", [
 export const POST = route(async (request: Request, context: { params: Promise<{ id: string }> }) => {
   const user = await requireUser();
   const body = await parseBody(request, reviewBody);
-  if (!samplingHost().reviews.answer(user.id, await idParam(context), body)) throw new AppError("not_found", "No such pending review.");
+  if (!samplingHost().reviews.answer(user.id, await idParam(context), body))
+    throw new AppError("pending.not_found", "No such pending review.");
   return new Response(null, { status: 204 });
 });

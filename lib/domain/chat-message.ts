@@ -5,7 +5,7 @@
 import type { UIMessage } from "ai";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-/** Live progress of one tool call, from the engine's `notifications/progress` (REFERENCE §8). */
+/** Live progress of one tool call, from the engine's `notifications/progress` (docs/architecture.md#transports). */
 export interface ProgressData {
   toolCallId: string;
   progress: number;
@@ -13,7 +13,7 @@ export interface ProgressData {
   message?: string;
 }
 
-/** A resource attached to a user message; `text` is what the model reads (REFERENCE §7). */
+/** A resource attached to a user message; `text` is what the model reads (docs/architecture.md#the-agent). */
 export interface ResourceData {
   serverId: string;
   serverName: string;

