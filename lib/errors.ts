@@ -19,6 +19,9 @@ export const ERROR_STATUS = {
   invalid_config: 400,
   weak_password: 400,
   registration_closed: 403,
+  setup_code: 403,
+  rate_limited: 429,
+  unsupported_media_type: 415,
   secret_key: 500,
   upstream: 502,
   internal: 500,
@@ -31,11 +34,14 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field?: string;
-  constructor(code: ErrorCode, message: string, field?: string) {
+  /** Seconds to wait before trying again (sent as `Retry-After` on a 429). */
+  readonly retryAfterSeconds?: number;
+  constructor(code: ErrorCode, message: string, field?: string, retryAfterSeconds?: number) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
   get status(): number {
     return ERROR_STATUS[this.code];
@@ -45,7 +51,9 @@ export class AppError extends Error {
 /** Turn any thrown value into a JSON Response `{code, message, field?}`. Unknown errors become 500. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
-    return Response.json({ code: error.code, message: error.message, field: error.field }, { status: error.status });
+    const headers =
+      error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
+    return Response.json({ code: error.code, message: error.message, field: error.field }, { status: error.status, headers });
   }
   if (error instanceof ConfigError) {
     return Response.json({ code: "invalid_config", message: error.message, field: error.field }, { status: 400 });
