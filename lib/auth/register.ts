@@ -24,6 +24,10 @@ export const registerSchema = z
   })
   .strict();
 
+function closedError(): AppError {
+  return new AppError("registration_closed", "Registration is closed on this instance; ask an administrator.");
+}
+
 /** Options of `registerUser`. */
 export interface RegisterOptions {
   /** An instance administrator adds the user: allowed even when registration is closed, not throttled. Default false. */
@@ -46,17 +50,19 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   const { setupCode, ...input } = parsed.data;
   if (!options.byAdmin && options.address) takeAttempt("register", { email: input.email, address: options.address });
   // The very first account may always be created (with the setup code): otherwise a closed instance could never get an admin.
-  if (!registrationOpen() && !options.byAdmin && hasAnyUser(db))
-    throw new AppError("registration_closed", "Registration is closed on this instance; ask an administrator.");
+  if (!registrationOpen() && !options.byAdmin && hasAnyUser(db)) throw closedError();
   const weakness = passwordWeakness(input.password);
   if (weakness) throw new AppError("weak_password", weakness, "password");
   const hash = options.byAdmin ? hashPassword(input.password) : unauthenticatedHashGate(() => hashPassword(input.password));
   const passwordHash = await hash;
   // From here to the insert nothing awaits: the first-account check, the code's use and the insert
   // happen as one step, so two racing first registrations cannot both pass with one code.
-  if (!hasAnyUser(db) && !consumeSetupCode(setupCode)) {
+  const fresh = !hasAnyUser(db);
+  if (fresh && !consumeSetupCode(setupCode)) {
     throw new AppError("setup_code", "This instance has no account yet: enter the setup code printed in the server log.", "setupCode");
   }
+  // Checked again: another first registration may have finished while this one was hashing.
+  if (!fresh && !registrationOpen() && !options.byAdmin) throw closedError();
   const user = createUserWithWorkspace(db, { ...input, passwordHash });
   if (!user) {
     if (options.byAdmin) throw new AppError("conflict", "An account with this email already exists.", "email");
