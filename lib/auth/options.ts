@@ -12,7 +12,7 @@ import { readOrCreateSecretFile } from "../crypto";
 import { dataDir } from "../env";
 import { checkCredentials } from "./credentials";
 import { sessionLifetimeMs } from "./session-policy";
-import { endOneSession, startSession } from "./sessions";
+import { endOneSession, resolveSession, startSession } from "./sessions";
 import { clearAccountAttempts } from "./sign-in-throttle";
 
 let cached: NextAuthOptions | undefined;
@@ -48,6 +48,9 @@ export function getAuthOptions(): NextAuthOptions {
         if (user) {
           token.sub = user.id;
           token.sid = startSession(getDb(), user.id);
+        } else if (typeof token.sid !== "string" || !resolveSession(getDb(), token.sid)) {
+          // next-auth's /api/auth/session answers "signed out" and clears the cookie when this throws.
+          throw new Error("The session has ended.");
         }
         return token;
       },

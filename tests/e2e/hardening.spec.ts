@@ -132,6 +132,10 @@ test.describe("sessions end when they should", () => {
     const { csrfToken } = await (await client.get("/api/auth/csrf")).json();
     expect((await client.post("/api/auth/signout", { form: { csrfToken, json: "true" } })).status()).toBe(200);
     expect(await statusWith(cookie)).toBe(401);
+    // next-auth's own session endpoint agrees: nobody is signed in with that cookie.
+    const bare = await playwrightRequest.newContext({ baseURL: LOCALHOST });
+    expect(await (await bare.get("/api/auth/session", { headers: { cookie } })).json()).toEqual({});
+    await bare.dispose();
     await client.dispose();
   });
 
