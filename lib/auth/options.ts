@@ -10,6 +10,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../db/client";
 import { readOrCreateSecretFile } from "../crypto";
 import { dataDir } from "../env";
+import { redact } from "../redact";
 import { checkCredentials } from "./credentials";
 import { sessionLifetimeMs } from "./session-policy";
 import { endOneSession, resolveSession, startSession } from "./sessions";
@@ -63,6 +64,18 @@ export function getAuthOptions(): NextAuthOptions {
         if (url.startsWith("/")) return `${baseUrl}${url}`;
         return new URL(url).origin === baseUrl ? url : baseUrl;
       },
+    },
+    logger: {
+      // An ended session reaching next-auth's session endpoint is routine, not a server error.
+      error(code, metadata) {
+        if (code === "JWT_SESSION_ERROR") return;
+        const detail = metadata instanceof Error ? metadata.message : ((metadata as { message?: string })?.message ?? "");
+        console.error(`[next-auth] ${code}`, redact(detail));
+      },
+      warn(code) {
+        console.warn(`[next-auth] ${code}`);
+      },
+      debug() {},
     },
     events: {
       signOut({ token }) {
