@@ -37,6 +37,7 @@ export function proxy(request: NextRequest): NextResponse {
   return response;
 }
 
+/** Where the proxy runs: every path but Next's hashed build assets. */
 export const config = {
   // Everything but Next's immutable build assets (hashed files that carry no user data).
   matcher: ["/((?!_next/static|_next/image).*)"],
