@@ -1,5 +1,5 @@
 /** Browser sessions: one row per sign-in, looked up by id on every request. */
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { sessions, users } from "../schema";
@@ -21,23 +21,33 @@ export function createSession(db: Db, input: { userId: string; now: Date; expire
   return id;
 }
 
+function buildStateQuery(db: Db) {
+  return db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      endedAt: sessions.endedAt,
+      userDisabledAt: users.disabledAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .prepare();
+}
+
+// Prepared once per database handle: this runs on every request.
+const stateQueries = new WeakMap<Db, ReturnType<typeof buildStateQuery>>();
+
 /** One primary-key look-up (joined to its user by primary key): the per-request session check. */
 export function getSessionState(db: Db, id: string): SessionState | null {
-  return (
-    db
-      .select({
-        id: sessions.id,
-        userId: sessions.userId,
-        lastSeenAt: sessions.lastSeenAt,
-        expiresAt: sessions.expiresAt,
-        endedAt: sessions.endedAt,
-        userDisabledAt: users.disabledAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.id, id))
-      .get() ?? null
-  );
+  let query = stateQueries.get(db);
+  if (!query) {
+    query = buildStateQuery(db);
+    stateQueries.set(db, query);
+  }
+  return query.get({ id }) ?? null;
 }
 
 /** Record activity on a session (for the idle timeout). */
