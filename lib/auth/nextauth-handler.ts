@@ -5,7 +5,8 @@
  */
 import "server-only";
 import NextAuth from "next-auth";
-import { errorResponse } from "../errors";
+import { AppError, errorResponse } from "../errors";
+import { unauthenticatedHashGate } from "../security/hash-gate";
 import { getAuthOptions } from "./options";
 import { clientAddress, takeAttempt } from "./sign-in-throttle";
 
@@ -25,6 +26,8 @@ export async function handleNextAuth(request: Request, context: Context): Promis
       .catch(() => null);
     const email = form?.get("email");
     try {
+      // Refused before counting: a flood that fills the hashing queue must not lock the account out.
+      if (unauthenticatedHashGate.full()) throw new AppError("rate_limited", "The server is busy; try again in a moment.", undefined, 1);
       takeAttempt("signIn", { email: typeof email === "string" ? email : "", address: clientAddress(request.headers) });
     } catch (error) {
       return errorResponse(error);

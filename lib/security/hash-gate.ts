@@ -15,7 +15,10 @@ export interface HashGateOptions {
 }
 
 /** Run `work` when a slot is free; throws a `rate_limited` AppError when the queue is full. */
-export type HashGate = <T>(work: () => Promise<T>) => Promise<T>;
+export type HashGate = (<T>(work: () => Promise<T>) => Promise<T>) & {
+  /** Whether a new caller would be refused right now (so a route can answer 429 before doing anything). */
+  full(): boolean;
+};
 
 /** A gate with its own slots. */
 export function createHashGate(options: HashGateOptions = {}): HashGate {
@@ -23,7 +26,8 @@ export function createHashGate(options: HashGateOptions = {}): HashGate {
   const queueMax = options.queue ?? 16;
   let running = 0;
   const waiting: (() => void)[] = [];
-  return async (work) => {
+  const full = () => running >= concurrency && waiting.length >= queueMax;
+  const gate = async <T>(work: () => Promise<T>): Promise<T> => {
     if (running >= concurrency) {
       if (waiting.length >= queueMax) throw new AppError("rate_limited", "The server is busy; try again in a moment.", undefined, 1);
       await new Promise<void>((resolve) => waiting.push(resolve));
@@ -39,6 +43,7 @@ export function createHashGate(options: HashGateOptions = {}): HashGate {
       else running -= 1;
     }
   };
+  return Object.assign(gate, { full });
 }
 
 /** The process-wide gate for unauthenticated hashing (sign-in, sign-up). */

@@ -65,7 +65,9 @@ describe("hash gate", () => {
           resolve();
         });
       });
+    expect(gate.full()).toBe(false);
     const first = [gate(work), gate(work), gate(work)];
+    expect(gate.full()).toBe(true);
     await expect(gate(work)).rejects.toMatchObject({ code: "rate_limited", status: 429 });
     await new Promise((r) => setTimeout(r, 0));
     expect(running).toBe(2);
@@ -75,5 +77,6 @@ describe("hash gate", () => {
     }
     await Promise.all(first);
     expect(peak).toBe(2);
+    expect(gate.full()).toBe(false);
   });
 });
