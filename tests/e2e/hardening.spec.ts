@@ -67,6 +67,8 @@ test.describe("security headers", () => {
     const scriptNonces = await page.locator("script[src]").evaluateAll((scripts) => scripts.map((s) => (s as HTMLScriptElement).nonce));
     expect(scriptNonces.length).toBeGreaterThan(0);
     expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+    // A submit before hydration posts (never puts the password in the URL).
+    expect(await page.getByTestId("signin-form").getAttribute("method")).toBe("post");
 
     await new AuthPages(page).register(newAccount("headers"));
     const servers = await page.goto("/servers");

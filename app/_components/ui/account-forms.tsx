@@ -33,8 +33,9 @@ export function PasswordForm() {
     );
   }
 
+  // method="post": a submit before hydration must never put the passwords in the URL.
   return (
-    <form onSubmit={onSubmit} className="space-y-3" data-testid="password-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-3" data-testid="password-form">
       <h2 className="text-lg font-medium">Change password</h2>
       <div>
         <label className="label" htmlFor="currentPassword">

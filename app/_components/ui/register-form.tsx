@@ -56,8 +56,9 @@ export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
 
   const errorFor = (field: string) => (error?.field === field ? error.message : null);
 
+  // method="post": a submit before hydration must never put the password in the URL.
   return (
-    <form onSubmit={onSubmit} className="space-y-4" data-testid="register-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-4" data-testid="register-form">
       <h2 className="text-lg font-medium">Create an account</h2>
       {fresh && (
         <p className="rounded bg-amber-50 p-2 text-sm text-amber-900" data-testid="first-run-note">

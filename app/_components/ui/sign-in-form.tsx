@@ -22,8 +22,9 @@ export function SignInForm({ fresh = false }: { fresh?: boolean }) {
     else setError(signInFailureMessage(outcome));
   }
 
+  // method="post": a submit before hydration must never put the password in the URL.
   return (
-    <form onSubmit={onSubmit} className="space-y-4" data-testid="signin-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-4" data-testid="signin-form">
       <h2 className="text-lg font-medium">Sign in</h2>
       {fresh && (
         <p className="rounded bg-amber-50 p-2 text-sm text-amber-900" data-testid="first-run-note">
