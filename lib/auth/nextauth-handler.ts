@@ -20,6 +20,7 @@ type Context = { params: Promise<{ nextauth: string[] }> };
 export async function handleNextAuth(request: Request, context: Context): Promise<Response> {
   const { nextauth } = await context.params;
   if (request.method === "POST" && nextauth[0] === "callback" && nextauth[1] === "credentials") {
+    // A body that is not a form still counts as an attempt (under an empty email); next-auth refuses it itself.
     const form = await request
       .clone()
       .formData()
