@@ -58,7 +58,8 @@ export default defineConfig({
       env: {
         PORT: String(PORT),
         SWITCHBOARD_DATA_DIR: dataDir,
-        NEXTAUTH_URL: `http://localhost:${PORT}`,
+        // No NEXTAUTH_URL / SWITCHBOARD_PUBLIC_URL: the app follows the loopback address each request
+        // uses, which hardening.spec.ts checks from 127.0.0.1.
         SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",
         // The OAuth fixture AS (tests/e2e/oauth.spec.ts) is plain http on 127.0.0.1.
         SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH: "1",

@@ -69,8 +69,10 @@ async function measure(call: () => Promise<void>): Promise<Figures> {
 }
 
 /** Sign up and sign in through next-auth's credentials flow; returns the session cookie header. */
-async function signIn(base: string): Promise<string> {
-  const account = { email: "bench@example.com", password: "a long bench password", name: "Bench" };
+async function signIn(base: string, dataDir: string): Promise<string> {
+  // The instance is fresh: its first account needs the setup code the server wrote at start-up.
+  const setupCode = fs.readFileSync(path.join(dataDir, "setup-code"), "utf8").trim();
+  const account = { email: "bench@example.com", password: "a long bench password", name: "Bench", setupCode };
   await fetch(`${base}/api/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -109,7 +111,7 @@ async function main() {
   });
   const base = `http://127.0.0.1:${appPort}`;
   await waitFor(`${base}/api/health`, 300_000);
-  const cookie = await signIn(base);
+  const cookie = await signIn(base, dataDir);
   const created = await fetch(`${base}/api/servers`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie },

@@ -17,7 +17,28 @@ export const users = sqliteTable("users", {
   passwordHash: text("password_hash").notNull(),
   isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
+  /** Set when an administrator disables the account: its sessions are refused from the next request. */
+  disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
 });
+
+/**
+ * A signed-in browser session. The JWT cookie carries only this id; every request looks the row up
+ * (by primary key), so ending a row signs that browser out at once.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    endedAt: integer("ended_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
 
 /** A workspace shares server configs between its members; each user has a personal one. */
 export const workspaces = sqliteTable("workspaces", {

@@ -15,6 +15,9 @@ export const ERROR_STATUS = {
   "auth.registration_closed": 403,
   "auth.weak_password": 400,
   "auth.email_taken": 409,
+  "auth.setup_code": 403,
+  "auth.rate_limited": 429,
+  "request.unsupported_media_type": 415,
   "server.not_found": 404,
   "server.name_taken": 409,
   "server.invalid_config": 400,
@@ -79,11 +82,14 @@ export interface ErrorBody {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field?: string;
-  constructor(code: ErrorCode, message: string, field?: string) {
+  /** Seconds to wait before trying again (sent as `Retry-After` on a 429). */
+  readonly retryAfterSeconds?: number;
+  constructor(code: ErrorCode, message: string, field?: string, retryAfterSeconds?: number) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
   get status(): number {
     return ERROR_STATUS[this.code];

@@ -41,7 +41,10 @@ export async function idParam(context: { params: Promise<{ id: string }> }): Pro
 /** Turn any thrown value into a JSON Response `{code, message, field?}`. Unknown errors become 500. */
 export function errorResponse(error: unknown): Response {
   const body = errorBody(error);
-  return Response.json(body, { status: ERROR_STATUS[body.code] });
+  // A throttled or over-quota answer says when to come back (429 + Retry-After).
+  const retryAfter = error instanceof AppError ? error.retryAfterSeconds : undefined;
+  const headers = retryAfter === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(retryAfter))) };
+  return Response.json(body, { status: ERROR_STATUS[body.code], headers });
 }
 
 /** The response body for a thrown value: each family's code gets its family's namespace. */

@@ -4,12 +4,17 @@ import path from "node:path";
 import { getDb, closeDb } from "../db/client";
 import { SecretKeyError, readOrCreateSecretFile } from "../lib/crypto";
 import { dataDir } from "../lib/env";
+import { ensureSetupCode, setupCodeLogLine } from "../lib/auth/setup-code";
+import { describePublicUrl } from "../lib/security/public-url";
 
 try {
   if (!process.env.NEXTAUTH_SECRET) readOrCreateSecretFile(path.join(dataDir(), "nextauth.secret"));
-  getDb();
+  const setup = ensureSetupCode(getDb());
   closeDb();
   console.log(`switchboard: data directory ${dataDir()} ready`);
+  console.log(`switchboard: ${describePublicUrl()}`);
+  // Printed at every start while no account exists, so the code is in the log whoever looks.
+  if (setup) console.log(setupCodeLogLine(setup.code));
 } catch (error) {
   if (error instanceof SecretKeyError) {
     console.error(`switchboard: ${error.message}`);

@@ -45,10 +45,17 @@ run([tsxBin, path.join(root, "scripts", "preflight.ts")], "preflight");
 
 const port = process.env.PORT || "3000";
 const env = { ...process.env, PORT: port };
-env.NEXTAUTH_URL ||= `http://localhost:${port}`;
+// No default NEXTAUTH_URL: without a configured public URL, next-auth follows the loopback address
+// each request came to (proxy.ts pins X-Forwarded-Host), so 127.0.0.1 and localhost both work.
+if (env.SWITCHBOARD_PUBLIC_URL) env.NEXTAUTH_URL = env.SWITCHBOARD_PUBLIC_URL;
+env.AUTH_TRUST_HOST = "1";
 const dataDir = path.resolve(process.env.SWITCHBOARD_DATA_DIR || "./data");
 env.NEXTAUTH_SECRET ||= fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
 
-const server = spawn(process.execPath, [nextBin, "start", "-p", port], { stdio: "inherit", env });
+// HOSTNAME binds to one interface (127.0.0.1 keeps a fresh instance off the network); Next's default is every interface.
+const args = [nextBin, "start", "-p", port];
+if (process.env.HOSTNAME) args.push("-H", process.env.HOSTNAME);
+console.log(`switchboard: listening on ${process.env.HOSTNAME || "every interface"}, port ${port}`);
+const server = spawn(process.execPath, args, { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

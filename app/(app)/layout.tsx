@@ -7,6 +7,7 @@ const NAV = [
   { href: "/chat", label: "Chat" },
   { href: "/servers", label: "Servers" },
   { href: "/settings", label: "Settings" },
+  { href: "/account", label: "Account" },
 ];
 
 export default async function AppLayout({ children }: { children: React.ReactNode }) {

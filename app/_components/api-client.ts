@@ -217,6 +217,6 @@ export async function answerSamplingReview(id: string, body: SamplingReviewAnswe
 }
 
 /** Sign up. */
-export function registerAccount(body: { name: string; email: string; password: string }): Promise<unknown> {
+export function registerAccount(body: { name: string; email: string; password: string; setupCode?: string }): Promise<unknown> {
   return apiRequest("/api/auth/register", json("POST", body), (status) => `Registration failed (${status}).`);
 }

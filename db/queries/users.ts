@@ -61,3 +61,13 @@ export function getUserById(db: Db, id: string): UserRecord | null {
 export function hasAnyUser(db: Db): boolean {
   return !!db.select({ id: users.id }).from(users).limit(1).get();
 }
+
+/** A user's password hash by id (password change), or null. */
+export function getPasswordHashById(db: Db, id: string): string | null {
+  return db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id)).get()?.hash ?? null;
+}
+
+/** Replace a user's password hash. */
+export function updatePasswordHash(db: Db, id: string, passwordHash: string): void {
+  db.update(users).set({ passwordHash }).where(eq(users.id, id)).run();
+}

@@ -1,5 +1,6 @@
 /**
- * next-auth configuration: email + password (Credentials) with JWT sessions. Built lazily so
+ * next-auth configuration: email + password (Credentials) with JWT sessions. The JWT carries a
+ * server-side session id (lib/auth/sessions.ts) so that sessions can be ended. Built lazily so
  * `next build` never reads or creates secrets.
  */
 import "server-only";
@@ -7,10 +8,13 @@ import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../db/client";
-import { getUserWithPasswordByEmail } from "../../db/queries/users";
 import { readOrCreateSecretFile } from "../crypto";
 import { dataDir } from "../env";
-import { verifyPassword } from "./password";
+import { redact } from "../redact";
+import { checkCredentials } from "./credentials";
+import { sessionLifetimeMs } from "./session-policy";
+import { endOneSession, resolveSession, startSession } from "./sessions";
+import { clearAccountAttempts } from "./sign-in-throttle";
 
 let cached: NextAuthOptions | undefined;
 
@@ -23,29 +27,59 @@ export function nextAuthSecret(): string {
 export function getAuthOptions(): NextAuthOptions {
   cached ??= {
     secret: nextAuthSecret(),
-    session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
+    session: { strategy: "jwt", maxAge: Math.floor(sessionLifetimeMs() / 1000) },
     pages: { signIn: "/signin" },
     providers: [
       CredentialsProvider({
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        // Throttling happens before next-auth sees the request (lib/auth/nextauth-handler.ts), where a 429 can be sent.
         async authorize(credentials) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = getUserWithPasswordByEmail(getDb(), credentials.email);
-          if (!user || !(await verifyPassword(credentials.password, user.passwordHash))) return null;
+          const user = await checkCredentials(getDb(), credentials.email, credentials.password);
+          if (!user) return null;
+          clearAccountAttempts(credentials.email);
           return { id: user.id, email: user.email, name: user.name };
         },
       }),
     ],
     callbacks: {
-      // Only the user id travels in the token; admin flags and memberships are read fresh per request.
+      // Only the user id and the session id travel in the token; everything else is read per request.
       jwt({ token, user }) {
-        if (user) token.sub = user.id;
+        if (user) {
+          token.sub = user.id;
+          token.sid = startSession(getDb(), user.id);
+        } else if (typeof token.sid !== "string" || !resolveSession(getDb(), token.sid)) {
+          // next-auth's /api/auth/session answers "signed out" and clears the cookie when this throws.
+          throw new Error("The session has ended.");
+        }
         return token;
       },
       session({ session, token }) {
         if (session.user) (session.user as { id?: string }).id = token.sub;
         return session;
+      },
+      // Redirects stay on the origin next-auth was reached at (the public URL, see proxy.ts).
+      redirect({ url, baseUrl }) {
+        if (url.startsWith("/")) return `${baseUrl}${url}`;
+        return new URL(url).origin === baseUrl ? url : baseUrl;
+      },
+    },
+    logger: {
+      // An ended session reaching next-auth's session endpoint is routine, not a server error.
+      error(code, metadata) {
+        if (code === "JWT_SESSION_ERROR") return;
+        const detail = metadata instanceof Error ? metadata.message : ((metadata as { message?: string })?.message ?? "");
+        console.error(`[next-auth] ${code}`, redact(detail));
+      },
+      warn(code) {
+        console.warn(`[next-auth] ${code}`);
+      },
+      debug() {},
+    },
+    events: {
+      signOut({ token }) {
+        if (typeof token?.sid === "string") endOneSession(getDb(), token.sid);
       },
     },
   };

@@ -1,42 +1,73 @@
-/** Sign-up: validation, the closed-registration switch, and the first-user-is-admin rule. */
+/**
+ * Sign-up: validation, throttling, the closed-registration switch, the first-run setup code and
+ * the first-user-is-admin rule. A taken email is not revealed: the caller answers exactly as for a
+ * new account, after the same hashing work.
+ */
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { createUserWithWorkspace, hasAnyUser, type UserRecord } from "../../db/queries/users";
 import { recordAudit } from "../../db/queries/audit";
-import { AppError } from "../errors";
+import { createUserWithWorkspace, hasAnyUser, type UserRecord } from "../../db/queries/users";
 import { registrationOpen } from "../env";
+import { AppError } from "../errors";
+import { unauthenticatedHashGate } from "../security/hash-gate";
 import { hashPassword, passwordWeakness } from "./password";
+import { consumeSetupCode } from "./setup-code";
+import { takeAttempt } from "./sign-in-throttle";
 
-/** The body of `POST /api/auth/register`. */
+/** The body of `POST /api/auth/register`. `setupCode` is needed only for an instance's first account. */
 export const registerSchema = z
   .object({
     email: z.string().trim().email().max(254),
     password: z.string(),
     name: z.string().trim().min(1).max(100),
+    setupCode: z.string().max(100).optional(),
   })
   .strict();
 
-/** Options of `registerUser`. */
-export interface RegisterOptions {
-  /** An instance administrator adds the user: allowed even when registration is closed. Default false. */
-  byAdmin?: boolean;
+function closedError(): AppError {
+  return new AppError("auth.registration_closed", "Registration is closed on this instance; ask an administrator.");
 }
 
-/** Register a user; throws AppError with the field at fault. */
-export async function registerUser(db: Db, body: unknown, options: RegisterOptions = {}): Promise<UserRecord> {
+/** Options of `registerUser`. */
+export interface RegisterOptions {
+  /** An instance administrator adds the user: allowed even when registration is closed, not throttled. Default false. */
+  byAdmin?: boolean;
+  /** The client address for throttling (`clientAddress`); self sign-up through HTTP passes it. Default: not throttled. */
+  address?: string;
+}
+
+/**
+ * Register a user; throws AppError with the field at fault. Returns null when the email is taken
+ * and the caller is not an administrator (who may know which accounts exist).
+ */
+export async function registerUser(db: Db, body: unknown, options: RegisterOptions = {}): Promise<UserRecord | null> {
   const parsed = registerSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.join(".") || undefined;
     throw new AppError("request.invalid", field ? `${field}: ${issue.message}` : issue.message, field);
   }
-  // The very first account may always be created: otherwise a closed instance could never get an admin.
-  if (!registrationOpen() && !options.byAdmin && hasAnyUser(db))
-    throw new AppError("auth.registration_closed", "Registration is closed on this instance; ask an administrator.");
-  const weakness = passwordWeakness(parsed.data.password);
+  const { setupCode, ...input } = parsed.data;
+  if (!options.byAdmin && options.address) takeAttempt("register", { email: input.email, address: options.address });
+  // The very first account may always be created (with the setup code): otherwise a closed instance could never get an admin.
+  if (!registrationOpen() && !options.byAdmin && hasAnyUser(db)) throw closedError();
+  const weakness = passwordWeakness(input.password);
   if (weakness) throw new AppError("auth.weak_password", weakness, "password");
-  const user = createUserWithWorkspace(db, { ...parsed.data, passwordHash: await hashPassword(parsed.data.password) });
-  if (!user) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
+  const hash = options.byAdmin ? hashPassword(input.password) : unauthenticatedHashGate(() => hashPassword(input.password));
+  const passwordHash = await hash;
+  // From here to the insert nothing awaits: the first-account check, the code's use and the insert
+  // happen as one step, so two racing first registrations cannot both pass with one code.
+  const fresh = !hasAnyUser(db);
+  if (fresh && !consumeSetupCode(setupCode)) {
+    throw new AppError("auth.setup_code", "This instance has no account yet: enter the setup code printed in the server log.", "setupCode");
+  }
+  // Checked again: another first registration may have finished while this one was hashing.
+  if (!fresh && !registrationOpen() && !options.byAdmin) throw closedError();
+  const user = createUserWithWorkspace(db, { ...input, passwordHash });
+  if (!user) {
+    if (options.byAdmin) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
+    return null;
+  }
   recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { admin: user.isAdmin } });
   return user;
 }

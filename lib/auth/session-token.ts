@@ -1,35 +1,58 @@
 /**
  * Reading the session straight from next-auth's JWT cookie, with a small cache of verified tokens.
  * `getServerSession` rebuilds next-auth's whole handler and re-encrypts the token on every call;
- * API routes only need "which user is this", so they decrypt once per token and reuse the answer
- * until the token's own expiry (bounded by a short TTL so a cache entry never outlives much).
+ * API routes only need "which session is this", so they decrypt once per token and reuse the answer
+ * (bounded by a short TTL). The cache never decides whether the session still counts: that is one
+ * primary-key look-up in the sessions table on every request, so sign-out takes effect at once.
  */
 import "server-only";
 import { cookies } from "next/headers";
 import { decode } from "next-auth/jwt";
+import { getDb } from "../../db/client";
 import { nextAuthSecret } from "./options";
+import { resolveSession } from "./sessions";
 
 // next-auth v4 names the cookie with a __Secure- prefix on https deployments.
 const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 1000;
 
-const cache = new Map<string, { userId: string; until: number }>();
+/** The caller's live session. */
+export interface CurrentSession {
+  userId: string;
+  sessionId: string;
+}
 
-/** The user id of the request's session token, or null (no cookie, bad or expired token). */
-export async function sessionUserId(): Promise<string | null> {
-  const jar = await cookies();
-  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
-  if (!token) return null;
-  const now = Date.now();
+const cache = new Map<string, { sessionId: string; until: number }>();
+
+async function verifiedSessionId(token: string, now: number): Promise<string | null> {
   const hit = cache.get(token);
-  if (hit && hit.until > now) return hit.userId;
+  if (hit && hit.until > now) return hit.sessionId;
   cache.delete(token);
   // decode() verifies and decrypts (A256GCM); a forged or altered cookie yields null or throws.
   const payload = await decode({ token, secret: nextAuthSecret() }).catch(() => null);
   const expiresAt = typeof payload?.exp === "number" ? payload.exp * 1000 : 0;
-  if (!payload?.sub || expiresAt <= now) return null;
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  cache.set(token, { userId: payload.sub, until: Math.min(expiresAt, now + CACHE_TTL_MS) });
-  return payload.sub;
+  // Tokens without a session id predate server-side sessions: they cannot be ended, so they never count.
+  const sessionId = typeof payload?.sid === "string" ? payload.sid : null;
+  if (!sessionId || expiresAt <= now) return null;
+  const oldest = cache.keys().next();
+  if (cache.size >= CACHE_MAX && !oldest.done) cache.delete(oldest.value);
+  cache.set(token, { sessionId, until: Math.min(expiresAt, now + CACHE_TTL_MS) });
+  return sessionId;
+}
+
+/** The request's live session, or null (no cookie, bad or expired token, session ended, user disabled). */
+export async function currentSession(): Promise<CurrentSession | null> {
+  const jar = await cookies();
+  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
+  if (!token) return null;
+  const sessionId = await verifiedSessionId(token, Date.now());
+  if (!sessionId) return null;
+  const userId = resolveSession(getDb(), sessionId);
+  return userId ? { userId, sessionId } : null;
+}
+
+/** The user id of the request's live session, or null. */
+export async function sessionUserId(): Promise<string | null> {
+  return (await currentSession())?.userId ?? null;
 }

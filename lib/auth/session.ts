@@ -8,21 +8,23 @@ import { getDb } from "../../db/client";
 import { getUserById, type UserRecord } from "../../db/queries/users";
 import { getPersonalWorkspaceId } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
-import { sessionUserId } from "./session-token";
+import { currentSession } from "./session-token";
 
 /** The signed-in user with their current workspace. */
 export interface SessionUser extends UserRecord {
   workspaceId: string;
+  /** The server-side session this request belongs to (lib/auth/sessions.ts). */
+  sessionId: string;
 }
 
 async function currentUser(): Promise<SessionUser | null> {
-  const id = await sessionUserId();
-  if (!id) return null;
+  const session = await currentSession();
+  if (!session) return null;
   const db = getDb();
   // The token may outlive its user (deleted account): check the database, not just the JWT.
-  const user = getUserById(db, id);
+  const user = getUserById(db, session.userId);
   const workspaceId = user && getPersonalWorkspaceId(db, user.id);
-  return user && workspaceId ? { ...user, workspaceId } : null;
+  return user && workspaceId ? { ...user, workspaceId, sessionId: session.sessionId } : null;
 }
 
 /** The signed-in user, or an `unauthorized` AppError (401 JSON at the boundary). */

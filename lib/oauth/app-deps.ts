@@ -8,6 +8,7 @@ import { getDb } from "../../db/client";
 import { instanceKey } from "../../db/key-check";
 import type { AuthProviderFactory } from "../mcp/types";
 import { guardedFetchFromEnv } from "../net";
+import { configuredPublicOrigin, fallbackOrigin } from "../security/public-url";
 import { CALLBACK_PATH, CLIENT_METADATA_PATH } from "./client-metadata";
 import { providerFor, type OAuthDeps } from "./deps";
 import { createSqliteStore } from "./sqlite-store";
@@ -15,10 +16,12 @@ import { urlPolicyFromEnv } from "./url-policy";
 
 let cached: OAuthDeps | undefined;
 
-/** The app's public base URL without a trailing slash. */
+/**
+ * The app's public base URL without a trailing slash: the configured public URL, else
+ * `http://localhost:$PORT` (one process-wide redirect URI; lib/security/public-url.ts has the rule).
+ */
 export function publicBaseUrl(): string {
-  const raw = process.env.SWITCHBOARD_PUBLIC_URL || process.env.NEXTAUTH_URL || "http://localhost:3000";
-  return raw.replace(/\/+$/, "");
+  return configuredPublicOrigin() ?? fallbackOrigin();
 }
 
 /** The process-wide OAuth collaborators (created on first use, after the database is open). */

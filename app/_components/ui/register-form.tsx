@@ -1,13 +1,18 @@
 "use client";
 
 import Link from "next/link";
-import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ApiError, registerAccount } from "../api-client";
+import { credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
 
-/** Sign-up form backed by `POST /api/auth/register`; signs the new user in on success. */
-export function RegisterForm() {
+const LABELS = { name: "Name", email: "Email", password: "Password (10+ characters)", setupCode: "Setup code" } as const;
+
+/**
+ * Sign-up form backed by `POST /api/auth/register`; signs the new user in on success. `fresh`: the
+ * instance has no account yet, so the form asks for the setup code from the server log.
+ */
+export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -15,7 +20,12 @@ export function RegisterForm() {
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const body = { name: String(form.get("name")), email: String(form.get("email")), password: String(form.get("password")) };
+    const body = {
+      name: String(form.get("name")),
+      email: String(form.get("email")),
+      password: String(form.get("password")),
+      ...(fresh ? { setupCode: String(form.get("setupCode")) } : {}),
+    };
     setBusy(true);
     setError(null);
     try {
@@ -26,26 +36,44 @@ export function RegisterForm() {
       setBusy(false);
       return;
     }
-    await signIn("credentials", { email: body.email, password: body.password, redirect: false });
+    // The answer is the same whether or not the email was new (accounts are not revealed), so a
+    // failed sign-in here most likely means the account already existed with another password.
+    const outcome = await credentialsSignIn(body.email, body.password);
+    if (!outcome.ok) {
+      setError({
+        message:
+          outcome.reason === "wrong"
+            ? "Could not sign you in. If you already have an account, sign in with its password."
+            : signInFailureMessage(outcome),
+      });
+      setBusy(false);
+      return;
+    }
     router.replace("/servers");
   }
 
   const errorFor = (field: string) => (error?.field === field ? error.message : null);
 
+  // method="post": a submit before hydration must never put the password in the URL.
   return (
-    <form onSubmit={onSubmit} className="space-y-4" data-testid="register-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-4" data-testid="register-form">
       <h2 className="text-lg font-medium">Create an account</h2>
-      {(["name", "email", "password"] as const).map((field) => (
+      {fresh && (
+        <p className="rounded bg-amber-50 p-2 text-sm text-amber-900" data-testid="first-run-note">
+          No account yet — the first account becomes the administrator; find the setup code in the server log.
+        </p>
+      )}
+      {(fresh ? (["setupCode", "name", "email", "password"] as const) : (["name", "email", "password"] as const)).map((field) => (
         <div key={field}>
           <label className="label" htmlFor={field}>
-            {field === "name" ? "Name" : field === "email" ? "Email" : "Password (10+ characters)"}
+            {LABELS[field]}
           </label>
           <input
             className="input"
             id={field}
             name={field}
-            type={field === "name" ? "text" : field}
-            autoComplete={field === "password" ? "new-password" : field}
+            type={field === "name" || field === "setupCode" ? "text" : field}
+            autoComplete={field === "password" ? "new-password" : field === "setupCode" ? "off" : field}
             aria-invalid={!!errorFor(field)}
             required
           />

@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
 
-/** Email + password sign-in through next-auth's Credentials provider. */
-export function SignInForm() {
+/** Email + password sign-in through next-auth's Credentials provider. `fresh`: the instance has no account yet. */
+export function SignInForm({ fresh = false }: { fresh?: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -16,19 +16,24 @@ export function SignInForm() {
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    const result = await signIn("credentials", {
-      email: String(form.get("email")),
-      password: String(form.get("password")),
-      redirect: false,
-    });
+    const outcome = await credentialsSignIn(String(form.get("email")), String(form.get("password")));
     setBusy(false);
-    if (result?.ok && !result.error) router.replace("/chat");
-    else setError("Wrong email or password.");
+    if (outcome.ok) router.replace("/chat");
+    else setError(signInFailureMessage(outcome));
   }
 
+  // method="post": a submit before hydration must never put the password in the URL.
   return (
-    <form onSubmit={onSubmit} className="space-y-4" data-testid="signin-form">
+    <form method="post" onSubmit={onSubmit} className="space-y-4" data-testid="signin-form">
       <h2 className="text-lg font-medium">Sign in</h2>
+      {fresh && (
+        <p className="rounded bg-amber-50 p-2 text-sm text-amber-900" data-testid="first-run-note">
+          No account yet — the first account becomes the administrator; find the setup code in the server log.{" "}
+          <Link className="underline" href="/register">
+            Create it
+          </Link>
+        </p>
+      )}
       <div>
         <label className="label" htmlFor="email">
           Email

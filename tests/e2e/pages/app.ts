@@ -1,4 +1,6 @@
 import { expect, type Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
 
 /**
  * The instance administrator: foundation.spec registers it first (every run has a fresh data dir),
@@ -10,6 +12,20 @@ export const ADMIN = { name: "Admin", email: "admin@example.com", password: "a l
 export function newAccount(prefix: string) {
   const id = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   return { name: `${prefix} ${id}`, email: `${prefix}-${id}@example.com`.toLowerCase(), password: "a long test password" };
+}
+
+/**
+ * The instance's first-run setup code while it has no account (the server writes it to
+ * `<data dir>/setup-code` at start-up and removes it once the first account exists), else undefined.
+ */
+export function setupCode(): string | undefined {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) return undefined;
+  try {
+    return fs.readFileSync(path.join(dir, "setup-code"), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Wait until React has hydrated the page (a click before that reloads the form instead of submitting). */
@@ -24,6 +40,9 @@ export class AuthPages {
   async register(account: { name: string; email: string; password: string }) {
     await this.page.goto("/register");
     await waitForHydration(this.page);
+    // A fresh instance asks for the setup code (the first account becomes the administrator).
+    const code = setupCode();
+    if (code && (await this.page.getByLabel("Setup code").count()) > 0) await this.page.getByLabel("Setup code").fill(code);
     await this.page.getByLabel("Name").fill(account.name);
     await this.page.getByLabel("Email").fill(account.email);
     await this.page.getByLabel(/Password/).fill(account.password);

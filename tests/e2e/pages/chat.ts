@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { newAccount } from "./app";
+import { newAccount, setupCode } from "./app";
 
 /**
  * Register and sign in through the HTTP API (the session cookie lands in the page's context),
@@ -8,7 +8,8 @@ import { newAccount } from "./app";
  */
 export async function signUpByApi(page: Page, account: { name: string; email: string; password: string }) {
   const request = page.context().request;
-  expect((await request.post("/api/auth/register", { data: account })).status()).toBe(201);
+  const code = setupCode();
+  expect((await request.post("/api/auth/register", { data: code ? { ...account, setupCode: code } : account })).status()).toBe(201);
   const { csrfToken } = await (await request.get("/api/auth/csrf")).json();
   const signIn = await request.post("/api/auth/callback/credentials", {
     form: { csrfToken, email: account.email, password: account.password, json: "true" },

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { instanceKey } from "@/db/key-check";
 import { createServer, toServerDefinition } from "@/db/queries/servers";
 import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
-import { registerUser } from "@/lib/auth/register";
+import { registerTestUser } from "../../helpers/register";
 import type { ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
 import type { OAuthDeps } from "@/lib/oauth/deps";
@@ -51,7 +51,7 @@ export interface TestUser {
 /** Register a user in the temp app. */
 export async function signUp(email: string): Promise<TestUser> {
   const db = getDb();
-  const user = await registerUser(db, { email, password: "a long enough password", name: email.split("@")[0] });
+  const user = await registerTestUser(db, { email, password: "a long enough password", name: email.split("@")[0] });
   return { id: user.id, workspaceId: getPersonalWorkspaceId(db, user.id)! };
 }
 

@@ -1,8 +1,3 @@
-import NextAuth from "next-auth";
-import { getAuthOptions } from "@/lib/auth/options";
+import { handleNextAuth } from "@/lib/auth/nextauth-handler";
 
-function handler(request: Request, context: { params: Promise<{ nextauth: string[] }> }) {
-  return NextAuth(getAuthOptions())(request, context);
-}
-
-export { handler as GET, handler as POST };
+export { handleNextAuth as GET, handleNextAuth as POST };

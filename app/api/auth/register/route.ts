@@ -1,15 +1,21 @@
 import { getDb } from "@/db/client";
 import { getUserById } from "@/db/queries/users";
-import { sessionUserId } from "@/lib/auth/session-token";
 import { registerUser } from "@/lib/auth/register";
+import { sessionUserId } from "@/lib/auth/session-token";
+import { clientAddress } from "@/lib/auth/sign-in-throttle";
 import { readJson, route } from "@/lib/http";
 
-/** Sign up (open registration), or an administrator adding a user (always allowed). */
+/**
+ * Sign up (open registration, or the first account with the setup code), or an administrator adding
+ * a user. Self sign-up answers the same for a new and a taken email, so it reveals no accounts.
+ */
 export const POST = route(async (request: Request) => {
   const body = await readJson(request);
   const db = getDb();
   const callerId = await sessionUserId();
   const byAdmin = !!callerId && !!getUserById(db, callerId)?.isAdmin;
-  const user = await registerUser(db, body, { byAdmin });
-  return Response.json({ id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin }, { status: 201 });
+  const user = await registerUser(db, body, { byAdmin, address: clientAddress(request.headers) });
+  if (byAdmin && user) return Response.json({ id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin }, { status: 201 });
+  const { email, name } = body as { email: string; name: string };
+  return Response.json({ email: String(email).trim().toLowerCase(), name: String(name).trim() }, { status: 201 });
 });

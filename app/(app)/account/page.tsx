@@ -1,0 +1,30 @@
+import { PasswordForm, SignOutEverywhereButton } from "@/app/_components/ui/account-forms";
+import { requirePageUser } from "@/lib/auth/session";
+import { publicBaseUrl } from "@/lib/oauth/app-deps";
+import { configuredPublicOrigin } from "@/lib/security/public-url";
+
+/** The signed-in user's own account: password and sessions; administrators also see the public URL in use. */
+export default async function AccountPage() {
+  const user = await requirePageUser();
+  return (
+    <section className="mx-auto max-w-xl space-y-8 p-6">
+      <h1 className="text-xl font-semibold">Account</h1>
+      <p className="text-sm text-zinc-500">Signed in as {user.email}</p>
+      <PasswordForm />
+      <SignOutEverywhereButton />
+      {user.isAdmin && (
+        <div className="space-y-1 text-sm" data-testid="public-url">
+          <h2 className="text-lg font-medium">Public URL</h2>
+          <p>
+            OAuth redirects use <code>{publicBaseUrl()}/api/oauth/callback</code>.
+          </p>
+          {!configuredPublicOrigin() && (
+            <p className="text-zinc-500">
+              SWITCHBOARD_PUBLIC_URL is not set: the app answers on loopback addresses only. Set it to the address you serve the app at.
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

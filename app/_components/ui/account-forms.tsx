@@ -1,0 +1,94 @@
+"use client";
+
+import { signOut } from "next-auth/react";
+import { useState } from "react";
+
+async function send(path: string, init: RequestInit): Promise<{ ok: boolean; data: Record<string, unknown> }> {
+  const response = await fetch(path, { ...init, headers: { "content-type": "application/json" } });
+  const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { ok: response.ok, data };
+}
+
+/** Password change: the current password, then the new one; other devices are signed out. */
+export function PasswordForm() {
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setBusy(true);
+    const { ok, data } = await send("/api/account/password", {
+      method: "POST",
+      body: JSON.stringify({ currentPassword: String(form.get("currentPassword")), newPassword: String(form.get("newPassword")) }),
+    });
+    setBusy(false);
+    if (ok) formElement.reset();
+    const ended = Number(data.endedSessions ?? 0);
+    setMessage(
+      ok
+        ? { ok, text: `Password changed. ${ended} other session${ended === 1 ? "" : "s"} signed out.` }
+        : { ok, text: typeof data.message === "string" ? data.message : "The password could not be changed." },
+    );
+  }
+
+  // method="post": a submit before hydration must never put the passwords in the URL.
+  return (
+    <form method="post" onSubmit={onSubmit} className="space-y-3" data-testid="password-form">
+      <h2 className="text-lg font-medium">Change password</h2>
+      <div>
+        <label className="label" htmlFor="currentPassword">
+          Current password
+        </label>
+        <input className="input" id="currentPassword" name="currentPassword" type="password" autoComplete="current-password" required />
+      </div>
+      <div>
+        <label className="label" htmlFor="newPassword">
+          New password (10+ characters)
+        </label>
+        <input className="input" id="newPassword" name="newPassword" type="password" autoComplete="new-password" required />
+      </div>
+      {message && (
+        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-700" : "field-error"}>
+          {message.text}
+        </p>
+      )}
+      <button className="btn-primary" disabled={busy} type="submit">
+        {busy ? "Changing…" : "Change password"}
+      </button>
+    </form>
+  );
+}
+
+/** Ends every session of the user, this browser's too. */
+export function SignOutEverywhereButton() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onClick() {
+    setBusy(true);
+    const { ok } = await send("/api/account/sessions", { method: "DELETE" });
+    if (!ok) {
+      setBusy(false);
+      setError("Could not end the sessions; try again.");
+      return;
+    }
+    await signOut({ callbackUrl: "/signin" });
+  }
+
+  return (
+    <div className="space-y-2">
+      <h2 className="text-lg font-medium">Sessions</h2>
+      <p className="text-sm text-zinc-500">Signs you out on every browser and device, this one included.</p>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      <button className="btn-secondary" disabled={busy} type="button" onClick={onClick}>
+        Sign out of all devices
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+/** Browser sessions: one row per sign-in, looked up by id on every request. */
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { newId } from "../ids";
+import { sessions, users } from "../schema";
+
+/** A session row joined with what decides whether it still counts. */
+export interface SessionState {
+  id: string;
+  userId: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+  userDisabledAt: Date | null;
+}
+
+/** Start a session for a user; returns its id. */
+export function createSession(db: Db, input: { userId: string; now: Date; expiresAt: Date }): string {
+  const id = newId();
+  db.insert(sessions).values({ id, userId: input.userId, lastSeenAt: input.now, expiresAt: input.expiresAt }).run();
+  return id;
+}
+
+function buildStateQuery(db: Db) {
+  return db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      endedAt: sessions.endedAt,
+      userDisabledAt: users.disabledAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .prepare();
+}
+
+// Prepared once per database handle: this runs on every request.
+const stateQueries = new WeakMap<Db, ReturnType<typeof buildStateQuery>>();
+
+/** One primary-key look-up (joined to its user by primary key): the per-request session check. */
+export function getSessionState(db: Db, id: string): SessionState | null {
+  let query = stateQueries.get(db);
+  if (!query) {
+    query = buildStateQuery(db);
+    stateQueries.set(db, query);
+  }
+  return query.get({ id }) ?? null;
+}
+
+/** Record activity on a session (for the idle timeout). */
+export function touchSession(db: Db, id: string, now: Date): void {
+  db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
+}
+
+/** End one session (sign-out). */
+export function endSession(db: Db, id: string, now: Date): void {
+  db.update(sessions)
+    .set({ endedAt: now })
+    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+    .run();
+}
+
+/** End every open session of a user, except `keepId` when given; returns how many ended. */
+export function endSessionsOfUser(db: Db, userId: string, now: Date, keepId?: string): number {
+  const open = and(eq(sessions.userId, userId), isNull(sessions.endedAt));
+  return db
+    .update(sessions)
+    .set({ endedAt: now })
+    .where(keepId ? and(open, ne(sessions.id, keepId)) : open)
+    .run().changes;
+}

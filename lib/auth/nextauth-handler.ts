@@ -1,0 +1,39 @@
+/**
+ * next-auth's route handler with sign-in throttling in front: a credentials sign-in is counted per
+ * account and per client address before next-auth checks the password, and a throttled one gets
+ * 429 with `Retry-After` (next-auth itself can only answer 401).
+ */
+import "server-only";
+import NextAuth from "next-auth";
+import { AppError } from "../errors";
+import { errorResponse } from "../http";
+import { unauthenticatedHashGate } from "../security/hash-gate";
+import { getAuthOptions } from "./options";
+import { clientAddress, takeAttempt } from "./sign-in-throttle";
+
+// next-auth builds redirect URLs from X-Forwarded-Host/-Proto when this is set; proxy.ts replaces
+// those headers on every request with the app's public origin, so the client cannot choose them.
+process.env.AUTH_TRUST_HOST ||= "1";
+
+type Context = { params: Promise<{ nextauth: string[] }> };
+
+/** Handle one request to `/api/auth/[...nextauth]`. */
+export async function handleNextAuth(request: Request, context: Context): Promise<Response> {
+  const { nextauth } = await context.params;
+  if (request.method === "POST" && nextauth[0] === "callback" && nextauth[1] === "credentials") {
+    // A body that is not a form still counts as an attempt (under an empty email); next-auth refuses it itself.
+    const form = await request
+      .clone()
+      .formData()
+      .catch(() => null);
+    const email = form?.get("email");
+    try {
+      // Refused before counting: a flood that fills the hashing queue must not lock the account out.
+      if (unauthenticatedHashGate.full()) throw new AppError("auth.rate_limited", "The server is busy; try again in a moment.", undefined, 1);
+      takeAttempt("signIn", { email: typeof email === "string" ? email : "", address: clientAddress(request.headers) });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  }
+  return NextAuth(getAuthOptions())(request, context);
+}

@@ -1,0 +1,50 @@
+/**
+ * Server-side sessions behind the JWT cookie: started at sign-in, checked on every request, ended
+ * by sign-out, "sign out of all devices", a password change, or the account being disabled.
+ */
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { createSession, endSession, endSessionsOfUser, getSessionState, touchSession } from "../../db/queries/sessions";
+import { sessionLifetimeMs, sessionRefusal } from "./session-policy";
+
+// Writing last_seen_at on every request would turn each read into a write; a minute's resolution
+// is plenty for an idle timeout measured in minutes or days.
+const TOUCH_EVERY_MS = 60_000;
+
+/** Start a session for a user who just proved their password; returns the session id. */
+export function startSession(db: Db, userId: string, now = new Date()): string {
+  return createSession(db, { userId, now, expiresAt: new Date(now.getTime() + sessionLifetimeMs()) });
+}
+
+/** The user id of a live session, or null (unknown, ended, expired, idle, or its user disabled). */
+export function resolveSession(db: Db, sessionId: string, now = new Date()): string | null {
+  const state = getSessionState(db, sessionId);
+  const refusal = sessionRefusal(state, now);
+  if (refusal || !state) {
+    // An idle or expired session is ended for good, so a later config change cannot revive it.
+    if (state && (refusal === "idle" || refusal === "expired")) endSession(db, sessionId, now);
+    return null;
+  }
+  if (now.getTime() - state.lastSeenAt.getTime() > TOUCH_EVERY_MS) touchSession(db, sessionId, now);
+  return state.userId;
+}
+
+/** End one session (sign-out of this browser). */
+export function endOneSession(db: Db, sessionId: string, now = new Date()): void {
+  endSession(db, sessionId, now);
+}
+
+/**
+ * End every session of a user (sign out of all devices, an administrator disabling the account),
+ * or all but `keepSessionId` (a password change keeps the browser that made it). Returns the count.
+ */
+export function endUserSessions(db: Db, userId: string, options: { keepSessionId?: string; actorId?: string } = {}): number {
+  const ended = endSessionsOfUser(db, userId, new Date(), options.keepSessionId);
+  recordAudit(db, {
+    actorId: options.actorId ?? userId,
+    action: "user.sessions_ended",
+    target: userId,
+    detail: { count: ended, keptCurrent: !!options.keepSessionId },
+  });
+  return ended;
+}

@@ -1,0 +1,63 @@
+/**
+ * Throttling of sign-in and sign-up, per account and per client address, with exponential backoff.
+ * Every attempt counts before its outcome is known (a parallel burst cannot slip through); a
+ * successful sign-in clears its account's count.
+ */
+import { normaliseEmail } from "../../db/queries/users";
+import { AppError } from "../errors";
+import { Backoff } from "../security/backoff";
+
+const MINUTE_MS = 60_000;
+
+/** The limiters, one per kind and key type (exported for tests, which swap the clock). */
+export const limiters = {
+  // An account gets a few guesses; many people may share an address (NAT), so it gets more.
+  signInAccount: new Backoff({ free: 5, baseMs: 2_000, maxMs: 15 * MINUTE_MS, windowMs: 15 * MINUTE_MS }),
+  signInAddress: new Backoff({ free: 20, baseMs: 2_000, maxMs: 15 * MINUTE_MS, windowMs: 15 * MINUTE_MS }),
+  registerAccount: new Backoff({ free: 5, baseMs: 2_000, maxMs: 15 * MINUTE_MS, windowMs: 60 * MINUTE_MS }),
+  registerAddress: new Backoff({ free: 30, baseMs: 2_000, maxMs: 60 * MINUTE_MS, windowMs: 60 * MINUTE_MS }),
+};
+
+/** What identifies an attempt. */
+export interface AttemptKeys {
+  email: string;
+  /** The client address (`clientAddress`), or "unknown". */
+  address: string;
+}
+
+/**
+ * The client address of a request: the first `X-Forwarded-For` hop. `next start` fills that header
+ * from the socket only when the client sent none, so behind no proxy a client can choose its own
+ * value; the per-account limit and the hashing cap still hold whatever it claims.
+ */
+export function clientAddress(headers: Headers | Record<string, string | string[] | undefined>): string {
+  const raw = headers instanceof Headers ? headers.get("x-forwarded-for") : headers["x-forwarded-for"];
+  const first = (Array.isArray(raw) ? raw[0] : raw)?.split(",")[0]?.trim();
+  return first || "unknown";
+}
+
+function pair(kind: "signIn" | "register"): Backoff[] {
+  return kind === "signIn" ? [limiters.signInAccount, limiters.signInAddress] : [limiters.registerAccount, limiters.registerAddress];
+}
+
+function keyFor(index: number, keys: AttemptKeys): string {
+  return index === 0 ? `account:${normaliseEmail(keys.email)}` : `address:${keys.address}`;
+}
+
+/** Seconds the attempt must wait (0 = go ahead). */
+export function attemptRetryAfterSeconds(kind: "signIn" | "register", keys: AttemptKeys): number {
+  const waits = pair(kind).map((limiter, i) => limiter.retryAfterMs(keyFor(i, keys)));
+  return Math.ceil(Math.max(...waits) / 1000);
+}
+
+/** Refuse (429 with Retry-After) when throttled, otherwise count the attempt. */
+export function takeAttempt(kind: "signIn" | "register", keys: AttemptKeys): void {
+  const wait = attemptRetryAfterSeconds(kind, keys);
+  if (wait > 0) throw new AppError("auth.rate_limited", "Too many attempts; wait a moment and try again.", undefined, wait);
+  for (const [i, limiter] of pair(kind).entries()) limiter.record(keyFor(i, keys));
+}
+
+/** A successful sign-in: the account starts afresh (its address keeps its count). */
+export function clearAccountAttempts(email: string): void {
+  limiters.signInAccount.reset(`account:${normaliseEmail(email)}`);
+}

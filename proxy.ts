@@ -1,0 +1,44 @@
+/**
+ * The one place every request passes before any route or page: the cross-site request rule
+ * (lib/security/csrf.ts), the security headers with a per-request CSP nonce, and the public origin
+ * next-auth builds its redirects from. Sessions are checked by each route itself (lib/auth/session.ts).
+ */
+import { type NextRequest, NextResponse } from "next/server";
+import { csrfRefusal } from "./lib/security/csrf";
+import { applySecurityHeaders, contentSecurityPolicy, newNonce } from "./lib/security/headers";
+import { publicOriginFor } from "./lib/security/public-url";
+
+/** Refuse cross-site writes, set security headers, and pin the forwarded host to the public origin. */
+export function proxy(request: NextRequest): NextResponse {
+  const publicOrigin = publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") });
+  const https = publicOrigin.startsWith("https://");
+  const nonce = newNonce();
+  const csp = contentSecurityPolicy({ nonce, https, development: process.env.NODE_ENV === "development" });
+
+  const refusal = csrfRefusal({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers, publicOrigin });
+  if (refusal) {
+    const response = NextResponse.json({ code: refusal.code, message: refusal.message }, { status: refusal.status });
+    applySecurityHeaders(response.headers, { csp, https });
+    return response;
+  }
+
+  const requestHeaders = new Headers(request.headers);
+  // Next finds the nonce in the request's CSP header and puts it on its own scripts.
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", csp);
+  // next-auth takes its origin from these (AUTH_TRUST_HOST): whatever the client sent is replaced,
+  // so redirects and sign-out return to the public origin, never to a host the client made up.
+  const url = new URL(publicOrigin);
+  requestHeaders.set("x-forwarded-host", url.host);
+  requestHeaders.set("x-forwarded-proto", url.protocol.slice(0, -1));
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  applySecurityHeaders(response.headers, { csp, https });
+  return response;
+}
+
+/** Where the proxy runs: every path but Next's hashed build assets. */
+export const config = {
+  // Everything but Next's immutable build assets (hashed files that carry no user data).
+  matcher: ["/((?!_next/static|_next/image).*)"],
+};

@@ -1,0 +1,89 @@
+/** First run: the first account needs the one-time setup code from the data directory. */
+import fs from "node:fs";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
+import { registerUser } from "@/lib/auth/register";
+import { ensureSetupCode, setupCodePath } from "@/lib/auth/setup-code";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+
+const alice = { email: "alice@example.com", password: "a long enough password", name: "Alice" };
+const mallory = { email: "mallory@example.com", password: "another long password", name: "Mallory" };
+let dir: string;
+
+beforeEach(() => {
+  dir = useTempDataDir();
+});
+afterEach(() => removeTempDataDir(dir));
+
+describe("first-run setup code", () => {
+  it("is written to <data dir>/setup-code with mode 0600 on a fresh instance", () => {
+    const setup = ensureSetupCode(getDb());
+    expect(setup?.created).toBe(true);
+    expect(fs.readFileSync(setupCodePath(dir), "utf8").trim()).toBe(setup?.code);
+    expect(fs.statSync(setupCodePath(dir)).mode & 0o777).toBe(0o600);
+    expect(ensureSetupCode(getDb())).toEqual({ code: setup?.code, created: false });
+  });
+
+  it("refuses the first registration without the code, or with a wrong one", async () => {
+    ensureSetupCode(getDb());
+    await expect(registerUser(getDb(), alice)).rejects.toMatchObject({ code: "auth.setup_code", status: 403, field: "setupCode" });
+    await expect(registerUser(getDb(), { ...alice, setupCode: "AAAAA-BBBBB-CCCCC" })).rejects.toMatchObject({ code: "auth.setup_code" });
+    expect(getDb().select().from(users).all()).toEqual([]);
+  });
+
+  it("refuses the first registration when no code was ever made (nothing to guess against)", async () => {
+    await expect(registerUser(getDb(), { ...alice, setupCode: "" })).rejects.toMatchObject({ code: "auth.setup_code" });
+  });
+
+  it("accepts the code (typed in lower case with spaces), makes the administrator, and then removes the code", async () => {
+    const code = ensureSetupCode(getDb())?.code ?? "";
+    const user = await registerUser(getDb(), { ...alice, setupCode: ` ${code.toLowerCase().replaceAll("-", " ")} ` });
+    expect(user?.isAdmin).toBe(true);
+    expect(fs.existsSync(setupCodePath(dir))).toBe(false);
+    // Later accounts need no code and are not administrators.
+    const bob = await registerUser(getDb(), { email: "bob@example.com", password: "a long enough password", name: "Bob" });
+    expect(bob?.isAdmin).toBe(false);
+  });
+
+  it("is single-use: two racing first registrations with the one code make exactly one administrator", async () => {
+    process.env.SWITCHBOARD_REGISTRATION = "closed";
+    try {
+      const code = ensureSetupCode(getDb())?.code;
+      const results = await Promise.allSettled([
+        registerUser(getDb(), { ...alice, setupCode: code }),
+        registerUser(getDb(), { ...mallory, setupCode: code }),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const refused = results.find((r) => r.status === "rejected");
+      // The loser finds an account already there, and registration closed.
+      expect(refused?.status === "rejected" && refused.reason).toMatchObject({ code: "auth.registration_closed" });
+      expect(getDb().select().from(users).all()).toHaveLength(1);
+      expect(getDb().select().from(users).where(eq(users.isAdmin, true)).all()).toHaveLength(1);
+    } finally {
+      delete process.env.SWITCHBOARD_REGISTRATION;
+    }
+  });
+
+  it("is single-use: once used, the same code does not open a fresh instance again", async () => {
+    const code = ensureSetupCode(getDb())?.code;
+    const first = await registerUser(getDb(), { ...alice, setupCode: code });
+    // The only account is deleted: the instance is fresh again, with a new code.
+    getDb()
+      .delete(users)
+      .where(eq(users.id, first?.id ?? ""))
+      .run();
+    const next = ensureSetupCode(getDb());
+    expect(next?.code).not.toBe(code);
+    await expect(registerUser(getDb(), { ...mallory, setupCode: code })).rejects.toMatchObject({ code: "auth.setup_code" });
+  });
+
+  it("is removed at start-up once an account exists", async () => {
+    const code = ensureSetupCode(getDb())?.code;
+    await registerUser(getDb(), { ...alice, setupCode: code });
+    fs.writeFileSync(setupCodePath(dir), "LEFTOVER\n", { mode: 0o600 });
+    expect(ensureSetupCode(getDb())).toBeNull();
+    expect(fs.existsSync(setupCodePath(dir))).toBe(false);
+  });
+});
