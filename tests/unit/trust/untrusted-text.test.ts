@@ -9,7 +9,7 @@ import {
 } from "@/lib/trust/untrusted-text";
 
 /** Hidden ASCII written in the Unicode tags block (U+E0000 + code point). */
-const tags = (text: string) => Array.from(text, (c) => String.fromCodePoint(0xe0000 + c.codePointAt(0) ?? 0)).join("");
+const tags = (text: string) => Array.from(text, (c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) ?? 0))).join("");
 
 describe("stripping invisible and control characters", () => {
   it.each([
