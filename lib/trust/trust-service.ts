@@ -52,16 +52,24 @@ export async function listToolsWithHeld(
 
 /**
  * Trust settings, whether the caller may change them, and the held tools with both definitions.
- * The listing is refreshed first when the server answers; when it does not, the stored state is
- * returned with the reason (never an empty list that hides the failure).
+ * With `refresh` the tools are listed first (connecting if needed); when that fails the stored
+ * state is returned with the reason (never an empty list that hides the failure).
  */
-export async function serverTrustView(db: Db, pool: Pick<McpPool, "listTools">, actor: TrustActor, server: ServerDefinition) {
+export async function serverTrustView(
+  db: Db,
+  pool: Pick<McpPool, "listTools">,
+  actor: TrustActor,
+  server: ServerDefinition,
+  refresh: boolean,
+) {
   const record = workspaceServerRecord(db, actor, server.id);
   let listError: string | null = null;
-  try {
-    await listToolsWithHeld(db, pool, actor, server);
-  } catch (error) {
-    listError = redact(error instanceof Error ? error.message : String(error));
+  if (refresh) {
+    try {
+      await listToolsWithHeld(db, pool, actor, server);
+    } catch (error) {
+      listError = redact(error instanceof Error ? error.message : String(error));
+    }
   }
   const trust = getServerTrust(db, server.id);
   return {

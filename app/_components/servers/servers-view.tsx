@@ -6,6 +6,7 @@ import { configToForm } from "./form-model";
 import { ServerForm } from "./server-form";
 import { ServerStatusPanel } from "./server-status";
 import { OAuthConnect } from "./oauth-connect";
+import { ServerTrustPanel } from "./server-trust";
 
 /** A server as listed by `GET /api/servers`. */
 export interface ServerListItem {
@@ -109,6 +110,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                     }
                   />
                 )}
+                {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} refresh={server.transport === "http"} />}
               </div>
               <div className="flex shrink-0 gap-2">
                 <button className="btn-secondary" onClick={() => setEditing(server.id)} disabled={server.transport === "stdio" && !isAdmin}>

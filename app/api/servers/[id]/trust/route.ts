@@ -7,10 +7,14 @@ import { changeServerTrust, serverTrustView, trustUpdateSchema } from "@/lib/tru
 
 type Context = { params: Promise<{ id: string }> };
 
-/** Trust settings, whether the caller may change them, and the held tools with old and new definitions. */
-export const GET = route(async (_request: Request, context: Context) => {
+/**
+ * Trust settings, whether the caller may change them, and the held tools with old and new
+ * definitions; `?refresh=1` lists the server's tools first (connecting if needed).
+ */
+export const GET = route(async (request: Request, context: Context) => {
   const { user, server } = await callerAndServer(context);
-  return Response.json(await serverTrustView(getDb(), appPool(), user, server));
+  const refresh = new URL(request.url).searchParams.get("refresh") === "1";
+  return Response.json(await serverTrustView(getDb(), appPool(), user, server, refresh));
 });
 
 /** Mark the server trusted/untrusted or switch its lethal-trifecta check (creator or admin; audited). */
