@@ -105,6 +105,7 @@ test.describe("held-tool review", () => {
     // The chat says which tools are held.
     const chat = new ChatPage(page);
     await chat.open();
+    await chat.newChat();
     await expect(page.getByTestId("held-tools-notice")).toContainText("hostile/add (changed)");
     await expect(page.getByTestId("held-tools-notice")).toContainText("hostile/exfiltrate (new)");
 

@@ -65,6 +65,7 @@ export function ServerTrustPanel({ serverId, refresh }: { serverId: string; refr
       load(false);
     } catch (e) {
       setProblem((e as Error).message);
+      load(false);
     }
   };
 
@@ -78,7 +79,11 @@ export function ServerTrustPanel({ serverId, refresh }: { serverId: string; refr
             data-testid="server-trusted"
             checked={view.trusted}
             disabled={!view.canManage}
-            onChange={(e) => void act(`${base}/trust`, "PUT", { trusted: e.target.checked })}
+            onChange={(e) => {
+              // Shown at once (the checkbox is controlled); the reload after the PUT confirms or reverts it.
+              setView({ ...view, trusted: e.target.checked });
+              void act(`${base}/trust`, "PUT", { trusted: e.target.checked });
+            }}
           />
           Trusted (its read-only tools run without asking)
         </label>
@@ -88,7 +93,10 @@ export function ServerTrustPanel({ serverId, refresh }: { serverId: string; refr
             data-testid="server-trifecta"
             checked={view.trifectaCheck}
             disabled={!view.canManage}
-            onChange={(e) => void act(`${base}/trust`, "PUT", { trifectaCheck: e.target.checked })}
+            onChange={(e) => {
+              setView({ ...view, trifectaCheck: e.target.checked });
+              void act(`${base}/trust`, "PUT", { trifectaCheck: e.target.checked });
+            }}
           />
           Ask before calls that could send out data read in the same turn
         </label>

@@ -116,7 +116,7 @@ export class SettingsPage {
   async setToolPolicy(server: string, tool: string, policy: "ask" | "allow" | "deny" | "default") {
     const row = this.page.getByTestId(`policy-${server}-${tool}`);
     await expect(row).toBeVisible({ timeout: 30_000 });
-    const select = row.getByRole("combobox");
+    const select = row.getByRole("combobox", { name: `Policy for ${server} ${tool}`, exact: true });
     await select.selectOption(policy);
     await expect(select).toHaveValue(policy);
   }
