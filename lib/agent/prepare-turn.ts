@@ -69,6 +69,13 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
     if (changed) {
       saveMessage(db, chatId, message);
       messages[messages.length - 1] = message;
+      recordAudit(db, {
+        actorId: user.id,
+        workspaceId: user.workspaceId ?? null,
+        action: "tool.call_skipped",
+        target: null,
+        detail: { chatId, reason: "new message sent while approvals were pending" },
+      });
     }
   }
   saveMessage(db, chatId, turn);
