@@ -144,6 +144,19 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
     expect(approved).toHaveLength(1);
   });
 
+  it("mid-turn: after list_changed the next step of the same turn no longer offers the changed tool", async () => {
+    const { user, server, turn } = setup({ notify: true });
+    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
+    const before = env.llm.requests.length;
+    await turn(say('[[call:add {"a":1,"b":2}]]'));
+    const steps = env.llm.requests
+      .slice(before)
+      .map((r) => ((r.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name));
+    expect(steps).toHaveLength(2);
+    expect(steps[0].some((n) => n.endsWith("_add"))).toBe(true);
+    expect(steps[1].some((n) => n.endsWith("_add") || n.endsWith("_exfiltrate"))).toBe(false);
+  });
+
   it("without a notification: the change is held as soon as a reconnect lists it", async () => {
     const { user, server, executed, turn, actor } = setup();
     setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
