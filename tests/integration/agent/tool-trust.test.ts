@@ -19,6 +19,7 @@ import { listToolsWithHeld, reviewHeldTool } from "@/lib/trust/trust-service";
 import { waitUntil } from "../mcp/helpers";
 import { newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";
 
+// biome-ignore lint/correctness/useHookAtTopLevel: a vitest set-up helper named like a hook, not a React hook.
 const env = useAgentEnvironment();
 const HOSTILE = path.resolve(__dirname, "../../fixtures/mcp/hostile-server.mjs");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sb-hostile-"));
