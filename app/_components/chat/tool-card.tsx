@@ -81,7 +81,16 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }:
   const skipped = part.state === "approval-requested" && !canAnswer;
   // After approval the part stays "approval-responded" until its output arrives.
   const running = !interrupted && (part.state === "input-available" || (part.state === "approval-responded" && part.approval.approved));
-  const state = interrupted ? "interrupted" : skipped ? "not approved" : isError ? "failed" : STATE_LABEL[part.state];
+  const answeredNo = part.state === "approval-responded" && part.approval.approved === false;
+  const state = interrupted
+    ? "interrupted"
+    : skipped
+      ? "not approved"
+      : isError
+        ? "failed"
+        : answeredNo
+          ? "denied"
+          : STATE_LABEL[part.state];
   const edited = "approval" in part && part.approval?.approved === true && part.approval.reason === EDITED_BY_USER;
   const copy = () =>
     void navigator.clipboard?.writeText(
