@@ -16,12 +16,14 @@ const LEAVES = ["lib/errors.ts", "lib/redact.ts", "lib/crypto.ts", "lib/env.ts",
 const BROWSER_SAFE = [
   "app/_components/",
   "lib/domain/",
+  "lib/agent/approvals.ts",
   "lib/agent/chat-request.ts",
   "lib/agent/policy.ts",
   "lib/agent/safe-content.ts",
   "lib/agent/structured-table.ts",
   "lib/agent/uri-template.ts",
   "lib/net/safe-link.ts",
+  "lib/trust/diff.ts",
 ];
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -182,6 +182,64 @@ export const toolPolicies = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.serverId, t.toolName] })],
 );
 
+/**
+ * A workspace-wide approval policy for one tool, set by workspace owners/admins. Members cannot
+ * loosen it: the effective policy is the stricter of this and the member's own `tool_policies` row.
+ */
+export const workspaceToolPolicies = sqliteTable(
+  "workspace_tool_policies",
+  {
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    toolName: text("tool_name").notNull(),
+    policy: text("policy", { enum: ["ask", "allow", "deny"] }).notNull(),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.toolName] })],
+);
+
+/**
+ * Trust settings of a server (a row exists once the server was first listed or someone changed a
+ * setting; no row = untrusted, lethal-trifecta check on, nothing pinned yet). Kept beside
+ * `mcp_servers` so the engine's server record stays free of agent policy.
+ */
+export const serverTrust = sqliteTable("server_trust", {
+  serverId: text("server_id")
+    .primaryKey()
+    .references(() => mcpServers.id, { onDelete: "cascade" }),
+  trusted: integer("trusted", { mode: "boolean" }).notNull().default(false),
+  trifectaCheck: integer("trifecta_check", { mode: "boolean" }).notNull().default(true),
+  /** When the first tool list was pinned (null = not yet: the next listing becomes the pinned one). */
+  pinnedAt: integer("pinned_at", { mode: "timestamp_ms" }),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * The approved definition of each server tool (rug-pull protection). `approved*` is what a person
+ * saw; `current*` is the latest listing. `state` is `pinned` when they match, else `new`/`changed`:
+ * the tool is held from the model until someone approves the current definition.
+ */
+export const toolPins = sqliteTable(
+  "tool_pins",
+  {
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    toolName: text("tool_name").notNull(),
+    state: text("state", { enum: ["pinned", "new", "changed"] }).notNull(),
+    approvedHash: text("approved_hash"),
+    approvedDefinition: text("approved_definition", { mode: "json" }),
+    currentHash: text("current_hash").notNull(),
+    currentDefinition: text("current_definition", { mode: "json" }).notNull(),
+    approvedBy: text("approved_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.toolName] })],
+);
+
 /** Who did what to which target, and when. */
 export const auditLog = sqliteTable(
   "audit_log",

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   "chat.not_found": 404,
   "chat.no_model": 409,
   "chat.approval_not_pending": 409,
+  "tool.not_held": 409,
+  "tool.definition_changed": 409,
   "pending.not_found": 404,
   "instance.secret_key": 500,
   "internal.error": 500,

@@ -1,7 +1,7 @@
 /** Per-user tool approval policies, keyed by (server, raw tool name); always scoped by user. */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
-import { toolPolicies } from "../schema";
+import { toolPolicies, workspaceToolPolicies } from "../schema";
 import type { ToolPolicy } from "../../lib/domain/tool-policy";
 
 /** One stored choice. */
@@ -35,5 +35,33 @@ export function setToolPolicy(db: Db, userId: string, record: ToolPolicyRecord):
 export function clearToolPolicy(db: Db, userId: string, ref: { serverId: string; toolName: string }): void {
   db.delete(toolPolicies)
     .where(and(eq(toolPolicies.userId, userId), eq(toolPolicies.serverId, ref.serverId), eq(toolPolicies.toolName, ref.toolName)))
+    .run();
+}
+
+/** Every workspace-wide choice for the given servers (the caller passes the workspace's servers). */
+export function listWorkspaceToolPolicies(db: Db, serverIds: string[]): ToolPolicyRecord[] {
+  if (serverIds.length === 0) return [];
+  return db
+    .select({ serverId: workspaceToolPolicies.serverId, toolName: workspaceToolPolicies.toolName, policy: workspaceToolPolicies.policy })
+    .from(workspaceToolPolicies)
+    .where(inArray(workspaceToolPolicies.serverId, serverIds))
+    .all();
+}
+
+/** Store a workspace-wide choice (the caller has checked the actor may manage the workspace's policies). */
+export function setWorkspaceToolPolicy(db: Db, updatedBy: string, record: ToolPolicyRecord): void {
+  db.insert(workspaceToolPolicies)
+    .values({ ...record, updatedBy, updatedAt: new Date() })
+    .onConflictDoUpdate({
+      target: [workspaceToolPolicies.serverId, workspaceToolPolicies.toolName],
+      set: { policy: record.policy, updatedBy, updatedAt: new Date() },
+    })
+    .run();
+}
+
+/** Forget a workspace-wide choice. */
+export function clearWorkspaceToolPolicy(db: Db, ref: { serverId: string; toolName: string }): void {
+  db.delete(workspaceToolPolicies)
+    .where(and(eq(workspaceToolPolicies.serverId, ref.serverId), eq(workspaceToolPolicies.toolName, ref.toolName)))
     .run();
 }

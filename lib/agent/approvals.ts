@@ -13,26 +13,43 @@ export interface ApprovalDecision {
   input?: Record<string, unknown>;
 }
 
+/** Reason kept on an approval whose arguments the user changed before allowing it (the card shows it). */
+export const EDITED_BY_USER = "Arguments edited by the user before approval.";
+
+/** One applied answer, for the audit log (no argument values: they may hold private data). */
+export interface AppliedDecision {
+  toolName: string;
+  serverId?: string;
+  approved: boolean;
+  edited: boolean;
+}
+
 /** Reason recorded for approvals left pending when the user sent a new message instead. */
 export const SKIPPED_BY_USER = "The user did not approve this tool call and moved on.";
 
-/** Answer the pending approvals named in `decisions`; returns the new message and how many applied. */
-export function applyApprovalDecisions(message: ChatMessage, decisions: ApprovalDecision[]): { message: ChatMessage; applied: number } {
+/** Answer the pending approvals named in `decisions`; returns the new message and what applied. */
+export function applyApprovalDecisions(
+  message: ChatMessage,
+  decisions: ApprovalDecision[],
+): { message: ChatMessage; applied: number; decisions: AppliedDecision[] } {
   const byId = new Map(decisions.map((d) => [d.approvalId, d]));
-  let applied = 0;
+  const applied: AppliedDecision[] = [];
   const parts = message.parts.map((part) => {
     if (part.type !== "dynamic-tool" || part.state !== "approval-requested") return part;
     const decision = byId.get(part.approval.id);
     if (!decision) return part;
-    applied++;
+    const edited = decision.approved && !!decision.input && JSON.stringify(decision.input) !== JSON.stringify(part.input ?? {});
+    const serverId = (part.toolMetadata as { serverId?: string } | undefined)?.serverId;
+    applied.push({ toolName: part.toolName, serverId, approved: decision.approved, edited });
+    const reason = decision.approved ? (edited ? EDITED_BY_USER : undefined) : DENIED_BY_USER;
     return {
       ...part,
       state: "approval-responded" as const,
       input: decision.approved && decision.input ? decision.input : part.input,
-      approval: { ...part.approval, approved: decision.approved, ...(decision.approved ? {} : { reason: DENIED_BY_USER }) },
+      approval: { ...part.approval, approved: decision.approved, ...(reason ? { reason } : {}) },
     };
   });
-  return { message: { ...message, parts }, applied };
+  return { message: { ...message, parts }, applied: applied.length, decisions: applied };
 }
 
 /** Turn approvals still pending into denials, so the model sees a result for every call it made. */

@@ -5,7 +5,9 @@
  */
 import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { McpPool, RegisteredTool, ServerDefinition, ToolCallOutcome } from "../mcp";
+import { capText, sanitizeJson, wrapToolResult } from "../trust/untrusted-text";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
+import { policyToolName } from "./policy";
 
 /** What building the tool set needs. */
 export interface McpToolsOptions {
@@ -15,12 +17,20 @@ export interface McpToolsOptions {
   registered: RegisteredTool[];
   /** Receives each progress notification of a running call (sent to the UI as a data part). */
   onProgress?: (data: ProgressData) => void;
+  /** Checked right before a call runs; a string refuses the call with that text (held tools). */
+  beforeCall?: (tool: RegisteredTool) => Promise<string | null>;
+  /** Told after a call returned content from a server (the turn's untrusted-content sources). */
+  onResult?: (tool: RegisteredTool) => void;
 }
 
-/** The JSON the model sees for a tool output (also for outputs stored before a restart). */
+/**
+ * The JSON the model sees for a tool output (also for outputs stored before a restart): the
+ * engine's reference JSON, sanitised and labelled as data from the server as configured.
+ */
 export function modelJson(output: unknown): JSONValue {
-  const forModel = (output as Partial<ToolCallOutput> | null)?.forModel;
-  if (forModel && typeof forModel === "object") return forModel as unknown as JSONValue;
+  const stored = output as Partial<ToolCallOutput> | null;
+  const forModel = stored?.forModel;
+  if (forModel && typeof forModel === "object") return wrapToolResult(stored.serverName ?? "unknown", forModel) as JSONValue;
   return { error: "The tool result is not available." };
 }
 
@@ -46,28 +56,55 @@ export function toToolCallOutput(tool: RegisteredTool, outcome: ToolCallOutcome)
   };
 }
 
-/** Card labels kept on the tool part before the call runs (approval cards need them). */
+/**
+ * Card labels kept on the tool part before the call runs: the approval card needs the server's
+ * configured name, the policy name for "Always allow", and the input schema for its form.
+ */
 export function toolMeta(tool: RegisteredTool): ToolMeta {
-  const meta: ToolMeta = { serverId: tool.serverId, serverName: tool.serverName, tool: tool.rawName };
-  if (tool.title) meta.title = tool.title;
+  const meta: ToolMeta = {
+    serverId: tool.serverId,
+    serverName: tool.serverName,
+    tool: tool.rawName,
+    policyTool: policyToolName(tool),
+    inputSchema: JSON.stringify(sanitizeJson(objectSchema(tool.inputSchema))),
+  };
+  if (tool.title) meta.title = capText(tool.title, 200);
   return meta;
+}
+
+/** The description the model gets: the server's text without invisible characters, capped. */
+export function modelDescription(tool: RegisteredTool): string {
+  return capText(tool.description ?? tool.title ?? `${tool.rawName} (${tool.serverName})`);
+}
+
+function refusedOutput(tool: RegisteredTool, reason: string): ToolCallOutput {
+  return toToolCallOutput(tool, {
+    forModel: { error: reason },
+    content: { content: [{ type: "text", text: reason }], isError: true },
+    isError: true,
+    durationMs: 0,
+  });
 }
 
 /** Build the tool set; `execute` passes the request's abort signal so Stop cancels MCP calls. */
 export function buildMcpTools(options: McpToolsOptions): ToolSet {
-  const { pool, userId, servers, registered, onProgress } = options;
+  const { pool, userId, servers, registered, onProgress, beforeCall, onResult } = options;
   const tools: ToolSet = {};
   for (const tool of registered) {
     tools[tool.name] = dynamicTool({
-      description: tool.description ?? tool.title ?? `${tool.rawName} (${tool.serverName})`,
-      inputSchema: jsonSchema(objectSchema(tool.inputSchema)),
+      description: modelDescription(tool),
+      // Property descriptions in a schema are server text the model reads too.
+      inputSchema: jsonSchema(sanitizeJson(objectSchema(tool.inputSchema))),
       metadata: toolMeta(tool),
       execute: async (input, { toolCallId, abortSignal }) => {
         const args = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
+        const refusal = await beforeCall?.(tool);
+        if (refusal) return refusedOutput(tool, refusal);
         const outcome = await pool.callRegistered(userId, servers, tool.name, args, {
           signal: abortSignal,
           onProgress: (p) => onProgress?.({ toolCallId, progress: p.progress, total: p.total, message: p.message }),
         });
+        onResult?.(tool);
         return toToolCallOutput(tool, outcome);
       },
       toModelOutput,

@@ -3,6 +3,7 @@
  * resources, prompts) become text for the model; progress parts are UI-only.
  */
 import type { DataUIPart, TextPart } from "ai";
+import { stripInvisible, wrapUntrustedBlock } from "../trust/untrusted-text";
 import type { ChatDataParts, ChatMessage, PromptData, ResourceData } from "../domain/chat-message";
 
 /** Most characters of one attached resource or prompt put into the model's context. */
@@ -12,16 +13,19 @@ function clip(text: string): string {
   return text.length > MAX_CONTEXT_CHARS ? `${text.slice(0, MAX_CONTEXT_CHARS)}\n[truncated]` : text;
 }
 
-/** The model's text for an attached resource. */
+/** The model's text for an attached resource: a delimited block of untrusted data from the named server. */
 export function resourceContextText(data: ResourceData): string {
   const label = [data.name, data.mimeType].filter(Boolean).join(", ");
-  return clip(`Attached resource ${data.uri}${label ? ` (${label})` : ""} from server ${data.serverName}:\n${data.text}`);
+  return wrapUntrustedBlock(data.serverName, `Attached resource ${data.uri}${label ? ` (${label})` : ""}:`, clip(data.text));
 }
 
-/** The model's text for a prompt run as a slash command. */
+/**
+ * The model's text for a prompt run as a slash command. The user chose to run it, so it stays
+ * instructions, but without invisible characters and with the server named.
+ */
 export function promptContextText(data: PromptData): string {
   const body = data.messages.map((m) => (data.messages.length > 1 ? `[${m.role}] ${m.text}` : m.text)).join("\n\n");
-  return clip(body);
+  return clip(`Prompt "${stripInvisible(data.name)}" from server "${stripInvisible(data.serverName)}":\n${stripInvisible(body)}`);
 }
 
 /** `convertDataPart` for convertToModelMessages: resources and prompts as text, the rest dropped. */

@@ -5,6 +5,7 @@
  */
 import type { Db } from "../../db/client";
 import { newId } from "../../db/ids";
+import { recordAudit } from "../../db/queries/audit";
 import { touchChat } from "../../db/queries/chats";
 import { listMessagesByChat, saveMessage } from "../../db/queries/messages";
 import type { ServerDefinition } from "../mcp";
@@ -19,7 +20,7 @@ import { titleFrom } from "./message-parts";
 export interface PrepareTurnOptions {
   db: Db;
   pool: AttachmentPool;
-  user: { id: string };
+  user: { id: string; workspaceId?: string };
   chatId: string;
   servers: ServerDefinition[];
   request: ChatRequest;
@@ -46,9 +47,18 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
   const last = history.at(-1);
   if (request.approvals?.length) {
     if (last?.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");
-    const { message, applied } = applyApprovalDecisions(last, request.approvals);
+    const { message, applied, decisions } = applyApprovalDecisions(last, request.approvals);
     if (applied === 0) throw new AppError("chat.approval_not_pending", "These tool calls are no longer waiting for approval.");
     saveMessage(db, chatId, message);
+    for (const d of decisions) {
+      recordAudit(db, {
+        actorId: user.id,
+        workspaceId: user.workspaceId ?? null,
+        action: d.approved ? "tool.call_approved" : "tool.call_denied",
+        target: d.serverId ? `server:${d.serverId}` : null,
+        detail: { chatId, tool: d.toolName, edited: d.edited },
+      });
+    }
     touchChat(db, { id: chatId, ownerId: user.id });
     return [...history.slice(0, -1), message];
   }
@@ -59,6 +69,13 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
     if (changed) {
       saveMessage(db, chatId, message);
       messages[messages.length - 1] = message;
+      recordAudit(db, {
+        actorId: user.id,
+        workspaceId: user.workspaceId ?? null,
+        action: "tool.call_skipped",
+        target: null,
+        detail: { chatId, reason: "new message sent while approvals were pending" },
+      });
     }
   }
   saveMessage(db, chatId, turn);

@@ -1,14 +1,26 @@
 /**
- * Tool policies for Settings: every tool of the user's workspace servers with its effective
- * policy, and validated changes (only for servers of the user's workspace).
+ * Tool policies for Settings: every tool of the user's workspace servers with the user's own
+ * choice, the workspace's choice (set by owners/admins; members cannot loosen it), the effective
+ * policy, the server's trust and the tool's review state; and validated, audited changes.
  */
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { clearToolPolicy, listToolPoliciesByUser, setToolPolicy } from "../../db/queries/tool-policies";
+import { recordAudit } from "../../db/queries/audit";
+import { getServerTrust } from "../../db/queries/server-trust";
+import {
+  clearToolPolicy,
+  clearWorkspaceToolPolicy,
+  listToolPoliciesByUser,
+  listWorkspaceToolPolicies,
+  setToolPolicy,
+  setWorkspaceToolPolicy,
+} from "../../db/queries/tool-policies";
 import type { McpPool, ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";
-import { TOOL_POLICIES, defaultPolicy, policyHints, policyKey, policyToolName, type ToolPolicy } from "./policy";
+import { canManageWorkspacePolicies, type TrustActor } from "../trust/permissions";
+import { syncToolPins, type HeldState } from "../trust/pins";
+import { TOOL_POLICIES, claimsReadOnly, defaultPolicy, effectivePolicy, policyKey, policyToolName, type ToolPolicy } from "./policy";
 
 /** How the resource/prompt wrapper tools are named in Settings. */
 const WRAPPER_TITLES = {
@@ -18,11 +30,12 @@ const WRAPPER_TITLES = {
   get_prompt: "Get a prompt (built in)",
 } as const;
 
-/** Body of `PUT /api/settings/tool-policies`; `policy: null` restores the default. */
+/** Body of `PUT /api/settings/tool-policies`; `policy: null` restores the default; `scope` defaults to `user`. */
 export const toolPolicyUpdateSchema = z.object({
   serverId: z.string().min(1).max(200),
   toolName: z.string().min(1).max(500),
   policy: z.enum(TOOL_POLICIES as [ToolPolicy, ...ToolPolicy[]]).nullable(),
+  scope: z.enum(["user", "workspace"]).default("user"),
 });
 
 /** One row of the Settings table. */
@@ -32,47 +45,84 @@ export interface ToolPolicyRow {
   toolName: string;
   title?: string;
   readOnlyHint: boolean;
+  trusted: boolean;
+  held: HeldState | null;
+  /** What applies now. */
   policy: ToolPolicy;
+  /** The policy with no choice stored at all. */
+  defaultPolicy: ToolPolicy;
+  userPolicy: ToolPolicy | null;
+  workspacePolicy: ToolPolicy | null;
   isDefault: boolean;
 }
 
 /** Every server's tools with their policies; a server that cannot connect is reported, not hidden. */
-export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listTools">, userId: string, servers: ServerDefinition[]) {
-  const stored = new Map(listToolPoliciesByUser(db, userId).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
-  const results = await Promise.allSettled(servers.map((server) => pool.listTools(userId, server)));
+export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listTools">, actor: TrustActor, servers: ServerDefinition[]) {
+  const own = new Map(listToolPoliciesByUser(db, actor.id).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
+  const workspace = new Map(
+    listWorkspaceToolPolicies(
+      db,
+      servers.map((s) => s.id),
+    ).map((p) => [policyKey(p.serverId, p.toolName), p.policy]),
+  );
+  const results = await Promise.allSettled(servers.map((server) => pool.listTools(actor.id, server)));
   const rows: ToolPolicyRow[] = [];
   const errors: { serverId: string; serverName: string; message: string }[] = [];
   results.forEach((result, index) => {
     const server = servers[index];
     if (result.status === "rejected") {
-      errors.push({
-        serverId: server.id,
-        serverName: server.name,
-        message: redact(result.reason instanceof Error ? result.reason.message : String(result.reason)),
-      });
+      const message = result.reason instanceof Error ? result.reason.message : String(result.reason);
+      errors.push({ serverId: server.id, serverName: server.name, message: redact(message) });
       return;
     }
+    const trusted = getServerTrust(db, server.id).trusted;
+    const held = syncToolPins(db, server.id, result.value, { userId: actor.id, workspaceId: actor.workspaceId });
     for (const tool of result.value) {
       const toolName = policyToolName(tool);
-      const hints = policyHints(tool);
-      const chosen = stored.get(policyKey(server.id, toolName));
+      const key = policyKey(server.id, toolName);
+      const userChoice = own.get(key);
+      const workspaceChoice = workspace.get(key);
       rows.push({
         serverId: server.id,
         serverName: server.name,
         toolName,
         title: tool.kind === "tool" ? tool.title : WRAPPER_TITLES[tool.kind],
-        readOnlyHint: hints?.readOnlyHint === true,
-        policy: chosen ?? defaultPolicy(hints),
-        isDefault: chosen === undefined,
+        readOnlyHint: claimsReadOnly(tool),
+        trusted,
+        held: tool.kind === "tool" ? (held.get(tool.rawName) ?? null) : null,
+        policy: effectivePolicy({ tool, trusted, userChoice, workspaceChoice }),
+        defaultPolicy: defaultPolicy(tool, trusted),
+        userPolicy: userChoice ?? null,
+        workspacePolicy: workspaceChoice ?? null,
+        isDefault: userChoice === undefined,
       });
     }
   });
-  return { tools: rows, errors };
+  return { tools: rows, errors, canManageWorkspace: canManageWorkspacePolicies(db, actor) };
 }
 
-/** Store or clear one policy; the server must belong to the user's workspace. */
-export function updateToolPolicy(db: Db, userId: string, servers: ServerDefinition[], input: z.infer<typeof toolPolicyUpdateSchema>): void {
+/** Store or clear one policy (own, or the workspace's for owners/admins); audited. */
+export function updateToolPolicy(
+  db: Db,
+  actor: TrustActor,
+  servers: ServerDefinition[],
+  input: z.input<typeof toolPolicyUpdateSchema>,
+): void {
   if (!servers.some((s) => s.id === input.serverId)) throw new AppError("server.not_found", "No such server.");
-  if (input.policy === null) clearToolPolicy(db, userId, input);
-  else setToolPolicy(db, userId, { serverId: input.serverId, toolName: input.toolName, policy: input.policy });
+  const ref = { serverId: input.serverId, toolName: input.toolName };
+  const scope = input.scope ?? "user";
+  if (scope === "workspace") {
+    if (!canManageWorkspacePolicies(db, actor))
+      throw new AppError("auth.forbidden", "Only workspace owners and admins can set workspace policies.");
+    if (input.policy === null) clearWorkspaceToolPolicy(db, ref);
+    else setWorkspaceToolPolicy(db, actor.id, { ...ref, policy: input.policy });
+  } else if (input.policy === null) clearToolPolicy(db, actor.id, ref);
+  else setToolPolicy(db, actor.id, { ...ref, policy: input.policy });
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "tool.policy_changed",
+    target: `server:${input.serverId}`,
+    detail: { tool: input.toolName, scope, policy: input.policy },
+  });
 }

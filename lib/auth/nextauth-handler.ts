@@ -29,7 +29,8 @@ export async function handleNextAuth(request: Request, context: Context): Promis
     const email = form?.get("email");
     try {
       // Refused before counting: a flood that fills the hashing queue must not lock the account out.
-      if (unauthenticatedHashGate.full()) throw new AppError("auth.rate_limited", "The server is busy; try again in a moment.", undefined, 1);
+      if (unauthenticatedHashGate.full())
+        throw new AppError("auth.rate_limited", "The server is busy; try again in a moment.", undefined, 1);
       takeAttempt("signIn", { email: typeof email === "string" ? email : "", address: clientAddress(request.headers) });
     } catch (error) {
       return errorResponse(error);

@@ -53,6 +53,7 @@ export function registrationsOf(server: ServerDefinition, discovered: Discovered
     title: tool.title ?? tool.annotations?.title,
     description: tool.description,
     inputSchema: tool.inputSchema as Record<string, unknown>,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
     annotations: tool.annotations,
   }));
   const wrappers: Exclude<RegisteredKind, "tool">[] = [];

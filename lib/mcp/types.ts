@@ -31,6 +31,8 @@ export interface RegisteredTool {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** The server tool's declared output schema, when it has one (part of its pinned definition). */
+  outputSchema?: Record<string, unknown>;
   /** Hints from an untrusted server (docs/security.md#untrusted-server-content): display only, never a security decision. */
   annotations?: ToolAnnotations;
 }

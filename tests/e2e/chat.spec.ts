@@ -12,7 +12,7 @@ test.describe.configure({ timeout: 120_000 });
 async function askForEcho(page: Page) {
   const settings = new SettingsPage(page);
   await settings.open();
-  // echo is annotated read-only, so it defaults to "always": make it ask.
+  // echo is annotated read-only and the helper marks server-everything trusted, so it defaults to "always": make it ask.
   await settings.setToolPolicy("everything", "echo", "ask");
 }
 
@@ -26,6 +26,7 @@ test("approve a tool call with edited arguments; the result and answer stream in
   const card = chat.toolCards().first();
   await expect(card).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
   await expect(card.getByTestId("tool-card-name")).toHaveText("Echo Tool"); // the tool's title
+  await card.getByTestId("tool-args-mode").click(); // the raw-JSON view of the arguments form
   const editor = card.getByTestId("tool-args-editor");
   await expect(editor).toHaveValue(/hello browser/);
   await editor.fill('{"message":"edited in browser"}');
@@ -35,7 +36,7 @@ test("approve a tool call with edited arguments; the result and answer stream in
   await expect(card.getByTestId("tool-result")).toContainText("Echo: edited in browser");
   await expect(card.getByTestId("tool-duration")).toContainText("ms");
   await expect(card.getByTestId("tool-args")).toContainText("edited in browser");
-  await expect(chat.lastAssistant().getByTestId("assistant-text")).toContainText('Tool results: {"result":"Echo: edited in browser"}');
+  await expect(chat.lastAssistant().getByTestId("assistant-text")).toContainText('"result":"Echo: edited in browser"}');
   await chat.waitIdle();
 
   await page.reload();

@@ -14,6 +14,7 @@ import { errorMessage } from "../api-client";
 import { Composer, type ComposerProps } from "./composer";
 import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";
+import { HeldToolsNotice } from "./held-tools-notice";
 
 /** Approval answers in the last assistant message that the server has not seen yet. */
 function answeredApprovals(
@@ -99,6 +100,7 @@ export function ChatView({
   return (
     <div className="flex h-full min-h-0 flex-col">
       <StatusStrip />
+      <HeldToolsNotice busy={busy} />
       {modelProblem && (
         <div
           data-testid="model-missing"

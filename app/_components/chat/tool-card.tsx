@@ -2,11 +2,13 @@
 /**
  * One tool call inline in the conversation: server, tool (its title when given), arguments, live
  * state with a progress bar, the result by content type, errors as errors, duration; collapsible
- * and copyable. While approval is pending it shows editable arguments with Approve / Deny.
+ * and copyable. While approval is pending it shows the approval panel (reason, schema form, Allow
+ * once / Always allow / Deny); each state (approved, denied, done, failed, interrupted) has its own look.
  */
-import { useState } from "react";
 import type { DynamicToolUIPart } from "ai";
+import { EDITED_BY_USER } from "@/lib/agent/approvals";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "@/lib/domain/chat-message";
+import { ApprovalPanel } from "./approval-panel";
 import { ToolResult } from "./tool-result";
 
 /** What the card needs from the chat. */
@@ -27,7 +29,7 @@ const STATE_LABEL: Record<DynamicToolUIPart["state"], string> = {
   "approval-requested": "waiting for approval",
   "approval-responded": "approved",
   "output-available": "done",
-  "output-error": "error",
+  "output-error": "failed",
   "output-denied": "denied",
 };
 
@@ -38,61 +40,6 @@ function labelOf(part: DynamicToolUIPart) {
     server: meta.serverName ?? output?.serverName ?? "",
     tool: meta.title ?? output?.title ?? meta.tool ?? output?.tool ?? part.toolName,
   };
-}
-
-function ArgumentsEditor({
-  part,
-  onApprove,
-  onDeny,
-}: Pick<ToolCardProps, "onApprove" | "onDeny"> & { part: DynamicToolUIPart & { state: "approval-requested" } }) {
-  const [text, setText] = useState(() => JSON.stringify(part.input ?? {}, null, 2));
-  const [problem, setProblem] = useState<string | null>(null);
-  const approve = () => {
-    try {
-      const parsed: unknown = JSON.parse(text || "{}");
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("Arguments must be a JSON object.");
-      onApprove(part.approval.id, parsed as Record<string, unknown>);
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
-    }
-  };
-  return (
-    <div data-testid="tool-approval" className="space-y-2">
-      <label className="block text-xs text-zinc-600 dark:text-zinc-300">
-        Arguments (you can edit them before the call runs)
-        <textarea
-          data-testid="tool-args-editor"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          rows={Math.min(12, text.split("\n").length + 1)}
-          className="mt-1 block w-full rounded border border-zinc-300 bg-white p-2 font-mono text-xs dark:border-zinc-600 dark:bg-zinc-900"
-        />
-      </label>
-      {problem && (
-        <p role="alert" className="text-xs text-red-700">
-          {problem}
-        </p>
-      )}
-      <div className="flex gap-2">
-        <button
-          type="button"
-          data-testid="tool-approve"
-          onClick={approve}
-          className="rounded bg-emerald-700 px-3 py-1 text-xs font-medium text-white hover:bg-emerald-800"
-        >
-          Approve
-        </button>
-        <button
-          type="button"
-          data-testid="tool-deny"
-          onClick={() => onDeny(part.approval.id)}
-          className="rounded bg-zinc-200 px-3 py-1 text-xs font-medium hover:bg-zinc-300 dark:bg-zinc-700"
-        >
-          Deny
-        </button>
-      </div>
-    </div>
-  );
 }
 
 function ProgressBar({ progress }: { progress: ProgressData }) {
@@ -112,6 +59,19 @@ function ProgressBar({ progress }: { progress: ProgressData }) {
   );
 }
 
+/** One look per state, so approved, denied, done, failed and interrupted are told apart at a glance. */
+const TONES: Record<string, string> = {
+  "waiting for approval": "border-amber-400 bg-amber-50 dark:border-amber-700 dark:bg-amber-950",
+  approved: "border-blue-300 bg-blue-50 dark:border-blue-800 dark:bg-blue-950",
+  running: "border-blue-300 bg-blue-50 dark:border-blue-800 dark:bg-blue-950",
+  done: "border-emerald-300 bg-emerald-50/60 dark:border-emerald-800 dark:bg-emerald-950",
+  failed: "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950",
+  denied: "border-zinc-300 bg-zinc-100 opacity-80 dark:border-zinc-600 dark:bg-zinc-800",
+  "not approved": "border-zinc-300 bg-zinc-100 opacity-80 dark:border-zinc-600 dark:bg-zinc-800",
+  interrupted: "border-orange-300 border-dashed bg-orange-50 dark:border-orange-800 dark:bg-orange-950",
+  default: "border-zinc-200 bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900",
+};
+
 /** The card. */
 export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }: ToolCardProps) {
   const { server, tool } = labelOf(part);
@@ -121,16 +81,22 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }:
   const skipped = part.state === "approval-requested" && !canAnswer;
   // After approval the part stays "approval-responded" until its output arrives.
   const running = !interrupted && (part.state === "input-available" || (part.state === "approval-responded" && part.approval.approved));
-  const state = interrupted ? "interrupted" : skipped ? "not approved" : isError ? "error" : STATE_LABEL[part.state];
+  const answeredNo = part.state === "approval-responded" && part.approval.approved === false;
+  const state = interrupted
+    ? "interrupted"
+    : skipped
+      ? "not approved"
+      : isError
+        ? "failed"
+        : answeredNo
+          ? "denied"
+          : STATE_LABEL[part.state];
+  const edited = "approval" in part && part.approval?.approved === true && part.approval.reason === EDITED_BY_USER;
   const copy = () =>
     void navigator.clipboard?.writeText(
       JSON.stringify({ server, tool, input: part.input, output: output?.content ?? part.errorText ?? null }, null, 2),
     );
-  const tone = isError
-    ? "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950"
-    : part.state === "approval-requested"
-      ? "border-amber-300 bg-amber-50 dark:border-amber-700 dark:bg-amber-950"
-      : "border-zinc-200 bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900";
+  const tone = TONES[state] ?? TONES.default;
   return (
     <details
       open
@@ -168,10 +134,20 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }:
       </summary>
       <div className="mt-2 space-y-2">
         {part.state === "approval-requested" && canAnswer ? (
-          <ArgumentsEditor part={part} onApprove={onApprove} onDeny={onDeny} />
+          <ApprovalPanel part={part} onApprove={onApprove} onDeny={onDeny} />
         ) : (
           <div>
-            <div className="text-xs text-zinc-500">Arguments</div>
+            <div className="text-xs text-zinc-500">
+              Arguments
+              {edited && (
+                <span
+                  data-testid="args-edited"
+                  className="ml-2 rounded bg-blue-100 px-1.5 text-blue-900 dark:bg-blue-900 dark:text-blue-100"
+                >
+                  edited by you
+                </span>
+              )}
+            </div>
             <pre data-testid="tool-args" className="whitespace-pre-wrap break-words font-mono text-xs">
               {JSON.stringify(part.input ?? {}, null, 2)}
             </pre>

@@ -7,6 +7,7 @@ import { ServerForm } from "./server-form";
 import { ServerStatusPanel } from "./server-status";
 import { OAuthConnect } from "./oauth-connect";
 import { ApiError, deleteServer, listServers, type ServerView } from "../api-client";
+import { ServerTrustPanel } from "./server-trust";
 
 /** A server as listed by `GET /api/servers`. */
 export type ServerListItem = ServerView;
@@ -112,6 +113,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                     }
                   />
                 )}
+                {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} refresh={server.transport === "http"} />}
               </div>
               <div className="flex shrink-0 gap-2">
                 <button

@@ -1,21 +1,31 @@
 "use client";
-/** Per-tool approval policy: ask every time, always allow, or never allow (deny). */
+/**
+ * Per-tool approval policy: ask every time, always allow, or never allow (deny) — the user's own
+ * choice, and for workspace owners/admins the workspace's, which members cannot loosen.
+ */
 import { useCallback, useEffect, useState } from "react";
-import { listToolPolicies, setToolPolicy, type ToolPolicyList, type ToolPolicyRow } from "../api-client";
+import { apiRequest, type ToolPolicyRow } from "../api-client";
+
+type Policy = "ask" | "allow" | "deny";
+type Listing = { tools: ToolPolicyRow[]; errors: { serverName: string; message: string }[]; canManageWorkspace: boolean };
+const LABEL: Record<Policy, string> = { ask: "ask", allow: "always", deny: "never" };
 
 /** The table. */
 export function ToolPolicies() {
-  const [data, setData] = useState<ToolPolicyList | null>(null);
+  const [data, setData] = useState<Listing | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
-    listToolPolicies().then(setData, (e: Error) => setProblem(e.message));
+    apiRequest<Listing>("/api/settings/tool-policies").then(setData, (e: Error) => setProblem(e.message));
   }, []);
   useEffect(load, [load]);
 
-  const change = async (row: ToolPolicyRow, value: string) => {
+  const change = async (row: ToolPolicyRow, value: string, scope: "user" | "workspace" = "user") => {
     setProblem(null);
     try {
-      await setToolPolicy(row, value === "default" ? null : value);
+      await apiRequest("/api/settings/tool-policies", {
+        method: "PUT",
+        body: JSON.stringify({ serverId: row.serverId, toolName: row.toolName, policy: value === "default" ? null : value, scope }),
+      });
       load();
     } catch (e) {
       setProblem((e as Error).message);
@@ -26,8 +36,9 @@ export function ToolPolicies() {
     <section data-testid="tool-policies" className="space-y-2">
       <h2 className="text-lg font-semibold">Tool approval</h2>
       <p className="text-sm text-zinc-500">
-        Before the agent runs a tool, it asks you — unless you allow the tool always or never. Tools a server marks read-only start as
-        &quot;always&quot;; that mark is only a hint from the server, so change it if you disagree.
+        Before the agent runs a tool, it asks you — unless you allow the tool always or never. A server&apos;s own labels (such as
+        &quot;read-only&quot;) are claims, not permissions: only on a server marked trusted on the Servers page do its read-only tools start
+        as &quot;always&quot;. After a tool result in the same turn, calls that could send data out ask even when set to always.
       </p>
       {problem && (
         <p role="alert" className="text-sm text-red-700">
@@ -47,7 +58,8 @@ export function ToolPolicies() {
             <tr className="text-left text-zinc-500">
               <th className="py-1">Server</th>
               <th>Tool</th>
-              <th>Policy</th>
+              <th>Your policy</th>
+              <th>Workspace</th>
             </tr>
           </thead>
           <tbody>
@@ -60,7 +72,9 @@ export function ToolPolicies() {
                 <td className="py-1">{row.serverName}</td>
                 <td>
                   {row.title ?? row.toolName}
-                  {row.readOnlyHint && <span className="ml-1 text-xs text-zinc-500">(read-only hint)</span>}
+                  {row.readOnlyHint && <span className="ml-1 text-xs text-zinc-500">(read-only claim)</span>}
+                  {row.trusted && <span className="ml-1 text-xs text-emerald-700">(trusted server)</span>}
+                  {row.held && <span className="ml-1 text-xs text-amber-700">(held for review: {row.held})</span>}
                 </td>
                 <td>
                   <select
@@ -69,11 +83,32 @@ export function ToolPolicies() {
                     onChange={(e) => void change(row, e.target.value)}
                     className="rounded border px-1 dark:bg-zinc-900"
                   >
-                    <option value="default">Default ({row.readOnlyHint ? "always" : "ask"})</option>
+                    <option value="default">Default ({LABEL[row.workspacePolicy ?? row.defaultPolicy]})</option>
                     <option value="ask">Ask every time</option>
                     <option value="allow">Always allow</option>
                     <option value="deny">Never allow</option>
                   </select>
+                  {row.policy !== (row.userPolicy ?? row.policy) && (
+                    <span className="ml-1 text-xs text-amber-700">(workspace: {LABEL[row.policy]})</span>
+                  )}
+                </td>
+                <td>
+                  {data.canManageWorkspace ? (
+                    <select
+                      aria-label={`Workspace policy for ${row.serverName} ${row.toolName}`}
+                      data-testid={`workspace-policy-${row.serverName}-${row.toolName}`}
+                      value={row.workspacePolicy ?? "default"}
+                      onChange={(e) => void change(row, e.target.value, "workspace")}
+                      className="rounded border px-1 dark:bg-zinc-900"
+                    >
+                      <option value="default">None</option>
+                      <option value="ask">At least ask</option>
+                      <option value="allow">Allow by default</option>
+                      <option value="deny">Never</option>
+                    </select>
+                  ) : (
+                    <span className="text-xs text-zinc-500">{row.workspacePolicy ? LABEL[row.workspacePolicy] : "—"}</span>
+                  )}
                 </td>
               </tr>
             ))}

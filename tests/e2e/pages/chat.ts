@@ -43,11 +43,16 @@ export async function addHttpServerByApi(page: Page, name: string, url: string, 
 /** The scripted LLM's control address (see tests/fixtures/llm). */
 export const LLM_BASE = `http://127.0.0.1:${process.env.E2E_LLM_PORT ?? 3198}`;
 
-/** A new user with server-everything (at `everythingUrl`) added; returns the account and the chat page object. */
+/**
+ * A new user with server-everything (at `everythingUrl`) added and marked trusted by them (so its
+ * read-only tools run without asking, as a person who vetted it would choose); returns the account
+ * and the chat page object.
+ */
 export async function userWithEverything(page: Page, everythingUrl: string, prefix: string) {
   const account = newAccount(prefix);
   await signUpByApi(page, account);
-  await addHttpServerByApi(page, "everything", everythingUrl);
+  const id = await addHttpServerByApi(page, "everything", everythingUrl);
+  expect((await page.context().request.put(`/api/servers/${id}/trust`, { data: { trusted: true } })).ok()).toBe(true);
   return { account, chat: new ChatPage(page) };
 }
 
@@ -112,7 +117,7 @@ export class SettingsPage {
   async setToolPolicy(server: string, tool: string, policy: "ask" | "allow" | "deny" | "default") {
     const row = this.page.getByTestId(`policy-${server}-${tool}`);
     await expect(row).toBeVisible({ timeout: 30_000 });
-    const select = row.getByRole("combobox");
+    const select = row.getByRole("combobox", { name: `Policy for ${server} ${tool}`, exact: true });
     await select.selectOption(policy);
     await expect(select).toHaveValue(policy);
   }

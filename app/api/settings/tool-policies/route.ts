@@ -5,18 +5,18 @@ import { appPool, workspaceServerDefinitions } from "@/lib/host/engine";
 import { parseBody } from "@/lib/host/server-api";
 import { listToolPolicyRows, toolPolicyUpdateSchema, updateToolPolicy } from "@/lib/agent/tool-policy-service";
 
-/** Every tool of the caller's servers with its approval policy (ask / allow / deny). */
+/** Every tool of the caller's servers with its approval policies (own, workspace, effective). */
 export const GET = route(async () => {
   const user = await requireUser();
   const db = getDb();
-  return Response.json(await listToolPolicyRows(db, appPool(), user.id, workspaceServerDefinitions(db, user)));
+  return Response.json(await listToolPolicyRows(db, appPool(), user, workspaceServerDefinitions(db, user)));
 });
 
-/** Set one tool's policy, or `policy: null` to return to the default. */
+/** Set one tool's policy (`scope: "workspace"` for owners/admins), or `policy: null` to return to the default. */
 export const PUT = route(async (request: Request) => {
   const body = await parseBody(request, toolPolicyUpdateSchema);
   const user = await requireUser();
   const db = getDb();
-  updateToolPolicy(db, user.id, workspaceServerDefinitions(db, user), body);
+  updateToolPolicy(db, user, workspaceServerDefinitions(db, user), body);
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,54 @@
+"use client";
+/**
+ * A notice under the chat's status strip naming tools held for review (new, or changed since a
+ * person approved them): the agent does not get them, and the user should know why. Refreshed
+ * whenever a turn ends, since a turn is when servers are listed again.
+ */
+import { useEffect, useState } from "react";
+import { apiRequest } from "../api-client";
+
+interface HeldEntry {
+  serverId: string;
+  serverName: string;
+  toolName: string;
+  held: "new" | "changed";
+}
+
+/** The notice; nothing when no tool is held. */
+export function HeldToolsNotice({ busy }: { busy: boolean }) {
+  const [held, setHeld] = useState<HeldEntry[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (busy) return;
+    apiRequest<{ held: HeldEntry[] }>("/api/tools/held").then(
+      (body) => {
+        setHeld(body.held);
+        setProblem(null);
+      },
+      (e: Error) => setProblem(e.message),
+    );
+  }, [busy]);
+  if (problem) return <p className="px-4 py-1 text-xs text-red-700">Held tools: {problem}</p>;
+  if (held.length === 0) return null;
+  return (
+    <div
+      data-testid="held-tools-notice"
+      role="status"
+      className="border-b border-amber-300 bg-amber-50 px-4 py-1 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
+      Held for review (not offered to the agent):{" "}
+      {held.map((h, i) => (
+        <span key={`${h.serverId}:${h.toolName}`}>
+          {i > 0 && ", "}
+          <code>
+            {h.serverName}/{h.toolName}
+          </code>{" "}
+          ({h.held === "new" ? "new" : "changed"})
+        </span>
+      ))}{" "}
+      <a href="/servers" className="underline">
+        Review on the Servers page
+      </a>
+    </div>
+  );
+}

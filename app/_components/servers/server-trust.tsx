@@ -1,0 +1,150 @@
+"use client";
+/**
+ * A server's trust on the Servers page: the trusted switch and the lethal-trifecta check (for
+ * whoever may manage the server), and the tools held for review — new tools, and tools whose
+ * definition changed since it was approved — each with a readable diff (old vs new description
+ * and schema) and an Approve button that approves exactly the definition shown.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { definitionText, lineDiff } from "@/lib/trust/diff";
+import { apiRequest } from "../api-client";
+
+interface HeldTool {
+  toolName: string;
+  held: "new" | "changed";
+  approved: unknown;
+  current: unknown;
+  currentHash: string;
+}
+
+interface TrustView {
+  trusted: boolean;
+  trifectaCheck: boolean;
+  canManage: boolean;
+  held: HeldTool[];
+  listError: string | null;
+}
+
+function DefinitionDiff({ tool }: { tool: HeldTool }) {
+  const lines = lineDiff(definitionText(tool.approved), definitionText(tool.current));
+  return (
+    <pre data-testid="held-diff" className="max-h-72 overflow-auto rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950">
+      {lines.map((line, i) => (
+        <div
+          key={i}
+          data-op={line.op === "+" ? "added" : line.op === "-" ? "removed" : "same"}
+          className={
+            line.op === "+" ? "bg-emerald-100 dark:bg-emerald-900" : line.op === "-" ? "bg-red-100 line-through dark:bg-red-900" : ""
+          }
+        >
+          {line.op} {line.text}
+        </div>
+      ))}
+    </pre>
+  );
+}
+
+/** The panel; `refresh` lists the server's tools on load (connecting it). */
+export function ServerTrustPanel({ serverId, refresh }: { serverId: string; refresh: boolean }) {
+  const [view, setView] = useState<TrustView | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const base = `/api/servers/${encodeURIComponent(serverId)}`;
+  const load = useCallback(
+    (withRefresh: boolean) => {
+      apiRequest<TrustView>(`${base}/trust${withRefresh ? "?refresh=1" : ""}`).then(setView, (e: Error) => setProblem(e.message));
+    },
+    [base],
+  );
+  useEffect(() => load(refresh), [load, refresh]);
+
+  const act = async (url: string, method: string, body: unknown) => {
+    setProblem(null);
+    try {
+      await apiRequest(url, { method, body: JSON.stringify(body) });
+      load(false);
+    } catch (e) {
+      setProblem((e as Error).message);
+      load(false);
+    }
+  };
+
+  if (!view) return problem ? <p className="text-xs text-red-700">{problem}</p> : null;
+  return (
+    <div data-testid="server-trust" className="mt-2 space-y-2 text-xs">
+      <div className="flex flex-wrap items-center gap-3">
+        <label className="flex items-center gap-1">
+          <input
+            type="checkbox"
+            data-testid="server-trusted"
+            checked={view.trusted}
+            disabled={!view.canManage}
+            onChange={(e) => {
+              // Shown at once (the checkbox is controlled); the reload after the PUT confirms or reverts it.
+              setView({ ...view, trusted: e.target.checked });
+              void act(`${base}/trust`, "PUT", { trusted: e.target.checked });
+            }}
+          />
+          Trusted (its read-only tools run without asking)
+        </label>
+        <label className="flex items-center gap-1">
+          <input
+            type="checkbox"
+            data-testid="server-trifecta"
+            checked={view.trifectaCheck}
+            disabled={!view.canManage}
+            onChange={(e) => {
+              setView({ ...view, trifectaCheck: e.target.checked });
+              void act(`${base}/trust`, "PUT", { trifectaCheck: e.target.checked });
+            }}
+          />
+          Ask before calls that could send out data read in the same turn
+        </label>
+        <button type="button" className="text-blue-700 hover:underline dark:text-blue-300" onClick={() => load(true)}>
+          Check tools for changes
+        </button>
+      </div>
+      {view.listError && <p className="text-red-700">Could not list tools: {view.listError}</p>}
+      {problem && (
+        <p role="alert" className="text-red-700">
+          {problem}
+        </p>
+      )}
+      {view.held.length > 0 && (
+        <div
+          data-testid="held-tools"
+          className="space-y-2 rounded border border-amber-300 bg-amber-50 p-2 dark:border-amber-700 dark:bg-amber-950"
+        >
+          <p className="font-medium">
+            {view.held.length} tool{view.held.length === 1 ? "" : "s"} held for review: the agent does not get{" "}
+            {view.held.length === 1 ? "it" : "them"} until approved.
+          </p>
+          {view.held.map((tool) => (
+            <details
+              key={tool.toolName}
+              data-testid={`held-${tool.toolName}`}
+              open
+              className="rounded border border-amber-200 bg-white p-2 dark:border-amber-800 dark:bg-zinc-900"
+            >
+              <summary className="cursor-pointer">
+                <code>{tool.toolName}</code> — {tool.held === "new" ? "new tool" : "definition changed"}
+              </summary>
+              <DefinitionDiff tool={tool} />
+              {view.canManage ? (
+                <button
+                  type="button"
+                  data-testid={`approve-${tool.toolName}`}
+                  className="mt-1 rounded bg-emerald-700 px-2 py-0.5 text-white hover:bg-emerald-800"
+                  onClick={() => void act(`${base}/tools/review`, "POST", { toolName: tool.toolName, hash: tool.currentHash })}
+                >
+                  Approve this definition
+                </button>
+              ) : (
+                <p className="text-zinc-500">Only the person who added this server or an administrator can approve it.</p>
+              )}
+            </details>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

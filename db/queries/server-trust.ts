@@ -1,0 +1,40 @@
+/** Trust settings per server: trusted flag, lethal-trifecta check, and when its tools were first pinned. */
+import { eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { serverTrust } from "../schema";
+
+/** A server's trust settings; the defaults when no row exists. */
+export interface ServerTrustRecord {
+  serverId: string;
+  trusted: boolean;
+  trifectaCheck: boolean;
+  pinnedAt: Date | null;
+}
+
+/** The server's settings (untrusted, check on, not pinned when never stored). */
+export function getServerTrust(db: Db, serverId: string): ServerTrustRecord {
+  const row = db.select().from(serverTrust).where(eq(serverTrust.serverId, serverId)).get();
+  return row
+    ? { serverId, trusted: row.trusted, trifectaCheck: row.trifectaCheck, pinnedAt: row.pinnedAt ?? null }
+    : { serverId, trusted: false, trifectaCheck: true, pinnedAt: null };
+}
+
+/** Change some settings; fields left out keep their value. */
+export function updateServerTrust(
+  db: Db,
+  serverId: string,
+  change: Partial<Pick<ServerTrustRecord, "trusted" | "trifectaCheck" | "pinnedAt">>,
+  updatedBy: string | null,
+): ServerTrustRecord {
+  const next = { ...getServerTrust(db, serverId), ...change };
+  const values = {
+    serverId,
+    trusted: next.trusted,
+    trifectaCheck: next.trifectaCheck,
+    pinnedAt: next.pinnedAt,
+    updatedBy,
+    updatedAt: new Date(),
+  };
+  db.insert(serverTrust).values(values).onConflictDoUpdate({ target: serverTrust.serverId, set: values }).run();
+  return next;
+}

@@ -1,0 +1,44 @@
+/** Pinned tool definitions per server (rug-pull protection), keyed by (server, raw tool name). */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { toolPins } from "../schema";
+
+/** `pinned`: the listing matches what a person approved; `new`/`changed`: held until reviewed. */
+export type PinState = "pinned" | "new" | "changed";
+
+/** One stored pin. Definitions are the JSON objects whose hashes are stored beside them. */
+export interface ToolPinRecord {
+  serverId: string;
+  toolName: string;
+  state: PinState;
+  approvedHash: string | null;
+  approvedDefinition: unknown;
+  currentHash: string;
+  currentDefinition: unknown;
+  approvedBy: string | null;
+  updatedAt: Date;
+}
+
+/** Every pin of one server. */
+export function listToolPinsByServer(db: Db, serverId: string): ToolPinRecord[] {
+  return db.select().from(toolPins).where(eq(toolPins.serverId, serverId)).all() as ToolPinRecord[];
+}
+
+/** One pin, or null. */
+export function getToolPin(db: Db, ref: { serverId: string; toolName: string }): ToolPinRecord | null {
+  const row = db
+    .select()
+    .from(toolPins)
+    .where(and(eq(toolPins.serverId, ref.serverId), eq(toolPins.toolName, ref.toolName)))
+    .get();
+  return (row as ToolPinRecord | undefined) ?? null;
+}
+
+/** Insert or replace one pin. */
+export function saveToolPin(db: Db, pin: Omit<ToolPinRecord, "updatedAt">): void {
+  const values = { ...pin, updatedAt: new Date() };
+  db.insert(toolPins)
+    .values(values)
+    .onConflictDoUpdate({ target: [toolPins.serverId, toolPins.toolName], set: values })
+    .run();
+}

@@ -1,0 +1,103 @@
+/**
+ * Where the agent's tool set is gated: held tools (new or changed definitions awaiting review) are
+ * taken out before the model sees the list, and every call is decided by the pure approval policy
+ * with the server's trust settings, the user's and the workspace's choices and the turn's
+ * untrusted-content sources. `refresh` re-lists between steps, so a tool changed mid-turn
+ * (`list_changed`) is withdrawn before the next model request.
+ */
+import type { Db } from "../../db/client";
+import { getServerTrust, type ServerTrustRecord } from "../../db/queries/server-trust";
+import { listToolPoliciesByUser, listWorkspaceToolPolicies } from "../../db/queries/tool-policies";
+import type { McpPool, RegisteredTool, ServerDefinition } from "../mcp";
+import { syncToolPins, type HeldState, type PinActor } from "../trust/pins";
+import { approvalStatus, decideApproval, policyKey, policyToolName, type ContentSource, type ToolPolicy } from "./policy";
+
+/** What gating needs. */
+export interface ToolGateOptions {
+  db: Db;
+  pool: Pick<McpPool, "toolset">;
+  user: { id: string; workspaceId?: string };
+  servers: ServerDefinition[];
+}
+
+/** The refusal the model gets for a held tool (also if a call reaches it after the list was built). */
+export const HELD_TOOL_ERROR = "This tool's definition changed or is new and is waiting for a person to review it; it cannot run.";
+
+/** Held tools by registered name after syncing every server's pins with its current listing. */
+export function heldByName(db: Db, servers: ServerDefinition[], registered: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
+  const held = new Map<string, HeldState>();
+  for (const server of servers) {
+    const mine = registered.filter((t) => t.serverId === server.id);
+    if (mine.length === 0) continue;
+    const byRaw = syncToolPins(db, server.id, mine, actor);
+    for (const tool of mine) {
+      const state = tool.kind === "tool" ? byRaw.get(tool.rawName) : undefined;
+      if (state) held.set(tool.name, state);
+    }
+  }
+  return held;
+}
+
+/** The gate for one chat run. */
+export class ToolGate {
+  private held = new Map<string, HeldState>();
+  private byName = new Map<string, RegisteredTool>();
+  private readonly trust = new Map<string, ServerTrustRecord>();
+  private readonly userChoices: Map<string, ToolPolicy>;
+  private readonly workspaceChoices: Map<string, ToolPolicy>;
+  private readonly actor: PinActor;
+
+  /** Load the stored choices and trust settings once per run. */
+  constructor(private readonly options: ToolGateOptions) {
+    const { db, user, servers } = options;
+    this.actor = { userId: user.id, workspaceId: user.workspaceId ?? null };
+    for (const server of servers) this.trust.set(server.id, getServerTrust(db, server.id));
+    this.userChoices = new Map(listToolPoliciesByUser(db, user.id).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
+    this.workspaceChoices = new Map(
+      listWorkspaceToolPolicies(
+        db,
+        servers.map((s) => s.id),
+      ).map((p) => [policyKey(p.serverId, p.toolName), p.policy]),
+    );
+  }
+
+  /** List the tools now, sync pins, and return the ones the model may be offered (none held). */
+  async refresh(): Promise<RegisteredTool[]> {
+    const registered = await this.options.pool.toolset(this.options.user.id, this.options.servers);
+    this.held = heldByName(this.options.db, this.options.servers, registered, this.actor);
+    this.byName = new Map(registered.map((t) => [t.name, t]));
+    return registered.filter((t) => !this.held.has(t.name));
+  }
+
+  /** Whether a registered tool is held as of the last refresh. */
+  isHeld(name: string): boolean {
+    return this.held.has(name);
+  }
+
+  /** The held tools of the last refresh (for the chat status). */
+  heldTools(): { name: string; serverName: string; rawName: string; held: HeldState }[] {
+    return [...this.held].flatMap(([name, held]) => {
+      const tool = this.byName.get(name);
+      return tool ? [{ name, serverName: tool.serverName, rawName: tool.rawName, held }] : [];
+    });
+  }
+
+  /** The AI SDK approval status of one call, given the turn's content sources so far. */
+  approval(toolName: string, sources: readonly ContentSource[]) {
+    const tool = this.byName.get(toolName);
+    if (!tool) return { type: "denied" as const, reason: "This tool is not available." };
+    if (this.held.has(toolName)) return { type: "denied" as const, reason: HELD_TOOL_ERROR };
+    const trust = this.trust.get(tool.serverId);
+    const key = policyKey(tool.serverId, policyToolName(tool));
+    return approvalStatus(
+      decideApproval({
+        tool,
+        trusted: trust?.trusted ?? false,
+        trifectaCheck: trust?.trifectaCheck ?? true,
+        userChoice: this.userChoices.get(key),
+        workspaceChoice: this.workspaceChoices.get(key),
+        turnSources: sources,
+      }),
+    );
+  }
+}

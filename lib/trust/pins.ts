@@ -1,0 +1,130 @@
+/**
+ * Tool pinning (rug-pull protection). The first listing of a server in its workspace is pinned:
+ * that is the list the person who added it saw. Every later listing is compared by definition
+ * hash; a changed or new tool is held (kept from the model) until a person approves its current
+ * definition. Holding and approving are audited. The caller decides who may approve.
+ */
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { getServerTrust, updateServerTrust } from "../../db/queries/server-trust";
+import { getToolPin, listToolPinsByServer, saveToolPin, type PinState, type ToolPinRecord } from "../../db/queries/tool-pins";
+import { AppError } from "../errors";
+import type { RegisteredTool } from "../mcp/types";
+import { definitionHash, definitionOf } from "./definition-hash";
+
+/** Why a tool is held: `new` (never approved) or `changed` (differs from the approved definition). */
+export type HeldState = "new" | "changed";
+
+/** Who caused a sync or approval, for the audit log. */
+export interface PinActor {
+  userId: string | null;
+  workspaceId?: string | null;
+}
+
+function audit(db: Db, actor: PinActor, action: string, serverId: string, detail: Record<string, unknown>) {
+  recordAudit(db, { actorId: actor.userId, workspaceId: actor.workspaceId ?? null, action, target: `server:${serverId}`, detail });
+}
+
+function nextPin(
+  existing: ToolPinRecord | undefined,
+  serverId: string,
+  tool: RegisteredTool,
+  hash: string,
+): Omit<ToolPinRecord, "updatedAt"> {
+  const definition = definitionOf(tool);
+  const approvedHash = existing?.approvedHash ?? null;
+  const state: PinState = approvedHash === hash ? "pinned" : approvedHash === null ? "new" : "changed";
+  return {
+    serverId,
+    toolName: tool.rawName,
+    state,
+    approvedHash,
+    approvedDefinition: existing?.approvedDefinition ?? null,
+    currentHash: hash,
+    currentDefinition: definition,
+    approvedBy: existing?.approvedBy ?? null,
+  };
+}
+
+/**
+ * Compare one server's listed tools with its pins (pinning them all on the first listing) and
+ * return the held ones by raw tool name. Wrapper tools are ours, not the server's: never pinned.
+ */
+export function syncToolPins(db: Db, serverId: string, listed: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
+  const tools = listed.filter((t) => t.kind === "tool" && t.serverId === serverId);
+  // One SQLite connection: statements on `db` inside the callback run in this transaction.
+  return db.transaction(() => {
+    const held = new Map<string, HeldState>();
+    if (!getServerTrust(db, serverId).pinnedAt) {
+      for (const tool of tools) {
+        const hash = definitionHash(tool);
+        saveToolPin(db, {
+          ...nextPin(undefined, serverId, tool, hash),
+          state: "pinned",
+          approvedHash: hash,
+          approvedDefinition: definitionOf(tool),
+        });
+      }
+      updateServerTrust(db, serverId, { pinnedAt: new Date() }, actor.userId);
+      audit(db, actor, "tools.pinned", serverId, { tools: tools.map((t) => t.rawName) });
+      return held;
+    }
+    const pins = new Map(listToolPinsByServer(db, serverId).map((p) => [p.toolName, p]));
+    for (const tool of tools) {
+      const hash = definitionHash(tool);
+      const existing = pins.get(tool.rawName);
+      if (existing && existing.currentHash === hash) {
+        if (existing.state !== "pinned") held.set(tool.rawName, existing.state);
+        continue;
+      }
+      const pin = nextPin(existing, serverId, tool, hash);
+      saveToolPin(db, pin);
+      if (pin.state !== "pinned") {
+        held.set(tool.rawName, pin.state);
+        audit(db, actor, "tool.held", serverId, { tool: tool.rawName, reason: pin.state, hash });
+      }
+    }
+    return held;
+  });
+}
+
+/** A held tool as the review screen shows it: the approved and the current definition. */
+export interface HeldTool {
+  toolName: string;
+  held: HeldState;
+  approved: unknown;
+  current: unknown;
+  currentHash: string;
+}
+
+/** The server's held tools with both definitions (for the readable diff). */
+export function listHeldTools(db: Db, serverId: string): HeldTool[] {
+  return listToolPinsByServer(db, serverId)
+    .filter((p) => p.state !== "pinned")
+    .map((p) => ({
+      toolName: p.toolName,
+      held: p.state as HeldState,
+      approved: p.approvedDefinition,
+      current: p.currentDefinition,
+      currentHash: p.currentHash,
+    }));
+}
+
+/**
+ * Approve a held tool's current definition. `hash` is the definition the person reviewed: if the
+ * server changed it again since, the approval is refused so nobody approves what they did not see.
+ */
+export function approveHeldTool(db: Db, serverId: string, toolName: string, hash: string, actor: PinActor & { userId: string }): void {
+  const pin = getToolPin(db, { serverId, toolName });
+  if (!pin || pin.state === "pinned") throw new AppError("tool.not_held", "This tool is not waiting for review.");
+  if (pin.currentHash !== hash)
+    throw new AppError("tool.definition_changed", "The tool's definition changed again: review the new definition.");
+  saveToolPin(db, {
+    ...pin,
+    state: "pinned",
+    approvedHash: pin.currentHash,
+    approvedDefinition: pin.currentDefinition,
+    approvedBy: actor.userId,
+  });
+  audit(db, actor, "tool.definition_approved", serverId, { tool: toolName, reason: pin.state, hash });
+}
