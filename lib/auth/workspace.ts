@@ -3,6 +3,7 @@
  * on every request (no cache), so a removal or a role change holds from the very next request.
  */
 import "server-only";
+import { notFound } from "next/navigation";
 import { getDb, type Db } from "../../db/client";
 import {
   getMembershipRole,
@@ -14,7 +15,7 @@ import {
   type WorkspaceRole,
 } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
-import { requireUser, type SessionUser } from "./session";
+import { requirePageUser, requireUser, type SessionUser } from "./session";
 
 /** The header scripts and workspace pages name the workspace with. */
 export const WORKSPACE_HEADER = "x-workspace-id";
@@ -70,6 +71,19 @@ export function workspaceForSlug(db: Db, user: SessionUser, slug: string): Works
     if (error instanceof AppError && error.code === "not_found") return null;
     throw error;
   }
+}
+
+/** A workspace page's caller: redirects to sign-in when signed out, 404 when not a member. */
+export async function requirePageWorkspace(slug: string): Promise<WorkspaceCaller> {
+  const user = await requirePageUser();
+  const caller = workspaceForSlug(getDb(), user, decodeURIComponent(slug));
+  if (!caller) notFound();
+  return caller;
+}
+
+/** The URL slug of a workspace (`personal` for the caller's own). */
+export function slugOf(workspace: WorkspaceRecord): string {
+  return workspace.personal ? PERSONAL_SLUG : (workspace.slug ?? PERSONAL_SLUG);
 }
 
 type Hint = { id: string } | { slug: string } | null;
