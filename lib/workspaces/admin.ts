@@ -6,7 +6,15 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { listAudit, recordAudit, type AuditFilter } from "../../db/queries/audit";
-import { countActiveAdmins, deleteUser, getUserIdByEmail, listUsers, setUserAdmin, setUserDisabled } from "../../db/queries/users";
+import {
+  countActiveAdmins,
+  deleteUser,
+  getUserById,
+  getUserIdByEmail,
+  listUsers,
+  setUserAdmin,
+  setUserDisabled,
+} from "../../db/queries/users";
 import { listAllWorkspaces } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
 import type { AccessEffects } from "./effects";
@@ -51,7 +59,9 @@ export function adminInviteUser(db: Db, admin: Admin, email: string, baseUrl: st
 
 function assertKeepsAnAdmin(db: Db, admin: Admin, targetId: string): void {
   if (targetId === admin.id) throw new AppError("conflict", "You cannot disable, demote or delete your own account here.");
-  if (countActiveAdmins(db) <= 1) throw new AppError("conflict", "The instance must keep at least one administrator.");
+  // Only losing an enabled administrator can leave the instance without one.
+  if (getUserById(db, targetId)?.isAdmin && countActiveAdmins(db) <= 1)
+    throw new AppError("conflict", "The instance must keep at least one administrator.");
 }
 
 /** Make/remove admin and disable/enable; disabling closes the user's connections and turns now. */

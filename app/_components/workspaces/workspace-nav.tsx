@@ -65,14 +65,7 @@ export function WorkspaceNav({ workspaces, isAdmin }: { workspaces: SwitcherWork
             }
           }}
         >
-          <input
-            className="input py-1"
-            name="name"
-            aria-label="New workspace name"
-            placeholder="Team name"
-            required
-            maxLength={80}
-          />
+          <input className="input py-1" name="name" aria-label="New workspace name" placeholder="Team name" required maxLength={80} />
           <button className="btn-primary py-1" type="submit">
             Create
           </button>
