@@ -7,6 +7,7 @@ import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
 import { getUserWithPasswordByEmail } from "../../db/queries/users";
 import { readOrCreateSecretFile } from "../crypto";
 import { dataDir } from "../env";
@@ -32,11 +33,17 @@ export function getAuthOptions(): NextAuthOptions {
         async authorize(credentials) {
           if (!credentials?.email || !credentials.password) return null;
           const user = getUserWithPasswordByEmail(getDb(), credentials.email);
-          if (!user || !(await verifyPassword(credentials.password, user.passwordHash))) return null;
+          // A disabled account cannot sign in again (its existing sessions already count as signed out).
+          if (!user || user.disabledAt || !(await verifyPassword(credentials.password, user.passwordHash))) return null;
           return { id: user.id, email: user.email, name: user.name };
         },
       }),
     ],
+    events: {
+      signIn({ user }) {
+        recordAudit(getDb(), { actorId: user.id, action: "user.sign_in", target: user.id });
+      },
+    },
     callbacks: {
       // Only the user id travels in the token; admin flags and memberships are read fresh per request.
       jwt({ token, user }) {
