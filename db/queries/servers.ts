@@ -144,13 +144,6 @@ export function toServerDefinition(db: Db, record: ServerRecord): ServerDefiniti
   return { id: record.id, name: record.name, config: mergeSecrets(record.config, secrets) };
 }
 
-/** Whose credentials a `shared` server uses, or null when no owner/admin has connected it yet. */
-export function getSharedCredentialsUserId(db: Db, serverId: string): string | null {
-  return (
-    db.select({ userId: mcpServers.sharedCredentialsUserId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.userId ?? null
-  );
-}
-
 /** Record the owner/admin whose credentials a `shared` server uses (null: nobody's). */
 export function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceId: string }, userId: string | null): void {
   db.update(mcpServers)

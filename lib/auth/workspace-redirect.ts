@@ -1,10 +1,11 @@
 /**
  * The pre-workspace URLs (`/chat`, `/servers`, `/settings`, `/chat/:id`) keep working: they send
  * the browser to the same section of the workspace it came from (a link or router push from a
- * `/w/<slug>/…` page carries that page as Referer), else to the personal workspace.
+ * `/w/<slug>/…` page carries that page as Referer), else the workspace page last opened in this
+ * browser (a cookie: the OAuth callback comes back from another site), else the personal one.
  */
 import "server-only";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
 import { getChatById } from "../../db/queries/chats";
@@ -12,14 +13,17 @@ import { getWorkspaceById, PERSONAL_SLUG } from "../../db/queries/workspaces";
 import { requirePageUser } from "./session";
 import { slugOf, workspaceForSlug } from "./workspace";
 
+/** Same name as the client's `LAST_WORKSPACE_COOKIE` (app/_components/workspaces/workspace-scope.tsx). */
+const LAST_WORKSPACE_COOKIE = "switchboard-workspace";
+
 /** Redirect `/<section>` to `/w/<slug>/<section>` of the referring workspace page, else the personal one. */
 export async function redirectToWorkspaceSection(section: "chat" | "servers" | "settings"): Promise<never> {
   const user = await requirePageUser();
   const referer = (await headers()).get("referer");
-  let slug = PERSONAL_SLUG;
-  const match = referer ? /^\/w\/([^/]+)/.exec(safePath(referer)) : null;
+  const fromReferer = referer ? /^\/w\/([^/]+)/.exec(safePath(referer))?.[1] : undefined;
+  const fromCookie = (await cookies()).get(LAST_WORKSPACE_COOKIE)?.value;
   // Only a workspace the caller still belongs to; anything else falls back to their own.
-  if (match && workspaceForSlug(getDb(), user, decodeURIComponent(match[1]))) slug = match[1];
+  const slug = [fromReferer, fromCookie].find((s) => s && workspaceForSlug(getDb(), user, decodeURIComponent(s))) ?? PERSONAL_SLUG;
   redirect(`/w/${slug}/${section}`);
 }
 

@@ -6,7 +6,7 @@
 import type { Db } from "../../db/client";
 import { getCredential, putCredential } from "../../db/queries/credentials";
 import { instanceKey } from "../../db/key-check";
-import { getServerByIdUnscoped, getSharedCredentialsUserId, toServerDefinition, type ServerRecord } from "../../db/queries/servers";
+import { getServerByIdUnscoped, toServerDefinition, type ServerRecord } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { decrypt, encrypt } from "../crypto";
 import type { ServerConfig, ServerDefinition } from "../mcp/config";
@@ -23,19 +23,26 @@ export function credentialModeOf(config: ServerConfig): CredentialMode {
 }
 
 /**
+ * The account a `shared` server's calls use: the owner/admin who connected it, else its creator
+ * while still an owner/admin of the workspace, else nobody (null).
+ */
+export function sharedAccountUserId(db: Db, record: ServerRecord): string | null {
+  if (record.sharedCredentialsUserId) return record.sharedCredentialsUserId;
+  if (!record.createdBy) return null;
+  const role = getMembershipRole(db, record.workspaceId, record.createdBy);
+  return role === "owner" || role === "admin" ? record.createdBy : null;
+}
+
+/**
  * The user whose stored credentials a call by `callerId` uses: the caller for `per_member`; for
- * `shared`, the owner/admin who connected it, else its creator while still an owner/admin, else
- * the caller (who then sees "needs authorization" and asks an admin to connect it).
+ * `shared`, the shared account (see `sharedAccountUserId`), else the caller, who then sees
+ * "needs authorization" and asks an owner or admin to connect it.
  */
 export function credentialsUserFor(db: Db, callerId: string, server: ServerDefinition): string {
   if (credentialModeOf(server.config) !== "shared") return callerId;
-  const connected = getSharedCredentialsUserId(db, server.id);
-  if (connected) return connected;
   // By id alone: the caller's access was checked before the engine got the definition.
   const record = getServerByIdUnscoped(db, server.id);
-  if (!record?.createdBy) return callerId;
-  const role = getMembershipRole(db, record.workspaceId, record.createdBy);
-  return role === "owner" || role === "admin" ? record.createdBy : callerId;
+  return (record && sharedAccountUserId(db, record)) ?? callerId;
 }
 
 /** The member's own values for the server's per-member keys (`headers.X`, `env.Y`), decrypted. */

@@ -20,7 +20,7 @@ import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
 import { restoreMaskedSecrets } from "./secrets";
-import { credentialModeOf, splitKey } from "./credential-mode";
+import { credentialModeOf, sharedAccountUserId, splitKey } from "./credential-mode";
 import { describeLaunch } from "../mcp/sandbox";
 import type { SessionUser } from "../auth/session";
 import type { AccessEffects } from "../workspaces/effects";
@@ -33,9 +33,10 @@ export function listServers(db: Db, actor: Actor) {
   return listServersByWorkspace(db, actor.workspaceId).map((record) => serverView(record, { sharedBy: sharedByName(db, record) }));
 }
 
-/** The name of the member whose credentials a shared server uses, or null. */
+/** The name of the member whose account a shared server uses, or null. */
 export function sharedByName(db: Db, record: ServerRecord): string | null {
-  return record.sharedCredentialsUserId ? (getUserById(db, record.sharedCredentialsUserId)?.name ?? null) : null;
+  const userId = sharedAccountUserId(db, record);
+  return userId ? (getUserById(db, userId)?.name ?? null) : null;
 }
 
 /** The sandbox mode the instance runs stdio servers in (`SWITCHBOARD_SANDBOX=off` is the admin override). */

@@ -3,7 +3,7 @@ export function SharedServersNote({
   servers,
   role,
 }: {
-  servers: { id: string; name: string; credentials: "per_member" | "shared"; sharedBy?: string | null }[];
+  servers: { id: string; name: string; credentials: "per_member" | "shared"; sharedBy?: string | null; config: { auth?: string } }[];
   role: "owner" | "admin" | "member";
 }) {
   const shared = servers.filter((s) => s.credentials === "shared");

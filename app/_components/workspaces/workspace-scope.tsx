@@ -3,6 +3,8 @@
 import { useEffect } from "react";
 
 const HEADER = "x-workspace-id";
+/** The cookie naming the workspace page last opened in this browser (a navigation hint, never an authorization). */
+export const LAST_WORKSPACE_COOKIE = "switchboard-workspace";
 const slot = globalThis as { __switchboardWorkspace?: { id: string; original: typeof fetch } };
 
 /**
@@ -11,8 +13,11 @@ const slot = globalThis as { __switchboardWorkspace?: { id: string; original: ty
  * so two tabs in two workspaces never mix, whichever component issues the request (the chat
  * transport, server cards, settings forms).
  */
-export function WorkspaceScope({ workspaceId }: { workspaceId: string }) {
+export function WorkspaceScope({ workspaceId, slug }: { workspaceId: string; slug: string }) {
   useEffect(() => {
+    // Where `/servers` and friends go back to when nothing else names a workspace (the OAuth
+    // callback returns there from the authorization server, which sends no useful Referer).
+    document.cookie = `${LAST_WORKSPACE_COOKIE}=${encodeURIComponent(slug)}; path=/; samesite=lax`;
     const original = slot.__switchboardWorkspace?.original ?? window.fetch.bind(window);
     slot.__switchboardWorkspace = { id: workspaceId, original };
     window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
@@ -26,6 +31,6 @@ export function WorkspaceScope({ workspaceId }: { workspaceId: string }) {
       window.fetch = original;
       slot.__switchboardWorkspace = undefined;
     };
-  }, [workspaceId]);
+  }, [workspaceId, slug]);
   return null;
 }

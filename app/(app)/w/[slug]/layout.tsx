@@ -1,4 +1,4 @@
-import { requirePageWorkspace } from "@/lib/auth/workspace";
+import { requirePageWorkspace, slugOf } from "@/lib/auth/workspace";
 import { WorkspaceScope } from "@/app/_components/workspaces/workspace-scope";
 
 /** Every page under `/w/<slug>/` works in that workspace; a non-member gets a 404. */
@@ -6,7 +6,7 @@ export default async function WorkspaceLayout({ children, params }: { children: 
   const caller = await requirePageWorkspace((await params).slug);
   return (
     <div data-testid="workspace-page" data-workspace-id={caller.workspaceId}>
-      <WorkspaceScope workspaceId={caller.workspaceId} />
+      <WorkspaceScope workspaceId={caller.workspaceId} slug={slugOf(caller.workspace)} />
       {children}
     </div>
   );
