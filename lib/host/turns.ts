@@ -2,7 +2,6 @@
  * The chat turns running in this process, by user and workspace, so that losing access to a
  * workspace (removal, disabled account, deleted workspace) stops them at once.
  */
-import "server-only";
 
 interface Turn {
   userId: string;
