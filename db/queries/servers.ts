@@ -162,3 +162,18 @@ export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: 
     .all()
     .map((r) => r.id);
 }
+
+/**
+ * Stop using this user's credentials for shared servers in every workspace (their account is
+ * disabled or deleted); returns the servers affected. Run before deleting the user: the column
+ * was added by ALTER TABLE, where SQLite keeps no ON DELETE action, so a reference would block it.
+ */
+export function clearSharedCredentialsUserEverywhere(db: Db, userId: string): string[] {
+  return db
+    .update(mcpServers)
+    .set({ sharedCredentialsUserId: null })
+    .where(eq(mcpServers.sharedCredentialsUserId, userId))
+    .returning({ id: mcpServers.id })
+    .all()
+    .map((r) => r.id);
+}

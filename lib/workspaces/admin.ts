@@ -16,6 +16,7 @@ import {
   setUserDisabled,
 } from "../../db/queries/users";
 import { listAllWorkspaces } from "../../db/queries/workspaces";
+import { clearSharedCredentialsUserEverywhere } from "../../db/queries/servers";
 import { AppError } from "../errors";
 import type { AccessEffects } from "./effects";
 import { createInvitation } from "./invitations";
@@ -73,7 +74,7 @@ export async function adminUpdateUser(db: Db, admin: Admin, id: string, input: z
   }
   if (input.disabled !== undefined) {
     if (!setUserDisabled(db, id, input.disabled ? new Date() : null)) throw new AppError("not_found", "No such user.");
-    if (input.disabled) await endEverything(id, effects);
+    if (input.disabled) await endEverything(db, id, effects);
     recordAudit(db, { actorId: admin.id, action: input.disabled ? "user.disable" : "user.enable", target: id });
   }
   return { id, ...input };
@@ -82,14 +83,18 @@ export async function adminUpdateUser(db: Db, admin: Admin, id: string, input: z
 /** Delete a user with their personal data (personal workspace, chats, settings, credentials). */
 export async function adminDeleteUser(db: Db, admin: Admin, id: string, effects: AccessEffects): Promise<void> {
   assertKeepsAnAdmin(db, admin, id);
-  await endEverything(id, effects);
+  await endEverything(db, id, effects);
   if (!deleteUser(db, id)) throw new AppError("not_found", "No such user.");
   recordAudit(db, { actorId: admin.id, action: "user.delete", target: id });
 }
 
-async function endEverything(userId: string, effects: AccessEffects): Promise<void> {
+// The account stops working everywhere: its turns, its connections, and every shared server that
+// used its credentials (members' connections to those close, so nothing keeps using its tokens).
+async function endEverything(db: Db, userId: string, effects: AccessEffects): Promise<void> {
   effects.stopTurns(userId, null);
   await effects.closeConnections(userId);
+  const shared = clearSharedCredentialsUserEverywhere(db, userId);
+  if (shared.length) await effects.closeConnections(null, shared);
 }
 
 /** Every workspace with its member count. */

@@ -8,6 +8,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/fixtures";
 import { newAccount, ServersPage, waitForHydration } from "./pages/app";
 import { ChatPage, signUpByApi } from "./pages/chat";
+import { signedInAdmin, signedUp } from "./pages/workspaces";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -30,9 +31,13 @@ test("owner creates Acme, invites a teammate who chats with its server, then rem
   await expect(owner.getByTestId("workspace-switcher")).toHaveValue(acmePath.split("/")[2]);
   await expect(owner.getByTestId("workspace-role")).toContainText("owner");
 
-  // A server of the team.
+  // A server of the team, with shared credentials: members use what its admins configured.
   await waitForHydration(owner);
-  await new ServersPage(owner).addHttp("everything", everything.url);
+  await new ServersPage(owner).startAdding("everything");
+  await owner.getByLabel("URL").fill(everything.url);
+  await owner.getByLabel(/Shared credentials/).check();
+  await owner.getByRole("button", { name: "Add server" }).last().click();
+  await expect(owner.getByTestId("server-everything")).toBeVisible();
 
   // Invite the teammate from Settings; the link is shown once to copy.
   await owner.goto(`${acmePath}/settings`);
@@ -62,7 +67,13 @@ test("owner creates Acme, invites a teammate who chats with its server, then rem
   await switchTo(teammate, "Acme");
   await expect(teammate).toHaveURL(new RegExp(`${acmePath}/chat$`));
 
-  // A member sees the team's server but may not change it.
+  // A member sees the team's shared server, whose credentials it uses, but may not change it.
+  await teammate.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Servers" }).click();
+  await expect(teammate).toHaveURL(new RegExp(`${acmePath}/servers$`));
+  await expect(teammate.getByTestId("workspace-role")).toContainText("member");
+  await expect(teammate.getByTestId("shared-everything")).toContainText("is shared");
+  await teammate.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chat" }).click();
+  await expect(teammate).toHaveURL(new RegExp(`${acmePath}/chat$`));
   const forbidden = await teammate.evaluate(
     async () =>
       (
@@ -148,4 +159,24 @@ test("two tabs in two workspaces do not mix", async ({ browser, everything }) =>
   // Opening the team's chat under the personal workspace is a 404, not a leak.
   expect((await second.goto(`/w/personal/chat/${teamChatId}`))?.status()).toBe(404);
   await context.close();
+});
+
+test("the instance admin finds and disables a user, whose session ends at once, and reads the audit log", async ({ browser }) => {
+  const someone = await signedUp(browser, "admin-target");
+  const admin = await signedInAdmin(browser);
+  await admin.page.goto("/admin");
+  await waitForHydration(admin.page);
+  await admin.page.getByLabel("Search users").fill(someone.account.email);
+  const row = admin.page.getByTestId(`user-${someone.account.email}`);
+  await expect(admin.page.getByTestId("admin-users").locator("tr")).toHaveCount(1);
+  await row.getByRole("button", { name: "Disable" }).click();
+  await expect(row).toContainText("disabled");
+  expect((await someone.api.get("/api/workspaces")).status()).toBe(401);
+
+  await admin.page.getByLabel("Filter by action").fill("user.disable");
+  await admin.page.getByRole("button", { name: "Filter" }).click();
+  await expect(admin.page.getByTestId("audit-entry").first()).toContainText("user.disable");
+  await expect(admin.page.getByTestId("admin-workspaces")).toContainText("members");
+  await someone.close();
+  await admin.close();
 });

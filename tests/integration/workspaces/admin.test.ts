@@ -7,7 +7,8 @@ import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { createServer, toServerDefinition } from "@/db/queries/servers";
+import { createServer, getServerById, setSharedCredentialsUserId, toServerDefinition } from "@/db/queries/servers";
+import { createWorkspace } from "@/lib/workspaces/service";
 import { getUserById } from "@/db/queries/users";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import { McpPool } from "@/lib/mcp";
@@ -73,16 +74,28 @@ describe("instance administration", () => {
   });
 
   it("creates a user through a single-use invitation link and deletes them with their personal data", async () => {
-    const { effects } = recordingEffects(pool);
     const link = adminInviteUser(getDb(), admin, "carol@example.com", "http://app.test");
     expect(() => adminInviteUser(getDb(), admin, "alice@example.com", "http://app.test")).toThrow(
       expect.objectContaining({ code: "conflict" }),
     );
     const carol = await registerWithInvitation(getDb(), link.token, { name: "Carol", password: "a long enough password" });
     expect(carol.workspaceId).toBeNull();
-    const personal = (await person("dave@example.com")).personalWorkspaceId;
+    const davePerson = await person("dave@example.com");
+    const personal = davePerson.personalWorkspaceId;
     const dave = adminListUsers(getDb(), "dave").users[0];
+    // Dave's account backs a shared server in someone else's team: deleting him must still work.
+    const team = createWorkspace(getDb(), admin.id, "Shared team").id;
+    const shared = createServer(getDb(), {
+      workspaceId: team,
+      name: "shared",
+      config: parseServerConfig({ url: `${base}/mcp`, credentials: "shared" }, "shared"),
+      createdBy: admin.id,
+    });
+    setSharedCredentialsUserId(getDb(), shared, dave.id);
+    const { effects, calls } = recordingEffects(pool);
     await adminDeleteUser(getDb(), admin, dave.id, effects);
+    expect(calls.closed).toContainEqual([null, [shared.id]]);
+    expect(getServerById(getDb(), shared)?.sharedCredentialsUserId).toBeNull();
     expect(getUserById(getDb(), dave.id)).toBeNull();
     expect(getWorkspaceById(getDb(), personal)).toBeNull();
   });
