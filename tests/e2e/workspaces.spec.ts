@@ -71,7 +71,7 @@ test("owner creates Acme, invites a teammate who chats with its server, then rem
   await teammate.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Servers" }).click();
   await expect(teammate).toHaveURL(new RegExp(`${acmePath}/servers$`));
   await expect(teammate.getByTestId("workspace-role")).toContainText("member");
-  await expect(teammate.getByTestId("shared-everything")).toContainText("is shared");
+  await expect(teammate.getByTestId("shared-everything")).toContainText("credentials its owners and admins configured");
   await teammate.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chat" }).click();
   await expect(teammate).toHaveURL(new RegExp(`${acmePath}/chat$`));
   const forbidden = await teammate.evaluate(
@@ -134,6 +134,21 @@ test("two tabs in two workspaces do not mix", async ({ browser, everything }) =>
     ).status(),
   ).toBe(201);
 
+  // A per-member key: this user fills in their own value, which is never shown back.
+  const keyed = await first.request.post("/api/servers", {
+    data: { name: "keyed", config: { url: everything.url, headers: { "x-api-key": "placeholder" } }, memberKeys: ["headers.x-api-key"] },
+    headers: { "x-workspace-id": team.id },
+  });
+  expect(keyed.status()).toBe(201);
+  await first.goto(`/w/${team.slug}/servers`);
+  await waitForHydration(first);
+  const form = first.getByTestId("member-values-keyed");
+  await form.getByLabel("Your value for headers.x-api-key").fill("my-own-key-123");
+  await form.getByRole("button", { name: "Save my values" }).click();
+  await expect(form).toContainText("(set)");
+  await expect(form.getByLabel("Your value for headers.x-api-key")).toHaveValue("");
+  await expect(first.locator("body")).not.toContainText("my-own-key-123");
+
   const second = await context.newPage();
   await first.goto(`/w/${team.slug}/chat`);
   await second.goto("/w/personal/chat");
@@ -142,7 +157,7 @@ test("two tabs in two workspaces do not mix", async ({ browser, everything }) =>
   // The same API call from each tab answers for that tab's workspace.
   const serversIn = (page: Page) =>
     page.evaluate(async () => ((await (await fetch("/api/servers")).json()) as { servers: { name: string }[] }).servers.map((s) => s.name));
-  expect(await serversIn(first)).toEqual(["team-only"]);
+  expect(await serversIn(first)).toEqual(["keyed", "team-only"]);
   expect(await serversIn(second)).toEqual([]);
 
   // A chat started in one tab belongs to that tab's workspace only.
