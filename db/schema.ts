@@ -16,9 +16,9 @@ export const users = sqliteTable("users", {
   name: text("name").notNull(),
   passwordHash: text("password_hash").notNull(),
   isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
-  createdAt: createdAt(),
-  /** Set when an administrator disables the account: its sessions are refused from the next request. */
+  /** Set when an instance administrator disables the account: it counts as signed out from then on. */
   disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
 });
 
 /**
@@ -44,8 +44,46 @@ export const sessions = sqliteTable(
 export const workspaces = sqliteTable("workspaces", {
   id: id(),
   name: text("name").notNull(),
+  /** URL name of a team workspace (`/w/<slug>/…`); null for personal ones, which answer to `personal`. */
+  slug: text("slug").unique(),
   personalOwnerId: text("personal_owner_id").references(() => users.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
+});
+
+/**
+ * A single-use invitation into a workspace. Only the SHA-256 of the token is stored: the link is
+ * shown once to the inviter, and a database leak does not hand out working links.
+ */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: id(),
+    /** Null for an instance invitation (an administrator creating an account): no workspace joined. */
+    workspaceId: text("workspace_id").references(() => workspaces.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("invitations_workspace_idx").on(t.workspaceId)],
+);
+
+/** A workspace's default model, used by members who have not set their own. The key is encrypted. */
+export const workspaceSettings = sqliteTable("workspace_settings", {
+  workspaceId: text("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+  provider: text("provider"),
+  model: text("model"),
+  baseUrl: text("base_url"),
+  apiKeyEnc: text("api_key_enc"),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
 });
 
 /** Membership with a role: owner, admin or member. */
@@ -80,6 +118,10 @@ export const mcpServers = sqliteTable(
     config: text("config", { mode: "json" }).notNull(),
     secretsEnc: text("secrets_enc"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** For a `shared` server: the owner/admin whose credentials (OAuth tokens) every member's calls use. */
+    sharedCredentialsUserId: text("shared_credentials_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Header/env keys (`headers.X-Api-Key`, `env.TOKEN`) each member fills with their own value. */
+    memberKeys: text("member_keys", { mode: "json" }).$type<string[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -252,7 +294,11 @@ export const auditLog = sqliteTable(
     detail: text("detail", { mode: "json" }),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_log_created_idx").on(t.createdAt)],
+  (t) => [
+    index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_workspace_idx").on(t.workspaceId, t.id),
+    index("audit_log_actor_idx").on(t.actorId, t.id),
+  ],
 );
 
 /** Instance facts kept with the data, such as the fingerprint of the key that encrypted it. */

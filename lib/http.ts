@@ -10,6 +10,7 @@ import { EngineError } from "./mcp/errors";
 import { NetError } from "./net/errors";
 import { OAuthFlowError } from "./oauth/errors";
 import { redact } from "./redact";
+import type { z } from "zod";
 
 /** Wrap a route handler so any thrown error becomes a `{code, message, field?}` response. */
 export function route<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
@@ -60,4 +61,27 @@ export function errorBody(error: unknown): ErrorBody {
   // Log the cause for the operator, redacted: library messages can carry tokens or URLs with passwords.
   console.error("[switchboard] unhandled error:", redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
   return { code: "internal.error", message: "Something went wrong on the server." };
+}
+
+/** Read a JSON body and validate it with `schema`; the first problem is a 400 naming its field. */
+export async function parseJson<T>(request: Request, schema: z.ZodType<T>, maxBytes?: number): Promise<T> {
+  return validate(schema, await readJson(request, maxBytes));
+}
+
+/** Validate the query string with `schema` (each parameter as a string). */
+export function parseQuery<T>(request: Request, schema: z.ZodType<T>): T {
+  return validate(schema, Object.fromEntries(new URL(request.url).searchParams));
+}
+
+/** A named route parameter (Next 16 passes params as a promise). */
+export async function param<K extends string>(context: { params: Promise<Record<K, string>> }, name: K): Promise<string> {
+  return (await context.params)[name];
+}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue.path.join(".") || undefined;
+  throw new AppError("request.invalid", field ? `${field}: ${issue.message}` : issue.message, field);
 }

@@ -1,14 +1,9 @@
-import Link from "next/link";
+import { getDb } from "@/db/client";
 import { requirePageUser } from "@/lib/auth/session";
+import { listMyWorkspaces } from "@/lib/workspaces/service";
+import { WorkspaceNav } from "@/app/_components/workspaces/workspace-nav";
 import { SignOutButton } from "@/app/_components/ui/sign-out-button";
 import { PendingCenter } from "@/app/_components/pending/pending-center";
-
-const NAV = [
-  { href: "/chat", label: "Chat" },
-  { href: "/servers", label: "Servers" },
-  { href: "/settings", label: "Settings" },
-  { href: "/account", label: "Account" },
-];
 
 export default async function AppLayout({ children }: { children: React.ReactNode }) {
   const user = await requirePageUser();
@@ -16,13 +11,7 @@ export default async function AppLayout({ children }: { children: React.ReactNod
     <div className="flex min-h-screen flex-col">
       <header className="flex items-center gap-6 border-b border-zinc-200 bg-white px-6 py-3 dark:border-zinc-800 dark:bg-zinc-900">
         <span className="font-semibold">Switchboard</span>
-        <nav className="flex gap-4 text-sm" aria-label="Main">
-          {NAV.map((item) => (
-            <Link key={item.href} href={item.href} className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white">
-              {item.label}
-            </Link>
-          ))}
-        </nav>
+        <WorkspaceNav workspaces={listMyWorkspaces(getDb(), user.id)} isAdmin={user.isAdmin} />
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span data-testid="current-user" className="text-zinc-500">
             {user.name}

@@ -19,6 +19,10 @@ export interface ServerRecord {
   transport: "stdio" | "http";
   config: ServerConfig;
   createdBy: string | null;
+  /** For a `shared` server: whose OAuth tokens every member's calls use (null: nobody connected yet). */
+  sharedCredentialsUserId: string | null;
+  /** Header/env keys (`headers.X`, `env.Y`) each member fills with their own value. */
+  memberKeys: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,7 +31,7 @@ type Row = typeof mcpServers.$inferSelect;
 
 function toRecord(row: Row): ServerRecord {
   const { secretsEnc: _secrets, ...rest } = row;
-  return { ...rest, config: row.config as ServerConfig };
+  return { ...rest, config: row.config as ServerConfig, memberKeys: row.memberKeys ?? [] };
 }
 
 function encryptSecrets(secrets: ServerSecrets): string | null {
@@ -59,6 +63,15 @@ export function getServerById(db: Db, ref: { id: string; workspaceId: string }):
   return row ? toRecord(row) : null;
 }
 
+/**
+ * A server by id alone, or null. Only for callers that check membership of its workspace
+ * themselves (the OAuth callback, which arrives without a workspace in the request).
+ */
+export function getServerByIdUnscoped(db: Db, id: string): ServerRecord | null {
+  const row = db.select().from(mcpServers).where(eq(mcpServers.id, id)).get();
+  return row ? toRecord(row) : null;
+}
+
 /** Whether a workspace already has a server with this name (optionally ignoring one id). */
 export function serverNameTaken(db: Db, workspaceId: string, name: string, exceptId?: string): boolean {
   const row = db
@@ -70,7 +83,10 @@ export function serverNameTaken(db: Db, workspaceId: string, name: string, excep
 }
 
 /** Store a new server; its secrets are encrypted. */
-export function createServer(db: Db, input: { workspaceId: string; name: string; config: ServerConfig; createdBy: string }): ServerRecord {
+export function createServer(
+  db: Db,
+  input: { workspaceId: string; name: string; config: ServerConfig; createdBy: string; memberKeys?: string[] },
+): ServerRecord {
   const { masked, secrets } = splitSecrets(input.config);
   const row = db
     .insert(mcpServers)
@@ -82,6 +98,7 @@ export function createServer(db: Db, input: { workspaceId: string; name: string;
       config: masked,
       secretsEnc: encryptSecrets(secrets),
       createdBy: input.createdBy,
+      memberKeys: input.memberKeys?.length ? input.memberKeys : null,
     })
     .returning()
     .get();
@@ -92,7 +109,7 @@ export function createServer(db: Db, input: { workspaceId: string; name: string;
 export function updateServer(
   db: Db,
   ref: { id: string; workspaceId: string },
-  input: { name: string; config: ServerConfig },
+  input: { name: string; config: ServerConfig; memberKeys?: string[] },
 ): ServerRecord | null {
   const { masked, secrets } = splitSecrets(input.config);
   const row = db
@@ -102,6 +119,7 @@ export function updateServer(
       transport: transportOf(input.config),
       config: masked,
       secretsEnc: encryptSecrets(secrets),
+      ...(input.memberKeys ? { memberKeys: input.memberKeys.length ? input.memberKeys : null } : {}),
       updatedAt: new Date(),
     })
     .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
@@ -124,4 +142,38 @@ export function deleteServer(db: Db, ref: { id: string; workspaceId: string }): 
 export function toServerDefinition(db: Db, record: ServerRecord): ServerDefinition {
   const secrets = readServerSecrets(db, record);
   return { id: record.id, name: record.name, config: mergeSecrets(record.config, secrets) };
+}
+
+/** Record the owner/admin whose credentials a `shared` server uses (null: nobody's). */
+export function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceId: string }, userId: string | null): void {
+  db.update(mcpServers)
+    .set({ sharedCredentialsUserId: userId })
+    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+    .run();
+}
+
+/** Stop using this user's credentials for the workspace's shared servers; returns the servers affected. */
+export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: string): string[] {
+  return db
+    .update(mcpServers)
+    .set({ sharedCredentialsUserId: null })
+    .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.sharedCredentialsUserId, userId)))
+    .returning({ id: mcpServers.id })
+    .all()
+    .map((r) => r.id);
+}
+
+/**
+ * Stop using this user's credentials for shared servers in every workspace (their account is
+ * disabled or deleted); returns the servers affected. Run before deleting the user: the column
+ * was added by ALTER TABLE, where SQLite keeps no ON DELETE action, so a reference would block it.
+ */
+export function clearSharedCredentialsUserEverywhere(db: Db, userId: string): string[] {
+  return db
+    .update(mcpServers)
+    .set({ sharedCredentialsUserId: null })
+    .where(eq(mcpServers.sharedCredentialsUserId, userId))
+    .returning({ id: mcpServers.id })
+    .all()
+    .map((r) => r.id);
 }

@@ -1,5 +1,5 @@
 /** Users and their personal workspace. */
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, like, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
@@ -49,12 +49,65 @@ export function getUserWithPasswordByEmail(db: Db, email: string) {
   );
 }
 
-/** Find a user by id. */
+/** Find a user by id; a disabled account counts as not found (it is signed out everywhere). */
 export function getUserById(db: Db, id: string): UserRecord | null {
+  const row = db
+    .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin, disabledAt: users.disabledAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .get();
+  if (!row || row.disabledAt) return null;
+  return { id: row.id, email: row.email, name: row.name, isAdmin: row.isAdmin };
+}
+
+/** Find a user id by email (any state), or null. */
+export function getUserIdByEmail(db: Db, email: string): string | null {
   return (
-    db.select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get() ??
-    null
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, normaliseEmail(email)))
+      .get()?.id ?? null
   );
+}
+
+/** Users for instance administration, optionally filtered by a substring of name or email. */
+export function listUsers(db: Db, search?: string) {
+  const pattern = search ? `%${search.replace(/[%_\\]/g, "")}%` : undefined;
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      isAdmin: users.isAdmin,
+      disabledAt: users.disabledAt,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(pattern ? or(like(users.email, pattern), like(users.name, pattern)) : undefined)
+    .orderBy(asc(users.email))
+    .limit(500)
+    .all();
+}
+
+/** Make or remove an instance administrator; false when there is no such user. */
+export function setUserAdmin(db: Db, id: string, isAdmin: boolean): boolean {
+  return db.update(users).set({ isAdmin }).where(eq(users.id, id)).run().changes > 0;
+}
+
+/** Disable (a date) or enable (null) an account; false when there is no such user. */
+export function setUserDisabled(db: Db, id: string, disabledAt: Date | null): boolean {
+  return db.update(users).set({ disabledAt }).where(eq(users.id, id)).run().changes > 0;
+}
+
+/** How many enabled instance administrators exist. */
+export function countActiveAdmins(db: Db): number {
+  return db.select({ n: sql<number>`count(*)` }).from(users).where(sql`${users.isAdmin} = 1 and ${users.disabledAt} is null`).get()?.n ?? 0;
+}
+
+/** Delete a user; their personal workspace, memberships, chats, settings and credentials cascade. */
+export function deleteUser(db: Db, id: string): boolean {
+  return db.delete(users).where(eq(users.id, id)).run().changes > 0;
 }
 
 /** Whether any account exists yet. */

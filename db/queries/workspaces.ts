@@ -1,10 +1,30 @@
-/** Workspaces and memberships. */
-import { and, eq } from "drizzle-orm";
+/** Workspaces: personal and team ones, looked up by id or slug, with the caller's role. */
+import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
+import { newId } from "../ids";
 import { memberships, workspaces } from "../schema";
 
 /** A role inside a workspace. */
 export type WorkspaceRole = "owner" | "admin" | "member";
+
+/** A workspace as the app sees it. `personal` is true for a user's own workspace. */
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  slug: string | null;
+  personal: boolean;
+}
+
+/** The slug that always names the caller's own personal workspace in URLs. */
+export const PERSONAL_SLUG = "personal";
+
+const columns = { id: workspaces.id, name: workspaces.name, slug: workspaces.slug, owner: workspaces.personalOwnerId };
+const toRecord = (row: { id: string; name: string; slug: string | null; owner: string | null }): WorkspaceRecord => ({
+  id: row.id,
+  name: row.name,
+  slug: row.slug,
+  personal: row.owner !== null,
+});
 
 /** The user's personal workspace id. */
 export function getPersonalWorkspaceId(db: Db, userId: string): string | null {
@@ -22,12 +42,69 @@ export function getMembershipRole(db: Db, workspaceId: string, userId: string): 
   );
 }
 
-/** Every workspace the user belongs to, with their role. */
-export function listWorkspacesForUser(db: Db, userId: string) {
+/** Every workspace the user belongs to, with their role (personal first, then by name). */
+export function listWorkspacesForUser(db: Db, userId: string): (WorkspaceRecord & { role: WorkspaceRole })[] {
   return db
-    .select({ id: workspaces.id, name: workspaces.name, role: memberships.role, personal: workspaces.personalOwnerId })
+    .select({ ...columns, role: memberships.role })
     .from(memberships)
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
     .where(eq(memberships.userId, userId))
-    .all();
+    .orderBy(asc(workspaces.name))
+    .all()
+    .map((row) => ({ ...toRecord(row), role: row.role }))
+    .sort((a, b) => Number(b.personal) - Number(a.personal));
+}
+
+/** One workspace by id, or null. */
+export function getWorkspaceById(db: Db, id: string): WorkspaceRecord | null {
+  const row = db.select(columns).from(workspaces).where(eq(workspaces.id, id)).get();
+  return row ? toRecord(row) : null;
+}
+
+/** One team workspace by slug, or null. */
+export function getWorkspaceBySlug(db: Db, slug: string): WorkspaceRecord | null {
+  const row = db.select(columns).from(workspaces).where(eq(workspaces.slug, slug)).get();
+  return row ? toRecord(row) : null;
+}
+
+/** Whether a slug is already taken by a workspace. */
+export function slugTaken(db: Db, slug: string): boolean {
+  return !!db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug)).get();
+}
+
+/** Create a team workspace with its creator as owner (one transaction). */
+export function createTeamWorkspace(db: Db, input: { name: string; slug: string; ownerId: string }): WorkspaceRecord {
+  return db.transaction((tx) => {
+    const id = newId();
+    tx.insert(workspaces).values({ id, name: input.name, slug: input.slug }).run();
+    tx.insert(memberships).values({ workspaceId: id, userId: input.ownerId, role: "owner" }).run();
+    return { id, name: input.name, slug: input.slug, personal: false };
+  });
+}
+
+/** Rename a workspace. */
+export function renameWorkspace(db: Db, id: string, name: string): void {
+  db.update(workspaces).set({ name }).where(eq(workspaces.id, id)).run();
+}
+
+/** Delete a team workspace; servers, credentials, chats and memberships cascade. */
+export function deleteTeamWorkspace(db: Db, id: string): boolean {
+  return (
+    db
+      .delete(workspaces)
+      .where(and(eq(workspaces.id, id), isNull(workspaces.personalOwnerId)))
+      .run().changes > 0
+  );
+}
+
+/** Every workspace of the instance with its member count (instance administration). */
+export function listAllWorkspaces(db: Db) {
+  return db
+    .select({ ...columns, members: count(memberships.userId) })
+    .from(workspaces)
+    .leftJoin(memberships, eq(memberships.workspaceId, workspaces.id))
+    .groupBy(workspaces.id)
+    .orderBy(asc(workspaces.name))
+    .all()
+    .map((row) => ({ ...toRecord(row), members: row.members }));
 }

@@ -16,16 +16,18 @@ export function chatView(chat: ChatRecord) {
   return { id: chat.id, title: chat.title, createdAt: chat.createdAt.toISOString(), updatedAt: chat.updatedAt.toISOString() };
 }
 
-/** The owner's chat or a 404. */
-export function requireOwnChat(db: Db, ownerId: string, id: string): ChatRecord {
+/** The owner's chat (in `workspaceId` when given) or a 404. */
+export function requireOwnChat(db: Db, ownerId: string, id: string, workspaceId?: string): ChatRecord {
   const chat = getChatById(db, { id, ownerId });
-  if (!chat) throw new AppError("chat.not_found", "No such chat.");
+  if (!chat || (workspaceId && chat.workspaceId !== workspaceId)) throw new AppError("chat.not_found", "No such chat.");
   return chat;
 }
 
-/** Chats of the user. */
-export function listChats(db: Db, user: { id: string }) {
-  return listChatsByOwner(db, user.id).map(chatView);
+/** Chats of the user in their current workspace. */
+export function listChats(db: Db, user: { id: string; workspaceId: string }) {
+  return listChatsByOwner(db, user.id)
+    .filter((chat) => chat.workspaceId === user.workspaceId)
+    .map(chatView);
 }
 
 /** A new chat in the user's current workspace. */
@@ -34,18 +36,20 @@ export function startChat(db: Db, user: { id: string; workspaceId: string }, tit
 }
 
 /** One chat with its messages. */
-export function openChat(db: Db, user: { id: string }, id: string) {
-  const chat = requireOwnChat(db, user.id, id);
+export function openChat(db: Db, user: { id: string; workspaceId: string }, id: string) {
+  const chat = requireOwnChat(db, user.id, id, user.workspaceId);
   return { chat: chatView(chat), messages: listMessagesByChat(db, chat.id) };
 }
 
 /** Rename, or 404. */
-export function renameOwnChat(db: Db, user: { id: string }, id: string, title: string) {
+export function renameOwnChat(db: Db, user: { id: string; workspaceId: string }, id: string, title: string) {
+  requireOwnChat(db, user.id, id, user.workspaceId);
   if (!renameChat(db, { id, ownerId: user.id }, title)) throw new AppError("chat.not_found", "No such chat.");
-  return chatView(requireOwnChat(db, user.id, id));
+  return chatView(requireOwnChat(db, user.id, id, user.workspaceId));
 }
 
 /** Delete, or 404. */
-export function deleteOwnChat(db: Db, user: { id: string }, id: string): void {
+export function deleteOwnChat(db: Db, user: { id: string; workspaceId: string }, id: string): void {
+  requireOwnChat(db, user.id, id, user.workspaceId);
   if (!deleteChat(db, { id, ownerId: user.id })) throw new AppError("chat.not_found", "No such chat.");
 }

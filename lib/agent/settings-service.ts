@@ -49,13 +49,19 @@ export function modelSettingsView(db: Db, userId: string) {
   };
 }
 
-/** Validate and store an update. */
-export function updateModelSettings(db: Db, userId: string, input: z.infer<typeof modelSettingsSchema>): void {
+/** Check a model choice (user or workspace default); throws a 400 naming the field at fault. */
+export function validateModelChoice(input: z.infer<typeof modelSettingsSchema>): void {
   if (input.baseUrl && !isSafeLinkUrl(input.baseUrl))
     throw new AppError("request.invalid", "The base URL must be an http or https URL.", "baseUrl");
   if (input.provider === "openai-compatible" && !input.baseUrl)
     throw new AppError("request.invalid", "An OpenAI-compatible provider needs a base URL.", "baseUrl");
   if (input.provider && !input.model) throw new AppError("request.invalid", "Name the model to use with this provider.", "model");
+}
+
+/** Validate and store an update; returns the new view. */
+export function updateModelSettings(db: Db, userId: string, input: z.infer<typeof modelSettingsSchema>) {
+  validateModelChoice(input);
   const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
   saveUserModelChoice(db, userId, { provider: input.provider, model: input.model, baseUrl: input.baseUrl, apiKey });
+  return modelSettingsView(db, userId);
 }

@@ -7,19 +7,24 @@ import type { Db } from "../../db/client";
 import { getUserModelChoice } from "../../db/queries/settings";
 import { guardedFetchFromEnv } from "../net";
 import { createLanguageModel, type ProviderFetch } from "./model";
-import { resolveModelConfig, type ModelResolution } from "./model-config";
+import { resolveModelConfig, type ModelResolution, type UserModelChoice } from "./model-config";
 
-/** Which model the user would get, without building it (for the chat banner and Settings). */
-export function userModelResolution(db: Db, userId: string): ModelResolution {
-  return resolveModelConfig(getUserModelChoice(db, userId));
+/**
+ * Which model the user would get, without building it (for the chat banner and Settings): their
+ * own choice, else the workspace default (`fallback`), else the instance defaults.
+ */
+export function userModelResolution(db: Db, userId: string, fallback: UserModelChoice | null = null): ModelResolution {
+  const own = getUserModelChoice(db, userId);
+  return resolveModelConfig(own?.provider && own.model ? own : (fallback ?? own));
 }
 
 /** The user's model, or the reason there is none. */
 export function userLanguageModel(
   db: Db,
   userId: string,
+  fallback: UserModelChoice | null = null,
 ): { ok: true; model: LanguageModel; secrets: string[] } | { ok: false; reason: string } {
-  const resolution = userModelResolution(db, userId);
+  const resolution = userModelResolution(db, userId, fallback);
   if (!resolution.ok) return resolution;
   const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
   // The key is redacted from any error text the provider produces (docs/security.md#redaction).

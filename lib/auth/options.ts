@@ -8,6 +8,7 @@ import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
 import { readOrCreateSecretFile } from "../crypto";
 import { dataDir } from "../env";
 import { redact } from "../redact";
@@ -78,6 +79,9 @@ export function getAuthOptions(): NextAuthOptions {
       debug() {},
     },
     events: {
+      signIn({ user }) {
+        recordAudit(getDb(), { actorId: user.id, action: "user.sign_in", target: user.id });
+      },
       signOut({ token }) {
         if (typeof token?.sid === "string") endOneSession(getDb(), token.sid);
       },

@@ -6,11 +6,15 @@
 import "server-only";
 import path from "node:path";
 import { getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import type { AuthProviderFactory } from "../mcp/types";
 import { createSandboxWrapper } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
 import type { Db } from "../../db/client";
-import { getServerById, listServersByWorkspace, toServerDefinition } from "../../db/queries/servers";
+import { getServerById, getServerByIdUnscoped, listServersByWorkspace } from "../../db/queries/servers";
+import { getMembershipRole } from "../../db/queries/workspaces";
+import { getDb } from "../../db/client";
+import { credentialsUserFor, definitionFor } from "../servers/credential-mode";
 import { AppError } from "../errors";
 import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
@@ -39,7 +43,7 @@ function poolOptions(): PoolOptions {
       mode: process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required",
     }),
     fetch: guardedFetchFromEnv(),
-    authProvider: appAuthProviderFactory(),
+    authProvider: sharedAwareAuthProvider(),
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_MCP_MAX_MESSAGE_BYTES) || undefined,
@@ -48,14 +52,31 @@ function poolOptions(): PoolOptions {
   };
 }
 
-/** Every server of the user's workspace as engine definitions (secrets decrypted, never returned). */
-export function workspaceServerDefinitions(db: Db, user: { workspaceId: string }): ServerDefinition[] {
-  return listServersByWorkspace(db, user.workspaceId).map((record) => toServerDefinition(db, record));
+// A `shared` server's calls use the tokens of the owner/admin who connected it; the connection
+// itself stays the caller's, so elicitations, sampling and approvals reach the right person.
+function sharedAwareAuthProvider(): AuthProviderFactory {
+  const factory = appAuthProviderFactory();
+  return (userId, server) => factory(credentialsUserFor(getDb(), userId, server), server);
 }
 
-/** One server of the user's workspace as an engine definition, or a 404. */
-export function workspaceServerDefinition(db: Db, user: { workspaceId: string }, id: string): ServerDefinition {
+/** Every server of the caller's workspace as engine definitions for them (secrets decrypted, never returned). */
+export function workspaceServerDefinitions(db: Db, user: { id: string; workspaceId: string }): ServerDefinition[] {
+  return listServersByWorkspace(db, user.workspaceId).map((record) => definitionFor(db, user.id, record));
+}
+
+/** One server of the caller's workspace as an engine definition for them, or a 404. */
+export function workspaceServerDefinition(db: Db, user: { id: string; workspaceId: string }, id: string): ServerDefinition {
   const record = getServerById(db, { id, workspaceId: user.workspaceId });
   if (!record) throw new AppError("server.not_found", "No such server.");
-  return toServerDefinition(db, record);
+  return definitionFor(db, user.id, record);
+}
+
+/**
+ * A server of any workspace the user is a member of, or null: for the OAuth callback, which
+ * arrives from the authorization server without a workspace in the request.
+ */
+export function memberServerDefinition(db: Db, userId: string, serverId: string): ServerDefinition | null {
+  const record = getServerByIdUnscoped(db, serverId);
+  if (!record || !getMembershipRole(db, record.workspaceId, userId)) return null;
+  return definitionFor(db, userId, record);
 }

@@ -92,6 +92,8 @@ const baseShape = {
   supports_parallel_tool_calls: boolLike.optional(),
   tools: toolsSchema.optional(),
   sampling: samplingSchema.optional(),
+  /** Whose credentials calls use: each member's own (`per_member`, default) or one admin's (`shared`). */
+  credentials: z.enum(["per_member", "shared"]).optional(),
 };
 
 const STDIO_ONLY = ["args", "env", "network", "cwd", "read_only_paths"] as const;

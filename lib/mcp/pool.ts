@@ -163,11 +163,32 @@ export class McpPool {
     await managed?.close();
   }
 
+  /** Close every user's connection to one server (it was deleted, or its shared credentials changed). */
+  async closeServer(serverId: string): Promise<void> {
+    await this.closeWhere((managed) => managed.server.id === serverId);
+  }
+
+  /** Close a user's connections: to the given servers, or all of them when `serverIds` is omitted. */
+  async closeUser(userId: string, serverIds?: string[]): Promise<void> {
+    const only = serverIds && new Set(serverIds);
+    await this.closeWhere((managed) => managed.userId === userId && (!only || only.has(managed.server.id)));
+  }
+
   /** Close every connection of every user; resolves when all children have ended. */
   async closeAll(): Promise<void> {
     const all = [...this.entries.values()];
     this.entries.clear();
     await Promise.allSettled(all.map((m) => m.close()));
+  }
+
+  private async closeWhere(match: (managed: ManagedServer) => boolean): Promise<void> {
+    const closing: ManagedServer[] = [];
+    for (const [key, managed] of this.entries) {
+      if (!match(managed)) continue;
+      this.entries.delete(key);
+      closing.push(managed);
+    }
+    await Promise.allSettled(closing.map((m) => m.close()));
   }
 
   private entry(userId: string, server: ServerDefinition): ManagedServer {

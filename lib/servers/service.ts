@@ -10,19 +10,34 @@ import {
   listServersByWorkspace,
   readServerSecrets,
   serverNameTaken,
+  setSharedCredentialsUserId,
   updateServer,
   type ServerRecord,
 } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
+import { getUserById } from "../../db/queries/users";
 import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
 import { restoreMaskedSecrets } from "./secrets";
+import { credentialModeOf, sharedAccountUserId, splitKey } from "./credential-mode";
 import { describeLaunch } from "../mcp/sandbox";
 import type { SessionUser } from "../auth/session";
+import type { AccessEffects } from "../workspaces/effects";
 
 /** The caller of a server use case: who, in which workspace. */
 export type Actor = Pick<SessionUser, "id" | "isAdmin" | "workspaceId">;
+
+/** The server list of the workspace for the caller: masked, with whose account shared servers use. */
+export function listServers(db: Db, actor: Actor) {
+  return listServersByWorkspace(db, actor.workspaceId).map((record) => serverView(record, { sharedBy: sharedByName(db, record) }));
+}
+
+/** The name of the member whose account a shared server uses, or null. */
+export function sharedByName(db: Db, record: ServerRecord): string | null {
+  const userId = sharedAccountUserId(db, record);
+  return userId ? (getUserById(db, userId)?.name ?? null) : null;
+}
 
 /** The sandbox mode the instance runs stdio servers in (`SWITCHBOARD_SANDBOX=off` is the admin override). */
 export function sandboxMode(): "required" | "off" {
@@ -33,13 +48,17 @@ export function sandboxMode(): "required" | "off" {
  * The JSON shape servers are returned in: masked config, never a secret. stdio servers carry the
  * exact launch (command, args, env names, network, shared paths) so it is seen before it runs.
  */
-export function serverView(record: ServerRecord) {
+export function serverView(record: ServerRecord, extra: { sharedBy?: string | null } = {}) {
   return {
     launch: record.transport === "stdio" ? describeLaunch(record.config, { mode: sandboxMode() }) : null,
     id: record.id,
     name: record.name,
     transport: record.transport,
     config: record.config,
+    credentials: credentialModeOf(record.config),
+    // The server card names whose account a shared server uses; never the credentials themselves.
+    ...(credentialModeOf(record.config) === "shared" ? { sharedBy: extra.sharedBy ?? null } : {}),
+    memberKeys: record.memberKeys,
     createdBy: record.createdBy,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
@@ -58,12 +77,25 @@ function assertMayUseTransport(actor: Actor, config: ServerConfig): void {
   }
 }
 
-function parseInput(body: unknown): { name: unknown; config: unknown } {
+function parseInput(body: unknown): { name: unknown; config: unknown; memberKeys: unknown } {
   if (!body || typeof body !== "object" || Array.isArray(body))
     throw new AppError("request.invalid", "Send a JSON object `{name, config}`.");
-  const unknownKeys = Object.keys(body).filter((k) => k !== "name" && k !== "config");
+  const unknownKeys = Object.keys(body).filter((k) => k !== "name" && k !== "config" && k !== "memberKeys");
   if (unknownKeys.length) throw new AppError("request.invalid", `unknown key \`${unknownKeys[0]}\``, unknownKeys[0]);
-  return body as { name: unknown; config: unknown };
+  return body as { name: unknown; config: unknown; memberKeys: unknown };
+}
+
+// Per-member keys name header/env keys of the config itself: `headers.<name>` or `env.<name>`.
+function parseMemberKeys(value: unknown, config: ServerConfig): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((k) => typeof k !== "string") || value.length > 50)
+    throw new AppError("request.invalid", "memberKeys: expected a list of `headers.<name>` / `env.<name>` keys", "memberKeys");
+  for (const key of value as string[]) {
+    const [section, name] = splitKey(key);
+    if ((section !== "headers" && section !== "env") || config[section]?.[name] === undefined)
+      throw new AppError("request.invalid", `memberKeys: \`${key}\` is not a header or env key of this server`, "memberKeys");
+  }
+  return [...new Set(value as string[])];
 }
 
 function prefixConfigError<T>(fn: () => T): T {
@@ -78,11 +110,6 @@ function prefixConfigError<T>(fn: () => T): T {
   }
 }
 
-/** The workspace's servers. */
-export function listServers(db: Db, actor: Actor) {
-  return listServersByWorkspace(db, actor.workspaceId).map(serverView);
-}
-
 /** One server of the actor's workspace, or a 404. */
 export function getServer(db: Db, actor: Actor, id: string): ServerRecord {
   const record = getServerById(db, { id, workspaceId: actor.workspaceId });
@@ -95,17 +122,18 @@ export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
   const input = parseInput(body);
   const name = prefixConfigError(() => assertServerName(input.name));
   const config = prefixConfigError(() => parseServerConfig(input.config ?? {}, name));
+  const memberKeys = parseMemberKeys(input.memberKeys, config);
   assertCanManage(db, actor);
   assertMayUseTransport(actor, config);
   if (serverNameTaken(db, actor.workspaceId, name))
     throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
-  const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id });
+  const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id, memberKeys });
   recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "server.create",
     target: record.id,
-    detail: { name, transport: record.transport },
+    detail: { name, transport: record.transport, credentials: credentialModeOf(config) },
   });
   return record;
 }
@@ -130,15 +158,28 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   } else {
     config = restoreMaskedSecrets(existing.config, stored).config;
   }
+  const memberKeys = parseMemberKeys(input.memberKeys, config);
   assertCanManage(db, actor);
   // Changing an existing stdio server, or turning a server into one, both need an administrator.
   assertMayUseTransport(actor, existing.config);
   assertMayUseTransport(actor, config);
   if (serverNameTaken(db, actor.workspaceId, name, id))
     throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
-  const record = updateServer(db, existing, { name, config });
+  const record = updateServer(db, existing, { name, config, memberKeys });
   if (!record) throw new AppError("server.not_found", "No such server.");
   recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.update", target: id, detail: { name } });
+  const [from, to] = [credentialModeOf(existing.config), credentialModeOf(config)];
+  if (from !== to) {
+    // Leaving `shared` must not keep using the admin's tokens for anyone.
+    if (to === "per_member") setSharedCredentialsUserId(db, existing, null);
+    recordAudit(db, {
+      actorId: actor.id,
+      workspaceId: actor.workspaceId,
+      action: "server.credentials_mode",
+      target: id,
+      detail: { from, to },
+    });
+  }
   return record;
 }
 
@@ -156,4 +197,27 @@ export function removeServer(db: Db, actor: Actor, id: string): void {
     target: id,
     detail: { name: existing.name },
   });
+}
+
+/** One server's view, or a 404. */
+export function serverViewById(db: Db, actor: Actor, id: string) {
+  const record = getServer(db, actor, id);
+  return serverView(record, { sharedBy: sharedByName(db, record) });
+}
+
+/** `addServer`, answered as its view. */
+export function addServerView(db: Db, actor: Actor, body: unknown) {
+  return serverView(addServer(db, actor, body));
+}
+
+/** `changeServer`, answered as its view. */
+export function changeServerView(db: Db, actor: Actor, id: string, body: unknown) {
+  const record = changeServer(db, actor, id, body);
+  return serverView(record, { sharedBy: sharedByName(db, record) });
+}
+
+/** Delete a server and close every member's live connection to it. */
+export async function removeServerNow(db: Db, actor: Actor, id: string, effects: AccessEffects): Promise<void> {
+  removeServer(db, actor, id);
+  await effects.closeConnections(null, [id]);
 }

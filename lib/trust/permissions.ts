@@ -1,6 +1,6 @@
 /**
  * Who may change a server's trust settings and review its held tools, and who may set
- * workspace-wide tool policies. One function each, so team roles can replace the bodies alone.
+ * workspace-wide tool policies. Both follow the workspace roles (docs/workspaces.md).
  */
 import type { Db } from "../../db/client";
 import { getMembershipRole } from "../../db/queries/workspaces";
@@ -12,14 +12,18 @@ export interface TrustActor {
   workspaceId: string;
 }
 
-/** Whoever may manage the server: the person who added it, or an instance administrator. */
-export function canManageServer(user: Pick<TrustActor, "id" | "isAdmin">, server: { createdBy: string | null }): boolean {
-  return user.isAdmin || (server.createdBy !== null && server.createdBy === user.id);
-}
-
-/** Workspace owners and admins (and instance administrators) set the policies members cannot loosen. */
-export function canManageWorkspacePolicies(db: Db, user: TrustActor): boolean {
-  if (user.isAdmin) return true;
+/** Workspace owners and admins: the roles that manage the workspace's servers (in a personal workspace, its owner). */
+function managesWorkspace(db: Db, user: TrustActor): boolean {
   const role = getMembershipRole(db, user.workspaceId, user.id);
   return role === "owner" || role === "admin";
+}
+
+/** Whoever may mark the server trusted and review its held tools: the workspace's owners and admins. */
+export function canManageServer(db: Db, user: TrustActor): boolean {
+  return managesWorkspace(db, user);
+}
+
+/** Workspace owners and admins set the policies members cannot loosen. */
+export function canManageWorkspacePolicies(db: Db, user: TrustActor): boolean {
+  return managesWorkspace(db, user);
 }

@@ -30,9 +30,8 @@ export function workspaceServerRecord(db: Db, actor: TrustActor, id: string): Se
   return record;
 }
 
-function assertCanManage(actor: TrustActor, record: ServerRecord): void {
-  if (!canManageServer(actor, record))
-    throw new AppError("auth.forbidden", "Only the person who added this server or an administrator can do this.");
+function assertCanManage(db: Db, actor: TrustActor, record: ServerRecord): void {
+  if (!canManageServer(db, actor)) throw new AppError("auth.forbidden", "Only the workspace's owners and admins can do this.");
 }
 
 /** A registered tool with its review state. */
@@ -62,7 +61,7 @@ export async function serverTrustView(
   server: ServerDefinition,
   refresh: boolean,
 ) {
-  const record = workspaceServerRecord(db, actor, server.id);
+  workspaceServerRecord(db, actor, server.id); // 404 for a server outside the caller's workspace
   let listError: string | null = null;
   if (refresh) {
     try {
@@ -75,7 +74,7 @@ export async function serverTrustView(
   return {
     trusted: trust.trusted,
     trifectaCheck: trust.trifectaCheck,
-    canManage: canManageServer(actor, record),
+    canManage: canManageServer(db, actor),
     held: listHeldTools(db, server.id),
     listError,
   };
@@ -84,7 +83,7 @@ export async function serverTrustView(
 /** Change the trusted flag and/or the trifecta check; each change is audited with old and new value. */
 export function changeServerTrust(db: Db, actor: TrustActor, serverId: string, change: z.infer<typeof trustUpdateSchema>) {
   const record = workspaceServerRecord(db, actor, serverId);
-  assertCanManage(actor, record);
+  assertCanManage(db, actor, record);
   const before = getServerTrust(db, serverId);
   const after = updateServerTrust(db, serverId, change, actor.id);
   const audit = (action: string, from: boolean, to: boolean) =>
@@ -103,7 +102,7 @@ export function changeServerTrust(db: Db, actor: TrustActor, serverId: string, c
 /** Approve the reviewed definition of a held tool (refused when it changed again since). */
 export function reviewHeldTool(db: Db, actor: TrustActor, serverId: string, body: z.infer<typeof toolReviewSchema>): void {
   const record = workspaceServerRecord(db, actor, serverId);
-  assertCanManage(actor, record);
+  assertCanManage(db, actor, record);
   approveHeldTool(db, serverId, body.toolName, body.hash, { userId: actor.id, workspaceId: actor.workspaceId });
 }
 

@@ -1,10 +1,6 @@
-import { getDb } from "@/db/client";
-import { requirePageUser } from "@/lib/auth/session";
-import { listServers } from "@/lib/servers/service";
-import { ServersView } from "@/app/_components/servers/servers-view";
+import { redirectToWorkspaceSection } from "@/lib/auth/workspace-redirect";
 
+/** `/servers` opens the servers of the current (else the personal) workspace. */
 export default async function ServersPage() {
-  const user = await requirePageUser();
-  const servers = listServers(getDb(), user);
-  return <ServersView initialServers={servers} isAdmin={user.isAdmin} />;
+  return redirectToWorkspaceSection("servers");
 }

@@ -25,6 +25,8 @@ export interface ServerFormValues {
   timeout: string;
   connectTimeout: string;
   parallel: boolean;
+  /** `credentials: shared`: every member's calls use the connecting owner/admin's credentials. */
+  sharedCredentials: boolean;
   include: string;
   exclude: string;
   resources: boolean;
@@ -60,6 +62,7 @@ export const EMPTY_FORM: ServerFormValues = {
   timeout: "",
   connectTimeout: "",
   parallel: false,
+  sharedCredentials: false,
   include: "",
   exclude: "",
   resources: true,
@@ -128,6 +131,7 @@ export function formToConfig(v: ServerFormValues): Record<string, unknown> {
   set("timeout", num(v.timeout));
   set("connect_timeout", num(v.connectTimeout));
   if (v.parallel) config.supports_parallel_tool_calls = true;
+  if (v.sharedCredentials) config.credentials = "shared";
   const tools: Record<string, unknown> = {};
   if (list(v.include).length) tools.include = list(v.include);
   if (list(v.exclude).length) tools.exclude = list(v.exclude);
@@ -180,6 +184,7 @@ export function configToForm(name: string, c: ServerConfig): ServerFormValues {
     timeout: str(c.timeout),
     connectTimeout: str(c.connect_timeout),
     parallel: c.supports_parallel_tool_calls ?? false,
+    sharedCredentials: c.credentials === "shared",
     include: (c.tools?.include ?? []).join(", "),
     exclude: (c.tools?.exclude ?? []).join(", "),
     resources: c.tools?.resources ?? true,
@@ -213,6 +218,7 @@ const FIELD_OF_PATH: Record<string, keyof ServerFormValues> = {
   timeout: "timeout",
   connect_timeout: "connectTimeout",
   supports_parallel_tool_calls: "parallel",
+  credentials: "sharedCredentials",
   "tools.include": "include",
   "tools.exclude": "exclude",
   "tools.resources": "resources",

@@ -181,6 +181,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, isAdmin, onSaved, o
         <div className="space-y-2 pt-5">
           {check("enabled", "Enabled")}
           {check("parallel", "Tools may run in parallel")}
+          {check("sharedCredentials", "Shared credentials (members use an admin's)")}
         </div>
         {text("include", "Only these tools (raw names, comma-separated)")}
         {text("exclude", "All but these tools")}

@@ -1,21 +1,18 @@
-import { z } from "zod";
 import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
-import { route } from "@/lib/http";
-import { parseBody } from "@/lib/host/server-api";
 import { listChats, startChat } from "@/lib/agent/chat-service";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { parseJson, route } from "@/lib/http";
+import { createChatBody } from "./schema";
 
-const createBody = z.object({ title: z.string().trim().max(200).optional() });
-
-/** The caller's chats, most recent first. */
-export const GET = route(async () => {
-  const user = await requireUser();
-  return Response.json({ chats: listChats(getDb(), user) });
+/** The caller's chats in the workspace, most recent first (chats are private to their author). */
+export const GET = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  return Response.json({ chats: listChats(getDb(), caller) });
 });
 
-/** Start a new chat. */
+/** Start a new chat in the workspace. */
 export const POST = route(async (request: Request) => {
-  const body = await parseBody(request, createBody);
-  const user = await requireUser();
-  return Response.json(startChat(getDb(), user, body.title), { status: 201 });
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, createChatBody);
+  return Response.json(startChat(getDb(), caller, body.title), { status: 201 });
 });

@@ -1,17 +1,18 @@
 import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
-import { readJson, route } from "@/lib/http";
-import { addServer, listServers, serverView } from "@/lib/servers/service";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { parseJson, route } from "@/lib/http";
+import { addServerView, listServers } from "@/lib/servers/service";
+import { serverBody } from "./schema";
 
-/** The servers of the caller's workspace (secrets masked). */
-export const GET = route(async () => {
-  const user = await requireUser();
-  return Response.json({ servers: listServers(getDb(), user) });
+/** The servers of the workspace (secrets masked). */
+export const GET = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  return Response.json({ servers: listServers(getDb(), caller) });
 });
 
-/** Add a server: `{name, config}` with the keys of docs/configuration.md. */
+/** Add a server (owners/admins): `{name, config}` with the keys of docs/configuration.md. */
 export const POST = route(async (request: Request) => {
-  const user = await requireUser();
-  const record = addServer(getDb(), user, await readJson(request));
-  return Response.json(serverView(record), { status: 201 });
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, serverBody);
+  return Response.json(addServerView(getDb(), caller, body), { status: 201 });
 });

@@ -31,7 +31,9 @@ function team() {
   const owner = createUserWithWorkspace(db, { email: `o-${tag}@example.com`, name: "Owner", passwordHash: "x" })!;
   const member = createUserWithWorkspace(db, { email: `m-${tag}@example.com`, name: "Member", passwordHash: "x" })!;
   const workspaceId = getPersonalWorkspaceId(db, owner.id)!;
+  const admin = createUserWithWorkspace(db, { email: `a-${tag}@example.com`, name: "Admin", passwordHash: "x" })!;
   db.insert(memberships).values({ workspaceId, userId: member.id, role: "member" }).run();
+  db.insert(memberships).values({ workspaceId, userId: admin.id, role: "admin" }).run();
   const record = createServer(db, {
     workspaceId,
     name: "mail",
@@ -44,6 +46,7 @@ function team() {
     server,
     owner: { id: owner.id, isAdmin: false, workspaceId },
     member: { id: member.id, isAdmin: false, workspaceId },
+    admin: { id: admin.id, isAdmin: false, workspaceId },
   };
 }
 
@@ -66,11 +69,13 @@ function gateFor(t: ReturnType<typeof team>, user: { id: string; workspaceId: st
 }
 
 describe("server trust", () => {
-  it("only the person who added the server (or an admin) may mark it trusted; changes are audited", () => {
+  it("only the workspace's owners and admins may mark a server trusted; changes are audited", () => {
     const t = team();
-    expect(() => changeServerTrust(t.db, t.member, t.server.id, { trusted: true })).toThrow(/Only the person who added/);
+    expect(() => changeServerTrust(t.db, t.member, t.server.id, { trusted: true })).toThrow(/owners and admins/);
+    // Being an instance administrator gives no say over a workspace where one is only a member.
+    expect(() => changeServerTrust(t.db, { ...t.member, isAdmin: true }, t.server.id, { trusted: true })).toThrow(/owners and admins/);
     expect(changeServerTrust(t.db, t.owner, t.server.id, { trusted: true })).toEqual({ trusted: true, trifectaCheck: true });
-    expect(changeServerTrust(t.db, { ...t.member, isAdmin: true }, t.server.id, { trifectaCheck: false })).toEqual({
+    expect(changeServerTrust(t.db, t.admin, t.server.id, { trifectaCheck: false })).toEqual({
       trusted: true,
       trifectaCheck: false,
     });

@@ -10,8 +10,9 @@ const PUBLIC_ROUTES = new Set([
   "app/api/auth/[...nextauth]/route.ts", // next-auth's own sign-in endpoints
   "app/api/health/route.ts", // liveness, no data
   "app/oauth/client-metadata.json/route.ts", // the public OAuth client metadata document
+  "app/api/invitations/[token]/register/route.ts", // registration through an invitation: the token is the permission
 ]);
-const SESSION_CHECK = /\b(requireUser|callerAndServer|sessionUserId)\(/;
+const SESSION_CHECK = /\b(requireUser|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
 
 function routeFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -31,6 +32,23 @@ describe("route guards", () => {
   it.each(files.filter((f) => !PUBLIC_ROUTES.has(f)))("%s checks the session", (file) => {
     expect(fs.readFileSync(file, "utf8")).toMatch(SESSION_CHECK);
   });
+
+  // One route shape: the caller is checked before the body is read, and bodies/queries are parsed
+  // by a zod schema in a schema.ts beside the route (never inline, never by hand).
+  it.each(files.filter((f) => f.startsWith("app/api/") && !f.startsWith("app/api/auth/") && !PUBLIC_ROUTES.has(f)))(
+    "%s checks the caller before parsing",
+    (file) => {
+      const text = fs.readFileSync(file, "utf8");
+      for (const handler of text.split(/export (?:const|async function) /).slice(1)) {
+        const guard = handler.search(SESSION_CHECK);
+        const parse = handler.search(/\b(parseJson|parseQuery|readJson)\(/);
+        if (parse >= 0) expect(guard, `${file}: guard before parse`).toBeGreaterThanOrEqual(0);
+        if (parse >= 0) expect(guard).toBeLessThan(parse);
+      }
+      if (/\b(parseJson|parseQuery)\(/.test(text)) expect(text).toMatch(/from "\.\.?\/(\.\.\/)?schema"/);
+      expect(text).not.toMatch(/\bz\.object\(/);
+    },
+  );
 
   it("lists only public routes that exist", () => {
     for (const file of PUBLIC_ROUTES) expect(files).toContain(file);

@@ -1,35 +1,8 @@
 import { notFound } from "next/navigation";
-import { getDb } from "@/db/client";
-import { getChatById } from "@/db/queries/chats";
-import { listMessagesByChat } from "@/db/queries/messages";
-import { requirePageUser } from "@/lib/auth/session";
-import { listChats } from "@/lib/agent/chat-service";
-import { userModelResolution } from "@/lib/agent/user-model";
-import { ChatSidebar } from "@/app/_components/chat/chat-sidebar";
-import { ChatView } from "@/app/_components/chat/chat-view";
+import { redirectToChat } from "@/lib/auth/workspace-redirect";
 
-/** One conversation of its owner; anyone else gets a 404. */
+/** `/chat/:id` opens the chat in its workspace; anyone else's chat is a 404. */
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requirePageUser();
-  const { id } = await params;
-  const db = getDb();
-  const chat = getChatById(db, { id, ownerId: user.id });
-  if (!chat) notFound();
-  const model = userModelResolution(db, user.id);
-  return (
-    <div className="flex h-[calc(100vh-3.25rem)]">
-      <ChatSidebar chats={listChats(db, user)} activeId={chat.id} />
-      <section className="flex min-w-0 flex-1 flex-col">
-        <h1 data-testid="chat-title" className="border-b border-zinc-200 px-4 py-2 font-semibold dark:border-zinc-800">
-          {chat.title}
-        </h1>
-        <ChatView
-          key={chat.id}
-          chatId={chat.id}
-          initialMessages={listMessagesByChat(db, chat.id)}
-          modelProblem={model.ok ? null : model.reason}
-        />
-      </section>
-    </div>
-  );
+  await redirectToChat((await params).id);
+  notFound();
 }

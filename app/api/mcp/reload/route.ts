@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { reloadWorkspace } from "@/lib/host/server-ops";
 import { route } from "@/lib/http";
-import { appPool, workspaceServerDefinitions } from "@/lib/host/engine";
 
 /** Re-read the caller's server configs and reconnect only what changed (the reference's /reload-mcp). */
-export const POST = route(async () => {
-  const user = await requireUser();
-  const servers = workspaceServerDefinitions(getDb(), user);
-  const pool = appPool();
-  await pool.reload(user.id, servers);
-  return Response.json({ servers: servers.map((server) => pool.status(user.id, server)) });
+export const POST = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(await reloadWorkspace(caller));
 });

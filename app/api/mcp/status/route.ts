@@ -1,11 +1,9 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { workspaceStatus } from "@/lib/host/server-ops";
 import { route } from "@/lib/http";
-import { appPool, workspaceServerDefinitions } from "@/lib/host/engine";
 
 /** Every server's status for the caller; connects what is not connected yet (idempotent discovery). */
-export const GET = route(async () => {
-  const user = await requireUser();
-  const servers = workspaceServerDefinitions(getDb(), user);
-  return Response.json({ servers: await appPool().discover(user.id, servers) });
+export const GET = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(await workspaceStatus(caller));
 });

@@ -1,30 +1,25 @@
-import { getDb } from "@/db/client";
-import { getServerById, toServerDefinition } from "@/db/queries/servers";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { appPool } from "@/lib/host/engine";
+import { afterAuthorized, callbackServer } from "@/lib/host/oauth-connect";
 import { appOAuthDeps } from "@/lib/oauth/app-deps";
 import { oauthCallbackResponse } from "@/lib/oauth/callback";
 
 /**
  * The authorization server sends the browser here. The state must be the signed-in user's own,
- * unused and fresh; then the code is exchanged and the server reconnected for this user.
+ * unused and fresh; then the code is exchanged and the server reconnected for this user. The
+ * server may be in any workspace the user belongs to (the redirect carries no workspace).
  */
 export async function GET(request: Request): Promise<Response> {
   const user = await requireUser().catch((error: unknown) => {
     if (error instanceof AppError && error.code === "auth.unauthorized") return null;
     throw error;
   });
-  const db = getDb();
   return oauthCallbackResponse(appOAuthDeps(), {
     url: new URL(request.url),
     userId: user?.id ?? null,
-    findServer: (serverId) => {
-      const record = user && getServerById(db, { id: serverId, workspaceId: user.workspaceId });
-      return record ? toServerDefinition(db, record) : null;
-    },
+    findServer: (serverId) => callbackServer(user?.id ?? null, serverId),
     onAuthorized: async (server) => {
-      if (user) await appPool().reconnect(user.id, server);
+      if (user) await afterAuthorized(user.id, server);
     },
   });
 }

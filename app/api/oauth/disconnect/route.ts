@@ -1,17 +1,11 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
-import { route } from "@/lib/http";
-import { appPool, workspaceServerDefinition } from "@/lib/host/engine";
-import { appOAuthDeps } from "@/lib/oauth/app-deps";
-import { disconnect } from "@/lib/oauth/web-flow";
-import { readServerRef } from "../schema";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { disconnectServer } from "@/lib/host/oauth-connect";
+import { parseJson, route } from "@/lib/http";
+import { serverRefBody } from "../schema";
 
-/** Disconnect: revoke the caller's tokens for one server (where supported), forget them, close the connection. */
+/** Disconnect: revoke the tokens a server uses for the caller (where supported), forget them, close the connection. */
 export const POST = route(async (request: Request) => {
-  const { serverId } = await readServerRef(request);
-  const user = await requireUser();
-  const server = workspaceServerDefinition(getDb(), user, serverId);
-  const result = await disconnect(appOAuthDeps(), user.id, server);
-  await appPool().close(user.id, server.id);
-  return Response.json({ ...result, status: appPool().status(user.id, server) });
+  const caller = await requireWorkspace(request);
+  const { serverId } = await parseJson(request, serverRefBody, 10_000);
+  return Response.json(await disconnectServer(caller, serverId));
 });

@@ -1,20 +1,14 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
-import { route } from "@/lib/http";
-import { appPool, workspaceServerDefinition } from "@/lib/host/engine";
-import { appOAuthDeps } from "@/lib/oauth/app-deps";
-import { beginAuthorization } from "@/lib/oauth/web-flow";
-import { readServerRef } from "../schema";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { connectServer } from "@/lib/host/oauth-connect";
+import { parseJson, route } from "@/lib/http";
+import { serverRefBody } from "../schema";
 
 /**
- * Connect: start an authorization of one of the caller's servers. Answers `{status: "redirect",
+ * Connect: start an authorization of one of the workspace's servers. Answers `{status: "redirect",
  * url}` (open it in the browser) or `{status: "authorized"}` (a refresh sufficed; reconnected).
  */
 export const POST = route(async (request: Request) => {
-  const { serverId } = await readServerRef(request);
-  const user = await requireUser();
-  const server = workspaceServerDefinition(getDb(), user, serverId);
-  const result = await beginAuthorization(appOAuthDeps(), user.id, server);
-  if (result.status === "authorized") await appPool().reconnect(user.id, server);
-  return Response.json(result, { headers: { "cache-control": "no-store" } });
+  const caller = await requireWorkspace(request);
+  const { serverId } = await parseJson(request, serverRefBody, 10_000);
+  return Response.json(await connectServer(caller, serverId), { headers: { "cache-control": "no-store" } });
 });

@@ -1,26 +1,28 @@
 import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
-import { idParam, readJson, route } from "@/lib/http";
-import { changeServer, getServer, removeServer, serverView } from "@/lib/servers/service";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { appAccessEffects } from "@/lib/host/access-effects";
+import { idParam, parseJson, route } from "@/lib/http";
+import { changeServerView, removeServerNow, serverViewById } from "@/lib/servers/service";
+import { serverBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** One server of the caller's workspace; another workspace's id is a 404. */
-export const GET = route(async (_request: Request, context: Context) => {
-  const user = await requireUser();
-  return Response.json(serverView(getServer(getDb(), user, await idParam(context))));
+/** One server of the workspace; another workspace's id is a 404. */
+export const GET = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(serverViewById(getDb(), caller, await idParam(context)));
 });
 
-/** Change a server's name and/or config. */
+/** Change a server's name and/or config (owners/admins). */
 export const PATCH = route(async (request: Request, context: Context) => {
-  const user = await requireUser();
-  const record = changeServer(getDb(), user, await idParam(context), await readJson(request));
-  return Response.json(serverView(record));
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, serverBody);
+  return Response.json(changeServerView(getDb(), caller, await idParam(context), body));
 });
 
-/** Delete a server. */
-export const DELETE = route(async (_request: Request, context: Context) => {
-  const user = await requireUser();
-  removeServer(getDb(), user, await idParam(context));
+/** Delete a server (owners/admins); every member's connection to it closes. */
+export const DELETE = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspace(request);
+  await removeServerNow(getDb(), caller, await idParam(context), appAccessEffects());
   return new Response(null, { status: 204 });
 });

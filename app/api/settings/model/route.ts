@@ -1,8 +1,8 @@
 import { getDb } from "@/db/client";
+import { modelSettingsView, updateModelSettings } from "@/lib/agent/settings-service";
 import { requireUser } from "@/lib/auth/session";
-import { route } from "@/lib/http";
-import { parseBody } from "@/lib/host/server-api";
-import { modelSettingsSchema, modelSettingsView, updateModelSettings } from "@/lib/agent/settings-service";
+import { parseJson, route } from "@/lib/http";
+import { modelSettingsBody } from "./schema";
 
 /** The caller's model settings (API key masked) and which model is in effect. */
 export const GET = route(async () => {
@@ -12,8 +12,7 @@ export const GET = route(async () => {
 
 /** Change provider, model, base URL or key (omit `apiKey` to keep the stored one). */
 export const PUT = route(async (request: Request) => {
-  const body = await parseBody(request, modelSettingsSchema);
   const user = await requireUser();
-  updateModelSettings(getDb(), user.id, body);
-  return Response.json(modelSettingsView(getDb(), user.id));
+  const body = await parseJson(request, modelSettingsBody);
+  return Response.json(updateModelSettings(getDb(), user.id, body));
 });

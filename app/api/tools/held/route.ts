@@ -1,12 +1,9 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { heldTools } from "@/lib/host/trust-ops";
 import { route } from "@/lib/http";
-import { workspaceServerDefinitions } from "@/lib/host/engine";
-import { workspaceHeldTools } from "@/lib/trust/trust-service";
 
 /** Tools of the caller's workspace held for review (new or changed definitions); the model does not get them. */
-export const GET = route(async () => {
-  const user = await requireUser();
-  const db = getDb();
-  return Response.json({ held: workspaceHeldTools(db, workspaceServerDefinitions(db, user)) });
+export const GET = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(heldTools(caller));
 });

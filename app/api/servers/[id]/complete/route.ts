@@ -1,12 +1,13 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer, completeBody, parseBody } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { completeServerArgument } from "@/lib/host/server-ops";
+import { idParam, parseJson, route } from "@/lib/http";
+import { completeBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** completion/complete suggestions for a prompt or resource-template argument. */
 export const POST = route(async (request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  const body = await parseBody(request, completeBody);
-  return Response.json(await appPool().complete(user.id, server, body.ref, body.argument, body.context));
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, completeBody);
+  return Response.json(await completeServerArgument(caller, await idParam(context), body));
 });

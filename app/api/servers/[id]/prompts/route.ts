@@ -1,13 +1,11 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { serverPrompts } from "@/lib/host/server-ops";
+import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** The server's prompts with their arguments. */
-export const GET = route(async (_request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  const pool = appPool();
-  await pool.discover(user.id, [server]);
-  return Response.json({ prompts: await pool.listPrompts(user.id, server) });
+export const GET = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(await serverPrompts(caller, await idParam(context)));
 });

@@ -1,11 +1,11 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { reconnectServer } from "@/lib/host/server-ops";
+import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** Drop the caller's connection to this server and connect again now. */
-export const POST = route(async (_request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  return Response.json(await appPool().reconnect(user.id, server));
+export const POST = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(await reconnectServer(caller, await idParam(context)));
 });

@@ -1,17 +1,11 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { serverResources } from "@/lib/host/server-ops";
+import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** The server's resources and resource templates. */
-export const GET = route(async (_request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  const pool = appPool();
-  await pool.discover(user.id, [server]);
-  const [resources, resourceTemplates] = await Promise.all([
-    pool.listResources(user.id, server),
-    pool.listResourceTemplates(user.id, server),
-  ]);
-  return Response.json({ resources, resourceTemplates });
+export const GET = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(await serverResources(caller, await idParam(context)));
 });

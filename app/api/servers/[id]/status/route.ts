@@ -1,13 +1,13 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { serverStatus } from "@/lib/host/server-ops";
+import { idParam, parseQuery, route } from "@/lib/http";
+import { statusQuery } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** The caller's connection status for this server; `?connect=1` connects it first if needed. */
 export const GET = route(async (request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  const pool = appPool();
-  if (new URL(request.url).searchParams.get("connect") === "1") await pool.discover(user.id, [server]);
-  return Response.json(pool.status(user.id, server));
+  const caller = await requireWorkspace(request);
+  const query = parseQuery(request, statusQuery);
+  return Response.json(await serverStatus(caller, await idParam(context), query.connect === "1"));
 });

@@ -1,13 +1,11 @@
-import { getDb } from "@/db/client";
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer } from "@/lib/host/server-api";
-import { listToolsWithHeld } from "@/lib/trust/trust-service";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { serverTools } from "@/lib/host/server-ops";
+import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** The server's registered tools with `held: null | "new" | "changed"` (held tools never reach the model). */
-export const GET = route(async (_request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  return Response.json({ tools: await listToolsWithHeld(getDb(), appPool(), user, server) });
+/** The server's registered tools: registered and raw name, title, description, schema, annotations. */
+export const GET = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(await serverTools(caller, await idParam(context)));
 });

@@ -1,9 +1,7 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
-import { idParam, route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer, parseBody } from "@/lib/host/server-api";
-import { changeServerTrust, serverTrustView, trustUpdateSchema } from "@/lib/trust/trust-service";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { serverTrust, setServerTrust } from "@/lib/host/trust-ops";
+import { idParam, parseJson, route } from "@/lib/http";
+import { trustBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
@@ -12,14 +10,14 @@ type Context = { params: Promise<{ id: string }> };
  * definitions; `?refresh=1` lists the server's tools first (connecting if needed).
  */
 export const GET = route(async (request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
+  const caller = await requireWorkspace(request);
   const refresh = new URL(request.url).searchParams.get("refresh") === "1";
-  return Response.json(await serverTrustView(getDb(), appPool(), user, server, refresh));
+  return Response.json(await serverTrust(caller, await idParam(context), refresh));
 });
 
-/** Mark the server trusted/untrusted or switch its lethal-trifecta check (creator or admin; audited). */
+/** Mark the server trusted/untrusted or switch its lethal-trifecta check (owners/admins; audited). */
 export const PUT = route(async (request: Request, context: Context) => {
-  const body = await parseBody(request, trustUpdateSchema);
-  const user = await requireUser();
-  return Response.json(changeServerTrust(getDb(), user, await idParam(context), body));
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, trustBody);
+  return Response.json(setServerTrust(caller, await idParam(context), body));
 });

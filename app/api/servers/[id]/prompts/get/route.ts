@@ -1,12 +1,13 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer, getPromptBody, parseBody } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { getServerPrompt } from "@/lib/host/server-ops";
+import { idParam, parseJson, route } from "@/lib/http";
+import { getPromptBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** prompts/get with string arguments. */
 export const POST = route(async (request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  const body = await parseBody(request, getPromptBody);
-  return Response.json(await appPool().getPrompt(user.id, server, body.name, body.arguments, { signal: request.signal }));
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, getPromptBody);
+  return Response.json(await getServerPrompt(caller, await idParam(context), body, request.signal));
 });

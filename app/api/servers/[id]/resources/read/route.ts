@@ -1,12 +1,13 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer, parseBody, readResourceBody } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { readServerResource } from "@/lib/host/server-ops";
+import { idParam, parseJson, route } from "@/lib/http";
+import { readResourceBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** resources/read for one URI. */
 export const POST = route(async (request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  const { uri } = await parseBody(request, readResourceBody);
-  return Response.json(await appPool().readResource(user.id, server, uri, { signal: request.signal }));
+  const caller = await requireWorkspace(request);
+  const { uri } = await parseJson(request, readResourceBody);
+  return Response.json(await readServerResource(caller, await idParam(context), uri, request.signal));
 });

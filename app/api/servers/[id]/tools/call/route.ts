@@ -1,6 +1,7 @@
-import { route } from "@/lib/http";
-import { appPool } from "@/lib/host/engine";
-import { callerAndServer, parseBody, toolCallBody } from "@/lib/host/server-api";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { callServerTool } from "@/lib/host/server-ops";
+import { idParam, parseJson, route } from "@/lib/http";
+import { toolCallBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
@@ -9,9 +10,9 @@ type Context = { params: Promise<{ id: string }> };
  * `isError: true`); the duration is in `Server-Timing`. Closing the request cancels the call.
  */
 export const POST = route(async (request: Request, context: Context) => {
-  const { user, server } = await callerAndServer(context);
-  const body = await parseBody(request, toolCallBody);
-  const outcome = await appPool().callTool(user.id, server, body.name, body.arguments, { signal: request.signal });
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, toolCallBody);
+  const outcome = await callServerTool(caller, await idParam(context), body, request.signal);
   return Response.json(
     { ...outcome.content, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) },
     { headers: { "Server-Timing": `mcp;dur=${outcome.durationMs.toFixed(1)}` } },

@@ -1,15 +1,14 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
-import { idParam, route } from "@/lib/http";
-import { parseBody } from "@/lib/host/server-api";
-import { reviewHeldTool, toolReviewSchema } from "@/lib/trust/trust-service";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { approveHeldTool } from "@/lib/host/trust-ops";
+import { idParam, parseJson, route } from "@/lib/http";
+import { toolReviewBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
 /** Approve the reviewed definition (`hash`) of a held tool; refused when it changed again (audited). */
 export const POST = route(async (request: Request, context: Context) => {
-  const body = await parseBody(request, toolReviewSchema);
-  const user = await requireUser();
-  reviewHeldTool(getDb(), user, await idParam(context), body);
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, toolReviewBody);
+  approveHeldTool(caller, await idParam(context), body);
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,150 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../workspaces/api";
+import { AuditLog } from "./audit-log";
+
+interface User {
+  id: string;
+  email: string;
+  name: string;
+  isAdmin: boolean;
+  disabledAt: string | null;
+}
+interface Workspace {
+  id: string;
+  name: string;
+  slug: string | null;
+  personal: boolean;
+  members: number;
+}
+
+/** Users (search, invite, disable, admin rights, delete), every workspace, and the audit log. */
+export function AdminView({ meId }: { meId: string }) {
+  const [users, setUsers] = useState<User[]>([]);
+  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  const [q, setQ] = useState("");
+  const [link, setLink] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setUsers((await api<{ users: User[] }>(`/api/admin/users?${new URLSearchParams(q ? { q } : {})}`)).users);
+      setWorkspaces((await api<{ workspaces: Workspace[] }>("/api/admin/workspaces")).workspaces);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [q]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function act(fn: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await fn();
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  return (
+    <section className="mx-auto max-w-5xl space-y-8 p-6">
+      <h1 className="text-xl font-semibold">Administration</h1>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      <section className="space-y-3">
+        <h2 className="text-lg font-semibold">Users</h2>
+        <div className="flex gap-2">
+          <input
+            className="input"
+            placeholder="Search name or email"
+            aria-label="Search users"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+          />
+        </div>
+        <form
+          className="flex items-end gap-2"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const email = new FormData(e.currentTarget).get("email");
+            await act(async () => setLink((await api<{ url: string }>("/api/admin/users", { method: "POST", json: { email } })).url));
+          }}
+        >
+          <label className="flex-1">
+            <span className="label">Create a user (invitation link)</span>
+            <input className="input" name="email" type="email" required />
+          </label>
+          <button className="btn-primary" type="submit">
+            Create link
+          </button>
+        </form>
+        {link && <input className="input font-mono" readOnly value={link} data-testid="user-invitation-link" />}
+        <table className="w-full text-sm" data-testid="admin-users">
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id} data-testid={`user-${u.email}`}>
+                <td>
+                  {u.name} <span className="text-zinc-500">{u.email}</span>
+                  {u.isAdmin && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">admin</span>}
+                  {u.disabledAt && <span className="ml-2 rounded bg-zinc-200 px-1 text-xs">disabled</span>}
+                </td>
+                <td className="space-x-1 text-right">
+                  {u.id !== meId && (
+                    <>
+                      <button
+                        type="button"
+                        className="btn-secondary"
+                        onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { isAdmin: !u.isAdmin } }))}
+                      >
+                        {u.isAdmin ? "Remove admin" : "Make admin"}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn-secondary"
+                        onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { disabled: !u.disabledAt } }))}
+                      >
+                        {u.disabledAt ? "Enable" : "Disable"}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn-danger"
+                        onClick={() =>
+                          confirm(`Delete ${u.email} and their personal data?`) &&
+                          act(() => api(`/api/admin/users/${u.id}`, { method: "DELETE" }))
+                        }
+                      >
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section className="space-y-2">
+        <h2 className="text-lg font-semibold">Workspaces</h2>
+        <table className="w-full text-sm" data-testid="admin-workspaces">
+          <tbody>
+            {workspaces.map((w) => (
+              <tr key={w.id}>
+                <td>{w.name}</td>
+                <td className="text-zinc-500">{w.personal ? "personal" : w.slug}</td>
+                <td className="font-mono text-xs text-zinc-500">{w.id}</td>
+                <td className="text-right">{w.members} members</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <AuditLog source="/api/admin/audit" filters />
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../workspaces/api";
+
+interface Entry {
+  id: number;
+  actorEmail: string | null;
+  workspaceId: string | null;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  createdAt: string;
+}
+
+/** An audit log page with filters (user id, workspace id, action) and "older" pagination. */
+export function AuditLog({ source, filters = false }: { source: string; filters?: boolean }) {
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [query, setQuery] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (before?: number) => {
+      const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v));
+      if (before) params.set("before", String(before));
+      try {
+        const page = await api<{ entries: Entry[]; nextBefore: number | null }>(`${source}?${params}`);
+        setEntries((old) => (before ? [...old, ...page.entries] : page.entries));
+        setNext(page.nextBefore);
+      } catch (e) {
+        setError((e as Error).message);
+      }
+    },
+    [source, query],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className="space-y-2" data-testid="audit-log">
+      <h3 className="font-semibold">Audit log</h3>
+      {filters && (
+        <form
+          className="flex gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const form = new FormData(e.currentTarget);
+            setQuery({
+              user: String(form.get("user") ?? ""),
+              workspace: String(form.get("workspace") ?? ""),
+              action: String(form.get("action") ?? ""),
+            });
+          }}
+        >
+          <input className="input" name="user" placeholder="user id" aria-label="Filter by user id" />
+          <input className="input" name="workspace" placeholder="workspace id" aria-label="Filter by workspace id" />
+          <input className="input" name="action" placeholder="action (e.g. member.remove)" aria-label="Filter by action" />
+          <button className="btn-secondary" type="submit">
+            Filter
+          </button>
+        </form>
+      )}
+      {error && <p className="field-error">{error}</p>}
+      <table className="w-full text-xs">
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id} data-testid="audit-entry">
+              <td className="whitespace-nowrap text-zinc-500">{new Date(e.createdAt).toLocaleString()}</td>
+              <td>{e.actorEmail ?? "—"}</td>
+              <td className="font-mono">{e.action}</td>
+              <td className="font-mono text-zinc-500">{e.target}</td>
+              <td className="font-mono text-zinc-500">{e.detail ? JSON.stringify(e.detail) : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {next && (
+        <button type="button" className="btn-secondary" onClick={() => void load(next)}>
+          Older entries
+        </button>
+      )}
+    </section>
+  );
+}

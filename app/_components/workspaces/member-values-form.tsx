@@ -1,0 +1,52 @@
+"use client";
+
+import { useState } from "react";
+import { api } from "./api";
+
+/**
+ * The caller's own values for a server's per-member header/env keys (like a personal API key).
+ * Values are write-only: the API says which keys are set, never what they hold.
+ */
+export function MemberValuesForm({ serverId, serverName, keys }: { serverId: string; serverName: string; keys: string[] }) {
+  const [set, setSet] = useState<Record<string, boolean> | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  return (
+    <form
+      className="mt-2 space-y-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800"
+      data-testid={`member-values-${serverName}`}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const element = e.currentTarget;
+        const form = new FormData(element);
+        const values = Object.fromEntries(keys.map((key) => [key, String(form.get(key) ?? "")]).filter(([, v]) => v));
+        try {
+          const view = await api<{ keys: { key: string; set: boolean }[] }>(`/api/servers/${serverId}/member-values`, {
+            method: "PUT",
+            json: { values },
+          });
+          setSet(Object.fromEntries(view.keys.map((k) => [k.key, k.set])));
+          setMessage("Saved.");
+          element.reset(); // the value is write-only: never keep it on screen
+        } catch (err) {
+          setMessage((err as Error).message);
+        }
+      }}
+    >
+      <p className="text-sm">
+        <strong>{serverName}</strong> needs your own values:
+      </p>
+      {keys.map((key) => (
+        <label key={key} className="block">
+          <span className="label">
+            {key} {set?.[key] ? "(set)" : ""}
+          </span>
+          <input className="input" name={key} type="password" autoComplete="off" aria-label={`Your value for ${key}`} />
+        </label>
+      ))}
+      <button className="btn-secondary" type="submit">
+        Save my values
+      </button>
+      {message && <span className="ml-2 text-sm text-zinc-500">{message}</span>}
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { api } from "./api";
+
+interface ModelView {
+  provider: string | null;
+  model: string | null;
+  baseUrl: string | null;
+  apiKey: string | null;
+}
+
+/** The workspace default model: members use it unless they chose their own (owners/admins edit it). */
+export function WorkspaceModelForm({ workspaceId, editable }: { workspaceId: string; editable: boolean }) {
+  const url = `/api/workspaces/${workspaceId}/model`;
+  const [view, setView] = useState<ModelView | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => {
+    api<ModelView>(url).then(setView, (e: Error) => setMessage(e.message));
+  }, [url]);
+  if (!view) return message ? <p className="field-error">{message}</p> : null;
+  return (
+    <form
+      className="space-y-2"
+      data-testid="workspace-model"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        const apiKey = String(form.get("apiKey") ?? "");
+        try {
+          setView(
+            await api<ModelView>(url, {
+              method: "PUT",
+              json: {
+                provider: form.get("provider") || null,
+                model: form.get("model") || null,
+                baseUrl: form.get("baseUrl") || null,
+                ...(apiKey ? { apiKey } : {}),
+              },
+            }),
+          );
+          setMessage("Saved.");
+        } catch (err) {
+          setMessage((err as Error).message);
+        }
+      }}
+    >
+      <h3 className="font-semibold">Workspace default model</h3>
+      <fieldset disabled={!editable} className="grid grid-cols-2 gap-2">
+        <label>
+          <span className="label">Provider</span>
+          <select className="input" name="provider" defaultValue={view.provider ?? ""} aria-label="Workspace model provider">
+            <option value="">(instance default)</option>
+            <option value="openai">openai</option>
+            <option value="anthropic">anthropic</option>
+            <option value="openai-compatible">openai-compatible</option>
+          </select>
+        </label>
+        <label>
+          <span className="label">Model</span>
+          <input className="input" name="model" defaultValue={view.model ?? ""} aria-label="Workspace model" />
+        </label>
+        <label>
+          <span className="label">Base URL</span>
+          <input className="input" name="baseUrl" defaultValue={view.baseUrl ?? ""} aria-label="Workspace model base URL" />
+        </label>
+        <label>
+          <span className="label">API key {view.apiKey ? `(stored: ${view.apiKey})` : ""}</span>
+          <input className="input" name="apiKey" type="password" autoComplete="off" aria-label="Workspace model API key" />
+        </label>
+      </fieldset>
+      {editable && (
+        <button className="btn-secondary" type="submit">
+          Save default model
+        </button>
+      )}
+      {message && <p className="text-sm text-zinc-500">{message}</p>}
+    </form>
+  );
+}

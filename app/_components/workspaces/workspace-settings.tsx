@@ -1,0 +1,190 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useState } from "react";
+import { api } from "./api";
+import { AuditLog } from "../admin/audit-log";
+import { InviteForm } from "./invite-form";
+import { WorkspaceModelForm } from "./workspace-model-form";
+
+type Role = "owner" | "admin" | "member";
+interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+}
+
+/** Members, invitations, default model, audit log, rename/delete/leave of one workspace. */
+export function WorkspaceSettings({
+  workspace,
+  me,
+}: {
+  workspace: { id: string; name: string; personal: boolean };
+  me: { id: string; role: Role };
+}) {
+  const router = useRouter();
+  const base = `/api/workspaces/${workspace.id}`;
+  const manager = me.role !== "member";
+  const [members, setMembers] = useState<Member[]>([]);
+  const [invitations, setInvitations] = useState<Invitation[]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setMembers((await api<{ members: Member[] }>(`${base}/members`)).members);
+      if (manager && !workspace.personal) setInvitations((await api<{ invitations: Invitation[] }>(`${base}/invitations`)).invitations);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [base, manager, workspace.personal]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function act(fn: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await fn();
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  async function leaveOrDelete(kind: "leave" | "delete") {
+    if (!confirm(kind === "leave" ? `Leave ${workspace.name}?` : `Delete ${workspace.name} with its servers and chats?`)) return;
+    setError(null);
+    try {
+      await api(kind === "leave" ? `${base}/members/${me.id}` : base, { method: "DELETE" });
+      router.push("/w/personal/chat");
+      router.refresh();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  return (
+    <section className="space-y-4" data-testid="workspace-settings">
+      <h2 className="text-lg font-semibold">Workspace: {workspace.name}</h2>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      {me.role === "owner" && !workspace.personal && (
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const name = String(new FormData(e.currentTarget).get("name") ?? "");
+            void act(async () => {
+              await api(base, { method: "PATCH", json: { name } });
+              router.refresh();
+            });
+          }}
+        >
+          <label className="flex-1">
+            <span className="label">Workspace name</span>
+            <input className="input" name="name" defaultValue={workspace.name} required maxLength={80} />
+          </label>
+          <button className="btn-secondary" type="submit">
+            Rename
+          </button>
+        </form>
+      )}
+      <table className="w-full text-sm" data-testid="members">
+        <thead>
+          <tr className="text-left text-zinc-500">
+            <th>Member</th>
+            <th>Role</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => (
+            <tr key={m.userId} data-testid={`member-${m.email}`}>
+              <td>
+                {m.name} <span className="text-zinc-500">{m.email}</span>
+              </td>
+              <td>
+                {manager && !workspace.personal && (me.role === "owner" || m.role !== "owner") ? (
+                  <select
+                    aria-label={`Role of ${m.email}`}
+                    className="input"
+                    value={m.role}
+                    onChange={(e) =>
+                      void act(() => api(`${base}/members/${m.userId}`, { method: "PATCH", json: { role: e.target.value } }))
+                    }
+                  >
+                    {me.role === "owner" && <option value="owner">owner</option>}
+                    <option value="admin">admin</option>
+                    <option value="member">member</option>
+                  </select>
+                ) : (
+                  m.role
+                )}
+              </td>
+              <td className="text-right">
+                {manager && !workspace.personal && m.userId !== me.id && (me.role === "owner" || m.role !== "owner") && (
+                  <button
+                    type="button"
+                    className="btn-secondary"
+                    onClick={() =>
+                      confirm(`Remove ${m.email}?`) && void act(() => api(`${base}/members/${m.userId}`, { method: "DELETE" }))
+                    }
+                  >
+                    Remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {manager && !workspace.personal && (
+        <>
+          <InviteForm workspaceId={workspace.id} ownerMayInviteOwners={me.role === "owner"} onInvited={load} />
+          {invitations.length > 0 && (
+            <ul className="space-y-1 text-sm" data-testid="pending-invitations">
+              {invitations.map((i) => (
+                <li key={i.id} className="flex items-center gap-2">
+                  <span className="flex-1">
+                    {i.email} ({i.role}), until {new Date(i.expiresAt).toLocaleDateString()}
+                  </span>
+                  <button
+                    type="button"
+                    className="btn-secondary"
+                    onClick={() => void act(() => api(`${base}/invitations/${i.id}`, { method: "DELETE" }))}
+                  >
+                    Revoke
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      <WorkspaceModelForm workspaceId={workspace.id} editable={manager} />
+      {manager && <AuditLog source={`${base}/audit`} />}
+      {!workspace.personal && (
+        <div className="flex gap-2">
+          <button type="button" className="btn-secondary" onClick={() => void leaveOrDelete("leave")}>
+            Leave workspace
+          </button>
+          {me.role === "owner" && (
+            <button type="button" className="btn-danger" onClick={() => void leaveOrDelete("delete")}>
+              Delete workspace
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

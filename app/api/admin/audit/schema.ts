@@ -1,0 +1,1 @@
+export { auditQuerySchema as auditQuery } from "@/lib/workspaces/admin";

@@ -1,0 +1,1 @@
+export { updateUserSchema as updateUserBody } from "@/lib/workspaces/admin";

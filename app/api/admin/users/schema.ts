@@ -1,0 +1,1 @@
+export { createUserSchema as createUserBody, userSearchSchema as userSearchQuery } from "@/lib/workspaces/admin";

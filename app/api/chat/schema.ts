@@ -1,0 +1,1 @@
+export { chatRequestSchema as chatBody } from "@/lib/agent/chat-request";

@@ -1,0 +1,1 @@
+export { chatTitleSchema as renameChatBody } from "@/lib/agent/chat-service";

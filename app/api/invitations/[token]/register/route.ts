@@ -1,0 +1,15 @@
+import { getDb } from "@/db/client";
+import { param, parseJson, route } from "@/lib/http";
+import { registerWithInvitation } from "@/lib/workspaces/invitations";
+import { invitationRegisterBody } from "./schema";
+
+type Context = { params: Promise<{ token: string }> };
+
+/**
+ * Register the invited email through the link and join (works with registration closed: the
+ * token is the permission). Public by design: the single-use token authorizes it, no session yet.
+ */
+export const POST = route(async (request: Request, context: Context) => {
+  const body = await parseJson(request, invitationRegisterBody);
+  return Response.json(await registerWithInvitation(getDb(), await param(context, "token"), body), { status: 201 });
+});

@@ -1,0 +1,1 @@
+export { invitationRegisterSchema as invitationRegisterBody } from "@/lib/workspaces/invitations";

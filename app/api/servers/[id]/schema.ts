@@ -1,0 +1,1 @@
+export { serverBody } from "../schema";

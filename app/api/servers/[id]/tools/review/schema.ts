@@ -1,0 +1,1 @@
+export { toolReviewSchema as toolReviewBody } from "@/lib/trust/trust-service";

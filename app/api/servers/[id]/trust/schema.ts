@@ -1,0 +1,1 @@
+export { trustUpdateSchema as trustBody } from "@/lib/trust/trust-service";

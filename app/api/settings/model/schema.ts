@@ -1,0 +1,1 @@
+export { modelSettingsSchema as modelSettingsBody } from "@/lib/agent/settings-service";

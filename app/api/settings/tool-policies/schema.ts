@@ -1,0 +1,1 @@
+export { toolPolicyUpdateSchema as toolPolicyBody } from "@/lib/agent/tool-policy-service";

@@ -1,0 +1,24 @@
+import { getDb } from "@/db/client";
+import { requireWorkspaceById } from "@/lib/auth/workspace";
+import { idParam, parseJson, route } from "@/lib/http";
+import { publicBaseUrl } from "@/lib/oauth/app-deps";
+import { createInvitation, listInvitations } from "@/lib/workspaces/invitations";
+import { invitationBody } from "./schema";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** Pending invitations (owners/admins; tokens are never listed). */
+export const GET = route(async (_request: Request, context: Context) => {
+  const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
+  return Response.json({ invitations: listInvitations(getDb(), caller) });
+});
+
+/** Invite `{email, role}` → 201 `{id, token, url}`: the link is shown once, to copy. */
+export const POST = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
+  const body = await parseJson(request, invitationBody);
+  return Response.json(createInvitation(getDb(), caller, body, { baseUrl: publicBaseUrl() }), {
+    status: 201,
+    headers: { "cache-control": "no-store" },
+  });
+});

@@ -1,0 +1,1 @@
+export { invitationSchema as invitationBody } from "@/lib/workspaces/invitations";

@@ -1,0 +1,1 @@
+export { memberRoleSchema as memberRoleBody } from "@/lib/workspaces/members";

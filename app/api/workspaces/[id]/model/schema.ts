@@ -1,0 +1,1 @@
+export { modelSettingsSchema as workspaceModelBody } from "@/lib/agent/settings-service";

@@ -1,0 +1,28 @@
+import { getDb } from "@/db/client";
+import { requireWorkspaceById } from "@/lib/auth/workspace";
+import { appAccessEffects } from "@/lib/host/access-effects";
+import { idParam, parseJson, route } from "@/lib/http";
+import { deleteWorkspace, renameTeamWorkspace, workspaceView } from "@/lib/workspaces/service";
+import { renameWorkspaceBody } from "./schema";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** The workspace with the caller's role (members only; anyone else gets 404). */
+export const GET = route(async (_request: Request, context: Context) => {
+  const caller = await requireWorkspaceById(await idParam(context));
+  return Response.json(workspaceView(caller));
+});
+
+/** Rename (owners). */
+export const PATCH = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspaceById(await idParam(context), { role: "owner" });
+  const body = await parseJson(request, renameWorkspaceBody);
+  return Response.json(renameTeamWorkspace(getDb(), caller, body.name));
+});
+
+/** Delete with its servers, credentials and chats; closes every live connection to its servers (owners). */
+export const DELETE = route(async (_request: Request, context: Context) => {
+  const caller = await requireWorkspaceById(await idParam(context), { role: "owner" });
+  await deleteWorkspace(getDb(), caller, appAccessEffects());
+  return new Response(null, { status: 204 });
+});

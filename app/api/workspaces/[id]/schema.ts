@@ -1,0 +1,1 @@
+export { workspaceNameSchema as renameWorkspaceBody } from "@/lib/workspaces/service";

@@ -1,0 +1,1 @@
+export { workspaceNameSchema as createWorkspaceBody } from "@/lib/workspaces/service";

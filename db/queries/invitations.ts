@@ -1,0 +1,75 @@
+/** Invitations into a workspace; stored by the SHA-256 of their token, never the token itself. */
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../client";
+import { newId } from "../ids";
+import { invitations } from "../schema";
+import type { WorkspaceRole } from "./workspaces";
+
+/** A stored invitation. */
+export type InvitationRecord = typeof invitations.$inferSelect;
+
+/** Store a new invitation. */
+export function insertInvitation(
+  db: Db,
+  input: { workspaceId: string | null; email: string; role: WorkspaceRole; tokenHash: string; invitedBy: string; expiresAt: Date },
+): InvitationRecord {
+  return db
+    .insert(invitations)
+    .values({ id: newId(), ...input })
+    .returning()
+    .get();
+}
+
+/** The invitation with this token hash, or null. */
+export function getInvitationByTokenHash(db: Db, tokenHash: string): InvitationRecord | null {
+  return db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash)).get() ?? null;
+}
+
+/** Pending invitations of a workspace (not accepted, not revoked, not expired), newest first. */
+export function listPendingInvitations(db: Db, workspaceId: string, now: Date): InvitationRecord[] {
+  return db
+    .select()
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.workspaceId, workspaceId),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(invitations.createdAt))
+    .all();
+}
+
+/** Revoke a pending invitation of the workspace; false when there is none to revoke. */
+export function revokeInvitation(db: Db, ref: { id: string; workspaceId: string }, now: Date): boolean {
+  return (
+    db
+      .update(invitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(invitations.id, ref.id),
+          eq(invitations.workspaceId, ref.workspaceId),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+        ),
+      )
+      .run().changes > 0
+  );
+}
+
+/**
+ * Mark an invitation used, only if it still is pending: the conditional update is what makes a
+ * link single-use when two accepts race.
+ */
+export function markInvitationAccepted(db: Db, ref: { id: string; userId: string }, now: Date): boolean {
+  return (
+    db
+      .update(invitations)
+      .set({ acceptedAt: now, acceptedBy: ref.userId })
+      .where(and(eq(invitations.id, ref.id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
+      .run().changes > 0
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * The pre-workspace URLs (`/chat`, `/servers`, `/settings`, `/chat/:id`) keep working: they send
+ * the browser to the same section of the workspace it came from (a link or router push from a
+ * `/w/<slug>/…` page carries that page as Referer), else the workspace page last opened in this
+ * browser (a cookie: the OAuth callback comes back from another site), else the personal one.
+ */
+import "server-only";
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { getDb } from "../../db/client";
+import { getChatById } from "../../db/queries/chats";
+import { getWorkspaceById, PERSONAL_SLUG } from "../../db/queries/workspaces";
+import { requirePageUser } from "./session";
+import { slugOf, workspaceForSlug } from "./workspace";
+
+/** Same name as the client's `LAST_WORKSPACE_COOKIE` (app/_components/workspaces/workspace-scope.tsx). */
+const LAST_WORKSPACE_COOKIE = "switchboard-workspace";
+
+/** Redirect `/<section>` to `/w/<slug>/<section>` of the referring workspace page, else the personal one. */
+export async function redirectToWorkspaceSection(section: "chat" | "servers" | "settings"): Promise<never> {
+  const user = await requirePageUser();
+  const referer = (await headers()).get("referer");
+  const fromReferer = referer ? /^\/w\/([^/]+)/.exec(safePath(referer))?.[1] : undefined;
+  const fromCookie = (await cookies()).get(LAST_WORKSPACE_COOKIE)?.value;
+  // Only a workspace the caller still belongs to; anything else falls back to their own.
+  const slug = [fromReferer, fromCookie].find((s) => s && workspaceForSlug(getDb(), user, decodeURIComponent(s))) ?? PERSONAL_SLUG;
+  redirect(`/w/${slug}/${section}`);
+}
+
+/** Redirect `/chat/:id` to the chat's own workspace; someone else's chat stays not found. */
+export async function redirectToChat(id: string): Promise<string | null> {
+  const user = await requirePageUser();
+  const db = getDb();
+  const chat = getChatById(db, { id, ownerId: user.id });
+  const workspace = chat && getWorkspaceById(db, chat.workspaceId);
+  if (!chat || !workspace || !workspaceForSlug(db, user, slugOf(workspace))) return null;
+  redirect(`/w/${slugOf(workspace)}/chat/${chat.id}`);
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return ""; // an unparsable Referer names no workspace
+  }
+}

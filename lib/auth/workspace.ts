@@ -1,0 +1,118 @@
+/**
+ * Which workspace a request works on, and may the caller act there. Checked against the database
+ * on every request (no cache), so a removal or a role change holds from the very next request.
+ */
+import "server-only";
+import { notFound } from "next/navigation";
+import { getDb, type Db } from "../../db/client";
+import {
+  getMembershipRole,
+  getPersonalWorkspaceId,
+  getWorkspaceById,
+  getWorkspaceBySlug,
+  PERSONAL_SLUG,
+  type WorkspaceRecord,
+  type WorkspaceRole,
+} from "../../db/queries/workspaces";
+import { AppError } from "../errors";
+import { requirePageUser, requireUser, type SessionUser } from "./session";
+
+/** The header scripts and workspace pages name the workspace with. */
+export const WORKSPACE_HEADER = "x-workspace-id";
+
+/** The signed-in user acting inside one workspace they belong to. */
+export interface WorkspaceCaller extends SessionUser {
+  role: WorkspaceRole;
+  workspace: WorkspaceRecord;
+}
+
+/** Options of `requireWorkspace`. */
+export interface RequireWorkspaceOptions {
+  /** The least role the action needs (`member` < `admin` < `owner`); default `member`. */
+  role?: WorkspaceRole;
+}
+
+const RANK: Record<WorkspaceRole, number> = { member: 0, admin: 1, owner: 2 };
+
+/** Whether `role` is at least `least`. */
+export function hasRole(role: WorkspaceRole, least: WorkspaceRole): boolean {
+  return RANK[role] >= RANK[least];
+}
+
+/**
+ * The caller and the workspace of this request: the `x-workspace-id` header, else the workspace
+ * page the request came from (`/w/<slug>/…` in the Referer), else the personal workspace. A
+ * workspace the caller is not a member of is a 404 (its existence is not revealed); a role below
+ * `options.role` is a 403.
+ */
+export async function requireWorkspace(request: Request, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
+  const user = await requireUser();
+  return resolveWorkspace(getDb(), user, workspaceHint(request), options.role ?? "member");
+}
+
+/** Like `requireWorkspace` for a workspace named in the path (`/api/workspaces/:id/…`). */
+export async function requireWorkspaceById(id: string, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
+  const user = await requireUser();
+  return resolveWorkspace(getDb(), user, { id }, options.role ?? "member");
+}
+
+/** The signed-in instance administrator, or a 403. */
+export async function requireInstanceAdmin(): Promise<SessionUser> {
+  const user = await requireUser();
+  if (!user.isAdmin) throw new AppError("auth.forbidden", "Only instance administrators can do this.");
+  return user;
+}
+
+/** The caller inside a workspace named by its URL slug (`personal` is their own), or null when not a member. */
+export function workspaceForSlug(db: Db, user: SessionUser, slug: string): WorkspaceCaller | null {
+  try {
+    return resolveWorkspace(db, user, { slug }, "member");
+  } catch (error) {
+    if (error instanceof AppError && error.code === "workspace.not_found") return null;
+    throw error;
+  }
+}
+
+/** A workspace page's caller: redirects to sign-in when signed out, 404 when not a member. */
+export async function requirePageWorkspace(slug: string): Promise<WorkspaceCaller> {
+  const user = await requirePageUser();
+  const caller = workspaceForSlug(getDb(), user, decodeURIComponent(slug));
+  if (!caller) notFound();
+  return caller;
+}
+
+/** The URL slug of a workspace (`personal` for the caller's own). */
+export function slugOf(workspace: WorkspaceRecord): string {
+  return workspace.personal ? PERSONAL_SLUG : (workspace.slug ?? PERSONAL_SLUG);
+}
+
+type Hint = { id: string } | { slug: string } | null;
+
+function workspaceHint(request: Request): Hint {
+  const header = request.headers.get(WORKSPACE_HEADER)?.trim();
+  if (header) return { id: header };
+  const referer = request.headers.get("referer");
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    // Only our own pages name the workspace this way; another site's Referer is ignored.
+    if (url.host !== new URL(request.url).host) return null;
+    const match = /^\/w\/([^/]+)(?:\/|$)/.exec(url.pathname);
+    return match ? { slug: decodeURIComponent(match[1]) } : null;
+  } catch {
+    return null; // a malformed Referer names no workspace: fall back to the personal one
+  }
+}
+
+function resolveWorkspace(db: Db, user: SessionUser, hint: Hint, least: WorkspaceRole): WorkspaceCaller {
+  let workspace: WorkspaceRecord | null;
+  if (!hint || ("slug" in hint && hint.slug === PERSONAL_SLUG)) {
+    workspace = getWorkspaceById(db, getPersonalWorkspaceId(db, user.id) ?? "");
+  } else {
+    workspace = "id" in hint ? getWorkspaceById(db, hint.id) : getWorkspaceBySlug(db, hint.slug);
+  }
+  const role = workspace && getMembershipRole(db, workspace.id, user.id);
+  if (!workspace || !role) throw new AppError("workspace.not_found", "No such workspace.");
+  if (!hasRole(role, least)) throw new AppError("auth.forbidden", `This needs the ${least} role in the workspace.`);
+  return { ...user, workspaceId: workspace.id, role, workspace };
+}

@@ -1,0 +1,45 @@
+/** Connect / Disconnect of a workspace server in the web app: the rules of lib/servers/connect.ts plus the live pool. */
+import "server-only";
+import { getDb } from "../../db/client";
+import { getServerByIdUnscoped } from "../../db/queries/servers";
+import type { ServerDefinition } from "../mcp";
+import { appOAuthDeps } from "../oauth/app-deps";
+import { beginConnect, endConnect, type ConnectCaller } from "../servers/connect";
+import { credentialModeOf } from "../servers/credential-mode";
+import { appPool, memberServerDefinition, workspaceServerDefinition } from "./engine";
+
+/** Start the caller's authorization: `{status: "redirect", url}` or `{status: "authorized"}`. */
+export async function connectServer(caller: ConnectCaller, serverId: string) {
+  const db = getDb();
+  const server = workspaceServerDefinition(db, caller, serverId);
+  const result = await beginConnect(db, appOAuthDeps(), caller, server);
+  if (result.status === "authorized") await afterAuthorized(caller.id, server);
+  return result;
+}
+
+/** Disconnect: revoke and forget the tokens, close the connection (every member's, for a shared server). */
+export async function disconnectServer(caller: ConnectCaller, serverId: string) {
+  const db = getDb();
+  const server = workspaceServerDefinition(db, caller, serverId);
+  const { shared, ...result } = await endConnect(db, appOAuthDeps(), caller, server);
+  const pool = appPool();
+  if (shared) await pool.closeServer(serverId);
+  else await pool.close(caller.id, serverId);
+  return { ...result, status: pool.status(caller.id, server) };
+}
+
+/** The server the OAuth callback completes for `userId` (any workspace they belong to), or null. */
+export function callbackServer(userId: string | null, serverId: string): ServerDefinition | null {
+  return userId ? memberServerDefinition(getDb(), userId, serverId) : null;
+}
+
+/**
+ * After an authorization: reconnect the user; for a shared server whose account this is, every
+ * member's connection is closed so their next call uses the new tokens.
+ */
+export async function afterAuthorized(userId: string, server: ServerDefinition): Promise<void> {
+  const record = getServerByIdUnscoped(getDb(), server.id);
+  if (record && credentialModeOf(record.config) === "shared" && record.sharedCredentialsUserId === userId)
+    await appPool().closeServer(server.id);
+  await appPool().reconnect(userId, server);
+}

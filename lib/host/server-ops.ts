@@ -1,0 +1,106 @@
+/**
+ * The per-server engine operations behind `/api/servers/:id/…`: each resolves the server inside
+ * the caller's workspace (404 otherwise) as the caller's own definition, then asks the pool.
+ */
+import "server-only";
+import type { CompleteRequest } from "@modelcontextprotocol/sdk/types.js";
+import { getDb } from "../../db/client";
+import type { ServerDefinition } from "../mcp";
+import type { TrustActor } from "../trust/permissions";
+import { listToolsWithHeld } from "../trust/trust-service";
+import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
+
+/** Who is calling, in which workspace (what `requireWorkspace` returns). */
+export interface Caller {
+  id: string;
+  workspaceId: string;
+}
+
+function definition(caller: Caller, serverId: string): ServerDefinition {
+  return workspaceServerDefinition(getDb(), caller, serverId);
+}
+
+/** The server's registered tools (connects if needed), each with `held: null | "new" | "changed"`. */
+export async function serverTools(caller: TrustActor, serverId: string) {
+  return { tools: await listToolsWithHeld(getDb(), appPool(), caller, definition(caller, serverId)) };
+}
+
+/** Call a tool by its raw name; never throws for tool failures (they are `isError` results). */
+export async function callServerTool(
+  caller: Caller,
+  serverId: string,
+  body: { name: string; arguments: Record<string, unknown> },
+  signal: AbortSignal,
+) {
+  return appPool().callTool(caller.id, definition(caller, serverId), body.name, body.arguments, { signal });
+}
+
+/** Resources and resource templates. */
+export async function serverResources(caller: Caller, serverId: string) {
+  const pool = appPool();
+  const server = definition(caller, serverId);
+  await pool.discover(caller.id, [server]);
+  const [resources, resourceTemplates] = await Promise.all([
+    pool.listResources(caller.id, server),
+    pool.listResourceTemplates(caller.id, server),
+  ]);
+  return { resources, resourceTemplates };
+}
+
+/** resources/read. */
+export async function readServerResource(caller: Caller, serverId: string, uri: string, signal: AbortSignal) {
+  return appPool().readResource(caller.id, definition(caller, serverId), uri, { signal });
+}
+
+/** The server's prompts. */
+export async function serverPrompts(caller: Caller, serverId: string) {
+  const pool = appPool();
+  const server = definition(caller, serverId);
+  await pool.discover(caller.id, [server]);
+  return { prompts: await pool.listPrompts(caller.id, server) };
+}
+
+/** prompts/get. */
+export async function getServerPrompt(
+  caller: Caller,
+  serverId: string,
+  body: { name: string; arguments: Record<string, string> },
+  signal: AbortSignal,
+) {
+  return appPool().getPrompt(caller.id, definition(caller, serverId), body.name, body.arguments, { signal });
+}
+
+/** completion/complete. */
+export async function completeServerArgument(
+  caller: Caller,
+  serverId: string,
+  body: Pick<CompleteRequest["params"], "ref" | "argument" | "context">,
+) {
+  return appPool().complete(caller.id, definition(caller, serverId), body.ref, body.argument, body.context);
+}
+
+/** The caller's connection status; `connect` connects first if needed. */
+export async function serverStatus(caller: Caller, serverId: string, connect: boolean) {
+  const pool = appPool();
+  const server = definition(caller, serverId);
+  if (connect) await pool.discover(caller.id, [server]);
+  return pool.status(caller.id, server);
+}
+
+/** Close and connect again now. */
+export async function reconnectServer(caller: Caller, serverId: string) {
+  return appPool().reconnect(caller.id, definition(caller, serverId));
+}
+
+/** Every server's status for the caller, connecting what is not connected yet. */
+export async function workspaceStatus(caller: Caller) {
+  return { servers: await appPool().discover(caller.id, workspaceServerDefinitions(getDb(), caller)) };
+}
+
+/** Re-read the caller's server configs and reconnect only what changed. */
+export async function reloadWorkspace(caller: Caller) {
+  const servers = workspaceServerDefinitions(getDb(), caller);
+  const pool = appPool();
+  await pool.reload(caller.id, servers);
+  return { servers: servers.map((server) => pool.status(caller.id, server)) };
+}

@@ -1,0 +1,19 @@
+/** The caller's tool approval policies over the workspace's servers (the Settings page). */
+import "server-only";
+import type { z } from "zod";
+import { getDb } from "../../db/client";
+import { listToolPolicyRows, updateToolPolicy, type toolPolicyUpdateSchema } from "../agent/tool-policy-service";
+import type { TrustActor } from "../trust/permissions";
+import { appPool, workspaceServerDefinitions } from "./engine";
+
+/** Every tool of the workspace's servers with the caller's policy. */
+export async function toolPolicies(caller: TrustActor) {
+  const db = getDb();
+  return listToolPolicyRows(db, appPool(), caller, workspaceServerDefinitions(db, caller));
+}
+
+/** Set one tool's policy for the caller (or `null` for the default). */
+export function setToolPolicy(caller: TrustActor, input: z.infer<typeof toolPolicyUpdateSchema>): void {
+  const db = getDb();
+  updateToolPolicy(db, caller, workspaceServerDefinitions(db, caller), input);
+}

@@ -1,0 +1,40 @@
+/**
+ * The tool-trust operations behind `/api/servers/:id/trust`, `/api/servers/:id/tools/review` and
+ * `/api/tools/held`: each resolves the server inside the caller's workspace (404 otherwise) and
+ * calls lib/trust (docs/tool-trust.md).
+ */
+import "server-only";
+import type { z } from "zod";
+import { getDb } from "../../db/client";
+import type { TrustActor } from "../trust/permissions";
+import {
+  changeServerTrust,
+  reviewHeldTool,
+  serverTrustView,
+  type toolReviewSchema,
+  type trustUpdateSchema,
+  workspaceHeldTools,
+} from "../trust/trust-service";
+import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
+
+/** Trust settings, whether the caller may change them, and the held tools (`refresh`: list first). */
+export function serverTrust(caller: TrustActor, serverId: string, refresh: boolean) {
+  const db = getDb();
+  return serverTrustView(db, appPool(), caller, workspaceServerDefinition(db, caller, serverId), refresh);
+}
+
+/** Mark the server trusted or not, or switch its lethal-trifecta check (owners/admins; audited). */
+export function setServerTrust(caller: TrustActor, serverId: string, change: z.infer<typeof trustUpdateSchema>) {
+  return changeServerTrust(getDb(), caller, serverId, change);
+}
+
+/** Approve the reviewed definition of a held tool (owners/admins; audited). */
+export function approveHeldTool(caller: TrustActor, serverId: string, body: z.infer<typeof toolReviewSchema>): void {
+  reviewHeldTool(getDb(), caller, serverId, body);
+}
+
+/** Held tools across the caller's workspace, from the stored pins (no connection). */
+export function heldTools(caller: TrustActor) {
+  const db = getDb();
+  return { held: workspaceHeldTools(db, workspaceServerDefinitions(db, caller)) };
+}

@@ -1,0 +1,91 @@
+/**
+ * Whose credentials a call to a workspace server uses. `per_member` (the default): the caller's
+ * own OAuth tokens and their own values for per-member header/env keys. `shared`: the tokens of
+ * the owner/admin who connected the server; members never see them.
+ */
+import type { Db } from "../../db/client";
+import { getCredential, putCredential } from "../../db/queries/credentials";
+import { instanceKey } from "../../db/key-check";
+import { getServerByIdUnscoped, toServerDefinition, type ServerRecord } from "../../db/queries/servers";
+import { getMembershipRole } from "../../db/queries/workspaces";
+import { decrypt, encrypt } from "../crypto";
+import type { ServerConfig, ServerDefinition } from "../mcp/config";
+
+/** A server's credential mode. */
+export type CredentialMode = "per_member" | "shared";
+
+/** The credential kind a member's own header/env values are stored under (one encrypted JSON map). */
+export const MEMBER_VALUES_KIND = "member_values";
+
+/** The mode of a config (absent means `per_member`). */
+export function credentialModeOf(config: ServerConfig): CredentialMode {
+  return config.credentials === "shared" ? "shared" : "per_member";
+}
+
+/**
+ * The account a `shared` server's calls use: the owner/admin who connected it, else its creator
+ * while still an owner/admin of the workspace, else nobody (null).
+ */
+export function sharedAccountUserId(db: Db, record: ServerRecord): string | null {
+  if (record.sharedCredentialsUserId) return record.sharedCredentialsUserId;
+  if (!record.createdBy) return null;
+  const role = getMembershipRole(db, record.workspaceId, record.createdBy);
+  return role === "owner" || role === "admin" ? record.createdBy : null;
+}
+
+/**
+ * The user whose stored credentials a call by `callerId` uses: the caller for `per_member`; for
+ * `shared`, the shared account (see `sharedAccountUserId`), else the caller, who then sees
+ * "needs authorization" and asks an owner or admin to connect it.
+ */
+export function credentialsUserFor(db: Db, callerId: string, server: ServerDefinition): string {
+  if (credentialModeOf(server.config) !== "shared") return callerId;
+  // By id alone: the caller's access was checked before the engine got the definition.
+  const record = getServerByIdUnscoped(db, server.id);
+  return (record && sharedAccountUserId(db, record)) ?? callerId;
+}
+
+/** The member's own values for the server's per-member keys (`headers.X`, `env.Y`), decrypted. */
+export function readMemberValues(db: Db, userId: string, serverId: string): Record<string, string> {
+  const row = getCredential(db, { userId, serverId, kind: MEMBER_VALUES_KIND });
+  return row ? (JSON.parse(decrypt(row.valueEnc, instanceKey())) as Record<string, string>) : {};
+}
+
+/** Store the member's own values (encrypted); only keys the server marks per-member are kept. */
+export function writeMemberValues(db: Db, userId: string, record: ServerRecord, values: Record<string, string>): void {
+  const allowed = new Set(record.memberKeys);
+  const kept = Object.fromEntries(Object.entries(values).filter(([key]) => allowed.has(key)));
+  putCredential(
+    db,
+    { userId, serverId: record.id, kind: MEMBER_VALUES_KIND },
+    { valueEnc: encrypt(JSON.stringify(kept), instanceKey()), expiresAt: null },
+  );
+}
+
+/**
+ * The engine definition of a server for one caller: secrets decrypted and, on a `per_member`
+ * server, each per-member header/env key set to the caller's own value (left out while unset).
+ */
+export function definitionFor(db: Db, userId: string, record: ServerRecord): ServerDefinition {
+  const definition = toServerDefinition(db, record);
+  if (!record.memberKeys.length || credentialModeOf(record.config) === "shared") return definition;
+  const own = readMemberValues(db, userId, record.id);
+  const config: ServerConfig = { ...definition.config };
+  for (const section of ["headers", "env"] as const) {
+    const map = { ...(config[section] ?? {}) };
+    for (const key of record.memberKeys) {
+      const [where, name] = splitKey(key);
+      if (where !== section) continue;
+      if (own[key] === undefined) delete map[name];
+      else map[name] = own[key];
+    }
+    if (config[section]) config[section] = map;
+  }
+  return { ...definition, config };
+}
+
+/** `headers.X-Api-Key` → ["headers", "X-Api-Key"]. */
+export function splitKey(key: string): [string, string] {
+  const dot = key.indexOf(".");
+  return [key.slice(0, dot), key.slice(dot + 1)];
+}

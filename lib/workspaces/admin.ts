@@ -1,0 +1,116 @@
+/**
+ * Instance administration: users (list, search, invite, disable, make/remove admin, delete), all
+ * workspaces with member counts, and the audit log. Disabling or deleting someone ends their
+ * sessions (the account counts as signed out), connections and running turns at once.
+ */
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { listAudit, recordAudit, type AuditFilter } from "../../db/queries/audit";
+import {
+  countActiveAdmins,
+  deleteUser,
+  getUserById,
+  getUserIdByEmail,
+  listUsers,
+  setUserAdmin,
+  setUserDisabled,
+} from "../../db/queries/users";
+import { listAllWorkspaces } from "../../db/queries/workspaces";
+import { clearSharedCredentialsUserEverywhere } from "../../db/queries/servers";
+import { AppError } from "../errors";
+import type { AccessEffects } from "./effects";
+import { createInvitation } from "./invitations";
+
+/** Query of `GET /api/admin/users`. */
+export const userSearchSchema = z.object({ q: z.string().max(200).optional() });
+/** Body of `POST /api/admin/users`: invite a new account by email. */
+export const createUserSchema = z.object({ email: z.string().trim().email().max(254) }).strict();
+/** Body of `PATCH /api/admin/users/:id`. */
+export const updateUserSchema = z.object({ isAdmin: z.boolean().optional(), disabled: z.boolean().optional() }).strict();
+/** Query of the audit log routes. */
+export const auditQuerySchema = z.object({
+  user: z.string().max(200).optional(),
+  workspace: z.string().max(200).optional(),
+  action: z.string().max(100).optional(),
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+/** The acting administrator. */
+interface Admin {
+  id: string;
+}
+
+/** Users, optionally searched by name or email. */
+export function adminListUsers(db: Db, q?: string) {
+  return {
+    users: listUsers(db, q?.trim() || undefined).map((u) => ({
+      ...u,
+      disabledAt: u.disabledAt?.toISOString() ?? null,
+      createdAt: u.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Create an invitation link for a new account (shown once); registration through it works even when closed. */
+export function adminInviteUser(db: Db, admin: Admin, email: string, baseUrl: string) {
+  if (getUserIdByEmail(db, email)) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
+  return createInvitation(db, { id: admin.id, workspaceId: null }, { email, role: "member" }, { baseUrl });
+}
+
+function assertKeepsAnAdmin(db: Db, admin: Admin, targetId: string): void {
+  if (targetId === admin.id) throw new AppError("user.self_action", "You cannot disable, demote or delete your own account here.");
+  // Only losing an enabled administrator can leave the instance without one.
+  if (getUserById(db, targetId)?.isAdmin && countActiveAdmins(db) <= 1)
+    throw new AppError("user.last_admin", "The instance must keep at least one administrator.");
+}
+
+/** Make/remove admin and disable/enable; disabling closes the user's connections and turns now. */
+export async function adminUpdateUser(db: Db, admin: Admin, id: string, input: z.infer<typeof updateUserSchema>, effects: AccessEffects) {
+  if (input.isAdmin === false || input.disabled === true) assertKeepsAnAdmin(db, admin, id);
+  if (input.isAdmin !== undefined) {
+    if (!setUserAdmin(db, id, input.isAdmin)) throw new AppError("user.not_found", "No such user.");
+    recordAudit(db, { actorId: admin.id, action: input.isAdmin ? "user.make_admin" : "user.remove_admin", target: id });
+  }
+  if (input.disabled !== undefined) {
+    if (!setUserDisabled(db, id, input.disabled ? new Date() : null)) throw new AppError("user.not_found", "No such user.");
+    if (input.disabled) await endEverything(db, id, effects);
+    recordAudit(db, { actorId: admin.id, action: input.disabled ? "user.disable" : "user.enable", target: id });
+  }
+  return { id, ...input };
+}
+
+/** Delete a user with their personal data (personal workspace, chats, settings, credentials). */
+export async function adminDeleteUser(db: Db, admin: Admin, id: string, effects: AccessEffects): Promise<void> {
+  assertKeepsAnAdmin(db, admin, id);
+  await endEverything(db, id, effects);
+  if (!deleteUser(db, id)) throw new AppError("user.not_found", "No such user.");
+  recordAudit(db, { actorId: admin.id, action: "user.delete", target: id });
+}
+
+// The account stops working everywhere: its turns, its connections, and every shared server that
+// used its credentials (members' connections to those close, so nothing keeps using its tokens).
+async function endEverything(db: Db, userId: string, effects: AccessEffects): Promise<void> {
+  effects.stopTurns(userId, null);
+  await effects.closeConnections(userId);
+  const shared = clearSharedCredentialsUserEverywhere(db, userId);
+  if (shared.length) await effects.closeConnections(null, shared);
+}
+
+/** Every workspace with its member count. */
+export function adminListWorkspaces(db: Db) {
+  return { workspaces: listAllWorkspaces(db) };
+}
+
+/** One page of the audit log; `scope.workspaceId` pins it to one workspace (owners/admins of it). */
+export function auditPage(db: Db, query: z.infer<typeof auditQuerySchema>, scope: { workspaceId?: string } = {}) {
+  const filter: AuditFilter = {
+    actorId: query.user,
+    workspaceId: scope.workspaceId ?? query.workspace,
+    action: query.action,
+    before: query.before,
+    limit: query.limit,
+  };
+  const page = listAudit(db, filter);
+  return { entries: page.entries.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })), nextBefore: page.nextBefore };
+}

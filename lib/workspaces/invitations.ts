@@ -1,0 +1,157 @@
+/**
+ * Invitations: an owner/admin invites an email with a role; the app makes a single-use link
+ * (random token, 7 days, revocable) shown once. Only the token's SHA-256 is stored. Accepting
+ * needs the invited email signed in; registering through a link works even with registration closed.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import {
+  getInvitationByTokenHash,
+  insertInvitation,
+  listPendingInvitations,
+  markInvitationAccepted,
+  revokeInvitation,
+  type InvitationRecord,
+} from "../../db/queries/invitations";
+import { getMembershipRole, getWorkspaceById } from "../../db/queries/workspaces";
+import { upsertMembership } from "../../db/queries/memberships";
+import { createUserWithWorkspace, getUserIdByEmail, normaliseEmail, type UserRecord } from "../../db/queries/users";
+import { AppError } from "../errors";
+import { hashPassword, passwordWeakness } from "../auth/password";
+import type { WorkspaceActor } from "./service";
+
+/** How long an invitation link works. */
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+
+/** Body of `POST /api/workspaces/:id/invitations`. */
+export const invitationSchema = z
+  .object({ email: z.string().trim().email().max(254), role: z.enum(["owner", "admin", "member"]).default("member") })
+  .strict();
+
+/** Body of `POST /api/invitations/:token/register`. */
+export const invitationRegisterSchema = z.object({ name: z.string().trim().min(1).max(100), password: z.string().max(1000) }).strict();
+
+/** The stored form of a token. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The link a token opens (the invitation page). */
+export function invitationUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/invite/${token}`;
+}
+
+/** Create an invitation (owners may invite owners; admins invite admins and members). */
+export function createInvitation(
+  db: Db,
+  actor: WorkspaceActor | { id: string; workspaceId: null },
+  input: { email: string; role: "owner" | "admin" | "member" },
+  options: { baseUrl: string; now?: Date },
+) {
+  if ("workspace" in actor) {
+    if (actor.workspace.personal) throw new AppError("auth.forbidden", "Create a team workspace to invite people.");
+    if (input.role === "owner" && actor.role !== "owner") throw new AppError("auth.forbidden", "Only owners can invite owners.");
+  }
+  const now = options.now ?? new Date();
+  const token = randomBytes(32).toString("base64url");
+  const record = insertInvitation(db, {
+    workspaceId: actor.workspaceId,
+    email: normaliseEmail(input.email),
+    role: input.role,
+    tokenHash: hashToken(token),
+    invitedBy: actor.id,
+    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+  });
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "invitation.create",
+    target: record.id,
+    detail: { email: record.email, role: record.role },
+  });
+  return { id: record.id, token, url: invitationUrl(options.baseUrl, token) };
+}
+
+/** Pending invitations of the workspace (never their tokens). */
+export function listInvitations(db: Db, actor: WorkspaceActor, now = new Date()) {
+  return listPendingInvitations(db, actor.workspaceId, now).map((i) => ({
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    expiresAt: i.expiresAt.toISOString(),
+    createdAt: i.createdAt.toISOString(),
+  }));
+}
+
+/** Revoke a pending invitation of the workspace, or 404. */
+export function revokeWorkspaceInvitation(db: Db, actor: WorkspaceActor, invitationId: string, now = new Date()): void {
+  if (!revokeInvitation(db, { id: invitationId, workspaceId: actor.workspaceId }, now))
+    throw new AppError("invitation.not_found", "No such pending invitation.");
+  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "invitation.revoke", target: invitationId });
+}
+
+/** The invitation behind a token if it can still be used; otherwise an error saying why. */
+export function usableInvitation(db: Db, token: string, now = new Date()): InvitationRecord {
+  const invitation = getInvitationByTokenHash(db, hashToken(token));
+  if (!invitation) throw new AppError("invitation.not_found", "This invitation link is not valid.");
+  if (invitation.revokedAt) throw new AppError("invitation.used", "This invitation was revoked.");
+  if (invitation.acceptedAt) throw new AppError("invitation.used", "This invitation was already used.");
+  if (invitation.expiresAt <= now) throw new AppError("invitation.expired", "This invitation has expired; ask for a new one.");
+  return invitation;
+}
+
+/** What the invitation page shows before accepting: the workspace, the invited email and the role. */
+export function describeInvitation(db: Db, token: string, now = new Date()) {
+  const invitation = usableInvitation(db, token, now);
+  const workspace = invitation.workspaceId ? getWorkspaceById(db, invitation.workspaceId) : null;
+  return {
+    email: invitation.email,
+    role: invitation.role,
+    workspace: workspace && { id: workspace.id, name: workspace.name, slug: workspace.slug },
+  };
+}
+
+/**
+ * Accept an invitation as the signed-in user, whose email must be the invited one. Single use:
+ * the pending → accepted update is conditional, so two racing accepts cannot both join.
+ */
+export function acceptInvitation(db: Db, user: Pick<UserRecord, "id" | "email">, token: string, now = new Date()) {
+  const invitation = usableInvitation(db, token, now);
+  if (normaliseEmail(user.email) !== invitation.email)
+    throw new AppError("invitation.wrong_email", `This invitation is for ${invitation.email}; sign in with that account.`);
+  return db.transaction((tx) => {
+    if (!markInvitationAccepted(tx, { id: invitation.id, userId: user.id }, now))
+      throw new AppError("invitation.used", "This invitation was already used.");
+    const workspaceId = invitation.workspaceId;
+    // Accepting never lowers the role of someone who already is a member.
+    if (workspaceId && !getMembershipRole(tx, workspaceId, user.id))
+      upsertMembership(tx, { workspaceId, userId: user.id, role: invitation.role });
+    recordAudit(tx, {
+      actorId: user.id,
+      workspaceId,
+      action: "invitation.accept",
+      target: invitation.id,
+      detail: { role: invitation.role },
+    });
+    return { workspaceId };
+  });
+}
+
+/**
+ * Register the invited email through the link and accept the invitation, even when
+ * self-registration is closed: the invitation is the permission.
+ */
+export async function registerWithInvitation(db: Db, token: string, body: z.infer<typeof invitationRegisterSchema>, now = new Date()) {
+  const invitation = usableInvitation(db, token, now);
+  if (getUserIdByEmail(db, invitation.email))
+    throw new AppError("auth.email_taken", "An account with this email exists; sign in to accept.", "email");
+  const weakness = passwordWeakness(body.password);
+  if (weakness) throw new AppError("auth.weak_password", weakness, "password");
+  const user = createUserWithWorkspace(db, { email: invitation.email, name: body.name, passwordHash: await hashPassword(body.password) });
+  if (!user) throw new AppError("auth.email_taken", "An account with this email exists; sign in to accept.", "email");
+  recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { invitation: invitation.id } });
+  const { workspaceId } = acceptInvitation(db, user, token, now);
+  return { id: user.id, email: user.email, name: user.name, workspaceId };
+}

@@ -1,0 +1,103 @@
+/**
+ * Members of a workspace: list, change a role, remove (or leave). Owners manage everyone; admins
+ * manage members and admins but never owners; the last owner can neither leave nor be demoted.
+ * Losing access takes effect at once: live connections close, tokens go, running turns stop.
+ */
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { countOwners, deleteMembership, listMembers, setMembershipRole } from "../../db/queries/memberships";
+import { clearSharedCredentialsUser, listServersByWorkspace, toServerDefinition } from "../../db/queries/servers";
+import { getMembershipRole, type WorkspaceRole } from "../../db/queries/workspaces";
+import { AppError } from "../errors";
+import type { AccessEffects } from "./effects";
+import type { WorkspaceActor } from "./service";
+
+/** Body of `PATCH /api/workspaces/:id/members/:userId`. */
+export const memberRoleSchema = z.object({ role: z.enum(["owner", "admin", "member"]) }).strict();
+
+/** The workspace's members as the API returns them (every member may see who else is in it). */
+export function listWorkspaceMembers(db: Db, actor: WorkspaceActor) {
+  return listMembers(db, actor.workspaceId).map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+}
+
+function targetRole(db: Db, actor: WorkspaceActor, userId: string): WorkspaceRole {
+  const role = getMembershipRole(db, actor.workspaceId, userId);
+  if (!role) throw new AppError("workspace.member_not_found", "No such member.");
+  return role;
+}
+
+function assertMayManage(actor: WorkspaceActor, current: WorkspaceRole, next?: WorkspaceRole): void {
+  if (actor.workspace.personal) throw new AppError("auth.forbidden", "A personal workspace has no other members.");
+  if (actor.role === "owner") return;
+  if (actor.role === "admin" && current !== "owner" && next !== "owner") return;
+  throw new AppError(
+    "auth.forbidden",
+    actor.role === "admin" ? "Only owners can manage owners." : "Only owners and admins manage members.",
+  );
+}
+
+function assertNotLastOwner(db: Db, workspaceId: string, current: WorkspaceRole): void {
+  if (current === "owner" && countOwners(db, workspaceId) <= 1)
+    throw new AppError("workspace.last_owner", "The last owner cannot leave or be demoted; make someone else an owner first.");
+}
+
+/** Change a member's role. Lowering an admin or owner to member closes their connections to the workspace's servers. */
+export async function changeMemberRole(db: Db, actor: WorkspaceActor, userId: string, role: WorkspaceRole, effects: AccessEffects) {
+  const current = targetRole(db, actor, userId);
+  assertMayManage(actor, current, role);
+  if (role !== "owner") assertNotLastOwner(db, actor.workspaceId, current);
+  setMembershipRole(db, { workspaceId: actor.workspaceId, userId, role });
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "member.role",
+    target: userId,
+    detail: { from: current, to: role },
+  });
+  if (current !== "member" && role === "member") await dropManagerAccess(db, actor.workspaceId, userId, effects);
+  return { userId, role };
+}
+
+/**
+ * Remove a member, or leave (`userId` is the caller). Their running turns in the workspace stop,
+ * their live connections to its servers close and their own tokens for them are deleted (revoked
+ * where supported).
+ */
+export async function removeMember(db: Db, actor: WorkspaceActor, userId: string, effects: AccessEffects): Promise<void> {
+  const current = targetRole(db, actor, userId);
+  if (userId !== actor.id) assertMayManage(actor, current);
+  else if (actor.workspace.personal) throw new AppError("auth.forbidden", "You cannot leave your personal workspace.");
+  assertNotLastOwner(db, actor.workspaceId, current);
+  const servers = listServersByWorkspace(db, actor.workspaceId);
+  deleteMembership(db, { workspaceId: actor.workspaceId, userId });
+  effects.stopTurns(userId, actor.workspaceId);
+  const shared = clearSharedCredentialsUser(db, actor.workspaceId, userId);
+  await effects.closeConnections(
+    userId,
+    servers.map((s) => s.id),
+  );
+  if (shared.length) await effects.closeConnections(null, shared);
+  await effects.forgetTokens(
+    userId,
+    servers.map((s) => toServerDefinition(db, s)),
+  );
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: userId === actor.id ? "member.leave" : "member.remove",
+    target: userId,
+    detail: { role: current },
+  });
+}
+
+// A member no longer manages servers: shared servers stop using their credentials, and their own
+// connections are rebuilt on the next request under the member rules.
+async function dropManagerAccess(db: Db, workspaceId: string, userId: string, effects: AccessEffects): Promise<void> {
+  const shared = clearSharedCredentialsUser(db, workspaceId, userId);
+  if (shared.length) await effects.closeConnections(null, shared);
+  await effects.closeConnections(
+    userId,
+    listServersByWorkspace(db, workspaceId).map((s) => s.id),
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Workspace use cases: list the caller's workspaces, create a team, rename it, delete it (owner
+ * only, with everything in it and every live connection to its servers).
+ */
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { listServersByWorkspace } from "../../db/queries/servers";
+import {
+  createTeamWorkspace,
+  deleteTeamWorkspace,
+  listWorkspacesForUser,
+  renameWorkspace,
+  slugTaken,
+  type WorkspaceRecord,
+  type WorkspaceRole,
+} from "../../db/queries/workspaces";
+import { AppError } from "../errors";
+import type { AccessEffects } from "./effects";
+import { uniqueSlug } from "./slug";
+
+/** Body of `POST /api/workspaces` and `PATCH /api/workspaces/:id`. */
+export const workspaceNameSchema = z.object({ name: z.string().trim().min(1).max(80) }).strict();
+
+/** The acting user inside a workspace (what `requireWorkspace` returns). */
+export interface WorkspaceActor {
+  id: string;
+  workspaceId: string;
+  role: WorkspaceRole;
+  workspace: WorkspaceRecord;
+}
+
+/** The caller's workspaces as the API returns them. */
+export function listMyWorkspaces(db: Db, userId: string) {
+  return listWorkspacesForUser(db, userId).map((w) => ({
+    id: w.id,
+    slug: w.slug ?? "personal",
+    name: w.name,
+    role: w.role,
+    personal: w.personal,
+  }));
+}
+
+/** One workspace as the API returns it, with the caller's role. */
+export function workspaceView(actor: WorkspaceActor) {
+  const w = actor.workspace;
+  return { id: w.id, slug: w.slug ?? "personal", name: w.name, role: actor.role, personal: w.personal };
+}
+
+/** Create a team workspace owned by the caller, with a unique slug from its name. */
+export function createWorkspace(db: Db, userId: string, name: string) {
+  const slug = uniqueSlug(name, (s) => slugTaken(db, s));
+  const workspace = createTeamWorkspace(db, { name, slug, ownerId: userId });
+  recordAudit(db, { actorId: userId, workspaceId: workspace.id, action: "workspace.create", target: workspace.id, detail: { name } });
+  return { id: workspace.id, slug, name: workspace.name };
+}
+
+/** Rename (owners only: the caller must come from `requireWorkspaceById(…, {role: "owner"})`). */
+export function renameTeamWorkspace(db: Db, actor: WorkspaceActor, name: string) {
+  renameWorkspace(db, actor.workspaceId, name);
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "workspace.rename",
+    target: actor.workspaceId,
+    detail: { name },
+  });
+  return { id: actor.workspaceId, slug: actor.workspace.slug ?? "personal", name };
+}
+
+/**
+ * Delete a team workspace (owners only): its servers, credentials, chats and invitations go with
+ * it, every member's live connection to its servers is closed and running turns stop.
+ */
+export async function deleteWorkspace(db: Db, actor: WorkspaceActor, effects: AccessEffects): Promise<void> {
+  if (actor.workspace.personal) throw new AppError("auth.forbidden", "A personal workspace cannot be deleted.");
+  const serverIds = listServersByWorkspace(db, actor.workspaceId).map((s) => s.id);
+  effects.stopTurns(null, actor.workspaceId);
+  if (!deleteTeamWorkspace(db, actor.workspaceId)) throw new AppError("workspace.not_found", "No such workspace.");
+  await effects.closeConnections(null, serverIds);
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "workspace.delete",
+    target: actor.workspaceId,
+    detail: { name: actor.workspace.name },
+  });
+}
