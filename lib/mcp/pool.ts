@@ -11,6 +11,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
@@ -58,9 +59,15 @@ export class McpPool {
     return nameTools(managed.tools()).tools;
   }
 
-  /** All connected servers' tools for the agent, named together so names are unique across servers. */
+  /**
+   * All connected servers' tools for the agent, named together so names are unique across servers.
+   * Waits at most `turnWaitMs` for servers still connecting: a slow server joins a later turn.
+   */
   async toolset(userId: string, servers: ServerDefinition[]): Promise<RegisteredTool[]> {
-    await this.discover(userId, servers);
+    let timer: ReturnType<Clock["setTimeout"]> | undefined;
+    const waited = new Promise<void>((resolve) => (timer = this.options.clock.setTimeout(resolve, this.options.turnWaitMs)));
+    await Promise.race([this.discover(userId, servers), waited]);
+    if (timer !== undefined) this.options.clock.clearTimeout(timer);
     return this.namedTools(userId, servers).tools;
   }
 
@@ -158,6 +165,36 @@ export class McpPool {
     const managed = this.entries.get(key);
     this.entries.delete(key);
     await managed?.close();
+  }
+
+  /**
+   * Close every user's connection to a server and forget them (the server was deleted, disabled or
+   * edited); resolves when their children have ended.
+   */
+  async closeServer(serverId: string): Promise<void> {
+    await this.closeWhere((managed) => managed.server.id === serverId);
+  }
+
+  /** Close a user's connections (all, or only to `serverIds`): membership removed, account disabled. */
+  async closeUser(userId: string, serverIds?: string[]): Promise<void> {
+    await this.closeWhere((managed) => managed.userId === userId && (!serverIds || serverIds.includes(managed.server.id)));
+  }
+
+  /** How many connections are open or opening (for the instance quota). */
+  liveConnections(userId?: string): number {
+    let count = 0;
+    for (const managed of this.entries.values()) if ((!userId || managed.userId === userId) && managed.isLive()) count++;
+    return count;
+  }
+
+  private async closeWhere(match: (managed: ManagedServer) => boolean): Promise<void> {
+    const closing: Promise<void>[] = [];
+    for (const [key, managed] of this.entries) {
+      if (!match(managed)) continue;
+      this.entries.delete(key);
+      closing.push(managed.close());
+    }
+    await Promise.allSettled(closing);
   }
 
   /** Close every connection of every user; resolves when all children have ended. */

@@ -17,6 +17,7 @@ import type { Clock } from "./clock";
 import type { Logger } from "./logger";
 import type { ErrorCode } from "./errors";
 import type { SamplingAudit, SamplingProvider } from "./sampling";
+import type { EngineLimits, LimitCounters } from "./limits";
 
 /** What a registered tool does: a server tool or one of the resource/prompt wrappers (REFERENCE §2). */
 export type RegisteredKind = "tool" | "list_resources" | "read_resource" | "list_prompts" | "get_prompt";
@@ -85,6 +86,8 @@ export interface ServerStatus {
   reconnect: { attempt: number; at: number } | null;
   pid: number | null;
   sessionId: string | null;
+  /** Limit counters of the current (or last) connection; null before the first connect. */
+  limits: LimitCounters | null;
 }
 
 /** Builds an SDK OAuth provider for (user, server); undefined = no OAuth for it. */
@@ -115,8 +118,10 @@ export interface PoolOptions {
   logger?: Logger;
   /** Close a connection unused this long (no call in flight). Default: 0 = never. */
   idleTimeoutMs?: number;
-  /** Largest stdio message accepted. Default: 16 MiB. */
+  /** Largest message accepted on any wire. Default: 16 MiB (same as `limits.maxMessageBytes`). */
   maxMessageBytes?: number;
+  /** Caps on what servers send (docs/limits.md). Default: `DEFAULT_ENGINE_LIMITS`. */
+  limits?: Partial<EngineLimits>;
   /** SIGTERM → SIGKILL grace when stopping a stdio child. Default: 3000 ms. */
   killGraceMs?: number;
   /** Bytes of stderr kept per child. Default: 64 KiB. */
@@ -129,6 +134,8 @@ export interface PoolOptions {
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */
   onStatusChange?: (status: ServerStatus) => void;
+  /** Longest a chat turn waits for servers still connecting (they join a later turn). Default: 10000 ms. */
+  turnWaitMs?: number;
   /** clientInfo.version sent in initialize. Default: "0.1.0". */
   clientVersion?: string;
 }
