@@ -234,13 +234,15 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     result.ready = true;
     return result;
   } catch (error) {
+    // Read before closing: our own SIGTERM below must not read as "the server exited".
+    const exitedOnItsOwn = transport instanceof ChildProcessTransport ? transport.exitInfo : null;
     await closeQuietly(transport, options.logger);
     const context = contextFor(options, "connect", transport, {
       timeoutMs: settings.connectTimeoutMs,
       signal: timedOut ? undefined : options.signal,
     });
     if (timedOut) throw connectTimeout(context);
-    if (transport instanceof ChildProcessTransport && transport.exitInfo && !(error instanceof EngineError)) {
+    if (transport instanceof ChildProcessTransport && exitedOnItsOwn && !(error instanceof EngineError)) {
       throw closedDuring(context, error);
     }
     throw translateError(error, context);

@@ -21,6 +21,7 @@ export type ErrorCode =
   | "cancelled"
   | "message_too_large"
   | "limit_exceeded"
+  | "quota_exceeded"
   | "connection_closed"
   | "session_expired"
   | "reconnecting"

@@ -100,6 +100,12 @@ export class ManagedServer {
     return this.connection !== null || this.connecting !== null;
   }
 
+  /** Record that the host refused to open this connection (a quota); it is tried again later. */
+  refuse(error: EngineError): void {
+    this.lastError = error;
+    this.setState("failed");
+  }
+
   /** What this server registers right now (empty unless connected). */
   tools(): UnnamedTool[] {
     return this.connection ? this.registrations : [];

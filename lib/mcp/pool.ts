@@ -34,9 +34,12 @@ export class McpPool {
 
   /** Connect every enabled server not yet connected (failed ones are retried) and report all statuses. */
   async discover(userId: string, servers: ServerDefinition[]): Promise<ServerStatus[]> {
-    const managed = servers.map((server) => this.entry(userId, server));
+    const refused = new Set<ManagedServer>();
+    const managed = servers.map((server) => this.admittedOrRefused(userId, server, refused));
     // allSettled: a failure is recorded in that server's status and must not block the others.
-    await Promise.allSettled(managed.filter((m) => m.status().state !== "disabled").map((m) => m.ensureConnected()));
+    await Promise.allSettled(
+      managed.filter((m) => !refused.has(m) && m.status().state !== "disabled").map((m) => m.ensureConnected()),
+    );
     return managed.map((m) => m.status());
   }
 
@@ -54,7 +57,7 @@ export class McpPool {
 
   /** Registered tools (including wrappers) of one server; connects if needed, throws EngineError. */
   async listTools(userId: string, server: ServerDefinition): Promise<RegisteredTool[]> {
-    const managed = this.entry(userId, server);
+    const managed = this.admitted(userId, server);
     await this.connected(managed);
     return nameTools(managed.tools()).tools;
   }
@@ -71,7 +74,7 @@ export class McpPool {
     return this.namedTools(userId, servers).tools;
   }
 
-  /** Call a server tool by its raw name. Never throws: failures are error outcomes. */
+  /** Call a server tool by its raw name. Failures are error outcomes; only a quota refusal throws. */
   async callTool(
     userId: string,
     server: ServerDefinition,
@@ -79,7 +82,13 @@ export class McpPool {
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<ToolCallOutcome> {
-    return this.entry(userId, server).callTool(rawName, args, options);
+    const managed = this.admitted(userId, server);
+    const release = this.options.admission?.call(userId);
+    try {
+      return await managed.callTool(rawName, args, options);
+    } finally {
+      release?.();
+    }
   }
 
   /** Call by registered name through the reverse map (wrappers included). Never throws. */
@@ -95,7 +104,13 @@ export class McpPool {
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
     const server = servers.find((s) => s.id === tool.serverId)!;
     if (tool.kind === "tool") return this.callTool(userId, server, tool.rawName, args, options);
-    return callWrapper(this.entry(userId, server), tool.kind, args, options, () => this.options.clock.now());
+    const managed = this.admitted(userId, server);
+    const release = this.options.admission?.call(userId);
+    try {
+      return await callWrapper(managed, tool.kind, args, options, () => this.options.clock.now());
+    } finally {
+      release?.();
+    }
   }
 
   /** resources/list (all pages, bounded). */
@@ -216,6 +231,36 @@ export class McpPool {
     const created = new ManagedServer(userId, server, this.options);
     this.entries.set(key, created);
     return created;
+  }
+
+  /** The entry, after the admission hook approved opening it when it is not live yet (throws over a quota). */
+  private admitted(userId: string, server: ServerDefinition): ManagedServer {
+    const managed = this.entry(userId, server);
+    if (this.options.admission && !managed.isLive() && managed.status().state !== "disabled") {
+      let user = 0;
+      let total = 0;
+      let sandboxes = 0;
+      for (const other of this.entries.values()) {
+        if (!other.isLive()) continue;
+        total++;
+        if (other.userId === userId) user++;
+        if (other.server.config.command !== undefined) sandboxes++;
+      }
+      this.options.admission.connect(userId, server, { user, total, sandboxes });
+    }
+    return managed;
+  }
+
+  /** Like `admitted`, but a refusal is recorded in the server's status instead of thrown (discovery). */
+  private admittedOrRefused(userId: string, server: ServerDefinition, refused: Set<ManagedServer>): ManagedServer {
+    try {
+      return this.admitted(userId, server);
+    } catch (error) {
+      const managed = this.entry(userId, server);
+      managed.refuse(new EngineError("quota_exceeded", error instanceof Error ? error.message : String(error)));
+      refused.add(managed);
+      return managed;
+    }
   }
 
   private async connected(managed: ManagedServer): Promise<void> {

@@ -104,6 +104,25 @@ export type ElicitationHandler = (
 /** Receives `notifications/message` log entries from servers. */
 export type LoggingMessageHandler = (userId: string, server: ServerDefinition, params: LoggingMessageNotification["params"]) => void;
 
+/** Live connection counts the admission hook decides on. */
+export interface LiveCounts {
+  /** This user's open or opening connections. */
+  user: number;
+  /** All users' open or opening connections. */
+  total: number;
+  /** Open or opening stdio (sandboxed) connections of all users. */
+  sandboxes: number;
+}
+
+/**
+ * The host's quotas in front of the engine: `call` takes a concurrent-call slot (returns its release)
+ * and `connect` approves a new connection; both throw the host's own error when over a quota.
+ */
+export interface PoolAdmission {
+  call(userId: string): () => void;
+  connect(userId: string, server: ServerDefinition, live: LiveCounts): void;
+}
+
 /** Options of an `McpPool`; every field is optional. */
 export interface PoolOptions {
   /** Wraps stdio launches (the sandbox). Default: `unwrappedLaunch`. */
@@ -134,6 +153,8 @@ export interface PoolOptions {
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */
   onStatusChange?: (status: ServerStatus) => void;
+  /** Quotas on calls and connections. Default: none. */
+  admission?: PoolAdmission;
   /** Longest a chat turn waits for servers still connecting (they join a later turn). Default: 10000 ms. */
   turnWaitMs?: number;
   /** clientInfo.version sent in initialize. Default: "0.1.0". */

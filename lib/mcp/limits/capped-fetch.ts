@@ -16,7 +16,8 @@ import { raiseHint } from "./settings";
 export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike {
   return async (url, init) => {
     const method = (init?.method ?? "GET").toUpperCase();
-    if (method === "GET" && new Headers(init?.headers).get("accept")?.includes("text/event-stream")) {
+    const standaloneStream = method === "GET" && new Headers(init?.headers).get("accept")?.includes("text/event-stream") === true;
+    if (standaloneStream) {
       const decision = guard.budget.next();
       if (!decision.allow) {
         guard.noteRefused(`the server's event stream was reopened ${guard.limits.maxStreamOpens} times (${raiseHint("maxStreamOpens")})`);
@@ -32,8 +33,10 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike
     if (outer?.aborted) controller.abort(outer.reason);
     else outer?.addEventListener("abort", onOuterAbort, { once: true });
     const untrack = guard.track(ids, controller);
+    const untrackStream = standaloneStream ? guard.trackStream(controller) : () => false;
     const release = () => {
       untrack();
+      untrackStream();
       outer?.removeEventListener("abort", onOuterAbort);
     };
     let response: Response;

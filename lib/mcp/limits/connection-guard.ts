@@ -28,6 +28,7 @@ export interface LimitCounters {
 export class ConnectionGuard {
   readonly budget: ReconnectBudget;
   private readonly inflight = new Map<RpcId, AbortController>();
+  private readonly streams = new Set<AbortController>();
   private refusedMessages = 0;
   private droppedNotifications = 0;
   private refusedServerRequests = 0;
@@ -46,6 +47,19 @@ export class ConnectionGuard {
     return () => {
       for (const id of ids) if (this.inflight.get(id) === controller) this.inflight.delete(id);
     };
+  }
+
+  /** Remember a standalone event stream so a flood can close it; returns the forget function. */
+  trackStream(controller: AbortController): () => void {
+    this.streams.add(controller);
+    return () => this.streams.delete(controller);
+  }
+
+  /** Close the standalone event streams (a notification flood); reopening them uses the budget. */
+  closeStreams(reason: string): void {
+    this.lastRefusal = reason;
+    for (const controller of this.streams) controller.abort(new Error(reason));
+    this.streams.clear();
   }
 
   /** End the HTTP response of a request the client gave up on (timeout, cancel): frees its socket. */

@@ -10,6 +10,7 @@ import type { ConnectionGuard, RpcId } from "./connection-guard";
 import { TokenBucket } from "./rate-limiter";
 import { raiseHint } from "./settings";
 
+const FLOOD_WINDOW_MS = 5000;
 const USER_FACING_REQUESTS = new Set(["elicitation/create", "sampling/createMessage"]);
 
 /** Wraps `inner`; give this to the SDK client and keep `inner` for transport-specific calls. */
@@ -20,6 +21,7 @@ export class LimitedTransport implements Transport {
   private readonly notifications: TokenBucket;
   private readonly serverRequests: TokenBucket;
   private readonly pendingServerRequests = new Set<RpcId>();
+  private dropWindow = { start: 0, drops: 0 };
 
   constructor(
     readonly inner: Transport,
@@ -62,7 +64,7 @@ export class LimitedTransport implements Transport {
   private receive(message: JSONRPCMessage, extra: Parameters<NonNullable<Transport["onmessage"]>>[1]): void {
     if ("method" in message && !("id" in message)) {
       if (!this.notifications.take()) {
-        this.guard.noteDroppedNotification();
+        this.noteDrop();
         return;
       }
     } else if ("method" in message && "id" in message && USER_FACING_REQUESTS.has(message.method)) {
@@ -77,6 +79,24 @@ export class LimitedTransport implements Transport {
       this.pendingServerRequests.add(message.id);
     }
     this.onmessage?.(message, extra);
+  }
+
+  /**
+   * Count a dropped notification; past five seconds' worth of drops within five seconds the server
+   * is flooding: its event streams are closed (reopening them spends the reconnect budget), because
+   * even dropping costs a parse per message.
+   */
+  private noteDrop(): void {
+    this.guard.noteDroppedNotification();
+    const now = this.guard.now();
+    if (now - this.dropWindow.start > FLOOD_WINDOW_MS) this.dropWindow = { start: now, drops: 0 };
+    const { notificationsPerSecond } = this.guard.limits;
+    if (++this.dropWindow.drops > (notificationsPerSecond * FLOOD_WINDOW_MS) / 1000) {
+      this.dropWindow = { start: now, drops: 0 };
+      this.guard.closeStreams(
+        `the server sent notifications faster than ${notificationsPerSecond} per second; its event stream was closed (${raiseHint("notificationsPerSecond")})`,
+      );
+    }
   }
 
   private refusal(): string | null {
