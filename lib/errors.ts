@@ -19,6 +19,9 @@ export const ERROR_STATUS = {
   invalid_config: 400,
   weak_password: 400,
   registration_closed: 403,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  quota_exceeded: 429,
   secret_key: 500,
   upstream: 502,
   internal: 500,
@@ -45,14 +48,17 @@ export class AppError extends Error {
 /** Turn any thrown value into a JSON Response `{code, message, field?}`. Unknown errors become 500. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
-    return Response.json({ code: error.code, message: error.message, field: error.field }, { status: error.status });
+    return Response.json(
+      { code: error.code, message: error.message, field: error.field },
+      { status: error.status, headers: retryAfter(error) },
+    );
   }
   if (error instanceof ConfigError) {
     return Response.json({ code: "invalid_config", message: error.message, field: error.field }, { status: 400 });
   }
   if (error instanceof EngineError) {
     // Engine messages are redacted where they are built; the code tells the UI which hint to show.
-    return Response.json({ code: error.code, message: error.message }, { status: engineStatus(error.code) });
+    return Response.json({ code: error.code, message: error.message }, { status: engineStatus(error.code), headers: retryAfter(error) });
   }
   if (error instanceof OAuthFlowError) {
     // Fixed, user-safe texts per code (never a library message or a query value).
@@ -69,6 +75,14 @@ export function errorResponse(error: unknown): Response {
   return Response.json({ code: "internal", message: "Something went wrong on the server." }, { status: 500 });
 }
 
+/** `Retry-After` for errors that carry one (quotas, docs/limits.md). */
+function retryAfter(error: Error): Record<string, string> | undefined {
+  const seconds = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof seconds === "number") return { "Retry-After": String(seconds) };
+  // An engine quota refusal recorded in a status has no figure of its own: a short wait is right.
+  return error instanceof EngineError && error.code === "quota_exceeded" ? { "Retry-After": "30" } : undefined;
+}
+
 /** The HTTP status an engine failure answers with. */
 function engineStatus(code: EngineErrorCode): number {
   switch (code) {
@@ -82,6 +96,8 @@ function engineStatus(code: EngineErrorCode): number {
       return 409;
     case "launch_refused":
       return 503;
+    case "quota_exceeded":
+      return 429;
     case "call_timeout":
     case "connect_timeout":
       return 504;

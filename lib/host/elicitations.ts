@@ -65,6 +65,11 @@ export class ElicitationBroker {
     return this.queue.list(userId);
   }
 
+  /** Withdraw the pending requests of a removed server (all users, or only `userId`'s). */
+  withdrawServer(serverId: string, userId?: string): number {
+    return this.queue.withdraw((view, owner) => view.serverId === serverId && (!userId || owner === userId));
+  }
+
   /** Settle one of the user's requests; false when there is no such request for this user. */
   answer(userId: string, id: string, result: ElicitResult): boolean {
     return this.queue.answer(userId, id, result);

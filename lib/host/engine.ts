@@ -5,7 +5,8 @@
  */
 import "server-only";
 import path from "node:path";
-import { getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import { engineLimitsFromEnv, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import { poolAdmission } from "../quotas";
 import { createSandboxWrapper } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
@@ -16,6 +17,7 @@ import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
 import { appAuthProviderFactory } from "../oauth/app-deps";
+import { onServerReleased } from "../servers/release";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -29,7 +31,16 @@ const slot = globalThis as { __switchboardAppPool?: McpPool };
 export function appPool(): McpPool {
   // Built once: the options (sandbox wrapper, guarded fetch with its connection cache) must not be
   // rebuilt on every request only to be ignored by an existing pool.
-  slot.__switchboardAppPool ??= getPool(poolOptions());
+  if (!slot.__switchboardAppPool) {
+    const pool = getPool(poolOptions());
+    slot.__switchboardAppPool = pool;
+    onServerReleased(async (serverId) => {
+      // Withdraw first: an answer typed into a removed server's form must never reach it.
+      elicitationBroker().withdrawServer(serverId);
+      samplingHost().reviews.withdraw((view) => view.serverId === serverId);
+      await pool.closeServer(serverId);
+    });
+  }
   return slot.__switchboardAppPool;
 }
 
@@ -44,7 +55,9 @@ function poolOptions(): PoolOptions {
     authProvider: appAuthProviderFactory(),
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
-    maxMessageBytes: Number(process.env.SWITCHBOARD_MCP_MAX_MESSAGE_BYTES) || undefined,
+    limits: engineLimitsFromEnv(process.env),
+    admission: poolAdmission,
+    turnWaitMs: Number(process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS) * 1000 || undefined,
     onElicitation: elicitationBroker().handler,
     onSampling: samplingHost().provider,
   };

@@ -18,6 +18,8 @@ import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
 import { restoreMaskedSecrets } from "./secrets";
+import { releaseServer } from "./release";
+import { assertServerRoom } from "../quotas";
 import { describeLaunch } from "../mcp/sandbox";
 import type { SessionUser } from "../auth/session";
 
@@ -96,6 +98,7 @@ export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
   const config = prefixConfigError(() => parseServerConfig(input.config ?? {}, name));
   assertCanManage(db, actor);
   assertMayUseTransport(actor, config);
+  assertServerRoom(listServersByWorkspace(db, actor.workspaceId).length);
   if (serverNameTaken(db, actor.workspaceId, name))
     throw new AppError("conflict", `A server named "${name}" already exists in this workspace.`, "name");
   const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id });
@@ -138,6 +141,8 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   const record = updateServer(db, existing, { name, config });
   if (!record) throw new AppError("not_found", "No such server.");
   recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.update", target: id, detail: { name } });
+  // Every user's connection to the old config ends now, not at idle eviction (docs/limits.md).
+  void releaseServer(id);
   return record;
 }
 
@@ -155,4 +160,5 @@ export function removeServer(db: Db, actor: Actor, id: string): void {
     target: id,
     detail: { name: existing.name },
   });
+  void releaseServer(id);
 }
