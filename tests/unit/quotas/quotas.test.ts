@@ -79,3 +79,29 @@ describe("request bodies", () => {
     await expect(readJson(new Request("http://x/api", { method: "POST", body: '{"a":1}' }), 100)).resolves.toEqual({ a: 1 });
   });
 });
+
+describe("turn and instance quotas (defaults)", () => {
+  it("the 5th concurrent chat turn of a user answers 429; another user's turn starts", async () => {
+    const { acquireTurn } = await import("@/lib/quotas");
+    const held = [1, 2, 3, 4].map(() => acquireTurn("alice"));
+    expect(() => acquireTurn("alice")).toThrow(/chat answers running at once \(4;.*SWITCHBOARD_QUOTA_CONCURRENT_TURNS_PER_USER/);
+    acquireTurn("bob")();
+    held[0]();
+    acquireTurn("alice")();
+    for (const release of held) release();
+  });
+
+  it("instance-wide connections and sandboxed processes answer 429 at their totals", async () => {
+    const { poolAdmission } = await import("@/lib/quotas");
+    const http = { id: "s", name: "s", config: { url: "https://x.example/mcp" } };
+    const stdio = { id: "p", name: "p", config: { command: "node" } };
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 1999, sandboxes: 0 })).not.toThrow();
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 2000, sandboxes: 0 })).toThrow(
+      /SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL/,
+    );
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 10, sandboxes: 200 })).not.toThrow();
+    expect(() => poolAdmission.connect("alice", stdio, { user: 0, total: 10, sandboxes: 200 })).toThrow(
+      /SWITCHBOARD_QUOTA_SANDBOXES_TOTAL/,
+    );
+  });
+});
