@@ -78,7 +78,7 @@ describe("prompt release", () => {
 
   it("closing a server ends every user's stdio process within 5 s", async () => {
     const server = fixture("proc", "fault-server.mjs", {}, "proc-1");
-    const pids = [];
+    const pids: number[] = [];
     for (const user of ["u1", "u2"]) pids.push((await pool.discover(user, [server]))[0].pid!);
     expect(pids.every(isAlive)).toBe(true);
     await pool.closeServer("proc-1");
