@@ -7,7 +7,7 @@ import "server-only";
 import path from "node:path";
 import { engineLimitsFromEnv, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
 import { poolAdmission } from "../quotas";
-import { createSandboxWrapper } from "../mcp/sandbox";
+import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
 import type { Db } from "../../db/client";
@@ -50,6 +50,7 @@ function poolOptions(): PoolOptions {
       dataDir: dataDir(),
       projectRoot: path.resolve(/*turbopackIgnore: true*/ process.cwd()),
       mode: process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required",
+      limits: sandboxLimitsFromEnv(process.env),
     }),
     fetch: guardedFetchFromEnv(),
     authProvider: appAuthProviderFactory(),
