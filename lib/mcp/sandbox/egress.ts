@@ -40,8 +40,7 @@ export function blockedRoutes(hostAddresses: string[] = ownIPv4Addresses()): str
 function ownIPv4Addresses(): string[] {
   return Object.values(networkInterfaces())
     .flat()
-    .filter((entry) => entry && entry.family === "IPv4")
-    .map((entry) => entry!.address);
+    .flatMap((entry) => (entry && entry.family === "IPv4" ? [entry.address] : []));
 }
 
 /** The `ip` executable, or null when slirp4netns, unshare or ip is missing (network: true is then refused). */
