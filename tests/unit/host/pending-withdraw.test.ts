@@ -29,3 +29,41 @@ describe("withdrawing a removed server's requests", () => {
     await expect(answerToKept).resolves.toEqual({ action: "decline" });
   });
 });
+
+describe("what a server may ask", () => {
+  it("refuses URL elicitations to loopback or private addresses without asking", async () => {
+    const broker = new ElicitationBroker();
+    for (const url of [
+      "http://127.0.0.1:8080/x",
+      "http://localhost/x",
+      "http://192.168.1.1/admin",
+      "http://[::1]/",
+      "http://169.254.169.254/",
+    ]) {
+      await expect(
+        broker.request("alice", kept, { mode: "url", message: "go", url, elicitationId: "e" }, new AbortController().signal),
+      ).resolves.toEqual({ action: "decline" });
+    }
+    expect(broker.list("alice")).toEqual([]);
+    void broker.request(
+      "alice",
+      kept,
+      { mode: "url", message: "go", url: "https://login.example.com/", elicitationId: "e" },
+      new AbortController().signal,
+    );
+    expect(broker.list("alice")).toHaveLength(1);
+  });
+
+  it("names secret-looking form fields so the dialog warns", () => {
+    const broker = new ElicitationBroker();
+    void broker.request("alice", kept, form, new AbortController().signal);
+    const schema = {
+      type: "object" as const,
+      properties: { name: { type: "string" as const }, one_time_code: { type: "string" as const } },
+    };
+    void broker.request("alice", kept, { message: "code?", requestedSchema: schema }, new AbortController().signal);
+    const [first, second] = broker.list("alice");
+    expect(first.secretFields).toEqual(["password"]);
+    expect(second.secretFields).toEqual(["one_time_code"]);
+  });
+});
