@@ -106,6 +106,8 @@ async function main() {
     PORT: String(appPort),
     SWITCHBOARD_DATA_DIR: dataDir,
     SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1",
+    // The bench sends more than a person would: the per-minute request quota would stop it.
+    SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE: "1000000",
     NEXTAUTH_URL: `http://localhost:${appPort}`,
   });
   const base = `http://127.0.0.1:${appPort}`;
