@@ -8,8 +8,8 @@ import { readServerRef } from "../schema";
 
 /** Disconnect: revoke the caller's tokens for one server (where supported), forget them, close the connection. */
 export const POST = route(async (request: Request) => {
-  const { serverId } = await readServerRef(request);
   const user = await requireUser();
+  const { serverId } = await readServerRef(request);
   const server = workspaceServerDefinition(getDb(), user, serverId);
   const result = await disconnect(appOAuthDeps(), user.id, server);
   await appPool().close(user.id, server.id);

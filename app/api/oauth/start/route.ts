@@ -11,8 +11,8 @@ import { readServerRef } from "../schema";
  * url}` (open it in the browser) or `{status: "authorized"}` (a refresh sufficed; reconnected).
  */
 export const POST = route(async (request: Request) => {
-  const { serverId } = await readServerRef(request);
   const user = await requireUser();
+  const { serverId } = await readServerRef(request);
   const server = workspaceServerDefinition(getDb(), user, serverId);
   const result = await beginAuthorization(appOAuthDeps(), user.id, server);
   if (result.status === "authorized") await appPool().reconnect(user.id, server);
