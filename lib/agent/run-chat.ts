@@ -18,7 +18,7 @@ import { saveMessage } from "../../db/queries/messages";
 import { listToolPoliciesByUser } from "../../db/queries/tool-policies";
 import type { McpPool, RegisteredTool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage, ServerNotice } from "./chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import { approvalStatus, effectivePolicy, policyHints, policyKey, policyToolName, type ToolPolicy } from "./policy";
@@ -39,7 +39,7 @@ export const SYSTEM_PROMPT = [
 /** What one model run needs; everything is computed on the server. */
 export interface RunChatOptions {
   db: Db;
-  pool: Pick<McpPool, "toolset" | "callRegistered">;
+  pool: Pick<McpPool, "toolset" | "callRegistered" | "status">;
   model: LanguageModel;
   user: { id: string };
   chatId: string;
@@ -63,11 +63,22 @@ function approvalPolicy(db: Db, userId: string, tools: RegisteredTool[]) {
   };
 }
 
+/** Servers whose tools are missing from this turn, with the reason (the user sees why; docs/limits.md). */
+function leftOut(pool: Pick<McpPool, "status">, userId: string, servers: RunChatOptions["servers"]): ServerNotice[] {
+  return servers.flatMap((server) => {
+    const status = pool.status(userId, server);
+    if (status.state === "connected" || status.state === "disabled") return [];
+    const why = status.lastError ? status.lastError.message : `still ${status.state}`;
+    return [{ serverId: server.id, serverName: server.name, text: `${server.name} is left out of this answer: ${why}` }];
+  });
+}
+
 /** Run the model and return the UI message stream for `createUIMessageStreamResponse`. */
 export async function runChat(options: RunChatOptions): Promise<ReadableStream<UIMessageChunk>> {
   const { db, pool, model, user, chatId, servers, messages, signal } = options;
   const errorText = (error: unknown) => chatErrorText(error, options.secrets);
   const registered = await pool.toolset(user.id, servers);
+  const notices = leftOut(pool, user.id, servers);
   const last = messages.at(-1);
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
   const responseId = last?.role === "assistant" ? last.id : newId();
@@ -85,6 +96,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     originalMessages: messages,
     execute: async ({ writer }) => {
       writer.write({ type: "start", messageId: responseId });
+      for (const notice of notices) writer.write({ type: "data-notice", id: `notice-${notice.serverId}`, data: notice });
       const tools = buildMcpTools({
         pool,
         userId: user.id,
