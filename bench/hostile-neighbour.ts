@@ -37,7 +37,9 @@ async function latency(call: () => Promise<void>, calls: number): Promise<Latenc
 }
 
 /** Measure alone, then with the hostile user's servers running; returns both and what the hostile side did. */
-export async function hostileNeighbour(bench: NeighbourBench): Promise<{ alone: Latency; withHostile: Latency; hostileRequests: Record<string, number> }> {
+export async function hostileNeighbour(
+  bench: NeighbourBench,
+): Promise<{ alone: Latency; withHostile: Latency; hostileRequests: Record<string, number> }> {
   const alone = await latency(bench.goodCall, bench.calls);
   const headers = { "content-type": "application/json", cookie: bench.hostileCookie };
   const ids: string[] = [];

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpPool } from "../lib/mcp";
 import { freePort } from "../tests/helpers/ports";
 import { hostileNeighbour } from "./hostile-neighbour";
+import { releaseMemory } from "./release-memory";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -191,6 +192,10 @@ async function main() {
   console.log(`| alone | ${neighbour.alone.p50.toFixed(2)} | ${neighbour.alone.p99.toFixed(2)} |`);
   console.log(`| with hostile neighbour | ${neighbour.withHostile.p50.toFixed(2)} | ${neighbour.withHostile.p99.toFixed(2)} |`);
   console.log(`hostile user's requests by status: ${JSON.stringify(neighbour.hostileRequests)}`);
+  const memory = await releaseMemory(root);
+  console.log("\nprompt release (engine pool in this process; upstream sessions counted by the server):\n");
+  console.log("| phase | RSS MB | heap MB | upstream sessions open |\n|---|---|---|---|");
+  for (const m of memory) console.log(`| ${m.phase} | ${m.rssMb} | ${m.heapMb} | ${m.upstreamSessions} |`);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
