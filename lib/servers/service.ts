@@ -20,7 +20,7 @@ import { ConfigError, assertServerName, parseServerConfig, transportOf, type Ser
 import { restoreMaskedSecrets } from "./secrets";
 import { releaseServer } from "./release";
 import { assertServerRoom } from "../quotas";
-import { describeLaunch } from "../mcp/sandbox";
+import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import type { SessionUser } from "../auth/session";
 
 /** The caller of a server use case: who, in which workspace. */
@@ -37,7 +37,10 @@ export function sandboxMode(): "required" | "off" {
  */
 export function serverView(record: ServerRecord) {
   return {
-    launch: record.transport === "stdio" ? describeLaunch(record.config, { mode: sandboxMode() }) : null,
+    launch:
+      record.transport === "stdio"
+        ? describeLaunch(record.config, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(process.env) })
+        : null,
     id: record.id,
     name: record.name,
     transport: record.transport,
