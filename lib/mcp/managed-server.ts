@@ -135,6 +135,12 @@ export class ManagedServer {
 
   /** Drop the current connection (if any) and connect again now, resetting the backoff. */
   async reconnectNow(): Promise<void> {
+    // A connect already under way is the reconnect asked for: repeated requests share it instead of
+    // restarting it (each restart would fetch and check the server's lists again).
+    if (this.connecting) {
+      await this.connecting.catch(() => undefined); // the failure is in status()
+      return;
+    }
     this.failures.forget();
     await this.close("idle");
     if (this.state !== "disabled") await this.ensureConnected().catch(() => undefined); // the failure is in status()

@@ -12,6 +12,14 @@ interface Status {
   metrics: { calls: number; errors: number; p50Ms: number | null; p95Ms: number | null };
   sampling: { requests: number; errors: number; rejected: number; inputTokens: number; outputTokens: number };
   stderrTail: string;
+  /** Limit counters of the connection (docs/limits.md). */
+  limits?: {
+    refusedMessages: number;
+    droppedNotifications: number;
+    refusedServerRequests: number;
+    streamOpens: { opens: number; max: number; exhausted: boolean };
+    lastRefusal: string | null;
+  } | null;
 }
 
 interface Tool {
@@ -108,6 +116,14 @@ export function ServerStatusPanel({
               ` · ${status.metrics.calls} calls, ${status.metrics.errors} errors, p50 ${status.metrics.p50Ms?.toFixed(0)} ms / p95 ${status.metrics.p95Ms?.toFixed(0)} ms`}
             {status.sampling.requests > 0 &&
               ` · sampling: ${status.sampling.requests} requests, ${status.sampling.errors + status.sampling.rejected} refused or failed, ${status.sampling.inputTokens + status.sampling.outputTokens} tokens`}
+          </span>
+        )}
+        {status?.limits && (status.limits.lastRefusal || status.limits.droppedNotifications > 0) && (
+          <span className="text-amber-700 dark:text-amber-400" data-testid="server-limits" title={status.limits.lastRefusal ?? undefined}>
+            limits: {status.limits.refusedMessages} messages refused, {status.limits.droppedNotifications} notifications dropped,{" "}
+            {status.limits.refusedServerRequests} requests to you refused, stream opens {status.limits.streamOpens.opens}/
+            {status.limits.streamOpens.max}
+            {status.limits.lastRefusal && ` (last: ${status.limits.lastRefusal})`}
           </span>
         )}
         {state === "idle" && !autoConnect && (
