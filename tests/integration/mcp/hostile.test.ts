@@ -193,6 +193,21 @@ describe("reconnect discipline", () => {
   });
 });
 
+describe("calls that time out", () => {
+  it("release their HTTP response (and socket) instead of leaving it open", async () => {
+    for (const query of ["", "?sse=1"]) {
+      const hanging = httpServer("hang", query, { timeout: 1 });
+      const out = await pool.callTool("t", hanging, "big", {});
+      expect(out.errorCode).toBe("call_timeout");
+    }
+    await waitUntil(
+      async () => ((await (await fetch(`${base}/stats`)).json()) as { openCalls: number }).openCalls === 0,
+      10_000,
+      "the responses to close",
+    );
+  });
+});
+
 describe("reconnect requests", () => {
   it("a reconnect asked for while one is under way shares it instead of starting over", async () => {
     const slow = httpServer("never-init", "?r=1", { connect_timeout: 2 });
