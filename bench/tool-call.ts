@@ -12,6 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpPool } from "../lib/mcp";
 import { freePort } from "../tests/helpers/ports";
+import { hostileNeighbour } from "./hostile-neighbour";
+import { releaseMemory } from "./release-memory";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -69,10 +71,11 @@ async function measure(call: () => Promise<void>): Promise<Figures> {
 }
 
 /** Sign up and sign in through next-auth's credentials flow; returns the session cookie header. */
-async function signIn(base: string, dataDir: string): Promise<string> {
-  // The instance is fresh: its first account needs the setup code the server wrote at start-up.
-  const setupCode = fs.readFileSync(path.join(dataDir, "setup-code"), "utf8").trim();
-  const account = { email: "bench@example.com", password: "a long bench password", name: "Bench", setupCode };
+async function signIn(base: string, dataDir: string, email = "bench@example.com"): Promise<string> {
+  // A fresh instance's first account needs the setup code the server wrote at start-up.
+  const codeFile = path.join(dataDir, "setup-code");
+  const setupCode = fs.existsSync(codeFile) ? fs.readFileSync(codeFile, "utf8").trim() : undefined;
+  const account = { email, password: "a long bench password", name: email.split("@")[0], ...(setupCode ? { setupCode } : {}) };
   await fetch(`${base}/api/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -107,6 +110,8 @@ async function main() {
     PORT: String(appPort),
     SWITCHBOARD_DATA_DIR: dataDir,
     SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1",
+    // The bench sends more than a person would: the per-minute request quota would stop it.
+    SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE: "1000000",
     NEXTAUTH_URL: `http://localhost:${appPort}`,
   });
   const base = `http://127.0.0.1:${appPort}`;
@@ -149,6 +154,25 @@ async function main() {
   const one = await connectTime(1);
   const ten = await connectTime(10);
 
+  const hostilePort = await freePort();
+  start(process.execPath, [path.join(root, "tests/fixtures/mcp/hostile-http.mjs")], { PORT: String(hostilePort) });
+  await waitFor(`http://127.0.0.1:${hostilePort}/stats`, 20_000);
+  const neighbour = await hostileNeighbour({
+    base,
+    hostileCookie: await signIn(base, dataDir, "hostile@example.com"),
+    hostileBase: `http://127.0.0.1:${hostilePort}`,
+    calls: CALLS,
+    goodCall: async () => {
+      const response = await fetch(`${base}/api/servers/${id}/tools/call`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ name: "echo", arguments: { message: "bench" } }),
+      });
+      if (!response.ok) throw new Error(`app call failed: ${response.status}`);
+      await response.json();
+    },
+  });
+
   const row = (label: string, f: Figures) =>
     `| ${label} | ${f.p50.toFixed(2)} | ${f.p95.toFixed(2)} | ${f.p99.toFixed(2)} | ${f.perSecond.toFixed(0)} |`;
   console.log(
@@ -164,6 +188,17 @@ async function main() {
   console.log(
     `engine connect + discovery: 1 server ${one.toFixed(0)} ms, 10 servers in parallel ${ten.toFixed(0)} ms (${(ten / one).toFixed(2)}x)`,
   );
+  console.log(
+    `\nhostile neighbour (another user's servers: 60 MB tool list reconnected in a loop, retry: 0 storm, notification flood), well-behaved user's ${CALLS} sequential calls:\n`,
+  );
+  console.log("| well-behaved user | p50 ms | p99 ms |\n|---|---|---|");
+  console.log(`| alone | ${neighbour.alone.p50.toFixed(2)} | ${neighbour.alone.p99.toFixed(2)} |`);
+  console.log(`| with hostile neighbour | ${neighbour.withHostile.p50.toFixed(2)} | ${neighbour.withHostile.p99.toFixed(2)} |`);
+  console.log(`hostile user's requests by status: ${JSON.stringify(neighbour.hostileRequests)}`);
+  const memory = await releaseMemory(root);
+  console.log("\nprompt release (engine pool in this process; upstream sessions counted by the server):\n");
+  console.log("| phase | RSS MB | heap MB | upstream sessions open |\n|---|---|---|---|");
+  for (const m of memory) console.log(`| ${m.phase} | ${m.rssMb} | ${m.heapMb} | ${m.upstreamSessions} |`);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

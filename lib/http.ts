@@ -1,7 +1,7 @@
 /**
  * The HTTP boundary helpers every route uses: one wrapper that turns thrown errors into JSON (the one
  * place each error family becomes a `{code, message, field?}` response, codes in docs/errors.md), and
- * a JSON body reader that reports malformed input as a 400.
+ * a JSON body reader that stops reading past its size cap (413) and reports malformed input as a 400.
  */
 import { SecretKeyError } from "./crypto";
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors";
@@ -23,10 +23,39 @@ export function route<Args extends unknown[]>(handler: (...args: Args) => Promis
   };
 }
 
-/** Read a JSON body (at most `maxBytes`), or throw a 400. */
-export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > maxBytes) throw new AppError("request.too_large", `The request body is larger than ${maxBytes} bytes.`);
+/** Default cap on a JSON request body (`SWITCHBOARD_MAX_BODY_BYTES`, default 1 MB). */
+export function maxBodyBytes(): number {
+  const value = Number(process.env.SWITCHBOARD_MAX_BODY_BYTES);
+  return Number.isFinite(value) && value > 0 ? value : 1_000_000;
+}
+
+/**
+ * Read a request body as text, counting bytes as they arrive: past `maxBytes` reading stops and a
+ * 413 is thrown, so an oversized body is never buffered whole (a lying Content-Length is refused first).
+ */
+export async function readBodyText(request: Request, maxBytes = maxBodyBytes()): Promise<string> {
+  const tooLarge = () => new AppError("request.too_large", `The request body is larger than ${maxBytes} bytes.`);
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined); // the 413 is the answer; the rest is not read
+      throw tooLarge();
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
+
+/** Read a JSON body (at most `maxBytes`, else 413), or throw a 400. Call it after the session check. */
+export async function readJson(request: Request, maxBytes = maxBodyBytes()): Promise<unknown> {
+  const text = await readBodyText(request, maxBytes);
   try {
     return JSON.parse(text);
   } catch {
@@ -43,7 +72,9 @@ export async function idParam(context: { params: Promise<{ id: string }> }): Pro
 export function errorResponse(error: unknown): Response {
   const body = errorBody(error);
   // A throttled or over-quota answer says when to come back (429 + Retry-After).
-  const retryAfter = error instanceof AppError ? error.retryAfterSeconds : undefined;
+  // An engine quota refusal carries no figure of its own: a short wait is right.
+  const retryAfter =
+    error instanceof AppError ? error.retryAfterSeconds : error instanceof EngineError && error.code === "quota_exceeded" ? 30 : undefined;
   const headers = retryAfter === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(retryAfter))) };
   return Response.json(body, { status: ERROR_STATUS[body.code], headers });
 }

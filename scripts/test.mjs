@@ -16,10 +16,12 @@ let passed = 0;
 let failed = 0;
 const problems = [];
 
-// Debian packages the tests need: a browser for Playwright, bubblewrap for the stdio sandbox.
+// Debian packages the tests need: a browser for Playwright, bubblewrap and slirp4netns for the stdio sandbox.
 const SYSTEM_PACKAGES = [
   { pkg: "chromium", probe: "/usr/bin/chromium" },
   { pkg: "bubblewrap", probe: "/usr/bin/bwrap" },
+  // network: true runs behind slirp4netns (user-mode networking without the host's loopback).
+  { pkg: "slirp4netns", probe: "/usr/bin/slirp4netns" },
 ];
 
 function ensureSystemPackages() {

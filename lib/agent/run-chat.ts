@@ -17,7 +17,7 @@ import { newId } from "../../db/ids";
 import { saveMessage } from "../../db/queries/messages";
 import type { McpPool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
-import type { ChatMessage } from "../domain/chat-message";
+import type { ChatMessage, ServerNotice } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import type { ContentSource } from "./policy";
@@ -42,7 +42,7 @@ export const SYSTEM_PROMPT = [
 /** What one model run needs; everything is computed on the server. */
 export interface RunChatOptions {
   db: Db;
-  pool: Pick<McpPool, "toolset" | "callRegistered">;
+  pool: Pick<McpPool, "toolset" | "callRegistered" | "status">;
   model: LanguageModel;
   user: { id: string; workspaceId?: string };
   chatId: string;
@@ -54,6 +54,16 @@ export interface RunChatOptions {
   maxSteps?: number;
   /** Values redacted from every error text (the user's API key). */
   secrets?: string[];
+}
+
+/** Servers whose tools are missing from this turn, with the reason (the user sees why; docs/limits.md). */
+function leftOut(pool: Pick<McpPool, "status">, userId: string, servers: RunChatOptions["servers"]): ServerNotice[] {
+  return servers.flatMap((server) => {
+    const status = pool.status(userId, server);
+    if (status.state === "connected" || status.state === "disabled") return [];
+    const why = status.lastError ? status.lastError.message : `still ${status.state}`;
+    return [{ serverId: server.id, serverName: server.name, text: `${server.name} is left out of this answer: ${why}` }];
+  });
 }
 
 /** Run the model and return the UI message stream for `createUIMessageStreamResponse`. */
@@ -68,6 +78,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
   const addSource = (source: ContentSource) => {
     if (!sources.some((s) => s.serverId === source.serverId)) sources.push(source);
   };
+  const notices = leftOut(pool, user.id, servers);
   const last = messages.at(-1);
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
   const responseId = last?.role === "assistant" ? last.id : newId();
@@ -85,6 +96,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     originalMessages: messages,
     execute: async ({ writer }) => {
       writer.write({ type: "start", messageId: responseId });
+      for (const notice of notices) writer.write({ type: "data-notice", id: `notice-${notice.serverId}`, data: notice });
       const tools = buildMcpTools({
         pool,
         userId: user.id,

@@ -9,6 +9,7 @@ import { getUserById, type UserRecord } from "../../db/queries/users";
 import { getPersonalWorkspaceId } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
 import { currentSession } from "./session-token";
+import { enforceRequestRate } from "../quotas";
 
 /** The signed-in user with their current workspace. */
 export interface SessionUser extends UserRecord {
@@ -31,6 +32,8 @@ async function currentUser(): Promise<SessionUser | null> {
 export async function requireUser(): Promise<SessionUser> {
   const user = await currentUser();
   if (!user) throw new AppError("auth.unauthorized", "Sign in first.");
+  // Every API route passes here first: the one place the per-user request rate is counted.
+  enforceRequestRate(user.id);
   return user;
 }
 

@@ -37,7 +37,15 @@ export type ChatDataParts = {
   progress: ProgressData;
   resource: ResourceData;
   prompt: PromptData;
+  notice: ServerNotice;
 };
+
+/** A server left out of one answer (failed, timed out, still connecting), shown above the answer. */
+export interface ServerNotice {
+  serverId: string;
+  serverName: string;
+  text: string;
+}
 
 /** What a tool card shows for one finished call: the full MCP content and call facts. */
 export interface ToolCallOutput {

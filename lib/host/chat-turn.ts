@@ -12,6 +12,7 @@ import { prepareTurn } from "../agent/prepare-turn";
 import { runChat } from "../agent/run-chat";
 import { userLanguageModel } from "../agent/user-model";
 import { AppError } from "../errors";
+import { acquireTurn, releasedAtEnd } from "../quotas";
 import { workspaceModelChoice } from "../workspaces/default-model";
 import { appPool, workspaceServerDefinitions } from "./engine";
 import { endWithStream, trackTurn } from "./turns";
@@ -28,6 +29,8 @@ export async function chatTurnResponse(
   if (!model.ok) throw new AppError("chat.no_model", model.reason);
   const pool = appPool();
   const servers = workspaceServerDefinitions(db, caller);
+  // The per-user quota of answers running at once (docs/limits.md): released when the stream ends.
+  const releaseQuota = acquireTurn(caller.id);
   const turn = trackTurn(caller.id, caller.workspaceId, requestSignal);
   try {
     const messages = await prepareTurn({ db, pool, user: caller, chatId: body.chatId, servers, request: body, signal: turn.signal });
@@ -42,8 +45,9 @@ export async function chatTurnResponse(
       signal: turn.signal,
       secrets: model.secrets,
     });
-    return createUIMessageStreamResponse({ stream: endWithStream(stream, turn) });
+    return createUIMessageStreamResponse({ stream: releasedAtEnd(endWithStream(stream, turn), releaseQuota) });
   } catch (error) {
+    releaseQuota();
     turn.end();
     throw error;
   }

@@ -6,6 +6,7 @@ import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/type
 import type { ElicitationHandler, ServerDefinition } from "../mcp";
 import { isSafeLinkUrl } from "../net/url-safety";
 import { PendingRequests } from "./pending-requests";
+import { isPrivateTarget, secretLookingFields } from "./elicitation-checks";
 import { singleton } from "../singleton";
 
 /** How long a request waits for its user before it is declined (ms). */
@@ -22,6 +23,8 @@ export interface PendingElicitationView {
   /** URL mode: the target and its host, shown before the user consents to open it. */
   url?: string;
   host?: string;
+  /** Form fields that look like secrets: the dialog warns, naming the server as configured. */
+  secretFields?: string[];
   createdAt: number;
 }
 
@@ -46,6 +49,10 @@ export class ElicitationBroker {
     const url = mode === "url" ? (params as { url: string }).url : undefined;
     // A server may only send the user to http(s) pages; anything else is refused without asking.
     if (url !== undefined && !isSafeLinkUrl(url)) return Promise.resolve({ action: "decline" });
+    // Nor to this machine or a private network (a server could aim the browser at the user's router).
+    if (url !== undefined && isPrivateTarget(url)) return Promise.resolve({ action: "decline" });
+    const requestedSchema = mode === "form" ? (params as { requestedSchema: Record<string, unknown> }).requestedSchema : undefined;
+    const secretFields = secretLookingFields(requestedSchema);
     return this.queue.wait(
       userId,
       {
@@ -53,9 +60,10 @@ export class ElicitationBroker {
         serverName: server.name,
         mode,
         message: params.message,
-        requestedSchema: mode === "form" ? (params as { requestedSchema: Record<string, unknown> }).requestedSchema : undefined,
+        requestedSchema,
         url,
         host: url ? new URL(url).host : undefined,
+        ...(secretFields.length ? { secretFields } : {}),
       },
       signal,
     );
@@ -64,6 +72,11 @@ export class ElicitationBroker {
   /** The user's pending requests, oldest first. */
   list(userId: string): PendingElicitationView[] {
     return this.queue.list(userId);
+  }
+
+  /** Withdraw the pending requests of a removed server (all users, or only `userId`'s). */
+  withdrawServer(serverId: string, userId?: string): number {
+    return this.queue.withdraw((view, owner) => view.serverId === serverId && (!userId || owner === userId));
   }
 
   /** Settle one of the user's requests; false when there is no such request for this user. */

@@ -5,9 +5,10 @@
  */
 import "server-only";
 import path from "node:path";
-import { getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import { engineLimitsFromEnv, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
 import type { AuthProviderFactory } from "../mcp/types";
-import { createSandboxWrapper } from "../mcp/sandbox";
+import { poolAdmission } from "../quotas";
+import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
 import type { Db } from "../../db/client";
@@ -20,6 +21,7 @@ import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
 import { appAuthProviderFactory } from "../oauth/app-deps";
+import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
@@ -32,7 +34,16 @@ function idleTimeoutMs(): number {
 export function appPool(): McpPool {
   // Built once: the options (sandbox wrapper, guarded fetch with its connection cache) must not be
   // rebuilt on every request only to be ignored by an existing pool.
-  return singleton("host.appPool", () => getPool(poolOptions()));
+  return singleton("host.appPool", () => {
+    const pool = getPool(poolOptions());
+    onServerReleased(async (serverId) => {
+      // Withdraw first: an answer typed into a removed server's form must never reach it.
+      elicitationBroker().withdrawServer(serverId);
+      samplingHost().reviews.withdraw((view) => view.serverId === serverId);
+      await pool.closeServer(serverId);
+    });
+    return pool;
+  });
 }
 
 function poolOptions(): PoolOptions {
@@ -41,12 +52,15 @@ function poolOptions(): PoolOptions {
       dataDir: dataDir(),
       projectRoot: path.resolve(/*turbopackIgnore: true*/ process.cwd()),
       mode: process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required",
+      limits: sandboxLimitsFromEnv(process.env),
     }),
     fetch: guardedFetchFromEnv(),
     authProvider: sharedAwareAuthProvider(),
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
-    maxMessageBytes: Number(process.env.SWITCHBOARD_MCP_MAX_MESSAGE_BYTES) || undefined,
+    limits: engineLimitsFromEnv(process.env),
+    admission: poolAdmission,
+    turnWaitMs: Number(process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS) * 1000 || undefined,
     onElicitation: elicitationBroker().handler,
     onSampling: samplingHost().provider,
   };

@@ -1,7 +1,8 @@
 /**
  * Requests from servers that wait for one user's answer in the browser (elicitations, sampling
  * reviews): keyed by user so nobody sees or answers another's, settled once, cancelled when the
- * server aborts, and answered with a fallback when they expire.
+ * server aborts, answered with a fallback when they expire, and withdrawn when their server is
+ * removed (an answer to a withdrawn request is never delivered).
  */
 import { randomUUID } from "node:crypto";
 
@@ -47,6 +48,27 @@ export class PendingRequests<View extends object, Answer> {
       .filter((e) => e.userId === userId)
       .map((e) => e.view)
       .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /**
+   * Withdraw every request matching `match` (its server was deleted, disabled or edited, or its user
+   * lost access): each is settled with the abort answer and its id stops accepting answers.
+   */
+  withdraw(match: (view: View & { id: string; createdAt: number }, userId: string) => boolean): number {
+    let count = 0;
+    for (const entry of [...this.entries.values()]) {
+      if (!match(entry.view, entry.userId)) continue;
+      entry.settle(this.onAbort);
+      count++;
+    }
+    return count;
+  }
+
+  /** How many requests `userId` has waiting. */
+  countFor(userId: string): number {
+    let count = 0;
+    for (const entry of this.entries.values()) if (entry.userId === userId) count++;
+    return count;
   }
 
   /** Settle one of the user's requests; false when there is no such request for this user. */

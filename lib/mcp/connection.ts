@@ -26,6 +26,7 @@ import { createSseTransport, createStreamableTransport, isLegacySseUrl, shouldFa
 import type { LaunchWrapper } from "./launch";
 import type { Logger } from "./logger";
 import { ChildProcessTransport } from "./stdio-transport";
+import { cappedFetch, ConnectionGuard, LimitedTransport, type EngineLimits, type LimitCounters } from "./limits";
 import { closedDuring, connectTimeout, translateError, type ErrorContext } from "./translate-error";
 import type { CallOptions, ElicitationHandler, LoggingMessageHandler, TransportUsed } from "./types";
 
@@ -39,6 +40,8 @@ export interface ConnectionOptions {
   logger: Logger;
   clock: Clock;
   maxMessageBytes?: number;
+  /** Caps on what the server sends (docs/limits.md). */
+  limits: EngineLimits;
   killGraceMs?: number;
   stderrBytes?: number;
   clientVersion: string;
@@ -66,7 +69,13 @@ export class Connection {
     readonly kind: TransportUsed,
     public discovered: Discovered,
     private readonly options: ConnectionOptions,
+    private readonly guard: ConnectionGuard,
   ) {}
+
+  /** Limit counters of this connection (refusals, dropped notifications, stream opens). */
+  limitCounters(): LimitCounters {
+    return this.guard.snapshot();
+  }
 
   /** PID of the stdio child, if any. */
   get pid(): number | null {
@@ -141,7 +150,14 @@ export class Connection {
   async refresh(kind: ListKind): Promise<Discovered> {
     const settings = effectiveSettings(this.options.server.config);
     this.discovered = await this.request({ timeoutMs: settings.connectTimeoutMs }, () =>
-      discover(this.client, { timeoutMs: settings.connectTimeoutMs, logger: this.options.logger, only: kind, previous: this.discovered }),
+      discover(this.client, {
+        timeoutMs: settings.connectTimeoutMs,
+        logger: this.options.logger,
+        only: kind,
+        previous: this.discovered,
+        limits: this.options.limits,
+        serverName: this.options.server.name,
+      }),
     );
     return this.discovered;
   }
@@ -203,8 +219,10 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
         timeoutMs: settings.connectTimeoutMs,
         logger: options.logger,
         signal: abort.signal,
+        limits: options.limits,
+        serverName: server.name,
       });
-      connection = new Connection(opened.client, opened.transport, opened.kind, discovered, options);
+      connection = new Connection(opened.client, opened.transport, opened.kind, discovered, options, opened.guard);
       opened.client.onclose = () => connection!.handleClose();
       return connection;
     };
@@ -216,13 +234,15 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     result.ready = true;
     return result;
   } catch (error) {
+    // Read before closing: our own SIGTERM below must not read as "the server exited".
+    const exitedOnItsOwn = transport instanceof ChildProcessTransport ? transport.exitInfo : null;
     await closeQuietly(transport, options.logger);
     const context = contextFor(options, "connect", transport, {
       timeoutMs: settings.connectTimeoutMs,
       signal: timedOut ? undefined : options.signal,
     });
     if (timedOut) throw connectTimeout(context);
-    if (transport instanceof ChildProcessTransport && transport.exitInfo && !(error instanceof EngineError)) {
+    if (transport instanceof ChildProcessTransport && exitedOnItsOwn && !(error instanceof EngineError)) {
       throw closedDuring(context, error);
     }
     throw translateError(error, context);
@@ -236,8 +256,11 @@ async function connectTransport(
   options: ConnectionOptions,
   signal: AbortSignal,
   track: (transport: Transport) => void,
-): Promise<{ client: Client; transport: Transport; kind: TransportUsed }> {
+): Promise<{ client: Client; transport: Transport; kind: TransportUsed; guard: ConnectionGuard }> {
   const { server } = options;
+  // One guard per connection: its caps, rates and reopen budget hold across every wire it opens.
+  const guard = new ConnectionGuard(options.limits, () => options.clock.now());
+  const limited = (transport: Transport) => new LimitedTransport(transport, guard);
   const config = server.config;
   const clientFor = () => createClient({ ...options, clientVersion: options.clientVersion });
   const settings = effectiveSettings(config);
@@ -251,7 +274,9 @@ async function connectTransport(
     signal.throwIfAborted();
     const transport = new ChildProcessTransport({
       launch,
-      maxMessageBytes: options.maxMessageBytes,
+      maxMessageBytes: options.maxMessageBytes ?? options.limits.maxMessageBytes,
+      maxJsonDepth: options.limits.maxJsonDepth,
+      maxJsonMembers: options.limits.maxJsonMembers,
       stderrBytes: options.stderrBytes,
       killGraceMs: options.killGraceMs,
       logger: options.logger,
@@ -259,21 +284,20 @@ async function connectTransport(
     });
     track(transport);
     const client = clientFor();
-    await client.connect(transport, rpc);
-    return { client, transport, kind: "stdio" };
+    await client.connect(limited(transport), rpc);
+    return { client, transport, kind: "stdio", guard };
   }
   const provider = options.authProvider;
-  const fetch = recordsStepUp(provider)
-    ? observeScopeChallenges(options.fetch ?? globalThis.fetch, provider, options.scopeChallenge)
-    : options.fetch;
+  const baseFetch = cappedFetch(options.fetch ?? globalThis.fetch, guard);
+  const fetch = recordsStepUp(provider) ? observeScopeChallenges(baseFetch, provider, options.scopeChallenge) : baseFetch;
   const http = { url: config.url!, headers: config.headers, fetch, authProvider: provider };
   if (!isLegacySseUrl(http.url)) {
     const transport = createStreamableTransport(http);
     track(transport);
     const client = clientFor();
     try {
-      await client.connect(transport, rpc);
-      return { client, transport, kind: "streamable_http" };
+      await client.connect(limited(transport), rpc);
+      return { client, transport, kind: "streamable_http", guard };
     } catch (error) {
       if (!shouldFallBackToSse(error)) throw error;
       options.logger.info("Streamable HTTP refused; falling back to legacy HTTP+SSE", { server: server.name });
@@ -284,8 +308,8 @@ async function connectTransport(
   const transport = createSseTransport(http);
   track(transport);
   const client = clientFor();
-  await client.connect(transport, rpc);
-  return { client, transport, kind: "sse" };
+  await client.connect(limited(transport), rpc);
+  return { client, transport, kind: "sse", guard };
 }
 
 function contextFor(

@@ -13,18 +13,22 @@ import {
   type ServerCapabilities,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { EngineError } from "./errors";
+import { DEFAULT_ENGINE_LIMITS, raiseHint, type EngineLimits } from "./limits";
 import type { Logger } from "./logger";
 
 /** Bounds on one paginated list. */
 export interface PageBounds {
   /** Default 50. */
   maxPages: number;
-  /** Default 5000. */
+  /** Default 5000 (tools: `maxTools`, 1000). */
   maxItems: number;
+  /** Bytes of all pages together (as re-serialized JSON). Default 32 MiB. */
+  maxBytes?: number;
 }
 
 /** Default pagination bounds. */
-export const DEFAULT_PAGE_BOUNDS: PageBounds = { maxPages: 50, maxItems: 5000 };
+export const DEFAULT_PAGE_BOUNDS: PageBounds = { maxPages: 50, maxItems: 5000, maxBytes: DEFAULT_ENGINE_LIMITS.maxListBytes };
 
 /** Everything a server offers, as last listed. */
 export interface Discovered {
@@ -39,35 +43,49 @@ export interface Discovered {
 type Page<T> = { items: T[]; nextCursor?: string };
 
 /**
- * Collect all pages of a list; stops (with a log entry, keeping what it has) at the bounds or when a
- * server repeats a cursor.
+ * Collect all pages of a list. Past a bound (items, pages, bytes) or on a repeated cursor the list
+ * fails with `limit_exceeded` naming the bound: a silently cut list would look complete.
  */
 export async function collectPages<T>(
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
   what: string,
   logger: Logger,
   bounds: PageBounds = DEFAULT_PAGE_BOUNDS,
+  serverName = "the server",
 ): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
+  const fail = (why: string) => {
+    logger.warn(`${what}: ${why}`, { server: serverName });
+    return new EngineError("limit_exceeded", `server "${serverName}": ${what} ${why}`);
+  };
+  let bytes = 0;
   let cursor: string | undefined;
   for (let page = 0; page < bounds.maxPages; page++) {
     const result = await fetchPage(cursor);
     items.push(...result.items);
-    if (items.length >= bounds.maxItems) {
-      logger.warn(`${what}: stopped at ${bounds.maxItems} items`);
-      return items.slice(0, bounds.maxItems);
+    if (items.length > bounds.maxItems) throw fail(`has more than ${bounds.maxItems} items (${itemHint(what)})`);
+    if (bounds.maxBytes !== undefined) {
+      bytes += JSON.stringify(result.items).length;
+      if (bytes > bounds.maxBytes) throw fail(`is larger than ${bounds.maxBytes} bytes (${raiseHint("maxListBytes")})`);
     }
     cursor = result.nextCursor;
     if (!cursor) return items;
-    if (seen.has(cursor)) {
-      logger.warn(`${what}: server repeated a cursor; stopped`);
-      return items;
-    }
+    if (seen.has(cursor)) throw fail("repeated a cursor (the list would never end)");
     seen.add(cursor);
   }
-  logger.warn(`${what}: stopped after ${bounds.maxPages} pages`);
-  return items;
+  throw fail(`has more than ${bounds.maxPages} pages (${raiseHint("maxListPages")})`);
+}
+
+function itemHint(what: string): string {
+  return what === "tools/list" ? raiseHint("maxTools") : "the server lists too much";
+}
+
+/** Tools with descriptions cut to `maxChars` (they go to the model on every turn). */
+function boundDescriptions(tools: Tool[], maxChars: number): Tool[] {
+  return tools.map((tool) =>
+    tool.description && tool.description.length > maxChars ? { ...tool, description: `${tool.description.slice(0, maxChars)}…` } : tool,
+  );
 }
 
 /** Which lists a refresh covers. */
@@ -76,8 +94,20 @@ export type ListKind = "tools" | "resources" | "prompts";
 /** List what the server declared; `only` limits a refresh to one list_changed kind. */
 export async function discover(
   client: Client,
-  options: { timeoutMs: number; logger: Logger; signal?: AbortSignal; only?: ListKind; previous?: Discovered },
+  options: {
+    timeoutMs: number;
+    logger: Logger;
+    signal?: AbortSignal;
+    only?: ListKind;
+    previous?: Discovered;
+    limits?: EngineLimits;
+    serverName?: string;
+  },
 ): Promise<Discovered> {
+  const limits = options.limits ?? DEFAULT_ENGINE_LIMITS;
+  const bounds: PageBounds = { maxPages: limits.maxListPages, maxItems: DEFAULT_PAGE_BOUNDS.maxItems, maxBytes: limits.maxListBytes };
+  const collect = <T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, what: string, maxItems = bounds.maxItems) =>
+    collectPages(fetchPage, what, options.logger, { ...bounds, maxItems }, options.serverName);
   const caps = client.getServerCapabilities() ?? {};
   const req = { timeout: options.timeoutMs, signal: options.signal };
   const want = (kind: ListKind) => !options.only || options.only === kind;
@@ -87,38 +117,35 @@ export async function discover(
       ? []
       : !want("tools")
         ? (prev?.tools ?? [])
-        : collectPages(
+        : collect(
             (cursor) => client.listTools({ cursor }, req).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })),
             "tools/list",
-            options.logger,
-          ),
+            limits.maxTools,
+          ).then((tools) => boundDescriptions(tools, limits.maxDescriptionChars)),
     !caps.resources
       ? []
       : !want("resources")
         ? (prev?.resources ?? [])
-        : collectPages(
+        : collect(
             (cursor) => client.listResources({ cursor }, req).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })),
             "resources/list",
-            options.logger,
           ),
     !caps.resources
       ? []
       : !want("resources")
         ? (prev?.resourceTemplates ?? [])
-        : collectPages(
+        : collect(
             (cursor) =>
               client.listResourceTemplates({ cursor }, req).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
             "resources/templates/list",
-            options.logger,
           ).catch(onlyMethodNotFound),
     !caps.prompts
       ? []
       : !want("prompts")
         ? (prev?.prompts ?? [])
-        : collectPages(
+        : collect(
             (cursor) => client.listPrompts({ cursor }, req).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
             "prompts/list",
-            options.logger,
           ),
   ]);
   return { tools, resources, resourceTemplates, prompts, capabilities: caps };

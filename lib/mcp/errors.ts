@@ -20,6 +20,8 @@ export type ErrorCode =
   | "call_timeout"
   | "cancelled"
   | "message_too_large"
+  | "limit_exceeded"
+  | "quota_exceeded"
   | "connection_closed"
   | "session_expired"
   | "reconnecting"
@@ -43,3 +45,6 @@ export function isEngineError(error: unknown, ...codes: ErrorCode[]): error is E
 
 /** JSON-RPC error code the stdio transport uses for a response over `maxMessageBytes`. */
 export const MESSAGE_TOO_LARGE_RPC_CODE = -32099;
+
+/** JSON-RPC error code the engine's limits answer a request with (over a cap, stream broken). */
+export const LIMIT_EXCEEDED_RPC_CODE = -32098;

@@ -15,11 +15,14 @@ export type {
   TransportUsed,
   CallMetrics,
   PoolOptions,
+  PoolAdmission,
+  LiveCounts,
   AuthProviderFactory,
   ElicitationHandler,
   LoggingMessageHandler,
 } from "./types";
 export type { Clock } from "./clock";
+export { engineLimitsFromEnv, DEFAULT_ENGINE_LIMITS, type EngineLimits, type LimitCounters } from "./limits";
 export type { Logger } from "./logger";
 export {
   parseServerConfig,

@@ -23,6 +23,8 @@ export class LineSplitter {
     private readonly maxBytes: number,
     private readonly onLine: (line: string) => void,
     private readonly onOversized: (line: OversizedLine) => void,
+    /** Called once as soon as a line passes the cap (before it ends: it may never end). */
+    private readonly onOverflow?: (head: string) => void,
   ) {}
 
   /** Feed one chunk; complete lines are delivered synchronously. */
@@ -53,6 +55,7 @@ export class LineSplitter {
     this.oversized = { head: all.subarray(0, PEEK_BYTES), tail: lastBytes(all, PEEK_BYTES) };
     this.parts = [];
     this.size += piece.length;
+    this.onOverflow?.(this.oversized.head.toString("utf8"));
   }
 
   private finishLine(): void {

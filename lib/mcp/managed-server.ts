@@ -20,6 +20,11 @@ import { registrationsOf, type UnnamedTool } from "./registry";
 import { errorOutcome, outcomeOf } from "./results";
 import { closedDuring, translateError } from "./translate-error";
 import type { CallOptions, ServerState, ServerStatus, ToolCallOutcome } from "./types";
+import type { LimitCounters } from "./limits";
+import { FailureMemory } from "./failure-memory";
+
+/** How long a connection must have lived for a drop to start a fresh reconnect schedule. */
+const STABLE_MS = 60_000;
 
 /** One (user, server) entry of the pool. */
 export class ManagedServer {
@@ -44,6 +49,9 @@ export class ManagedServer {
   private last = { pid: null as number | null, sessionId: null as string | null, stderr: "" };
   private refreshing: Promise<void> | null = null;
   private refreshQueued = new Set<ListKind>();
+  private lastLimits: LimitCounters | null = null;
+  private readonly failures: FailureMemory;
+  private connectedAt = 0;
 
   constructor(
     readonly userId: string,
@@ -55,6 +63,7 @@ export class ManagedServer {
     this.queue = new CallQueue(effectiveSettings(server.config).parallel);
     if (!effectiveSettings(server.config).enabled) this.state = "disabled";
     this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger);
+    this.failures = new FailureMemory(() => options.clock.now());
   }
 
   /** Current status snapshot. */
@@ -82,7 +91,19 @@ export class ManagedServer {
         this.state === "reconnecting" && this.reconnectAt !== null ? { attempt: this.reconnectAttempt, at: this.reconnectAt } : null,
       pid: c?.pid ?? null,
       sessionId: c?.sessionId ?? null,
+      limits: c ? c.limitCounters() : this.lastLimits,
     };
+  }
+
+  /** Whether a connection is open or being opened (counted by the connection quotas). */
+  isLive(): boolean {
+    return this.connection !== null || this.connecting !== null;
+  }
+
+  /** Record that the host refused to open this connection (a quota); it is tried again later. */
+  refuse(error: EngineError): void {
+    this.lastError = error;
+    this.setState("failed");
   }
 
   /** What this server registers right now (empty unless connected). */
@@ -95,6 +116,12 @@ export class ManagedServer {
     if (this.state === "disabled") return Promise.reject(new EngineError("disabled", `server "${this.server.name}" is disabled`));
     if (this.connection) return Promise.resolve(this.connection);
     if (this.connecting) return this.connecting;
+    // A server that just failed is not tried again on every request: its backoff decides when.
+    const retryAt = this.failures.retryAt();
+    if (this.state === "failed" && retryAt !== null && this.lastError) {
+      const seconds = Math.ceil((retryAt - this.options.clock.now()) / 1000);
+      return Promise.reject(new EngineError(this.lastError.code, `${this.lastError.message} (next try in ${seconds} s)`));
+    }
     if (this.state === "reconnecting") {
       return Promise.reject(
         new EngineError(
@@ -108,6 +135,13 @@ export class ManagedServer {
 
   /** Drop the current connection (if any) and connect again now, resetting the backoff. */
   async reconnectNow(): Promise<void> {
+    // A connect already under way is the reconnect asked for: repeated requests share it instead of
+    // restarting it (each restart would fetch and check the server's lists again).
+    if (this.connecting) {
+      await this.connecting.catch(() => undefined); // the failure is in status()
+      return;
+    }
+    this.failures.forget();
     await this.close("idle");
     if (this.state !== "disabled") await this.ensureConnected().catch(() => undefined); // the failure is in status()
   }
@@ -231,7 +265,8 @@ export class ManagedServer {
         this.connection = connection;
         this.remember(connection);
         this.lastError = null;
-        this.reconnectAttempt = 0;
+        this.connectedAt = this.options.clock.now();
+        this.failures.succeeded();
         this.reconnectAt = null;
         this.applyDiscovered(connection.discovered, false);
         this.setState("connected");
@@ -241,6 +276,7 @@ export class ManagedServer {
       (error: EngineError) => {
         if (generation === this.generation) {
           this.lastError = error;
+          if (mode === "connecting") this.failures.failed();
           if (error.code === "needs_authorization") this.setState("needs_authorization");
           else if (mode === "connecting") this.setState("failed");
           else this.emit();
@@ -269,7 +305,8 @@ export class ManagedServer {
       error: this.lastError.message,
     });
     void connection.close().catch((error: unknown) => this.options.logger.debug("close after drop failed", { error: String(error) }));
-    this.reconnectAttempt = 0;
+    // A connection that drops right after connecting keeps counting attempts: no reset while flapping.
+    if (this.options.clock.now() - this.connectedAt >= STABLE_MS) this.reconnectAttempt = 0;
     this.scheduleReconnect();
   }
 
@@ -352,6 +389,7 @@ export class ManagedServer {
 
   private remember(connection: Connection): void {
     this.last = { pid: connection.pid, sessionId: connection.sessionId, stderr: connection.stderrTail() };
+    this.lastLimits = connection.limitCounters();
   }
 
   private asEngineError(error: unknown): EngineError {

@@ -3,6 +3,7 @@
  */
 import { realClock, type Clock } from "./clock";
 import { unwrappedLaunch, type LaunchWrapper } from "./launch";
+import { resolveEngineLimits, type EngineLimits } from "./limits";
 import { silentLogger, type Logger } from "./logger";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio-transport";
 import type { PoolOptions } from "./types";
@@ -10,8 +11,10 @@ import type { PoolOptions } from "./types";
 /** PoolOptions after defaults. */
 export type ResolvedPoolOptions = Omit<
   PoolOptions,
-  "launchWrapper" | "clock" | "logger" | "idleTimeoutMs" | "maxMessageBytes" | "clientVersion"
+  "launchWrapper" | "clock" | "logger" | "idleTimeoutMs" | "maxMessageBytes" | "clientVersion" | "limits" | "turnWaitMs"
 > & {
+  turnWaitMs: number;
+  limits: EngineLimits;
   launchWrapper: LaunchWrapper;
   clock: Clock;
   logger: Logger;
@@ -28,7 +31,13 @@ export function resolvePoolOptions(options: PoolOptions = {}): ResolvedPoolOptio
     clock: options.clock ?? realClock,
     logger: options.logger ?? silentLogger,
     idleTimeoutMs: options.idleTimeoutMs ?? 0,
-    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    maxMessageBytes: options.maxMessageBytes ?? options.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    // `maxMessageBytes` (older option) and `limits.maxMessageBytes` name the same cap.
+    limits: resolveEngineLimits({
+      ...options.limits,
+      maxMessageBytes: options.maxMessageBytes ?? options.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    }),
     clientVersion: options.clientVersion ?? "0.1.0",
+    turnWaitMs: options.turnWaitMs ?? 10_000,
   };
 }

@@ -11,6 +11,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
@@ -33,9 +34,10 @@ export class McpPool {
 
   /** Connect every enabled server not yet connected (failed ones are retried) and report all statuses. */
   async discover(userId: string, servers: ServerDefinition[]): Promise<ServerStatus[]> {
-    const managed = servers.map((server) => this.entry(userId, server));
+    const refused = new Set<ManagedServer>();
+    const managed = servers.map((server) => this.admittedOrRefused(userId, server, refused));
     // allSettled: a failure is recorded in that server's status and must not block the others.
-    await Promise.allSettled(managed.filter((m) => m.status().state !== "disabled").map((m) => m.ensureConnected()));
+    await Promise.allSettled(managed.filter((m) => !refused.has(m) && m.status().state !== "disabled").map((m) => m.ensureConnected()));
     return managed.map((m) => m.status());
   }
 
@@ -53,18 +55,24 @@ export class McpPool {
 
   /** Registered tools (including wrappers) of one server; connects if needed, throws EngineError. */
   async listTools(userId: string, server: ServerDefinition): Promise<RegisteredTool[]> {
-    const managed = this.entry(userId, server);
+    const managed = this.admitted(userId, server);
     await this.connected(managed);
     return nameTools(managed.tools()).tools;
   }
 
-  /** All connected servers' tools for the agent, named together so names are unique across servers. */
+  /**
+   * All connected servers' tools for the agent, named together so names are unique across servers.
+   * Waits at most `turnWaitMs` for servers still connecting: a slow server joins a later turn.
+   */
   async toolset(userId: string, servers: ServerDefinition[]): Promise<RegisteredTool[]> {
-    await this.discover(userId, servers);
+    let timer: ReturnType<Clock["setTimeout"]> | undefined;
+    const waited = new Promise<void>((resolve) => (timer = this.options.clock.setTimeout(resolve, this.options.turnWaitMs)));
+    await Promise.race([this.discover(userId, servers), waited]);
+    if (timer !== undefined) this.options.clock.clearTimeout(timer);
     return this.namedTools(userId, servers).tools;
   }
 
-  /** Call a server tool by its raw name. Never throws: failures are error outcomes. */
+  /** Call a server tool by its raw name. Failures are error outcomes; only a quota refusal throws. */
   async callTool(
     userId: string,
     server: ServerDefinition,
@@ -72,7 +80,13 @@ export class McpPool {
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<ToolCallOutcome> {
-    return this.entry(userId, server).callTool(rawName, args, options);
+    const managed = this.admitted(userId, server);
+    const release = this.options.admission?.call(userId);
+    try {
+      return await managed.callTool(rawName, args, options);
+    } finally {
+      release?.();
+    }
   }
 
   /** Call by registered name through the reverse map (wrappers included). Never throws. */
@@ -91,7 +105,13 @@ export class McpPool {
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
     const server = servers.find((s) => s.id === tool.serverId)!;
     if (tool.kind === "tool") return this.callTool(userId, server, tool.rawName, args, options);
-    return callWrapper(this.entry(userId, server), tool.kind, args, options, () => this.options.clock.now());
+    const managed = this.admitted(userId, server);
+    const release = this.options.admission?.call(userId);
+    try {
+      return await callWrapper(managed, tool.kind, args, options, () => this.options.clock.now());
+    } finally {
+      release?.();
+    }
   }
 
   /** resources/list (all pages, bounded). */
@@ -163,15 +183,25 @@ export class McpPool {
     await managed?.close();
   }
 
-  /** Close every user's connection to one server (it was deleted, or its shared credentials changed). */
+  /**
+   * Close every user's connection to a server and forget them (the server was deleted, disabled or
+   * edited); resolves when their children have ended.
+   */
   async closeServer(serverId: string): Promise<void> {
     await this.closeWhere((managed) => managed.server.id === serverId);
   }
 
-  /** Close a user's connections: to the given servers, or all of them when `serverIds` is omitted. */
+  /** Close a user's connections (all, or only to `serverIds`): membership removed, account disabled. */
   async closeUser(userId: string, serverIds?: string[]): Promise<void> {
     const only = serverIds && new Set(serverIds);
     await this.closeWhere((managed) => managed.userId === userId && (!only || only.has(managed.server.id)));
+  }
+
+  /** How many connections are open or opening (for the instance quota). */
+  liveConnections(userId?: string): number {
+    let count = 0;
+    for (const managed of this.entries.values()) if ((!userId || managed.userId === userId) && managed.isLive()) count++;
+    return count;
   }
 
   /** Close every connection of every user; resolves when all children have ended. */
@@ -203,6 +233,36 @@ export class McpPool {
     const created = new ManagedServer(userId, server, this.options);
     this.entries.set(key, created);
     return created;
+  }
+
+  /** The entry, after the admission hook approved opening it when it is not live yet (throws over a quota). */
+  private admitted(userId: string, server: ServerDefinition): ManagedServer {
+    const managed = this.entry(userId, server);
+    if (this.options.admission && !managed.isLive() && managed.status().state !== "disabled") {
+      let user = 0;
+      let total = 0;
+      let sandboxes = 0;
+      for (const other of this.entries.values()) {
+        if (!other.isLive()) continue;
+        total++;
+        if (other.userId === userId) user++;
+        if (other.server.config.command !== undefined) sandboxes++;
+      }
+      this.options.admission.connect(userId, server, { user, total, sandboxes });
+    }
+    return managed;
+  }
+
+  /** Like `admitted`, but a refusal is recorded in the server's status instead of thrown (discovery). */
+  private admittedOrRefused(userId: string, server: ServerDefinition, refused: Set<ManagedServer>): ManagedServer {
+    try {
+      return this.admitted(userId, server);
+    } catch (error) {
+      const managed = this.entry(userId, server);
+      managed.refuse(new EngineError("quota_exceeded", error instanceof Error ? error.message : String(error)));
+      refused.add(managed);
+      return managed;
+    }
   }
 
   private async connected(managed: ManagedServer): Promise<void> {

@@ -8,7 +8,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { redactForDisplay } from "../redact";
-import { EngineError, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
+import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
+import { checkJsonShape, describeRefusal } from "./limits";
 import type { StdioLaunch } from "./launch";
 import { LineSplitter, guessResponseId, type OversizedLine } from "./line-splitter";
 import { silentLogger, type Logger } from "./logger";
@@ -22,6 +23,10 @@ export interface ChildProcessTransportOptions {
   launch: StdioLaunch;
   /** Default 16 MiB. */
   maxMessageBytes?: number;
+  /** Deepest JSON nesting of one message; default 64. */
+  maxJsonDepth?: number;
+  /** Most keys + array elements of one message; default 100,000. */
+  maxJsonMembers?: number;
   /** Default 64 KiB. */
   stderrBytes?: number;
   /** SIGTERM → SIGKILL grace; default 3000 ms. */
@@ -53,6 +58,7 @@ export class ChildProcessTransport implements Transport {
   private readonly logger: Logger;
   private exit: ExitInfo | null = null;
   private closedNotified = false;
+  private overflowed: RequestId | undefined;
   private readonly closed: Promise<void>;
   private resolveClosed!: () => void;
 
@@ -99,6 +105,7 @@ export class ChildProcessTransport implements Transport {
         this.maxBytes,
         (line) => this.handleLine(line),
         (line) => this.handleOversized(line),
+        (head) => this.handleOverflow(head),
       );
       child.stdout!.on("data", (chunk: Buffer) => splitter.push(chunk));
       child.stderr!.on("data", (chunk: Buffer) => this.stderr.write(chunk));
@@ -154,6 +161,12 @@ export class ChildProcessTransport implements Transport {
   }
 
   private handleLine(line: string): void {
+    // Bound the parse first: a million keys or a deep nest would block or overflow whoever parses it.
+    const refusal = checkJsonShape(line, this.options.maxJsonDepth ?? 64, this.options.maxJsonMembers ?? 100_000);
+    if (refusal) {
+      this.failLine(line, LIMIT_EXCEEDED_RPC_CODE, `${describeRefusal(refusal)}; it was discarded`);
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -179,21 +192,41 @@ export class ChildProcessTransport implements Transport {
     });
   }
 
+  /** A line passed the cap: fail its request now, the rest of the line (maybe endless) is discarded. */
+  private handleOverflow(head: string): void {
+    const guessed = guessResponseId({ head, tail: "" });
+    this.overflowed = guessed !== undefined && this.inFlight.has(guessed) ? guessed : this.inFlight.values().next().value;
+    this.failRequest(this.overflowed, MESSAGE_TOO_LARGE_RPC_CODE, this.overCapMessage());
+  }
+
+  private overCapMessage(bytes?: number): string {
+    const sent = bytes === undefined ? "" : ` (the server sent ${bytes} bytes)`;
+    return `result exceeds ${this.maxBytes} bytes${sent}; it was discarded (raise SWITCHBOARD_MCP_MAX_MESSAGE_BYTES to allow more)`;
+  }
+
   private handleOversized(line: OversizedLine): void {
-    let id = guessResponseId(line);
+    // Already failed when the line passed the cap; only log the final size.
+    if (this.overflowed !== undefined) {
+      this.overflowed = undefined;
+      this.logger.warn(`discarded a ${line.bytes}-byte message over the ${this.maxBytes}-byte cap`, { pid: this.pid });
+      return;
+    }
+    this.logger.warn(`discarded a ${line.bytes}-byte message over the ${this.maxBytes}-byte cap`, { pid: this.pid });
+    this.failRequest(guessResponseId(line), MESSAGE_TOO_LARGE_RPC_CODE, this.overCapMessage(line.bytes));
+  }
+
+  private failLine(line: string, code: number, message: string): void {
+    this.logger.warn(`discarded a message: ${message}`, { pid: this.pid });
+    this.failRequest(guessResponseId({ head: line.slice(0, 512), tail: line.slice(-512) }), code, message);
+  }
+
+  /** Fail the request a discarded message answered (or the oldest in flight when its id is unknown). */
+  private failRequest(guessed: RequestId | undefined, code: number, message: string): void {
+    let id = guessed;
     if (id === undefined || !this.inFlight.has(id)) id = this.inFlight.values().next().value;
-    this.logger.warn(`discarded a ${line.bytes}-byte message over the ${this.maxBytes}-byte cap`, { pid: this.pid, id });
     if (id === undefined) return;
     this.inFlight.delete(id);
-    this.onmessage?.({
-      jsonrpc: "2.0",
-      id,
-      error: {
-        code: MESSAGE_TOO_LARGE_RPC_CODE,
-        message: `result exceeds ${this.maxBytes} bytes (the server sent ${line.bytes} bytes); it was discarded`,
-        data: { bytes: line.bytes, maxBytes: this.maxBytes },
-      },
-    });
+    this.onmessage?.({ jsonrpc: "2.0", id, error: { code, message } });
   }
 }
 

@@ -6,7 +6,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode as RpcCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { EngineError, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
+import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
 import { LaunchRefusedError } from "./launch";
 
 /** What the translator knows about where the error happened. */
@@ -83,6 +83,8 @@ function translateRpcError(error: McpError, context: ErrorContext): EngineError 
       return closedDuring(context, error);
     case MESSAGE_TOO_LARGE_RPC_CODE:
       return new EngineError("message_too_large", `${name}: ${stripPrefix(error.message)}`, opts);
+    case LIMIT_EXCEEDED_RPC_CODE:
+      return new EngineError("limit_exceeded", `${name}: ${stripPrefix(error.message)}`, opts);
     case RpcCode.UrlElicitationRequired:
       return new EngineError("server_error", `${name}: complete the URL elicitation the server asked for, then retry`, opts);
     default:

@@ -17,6 +17,7 @@ import type { Clock } from "./clock";
 import type { Logger } from "./logger";
 import type { ErrorCode } from "./errors";
 import type { SamplingAudit, SamplingProvider } from "./sampling";
+import type { EngineLimits, LimitCounters } from "./limits";
 
 /** What a registered tool does: a server tool or one of the resource/prompt wrappers (docs/architecture.md#tools-the-model-sees). */
 export type RegisteredKind = "tool" | "list_resources" | "read_resource" | "list_prompts" | "get_prompt";
@@ -87,6 +88,8 @@ export interface ServerStatus {
   reconnect: { attempt: number; at: number } | null;
   pid: number | null;
   sessionId: string | null;
+  /** Limit counters of the current (or last) connection; null before the first connect. */
+  limits: LimitCounters | null;
 }
 
 /** Builds an SDK OAuth provider for (user, server); undefined = no OAuth for it. */
@@ -103,6 +106,25 @@ export type ElicitationHandler = (
 /** Receives `notifications/message` log entries from servers. */
 export type LoggingMessageHandler = (userId: string, server: ServerDefinition, params: LoggingMessageNotification["params"]) => void;
 
+/** Live connection counts the admission hook decides on. */
+export interface LiveCounts {
+  /** This user's open or opening connections. */
+  user: number;
+  /** All users' open or opening connections. */
+  total: number;
+  /** Open or opening stdio (sandboxed) connections of all users. */
+  sandboxes: number;
+}
+
+/**
+ * The host's quotas in front of the engine: `call` takes a concurrent-call slot (returns its release)
+ * and `connect` approves a new connection; both throw the host's own error when over a quota.
+ */
+export interface PoolAdmission {
+  call(userId: string): () => void;
+  connect(userId: string, server: ServerDefinition, live: LiveCounts): void;
+}
+
 /** Options of an `McpPool`; every field is optional. */
 export interface PoolOptions {
   /** Wraps stdio launches (the sandbox). Default: `unwrappedLaunch`. */
@@ -117,8 +139,10 @@ export interface PoolOptions {
   logger?: Logger;
   /** Close a connection unused this long (no call in flight). Default: 0 = never. */
   idleTimeoutMs?: number;
-  /** Largest stdio message accepted. Default: 16 MiB. */
+  /** Largest message accepted on any wire. Default: 16 MiB (same as `limits.maxMessageBytes`). */
   maxMessageBytes?: number;
+  /** Caps on what servers send (docs/limits.md). Default: `DEFAULT_ENGINE_LIMITS`. */
+  limits?: Partial<EngineLimits>;
   /** SIGTERM → SIGKILL grace when stopping a stdio child. Default: 3000 ms. */
   killGraceMs?: number;
   /** Bytes of stderr kept per child. Default: 64 KiB. */
@@ -131,6 +155,10 @@ export interface PoolOptions {
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */
   onStatusChange?: (status: ServerStatus) => void;
+  /** Quotas on calls and connections. Default: none. */
+  admission?: PoolAdmission;
+  /** Longest a chat turn waits for servers still connecting (they join a later turn). Default: 10000 ms. */
+  turnWaitMs?: number;
   /** clientInfo.version sent in initialize. Default: "0.1.0". */
   clientVersion?: string;
 }

@@ -8,6 +8,7 @@ import { getDb } from "../../db/client";
 import { instanceKey } from "../../db/key-check";
 import type { AuthProviderFactory } from "../mcp/types";
 import { guardedFetchFromEnv } from "../net";
+import { oauthTimeoutMs, withTimeout } from "../net/fetch-timeout";
 import { configuredPublicOrigin, fallbackOrigin } from "../security/public-url";
 import { CALLBACK_PATH, CLIENT_METADATA_PATH } from "./client-metadata";
 import { providerFor, type OAuthDeps } from "./deps";
@@ -32,8 +33,9 @@ export function appOAuthDeps(): OAuthDeps {
     cached = {
       store: createSqliteStore(getDb(), instanceKey()),
       policy,
-      oauthFetch: guardedFetchFromEnv({ allowHttp: policy.allowLoopbackHttp ? "loopback" : "never" }),
-      serverFetch: guardedFetchFromEnv(),
+      // Every OAuth exchange has a time limit: metadata that never answers must not hang the request.
+      oauthFetch: withTimeout(guardedFetchFromEnv({ allowHttp: policy.allowLoopbackHttp ? "loopback" : "never" }), oauthTimeoutMs()),
+      serverFetch: withTimeout(guardedFetchFromEnv(), oauthTimeoutMs()),
       redirectUrl: `${base}${CALLBACK_PATH}`,
       // SEP-991 needs an https document URL; over plain http the SDK registers dynamically instead.
       clientMetadataUrl: base.startsWith("https://") ? `${base}${CLIENT_METADATA_PATH}` : undefined,

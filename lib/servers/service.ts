@@ -21,7 +21,9 @@ import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
 import { restoreMaskedSecrets } from "./secrets";
 import { credentialModeOf, sharedAccountUserId, splitKey } from "./credential-mode";
-import { describeLaunch } from "../mcp/sandbox";
+import { releaseServer } from "./release";
+import { assertServerRoom } from "../quotas";
+import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import type { SessionUser } from "../auth/session";
 import type { AccessEffects } from "../workspaces/effects";
 
@@ -50,7 +52,10 @@ export function sandboxMode(): "required" | "off" {
  */
 export function serverView(record: ServerRecord, extra: { sharedBy?: string | null } = {}) {
   return {
-    launch: record.transport === "stdio" ? describeLaunch(record.config, { mode: sandboxMode() }) : null,
+    launch:
+      record.transport === "stdio"
+        ? describeLaunch(record.config, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(process.env) })
+        : null,
     id: record.id,
     name: record.name,
     transport: record.transport,
@@ -125,6 +130,7 @@ export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
   const memberKeys = parseMemberKeys(input.memberKeys, config);
   assertCanManage(db, actor);
   assertMayUseTransport(actor, config);
+  assertServerRoom(listServersByWorkspace(db, actor.workspaceId).length);
   if (serverNameTaken(db, actor.workspaceId, name))
     throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
   const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id, memberKeys });
@@ -180,6 +186,8 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
       detail: { from, to },
     });
   }
+  // Every user's connection to the old config ends now, not at idle eviction (docs/limits.md).
+  void releaseServer(id);
   return record;
 }
 
@@ -197,6 +205,7 @@ export function removeServer(db: Db, actor: Actor, id: string): void {
     target: id,
     detail: { name: existing.name },
   });
+  void releaseServer(id);
 }
 
 /** One server's view, or a 404. */

@@ -72,6 +72,12 @@ export function MessageView({
               <Markdown text={part.text} />
             </div>
           );
+        if (part.type === "data-notice")
+          return (
+            <p key={i} data-testid="server-notice" className="mb-1 text-xs text-amber-700 dark:text-amber-400">
+              {part.data.text}
+            </p>
+          );
         if (part.type === "reasoning")
           return (
             <details key={i} className="text-xs text-zinc-500">

@@ -25,6 +25,15 @@ export function ElicitationDialog({ request, onDone }: { request: PendingElicita
         {request.serverName} asks
       </h2>
       <p className="mb-4 whitespace-pre-wrap text-sm text-zinc-600 dark:text-zinc-300">{request.message}</p>
+      {request.secretFields?.length ? (
+        <p
+          data-testid="elicitation-secret-warning"
+          className="mb-4 rounded border border-amber-400 bg-amber-50 p-2 text-sm dark:bg-amber-950"
+        >
+          The server “{request.serverName}” asks for what looks like a secret ({request.secretFields.join(", ")}). Only answer if you trust
+          this server with it.
+        </p>
+      ) : null}
       {request.mode === "url" ? <UrlConsent request={request} onDone={onDone} /> : <ElicitForm request={request} onDone={onDone} />}
     </div>
   );

@@ -101,6 +101,14 @@ export function ServerStatusPanel({
               ` · sampling: ${status.sampling.requests} requests, ${status.sampling.errors + status.sampling.rejected} refused or failed, ${status.sampling.inputTokens + status.sampling.outputTokens} tokens`}
           </span>
         )}
+        {status?.limits && (status.limits.lastRefusal || status.limits.droppedNotifications > 0) && (
+          <span className="text-amber-700 dark:text-amber-400" data-testid="server-limits" title={status.limits.lastRefusal ?? undefined}>
+            limits: {status.limits.refusedMessages} messages refused, {status.limits.droppedNotifications} notifications dropped,{" "}
+            {status.limits.refusedServerRequests} requests to you refused, stream opens {status.limits.streamOpens.opens}/
+            {status.limits.streamOpens.max}
+            {status.limits.lastRefusal && ` (last: ${status.limits.lastRefusal})`}
+          </span>
+        )}
         {state === "idle" && !autoConnect && (
           <button type="button" className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
             Start

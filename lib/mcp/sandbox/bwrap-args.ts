@@ -30,8 +30,10 @@ export interface SandboxPlan {
   network: boolean;
   /** Host `/bin`, `/sbin`, `/lib*` entries (merged-/usr systems have symlinks). */
   rootLayout: RootEntry[];
-  /** Host directory mounted writable as HOME. */
+  /** Host directory mounted writable as HOME (when `limits.homeBytes` is null). */
   hostHome: string;
+  /** A generated resolv.conf to use instead of the host's (the egress namespace's DNS). */
+  resolvConf?: string;
   /** Host files mounted as the sandbox's /etc/passwd and /etc/group. */
   identityFiles: { passwd: string; group: string };
   /** Executable install dirs, node_modules and the config's `read_only_paths`. */
@@ -169,11 +171,15 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
     args.push("--ro-bind-try", file, file);
   }
   args.push("--ro-bind", plan.identityFiles.passwd, "/etc/passwd", "--ro-bind", plan.identityFiles.group, "/etc/group");
+  if (plan.resolvConf) args.push("--ro-bind", plan.resolvConf, "/etc/resolv.conf");
 
   args.push("--size", String(Math.floor(plan.limits.tmpBytes)), "--perms", "1777", "--tmpfs", SANDBOX_TMP);
   made.add(SANDBOX_TMP);
   makeParents(SANDBOX_HOME);
-  args.push("--bind", plan.hostHome, SANDBOX_HOME);
+  if (plan.limits.homeBytes === null) args.push("--bind", plan.hostHome, SANDBOX_HOME);
+  // A capped home is a private tmpfs: writes count against RAM and the sandbox's memory group,
+  // never the disk the database lives on. Only the sandbox's own uid exists inside to use it.
+  else args.push("--size", String(Math.floor(plan.limits.homeBytes)), "--perms", "1777", "--tmpfs", SANDBOX_HOME);
 
   // Parents before children, so a nested share is not hidden by its parent's mount.
   const binds = [...plan.readOnlyBinds].sort((a, b) => depth(a.dest) - depth(b.dest));

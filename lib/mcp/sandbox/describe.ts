@@ -83,13 +83,22 @@ function render(d: Omit<LaunchDescription, "text">): string {
   }
   lines.push(`Environment: ${d.envNames.length ? `${d.envNames.join(", ")} (values hidden)` : "none from the config"}; plus ${HOST_ENV}.`);
   lines.push(
-    `Network: ${{ none: "none (loopback of its own only)", full: "full (including this host's loopback services)", refused: "host list (not supported: the server will not start)" }[d.network]}.`,
+    `Network: ${
+      {
+        none: "none (loopback of its own only)",
+        full: d.sandboxed
+          ? "full internet through slirp4netns, but not this host's loopback, private networks or the cloud metadata address (needs root; without it the host network is shared)"
+          : "full (including this host's loopback services)",
+        refused: "host list (not supported: the server will not start)",
+      }[d.network]
+    }.`,
   );
   lines.push(
     `Shared read-only: ${d.readOnlyPaths.length ? d.readOnlyPaths.join(", ") : "none"}${d.sandboxed ? " (plus the project's node_modules and the program's install directory)" : ""}.`,
   );
   lines.push(`Working directory: ${d.cwd ?? "refused"}.`);
   if (d.limits) lines.push(`Limits per process: ${renderLimits(d.limits)}.`);
+  if (d.limits) lines.push(`Limits for the whole sandbox: ${renderGroupLimits(d.limits)}.`);
   for (const problem of d.problems) lines.push(`Will not start: ${problem}`);
   return lines.join("\n");
 }
@@ -103,6 +112,18 @@ function renderLimits(limits: SandboxLimits): string {
     limits.openFiles !== null && `${limits.openFiles} open files`,
     limits.fileSizeBytes !== null && `files up to ${bytes(limits.fileSizeBytes)}`,
     `/tmp ${bytes(limits.tmpBytes)}`,
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+function renderGroupLimits(limits: SandboxLimits): string {
+  const parts = [
+    limits.groupMemoryBytes !== null && `memory ${bytes(limits.groupMemoryBytes)}`,
+    limits.groupProcesses !== null && `${limits.groupProcesses} processes/threads`,
+    limits.groupCpus !== null && `${limits.groupCpus} CPU`,
+    limits.homeBytes !== null
+      ? `home ${bytes(limits.homeBytes)} (in memory, not kept across restarts)`
+      : "home on disk, kept, size not limited",
   ];
   return parts.filter(Boolean).join(", ");
 }

@@ -1,6 +1,7 @@
 /**
- * Resource limits of a sandboxed stdio server, applied per process with util-linux `prlimit`
- * inside the sandbox (soft = hard, so the server cannot raise them again).
+ * Resource limits of a sandboxed stdio server: per process with util-linux `prlimit` inside the
+ * sandbox (soft = hard, so the server cannot raise them again), and for the whole process tree in
+ * a control group (`cgroups.ts`), plus the size of its home.
  */
 
 /** Per-process resource limits. `null` leaves a limit as inherited. */
@@ -28,6 +29,18 @@ export interface SandboxLimits {
   fileSizeBytes: number | null;
   /** Size of the private `/tmp` (a tmpfs, so it is RAM). Default 256 MiB. */
   tmpBytes: number;
+  /** Memory of the whole sandbox (all processes, their tmpfs pages). Default 2 GiB. */
+  groupMemoryBytes: number | null;
+  /** Processes and threads of the whole sandbox. Default 256. */
+  groupProcesses: number | null;
+  /** CPU time of the whole sandbox, in cores. Default 1. */
+  groupCpus: number | null;
+  /**
+   * Size of the home: a private tmpfs of this size (RAM, counted in the sandbox's memory, never the
+   * disk the database is on). Default 256 MiB. `null` binds the persistent `<data>/sandboxes/…`
+   * directory instead, whose size is then not limited.
+   */
+  homeBytes: number | null;
 }
 
 const GiB = 1024 ** 3;
@@ -42,7 +55,31 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   openFiles: 1024,
   fileSizeBytes: 1 * GiB,
   tmpBytes: 256 * MiB,
+  groupMemoryBytes: 2 * GiB,
+  groupProcesses: 256,
+  groupCpus: 1,
+  homeBytes: 256 * MiB,
 });
+
+/** Environment variables of the whole-sandbox limits (docs/limits.md). */
+export const SANDBOX_LIMIT_ENV = {
+  groupMemoryBytes: "SWITCHBOARD_SANDBOX_MEMORY_BYTES",
+  groupProcesses: "SWITCHBOARD_SANDBOX_PROCESSES",
+  groupCpus: "SWITCHBOARD_SANDBOX_CPUS",
+  homeBytes: "SWITCHBOARD_SANDBOX_HOME_BYTES",
+} as const;
+
+/** Whole-sandbox limits from the environment: unset keeps the default, `0` means unlimited (home: persistent). */
+export function sandboxLimitsFromEnv(env: Record<string, string | undefined>): Partial<SandboxLimits> {
+  const limits: Partial<SandboxLimits> = {};
+  for (const [key, name] of Object.entries(SANDBOX_LIMIT_ENV) as [keyof typeof SANDBOX_LIMIT_ENV, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const value = Number(raw);
+    if (Number.isFinite(value) && value >= 0) limits[key] = value === 0 ? null : value;
+  }
+  return limits;
+}
 
 /** Fill in defaults for the limits not given. */
 export function resolveLimits(limits: Partial<SandboxLimits> | undefined): SandboxLimits {

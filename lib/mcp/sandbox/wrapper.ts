@@ -14,6 +14,9 @@ import { identityFiles, identityFor, type SandboxIdentity } from "./identity";
 import { resolveLimits, type SandboxLimits } from "./limits";
 import { assertNotProtected, assertShareable, hostHomeDir, normaliseSharedPath, resolveSandboxCwd, SANDBOX_HOME } from "./paths";
 import { buildSandboxEnv } from "./sandbox-env";
+import { prepareGroup } from "./cgroups";
+import { blockedRoutes, egressToolsAvailable, SLIRP_DNS } from "./egress";
+import { launcherCommand, type LauncherPlan } from "./launcher";
 
 /** Options of `createSandboxWrapper`. */
 export interface SandboxOptions {
@@ -32,6 +35,8 @@ export interface SandboxOptions {
   bwrapPath?: string;
   /** More host paths never to share (key files kept outside `dataDir`). Default: none. */
   protectedPaths?: string[];
+  /** Where control groups are mounted. Default: `/sys/fs/cgroup`. */
+  cgroupRoot?: string;
 }
 
 /**
@@ -50,10 +55,54 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
     if (!status.available || !status.bwrapPath) {
       throw new SandboxRefusedError("unavailable", `Cannot start "${context.serverName}": ${status.reason}`, status.fix);
     }
-    const args = await planLaunch(launch, context, options, limits, status.bwrapPath);
+    const launcher = await planLauncher(context, options, limits);
+    const args = await planLaunch(
+      launch,
+      context,
+      options,
+      limits,
+      status.bwrapPath,
+      launcher.egress ? await resolvConf(options.dataDir) : undefined,
+    );
     // bwrap's own environment is irrelevant (--clearenv) and its cwd is replaced by --chdir.
-    return { command: status.bwrapPath, args, env: {}, cwd: "/" };
+    return { ...launcherCommand(launcher, status.bwrapPath, args), cwd: "/" };
   };
+}
+
+/** Whole-sandbox limits and, for `network: true`, the egress namespace (docs/limits.md). */
+async function planLauncher(context: LaunchContext, options: SandboxOptions, limits: SandboxLimits): Promise<LauncherPlan> {
+  const identity = identityFor(context.userId, context.serverId, process.getuid?.() ?? -1, process.getgid?.() ?? -1);
+  const network = networkOf(context.config);
+  if (identity.kind !== "drop") {
+    // Without root there is no cgroup or network namespace to manage; say so where the status shows it.
+    const notEnforced = ["whole-sandbox memory, process and CPU limits are not enforced (the app does not run as root)"];
+    if (network) notEnforced.push("network: true shares the host's network, loopback included (egress filtering needs root)");
+    return { procsFiles: [], notEnforced, egress: null };
+  }
+  const group = await prepareGroup(
+    `sandbox-${identity.uid}`,
+    { memoryBytes: limits.groupMemoryBytes, processes: limits.groupProcesses, cpus: limits.groupCpus },
+    options.cgroupRoot,
+  );
+  if (!network) return { ...group, egress: null };
+  const tools = await egressToolsAvailable();
+  if (!tools) {
+    throw new SandboxRefusedError(
+      "unavailable",
+      `Cannot start "${context.serverName}" with network: true: slirp4netns, unshare or ip is missing.`,
+      "install the Debian packages slirp4netns, util-linux and iproute2 (or set network: false).",
+    );
+  }
+  return { ...group, egress: { routes: blockedRoutes(), ip: tools.ip } };
+}
+
+/** The resolv.conf of the egress namespace: slirp4netns's DNS forwarder. */
+async function resolvConf(dataDir: string): Promise<string> {
+  const dir = path.join(/*turbopackIgnore: true*/ dataDir, "sandbox-etc");
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  const file = path.join(dir, "resolv.egress.conf");
+  await writeFile(file, `nameserver ${SLIRP_DNS}\n`, { mode: 0o644 });
+  return file;
 }
 
 async function planLaunch(
@@ -62,6 +111,7 @@ async function planLaunch(
   options: SandboxOptions,
   limits: SandboxLimits,
   bwrapPath: string,
+  resolvConfFile?: string,
 ): Promise<string[]> {
   const { config } = context;
   const network = networkOf(config);
@@ -106,6 +156,7 @@ async function planLaunch(
     network,
     rootLayout,
     hostHome,
+    resolvConf: resolvConfFile,
     identityFiles: files,
     readOnlyBinds,
     env,

@@ -180,6 +180,24 @@ describe("agent loop", () => {
     expect((progress.at(-1) as { data: { total?: number } }).data.total).toBe(3);
   });
 
+  it("answers with the good servers when one fails, and says which server was left out and why", async () => {
+    const { user, chat, servers } = newUserWithChat({
+      ...EVERYTHING_CONFIG,
+      broken: { command: "switchboard-no-such-command-xyz" },
+    });
+    const chunks = await runTurn({
+      ...env,
+      userId: user.id,
+      chatId: chat.id,
+      servers,
+      request: say('[[call:echo {"message":"still works"}]]'),
+    });
+    const notices = chunks.filter((c) => c.type === "data-notice") as { data: { serverName: string; text: string } }[];
+    expect(notices.map((n) => n.data.serverName)).toEqual(["broken"]);
+    expect(notices[0].data.text).toMatch(/broken is left out of this answer: .*command not found/);
+    expect(JSON.parse(lastToolMessageContent())).toEqual({ result: "Echo: still works" });
+  });
+
   it("puts an attached resource and a prompt into the model's context and stores them as parts", async () => {
     const { user, chat, servers, everything } = setup();
     await runTurn({

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseServerConfig } from "@/lib/mcp/config";
@@ -26,7 +27,9 @@ import {
   type Sandboxed,
 } from "./helpers";
 
-const LIMITS = { processes: 64, fileSizeBytes: 8 * 1024 * 1024, memoryBytes: 512 * 1024 * 1024 };
+// The persistent home (homeBytes: null) and no CPU quota here (a throttled fork bomb skews the
+// /proc sampling); the whole-sandbox limits have their own tests below.
+const LIMITS = { processes: 64, fileSizeBytes: 8 * 1024 * 1024, memoryBytes: 512 * 1024 * 1024, homeBytes: null, groupCpus: null };
 const HOST_SECRET = `host-secret-${process.pid}-${Date.now()}`;
 
 let data: FakeData;
@@ -244,22 +247,93 @@ describe("sandbox limits that end the server", () => {
 });
 
 describe("sandbox with network: true", () => {
-  it("reaches the host's loopback (the flag really shares the network)", async () => {
+  it("reaches the internet but not the host's loopback, its private addresses or the metadata address", async () => {
+    // A trap on every interface: reachable through the host's private address too, were it not blocked.
+    const wide = net.createServer((socket) => {
+      wideConnections++;
+      socket.destroy();
+    });
+    let wideConnections = 0;
+    await new Promise<void>((resolve) => wide.listen(0, "0.0.0.0", resolve));
+    const widePort = (wide.address() as net.AddressInfo).port;
+    const privateAddress = Object.values(os.networkInterfaces())
+      .flat()
+      .find((entry) => entry?.family === "IPv4" && !entry.internal)?.address;
     const before = trap.connections;
     const networked = await startSandboxed({
       sandbox: { dataDir: data.dataDir, projectRoot },
       config: { command: process.execPath, args: [probePath], read_only_paths: [fixturesDir], network: true },
     });
     try {
-      expect((await callJson(networked.client, "connect", { host: "127.0.0.1", port: trap.port })).connected).toBe(true);
-      expect(trap.connections).toBe(before + 1);
+      const connect = (host: string, port: number) => callJson(networked.client, "connect", { host, port, timeoutMs: 3000 });
+      expect(await connect("127.0.0.1", trap.port)).toMatchObject({ connected: false });
+      expect(await connect("10.0.2.2", trap.port)).toMatchObject({ connected: false }); // slirp's alias for the host
+      if (privateAddress) expect(await connect(privateAddress, widePort)).toMatchObject({ connected: false });
+      expect(await connect("169.254.169.254", 80)).toMatchObject({ connected: false });
+      expect(await connect("192.168.0.1", 80)).toMatchObject({ connected: false });
+      expect(trap.connections).toBe(before);
+      expect(wideConnections).toBe(0);
+      // The internet (the npm registry is what this machine reaches), by name through slirp's DNS.
+      expect(await connect("registry.npmjs.org", 443)).toMatchObject({ connected: true });
       // Still cannot read the app's secrets.
       const seen = await callJson(networked.client, "read_files", { paths: [data.keyPath] });
       expect(seen[data.keyPath].ok).toBe(false);
     } finally {
       await networked.client.close();
+      wide.close();
     }
     expect(await waitForNoMarker(networked.marker)).toEqual([]);
+  });
+});
+
+describe("whole-sandbox limits (control group and home size)", () => {
+  // Per-process limits off, so what stops the server here is the limit on the whole sandbox.
+  const GROUP = {
+    processes: null,
+    memoryBytes: null,
+    fileSizeBytes: null,
+    groupProcesses: 64,
+    groupMemoryBytes: 256 * 1024 * 1024,
+    homeBytes: 4 * 1024 * 1024,
+  };
+  let grouped: Sandboxed;
+  beforeAll(async () => {
+    grouped = await startSandboxed({
+      sandbox: { dataDir: data.dataDir, projectRoot, limits: GROUP },
+      config: { command: process.execPath, args: [probePath], read_only_paths: [fixturesDir] },
+    });
+  });
+  afterAll(async () => {
+    await grouped?.client.close().catch(() => undefined);
+  });
+
+  it("reports nothing as unenforced on this host (cgroups are available as root)", () => {
+    expect(grouped.stderr()).not.toContain("not enforced");
+  });
+
+  it("stops a memory bomb spread over processes at the sandbox-wide memory limit", async () => {
+    const seen = await callJson(grouped.client, "alloc_many", { count: 4, bytes: 128 * 1024 * 1024 }, 60_000);
+    expect(seen.killed).toBeGreaterThan(0);
+    expect(seen.completed).toBeLessThan(4);
+    expect((await callJson(grouped.client, "identity")).uid).toBeGreaterThan(0);
+  });
+
+  it("stops a fork bomb at the sandbox-wide process limit", async () => {
+    const uid = (await callJson(grouped.client, "identity")).uid;
+    const seen = await callJson(grouped.client, "fork_bomb", { seconds: 3 });
+    expect(seen.forkErrors).toBeGreaterThan(0);
+    // The kernel's own count: forks refused at the group's limit (v1 pids controller on this host).
+    const events = readFileSync(`/sys/fs/cgroup/pids/switchboard/sandbox-${uid}/pids.events`, "utf8");
+    expect(Number(/max (\d+)/.exec(events)?.[1])).toBeGreaterThan(0);
+    // /proc sampled from inside also lists a few tasks that are exiting (already uncharged).
+    expect(seen.peak).toBeLessThanOrEqual(GROUP.groupProcesses + 8);
+    expect(seen.after).toBe(0);
+  });
+
+  it("stops filling the home at its cap, and nothing lands on the host's disk", async () => {
+    const seen = await callJson(grouped.client, "write_big", { path: "/home/sandbox/fill.bin", maxBytes: 64 * 1024 * 1024 });
+    expect(seen.error).toBe("ENOSPC");
+    expect(seen.size).toBeLessThanOrEqual(GROUP.homeBytes);
   });
 });
 

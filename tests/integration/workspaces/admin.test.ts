@@ -66,7 +66,9 @@ describe("instance administration", () => {
 
   it("keeps at least one administrator and never acts on the caller's own account", async () => {
     const { effects } = recordingEffects(pool);
-    await expect(adminUpdateUser(getDb(), admin, admin.id, { isAdmin: false }, effects)).rejects.toMatchObject({ code: "user.self_action" });
+    await expect(adminUpdateUser(getDb(), admin, admin.id, { isAdmin: false }, effects)).rejects.toMatchObject({
+      code: "user.self_action",
+    });
     await adminUpdateUser(getDb(), admin, alice.id, { isAdmin: true }, effects);
     expect(getUserById(getDb(), alice.id)?.isAdmin).toBe(true);
     await adminUpdateUser(getDb(), admin, alice.id, { isAdmin: false }, effects);

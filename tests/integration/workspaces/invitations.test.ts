@@ -137,7 +137,9 @@ describe("invitation lifecycle", () => {
 describe("roles and the last owner", () => {
   it("the last owner can neither leave nor be demoted", async () => {
     await expect(removeMember(getDb(), actorIn(owner, acme), owner.id, effects)).rejects.toMatchObject({ code: "workspace.last_owner" });
-    await expect(changeMemberRole(getDb(), actorIn(owner, acme), owner.id, "admin", effects)).rejects.toMatchObject({ code: "workspace.last_owner" });
+    await expect(changeMemberRole(getDb(), actorIn(owner, acme), owner.id, "admin", effects)).rejects.toMatchObject({
+      code: "workspace.last_owner",
+    });
     expect(getMembershipRole(getDb(), acme, owner.id)).toBe("owner");
   });
 
@@ -145,13 +147,17 @@ describe("roles and the last owner", () => {
     await changeMemberRole(getDb(), actorIn(owner, acme), carol.id, "owner", effects);
     await changeMemberRole(getDb(), actorIn(owner, acme), owner.id, "admin", effects);
     expect(getMembershipRole(getDb(), acme, owner.id)).toBe("admin");
-    await expect(changeMemberRole(getDb(), actorIn(carol, acme), carol.id, "member", effects)).rejects.toMatchObject({ code: "workspace.last_owner" });
+    await expect(changeMemberRole(getDb(), actorIn(carol, acme), carol.id, "member", effects)).rejects.toMatchObject({
+      code: "workspace.last_owner",
+    });
     await changeMemberRole(getDb(), actorIn(carol, acme), owner.id, "owner", effects);
   });
 
   it("admins manage members but never owners; members manage nobody", async () => {
     // bob is an admin (accepted above), carol an owner.
-    await expect(changeMemberRole(getDb(), actorIn(bob, acme), carol.id, "member", effects)).rejects.toMatchObject({ code: "auth.forbidden" });
+    await expect(changeMemberRole(getDb(), actorIn(bob, acme), carol.id, "member", effects)).rejects.toMatchObject({
+      code: "auth.forbidden",
+    });
     await expect(removeMember(getDb(), actorIn(bob, acme), carol.id, effects)).rejects.toMatchObject({ code: "auth.forbidden" });
     await expect(changeMemberRole(getDb(), actorIn(bob, acme), bob.id, "owner", effects)).rejects.toMatchObject({ code: "auth.forbidden" });
     const members = listWorkspaceMembers(getDb(), actorIn(bob, acme));

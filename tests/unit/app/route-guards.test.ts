@@ -50,6 +50,16 @@ describe("route guards", () => {
     },
   );
 
+  // A body is read only after the session check, so an anonymous caller cannot make the app
+  // buffer or parse anything (docs/limits.md); bodies are read through the capped helpers.
+  it.each(files.filter((f) => !PUBLIC_ROUTES.has(f)))("%s checks the session before reading a body", (file) => {
+    const source = fs.readFileSync(file, "utf8");
+    const body = source.search(/\b(readJson|parseBody|readBodyText|readServerRef)\(|request\.(json|text|formData|arrayBuffer)\(/);
+    if (body === -1) return;
+    expect(source.search(SESSION_CHECK)).toBeLessThan(body);
+    expect(source).not.toMatch(/request\.(json|text|formData|arrayBuffer)\(/);
+  });
+
   it("lists only public routes that exist", () => {
     for (const file of PUBLIC_ROUTES) expect(files).toContain(file);
   });

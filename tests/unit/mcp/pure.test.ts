@@ -128,16 +128,24 @@ describe("configHash", () => {
 });
 
 describe("collectPages", () => {
-  it("follows cursors and stops at the page and item bounds", async () => {
+  it("follows cursors and fails clearly past the page, item and byte bounds or on a cursor loop", async () => {
     const pages = (n: number) => async (cursor: string | undefined) => {
       const i = cursor ? Number(cursor) : 0;
       return { items: [i], nextCursor: i + 1 < n ? String(i + 1) : undefined };
     };
     expect(await collectPages(pages(3), "x", silentLogger)).toEqual([0, 1, 2]);
-    expect(await collectPages(pages(100), "x", silentLogger, { maxPages: 5, maxItems: 100 })).toHaveLength(5);
-    expect(await collectPages(pages(100), "x", silentLogger, { maxPages: 50, maxItems: 3 })).toEqual([0, 1, 2]);
+    await expect(collectPages(pages(100), "x", silentLogger, { maxPages: 5, maxItems: 100 })).rejects.toThrow(
+      /more than 5 pages.*SWITCHBOARD_MCP_MAX_LIST_PAGES/,
+    );
+    await expect(collectPages(pages(100), "tools/list", silentLogger, { maxPages: 50, maxItems: 3 })).rejects.toMatchObject({
+      code: "limit_exceeded",
+      message: expect.stringMatching(/more than 3 items.*SWITCHBOARD_MCP_MAX_TOOLS/),
+    });
+    await expect(collectPages(pages(100), "x", silentLogger, { maxPages: 50, maxItems: 100, maxBytes: 10 })).rejects.toThrow(
+      /larger than 10 bytes/,
+    );
     const loop = async () => ({ items: [1], nextCursor: "same" });
-    expect(await collectPages(loop, "x", silentLogger)).toEqual([1, 1]);
+    await expect(collectPages(loop, "x", silentLogger)).rejects.toThrow(/repeated a cursor/);
   });
 });
 

@@ -75,8 +75,16 @@ describe("buildBwrapArgs", () => {
     expect(args.indexOf("--setenv")).toBeGreaterThan(clear);
   });
 
-  it("mounts system directories read-only, a fresh /proc and /dev, a private /tmp and the home writable", () => {
+  it("caps the home as a private tmpfs of homeBytes: nothing of the data directory's disk is writable", () => {
     const args = beforeSeparator(buildBwrapArgs(plan()));
+    expect(operands(args, "--tmpfs")).toEqual([["/tmp"], ["/home/sandbox"]]);
+    const home = args.indexOf("/home/sandbox", args.indexOf("--tmpfs", args.indexOf("--tmpfs") + 1));
+    expect(args.slice(home - 5, home - 3)).toEqual(["--size", String(256 * 1024 * 1024)]);
+    expect(operands(args, "--bind", 2)).toEqual([]);
+  });
+
+  it("mounts system directories read-only, a fresh /proc and /dev, a private /tmp and the persistent home writable", () => {
+    const args = beforeSeparator(buildBwrapArgs(plan({ limits: { ...DEFAULT_LIMITS, homeBytes: null } })));
     expect(operands(args, "--ro-bind", 2)).toContainEqual(["/usr", "/usr"]);
     expect(operands(args, "--ro-bind", 2)).toContainEqual(["/lib64", "/lib64"]);
     expect(operands(args, "--symlink", 2)).toContainEqual(["usr/bin", "/bin"]);

@@ -80,6 +80,8 @@ describe("describeLaunch", () => {
     expect(d.text).toContain("Network: full");
     expect(d.text).toContain("/srv/docs");
     expect(d.text).toContain("CPU 3600 s, memory 2 GiB, 256 processes/threads");
+    expect(d.text).toContain("not this host's loopback, private networks or the cloud metadata address");
+    expect(d.text).toContain("Limits for the whole sandbox: memory 2 GiB, 256 processes/threads, 1 CPU, home 256 MiB");
   });
 
   it("lists why a config would be refused", () => {

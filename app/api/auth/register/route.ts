@@ -10,9 +10,10 @@ import { readJson, route } from "@/lib/http";
  * a user. Self sign-up answers the same for a new and a taken email, so it reveals no accounts.
  */
 export const POST = route(async (request: Request) => {
-  const body = await readJson(request);
-  const db = getDb();
+  // Who is calling first (an administrator adding a user), then the body, capped small.
   const callerId = await sessionUserId();
+  const body = await readJson(request, 10_000);
+  const db = getDb();
   const byAdmin = !!callerId && !!getUserById(db, callerId)?.isAdmin;
   const user = await registerUser(db, body, { byAdmin, address: clientAddress(request.headers) });
   if (byAdmin && user) return Response.json({ id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin }, { status: 201 });

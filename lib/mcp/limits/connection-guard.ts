@@ -1,0 +1,104 @@
+/**
+ * The per-connection state the limits share: the caps, the stream reopen budget, the requests in
+ * flight over HTTP (so a cancelled or timed-out call can abort its response and free its socket),
+ * and the counters the status shows.
+ */
+import { LIMIT_EXCEEDED_RPC_CODE } from "../errors";
+import { ReconnectBudget } from "./reconnect-budget";
+import type { EngineLimits } from "./settings";
+
+/** A JSON-RPC request id. */
+export type RpcId = string | number;
+
+/** What the status shows about one connection's limits. */
+export interface LimitCounters {
+  /** Messages refused for size, depth or width. */
+  refusedMessages: number;
+  /** Notifications dropped by the rate limit. */
+  droppedNotifications: number;
+  /** Elicitation/sampling requests refused by the rate limit. */
+  refusedServerRequests: number;
+  /** Stream opens used of the budget; `exhausted` once no reopen is allowed. */
+  streamOpens: { opens: number; max: number; exhausted: boolean };
+  /** The last refusal, redacted text. */
+  lastRefusal: string | null;
+}
+
+/** Shared limit state of one connection. */
+export class ConnectionGuard {
+  readonly budget: ReconnectBudget;
+  private readonly inflight = new Map<RpcId, AbortController>();
+  private readonly streams = new Set<AbortController>();
+  private refusedMessages = 0;
+  private droppedNotifications = 0;
+  private refusedServerRequests = 0;
+  private lastRefusal: string | null = null;
+
+  constructor(
+    readonly limits: EngineLimits,
+    readonly now: () => number,
+  ) {
+    this.budget = new ReconnectBudget(limits.maxStreamOpens, now);
+  }
+
+  /** Remember which HTTP request carries `ids`, so `abortRequest` can end its response. */
+  track(ids: RpcId[], controller: AbortController): () => void {
+    for (const id of ids) this.inflight.set(id, controller);
+    return () => {
+      for (const id of ids) if (this.inflight.get(id) === controller) this.inflight.delete(id);
+    };
+  }
+
+  /** Remember a standalone event stream so a flood can close it; returns the forget function. */
+  trackStream(controller: AbortController): () => void {
+    this.streams.add(controller);
+    return () => this.streams.delete(controller);
+  }
+
+  /** Close the standalone event streams (a notification flood); reopening them uses the budget. */
+  closeStreams(reason: string): void {
+    this.lastRefusal = reason;
+    for (const controller of this.streams) controller.abort(new Error(reason));
+    this.streams.clear();
+  }
+
+  /** End the HTTP response of a request the client gave up on (timeout, cancel): frees its socket. */
+  abortRequest(id: RpcId): void {
+    const controller = this.inflight.get(id);
+    this.inflight.delete(id);
+    controller?.abort(new Error("the call was cancelled"));
+  }
+
+  /** Count a refused message; `reason` is kept for the status. */
+  noteRefused(reason: string): void {
+    this.refusedMessages++;
+    this.lastRefusal = reason;
+  }
+
+  /** Count a dropped notification. */
+  noteDroppedNotification(): void {
+    this.droppedNotifications++;
+  }
+
+  /** Count a refused server request. */
+  noteRefusedServerRequest(reason: string): void {
+    this.refusedServerRequests++;
+    this.lastRefusal = reason;
+  }
+
+  /** Counters for the status. */
+  snapshot(): LimitCounters {
+    return {
+      refusedMessages: this.refusedMessages,
+      droppedNotifications: this.droppedNotifications,
+      refusedServerRequests: this.refusedServerRequests,
+      streamOpens: this.budget.snapshot(),
+      lastRefusal: this.lastRefusal,
+    };
+  }
+}
+
+/** A JSON-RPC error response that fails request `id` with `message` (the caller sees it at once). */
+export function limitErrorResponse(id: RpcId, message: string) {
+  return { jsonrpc: "2.0" as const, id, error: { code: LIMIT_EXCEEDED_RPC_CODE, message } };
+}

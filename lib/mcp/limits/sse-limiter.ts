@@ -1,0 +1,116 @@
+/**
+ * Limits for `text/event-stream` bodies, applied while streaming: one line and one event at most
+ * `maxMessageBytes`, the JSON shape of each event's data, and `retry:` at least 1 s. Only whole,
+ * checked events are passed on, so memory stays bounded by one event. Over a cap, or when the
+ * stream breaks or ends without an answer, the request this stream answers fails at once.
+ */
+import { sseErrorEvent, type BodyProcessor, type Emit } from "./body-processor";
+import type { ConnectionGuard, RpcId } from "./connection-guard";
+import { describeRefusal, JsonShapeScanner } from "./json-shape";
+import { MIN_REOPEN_MS } from "./reconnect-budget";
+import { raiseHint } from "./settings";
+
+const encoder = new TextEncoder();
+const DATA_PREFIX = encoder.encode("data:");
+const RETRY_PREFIX = encoder.encode("retry:");
+const NEWLINE = encoder.encode("\n");
+
+/** Processor for one SSE body answering `ids` (empty for the standalone GET stream). */
+export class SseLimiter implements BodyProcessor {
+  private readonly scanner: JsonShapeScanner;
+  private event: Uint8Array[] = [];
+  private eventBytes = 0;
+  private line: Uint8Array[] = [];
+  private lineBytes = 0;
+  private sawData = false;
+
+  constructor(
+    private readonly guard: ConnectionGuard,
+    private readonly ids: RpcId[],
+  ) {
+    this.scanner = new JsonShapeScanner(guard.limits.maxJsonDepth, guard.limits.maxJsonMembers);
+  }
+
+  push(chunk: Uint8Array, emit: Emit): boolean {
+    const max = this.guard.limits.maxMessageBytes;
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline);
+      this.lineBytes += piece.length;
+      if (this.lineBytes + this.eventBytes > max) return this.fail(overCap(max), emit);
+      this.line.push(piece.slice());
+      if (newline === -1) return true;
+      if (!this.finishLine(emit)) return false;
+      start = newline + 1;
+    }
+    return true;
+  }
+
+  end(emit: Emit): void {
+    // A request that got no data at all fails now instead of waiting out its timeout.
+    if (!this.sawData && this.ids.length > 0) emit(sseErrorEvent(this.ids[0], "the server closed the response stream without answering"));
+  }
+
+  broken(reason: string, emit: Emit): void {
+    if (this.ids.length > 0) emit(sseErrorEvent(this.ids[0], `the response stream broke: ${reason}`));
+  }
+
+  private finishLine(emit: Emit): boolean {
+    let text = concat(this.line, this.lineBytes);
+    this.line = [];
+    this.lineBytes = 0;
+    if (text[text.length - 1] === 0x0d) text = text.subarray(0, -1);
+    if (text.length === 0) {
+      // Blank line: the event is complete and checked; pass it on whole.
+      if (this.event.length > 0) emit(concat([...this.event, NEWLINE], this.eventBytes + 1));
+      this.event = [];
+      this.eventBytes = 0;
+      this.scanner.reset();
+      return true;
+    }
+    if (startsWith(text, DATA_PREFIX)) {
+      this.sawData = true;
+      const refusal = this.scanner.pushBytes(text.subarray(DATA_PREFIX.length));
+      if (refusal) return this.fail(describeRefusal(refusal), emit);
+    } else if (startsWith(text, RETRY_PREFIX)) {
+      const retry = Number(new TextDecoder().decode(text.subarray(RETRY_PREFIX.length)).trim());
+      // A server's `retry: 0` would make the client reconnect in a tight loop.
+      if (!(retry >= MIN_REOPEN_MS)) text = encoder.encode(`retry: ${MIN_REOPEN_MS}`);
+    }
+    this.eventBytes += text.length + 1;
+    if (this.eventBytes > this.guard.limits.maxMessageBytes) return this.fail(overCap(this.guard.limits.maxMessageBytes), emit);
+    this.event.push(text, NEWLINE);
+    return true;
+  }
+
+  private fail(reason: string, emit: Emit): false {
+    this.guard.noteRefused(reason);
+    this.event = [];
+    this.line = [];
+    if (this.ids.length > 0) emit(sseErrorEvent(this.ids[0], reason));
+    return false;
+  }
+}
+
+/** The message of an over-size refusal. */
+export function overCap(max: number): string {
+  return `one message exceeds ${max} bytes; it was discarded (${raiseHint("maxMessageBytes")})`;
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

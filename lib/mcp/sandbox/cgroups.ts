@@ -1,0 +1,108 @@
+/**
+ * Limits for a sandbox's whole process tree (not per process): memory, process count and CPU in
+ * one control group per (user, server), on cgroup v2 where the host delegates it and on the v1
+ * controllers otherwise. What could not be set up is reported, never silently skipped: the launch
+ * prints it to the server's stderr, which the status shows.
+ */
+import { access, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+/** Whole-sandbox limits; `null` leaves one unlimited. */
+export interface GroupLimits {
+  /** Memory of all processes together (tmpfs pages they write count too). */
+  memoryBytes: number | null;
+  /** Processes and threads together. */
+  processes: number | null;
+  /** CPUs' worth of time per period (1 = one core). */
+  cpus: number | null;
+}
+
+/** Where a launch joins its control group, and what is enforced. */
+export interface GroupPlacement {
+  /** `cgroup.procs` files the launch writes its pid into (one per v1 controller, one on v2). */
+  procsFiles: string[];
+  /** Sentences about limits that are not enforced on this host (empty when all are). */
+  notEnforced: string[];
+}
+
+const CPU_PERIOD_US = 100_000;
+
+/** Create (or reuse) the control group `name` under `root` with `limits`. */
+export async function prepareGroup(name: string, limits: GroupLimits, root = "/sys/fs/cgroup"): Promise<GroupPlacement> {
+  if (await exists(path.join(root, "cgroup.controllers"))) return prepareV2(name, limits, root);
+  return prepareV1(name, limits, root);
+}
+
+async function prepareV2(name: string, limits: GroupLimits, root: string): Promise<GroupPlacement> {
+  const parent = path.join(root, "switchboard");
+  const dir = path.join(parent, name);
+  const notEnforced: string[] = [];
+  try {
+    await mkdir(dir, { recursive: true });
+    // Controllers must be enabled on every level above the group they limit.
+    for (const level of [root, parent]) {
+      for (const controller of ["memory", "pids", "cpu"]) {
+        await writeFile(path.join(level, "cgroup.subtree_control"), `+${controller}`).catch(() => undefined);
+      }
+    }
+    const settings: Array<[string, string | null, string]> = [
+      ["memory.max", limits.memoryBytes === null ? null : String(limits.memoryBytes), "memory"],
+      ["memory.swap.max", limits.memoryBytes === null ? null : "0", "swap"],
+      ["pids.max", limits.processes === null ? null : String(limits.processes), "process count"],
+      ["cpu.max", limits.cpus === null ? null : `${Math.round(limits.cpus * CPU_PERIOD_US)} ${CPU_PERIOD_US}`, "CPU"],
+    ];
+    for (const [file, value, what] of settings) {
+      if (value === null) continue;
+      await writeFile(path.join(dir, file), value).catch((error: NodeJS.ErrnoException) => {
+        if (what !== "swap") notEnforced.push(`${what} limit not enforced (cgroup v2 ${file}: ${error.code ?? error.message})`);
+      });
+    }
+    return { procsFiles: [path.join(dir, "cgroup.procs")], notEnforced };
+  } catch (error) {
+    return {
+      procsFiles: [],
+      notEnforced: [`whole-sandbox limits not enforced (cannot create ${dir}: ${(error as NodeJS.ErrnoException).code})`],
+    };
+  }
+}
+
+async function prepareV1(name: string, limits: GroupLimits, root: string): Promise<GroupPlacement> {
+  const wanted: Array<{ controller: string; what: string; files: Array<[string, string]> }> = [];
+  if (limits.memoryBytes !== null) {
+    wanted.push({ controller: "memory", what: "memory", files: [["memory.limit_in_bytes", String(limits.memoryBytes)]] });
+  }
+  if (limits.processes !== null)
+    wanted.push({ controller: "pids", what: "process count", files: [["pids.max", String(limits.processes)]] });
+  if (limits.cpus !== null) {
+    const quota = String(Math.round(limits.cpus * CPU_PERIOD_US));
+    wanted.push({
+      controller: "cpu",
+      what: "CPU",
+      files: [
+        ["cpu.cfs_period_us", String(CPU_PERIOD_US)],
+        ["cpu.cfs_quota_us", quota],
+      ],
+    });
+  }
+  const placement: GroupPlacement = { procsFiles: [], notEnforced: [] };
+  for (const { controller, what, files } of wanted) {
+    const dir = path.join(root, controller, "switchboard", name);
+    try {
+      await mkdir(dir, { recursive: true });
+      for (const [file, value] of files) await writeFile(path.join(dir, file), value);
+      placement.procsFiles.push(path.join(dir, "cgroup.procs"));
+    } catch (error) {
+      placement.notEnforced.push(
+        `${what} limit for the whole sandbox not enforced (cgroup v1 ${controller}: ${(error as NodeJS.ErrnoException).code ?? "unavailable"})`,
+      );
+    }
+  }
+  return placement;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The engine's limits as pure pieces: the JSON shape scan, the stream reopen budget, the SSE
+ * limiter (retry clamp, over-size events, broken streams) and the limited transport's rates.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { checkJsonShape, ConnectionGuard, LimitedTransport, resolveEngineLimits } from "@/lib/mcp/limits";
+import { limitedBody } from "@/lib/mcp/limits/body-processor";
+import { ReconnectBudget } from "@/lib/mcp/limits/reconnect-budget";
+import { SseLimiter } from "@/lib/mcp/limits/sse-limiter";
+
+const encoder = new TextEncoder();
+
+describe("checkJsonShape", () => {
+  it("refuses deep and wide documents and ignores brackets inside strings", () => {
+    expect(checkJsonShape('{"a":[1,2,{"b":"[[[[{{{{"}]}', 3, 100)).toBeNull();
+    expect(checkJsonShape("[[[[1]]]]", 3, 100)).toEqual({ kind: "depth", limit: 3 });
+    expect(checkJsonShape(`[${"1,".repeat(200)}1]`, 10, 100)).toEqual({ kind: "members", limit: 100 });
+    expect(checkJsonShape('{"s":"a\\"]]]]]]"}', 2, 100)).toBeNull();
+  });
+});
+
+describe("ReconnectBudget", () => {
+  it("lets the first open through at once, spaces later ones 1, 2, 4 s apart and stops at the budget", () => {
+    let now = 0;
+    const budget = new ReconnectBudget(4, () => now);
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const decision = budget.next();
+      if (!decision.allow) throw new Error("refused early");
+      waits.push(decision.waitMs);
+      now += decision.waitMs; // the stream opens and closes at once (retry: 0)
+    }
+    expect(waits).toEqual([0, 1000, 2000, 4000]);
+    expect(budget.next()).toEqual({ allow: false });
+    expect(budget.snapshot()).toEqual({ opens: 4, max: 4, exhausted: true });
+  });
+});
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+function source(chunks: string[], fail?: Error): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(encoder.encode(chunks[i++]));
+      else if (fail) controller.error(fail);
+      else controller.close();
+    },
+  });
+}
+
+describe("SseLimiter", () => {
+  const guard = () => new ConnectionGuard(resolveEngineLimits({ maxMessageBytes: 200 }), () => 0);
+
+  it("passes whole events on and clamps retry to 1 s", async () => {
+    const out = await readAll(
+      limitedBody(source(["retry: 0\n\nevent: message\nda", 'ta: {"a":1}\n\n']), new SseLimiter(guard(), [7]), () => {}),
+    );
+    expect(out).toBe('retry: 1000\n\nevent: message\ndata: {"a":1}\n\n');
+  });
+
+  it("fails the request at once when an event passes the cap, without reading the rest", async () => {
+    const g = guard();
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(encoder.encode(pulled === 1 ? "data: " : "x".repeat(100)));
+      },
+    });
+    const out = await readAll(limitedBody(endless, new SseLimiter(g, [7]), () => {}));
+    expect(JSON.parse(out.replace(/^event: message\ndata: /, ""))).toMatchObject({
+      id: 7,
+      error: { code: -32098, message: expect.stringMatching(/exceeds 200 bytes.*SWITCHBOARD_MCP_MAX_MESSAGE_BYTES/) },
+    });
+    expect(pulled).toBeLessThan(5);
+    expect(g.snapshot().refusedMessages).toBe(1);
+  });
+
+  it("fails the request with the reason when the stream breaks", async () => {
+    const out = await readAll(limitedBody(source(['data: {"a":'], new Error("socket hang up")), new SseLimiter(guard(), [3]), () => {}));
+    expect(out).toContain('"id":3');
+    expect(out).toContain("the response stream broke: socket hang up");
+  });
+});
+
+/** A transport we drive by hand: what the server "sends" and what the client sent back. */
+class ScriptedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport["onmessage"];
+  readonly sent: JSONRPCMessage[] = [];
+  async start() {}
+  async close() {}
+  async send(message: JSONRPCMessage) {
+    this.sent.push(message);
+  }
+  deliver(message: JSONRPCMessage) {
+    this.onmessage?.(message);
+  }
+}
+
+describe("LimitedTransport", () => {
+  it("refuses an elicitation flood with an error to the server instead of queueing it for the user", async () => {
+    const inner = new ScriptedTransport();
+    const guard = new ConnectionGuard(resolveEngineLimits({ maxPendingServerRequests: 3, serverRequestsPerMinute: 10 }), () => 0);
+    const limited = new LimitedTransport(inner, guard);
+    const reached: JSONRPCMessage[] = [];
+    limited.onmessage = (message) => reached.push(message);
+    await limited.start();
+    for (let id = 1; id <= 50; id++) inner.deliver({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "pw?" } });
+    expect(reached).toHaveLength(3);
+    expect(inner.sent).toHaveLength(47);
+    expect(inner.sent[0]).toMatchObject({
+      id: 4,
+      error: { message: expect.stringMatching(/SWITCHBOARD_MCP_MAX_PENDING_SERVER_REQUESTS/) },
+    });
+    // Answering one frees a pending slot.
+    await limited.send({ jsonrpc: "2.0", id: 1, result: { action: "decline" } });
+    inner.deliver({ jsonrpc: "2.0", id: 99, method: "elicitation/create", params: { message: "again" } });
+    expect(reached.map((m) => ("id" in m ? m.id : null))).toEqual([1, 2, 3, 99]);
+    expect(guard.snapshot().refusedServerRequests).toBe(47);
+  });
+
+  it("drops notifications past the rate and counts them", async () => {
+    const inner = new ScriptedTransport();
+    const guard = new ConnectionGuard(resolveEngineLimits({ notificationsPerSecond: 10 }), () => 0);
+    const limited = new LimitedTransport(inner, guard);
+    let reached = 0;
+    limited.onmessage = () => reached++;
+    await limited.start();
+    for (let i = 0; i < 100; i++) inner.deliver({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } });
+    expect(reached).toBe(20); // a burst of twice the per-second rate
+    expect(guard.snapshot().droppedNotifications).toBe(80);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Quotas and request limits at the HTTP boundary: each quota answers 429 with Retry-After at N+1
+ * while another user is unaffected, and request bodies are refused with 413 while streaming.
+ */
+import { describe, expect, it } from "vitest";
+import { errorResponse } from "@/lib/http";
+import { readBodyText, readJson } from "@/lib/http";
+import { MinuteWindow, SlotCounter } from "@/lib/quotas/counters";
+import { QuotaError } from "@/lib/quotas/errors";
+import { DEFAULT_QUOTAS, quotasFromEnv } from "@/lib/quotas/settings";
+
+describe("quota settings", () => {
+  it("reads each quota from its variable and keeps the default for unset or invalid values", () => {
+    expect(quotasFromEnv({})).toEqual(DEFAULT_QUOTAS);
+    const quotas = quotasFromEnv({ SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: "3", SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE: "x" });
+    expect(quotas.concurrentCallsPerUser).toBe(3);
+    expect(quotas.requestsPerMinute).toBe(DEFAULT_QUOTAS.requestsPerMinute);
+  });
+});
+
+describe("SlotCounter", () => {
+  it("refuses the N+1th slot of one user only, and frees a slot once", () => {
+    const slots = new SlotCounter();
+    const held = [slots.acquire("alice", 2), slots.acquire("alice", 2)];
+    expect(held.every(Boolean)).toBe(true);
+    expect(slots.acquire("alice", 2)).toBeNull();
+    expect(slots.acquire("bob", 2)).not.toBeNull();
+    held[0]?.();
+    held[0]?.(); // a second release is ignored
+    expect(slots.acquire("alice", 2)).not.toBeNull();
+    expect(slots.acquire("alice", 2)).toBeNull();
+  });
+});
+
+describe("MinuteWindow", () => {
+  it("answers the seconds until the oldest request leaves the window", () => {
+    let now = 0;
+    const window = new MinuteWindow(() => now);
+    for (let i = 0; i < 3; i++) expect(window.hit("alice", 3)).toBe(0);
+    now = 15_000;
+    expect(window.hit("alice", 3)).toBe(45);
+    expect(window.hit("bob", 3)).toBe(0);
+    now = 60_000;
+    expect(window.hit("alice", 3)).toBe(0);
+  });
+});
+
+describe("429 responses", () => {
+  it("carry Retry-After and a message naming the limit and its variable", async () => {
+    const response = errorResponse(new QuotaError("concurrentCallsPerUser", 16, "tool calls running at once", 2));
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("2");
+    const body = await response.json();
+    expect(body).toMatchObject({ code: "quota.exceeded" });
+    expect(body.message).toMatch(/tool calls running at once \(16; .*SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER/);
+  });
+});
+
+describe("request bodies", () => {
+  it("are refused with 413 while streaming, without reading the whole body", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const request = new Request("http://x/api", { method: "POST", body, duplex: "half" } as RequestInit);
+    await expect(readBodyText(request, 256 * 1024)).rejects.toMatchObject({ code: "request.too_large", status: 413 });
+    expect(pulled).toBeLessThanOrEqual(6);
+  });
+
+  it("are refused from Content-Length alone when it is over the cap", async () => {
+    const request = new Request("http://x/api", { method: "POST", body: "{}", headers: { "content-length": "99999999" } });
+    await expect(readJson(request, 1000)).rejects.toMatchObject({ status: 413 });
+  });
+
+  it("within the cap parse as JSON", async () => {
+    await expect(readJson(new Request("http://x/api", { method: "POST", body: '{"a":1}' }), 100)).resolves.toEqual({ a: 1 });
+  });
+});
+
+describe("turn and instance quotas (defaults)", () => {
+  it("the 5th concurrent chat turn of a user answers 429; another user's turn starts", async () => {
+    const { acquireTurn } = await import("@/lib/quotas");
+    const held = [1, 2, 3, 4].map(() => acquireTurn("alice"));
+    expect(() => acquireTurn("alice")).toThrow(/chat answers running at once \(4;.*SWITCHBOARD_QUOTA_CONCURRENT_TURNS_PER_USER/);
+    acquireTurn("bob")();
+    held[0]();
+    acquireTurn("alice")();
+    for (const release of held) release();
+  });
+
+  it("instance-wide connections and sandboxed processes answer 429 at their totals", async () => {
+    const { poolAdmission } = await import("@/lib/quotas");
+    const http = { id: "s", name: "s", config: { url: "https://x.example/mcp" } };
+    const stdio = { id: "p", name: "p", config: { command: "node" } };
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 1999, sandboxes: 0 })).not.toThrow();
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 2000, sandboxes: 0 })).toThrow(
+      /SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL/,
+    );
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 10, sandboxes: 200 })).not.toThrow();
+    expect(() => poolAdmission.connect("alice", stdio, { user: 0, total: 10, sandboxes: 200 })).toThrow(
+      /SWITCHBOARD_QUOTA_SANDBOXES_TOTAL/,
+    );
+  });
+});
