@@ -185,6 +185,8 @@ describe("agent loop", () => {
       ...EVERYTHING_CONFIG,
       broken: { command: "switchboard-no-such-command-xyz" },
     });
+    const everything = servers.find((s) => s.name === "everything")!;
+    setToolPolicy(getDb(), user.id, { serverId: everything.id, toolName: "echo", policy: "allow" });
     const chunks = await runTurn({
       ...env,
       userId: user.id,
@@ -195,7 +197,7 @@ describe("agent loop", () => {
     const notices = chunks.filter((c) => c.type === "data-notice") as { data: { serverName: string; text: string } }[];
     expect(notices.map((n) => n.data.serverName)).toEqual(["broken"]);
     expect(notices[0].data.text).toMatch(/broken is left out of this answer: .*command not found/);
-    expect(JSON.parse(lastToolMessageContent())).toEqual({ result: "Echo: still works" });
+    expect(JSON.parse(lastToolMessageContent())).toEqual({ source: SOURCE, result: "Echo: still works" });
   });
 
   it("puts an attached resource and a prompt into the model's context and stores them as parts", async () => {
