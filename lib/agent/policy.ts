@@ -2,7 +2,7 @@
  * Tool approval policy (human in the loop): per user and tool, `ask`, `allow` (always) or `deny`
  * (never). Pure functions; the stored choices come from db/queries/tool-policies.ts.
  */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/client";
 import type { RegisteredTool } from "../mcp/types";
 
 /** A user's decision for one tool. */

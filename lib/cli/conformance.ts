@@ -3,12 +3,11 @@
  * the same OAuth provider as the web app, with a headless user agent and an in-memory store, and
  * the scenario named in `MCP_CONFORMANCE_SCENARIO` (credentials in `MCP_CONFORMANCE_CONTEXT`).
  */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { createGuardedFetch, parseAllowedHosts } from "../net";
 import { redact } from "../redact";
 import { createAuthorizingFetch } from "../oauth/authorizing-fetch";
@@ -46,7 +45,7 @@ export async function runConformance(url: string): Promise<number> {
   try {
     const wiring = await transportWiring(url, scenario, context, baseFetch, policy);
     client = new Client({ name: "switchboard", version: "0.1.0" }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
-    client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+    client.setRequestHandler("elicitation/create", async (request) => ({
       action: "accept",
       content: "requestedSchema" in request.params ? elicitationDefaults(request.params.requestedSchema) : {},
     }));

@@ -2,16 +2,7 @@
  * Builds the SDK `Client` for one (user, server): clientInfo "switchboard", the capabilities we
  * really support, and the handlers for elicitation, logging and list_changed notifications.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "./config";
 import type { ListKind } from "./discovery";
 import type { ElicitationHandler, LoggingMessageHandler } from "./types";
@@ -46,20 +37,18 @@ export function createClient(hooks: ClientHooks): Client {
       },
     },
   );
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: rootsOf(server.config) }));
+  client.setRequestHandler("roots/list", () => ({ roots: rootsOf(server.config) }));
   if (samplingGate?.offered) {
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => samplingGate.handle(request.params, extra.signal));
+    client.setRequestHandler("sampling/createMessage", (request, ctx) => samplingGate.handle(request.params, ctx.mcpReq.signal));
   }
   if (onElicitation) {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicitation(userId, server, request.params, extra.signal));
+    client.setRequestHandler("elicitation/create", (request, ctx) => onElicitation(userId, server, request.params, ctx.mcpReq.signal));
   }
   if (onLoggingMessage) {
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
-      onLoggingMessage(userId, server, notification.params),
-    );
+    client.setNotificationHandler("notifications/message", (notification) => onLoggingMessage(userId, server, notification.params));
   }
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onListChanged("tools"));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => hooks.onListChanged("resources"));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => hooks.onListChanged("prompts"));
+  client.setNotificationHandler("notifications/tools/list_changed", () => hooks.onListChanged("tools"));
+  client.setNotificationHandler("notifications/resources/list_changed", () => hooks.onListChanged("resources"));
+  client.setNotificationHandler("notifications/prompts/list_changed", () => hooks.onListChanged("prompts"));
   return client;
 }

@@ -2,17 +2,17 @@
  * One live MCP session for one (user, server): opens the transport (stdio child or HTTP with SSE
  * fallback), initializes, discovers, and runs requests. Every SDK error is translated here, once.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { FetchLike, Transport } from "@modelcontextprotocol/client";
 import {
   UrlElicitationRequiredError,
   type CallToolResult,
   type CompleteRequest,
   type GetPromptResult,
   type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
@@ -91,13 +91,16 @@ export class Connection {
   /** Call a tool; the timeout restarts on every progress notification (REFERENCE §8). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions & { timeoutMs: number }): Promise<CallToolResult> {
     const call = () =>
-      this.client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
-        onprogress: (progress) => options.onProgress?.(progress),
-        signal: options.signal,
-      }) as Promise<CallToolResult>;
+      this.client.callTool(
+        { name, arguments: args },
+        {
+          timeout: options.timeoutMs,
+          resetTimeoutOnProgress: true,
+          // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
+          onprogress: (progress) => options.onProgress?.(progress),
+          signal: options.signal,
+        },
+      );
     return this.request(options, async () => {
       try {
         return await call();

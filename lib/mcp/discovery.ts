@@ -3,16 +3,16 @@
  * each only if the server declared the capability, following `nextCursor` with bounds on pages and
  * items so a misbehaving server cannot loop us forever.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import {
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type Prompt,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type ServerCapabilities,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import type { Logger } from "./logger";
 
 /** Bounds on one paginated list. */
@@ -88,7 +88,7 @@ export async function discover(
       : !want("tools")
         ? (prev?.tools ?? [])
         : collectPages(
-            (cursor) => client.listTools({ cursor }, req).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })),
+            (cursor) => page(client, "tools/list", cursor, req).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })),
             "tools/list",
             options.logger,
           ),
@@ -97,7 +97,7 @@ export async function discover(
       : !want("resources")
         ? (prev?.resources ?? [])
         : collectPages(
-            (cursor) => client.listResources({ cursor }, req).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })),
+            (cursor) => page(client, "resources/list", cursor, req).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })),
             "resources/list",
             options.logger,
           ),
@@ -107,7 +107,7 @@ export async function discover(
         ? (prev?.resourceTemplates ?? [])
         : collectPages(
             (cursor) =>
-              client.listResourceTemplates({ cursor }, req).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
+              page(client, "resources/templates/list", cursor, req).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
             "resources/templates/list",
             options.logger,
           ).catch(onlyMethodNotFound),
@@ -116,7 +116,7 @@ export async function discover(
       : !want("prompts")
         ? (prev?.prompts ?? [])
         : collectPages(
-            (cursor) => client.listPrompts({ cursor }, req).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
+            (cursor) => page(client, "prompts/list", cursor, req).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
             "prompts/list",
             options.logger,
           ),
@@ -124,8 +124,21 @@ export async function discover(
   return { tools, resources, resourceTemplates, prompts, capabilities: caps };
 }
 
+/**
+ * One page of a list. The SDK's own `list*()` walks every page when called without a cursor (with
+ * no item bound and an error at its page cap), so the engine asks page by page to keep its bounds.
+ */
+function page<M extends "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list">(
+  client: Client,
+  method: M,
+  cursor: string | undefined,
+  options: { timeout: number; signal?: AbortSignal },
+) {
+  return client.request({ method, params: cursor === undefined ? {} : { cursor } }, options);
+}
+
 /** Templates are optional within the resources capability: "method not found" means none. */
 function onlyMethodNotFound(error: unknown): ResourceTemplate[] {
-  if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+  if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) return [];
   throw error;
 }

@@ -9,8 +9,8 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
-} from "@modelcontextprotocol/sdk/types.js";
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/client";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";

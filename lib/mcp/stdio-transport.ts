@@ -5,8 +5,9 @@
  * a bounded stderr tail.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import { redactForDisplay } from "../redact";
 import { EngineError, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
 import type { StdioLaunch } from "./launch";
@@ -158,10 +159,14 @@ export class ChildProcessTransport implements Transport {
     try {
       parsed = JSON.parse(line);
     } catch {
-      return this.dropLine(line, "not JSON");
+      this.dropLine(line, "not JSON");
+      return;
     }
     const result = JSONRPCMessageSchema.safeParse(parsed);
-    if (!result.success) return this.dropLine(line, "not a JSON-RPC message");
+    if (!result.success) {
+      this.dropLine(line, "not a JSON-RPC message");
+      return;
+    }
     const message = result.data;
     if (!("method" in message) && "id" in message && message.id !== undefined) this.inFlight.delete(message.id);
     this.onmessage?.(message);

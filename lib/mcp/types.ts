@@ -2,15 +2,15 @@
  * Public types of the MCP engine: what the pool returns to API routes, the agent and the CLI.
  * Kept free of Next, React, the AI SDK and the database (STYLE "lib/mcp knows nothing of...").
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import type {
   CallToolResult,
   ElicitRequest,
   ElicitResult,
   LoggingMessageNotification,
   ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "./config";
 import type { LaunchWrapper } from "./launch";
 import type { Clock } from "./clock";

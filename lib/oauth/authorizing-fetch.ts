@@ -3,8 +3,8 @@
  * (to the MCP server's origin only), and on 401 or 403 `insufficient_scope` runs the SDK's `auth()`
  * — discovery, registration, PKCE, exchange — then retries. Step-up is bounded (≤ 3 authorizations).
  */
-import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { OAuthFlowError } from "./errors";
 
 /** Options of createAuthorizingFetch. */

@@ -5,7 +5,7 @@
  */
 import { OAuthFlowError } from "./errors";
 import type { AuthorizationHandler } from "./provider";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 
 /** A handler for `onAuthorize` plus the code it obtained. */
 export interface HeadlessAuthorizer {

@@ -4,16 +4,11 @@
  * applies the URL rules, refreshes expired tokens once per key, and says what "send the user to
  * the authorization URL" means for its caller (browser, headless fetch, or "not now").
  */
-import {
-  refreshAuthorization,
-  UnauthorizedError,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import { refreshAuthorization, UnauthorizedError, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import { OAuthError } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
+import { checkResourceAllowed } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
 import { OAuthFlowError } from "./errors";
 import { singleFlight } from "./single-flight";

@@ -3,8 +3,8 @@
  * signed-in user; the callback takes that state once, checks owner and age, and finishes the code
  * exchange; Disconnect revokes where the AS supports it and forgets.
  */
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { auth, extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
 import { OAuthFlowError } from "./errors";
@@ -76,9 +76,12 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   if (!server?.config.url) throw new OAuthFlowError("invalid_state");
   const provider = providerFor(deps, input.userId, server, { codeVerifier: pending.codeVerifier });
   try {
-    await auth(provider, { serverUrl: server.config.url, authorizationCode: code, fetchFn: deps.oauthFetch });
+    // RFC 9207: the SDK checks `iss` against the issuer it discovered (a mix-up defense).
+    const iss = input.query.get("iss") ?? undefined;
+    await auth(provider, { serverUrl: server.config.url, authorizationCode: code, iss, fetchFn: deps.oauthFetch });
   } catch (error) {
     if (error instanceof OAuthFlowError) throw error;
+    if (error instanceof IssuerMismatchError) throw new OAuthFlowError("issuer_mismatch");
     throw new OAuthFlowError("exchange_failed");
   }
   return server;

@@ -2,7 +2,7 @@
  * Browser-side calls to the app's JSON API for the chat: servers, statuses, resources, prompts,
  * completions and chats. Errors carry the server's `{message}`.
  */
-import type { Prompt, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 
 /** A server as listed by `GET /api/servers`. */
 export interface ServerSummary {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { createAuthorizingFetch } from "@/lib/oauth/authorizing-fetch";
 import { elicitationDefaults } from "@/lib/oauth/elicitation-defaults";
 import { createHeadlessAuthorizer } from "@/lib/oauth/headless";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { UnauthorizedError } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { createMemoryStore } from "@/lib/oauth/memory-store";
 import { SwitchboardOAuthProvider, type ProviderOptions } from "@/lib/oauth/provider";
 import { singleFlight } from "@/lib/oauth/single-flight";
