@@ -19,6 +19,8 @@ export interface ClientHooks {
   onListChanged: (kind: ListKind) => void;
   /** The server's sampling policy in front of the host's LLM; declared only when it is offered. */
   samplingGate?: SamplingGate;
+  /** Bound on the `server/discover` probe; default the connect request's timeout. */
+  probeTimeoutMs?: number;
 }
 
 /**
@@ -35,6 +37,8 @@ export function createClient(hooks: ClientHooks): Client {
         ...(onElicitation ? { elicitation: { form: {}, url: {} } } : {}),
         ...(samplingGate?.offered ? { sampling: {} } : {}),
       },
+      // 2026-07-28 when the server offers it, the 2025-11-25 handshake otherwise (docs/protocol.md).
+      versionNegotiation: { mode: "auto", ...(hooks.probeTimeoutMs ? { probe: { timeoutMs: hooks.probeTimeoutMs } } : {}) },
     },
   );
   client.setRequestHandler("roots/list", () => ({ roots: rootsOf(server.config) }));

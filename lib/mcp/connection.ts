@@ -7,7 +7,10 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { FetchLike, Transport } from "@modelcontextprotocol/client";
 import {
+  SdkError,
+  SdkErrorCode,
   UrlElicitationRequiredError,
+  type PriorDiscovery,
   type CallToolResult,
   type CompleteRequest,
   type GetPromptResult,
@@ -16,6 +19,7 @@ import {
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
+import { STDIO_PROBE_TIMEOUT_MS, type Era, type EraCache } from "./era";
 import type { SamplingGate } from "./sampling";
 import { observeScopeChallenges, recordsStepUp, type ScopeChallenge } from "./step-up";
 import type { Clock } from "./clock";
@@ -53,6 +57,9 @@ export interface ConnectionOptions {
   onUnexpectedClose: () => void;
   /** Aborts a connect in progress (e.g. the pool closes the server). */
   signal?: AbortSignal;
+  /** Remembered protocol eras, and this server's key in them (its config hash). */
+  eras?: EraCache;
+  eraKey?: string;
 }
 
 /** A connected, discovered session. */
@@ -71,6 +78,16 @@ export class Connection {
   /** PID of the stdio child, if any. */
   get pid(): number | null {
     return this.transport instanceof ChildProcessTransport ? this.transport.pid : null;
+  }
+
+  /** The protocol era negotiated: "modern" (2026-07-28) or "legacy" (2025-11-25 and older). */
+  get era(): Era | undefined {
+    return this.client.getProtocolEra();
+  }
+
+  /** The protocol version in use. */
+  get protocolVersion(): string | null {
+    return this.client.getNegotiatedProtocolVersion() ?? null;
   }
 
   /** Streamable HTTP session id, if any. */
@@ -94,6 +111,8 @@ export class Connection {
       this.client.callTool(
         { name, arguments: args },
         {
+          // The definition listed at discovery: the SDK mirrors its declared headers and checks its output schema.
+          toolDefinition: this.discovered.tools.find((tool) => tool.name === name),
           timeout: options.timeoutMs,
           resetTimeoutOnProgress: true,
           // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
@@ -240,30 +259,51 @@ async function connectTransport(
   signal: AbortSignal,
   track: (transport: Transport) => void,
 ): Promise<{ client: Client; transport: Transport; kind: TransportUsed }> {
-  const { server } = options;
+  const { server, eras, eraKey } = options;
   const config = server.config;
-  const clientFor = () => createClient({ ...options, clientVersion: options.clientVersion });
   const settings = effectiveSettings(config);
   const rpc = { timeout: settings.connectTimeoutMs, signal };
-  if (config.command !== undefined) {
-    const launch = await options.launchWrapper(
-      { command: config.command, args: config.args ?? [], env: childEnvironment(config.env), cwd: config.cwd },
-      { userId: options.userId, serverId: server.id, serverName: server.name, config },
-    );
-    // The pool may have given up on this attempt while the wrapper prepared the sandbox.
-    signal.throwIfAborted();
-    const transport = new ChildProcessTransport({
-      launch,
-      maxMessageBytes: options.maxMessageBytes,
-      stderrBytes: options.stderrBytes,
-      killGraceMs: options.killGraceMs,
-      logger: options.logger,
-      secrets: secretValuesOf(config),
-    });
-    track(transport);
-    const client = clientFor();
-    await client.connect(transport, rpc);
-    return { client, transport, kind: "stdio" };
+  const remembered = eraKey ? eras?.prior(eraKey) : undefined;
+  const connect = async (client: Client, transport: Transport, prior: PriorDiscovery | undefined) => {
+    try {
+      await client.connect(transport, { ...rpc, ...(prior ? { prior } : {}) });
+    } catch (error) {
+      if (eraKey) eras?.forget(eraKey);
+      throw error;
+    }
+    if (eraKey) eras?.remember(eraKey, client.getProtocolEra());
+  };
+  const command = config.command;
+  if (command !== undefined) {
+    const open = async (prior: PriorDiscovery | undefined) => {
+      const launch = await options.launchWrapper(
+        { command, args: config.args ?? [], env: childEnvironment(config.env), cwd: config.cwd },
+        { userId: options.userId, serverId: server.id, serverName: server.name, config },
+      );
+      // The pool may have given up on this attempt while the wrapper prepared the sandbox.
+      signal.throwIfAborted();
+      const transport = new ChildProcessTransport({
+        launch,
+        maxMessageBytes: options.maxMessageBytes,
+        stderrBytes: options.stderrBytes,
+        killGraceMs: options.killGraceMs,
+        logger: options.logger,
+        secrets: secretValuesOf(config),
+      });
+      track(transport);
+      const client = createClient({ ...options, probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, settings.connectTimeoutMs) });
+      await connect(client, transport, prior);
+      return { client, transport, kind: "stdio" as const };
+    };
+    try {
+      return await open(remembered);
+    } catch (error) {
+      // Some 2025 servers exit on a request they do not know before `initialize`: a new child, legacy.
+      if (remembered || !isProbeFailure(error)) throw error;
+      options.logger.info("protocol probe failed on stdio; starting again with the 2025-11-25 handshake", { server: server.name });
+      signal.throwIfAborted();
+      return await open({ kind: "legacy" });
+    }
   }
   const provider = options.authProvider;
   const fetch = recordsStepUp(provider)
@@ -273,9 +313,9 @@ async function connectTransport(
   if (!isLegacySseUrl(http.url)) {
     const transport = createStreamableTransport(http);
     track(transport);
-    const client = clientFor();
+    const client = createClient(options);
     try {
-      await client.connect(transport, rpc);
+      await connect(client, transport, remembered);
       return { client, transport, kind: "streamable_http" };
     } catch (error) {
       if (!shouldFallBackToSse(error)) throw error;
@@ -286,9 +326,15 @@ async function connectTransport(
   }
   const transport = createSseTransport(http);
   track(transport);
-  const client = clientFor();
-  await client.connect(transport, rpc);
+  const client = createClient(options);
+  // HTTP+SSE predates the 2026 revision: no probe.
+  await client.connect(transport, { ...rpc, prior: { kind: "legacy" } });
   return { client, transport, kind: "sse" };
+}
+
+/** The `server/discover` probe itself failed (closed link, unusable answer): not a verdict on the server. */
+function isProbeFailure(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed;
 }
 
 function contextFor(

@@ -78,6 +78,7 @@ export class ManagedServer {
       sampling: this.samplingGate.audit(),
       stderrTail: c ? c.stderrTail() : this.last.stderr,
       serverInfo: c ? (c.client.getServerVersion() ?? null) : null,
+      protocol: c?.era ? { era: c.era, version: c.protocolVersion } : null,
       reconnect:
         this.state === "reconnecting" && this.reconnectAt !== null ? { attempt: this.reconnectAttempt, at: this.reconnectAt } : null,
       pid: c?.pid ?? null,
@@ -221,6 +222,7 @@ export class ManagedServer {
       samplingGate: this.samplingGate,
       scopeChallenge: new ScopeChallenge(),
       onUnexpectedClose: () => this.handleDrop(generation),
+      eraKey: this.hash,
     };
     const promise = openConnection(options).then(
       async (connection) => {

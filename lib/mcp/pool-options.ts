@@ -2,6 +2,7 @@
  * `PoolOptions` with defaults applied, shared by the pool and each managed server.
  */
 import { realClock, type Clock } from "./clock";
+import { EraCache } from "./era";
 import { unwrappedLaunch, type LaunchWrapper } from "./launch";
 import { silentLogger, type Logger } from "./logger";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio-transport";
@@ -18,6 +19,8 @@ export type ResolvedPoolOptions = Omit<
   idleTimeoutMs: number;
   maxMessageBytes: number;
   clientVersion: string;
+  /** Protocol era verdicts shared by the pool's connections. */
+  eras: EraCache;
 };
 
 /** Apply the documented defaults of every `PoolOptions` field. */
@@ -30,5 +33,6 @@ export function resolvePoolOptions(options: PoolOptions = {}): ResolvedPoolOptio
     idleTimeoutMs: options.idleTimeoutMs ?? 0,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     clientVersion: options.clientVersion ?? "0.1.0",
+    eras: new EraCache(options.clock ?? realClock),
   };
 }

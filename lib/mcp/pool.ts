@@ -64,15 +64,21 @@ export class McpPool {
     return this.namedTools(userId, servers).tools;
   }
 
-  /** Call a server tool by its raw name. Never throws: failures are error outcomes. */
+  /**
+   * Call a server tool: the registered tool the caller already holds, or its raw name. Never throws:
+   * failures are error outcomes.
+   */
   async callTool(
     userId: string,
     server: ServerDefinition,
-    rawName: string,
+    tool: string | Pick<RegisteredTool, "rawName" | "serverId">,
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<ToolCallOutcome> {
-    return this.entry(userId, server).callTool(rawName, args, options);
+    if (typeof tool !== "string" && tool.serverId !== server.id) {
+      return errorOutcome(new EngineError("not_found", `tool "${tool.rawName}" does not belong to server "${server.name}"`), 0);
+    }
+    return this.entry(userId, server).callTool(typeof tool === "string" ? tool : tool.rawName, args, options);
   }
 
   /** Call by registered name through the reverse map (wrappers included). Never throws. */
@@ -87,7 +93,7 @@ export class McpPool {
     if (!tool) tool = (await this.toolset(userId, servers), this.namedTools(userId, servers).byName.get(registeredName));
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
     const server = servers.find((s) => s.id === tool.serverId)!;
-    if (tool.kind === "tool") return this.callTool(userId, server, tool.rawName, args, options);
+    if (tool.kind === "tool") return this.callTool(userId, server, tool, args, options);
     return callWrapper(this.entry(userId, server), tool.kind, args, options, () => this.options.clock.now());
   }
 

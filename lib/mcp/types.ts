@@ -81,6 +81,8 @@ export interface ServerStatus {
   /** Redacted tail of the child's stderr (stdio only). */
   stderrTail: string;
   serverInfo: { name: string; version: string } | null;
+  /** The negotiated protocol: era "modern" (2026-07-28) or "legacy" (2025-11-25 and older), and version. */
+  protocol: { era: "modern" | "legacy"; version: string | null } | null;
   /** During `reconnecting`: the attempt (1-5) and when it fires (epoch ms). */
   reconnect: { attempt: number; at: number } | null;
   pid: number | null;

@@ -3,7 +3,8 @@
  * (to the MCP server's origin only), and on 401 or 403 `insufficient_scope` runs the SDK's `auth()`
  * — discovery, registration, PKCE, exchange — then retries. Step-up is bounded (≤ 3 authorizations).
  */
-import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { runAuth } from "./run-auth";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { OAuthFlowError } from "./errors";
 
@@ -15,8 +16,8 @@ export interface AuthorizingFetchOptions {
   oauthFetch: FetchLike;
   provider: OAuthClientProvider;
   serverUrl: string;
-  /** Returns the code the interactive step obtained (headless: from the redirect). */
-  takeCode: () => string;
+  /** Returns the code (and RFC 9207 `iss`) the interactive step obtained (headless: from the redirect). */
+  takeResponse: () => { code: string; iss?: string };
   /** Most authorizations per fetch instance. Default 3 (issue §3). */
   maxAuthorizations?: number;
 }
@@ -29,10 +30,11 @@ export function createAuthorizingFetch(options: AuthorizingFetchOptions): FetchL
 
   async function authorize(scope: string | undefined, resourceMetadataUrl: URL | undefined): Promise<void> {
     const base = { serverUrl: options.serverUrl, scope, resourceMetadataUrl, fetchFn: options.oauthFetch };
-    const result = await auth(options.provider, base);
+    const result = await runAuth(options.provider, base);
     if (result === "REDIRECT") {
       authorizations++;
-      await auth(options.provider, { ...base, authorizationCode: options.takeCode() });
+      const { code, iss } = options.takeResponse();
+      await runAuth(options.provider, { ...base, authorizationCode: code, iss });
     }
   }
 

@@ -3,7 +3,8 @@
  * signed-in user; the callback takes that state once, checks owner and age, and finishes the code
  * exchange; Disconnect revokes where the AS supports it and forgets.
  */
-import { auth, extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client";
+import { extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client";
+import { runAuth } from "./run-auth";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
@@ -39,7 +40,7 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
   const required = await deps.store.get(key, "required_scope");
   const scope = unionScopes(challenge.scope, required);
   if (required) await forgetNarrowRegistration(deps, key, required);
-  const result = await auth(provider, {
+  const result = await runAuth(provider, {
     serverUrl: server.config.url,
     scope,
     resourceMetadataUrl: challenge.resourceMetadataUrl,
@@ -78,7 +79,7 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   try {
     // RFC 9207: the SDK checks `iss` against the issuer it discovered (a mix-up defense).
     const iss = input.query.get("iss") ?? undefined;
-    await auth(provider, { serverUrl: server.config.url, authorizationCode: code, iss, fetchFn: deps.oauthFetch });
+    await runAuth(provider, { serverUrl: server.config.url, authorizationCode: code, iss, fetchFn: deps.oauthFetch });
   } catch (error) {
     if (error instanceof OAuthFlowError) throw error;
     if (error instanceof IssuerMismatchError) throw new OAuthFlowError("issuer_mismatch");

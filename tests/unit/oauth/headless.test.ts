@@ -22,6 +22,14 @@ describe("headless authorizer", () => {
     expect(() => a.takeCode()).toThrow();
   });
 
+  it("keeps the RFC 9207 iss of the redirect for the SDK's issuer check", async () => {
+    const a = createHeadlessAuthorizer(
+      redirectingFetch("http://localhost:3000/callback?code=c2&state=s1&iss=https%3A%2F%2Fas.example.com"),
+    );
+    await a.onAuthorize({ url, state: "s1", codeVerifier: "v" });
+    expect(a.takeResponse()).toEqual({ code: "c2", iss: "https://as.example.com" });
+  });
+
   it("refuses a wrong state, an error answer, and a non-redirect", async () => {
     await expect(
       createHeadlessAuthorizer(redirectingFetch("http://x/cb?code=c&state=other")).onAuthorize({ url, state: "s1", codeVerifier: "v" }),
@@ -61,7 +69,7 @@ describe("authorizing fetch", () => {
       oauthFetch: base,
       provider,
       serverUrl: "https://mcp.example.com/mcp",
-      takeCode: () => "never",
+      takeResponse: () => ({ code: "never" }),
     });
     await fetch("https://mcp.example.com/mcp", { method: "POST" });
     await fetch("https://other.example.com/mcp", { method: "POST" });
