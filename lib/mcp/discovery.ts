@@ -14,6 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/client";
 import type { Logger } from "./logger";
+import { invalidParamHeaders } from "./param-headers";
 
 /** Bounds on one paginated list. */
 export interface PageBounds {
@@ -121,7 +122,9 @@ export async function discover(
             options.logger,
           ),
   ]);
-  return { tools, resources, resourceTemplates, prompts, capabilities: caps };
+  // On 2026-07-28, a tool whose header declarations break SEP-2243 could never be called correctly.
+  const usable = client.getProtocolEra() === "modern" ? withoutInvalidParamHeaders(tools, options.logger) : tools;
+  return { tools: usable, resources, resourceTemplates, prompts, capabilities: caps };
 }
 
 /**
@@ -135,6 +138,14 @@ function page<M extends "tools/list" | "resources/list" | "resources/templates/l
   options: { timeout: number; signal?: AbortSignal },
 ) {
   return client.request({ method, params: cursor === undefined ? {} : { cursor } }, options);
+}
+
+function withoutInvalidParamHeaders(tools: Tool[], logger: Logger): Tool[] {
+  return tools.filter((tool) => {
+    const reason = invalidParamHeaders(tool.inputSchema);
+    if (reason) logger.warn(`tool "${tool.name}" excluded: ${reason}`);
+    return !reason;
+  });
 }
 
 /** Templates are optional within the resources capability: "method not found" means none. */

@@ -5,6 +5,7 @@
  */
 import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { runAuth } from "./run-auth";
+import { unionScopes } from "./scopes";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { OAuthFlowError } from "./errors";
 
@@ -27,8 +28,11 @@ export function createAuthorizingFetch(options: AuthorizingFetchOptions): FetchL
   const origin = new URL(options.serverUrl).origin;
   const max = options.maxAuthorizations ?? 3;
   let authorizations = 0;
+  // What the last authorization asked for: a step-up asks for it again plus the challenge (SEP-2350).
+  let requested: string | undefined;
 
   async function authorize(scope: string | undefined, resourceMetadataUrl: URL | undefined): Promise<void> {
+    requested = scope;
     const base = { serverUrl: options.serverUrl, scope, resourceMetadataUrl, fetchFn: options.oauthFetch };
     const result = await runAuth(options.provider, base);
     if (result === "REDIRECT") {
@@ -57,7 +61,10 @@ export function createAuthorizingFetch(options: AuthorizingFetchOptions): FetchL
       await response.body?.cancel();
       // More scope needs a new authorization, not a refresh of the narrower token.
       if (stepUp) await options.provider.invalidateCredentials?.("tokens");
-      await authorize(challenge?.scope, challenge?.resourceMetadataUrl);
+      // A 401 to a token that worked may mean the server moved to another authorization server:
+      // discover again rather than trust what was found before (the registration follows the issuer).
+      else if (tokens) await options.provider.invalidateCredentials?.("discovery");
+      await authorize(stepUp ? unionScopes(requested, challenge?.scope) : challenge?.scope, challenge?.resourceMetadataUrl);
     }
   };
 }

@@ -10,6 +10,9 @@ import type { ServerDefinition } from "../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
 import { OAuthFlowError } from "./errors";
 import { revokeTokens } from "./revoke";
+import { unionScopes } from "./scopes";
+
+export { unionScopes } from "./scopes";
 
 const DEFAULT_STATE_TTL_MS = 10 * 60_000;
 
@@ -116,12 +119,6 @@ async function probeChallenge(deps: OAuthDeps, server: ServerDefinition): Promis
   if (response.status !== 401 && response.status !== 403) return {};
   const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
   return { scope, resourceMetadataUrl };
-}
-
-/** Space-separated scopes of both, each once, in first-seen order; undefined when both are empty. */
-export function unionScopes(...scopes: (string | undefined)[]): string | undefined {
-  const all = [...new Set(scopes.flatMap((s) => (s ?? "").split(/\s+/)).filter(Boolean))];
-  return all.length ? all.join(" ") : undefined;
 }
 
 /**
