@@ -5,7 +5,7 @@
  */
 import "server-only";
 import path from "node:path";
-import { getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import { closeGlobalPool, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
 import { createSandboxWrapper } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
@@ -16,6 +16,7 @@ import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
 import { appAuthProviderFactory } from "../oauth/app-deps";
+import { closeOnSignals } from "./shutdown";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -30,6 +31,8 @@ export function appPool(): McpPool {
   // Built once: the options (sandbox wrapper, guarded fetch with its connection cache) must not be
   // rebuilt on every request only to be ignored by an existing pool.
   slot.__switchboardAppPool ??= getPool(poolOptions());
+  // The app's start-up of the engine: no sandboxed child may outlive the server process.
+  closeOnSignals(closeGlobalPool);
   return slot.__switchboardAppPool;
 }
 
