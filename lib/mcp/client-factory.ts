@@ -2,7 +2,7 @@
  * Builds the SDK `Client` for one (user, server): clientInfo "switchboard", the capabilities we
  * really support, and the handlers for elicitation, logging and list_changed notifications.
  */
-import { Client } from "@modelcontextprotocol/client";
+import { Client, type LoggingMessageNotification } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "./config";
 import type { ListKind } from "./discovery";
 import type { ElicitationHandler, LoggingMessageHandler } from "./types";
@@ -17,6 +17,10 @@ export interface ClientHooks {
   onElicitation?: ElicitationHandler;
   onLoggingMessage?: LoggingMessageHandler;
   onListChanged: (kind: ListKind) => void;
+  /** Every `notifications/message`, before the host's handler (the connection's log buffer). */
+  onLogEntry?: (params: LoggingMessageNotification["params"]) => void;
+  /** `notifications/resources/updated` for a subscribed resource. */
+  onResourceUpdated?: (uri: string) => void;
   /** The server's sampling policy in front of the host's LLM; declared only when it is offered. */
   samplingGate?: SamplingGate;
   /** Bound on the `server/discover` probe; default the connect request's timeout. */
@@ -48,9 +52,11 @@ export function createClient(hooks: ClientHooks): Client {
   if (onElicitation) {
     client.setRequestHandler("elicitation/create", (request, ctx) => onElicitation(userId, server, request.params, ctx.mcpReq.signal));
   }
-  if (onLoggingMessage) {
-    client.setNotificationHandler("notifications/message", (notification) => onLoggingMessage(userId, server, notification.params));
-  }
+  client.setNotificationHandler("notifications/message", (notification) => {
+    hooks.onLogEntry?.(notification.params);
+    onLoggingMessage?.(userId, server, notification.params);
+  });
+  client.setNotificationHandler("notifications/resources/updated", (notification) => hooks.onResourceUpdated?.(notification.params.uri));
   client.setNotificationHandler("notifications/tools/list_changed", () => hooks.onListChanged("tools"));
   client.setNotificationHandler("notifications/resources/list_changed", () => hooks.onListChanged("resources"));
   client.setNotificationHandler("notifications/prompts/list_changed", () => hooks.onListChanged("prompts"));

@@ -11,6 +11,8 @@ import {
   SdkErrorCode,
   UrlElicitationRequiredError,
   type PriorDiscovery,
+  type LoggingLevel,
+  type LoggingMessageNotification,
   type CallToolResult,
   type CompleteRequest,
   type GetPromptResult,
@@ -57,6 +59,10 @@ export interface ConnectionOptions {
   onUnexpectedClose: () => void;
   /** Aborts a connect in progress (e.g. the pool closes the server). */
   signal?: AbortSignal;
+  /** Every `notifications/message` of this connection (its log buffer). */
+  onLogEntry?: (params: LoggingMessageNotification["params"]) => void;
+  /** `notifications/resources/updated` for a subscribed resource. */
+  onResourceUpdated?: (uri: string) => void;
   /** Remembered protocol eras, and this server's key in them (its config hash). */
   eras?: EraCache;
   eraKey?: string;
@@ -152,6 +158,32 @@ export class Connection {
     return this.request(options, () =>
       this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs, signal: options.signal }),
     );
+  }
+
+  /** The server's `instructions` (from initialize or server/discover); untrusted text. */
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
+  }
+
+  /** logging/setLevel: the least severe level the server should send. */
+  setLogLevel(level: LoggingLevel, options: CallOptions & { timeoutMs: number }): Promise<void> {
+    return this.request(options, async () => {
+      await this.client.setLoggingLevel(level, { timeout: options.timeoutMs, signal: options.signal });
+    });
+  }
+
+  /** resources/subscribe: updates arrive as `notifications/resources/updated`. */
+  subscribeResource(uri: string, options: CallOptions & { timeoutMs: number }): Promise<void> {
+    return this.request(options, async () => {
+      await this.client.subscribeResource({ uri }, { timeout: options.timeoutMs, signal: options.signal });
+    });
+  }
+
+  /** resources/unsubscribe. */
+  unsubscribeResource(uri: string, options: CallOptions & { timeoutMs: number }): Promise<void> {
+    return this.request(options, async () => {
+      await this.client.unsubscribeResource({ uri }, { timeout: options.timeoutMs, signal: options.signal });
+    });
   }
 
   /** completion/complete. */

@@ -14,6 +14,7 @@ import type { Discovered, ListKind } from "./discovery";
 import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
+import { ServerLog } from "./server-log";
 import { ScopeChallenge } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
 import { registrationsOf, type UnnamedTool } from "./registry";
@@ -44,6 +45,9 @@ export class ManagedServer {
   private last = { pid: null as number | null, sessionId: null as string | null, stderr: "" };
   private refreshing: Promise<void> | null = null;
   private refreshQueued = new Set<ListKind>();
+  /** The current connection's server log (a new connection starts a new one). */
+  log: ServerLog;
+  private readonly resourceListeners = new Set<(uri: string) => void>();
 
   constructor(
     readonly userId: string,
@@ -55,6 +59,13 @@ export class ManagedServer {
     this.queue = new CallQueue(effectiveSettings(server.config).parallel);
     if (!effectiveSettings(server.config).enabled) this.state = "disabled";
     this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger);
+    this.log = new ServerLog(this.secrets);
+  }
+
+  /** Listen for `notifications/resources/updated`; returns the function that stops listening. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   /** Current status snapshot. */
@@ -211,6 +222,8 @@ export class ManagedServer {
     const generation = ++this.generation;
     const abort = new AbortController();
     this.connectAbort = abort;
+    const log = new ServerLog(this.secrets);
+    this.log = log;
     this.setState(mode);
     const options: ConnectionOptions = {
       ...this.options,
@@ -223,6 +236,10 @@ export class ManagedServer {
       scopeChallenge: new ScopeChallenge(),
       onUnexpectedClose: () => this.handleDrop(generation),
       eraKey: this.hash,
+      onLogEntry: (params) => log.add(params, this.options.clock.now()),
+      onResourceUpdated: (uri) => {
+        for (const listener of this.resourceListeners) listener(uri);
+      },
     };
     const promise = openConnection(options).then(
       async (connection) => {

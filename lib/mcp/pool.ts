@@ -6,6 +6,7 @@
 import type {
   CompleteRequest,
   GetPromptResult,
+  LoggingLevel,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -20,6 +21,7 @@ import { nameTools } from "./registry";
 import { errorOutcome } from "./results";
 import type { CallOptions, PoolOptions, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
 import { callWrapper } from "./wrapper-calls";
+import type { ServerLogEntry } from "./server-log";
 
 /** Pool of MCP connections for all users of this process. */
 export class McpPool {
@@ -140,6 +142,49 @@ export class McpPool {
   ) {
     const timeoutMs = effectiveSettings(server.config).timeoutMs;
     return this.entry(userId, server).request((c) => c.complete({ ref, argument, context }, { timeoutMs }));
+  }
+
+  /** The server's `instructions` for the host (untrusted text, like every server string); connects if needed. */
+  async instructions(userId: string, server: ServerDefinition): Promise<string | undefined> {
+    return this.entry(userId, server).request(async (c) => c.instructions);
+  }
+
+  /** The current connection's server log: bounded, redacted, oldest first. */
+  serverLog(userId: string, server: ServerDefinition): ServerLogEntry[] {
+    return this.entry(userId, server).log.list();
+  }
+
+  /** logging/setLevel on the (user, server) connection. */
+  async setLogLevel(userId: string, server: ServerDefinition, level: LoggingLevel): Promise<void> {
+    const timeoutMs = effectiveSettings(server.config).timeoutMs;
+    await this.entry(userId, server).request((c) => c.setLogLevel(level, { timeoutMs }));
+  }
+
+  /**
+   * resources/subscribe: `onUpdated` runs for each `notifications/resources/updated` of `uri`.
+   * Returns the unsubscribe function (resources/unsubscribe, and the listener removed).
+   */
+  async subscribeResource(
+    userId: string,
+    server: ServerDefinition,
+    uri: string,
+    onUpdated: (uri: string) => void,
+  ): Promise<() => Promise<void>> {
+    const managed = this.entry(userId, server);
+    const timeoutMs = effectiveSettings(server.config).timeoutMs;
+    const stop = managed.onResourceUpdated((updated) => {
+      if (updated === uri) onUpdated(updated);
+    });
+    try {
+      await managed.request((c) => c.subscribeResource(uri, { timeoutMs }));
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return async () => {
+      stop();
+      await managed.request((c) => c.unsubscribeResource(uri, { timeoutMs }));
+    };
   }
 
   /** Apply a new config set for a user: close removed and changed servers, keep the rest, then discover. */
