@@ -9,6 +9,7 @@ import type {
   ElicitRequest,
   ElicitResult,
   LoggingMessageNotification,
+  Icon,
   ToolAnnotations,
 } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "./config";
@@ -33,6 +34,8 @@ export interface RegisteredTool {
   inputSchema: Record<string, unknown>;
   /** Hints from an untrusted server (REFERENCE §8): display only, never a security decision. */
   annotations?: ToolAnnotations;
+  /** Icons the server declared for the tool (untrusted URLs: display only, through the host's own checks). */
+  icons?: Icon[];
 }
 
 /** The result of one call: the model's JSON shape, the full MCP content for the UI, and timing. */
@@ -80,7 +83,7 @@ export interface ServerStatus {
   sampling: SamplingAudit;
   /** Redacted tail of the child's stderr (stdio only). */
   stderrTail: string;
-  serverInfo: { name: string; version: string } | null;
+  serverInfo: { name: string; version: string; title?: string; icons?: Icon[] } | null;
   /** The negotiated protocol: era "modern" (2026-07-28) or "legacy" (2025-11-25 and older), and version. */
   protocol: { era: "modern" | "legacy"; version: string | null } | null;
   /** During `reconnecting`: the attempt (1-5) and when it fires (epoch ms). */

@@ -36,6 +36,13 @@ async function exerciseModern(server: ServerDefinition, transport: string) {
     expect(status.protocol).toEqual({ era: "modern", version: "2026-07-28" });
     expect(status.counts).toMatchObject({ tools: 3, resources: 1, prompts: 1 });
 
+    // Icons metadata of the server and its tools reach the host.
+    expect(status.serverInfo?.icons).toEqual([{ src: "https://example.com/server.png", mimeType: "image/png" }]);
+    const registered = await pool.listTools("alice", server);
+    expect(registered.find((t) => t.rawName === "echo")?.icons).toEqual([
+      { src: "https://example.com/echo.svg", mimeType: "image/svg+xml" },
+    ]);
+
     const echo = await pool.callTool("alice", server, "echo", { message: "hi" });
     expect(echo.forModel).toEqual({ result: "Echo: hi" });
 
