@@ -82,6 +82,7 @@ export const ERROR_STATUS = {
   "oauth.no_redirect": 400,
   "oauth.step_up_limit": 400,
   "oauth.not_http_server": 400,
+  "oauth.issuer_mismatch": 400,
 } as const;
 
 /** A code from ERROR_STATUS. */

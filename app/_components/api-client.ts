@@ -4,7 +4,7 @@
  * components decide on `code` and `field` and show `message`. Response types are the server's own,
  * imported with `import type` so no server code reaches the bundle.
  */
-import type { Prompt, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import type { chatView } from "@/lib/agent/chat-service";
 import type { modelSettingsView } from "@/lib/agent/settings-service";
 import type { listToolPolicyRows } from "@/lib/agent/tool-policy-service";

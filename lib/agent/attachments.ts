@@ -3,7 +3,7 @@
  * request names only (server id, uri) or (server id, prompt, arguments); the content is read
  * here, on the server, from the user's own workspace servers.
  */
-import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import type { McpPool, ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";

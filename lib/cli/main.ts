@@ -9,6 +9,7 @@ import { redact } from "../redact";
 import { UsageError, jsonArguments, parseArgv, parseKeyValues, splitTarget } from "./args";
 import { runConformance } from "./conformance";
 import { createSandboxWrapper } from "../mcp/sandbox";
+import { closeOnSignals } from "../host/shutdown";
 
 const USAGE = `usage: switchboard <command> [--config FILE]
   list [server]                              servers, their state and registered tool names
@@ -66,6 +67,9 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
   try {
     const { positional, flags } = parseArgv(argv);
     pool = poolFor(flags, projectRoot);
+    const opened = pool;
+    // Ctrl-C during a call must not leave a stdio server (or its sandbox) behind.
+    closeOnSignals(() => opened.closeAll());
     const [command, ...rest] = positional;
     if (!command || flags.help) {
       io.out(USAGE);

@@ -3,7 +3,7 @@
  * agent loop, persistence and the chat UI (types only, safe for client bundles).
  */
 import type { UIMessage } from "ai";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 /** Live progress of one tool call, from the engine's `notifications/progress` (docs/architecture.md#transports). */
 export interface ProgressData {

@@ -2,7 +2,7 @@
  * Elicitation for signed-in users: a server's `elicitation/create` (form or URL mode) waits until
  * its user answers in the browser (`cancel` when the server aborts, `decline` when it expires).
  */
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
 import type { ElicitationHandler, ServerDefinition } from "../mcp";
 import { isSafeLinkUrl } from "../net/url-safety";
 import { PendingRequests } from "./pending-requests";

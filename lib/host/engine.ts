@@ -5,7 +5,7 @@
  */
 import "server-only";
 import path from "node:path";
-import { engineLimitsFromEnv, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import { closeGlobalPool, engineLimitsFromEnv, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
 import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
@@ -23,6 +23,7 @@ import { samplingHost } from "./sampling";
 import { appAuthProviderFactory } from "../oauth/app-deps";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
+import { closeOnSignals } from "./shutdown";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -36,6 +37,8 @@ export function appPool(): McpPool {
   // rebuilt on every request only to be ignored by an existing pool.
   return singleton("host.appPool", () => {
     const pool = getPool(poolOptions());
+    // The app's start-up of the engine: no sandboxed child may outlive the server process.
+    closeOnSignals(closeGlobalPool);
     onServerReleased(async (serverId) => {
       // Withdraw first: an answer typed into a removed server's form must never reach it.
       elicitationBroker().withdrawServer(serverId);

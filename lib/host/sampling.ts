@@ -4,7 +4,7 @@
  * answer before it goes back (docs/architecture.md#sampling-and-elicitation). `sampling.review: false` skips both reviews.
  */
 import { streamText, type ModelMessage } from "ai";
-import { McpError, type CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError as McpError, type CreateMessageRequest } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { SamplingProvider } from "../mcp";
 import { userModelResolution } from "../agent/user-model";

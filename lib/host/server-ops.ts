@@ -3,7 +3,7 @@
  * the caller's workspace (404 otherwise) as the caller's own definition, then asks the pool.
  */
 import "server-only";
-import type { CompleteRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { CompleteRequest } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { ServerDefinition } from "../mcp";
 import type { TrustActor } from "../trust/permissions";

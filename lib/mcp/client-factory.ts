@@ -2,16 +2,7 @@
  * Builds the SDK `Client` for one (user, server): clientInfo "switchboard", the capabilities we
  * really support, and the handlers for elicitation, logging and list_changed notifications.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client, type LoggingMessageNotification } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "./config";
 import type { ListKind } from "./discovery";
 import type { ElicitationHandler, LoggingMessageHandler } from "./types";
@@ -26,8 +17,14 @@ export interface ClientHooks {
   onElicitation?: ElicitationHandler;
   onLoggingMessage?: LoggingMessageHandler;
   onListChanged: (kind: ListKind) => void;
+  /** Every `notifications/message`, before the host's handler (the connection's log buffer). */
+  onLogEntry?: (params: LoggingMessageNotification["params"]) => void;
+  /** `notifications/resources/updated` for a subscribed resource. */
+  onResourceUpdated?: (uri: string) => void;
   /** The server's sampling policy in front of the host's LLM; declared only when it is offered. */
   samplingGate?: SamplingGate;
+  /** Bound on the `server/discover` probe; default the connect request's timeout. */
+  probeTimeoutMs?: number;
 }
 
 /**
@@ -44,22 +41,24 @@ export function createClient(hooks: ClientHooks): Client {
         ...(onElicitation ? { elicitation: { form: {}, url: {} } } : {}),
         ...(samplingGate?.offered ? { sampling: {} } : {}),
       },
+      // 2026-07-28 when the server offers it, the 2025-11-25 handshake otherwise (docs/protocol.md).
+      versionNegotiation: { mode: "auto", ...(hooks.probeTimeoutMs ? { probe: { timeoutMs: hooks.probeTimeoutMs } } : {}) },
     },
   );
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: rootsOf(server.config) }));
+  client.setRequestHandler("roots/list", () => ({ roots: rootsOf(server.config) }));
   if (samplingGate?.offered) {
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => samplingGate.handle(request.params, extra.signal));
+    client.setRequestHandler("sampling/createMessage", (request, ctx) => samplingGate.handle(request.params, ctx.mcpReq.signal));
   }
   if (onElicitation) {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicitation(userId, server, request.params, extra.signal));
+    client.setRequestHandler("elicitation/create", (request, ctx) => onElicitation(userId, server, request.params, ctx.mcpReq.signal));
   }
-  if (onLoggingMessage) {
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
-      onLoggingMessage(userId, server, notification.params),
-    );
-  }
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onListChanged("tools"));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => hooks.onListChanged("resources"));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => hooks.onListChanged("prompts"));
+  client.setNotificationHandler("notifications/message", (notification) => {
+    hooks.onLogEntry?.(notification.params);
+    onLoggingMessage?.(userId, server, notification.params);
+  });
+  client.setNotificationHandler("notifications/resources/updated", (notification) => hooks.onResourceUpdated?.(notification.params.uri));
+  client.setNotificationHandler("notifications/tools/list_changed", () => hooks.onListChanged("tools"));
+  client.setNotificationHandler("notifications/resources/list_changed", () => hooks.onListChanged("resources"));
+  client.setNotificationHandler("notifications/prompts/list_changed", () => hooks.onListChanged("prompts"));
   return client;
 }

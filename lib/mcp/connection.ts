@@ -2,20 +2,26 @@
  * One live MCP session for one (user, server): opens the transport (stdio child or HTTP with SSE
  * fallback), initializes, discovers, and runs requests. Every SDK error is translated here, once.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { FetchLike, Transport } from "@modelcontextprotocol/client";
 import {
+  SdkError,
+  SdkErrorCode,
   UrlElicitationRequiredError,
+  type PriorDiscovery,
+  type LoggingLevel,
+  type LoggingMessageNotification,
   type CallToolResult,
   type CompleteRequest,
   type GetPromptResult,
   type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
+import { STDIO_PROBE_TIMEOUT_MS, type Era, type EraCache } from "./era";
 import type { SamplingGate } from "./sampling";
 import { observeScopeChallenges, recordsStepUp, type ScopeChallenge } from "./step-up";
 import type { Clock } from "./clock";
@@ -56,6 +62,13 @@ export interface ConnectionOptions {
   onUnexpectedClose: () => void;
   /** Aborts a connect in progress (e.g. the pool closes the server). */
   signal?: AbortSignal;
+  /** Every `notifications/message` of this connection (its log buffer). */
+  onLogEntry?: (params: LoggingMessageNotification["params"]) => void;
+  /** `notifications/resources/updated` for a subscribed resource. */
+  onResourceUpdated?: (uri: string) => void;
+  /** Remembered protocol eras, and this server's key in them (its config hash). */
+  eras?: EraCache;
+  eraKey?: string;
 }
 
 /** A connected, discovered session. */
@@ -82,6 +95,16 @@ export class Connection {
     return this.transport instanceof ChildProcessTransport ? this.transport.pid : null;
   }
 
+  /** The protocol era negotiated: "modern" (2026-07-28) or "legacy" (2025-11-25 and older). */
+  get era(): Era | undefined {
+    return this.client.getProtocolEra();
+  }
+
+  /** The protocol version in use. */
+  get protocolVersion(): string | null {
+    return this.client.getNegotiatedProtocolVersion() ?? null;
+  }
+
   /** Streamable HTTP session id, if any. */
   get sessionId(): string | null {
     return this.transport.sessionId ?? null;
@@ -100,13 +123,18 @@ export class Connection {
   /** Call a tool; the timeout restarts on every progress notification (docs/architecture.md#transports). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions & { timeoutMs: number }): Promise<CallToolResult> {
     const call = () =>
-      this.client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
-        onprogress: (progress) => options.onProgress?.(progress),
-        signal: options.signal,
-      }) as Promise<CallToolResult>;
+      this.client.callTool(
+        { name, arguments: args },
+        {
+          // The definition listed at discovery: the SDK mirrors its declared headers and checks its output schema.
+          toolDefinition: this.discovered.tools.find((tool) => tool.name === name),
+          timeout: options.timeoutMs,
+          resetTimeoutOnProgress: true,
+          // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
+          onprogress: (progress) => options.onProgress?.(progress),
+          signal: options.signal,
+        },
+      );
     return this.request(options, async () => {
       try {
         return await call();
@@ -139,6 +167,32 @@ export class Connection {
     return this.request(options, () =>
       this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs, signal: options.signal }),
     );
+  }
+
+  /** The server's `instructions` (from initialize or server/discover); untrusted text. */
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
+  }
+
+  /** logging/setLevel: the least severe level the server should send. */
+  setLogLevel(level: LoggingLevel, options: CallOptions & { timeoutMs: number }): Promise<void> {
+    return this.request(options, async () => {
+      await this.client.setLoggingLevel(level, { timeout: options.timeoutMs, signal: options.signal });
+    });
+  }
+
+  /** resources/subscribe: updates arrive as `notifications/resources/updated`. */
+  subscribeResource(uri: string, options: CallOptions & { timeoutMs: number }): Promise<void> {
+    return this.request(options, async () => {
+      await this.client.subscribeResource({ uri }, { timeout: options.timeoutMs, signal: options.signal });
+    });
+  }
+
+  /** resources/unsubscribe. */
+  unsubscribeResource(uri: string, options: CallOptions & { timeoutMs: number }): Promise<void> {
+    return this.request(options, async () => {
+      await this.client.unsubscribeResource({ uri }, { timeout: options.timeoutMs, signal: options.signal });
+    });
   }
 
   /** completion/complete. */
@@ -257,35 +311,56 @@ async function connectTransport(
   signal: AbortSignal,
   track: (transport: Transport) => void,
 ): Promise<{ client: Client; transport: Transport; kind: TransportUsed; guard: ConnectionGuard }> {
-  const { server } = options;
+  const { server, eras, eraKey } = options;
   // One guard per connection: its caps, rates and reopen budget hold across every wire it opens.
   const guard = new ConnectionGuard(options.limits, () => options.clock.now());
   const limited = (transport: Transport) => new LimitedTransport(transport, guard);
   const config = server.config;
-  const clientFor = () => createClient({ ...options, clientVersion: options.clientVersion });
   const settings = effectiveSettings(config);
   const rpc = { timeout: settings.connectTimeoutMs, signal };
-  if (config.command !== undefined) {
-    const launch = await options.launchWrapper(
-      { command: config.command, args: config.args ?? [], env: childEnvironment(config.env), cwd: config.cwd },
-      { userId: options.userId, serverId: server.id, serverName: server.name, config },
-    );
-    // The pool may have given up on this attempt while the wrapper prepared the sandbox.
-    signal.throwIfAborted();
-    const transport = new ChildProcessTransport({
-      launch,
-      maxMessageBytes: options.maxMessageBytes ?? options.limits.maxMessageBytes,
-      maxJsonDepth: options.limits.maxJsonDepth,
-      maxJsonMembers: options.limits.maxJsonMembers,
-      stderrBytes: options.stderrBytes,
-      killGraceMs: options.killGraceMs,
-      logger: options.logger,
-      secrets: secretValuesOf(config),
-    });
-    track(transport);
-    const client = clientFor();
-    await client.connect(limited(transport), rpc);
-    return { client, transport, kind: "stdio", guard };
+  const remembered = eraKey ? eras?.prior(eraKey) : undefined;
+  const connect = async (client: Client, transport: Transport, prior: PriorDiscovery | undefined) => {
+    try {
+      await client.connect(limited(transport), { ...rpc, ...(prior ? { prior } : {}) });
+    } catch (error) {
+      if (eraKey) eras?.forget(eraKey);
+      throw error;
+    }
+    if (eraKey) eras?.remember(eraKey, client.getProtocolEra());
+  };
+  const command = config.command;
+  if (command !== undefined) {
+    const open = async (prior: PriorDiscovery | undefined) => {
+      const launch = await options.launchWrapper(
+        { command, args: config.args ?? [], env: childEnvironment(config.env), cwd: config.cwd },
+        { userId: options.userId, serverId: server.id, serverName: server.name, config },
+      );
+      // The pool may have given up on this attempt while the wrapper prepared the sandbox.
+      signal.throwIfAborted();
+      const transport = new ChildProcessTransport({
+        launch,
+        maxMessageBytes: options.maxMessageBytes ?? options.limits.maxMessageBytes,
+        maxJsonDepth: options.limits.maxJsonDepth,
+        maxJsonMembers: options.limits.maxJsonMembers,
+        stderrBytes: options.stderrBytes,
+        killGraceMs: options.killGraceMs,
+        logger: options.logger,
+        secrets: secretValuesOf(config),
+      });
+      track(transport);
+      const client = createClient({ ...options, probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, settings.connectTimeoutMs) });
+      await connect(client, transport, prior);
+      return { client, transport, kind: "stdio" as const, guard };
+    };
+    try {
+      return await open(remembered);
+    } catch (error) {
+      // Some 2025 servers exit on a request they do not know before `initialize`: a new child, legacy.
+      if (remembered || !isProbeFailure(error)) throw error;
+      options.logger.info("protocol probe failed on stdio; starting again with the 2025-11-25 handshake", { server: server.name });
+      signal.throwIfAborted();
+      return await open({ kind: "legacy" });
+    }
   }
   const provider = options.authProvider;
   const baseFetch = cappedFetch(options.fetch ?? globalThis.fetch, guard);
@@ -294,9 +369,9 @@ async function connectTransport(
   if (!isLegacySseUrl(http.url)) {
     const transport = createStreamableTransport(http);
     track(transport);
-    const client = clientFor();
+    const client = createClient(options);
     try {
-      await client.connect(limited(transport), rpc);
+      await connect(client, transport, remembered);
       return { client, transport, kind: "streamable_http", guard };
     } catch (error) {
       if (!shouldFallBackToSse(error)) throw error;
@@ -307,9 +382,15 @@ async function connectTransport(
   }
   const transport = createSseTransport(http);
   track(transport);
-  const client = clientFor();
-  await client.connect(limited(transport), rpc);
+  const client = createClient(options);
+  // HTTP+SSE predates the 2026 revision: no probe.
+  await client.connect(limited(transport), { ...rpc, prior: { kind: "legacy" } });
   return { client, transport, kind: "sse", guard };
+}
+
+/** The `server/discover` probe itself failed (closed link, unusable answer): not a verdict on the server. */
+function isProbeFailure(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed;
 }
 
 function contextFor(

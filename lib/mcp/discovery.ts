@@ -3,19 +3,20 @@
  * each only if the server declared the capability, following `nextCursor` with bounds on pages and
  * items so a misbehaving server cannot loop us forever.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import {
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type Prompt,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type ServerCapabilities,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import { EngineError } from "./errors";
 import { DEFAULT_ENGINE_LIMITS, raiseHint, type EngineLimits } from "./limits";
 import type { Logger } from "./logger";
+import { invalidParamHeaders } from "./param-headers";
 
 /** Bounds on one paginated list. */
 export interface PageBounds {
@@ -118,7 +119,7 @@ export async function discover(
       : !want("tools")
         ? (prev?.tools ?? [])
         : collect(
-            (cursor) => client.listTools({ cursor }, req).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })),
+            (cursor) => page(client, "tools/list", cursor, req).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })),
             "tools/list",
             limits.maxTools,
           ).then((tools) => boundDescriptions(tools, limits.maxDescriptionChars)),
@@ -127,7 +128,7 @@ export async function discover(
       : !want("resources")
         ? (prev?.resources ?? [])
         : collect(
-            (cursor) => client.listResources({ cursor }, req).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })),
+            (cursor) => page(client, "resources/list", cursor, req).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })),
             "resources/list",
           ),
     !caps.resources
@@ -136,7 +137,7 @@ export async function discover(
         ? (prev?.resourceTemplates ?? [])
         : collect(
             (cursor) =>
-              client.listResourceTemplates({ cursor }, req).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
+              page(client, "resources/templates/list", cursor, req).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
             "resources/templates/list",
           ).catch(onlyMethodNotFound),
     !caps.prompts
@@ -144,15 +145,38 @@ export async function discover(
       : !want("prompts")
         ? (prev?.prompts ?? [])
         : collect(
-            (cursor) => client.listPrompts({ cursor }, req).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
+            (cursor) => page(client, "prompts/list", cursor, req).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
             "prompts/list",
           ),
   ]);
-  return { tools, resources, resourceTemplates, prompts, capabilities: caps };
+  // On 2026-07-28, a tool whose header declarations break SEP-2243 could never be called correctly.
+  const usable = client.getProtocolEra() === "modern" ? withoutInvalidParamHeaders(tools, options.logger) : tools;
+  return { tools: usable, resources, resourceTemplates, prompts, capabilities: caps };
+}
+
+/**
+ * One page of a list. The SDK's own `list*()` walks every page when called without a cursor (with
+ * no item bound and an error at its page cap), so the engine asks page by page to keep its bounds.
+ */
+function page<M extends "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list">(
+  client: Client,
+  method: M,
+  cursor: string | undefined,
+  options: { timeout: number; signal?: AbortSignal },
+) {
+  return client.request({ method, params: cursor === undefined ? {} : { cursor } }, options);
+}
+
+function withoutInvalidParamHeaders(tools: Tool[], logger: Logger): Tool[] {
+  return tools.filter((tool) => {
+    const reason = invalidParamHeaders(tool.inputSchema);
+    if (reason) logger.warn(`tool "${tool.name}" excluded: ${reason}`);
+    return !reason;
+  });
 }
 
 /** Templates are optional within the resources capability: "method not found" means none. */
 function onlyMethodNotFound(error: unknown): ResourceTemplate[] {
-  if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+  if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) return [];
   throw error;
 }

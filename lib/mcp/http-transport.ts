@@ -3,10 +3,10 @@
  * is refused with 400/404/405 or when the URL path ends in `/sse`. Both use the injected fetch (the
  * SSRF guard) and the per-(user, server) OAuth provider.
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import { SSEClientTransport } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport, SdkHttpError } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 
 /** What both HTTP transports need. */
 export interface HttpTransportOptions {
@@ -34,7 +34,7 @@ export function isLegacySseUrl(url: string): boolean {
 
 /** Whether a failed Streamable HTTP initialize means "old server: try legacy SSE" (spec: 400/404/405). */
 export function shouldFallBackToSse(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && (error.code === 400 || error.code === 404 || error.code === 405);
+  return error instanceof SdkHttpError && (error.status === 400 || error.status === 404 || error.status === 405);
 }
 
 /** A Streamable HTTP transport with the configured headers on every request. */

@@ -45,4 +45,5 @@ export {
   type SamplingResponse,
 } from "./sampling";
 export { rootsOf } from "./roots";
+export type { ServerLogEntry } from "./server-log";
 export { recordsStepUp, type StepUpRecorder } from "./step-up";

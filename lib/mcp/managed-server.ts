@@ -14,6 +14,7 @@ import type { Discovered, ListKind } from "./discovery";
 import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
+import { ServerLog } from "./server-log";
 import { ScopeChallenge } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
 import { registrationsOf, type UnnamedTool } from "./registry";
@@ -52,6 +53,9 @@ export class ManagedServer {
   private lastLimits: LimitCounters | null = null;
   private readonly failures: FailureMemory;
   private connectedAt = 0;
+  /** The current connection's server log (a new connection starts a new one). */
+  log: ServerLog;
+  private readonly resourceListeners = new Set<(uri: string) => void>();
 
   constructor(
     readonly userId: string,
@@ -64,6 +68,13 @@ export class ManagedServer {
     if (!effectiveSettings(server.config).enabled) this.state = "disabled";
     this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger);
     this.failures = new FailureMemory(() => options.clock.now());
+    this.log = new ServerLog(this.secrets);
+  }
+
+  /** Listen for `notifications/resources/updated`; returns the function that stops listening. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   /** Current status snapshot. */
@@ -87,6 +98,7 @@ export class ManagedServer {
       sampling: this.samplingGate.audit(),
       stderrTail: c ? c.stderrTail() : this.last.stderr,
       serverInfo: c ? (c.client.getServerVersion() ?? null) : null,
+      protocol: c?.era ? { era: c.era, version: c.protocolVersion } : null,
       reconnect:
         this.state === "reconnecting" && this.reconnectAt !== null ? { attempt: this.reconnectAttempt, at: this.reconnectAt } : null,
       pid: c?.pid ?? null,
@@ -244,6 +256,8 @@ export class ManagedServer {
     const generation = ++this.generation;
     const abort = new AbortController();
     this.connectAbort = abort;
+    const log = new ServerLog(this.secrets);
+    this.log = log;
     this.setState(mode);
     const options: ConnectionOptions = {
       ...this.options,
@@ -255,6 +269,11 @@ export class ManagedServer {
       samplingGate: this.samplingGate,
       scopeChallenge: new ScopeChallenge(),
       onUnexpectedClose: () => this.handleDrop(generation),
+      eraKey: this.hash,
+      onLogEntry: (params) => log.add(params, this.options.clock.now()),
+      onResourceUpdated: (uri) => {
+        for (const listener of this.resourceListeners) listener(uri);
+      },
     };
     const promise = openConnection(options).then(
       async (connection) => {

@@ -2,6 +2,7 @@
  * `PoolOptions` with defaults applied, shared by the pool and each managed server.
  */
 import { realClock, type Clock } from "./clock";
+import { EraCache } from "./era";
 import { unwrappedLaunch, type LaunchWrapper } from "./launch";
 import { resolveEngineLimits, type EngineLimits } from "./limits";
 import { silentLogger, type Logger } from "./logger";
@@ -21,6 +22,8 @@ export type ResolvedPoolOptions = Omit<
   idleTimeoutMs: number;
   maxMessageBytes: number;
   clientVersion: string;
+  /** Protocol era verdicts shared by the pool's connections. */
+  eras: EraCache;
 };
 
 /** Apply the documented defaults of every `PoolOptions` field. */
@@ -39,5 +42,6 @@ export function resolvePoolOptions(options: PoolOptions = {}): ResolvedPoolOptio
     }),
     clientVersion: options.clientVersion ?? "0.1.0",
     turnWaitMs: options.turnWaitMs ?? 10_000,
+    eras: new EraCache(options.clock ?? realClock),
   };
 }

@@ -6,11 +6,12 @@
 import type {
   CompleteRequest,
   GetPromptResult,
+  LoggingLevel,
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
-} from "@modelcontextprotocol/sdk/types.js";
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/client";
 import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
@@ -21,6 +22,7 @@ import { nameTools } from "./registry";
 import { errorOutcome } from "./results";
 import type { CallOptions, PoolOptions, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
 import { callWrapper } from "./wrapper-calls";
+import type { ServerLogEntry } from "./server-log";
 
 /** Pool of MCP connections for all users of this process. */
 export class McpPool {
@@ -72,18 +74,24 @@ export class McpPool {
     return this.namedTools(userId, servers).tools;
   }
 
-  /** Call a server tool by its raw name. Failures are error outcomes; only a quota refusal throws. */
+  /**
+   * Call a server tool: the registered tool the caller already holds, or its raw name. Failures are error
+   * outcomes; only a quota refusal throws.
+   */
   async callTool(
     userId: string,
     server: ServerDefinition,
-    rawName: string,
+    tool: string | Pick<RegisteredTool, "rawName" | "serverId">,
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<ToolCallOutcome> {
+    if (typeof tool !== "string" && tool.serverId !== server.id) {
+      return errorOutcome(new EngineError("not_found", `tool "${tool.rawName}" does not belong to server "${server.name}"`), 0);
+    }
     const managed = this.admitted(userId, server);
     const release = this.options.admission?.call(userId);
     try {
-      return await managed.callTool(rawName, args, options);
+      return await managed.callTool(typeof tool === "string" ? tool : tool.rawName, args, options);
     } finally {
       release?.();
     }
@@ -104,7 +112,7 @@ export class McpPool {
     }
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
     const server = servers.find((s) => s.id === tool.serverId)!;
-    if (tool.kind === "tool") return this.callTool(userId, server, tool.rawName, args, options);
+    if (tool.kind === "tool") return this.callTool(userId, server, tool, args, options);
     const managed = this.admitted(userId, server);
     const release = this.options.admission?.call(userId);
     try {
@@ -157,6 +165,49 @@ export class McpPool {
   ) {
     const timeoutMs = effectiveSettings(server.config).timeoutMs;
     return this.entry(userId, server).request((c) => c.complete({ ref, argument, context }, { timeoutMs }));
+  }
+
+  /** The server's `instructions` for the host (untrusted text, like every server string); connects if needed. */
+  async instructions(userId: string, server: ServerDefinition): Promise<string | undefined> {
+    return this.entry(userId, server).request(async (c) => c.instructions);
+  }
+
+  /** The current connection's server log: bounded, redacted, oldest first. */
+  serverLog(userId: string, server: ServerDefinition): ServerLogEntry[] {
+    return this.entry(userId, server).log.list();
+  }
+
+  /** logging/setLevel on the (user, server) connection. */
+  async setLogLevel(userId: string, server: ServerDefinition, level: LoggingLevel): Promise<void> {
+    const timeoutMs = effectiveSettings(server.config).timeoutMs;
+    await this.entry(userId, server).request((c) => c.setLogLevel(level, { timeoutMs }));
+  }
+
+  /**
+   * resources/subscribe: `onUpdated` runs for each `notifications/resources/updated` of `uri`.
+   * Returns the unsubscribe function (resources/unsubscribe, and the listener removed).
+   */
+  async subscribeResource(
+    userId: string,
+    server: ServerDefinition,
+    uri: string,
+    onUpdated: (uri: string) => void,
+  ): Promise<() => Promise<void>> {
+    const managed = this.entry(userId, server);
+    const timeoutMs = effectiveSettings(server.config).timeoutMs;
+    const stop = managed.onResourceUpdated((updated) => {
+      if (updated === uri) onUpdated(updated);
+    });
+    try {
+      await managed.request((c) => c.subscribeResource(uri, { timeoutMs }));
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return async () => {
+      stop();
+      await managed.request((c) => c.unsubscribeResource(uri, { timeoutMs }));
+    };
   }
 
   /** Apply a new config set for a user: close removed and changed servers, keep the rest, then discover. */

@@ -55,6 +55,7 @@ export function registrationsOf(server: ServerDefinition, discovered: Discovered
     inputSchema: tool.inputSchema as Record<string, unknown>,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
     annotations: tool.annotations,
+    ...(tool.icons?.length ? { icons: tool.icons } : {}),
   }));
   const wrappers: Exclude<RegisteredKind, "tool">[] = [];
   if (settings.resources && discovered.capabilities.resources) wrappers.push("list_resources", "read_resource");

@@ -2,7 +2,7 @@
  * Shapes a tool result two ways (docs/architecture.md#tools-the-model-sees): the full MCP `CallToolResult` for the UI and the
  * model's JSON, `{"result": ...}` or `{"error": "..."}`, with every error text redacted.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { redact } from "../redact";
 import type { EngineError } from "./errors";
 import type { ToolCallOutcome } from "./types";

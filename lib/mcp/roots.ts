@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from "node:url";
 import path from "node:path";
-import type { Root } from "@modelcontextprotocol/sdk/types.js";
+import type { Root } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "./config";
 
 /** The roots offered to a server, as `file://` URIs named after their last path segment. */

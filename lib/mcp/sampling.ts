@@ -5,11 +5,11 @@
  * `SamplingProvider` (and may put a human review in front of it).
  */
 import {
-  ErrorCode as RpcErrorCode,
-  McpError,
+  ProtocolErrorCode as RpcErrorCode,
+  ProtocolError as McpError,
   type CreateMessageRequest,
   type CreateMessageResult,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import type { ServerConfig, ServerDefinition } from "./config";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";

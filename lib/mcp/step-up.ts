@@ -4,8 +4,8 @@
  * HTTP responses for the challenge, tells the host's OAuth provider which scope the server asked
  * for, and reports the failed call as `needs_authorization` so the user connects again with it.
  */
-import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 
 /** An OAuth provider that can remember the wider scope a server challenged for. */
 export interface StepUpRecorder {

@@ -2,10 +2,15 @@
  * Turns whatever the SDK, fetch or a child process threw into one `EngineError` with a specific,
  * redacted troubleshooting message (docs/errors.md). Called once, where the SDK is called.
  */
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode as RpcCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { UnauthorizedError } from "@modelcontextprotocol/client";
+import { SseError } from "@modelcontextprotocol/client";
+import {
+  ProtocolErrorCode as RpcCode,
+  ProtocolError as McpError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from "@modelcontextprotocol/client";
 import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
 import { LaunchRefusedError } from "./launch";
 
@@ -51,6 +56,7 @@ export function translateError(error: unknown, context: ErrorContext): EngineErr
     return new EngineError("unreachable", `${name}: cannot reach ${context.url ?? "the server"} (${describeNetCode(netCode)})`, opts);
   }
   if (error instanceof McpError) return translateRpcError(error, context);
+  if (error instanceof SdkError && !(error instanceof SdkHttpError)) return translateSdkError(error, context);
   const status = httpStatus(error);
   if (status !== undefined) {
     if (status === 404 && context.phase === "call") return new EngineError("session_expired", `${name}: session expired (HTTP 404)`, opts);
@@ -71,7 +77,23 @@ function translateRpcError(error: McpError, context: ErrorContext): EngineError 
   const opts = { secrets: context.secrets, cause: error };
   const name = `server "${context.serverName}"`;
   switch (error.code) {
-    case RpcCode.RequestTimeout:
+    case MESSAGE_TOO_LARGE_RPC_CODE:
+      return new EngineError("message_too_large", `${name}: ${stripPrefix(error.message)}`, opts);
+    case LIMIT_EXCEEDED_RPC_CODE:
+      return new EngineError("limit_exceeded", `${name}: ${stripPrefix(error.message)}`, opts);
+    case RpcCode.UrlElicitationRequired:
+      return new EngineError("server_error", `${name}: complete the URL elicitation the server asked for, then retry`, opts);
+    default:
+      return new EngineError("server_error", `${name}: ${stripPrefix(error.message)}`, opts);
+  }
+}
+
+/** Errors the SDK raises locally (never on the wire): timeouts and closed links among them. */
+function translateSdkError(error: SdkError, context: ErrorContext): EngineError {
+  const opts = { secrets: context.secrets, cause: error };
+  const name = `server "${context.serverName}"`;
+  switch (error.code) {
+    case SdkErrorCode.RequestTimeout:
       return context.phase === "connect"
         ? connectTimeout(context)
         : new EngineError(
@@ -79,14 +101,8 @@ function translateRpcError(error: McpError, context: ErrorContext): EngineError 
             `${name}: the tool call timed out after ${seconds(context.timeoutMs)} s without progress; raise \`timeout\` if the tool is slow`,
             opts,
           );
-    case RpcCode.ConnectionClosed:
+    case SdkErrorCode.ConnectionClosed:
       return closedDuring(context, error);
-    case MESSAGE_TOO_LARGE_RPC_CODE:
-      return new EngineError("message_too_large", `${name}: ${stripPrefix(error.message)}`, opts);
-    case LIMIT_EXCEEDED_RPC_CODE:
-      return new EngineError("limit_exceeded", `${name}: ${stripPrefix(error.message)}`, opts);
-    case RpcCode.UrlElicitationRequired:
-      return new EngineError("server_error", `${name}: complete the URL elicitation the server asked for, then retry`, opts);
     default:
       return new EngineError("server_error", `${name}: ${stripPrefix(error.message)}`, opts);
   }
@@ -123,7 +139,8 @@ export function closedDuring(context: ErrorContext, cause?: unknown): EngineErro
 }
 
 function httpStatus(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError || error instanceof SseError) return error.code;
+  if (error instanceof SdkHttpError) return error.status;
+  if (error instanceof SseError) return error.code;
   return undefined;
 }
 

@@ -2,15 +2,16 @@
  * Public types of the MCP engine: what the pool returns to API routes, the agent and the CLI.
  * Kept free of Next, React, the AI SDK and the database (STYLE "lib/mcp knows nothing of...").
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import type {
   CallToolResult,
   ElicitRequest,
   ElicitResult,
   LoggingMessageNotification,
+  Icon,
   ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "./config";
 import type { LaunchWrapper } from "./launch";
 import type { Clock } from "./clock";
@@ -36,6 +37,8 @@ export interface RegisteredTool {
   outputSchema?: Record<string, unknown>;
   /** Hints from an untrusted server (docs/security.md#untrusted-server-content): display only, never a security decision. */
   annotations?: ToolAnnotations;
+  /** Icons the server declared for the tool (untrusted URLs: display only, through the host's own checks). */
+  icons?: Icon[];
 }
 
 /** The result of one call: the model's JSON shape, the full MCP content for the UI, and timing. */
@@ -83,7 +86,9 @@ export interface ServerStatus {
   sampling: SamplingAudit;
   /** Redacted tail of the child's stderr (stdio only). */
   stderrTail: string;
-  serverInfo: { name: string; version: string } | null;
+  serverInfo: { name: string; version: string; title?: string; icons?: Icon[] } | null;
+  /** The negotiated protocol: era "modern" (2026-07-28) or "legacy" (2025-11-25 and older), and version. */
+  protocol: { era: "modern" | "legacy"; version: string | null } | null;
   /** During `reconnecting`: the attempt (1-5) and when it fires (epoch ms). */
   reconnect: { attempt: number; at: number } | null;
   pid: number | null;

@@ -2,7 +2,7 @@
  * Runs the per-server wrapper tools (docs/architecture.md#tools-the-model-sees): list_resources, read_resource, list_prompts and
  * get_prompt, answering in the same outcome shape as a real tool call.
  */
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { effectiveSettings } from "./config";
 import { EngineError, isEngineError } from "./errors";
 import type { ManagedServer } from "./managed-server";

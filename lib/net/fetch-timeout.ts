@@ -4,7 +4,7 @@
  * request/response exchanges (OAuth metadata, registration, token); long-lived event streams get
  * their bounds from the MCP engine instead.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 
 /** Default limit of one OAuth exchange (`SWITCHBOARD_OAUTH_TIMEOUT_SECONDS`, default 15). */
 export function oauthTimeoutMs(env: Record<string, string | undefined> = process.env): number {

@@ -3,8 +3,10 @@
  * (to the MCP server's origin only), and on 401 or 403 `insufficient_scope` runs the SDK's `auth()`
  * — discovery, registration, PKCE, exchange — then retries. Step-up is bounded (≤ 3 authorizations).
  */
-import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { runAuth } from "./run-auth";
+import { unionScopes } from "./scopes";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { OAuthFlowError } from "./errors";
 
 /** Options of createAuthorizingFetch. */
@@ -15,8 +17,8 @@ export interface AuthorizingFetchOptions {
   oauthFetch: FetchLike;
   provider: OAuthClientProvider;
   serverUrl: string;
-  /** Returns the code the interactive step obtained (headless: from the redirect). */
-  takeCode: () => string;
+  /** Returns the code (and RFC 9207 `iss`) the interactive step obtained (headless: from the redirect). */
+  takeResponse: () => { code: string; iss?: string };
   /** Most authorizations per fetch instance. Default 3, so a server cannot loop the user through sign-ins (docs/security.md#oauth). */
   maxAuthorizations?: number;
 }
@@ -26,13 +28,17 @@ export function createAuthorizingFetch(options: AuthorizingFetchOptions): FetchL
   const origin = new URL(options.serverUrl).origin;
   const max = options.maxAuthorizations ?? 3;
   let authorizations = 0;
+  // What the last authorization asked for: a step-up asks for it again plus the challenge (SEP-2350).
+  let requested: string | undefined;
 
   async function authorize(scope: string | undefined, resourceMetadataUrl: URL | undefined): Promise<void> {
+    requested = scope;
     const base = { serverUrl: options.serverUrl, scope, resourceMetadataUrl, fetchFn: options.oauthFetch };
-    const result = await auth(options.provider, base);
+    const result = await runAuth(options.provider, base);
     if (result === "REDIRECT") {
       authorizations++;
-      await auth(options.provider, { ...base, authorizationCode: options.takeCode() });
+      const { code, iss } = options.takeResponse();
+      await runAuth(options.provider, { ...base, authorizationCode: code, iss });
     }
   }
 
@@ -55,7 +61,10 @@ export function createAuthorizingFetch(options: AuthorizingFetchOptions): FetchL
       await response.body?.cancel();
       // More scope needs a new authorization, not a refresh of the narrower token.
       if (stepUp) await options.provider.invalidateCredentials?.("tokens");
-      await authorize(challenge?.scope, challenge?.resourceMetadataUrl);
+      // A 401 to a token that worked may mean the server moved to another authorization server:
+      // discover again rather than trust what was found before (the registration follows the issuer).
+      else if (tokens) await options.provider.invalidateCredentials?.("discovery");
+      await authorize(stepUp ? unionScopes(requested, challenge?.scope) : challenge?.scope, challenge?.resourceMetadataUrl);
     }
   };
 }

@@ -2,7 +2,7 @@
  * The app's own Client ID Metadata Document (SEP-991), served at `/oauth/client-metadata.json`:
  * its URL is the client_id at authorization servers that support URL-based client ids.
  */
-import type { OAuthClientMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientMetadata } from "@modelcontextprotocol/client";
 
 /** The path the document is served at. */
 export const CLIENT_METADATA_PATH = "/oauth/client-metadata.json";

@@ -3,9 +3,9 @@
  * for an ID-JAG at the IdP (RFC 8693), then present it to the MCP server's AS as a JWT bearer
  * grant (RFC 7523). Discovery is the SDK's; this module adds only the two grants it lacks.
  */
-import { discoverOAuthServerInfo, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { discoverOAuthServerInfo, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { OAuthFlowError } from "./errors";
 import { assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
 

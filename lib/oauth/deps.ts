@@ -2,7 +2,7 @@
  * Everything the web flow needs from its surroundings, as one value: the store, the URL policy,
  * the two guarded fetches and the app's public URLs. Tests build it over a temp SQLite file.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "../mcp/config";
 import { SwitchboardOAuthProvider, type AuthorizationHandler } from "./provider";
 import type { OAuthStore } from "./store";

@@ -16,7 +16,8 @@ export type OAuthErrorCode =
   | "exchange_failed"
   | "no_redirect"
   | "step_up_limit"
-  | "not_http_server";
+  | "not_http_server"
+  | "issuer_mismatch";
 
 /** Fixed texts per code: safe to put in HTML as they are. */
 export const OAUTH_ERROR_MESSAGES: Record<OAuthErrorCode, string> = {
@@ -32,6 +33,7 @@ export const OAUTH_ERROR_MESSAGES: Record<OAuthErrorCode, string> = {
   no_redirect: "The authorization server did not redirect back with a code.",
   step_up_limit: "The server kept asking for more permissions; gave up after 3 authorizations.",
   not_http_server: "Only remote (URL) servers use OAuth.",
+  issuer_mismatch: "The answer came from another authorization server than the one Switchboard asked, so it was refused.",
 };
 
 /** A refused or failed OAuth step; `message` is the fixed text of `code` unless a detail is given. */

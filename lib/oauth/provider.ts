@@ -4,16 +4,11 @@
  * applies the URL rules, refreshes expired tokens once per key, and says what "send the user to
  * the authorization URL" means for its caller (browser, headless fetch, or "not now").
  */
-import {
-  refreshAuthorization,
-  UnauthorizedError,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import { refreshAuthorization, UnauthorizedError, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import { OAuthError } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
+import { checkResourceAllowed } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
 import { OAuthFlowError } from "./errors";
 import { singleFlight } from "./single-flight";
@@ -162,15 +157,21 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     // Checked before registration or any token request sends a secret (docs/security.md#oauth).
     assertDiscoveryState(state, this.options.policy);
+    this.assertResourceAllowed(state.resourceMetadata?.resource);
     await this.write("discovery", { serverUrl: this.options.serverUrl, state });
   }
 
-  /** RFC 8707 / RFC 9728 §3.3: the metadata must name this server (or its origin), else refuse. */
-  async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
-    if (!resource) return undefined;
-    if (!checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource }))
+  /**
+   * RFC 8707 / RFC 9728 §3.3: the metadata must name this server (or its origin), else refuse.
+   * Checked on the discovery the SDK saves rather than through `validateResourceURL`, whose `URL`
+   * result would send a pathless resource with a `/` appended: the SDK then sends the published
+   * string byte for byte.
+   */
+  assertResourceAllowed(resource: string | undefined): void {
+    if (resource === undefined) return;
+    if (!checkResourceAllowed({ requestedResource: this.options.serverUrl, configuredResource: resource })) {
       throw new OAuthFlowError("resource_mismatch");
-    return new URL(resource);
+    }
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
@@ -195,7 +196,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
         metadata: discovery.authorizationServerMetadata,
         clientInformation: client,
         refreshToken: stored.tokens.refresh_token,
-        resource: discovery.resourceMetadata?.resource ? new URL(discovery.resourceMetadata.resource) : undefined,
+        // As published, byte for byte (a URL object would append "/" to a pathless resource).
+        resource: discovery.resourceMetadata?.resource,
         addClientAuthentication: this.addClientAuthentication,
         fetchFn: this.options.fetch,
       });

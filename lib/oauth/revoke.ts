@@ -2,8 +2,8 @@
  * Token revocation (RFC 7009) on Disconnect, where the AS advertises `revocation_endpoint`.
  * Best effort by design: a failed revocation is logged (redacted) and the tokens are forgotten anyway.
  */
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "../mcp/config";
 import { redact } from "../redact";
 import type { OAuthDeps } from "./deps";

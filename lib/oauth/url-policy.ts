@@ -2,7 +2,7 @@
  * URL rules of the OAuth flow (docs/security.md#oauth): metadata, registration, token and authorization URLs
  * are https, or http to a loopback host when the instance allows it; the AS must offer PKCE S256.
  */
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { assertHttpsUnlessLoopback, UnsafeUrlError } from "../net";
 import { OAuthFlowError } from "./errors";
 

@@ -3,12 +3,16 @@
  * signed-in user; the callback takes that state once, checks owner and age, and finishes the code
  * exchange; Disconnect revokes where the AS supports it and forgets.
  */
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client";
+import { runAuth } from "./run-auth";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
 import { OAuthFlowError } from "./errors";
 import { revokeTokens } from "./revoke";
+import { unionScopes } from "./scopes";
+
+export { unionScopes } from "./scopes";
 
 const DEFAULT_STATE_TTL_MS = 10 * 60_000;
 
@@ -39,7 +43,7 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
   const required = await deps.store.get(key, "required_scope");
   const scope = unionScopes(challenge.scope, required);
   if (required) await forgetNarrowRegistration(deps, key, required);
-  const result = await auth(provider, {
+  const result = await runAuth(provider, {
     serverUrl: server.config.url,
     scope,
     resourceMetadataUrl: challenge.resourceMetadataUrl,
@@ -76,9 +80,12 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   if (!server?.config.url) throw new OAuthFlowError("invalid_state");
   const provider = providerFor(deps, input.userId, server, { codeVerifier: pending.codeVerifier });
   try {
-    await auth(provider, { serverUrl: server.config.url, authorizationCode: code, fetchFn: deps.oauthFetch });
+    // RFC 9207: the SDK checks `iss` against the issuer it discovered (a mix-up defense).
+    const iss = input.query.get("iss") ?? undefined;
+    await runAuth(provider, { serverUrl: server.config.url, authorizationCode: code, iss, fetchFn: deps.oauthFetch });
   } catch (error) {
     if (error instanceof OAuthFlowError) throw error;
+    if (error instanceof IssuerMismatchError) throw new OAuthFlowError("issuer_mismatch");
     throw new OAuthFlowError("exchange_failed");
   }
   return server;
@@ -112,12 +119,6 @@ async function probeChallenge(deps: OAuthDeps, server: ServerDefinition): Promis
   if (response.status !== 401 && response.status !== 403) return {};
   const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
   return { scope, resourceMetadataUrl };
-}
-
-/** Space-separated scopes of both, each once, in first-seen order; undefined when both are empty. */
-export function unionScopes(...scopes: (string | undefined)[]): string | undefined {
-  const all = [...new Set(scopes.flatMap((s) => (s ?? "").split(/\s+/)).filter(Boolean))];
-  return all.length ? all.join(" ") : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * not matter while any change of content does.
  */
 import { createHash } from "node:crypto";
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/client";
 
 /** The pinned fields of one server tool. */
 export interface ToolDefinition {

@@ -4,7 +4,7 @@
  * a form for its arguments with `completion/complete` suggestions where the server offers them.
  */
 import { useEffect, useRef, useState } from "react";
-import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt } from "@modelcontextprotocol/client";
 import { completePromptArgument, listPrompts, listServers } from "../api-client";
 
 /** A prompt of one server. */

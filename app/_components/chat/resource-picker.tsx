@@ -4,7 +4,7 @@
  * Templates get a small form for their variables; the content is read on the server at send time.
  */
 import { useEffect, useState } from "react";
-import type { Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import { expandTemplate, templateVariables } from "@/lib/agent/uri-template";
 import { listResources, listServers, type ServerSummary } from "../api-client";
 

@@ -4,7 +4,7 @@
  * content"). Everything is rendered as text or through the safe-content rules: no HTML from
  * servers, links only http(s), media only from base64 with an allow-listed type.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { mediaDataUrl, safeHref } from "@/lib/agent/safe-content";
 import { StructuredView } from "./json-tree";
 

@@ -5,7 +5,7 @@
  * be aborted when the client gives up on the call (freeing its socket). Works with any SDK
  * transport that accepts a custom `fetch`.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { limitedBody, type BodyProcessor } from "./body-processor";
 import type { ConnectionGuard, RpcId } from "./connection-guard";
 import { JsonLimiter } from "./json-limiter";

@@ -4,8 +4,7 @@
  * requests over the rate or the pending bound are refused with an error to the server instead of
  * queueing forms for the user, and a call the client cancels or times out aborts its HTTP response.
  */
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import type { ConnectionGuard, RpcId } from "./connection-guard";
 import { TokenBucket } from "./rate-limiter";
 import { raiseHint } from "./settings";

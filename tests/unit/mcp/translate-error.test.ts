@@ -1,11 +1,12 @@
 /** SDK and system errors → specific EngineError codes and troubleshooting messages (docs/errors.md, engine). */
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError as McpError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { MESSAGE_TOO_LARGE_RPC_CODE } from "@/lib/mcp/errors";
 import { LaunchRefusedError } from "@/lib/mcp/launch";
 import { closedDuring, translateError, type ErrorContext } from "@/lib/mcp/translate-error";
+
+const httpError = (status: number, message: string) =>
+  new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, message, { status, statusText: message });
 
 const ctx = (extra: Partial<ErrorContext> = {}): ErrorContext => ({
   serverName: "srv",
@@ -23,27 +24,27 @@ const notFound = Object.assign(new TypeError("fetch failed"), { cause: { code: "
 describe("translateError", () => {
   it.each([
     ["UnauthorizedError", new UnauthorizedError(), ctx(), "needs_authorization", /needs authorization/],
-    ["HTTP 401", new StreamableHTTPError(401, "no"), ctx(), "needs_authorization", /needs authorization/],
+    ["HTTP 401", httpError(401, "no"), ctx(), "needs_authorization", /needs authorization/],
     ["ECONNREFUSED", refused, ctx(), "unreachable", /cannot reach https:\/\/h\.example\/mcp \(connection refused/],
     ["ENOTFOUND", notFound, ctx(), "unreachable", /host name not found/],
-    ["404 on a call: session expired", new StreamableHTTPError(404, "gone"), ctx(), "session_expired", /session expired/],
+    ["404 on a call: session expired", httpError(404, "gone"), ctx(), "session_expired", /session expired/],
     [
       "405 at connect",
-      new StreamableHTTPError(405, "no"),
+      httpError(405, "no"),
       ctx({ phase: "connect" }),
       "transport_unavailable",
       /neither Streamable HTTP nor legacy HTTP\+SSE/,
     ],
     [
       "request timeout on a call",
-      new McpError(ErrorCode.RequestTimeout, "Request timed out"),
+      new SdkError(SdkErrorCode.RequestTimeout, "Request timed out"),
       ctx({ timeoutMs: 1500 }),
       "call_timeout",
       /after 1\.5 s.*raise `timeout`/,
     ],
     [
       "request timeout at connect",
-      new McpError(ErrorCode.RequestTimeout, "Request timed out"),
+      new SdkError(SdkErrorCode.RequestTimeout, "Request timed out"),
       ctx({ phase: "connect", timeoutMs: 60_000 }),
       "connect_timeout",
       /within 60 s.*raise `connect_timeout`/,
@@ -56,7 +57,7 @@ describe("translateError", () => {
       /result exceeds 10 bytes/,
     ],
     ["launch refused", new LaunchRefusedError("sandbox unavailable"), ctx(), "launch_refused", /sandbox unavailable/],
-    ["aborted", new McpError(ErrorCode.ConnectionClosed, "x"), ctx({ signal: AbortSignal.abort() }), "cancelled", /cancelled/],
+    ["aborted", new SdkError(SdkErrorCode.ConnectionClosed, "x"), ctx({ signal: AbortSignal.abort() }), "cancelled", /cancelled/],
     ["server secret in a message", new Error("bad header hdr-secret-1"), ctx(), "server_error", /bad header \[REDACTED\]/],
   ])("%s", (_name, error, context, code, message) => {
     const translated = translateError(error, context);

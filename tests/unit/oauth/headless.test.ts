@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { createAuthorizingFetch } from "@/lib/oauth/authorizing-fetch";
 import { elicitationDefaults } from "@/lib/oauth/elicitation-defaults";
 import { createHeadlessAuthorizer } from "@/lib/oauth/headless";
@@ -20,6 +20,14 @@ describe("headless authorizer", () => {
     await a.onAuthorize({ url, state: "s1", codeVerifier: "v" });
     expect(a.takeCode()).toBe("c1");
     expect(() => a.takeCode()).toThrow();
+  });
+
+  it("keeps the RFC 9207 iss of the redirect for the SDK's issuer check", async () => {
+    const a = createHeadlessAuthorizer(
+      redirectingFetch("http://localhost:3000/callback?code=c2&state=s1&iss=https%3A%2F%2Fas.example.com"),
+    );
+    await a.onAuthorize({ url, state: "s1", codeVerifier: "v" });
+    expect(a.takeResponse()).toEqual({ code: "c2", iss: "https://as.example.com" });
   });
 
   it("refuses a wrong state, an error answer, and a non-redirect", async () => {
@@ -61,7 +69,7 @@ describe("authorizing fetch", () => {
       oauthFetch: base,
       provider,
       serverUrl: "https://mcp.example.com/mcp",
-      takeCode: () => "never",
+      takeResponse: () => ({ code: "never" }),
     });
     await fetch("https://mcp.example.com/mcp", { method: "POST" });
     await fetch("https://other.example.com/mcp", { method: "POST" });

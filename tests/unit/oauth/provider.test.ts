@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { UnauthorizedError } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { createMemoryStore } from "@/lib/oauth/memory-store";
 import { SwitchboardOAuthProvider, type ProviderOptions } from "@/lib/oauth/provider";
 import { singleFlight } from "@/lib/oauth/single-flight";
@@ -62,13 +62,9 @@ describe("SwitchboardOAuthProvider", () => {
 
   it("refuses protected-resource metadata naming another server", async () => {
     const p = provider();
-    await expect(p.validateResourceURL("https://mcp.example.com/mcp", "https://evil.example.com/mcp")).rejects.toMatchObject({
-      code: "resource_mismatch",
-    });
-    expect((await p.validateResourceURL("https://mcp.example.com/mcp", "https://mcp.example.com/mcp"))?.href).toBe(
-      "https://mcp.example.com/mcp",
-    );
-    expect(await p.validateResourceURL("https://mcp.example.com/mcp", undefined)).toBeUndefined();
+    expect(() => p.assertResourceAllowed("https://evil.example.com/mcp")).toThrow(expect.objectContaining({ code: "resource_mismatch" }));
+    expect(() => p.assertResourceAllowed("https://mcp.example.com/mcp")).not.toThrow();
+    expect(() => p.assertResourceAllowed(undefined)).not.toThrow();
   });
 
   it("does not refresh tokens that are still fresh, and ignores stored tokens when asked (Connect)", async () => {

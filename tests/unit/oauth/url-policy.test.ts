@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { assertDiscoveryState, assertOAuthUrl, urlPolicyFromEnv } from "@/lib/oauth/url-policy";
 
 const strict = { allowLoopbackHttp: false };
