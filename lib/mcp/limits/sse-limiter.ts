@@ -1,6 +1,6 @@
 /**
  * Limits for `text/event-stream` bodies, applied while streaming: one line and one event at most
- * `maxMessageBytes`, the JSON shape of each event's data, and `retry:` at least 1 s. Only whole,
+ * `maxMessageBytes`, the JSON shape of each event's data, and `retry:` at least 500 ms. Only whole,
  * checked events are passed on, so memory stays bounded by one event. Over a cap, or when the
  * stream breaks or ends without an answer, the request this stream answers fails at once.
  */

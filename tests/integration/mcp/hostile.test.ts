@@ -173,7 +173,7 @@ describe.each(["http", "stdio"] as const)("a hostile server over %s", (wire) => 
 });
 
 describe("reconnect discipline", () => {
-  it("`retry: 0` with an immediate close reopens the stream only within the budget, at least 1 s apart", async () => {
+  it("`retry: 0` with an immediate close reopens the stream only within the budget, at least 500 ms apart, doubling", async () => {
     const budgetPool = new McpPool({ limits: { maxStreamOpens: 3 } });
     try {
       const definition = httpServer("retry0");

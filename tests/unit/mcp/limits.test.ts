@@ -22,7 +22,7 @@ describe("checkJsonShape", () => {
 });
 
 describe("ReconnectBudget", () => {
-  it("lets the first open through at once, spaces later ones 1, 2, 4 s apart and stops at the budget", () => {
+  it("lets the first open through at once, spaces later ones 0.5, 1, 2 s apart and stops at the budget", () => {
     let now = 0;
     const budget = new ReconnectBudget(4, () => now);
     const waits: number[] = [];
@@ -32,7 +32,7 @@ describe("ReconnectBudget", () => {
       waits.push(decision.waitMs);
       now += decision.waitMs; // the stream opens and closes at once (retry: 0)
     }
-    expect(waits).toEqual([0, 1000, 2000, 4000]);
+    expect(waits).toEqual([0, 500, 1000, 2000]);
     expect(budget.next()).toEqual({ allow: false });
     expect(budget.snapshot()).toEqual({ opens: 4, max: 4, exhausted: true });
   });
@@ -60,7 +60,7 @@ describe("SseLimiter", () => {
     const out = await readAll(
       limitedBody(source(["retry: 0\n\nevent: message\nda", 'ta: {"a":1}\n\n']), new SseLimiter(guard(), [7]), () => {}),
     );
-    expect(out).toBe('retry: 1000\n\nevent: message\ndata: {"a":1}\n\n');
+    expect(out).toBe('retry: 500\n\nevent: message\ndata: {"a":1}\n\n');
   });
 
   it("fails the request at once when an event passes the cap, without reading the rest", async () => {
