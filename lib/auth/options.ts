@@ -15,7 +15,7 @@ import { redact } from "../redact";
 import { checkCredentials } from "./credentials";
 import { sessionLifetimeMs } from "./session-policy";
 import { endOneSession, resolveSession, startSession } from "./sessions";
-import { clearAccountAttempts } from "./sign-in-throttle";
+import { clearAccountAttempts, clientAddress } from "./sign-in-throttle";
 
 let cached: NextAuthOptions | undefined;
 
@@ -35,11 +35,11 @@ export function getAuthOptions(): NextAuthOptions {
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         // Throttling happens before next-auth sees the request (lib/auth/nextauth-handler.ts), where a 429 can be sent.
-        async authorize(credentials) {
+        async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
           const user = await checkCredentials(getDb(), credentials.email, credentials.password);
           if (!user) return null;
-          clearAccountAttempts(credentials.email);
+          clearAccountAttempts(credentials.email, clientAddress(request?.headers ?? {}));
           return { id: user.id, email: user.email, name: user.name };
         },
       }),

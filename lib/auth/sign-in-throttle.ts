@@ -1,7 +1,7 @@
 /**
  * Throttling of sign-in and sign-up, per account and per client address, with exponential backoff.
  * Every attempt counts before its outcome is known (a parallel burst cannot slip through); a
- * successful sign-in clears its account's count.
+ * successful sign-in clears its account's count and gives its address the attempt back.
  */
 import { normaliseEmail } from "../../db/queries/users";
 import { AppError } from "../errors";
@@ -57,7 +57,11 @@ export function takeAttempt(kind: "signIn" | "register", keys: AttemptKeys): voi
   for (const [i, limiter] of pair(kind).entries()) limiter.record(keyFor(i, keys));
 }
 
-/** A successful sign-in: the account starts afresh (its address keeps its count). */
-export function clearAccountAttempts(email: string): void {
+/**
+ * A successful sign-in: the account starts afresh, and its address gets this attempt back, so the
+ * address limit counts failures only (a team behind one NAT address signs in all day).
+ */
+export function clearAccountAttempts(email: string, address?: string): void {
   limiters.signInAccount.reset(`account:${normaliseEmail(email)}`);
+  if (address) limiters.signInAddress.forgive(`address:${address}`);
 }

@@ -55,6 +55,14 @@ export class Backoff {
     if (this.entries.size > (this.options.maxKeys ?? 10_000) && !oldest.done) this.entries.delete(oldest.value);
   }
 
+  /** Take back one counted attempt (it turned out to be a success); a key back under `free` waits no more. */
+  forgive(key: string): void {
+    const entry = this.live(key);
+    if (!entry) return;
+    entry.count = Math.max(0, entry.count - 1);
+    if (entry.count < this.options.free) entry.blockedUntil = 0;
+  }
+
   /** Forget the key (a successful sign-in clears its account's count). */
   reset(key: string): void {
     this.entries.delete(key);

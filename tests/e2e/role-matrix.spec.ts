@@ -318,6 +318,10 @@ const ROUTES: Route[] = [
   },
   { key: "GET /api/admin/workspaces", url: () => "/api/admin/workspaces", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit", url: () => "/api/admin/audit?action=member.role&limit=5", own: ADMIN_ONLY(200), userLevel: true },
+  // The caller's own account (not workspace data). Signing out everywhere ends every session of the
+  // caller, so it is the last row: each actor's next request (the other scope) is a 401.
+  { key: "POST /api/account/password", url: () => "/api/account/password", body: () => ({}), own: EVERYONE(400), userLevel: true },
+  { key: "DELETE /api/account/sessions", url: () => "/api/account/sessions", own: EVERYONE(200), other: EVERYONE(401) },
 ];
 
 /** Routes deliberately outside the matrix, with the reason. */

@@ -11,7 +11,7 @@ test("a remote server shows live status and tools, and the engine API calls it",
   const card = page.getByTestId("server-everything");
   await expect(card.getByTestId("server-state")).toHaveText("connected", { timeout: 30_000 });
   await expect(card.getByTestId("server-counts")).toContainText(/\d+ tools/);
-  await card.getByRole("button", { name: "Tools" }).click();
+  await card.getByRole("button", { name: "Tools", exact: true }).click();
   await expect(card.getByTestId("server-tools")).toContainText("mcp_everything_echo");
 
   const { servers: list } = await (await page.request.get("/api/servers")).json();

@@ -85,6 +85,10 @@ export function WorkspaceNav({ workspaces, isAdmin }: { workspaces: SwitcherWork
             {item.label}
           </Link>
         ))}
+        {/* The account (password, sign out of all devices) is the person's, not the workspace's. */}
+        <Link href="/account" className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white">
+          Account
+        </Link>
         {isAdmin && (
           <Link href="/admin" className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white">
             Admin

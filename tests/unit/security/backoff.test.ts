@@ -27,6 +27,20 @@ describe("Backoff", () => {
     expect(b.retryAfterMs("other")).toBe(0);
   });
 
+  it("forgives an attempt that succeeded, so an address behind which many people sign in counts failures only", () => {
+    const c = clock();
+    const b = new Backoff({ free: 3, baseMs: 1000, maxMs: 60_000, windowMs: 600_000, now: c.now });
+    for (let i = 0; i < 50; i++) {
+      expect(b.retryAfterMs("addr")).toBe(0);
+      b.record("addr"); // counted before the outcome is known
+      b.forgive("addr"); // it was a success
+    }
+    for (let i = 0; i < 3; i++) b.record("addr"); // three failures use up the free attempts
+    expect(b.retryAfterMs("addr")).toBe(1000);
+    b.forgive("nobody"); // forgiving an unknown key is harmless
+    expect(b.retryAfterMs("nobody")).toBe(0);
+  });
+
   it("caps the wait, forgets after the window, and resets on success", () => {
     const c = clock();
     const b = new Backoff({ free: 1, baseMs: 1000, maxMs: 5000, windowMs: 60_000, now: c.now });
