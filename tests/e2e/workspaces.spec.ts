@@ -92,6 +92,9 @@ test("owner creates Acme, invites a teammate who chats with its server, then rem
   await expect(teammate).toHaveURL(new RegExp(`${acmePath}/chat/[0-9a-f-]{36}$`));
   await chat.send('Please echo [[call:echo {"message":"team hello"}]]');
   const card = chat.toolCards().first();
+  // A new server is untrusted: the teammate's own approval runs the call (docs/tool-trust.md).
+  await expect(card).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
+  await card.getByTestId("tool-approve").click();
   await expect(card).toHaveAttribute("data-state", "done", { timeout: 45_000 });
   await expect(card.getByTestId("tool-result")).toContainText("Echo: team hello");
   await chat.waitIdle();
