@@ -20,7 +20,7 @@ import { AppError } from "../errors";
 import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
-import { appAuthProviderFactory } from "../oauth/app-deps";
+import { appAuthProviderFactory } from "../oauth/web/app-deps";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 import { closeOnSignals } from "./shutdown";

@@ -3,7 +3,7 @@ import "server-only";
 import { getDb } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import type { ServerDefinition } from "../mcp";
-import { appOAuthDeps } from "../oauth/app-deps";
+import { appOAuthDeps } from "../oauth/web/app-deps";
 import { beginConnect, endConnect, type ConnectCaller } from "../servers/connect";
 import { credentialModeOf } from "../servers/credential-mode";
 import { appPool, memberServerDefinition, workspaceServerDefinition } from "./engine";

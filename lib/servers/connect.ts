@@ -9,8 +9,8 @@ import { getServerByIdUnscoped, setSharedCredentialsUserId } from "../../db/quer
 import type { WorkspaceRole } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
 import type { ServerDefinition } from "../mcp/config";
-import type { OAuthDeps } from "../oauth/deps";
-import { beginAuthorization, disconnect } from "../oauth/web-flow";
+import type { OAuthDeps } from "../oauth/web/deps";
+import { beginAuthorization, disconnect } from "../oauth/web/flow";
 import { credentialModeOf, sharedAccountUserId } from "./credential-mode";
 
 /** The caller of Connect/Disconnect inside a workspace. */

@@ -1,6 +1,6 @@
 import { PasswordForm, SignOutEverywhereButton } from "@/app/_components/ui/account-forms";
 import { requirePageUser } from "@/lib/auth/session";
-import { publicBaseUrl } from "@/lib/oauth/app-deps";
+import { publicBaseUrl } from "@/lib/oauth/web/app-deps";
 import { configuredPublicOrigin } from "@/lib/security/public-url";
 
 /** The signed-in user's own account: password and sessions; administrators also see the public URL in use. */

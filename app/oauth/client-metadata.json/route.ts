@@ -1,5 +1,5 @@
-import { publicBaseUrl } from "@/lib/oauth/app-deps";
-import { clientMetadataDocument } from "@/lib/oauth/client-metadata";
+import { publicBaseUrl } from "@/lib/oauth/web/app-deps";
+import { clientMetadataDocument } from "@/lib/oauth/web/client-metadata";
 
 export const dynamic = "force-dynamic";
 

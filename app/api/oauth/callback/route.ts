@@ -1,8 +1,8 @@
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { afterAuthorized, callbackServer } from "@/lib/host/oauth-connect";
-import { appOAuthDeps } from "@/lib/oauth/app-deps";
-import { oauthCallbackResponse } from "@/lib/oauth/callback";
+import { appOAuthDeps } from "@/lib/oauth/web/app-deps";
+import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
 
 /**
  * The authorization server sends the browser here. The state must be the signed-in user's own,

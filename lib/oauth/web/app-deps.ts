@@ -4,16 +4,16 @@
  * provider factory (background use: never starts an authorization by itself).
  */
 import "server-only";
-import { getDb } from "../../db/client";
-import { instanceKey } from "../../db/key-check";
-import type { AuthProviderFactory } from "../mcp/types";
-import { guardedFetchFromEnv } from "../net";
-import { oauthTimeoutMs, withTimeout } from "../net/fetch-timeout";
-import { configuredPublicOrigin, fallbackOrigin } from "../security/public-url";
+import { getDb } from "../../../db/client";
+import { instanceKey } from "../../../db/key-check";
+import type { AuthProviderFactory } from "../../mcp/types";
+import { guardedFetchFromEnv } from "../../net";
+import { oauthTimeoutMs, withTimeout } from "../../net/fetch-timeout";
+import { configuredPublicOrigin, fallbackOrigin } from "../../security/public-url";
 import { CALLBACK_PATH, CLIENT_METADATA_PATH } from "./client-metadata";
 import { providerFor, type OAuthDeps } from "./deps";
 import { createSqliteStore } from "./sqlite-store";
-import { urlPolicyFromEnv } from "./url-policy";
+import { urlPolicyFromEnv } from "../shared/url-policy";
 
 let cached: OAuthDeps | undefined;
 

@@ -4,15 +4,14 @@
  * exchange; Disconnect revokes where the AS supports it and forgets.
  */
 import { extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client";
-import { runAuth } from "./run-auth";
+import { runAuth } from "../shared/run-auth";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
-import type { ServerDefinition } from "../mcp/config";
+import type { ServerDefinition } from "../../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
-import { OAuthFlowError } from "./errors";
+import { OAuthFlowError } from "../shared/errors";
 import { revokeTokens } from "./revoke";
-import { unionScopes } from "./scopes";
+import { unionScopes } from "../shared/scopes";
 
-export { unionScopes } from "./scopes";
 
 const DEFAULT_STATE_TTL_MS = 10 * 60_000;
 
