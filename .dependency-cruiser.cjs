@@ -81,8 +81,7 @@ module.exports = {
       name: "oauth-shared-is-shared",
       severity: "error",
       comment:
-        "lib/oauth/shared (provider, store interface, URL policy, errors) serves both OAuth flows, so it imports " +
-        "neither of them.",
+        "lib/oauth/shared (provider, store interface, URL policy, errors) serves both OAuth flows, so it imports " + "neither of them.",
       from: { path: "^lib/oauth/shared/" },
       to: { path: "^lib/oauth/(web|headless)/" },
     },
