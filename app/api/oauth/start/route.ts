@@ -7,7 +7,7 @@ import { serverRefBody } from "../schema";
 /**
  * Connect: start an authorization of one of the workspace's servers. Answers `{status: "redirect",
  * url}` (open it in the browser) or `{status: "authorized"}` (a refresh sufficed; reconnected). The
- * redirect comes back to this request's origin when that is the public one (lib/security/public-url.ts).
+ * browser comes back to this request's origin under the public-URL rule (lib/oauth/web/redirect.ts).
  */
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
