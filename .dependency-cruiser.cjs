@@ -78,6 +78,39 @@ module.exports = {
       },
     },
     {
+      name: "oauth-shared-is-shared",
+      severity: "error",
+      comment:
+        "lib/oauth/shared (provider, store interface, URL policy, errors) serves both OAuth flows, so it imports " + "neither of them.",
+      from: { path: "^lib/oauth/shared/" },
+      to: { path: "^lib/oauth/(web|headless)/" },
+    },
+    {
+      name: "oauth-web-not-headless",
+      severity: "error",
+      comment:
+        "The web app's OAuth (lib/oauth/web, and the app and lib/host that use it) never uses the headless flow: " +
+        "the app must never follow an authorization URL itself on a user's behalf.",
+      from: { path: "^(lib/oauth/web|lib/host|app)/" },
+      to: { path: "^lib/oauth/headless/" },
+    },
+    {
+      name: "oauth-headless-not-web",
+      severity: "error",
+      comment:
+        "The command line and the conformance client (lib/cli, lib/oauth/headless) run without the app's database, " +
+        "session or public URL, so they import nothing of the web flow.",
+      from: { path: "^(lib/oauth/headless|lib/cli|bin)/" },
+      to: { path: "^lib/oauth/web/" },
+    },
+    {
+      name: "cli-never-reaches-oauth-web",
+      severity: "error",
+      comment: "Not even through another module: the command line's import graph holds no part of the web OAuth flow.",
+      from: { path: "^(lib/cli|bin)/" },
+      to: { path: "^lib/oauth/web/", reachable: true },
+    },
+    {
       name: "leaves-are-leaves",
       severity: "error",
       comment: "Leaf modules are imported from everywhere, so they import no project module but other leaves.",

@@ -8,7 +8,7 @@ import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors
 import { ConfigError } from "./mcp/config";
 import { EngineError } from "./mcp/errors";
 import { NetError } from "./net/errors";
-import { OAuthFlowError } from "./oauth/errors";
+import { OAuthFlowError } from "./oauth/shared/errors";
 import { redact } from "./redact";
 import type { z } from "zod";
 

@@ -12,7 +12,7 @@ import type { ErrorCode } from "@/lib/errors";
 import type { PendingElicitationView } from "@/lib/host/elicitations";
 import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/host/sampling";
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
-import type { BeginResult } from "@/lib/oauth/web-flow";
+import type { BeginResult } from "@/lib/oauth/web/flow";
 import type { serverView } from "@/lib/servers/service";
 
 /** A server as `GET /api/servers` lists it (masked config, the stdio launch line). */

@@ -7,13 +7,13 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider, type FetchLike, type 
 import { McpPool, type ServerDefinition } from "../mcp";
 import { createGuardedFetch, parseAllowedHosts } from "../net";
 import { redact } from "../redact";
-import { createAuthorizingFetch } from "../oauth/authorizing-fetch";
-import { crossAppProvider } from "../oauth/cross-app";
-import { elicitationDefaults } from "../oauth/elicitation-defaults";
-import { createHeadlessAuthorizer } from "../oauth/headless";
-import { createMemoryStore } from "../oauth/memory-store";
-import { SwitchboardOAuthProvider } from "../oauth/provider";
-import type { OAuthUrlPolicy } from "../oauth/url-policy";
+import { createAuthorizingFetch } from "../oauth/headless/authorizing-fetch";
+import { crossAppProvider } from "../oauth/headless/cross-app";
+import { elicitationDefaults } from "../oauth/headless/elicitation-defaults";
+import { createHeadlessAuthorizer } from "../oauth/headless/authorizer";
+import { createMemoryStore } from "../oauth/headless/memory-store";
+import { SwitchboardOAuthProvider } from "../oauth/shared/provider";
+import type { OAuthUrlPolicy } from "../oauth/shared/url-policy";
 
 /** The CIMD URL the suite expects (anything else fails its CIMD scenario); never fetched by the client. */
 export const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";

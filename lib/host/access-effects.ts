@@ -3,8 +3,8 @@
  * the process-wide pool, revoke and forget tokens through the OAuth store, stop running turns.
  */
 import "server-only";
-import { appOAuthDeps } from "../oauth/app-deps";
-import { disconnect } from "../oauth/web-flow";
+import { appOAuthDeps } from "../oauth/web/app-deps";
+import { disconnect } from "../oauth/web/flow";
 import type { AccessEffects } from "../workspaces/effects";
 import { appPool } from "./engine";
 import { stopTurns } from "./turns";

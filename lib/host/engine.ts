@@ -12,15 +12,15 @@ import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
 import type { Db } from "../../db/client";
-import { getServerById, getServerByIdUnscoped, listServersByWorkspace } from "../../db/queries/servers";
+import { getServerByIdUnscoped, listServersByWorkspace } from "../../db/queries/servers";
+import { getServer } from "../servers/lookup";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { getDb } from "../../db/client";
 import { credentialsUserFor, definitionFor } from "../servers/credential-mode";
-import { AppError } from "../errors";
 import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
-import { appAuthProviderFactory } from "../oauth/app-deps";
+import { appAuthProviderFactory } from "../oauth/web/app-deps";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 import { closeOnSignals } from "./shutdown";
@@ -83,9 +83,7 @@ export function workspaceServerDefinitions(db: Db, user: { id: string; workspace
 
 /** One server of the caller's workspace as an engine definition for them, or a 404. */
 export function workspaceServerDefinition(db: Db, user: { id: string; workspaceId: string }, id: string): ServerDefinition {
-  const record = getServerById(db, { id, workspaceId: user.workspaceId });
-  if (!record) throw new AppError("server.not_found", "No such server.");
-  return definitionFor(db, user.id, record);
+  return definitionFor(db, user.id, getServer(db, user, id));
 }
 
 /**

@@ -3,16 +3,20 @@ import "server-only";
 import { getDb } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import type { ServerDefinition } from "../mcp";
-import { appOAuthDeps } from "../oauth/app-deps";
+import { appOAuthDeps } from "../oauth/web/app-deps";
 import { beginConnect, endConnect, type ConnectCaller } from "../servers/connect";
 import { credentialModeOf } from "../servers/credential-mode";
 import { appPool, memberServerDefinition, workspaceServerDefinition } from "./engine";
 
-/** Start the caller's authorization: `{status: "redirect", url}` or `{status: "authorized"}`. */
-export async function connectServer(caller: ConnectCaller, serverId: string) {
+/**
+ * Start the caller's authorization: `{status: "redirect", url}` or `{status: "authorized"}`. The
+ * authorization server sends the browser back to `origin` (the one the Connect came from, see
+ * `oauthRequestOrigin`), whose callback then finishes the flow.
+ */
+export async function connectServer(caller: ConnectCaller, serverId: string, origin: string) {
   const db = getDb();
   const server = workspaceServerDefinition(db, caller, serverId);
-  const result = await beginConnect(db, appOAuthDeps(), caller, server);
+  const result = await beginConnect(db, appOAuthDeps(origin), caller, server);
   if (result.status === "authorized") await afterAuthorized(caller.id, server);
   return result;
 }

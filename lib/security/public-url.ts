@@ -63,6 +63,7 @@ export function describePublicUrl(env: NodeJS.ProcessEnv = process.env): string 
   }
   return (
     `public URL: the loopback address each request uses (localhost, 127.0.0.1, [::1]); OAuth redirects go to ` +
-    `${fallbackOrigin(env)}/api/oauth/callback. Set SWITCHBOARD_PUBLIC_URL to serve the app at any other address.`
+    `/api/oauth/callback on the address the Connect was started from (${fallbackOrigin(env)} otherwise). ` +
+    `Set SWITCHBOARD_PUBLIC_URL to serve the app at any other address.`
   );
 }

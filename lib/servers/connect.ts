@@ -5,13 +5,13 @@
  */
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
-import { getServerByIdUnscoped, setSharedCredentialsUserId } from "../../db/queries/servers";
+import { setSharedCredentialsUserId } from "../../db/queries/servers";
 import type { WorkspaceRole } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
 import type { ServerDefinition } from "../mcp/config";
-import type { OAuthDeps } from "../oauth/deps";
-import { beginAuthorization, disconnect } from "../oauth/web-flow";
-import { credentialModeOf, sharedAccountUserId } from "./credential-mode";
+import type { OAuthDeps } from "../oauth/web/deps";
+import { beginAuthorization, disconnect } from "../oauth/web/flow";
+import { credentialModeOf, credentialsUserFor } from "./credential-mode";
 
 /** The caller of Connect/Disconnect inside a workspace. */
 export interface ConnectCaller {
@@ -45,9 +45,7 @@ export async function beginConnect(db: Db, deps: OAuthDeps, caller: ConnectCalle
  */
 export async function endConnect(db: Db, deps: OAuthDeps, caller: ConnectCaller, server: ServerDefinition) {
   if (!isSharedFor(caller, server)) return { ...(await disconnect(deps, caller.id, server)), shared: false };
-  const record = getServerByIdUnscoped(db, server.id);
-  const owner = (record && sharedAccountUserId(db, record)) ?? caller.id;
-  const result = await disconnect(deps, owner, server);
+  const result = await disconnect(deps, credentialsUserFor(db, caller.id, server), server);
   setSharedCredentialsUserId(db, { id: server.id, workspaceId: caller.workspaceId }, null);
   recordAudit(db, { actorId: caller.id, workspaceId: caller.workspaceId, action: "server.shared_disconnect", target: server.id });
   return { ...result, shared: true };

@@ -8,7 +8,8 @@ import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import { readMemberValues, writeMemberValues } from "./credential-mode";
 import { SECRET_MASK } from "../../db/server-secrets";
-import { getServer, type Actor } from "./service";
+import { getServer } from "./lookup";
+import type { Actor } from "./service";
 
 /** The server's per-member keys and, for each, whether the caller has set a value. */
 export function memberValuesView(db: Db, actor: Actor, serverId: string) {

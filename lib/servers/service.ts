@@ -6,7 +6,6 @@ import type { Db } from "../../db/client";
 import {
   createServer,
   deleteServer,
-  getServerById,
   listServersByWorkspace,
   readServerSecrets,
   serverNameTaken,
@@ -19,6 +18,7 @@ import { getUserById } from "../../db/queries/users";
 import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
+import { getServer } from "./lookup";
 import { restoreMaskedSecrets } from "./secrets";
 import { credentialModeOf, sharedAccountUserId, splitKey } from "./credential-mode";
 import { releaseServer } from "./release";
@@ -115,12 +115,8 @@ function prefixConfigError<T>(fn: () => T): T {
   }
 }
 
-/** One server of the actor's workspace, or a 404. */
-export function getServer(db: Db, actor: Actor, id: string): ServerRecord {
-  const record = getServerById(db, { id, workspaceId: actor.workspaceId });
-  if (!record) throw new AppError("server.not_found", "No such server.");
-  return record;
-}
+/** One server of the actor's workspace, or a 404 (re-exported: the one lookup lives in lookup.ts). */
+export { getServer } from "./lookup";
 
 /** Create a server from `{name, config}`. */
 export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {

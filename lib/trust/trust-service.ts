@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { getServerTrust, updateServerTrust } from "../../db/queries/server-trust";
-import { getServerById, type ServerRecord } from "../../db/queries/servers";
+import type { ServerRecord } from "../../db/queries/servers";
+import { getServer } from "../servers/lookup";
 import { AppError } from "../errors";
 import type { McpPool, RegisteredTool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
@@ -22,13 +23,6 @@ export const trustUpdateSchema = z
 
 /** Body of `POST /api/servers/:id/tools/review`: the raw tool name and the definition hash reviewed. */
 export const toolReviewSchema = z.object({ toolName: z.string().min(1).max(500), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
-
-/** The server record of the actor's workspace, or a 404. */
-export function workspaceServerRecord(db: Db, actor: TrustActor, id: string): ServerRecord {
-  const record = getServerById(db, { id, workspaceId: actor.workspaceId });
-  if (!record) throw new AppError("server.not_found", "No such server.");
-  return record;
-}
 
 function assertCanManage(db: Db, actor: TrustActor, record: ServerRecord): void {
   if (!canManageServer(db, actor)) throw new AppError("auth.forbidden", "Only the workspace's owners and admins can do this.");
@@ -61,7 +55,7 @@ export async function serverTrustView(
   server: ServerDefinition,
   refresh: boolean,
 ) {
-  workspaceServerRecord(db, actor, server.id); // 404 for a server outside the caller's workspace
+  getServer(db, actor, server.id); // 404 for a server outside the caller's workspace
   let listError: string | null = null;
   if (refresh) {
     try {
@@ -82,7 +76,7 @@ export async function serverTrustView(
 
 /** Change the trusted flag and/or the trifecta check; each change is audited with old and new value. */
 export function changeServerTrust(db: Db, actor: TrustActor, serverId: string, change: z.infer<typeof trustUpdateSchema>) {
-  const record = workspaceServerRecord(db, actor, serverId);
+  const record = getServer(db, actor, serverId);
   assertCanManage(db, actor, record);
   const before = getServerTrust(db, serverId);
   const after = updateServerTrust(db, serverId, change, actor.id);
@@ -101,7 +95,7 @@ export function changeServerTrust(db: Db, actor: TrustActor, serverId: string, c
 
 /** Approve the reviewed definition of a held tool (refused when it changed again since). */
 export function reviewHeldTool(db: Db, actor: TrustActor, serverId: string, body: z.infer<typeof toolReviewSchema>): void {
-  const record = workspaceServerRecord(db, actor, serverId);
+  const record = getServer(db, actor, serverId);
   assertCanManage(db, actor, record);
   approveHeldTool(db, serverId, body.toolName, body.hash, { userId: actor.id, workspaceId: actor.workspaceId });
 }

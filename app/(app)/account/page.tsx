@@ -1,6 +1,7 @@
 import { PasswordForm, SignOutEverywhereButton } from "@/app/_components/ui/account-forms";
 import { requirePageUser } from "@/lib/auth/session";
-import { publicBaseUrl } from "@/lib/oauth/app-deps";
+import { headers } from "next/headers";
+import { oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
 import { configuredPublicOrigin } from "@/lib/security/public-url";
 
 /** The signed-in user's own account: password and sessions; administrators also see the public URL in use. */
@@ -16,7 +17,7 @@ export default async function AccountPage() {
         <div className="space-y-1 text-sm" data-testid="public-url">
           <h2 className="text-lg font-medium">Public URL</h2>
           <p>
-            OAuth redirects use <code>{publicBaseUrl()}/api/oauth/callback</code>.
+            OAuth redirects from this address use <code>{oauthRequestOrigin({ headers: await headers() })}/api/oauth/callback</code>.
           </p>
           {!configuredPublicOrigin() && (
             <p className="text-zinc-500">

@@ -1,9 +1,9 @@
-import { publicBaseUrl } from "@/lib/oauth/app-deps";
-import { clientMetadataDocument } from "@/lib/oauth/client-metadata";
+import { oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
+import { clientMetadataDocument } from "@/lib/oauth/web/client-metadata";
 
 export const dynamic = "force-dynamic";
 
-/** The app's Client ID Metadata Document (public, cacheable for an hour). */
-export function GET(): Response {
-  return Response.json(clientMetadataDocument(publicBaseUrl()), { headers: { "cache-control": "public, max-age=3600" } });
+/** The app's Client ID Metadata Document for the origin it is fetched at (public, cacheable for an hour). */
+export function GET(request: Request): Response {
+  return Response.json(clientMetadataDocument(oauthRequestOrigin(request)), { headers: { "cache-control": "public, max-age=3600" } });
 }

@@ -25,6 +25,16 @@ const FILES: Record<string, string> = {
   "app/_components/panel.tsx": `"use client";\nimport { pool } from "@/lib/host/engine";\nimport type { View } from "@/lib/host/view";\nexport const p: View | number = pool;\n`,
   "lib/auth/a.ts": `import { b } from "./b";\nexport const a = () => b;\n`,
   "lib/auth/b.ts": `import { a } from "./a";\nexport const b = () => a;\n`,
+  // OAuth: the shared part imports neither flow; the web and headless flows never import each other,
+  // and the command line does not reach the web flow even through a module in between.
+  "lib/oauth/shared/provider.ts": `import { flow } from "../web/flow";\nexport const provider = flow;\n`,
+  "lib/oauth/web/flow.ts": `import { authorizer } from "../headless/authorizer";\nexport const flow = authorizer;\n`,
+  "lib/oauth/headless/authorizer.ts": "export const authorizer = 1;\n",
+  "lib/oauth/headless/memory-store.ts": `import { deps } from "../web/deps";\nexport const store = deps;\n`,
+  "lib/oauth/web/deps.ts": "export const deps = 1;\n",
+  "lib/cli/main.ts": `import { relay } from "./relay";\nexport const main = relay;\n`,
+  "lib/cli/relay.ts": `import { wiring } from "../host/wiring";\nexport const relay = wiring;\n`,
+  "lib/host/wiring.ts": `import { deps } from "../oauth/web/deps";\nexport const wiring = deps;\n`,
 };
 
 let dir = "";
@@ -57,6 +67,10 @@ describe("import boundaries", () => {
     expect(out).toMatch(/engine-is-standalone: lib\/mcp\/pool\.ts → \S*node_modules\/next\//);
     expect(out).toContain("client-imports-browser-safe: app/_components/panel.tsx → lib/host/engine.ts");
     expect(out).toMatch(/no-circular: lib\/auth\/(a|b)\.ts →\s+lib\/auth\/(a|b)\.ts/);
+    expect(out).toContain("oauth-shared-is-shared: lib/oauth/shared/provider.ts → lib/oauth/web/flow.ts");
+    expect(out).toContain("oauth-web-not-headless: lib/oauth/web/flow.ts → lib/oauth/headless/authorizer.ts");
+    expect(out).toContain("oauth-headless-not-web: lib/oauth/headless/memory-store.ts → lib/oauth/web/deps.ts");
+    expect(out).toContain("cli-never-reaches-oauth-web: lib/cli/main.ts → lib/oauth/web/deps.ts");
     expect(out).not.toContain("lib/host/view.ts");
   });
 });

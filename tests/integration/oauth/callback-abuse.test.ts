@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "@/lib/mcp";
-import { oauthCallbackResponse } from "@/lib/oauth/callback";
-import type { OAuthDeps } from "@/lib/oauth/deps";
-import { OAUTH_ERROR_MESSAGES } from "@/lib/oauth/errors";
-import { beginAuthorization } from "@/lib/oauth/web-flow";
+import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
+import type { OAuthDeps } from "@/lib/oauth/web/deps";
+import { OAUTH_ERROR_MESSAGES } from "@/lib/oauth/shared/errors";
+import { beginAuthorization } from "@/lib/oauth/web/flow";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { addOAuthServer, devLogin, signUp, startFixture, testDeps, type OAuthFixture, type TestUser } from "./helpers";
 

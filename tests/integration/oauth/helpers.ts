@@ -6,8 +6,8 @@ import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { registerTestUser } from "../../helpers/register";
 import type { ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
-import type { OAuthDeps } from "@/lib/oauth/deps";
-import { createSqliteStore } from "@/lib/oauth/sqlite-store";
+import type { OAuthDeps } from "@/lib/oauth/web/deps";
+import { createSqliteStore } from "@/lib/oauth/web/sqlite-store";
 import { startOAuthFixture } from "../../fixtures/oauth/server.mjs";
 import { completeDevLogin } from "../../fixtures/oauth/dev-login.mjs";
 

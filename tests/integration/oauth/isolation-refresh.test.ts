@@ -8,9 +8,9 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpPool, type ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
-import { oauthCallbackResponse } from "@/lib/oauth/callback";
-import { providerFor, type OAuthDeps } from "@/lib/oauth/deps";
-import { beginAuthorization, disconnect } from "@/lib/oauth/web-flow";
+import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
+import { providerFor, type OAuthDeps } from "@/lib/oauth/web/deps";
+import { beginAuthorization, disconnect } from "@/lib/oauth/web/flow";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { addOAuthServer, devLogin, signUp, startFixture, testDeps, type OAuthFixture, type TestUser } from "./helpers";
 

@@ -3,8 +3,8 @@ import { getDb } from "@/db/client";
 import { getMembershipRole, getWorkspaceById, getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { registerTestUser } from "../../helpers/register";
 import type { McpPool } from "@/lib/mcp";
-import type { OAuthDeps } from "@/lib/oauth/deps";
-import { disconnect } from "@/lib/oauth/web-flow";
+import type { OAuthDeps } from "@/lib/oauth/web/deps";
+import { disconnect } from "@/lib/oauth/web/flow";
 import type { AccessEffects } from "@/lib/workspaces/effects";
 import { createWorkspace, type WorkspaceActor } from "@/lib/workspaces/service";
 

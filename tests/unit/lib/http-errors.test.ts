@@ -9,7 +9,7 @@ import { errorResponse } from "@/lib/http";
 import { ConfigError } from "@/lib/mcp/config";
 import { EngineError } from "@/lib/mcp/errors";
 import { BlockedRequestError, UnsafeUrlError } from "@/lib/net/errors";
-import { OAuthFlowError } from "@/lib/oauth/errors";
+import { OAuthFlowError } from "@/lib/oauth/shared/errors";
 
 async function answer(error: unknown) {
   const response = errorResponse(error);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { createAuthorizingFetch } from "@/lib/oauth/authorizing-fetch";
-import { elicitationDefaults } from "@/lib/oauth/elicitation-defaults";
-import { createHeadlessAuthorizer } from "@/lib/oauth/headless";
-import { errorPage } from "@/lib/oauth/callback";
-import { clientMetadataDocument } from "@/lib/oauth/client-metadata";
-import { createMemoryStore } from "@/lib/oauth/memory-store";
-import { SwitchboardOAuthProvider } from "@/lib/oauth/provider";
+import { createAuthorizingFetch } from "@/lib/oauth/headless/authorizing-fetch";
+import { elicitationDefaults } from "@/lib/oauth/headless/elicitation-defaults";
+import { createHeadlessAuthorizer } from "@/lib/oauth/headless/authorizer";
+import { errorPage } from "@/lib/oauth/web/callback";
+import { clientMetadataDocument } from "@/lib/oauth/web/client-metadata";
+import { createMemoryStore } from "@/lib/oauth/headless/memory-store";
+import { SwitchboardOAuthProvider } from "@/lib/oauth/shared/provider";
 
 function redirectingFetch(location: string, status = 302): FetchLike {
   return async () => new Response(null, { status, headers: { location } });

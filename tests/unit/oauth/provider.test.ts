@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UnauthorizedError } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { createMemoryStore } from "@/lib/oauth/memory-store";
-import { SwitchboardOAuthProvider, type ProviderOptions } from "@/lib/oauth/provider";
-import { singleFlight } from "@/lib/oauth/single-flight";
+import { createMemoryStore } from "@/lib/oauth/headless/memory-store";
+import { SwitchboardOAuthProvider, type ProviderOptions } from "@/lib/oauth/shared/provider";
+import { singleFlight } from "@/lib/oauth/shared/single-flight";
 
 const noFetch: FetchLike = async () => {
   throw new Error("no network in unit tests");

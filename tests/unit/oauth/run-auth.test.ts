@@ -1,7 +1,7 @@
 /** The one allowance on the RFC 8414 §3.3 issuer echo: a 2025-03-26 server's own-origin metadata. */
 import { IssuerMismatchError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { isLegacySameOriginIssuer } from "@/lib/oauth/run-auth";
+import { isLegacySameOriginIssuer } from "@/lib/oauth/shared/run-auth";
 
 const server = "https://mcp.example.com/mcp";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
-import { assertDiscoveryState, assertOAuthUrl, urlPolicyFromEnv } from "@/lib/oauth/url-policy";
+import { assertDiscoveryState, assertOAuthUrl, urlPolicyFromEnv } from "@/lib/oauth/shared/url-policy";
 
 const strict = { allowLoopbackHttp: false };
 const loopback = { allowLoopbackHttp: true };

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { requireInstanceAdmin } from "@/lib/auth/workspace";
 import { parseJson, parseQuery, route } from "@/lib/http";
-import { publicBaseUrl } from "@/lib/oauth/app-deps";
+import { publicBaseUrl } from "@/lib/oauth/web/app-deps";
 import { adminInviteUser, adminListUsers } from "@/lib/workspaces/admin";
 import { createUserBody, userSearchQuery } from "./schema";
 

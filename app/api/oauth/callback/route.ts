@@ -1,8 +1,8 @@
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { afterAuthorized, callbackServer } from "@/lib/host/oauth-connect";
-import { appOAuthDeps } from "@/lib/oauth/app-deps";
-import { oauthCallbackResponse } from "@/lib/oauth/callback";
+import { appOAuthDeps, oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
+import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
 
 /**
  * The authorization server sends the browser here. The state must be the signed-in user's own,
@@ -14,7 +14,8 @@ export async function GET(request: Request): Promise<Response> {
     if (error instanceof AppError && error.code === "auth.unauthorized") return null;
     throw error;
   });
-  return oauthCallbackResponse(appOAuthDeps(), {
+  // The code was issued for the redirect URI on this origin: the exchange must name the same one.
+  return oauthCallbackResponse(appOAuthDeps(oauthRequestOrigin(request)), {
     url: new URL(request.url),
     userId: user?.id ?? null,
     findServer: (serverId) => callbackServer(user?.id ?? null, serverId),

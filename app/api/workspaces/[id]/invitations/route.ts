@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { requireWorkspaceById } from "@/lib/auth/workspace";
 import { idParam, parseJson, route } from "@/lib/http";
-import { publicBaseUrl } from "@/lib/oauth/app-deps";
+import { publicBaseUrl } from "@/lib/oauth/web/app-deps";
 import { createInvitation, listInvitations } from "@/lib/workspaces/invitations";
 import { invitationBody } from "./schema";
 

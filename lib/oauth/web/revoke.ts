@@ -4,11 +4,11 @@
  */
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
-import type { ServerDefinition } from "../mcp/config";
-import { redact } from "../redact";
+import type { ServerDefinition } from "../../mcp/config";
+import { redact } from "../../redact";
 import type { OAuthDeps } from "./deps";
-import type { CredentialKey } from "./store";
-import { assertOAuthUrl } from "./url-policy";
+import type { CredentialKey } from "../shared/store";
+import { assertOAuthUrl } from "../shared/url-policy";
 
 /** Revoke the refresh and access tokens of `key`; true when the AS accepted at least one. */
 export async function revokeTokens(deps: OAuthDeps, key: CredentialKey, server: ServerDefinition): Promise<boolean> {

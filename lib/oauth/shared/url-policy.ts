@@ -3,7 +3,7 @@
  * are https, or http to a loopback host when the instance allows it; the AS must offer PKCE S256.
  */
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
-import { assertHttpsUnlessLoopback, UnsafeUrlError } from "../net";
+import { assertHttpsUnlessLoopback, UnsafeUrlError } from "../../net";
 import { OAuthFlowError } from "./errors";
 
 /** The environment switch that allows plain-http OAuth endpoints on loopback hosts (tests, local dev). */

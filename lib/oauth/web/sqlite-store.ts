@@ -2,11 +2,11 @@
  * The web app's OAuthStore: `server_credentials` and `oauth_states` in SQLite, every value an
  * AES-256-GCM envelope under the instance key (docs/security.md#secrets-at-rest).
  */
-import type { Db } from "../../db/client";
-import { deleteCredentials, getCredential, putCredential } from "../../db/queries/credentials";
-import { insertOAuthState, takeOAuthState } from "../../db/queries/oauth-states";
-import { decrypt, encrypt, type SecretKey } from "../crypto";
-import type { OAuthStore } from "./store";
+import type { Db } from "../../../db/client";
+import { deleteCredentials, getCredential, putCredential } from "../../../db/queries/credentials";
+import { insertOAuthState, takeOAuthState } from "../../../db/queries/oauth-states";
+import { decrypt, encrypt, type SecretKey } from "../../crypto";
+import type { OAuthStore } from "../shared/store";
 
 /** An OAuthStore over `db`, encrypting with `key`. */
 export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {

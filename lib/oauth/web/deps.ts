@@ -3,10 +3,10 @@
  * the two guarded fetches and the app's public URLs. Tests build it over a temp SQLite file.
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
-import type { ServerDefinition } from "../mcp/config";
-import { SwitchboardOAuthProvider, type AuthorizationHandler } from "./provider";
-import type { OAuthStore } from "./store";
-import type { OAuthUrlPolicy } from "./url-policy";
+import type { ServerDefinition } from "../../mcp/config";
+import { SwitchboardOAuthProvider, type AuthorizationHandler } from "../shared/provider";
+import type { OAuthStore } from "../shared/store";
+import type { OAuthUrlPolicy } from "../shared/url-policy";
 
 /** The web flow's collaborators. */
 export interface OAuthDeps {

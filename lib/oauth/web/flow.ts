@@ -4,15 +4,13 @@
  * exchange; Disconnect revokes where the AS supports it and forgets.
  */
 import { extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client";
-import { runAuth } from "./run-auth";
+import { runAuth } from "../shared/run-auth";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
-import type { ServerDefinition } from "../mcp/config";
+import type { ServerDefinition } from "../../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
-import { OAuthFlowError } from "./errors";
+import { OAuthFlowError } from "../shared/errors";
 import { revokeTokens } from "./revoke";
-import { unionScopes } from "./scopes";
-
-export { unionScopes } from "./scopes";
+import { unionScopes } from "../shared/scopes";
 
 const DEFAULT_STATE_TTL_MS = 10 * 60_000;
 
@@ -42,7 +40,7 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
   const key = { userId, serverId: server.id };
   const required = await deps.store.get(key, "required_scope");
   const scope = unionScopes(challenge.scope, required);
-  if (required) await forgetNarrowRegistration(deps, key, required);
+  await forgetUnfitRegistration(deps, key, required);
   const result = await runAuth(provider, {
     serverUrl: server.config.url,
     scope,
@@ -122,14 +120,21 @@ async function probeChallenge(deps: OAuthDeps, server: ServerDefinition): Promis
 }
 
 /**
- * A dynamically registered client may ask for at most the scope it registered with (RFC 7591 §2);
- * when a step-up needs more, register again rather than be refused with invalid_scope.
+ * Register again rather than be refused when the stored dynamic registration does not fit this
+ * authorization: its redirect URIs lack this flow's (the app is reached at another loopback
+ * address than when it registered), or a step-up needs more scope than it registered with
+ * (RFC 7591 §2: a client asks for at most its registered scope).
  */
-async function forgetNarrowRegistration(deps: OAuthDeps, key: { userId: string; serverId: string }, required: string): Promise<void> {
+async function forgetUnfitRegistration(
+  deps: OAuthDeps,
+  key: { userId: string; serverId: string },
+  required: string | undefined,
+): Promise<void> {
   const stored = await deps.store.get(key, "client");
   if (!stored) return;
-  const registered = (JSON.parse(stored) as { scope?: string }).scope;
-  if (registered === undefined) return; // registered without a scope limit
-  const have = new Set(registered.split(/\s+/));
-  if (required.split(/\s+/).some((s) => s && !have.has(s))) await deps.store.delete(key, ["client"]);
+  const registration = JSON.parse(stored) as { scope?: string; redirect_uris?: string[] };
+  const foreignRedirect = Array.isArray(registration.redirect_uris) && !registration.redirect_uris.includes(deps.redirectUrl);
+  const have = registration.scope === undefined ? undefined : new Set(registration.scope.split(/\s+/));
+  const narrow = !!required && !!have && required.split(/\s+/).some((s) => s && !have.has(s));
+  if (foreignRedirect || narrow) await deps.store.delete(key, ["client"]);
 }

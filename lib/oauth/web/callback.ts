@@ -3,11 +3,11 @@
  * a redirect to a fixed path; every refusal is a fixed page from OAUTH_ERROR_MESSAGES. Nothing from
  * the query string is ever written into the page (an OAuth callback XSS seen elsewhere).
  */
-import { redact } from "../redact";
-import type { ServerDefinition } from "../mcp/config";
+import { redact } from "../../redact";
+import type { ServerDefinition } from "../../mcp/config";
 import type { OAuthDeps } from "./deps";
-import { OAUTH_ERROR_MESSAGES, OAuthFlowError, type OAuthErrorCode } from "./errors";
-import { completeAuthorization } from "./web-flow";
+import { OAUTH_ERROR_MESSAGES, OAuthFlowError, type OAuthErrorCode } from "../shared/errors";
+import { completeAuthorization } from "./flow";
 
 /** Where the browser lands after a successful authorization. */
 export const AFTER_CONNECT_PATH = "/servers";

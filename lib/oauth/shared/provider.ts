@@ -15,7 +15,7 @@ import { singleFlight } from "./single-flight";
 import type { CredentialKey, CredentialKind, OAuthStore } from "./store";
 import { assertDiscoveryState, assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
 
-import type { StepUpRecorder } from "../mcp/step-up";
+import type { StepUpRecorder } from "../../mcp/step-up";
 
 /** Tokens count as expired this long (at most a quarter of their life) before `expires_in` runs out. */
 const EXPIRY_SKEW_MS = 30_000;

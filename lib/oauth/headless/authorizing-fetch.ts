@@ -4,10 +4,10 @@
  * — discovery, registration, PKCE, exchange — then retries. Step-up is bounded (≤ 3 authorizations).
  */
 import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
-import { runAuth } from "./run-auth";
-import { unionScopes } from "./scopes";
+import { runAuth } from "../shared/run-auth";
+import { unionScopes } from "../shared/scopes";
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { OAuthFlowError } from "./errors";
+import { OAuthFlowError } from "../shared/errors";
 
 /** Options of createAuthorizingFetch. */
 export interface AuthorizingFetchOptions {

@@ -3,8 +3,8 @@
  * it GETs the authorization URL without following the redirect, checks `state`, and takes `code`
  * from `Location`. Nothing from metadata ever reaches a shell or an OS opener.
  */
-import { OAuthFlowError } from "./errors";
-import type { AuthorizationHandler } from "./provider";
+import { OAuthFlowError } from "../shared/errors";
+import type { AuthorizationHandler } from "../shared/provider";
 import type { FetchLike } from "@modelcontextprotocol/client";
 
 /** A handler for `onAuthorize` plus the code it obtained. */

@@ -6,8 +6,8 @@
 import { discoverOAuthServerInfo, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { OAuthFlowError } from "./errors";
-import { assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
+import { OAuthFlowError } from "../shared/errors";
+import { assertOAuthUrl, type OAuthUrlPolicy } from "../shared/url-policy";
 
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";

@@ -2,7 +2,7 @@
  * An in-memory OAuthStore for the command line and the conformance client: nothing outlives the
  * process, so nothing needs encrypting.
  */
-import type { CredentialKey, CredentialKind, OAuthStore, PendingAuthorization } from "./store";
+import type { CredentialKey, CredentialKind, OAuthStore, PendingAuthorization } from "../shared/store";
 
 /** Create an empty in-memory store. */
 export function createMemoryStore(): OAuthStore {
