@@ -134,8 +134,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     const pre = this.options.preRegistered;
     if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}) };
     const stored = await this.read<OAuthClientInformationMixed>("client");
-    if (stored || !this.options.registerWithoutScope || !this.options.onAuthorize) return stored;
-    return this.registerUnrestricted(ctx?.issuer);
+    if (stored) return stored;
+    // In the background, a registration would be followed by an authorization only the user can
+    // give: fail before the SDK registers a client nobody will use.
+    if (!this.options.onAuthorize) throw new UnauthorizedError("authorization needed: connect the server to sign in");
+    return this.options.registerWithoutScope ? this.registerUnrestricted(ctx?.issuer) : undefined;
   }
 
   /**

@@ -170,6 +170,8 @@ describe("per-user OAuth in the pool", () => {
     const x = await fixture(undefined, "mcp:admin");
     const server = addOAuthServer(alice, "step-up-once", x.mcpUrl);
     newPool();
+    // The page connects in the background first: that 401 must not register a client either.
+    expect((await pool.discover(alice.id, [server]))[0].state).toBe("needs_authorization");
     await connect(alice, server, "alice");
     expect(x.stats.registered).toEqual([{ application_type: "web", scope: undefined }]);
     expect((await pool.callTool(alice.id, server, "admin_action")).errorCode).toBe("needs_authorization");
