@@ -134,11 +134,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     const pre = this.options.preRegistered;
     if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}) };
     const stored = await this.read<OAuthClientInformationMixed>("client");
-    if (stored) return stored;
-    // In the background, a registration would be followed by an authorization only the user can
-    // give: fail before the SDK registers a client nobody will use.
-    if (!this.options.onAuthorize) throw new UnauthorizedError("authorization needed: connect the server to sign in");
-    return this.options.registerWithoutScope ? this.registerUnrestricted(ctx?.issuer) : undefined;
+    if (stored || !this.options.registerWithoutScope || !this.options.onAuthorize) return stored;
+    return this.registerUnrestricted(ctx?.issuer);
   }
 
   /**
@@ -215,6 +212,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     // Checked before registration or any token request sends a secret (docs/security.md#oauth).
     assertDiscoveryState(state, this.options.policy);
     this.assertResourceAllowed(state.resourceMetadata?.resource);
+    // In the background with no client yet, the SDK would register one next and then need an
+    // authorization only the user can give: stop before that registration leaves an unused client.
+    if (!this.options.onAuthorize && !this.verifier && !(await this.clientInformation())) {
+      throw new UnauthorizedError("authorization needed: connect the server to sign in");
+    }
     await this.write("discovery", { serverUrl: this.options.serverUrl, state });
   }
 
