@@ -4,14 +4,7 @@
  * applies the URL rules, refreshes expired tokens once per key, and says what "send the user to
  * the authorization URL" means for its caller (browser, headless fetch, or "not now").
  */
-import {
-  refreshAuthorization,
-  registerClient,
-  resolveClientMetadata,
-  UnauthorizedError,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-} from "@modelcontextprotocol/client";
+import { refreshAuthorization, UnauthorizedError, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { OAuthError } from "@modelcontextprotocol/client";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
@@ -19,6 +12,7 @@ import { checkResourceAllowed } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
 import { OAuthFlowError } from "./errors";
 import { unionScopes } from "./scopes";
+import { registerWithoutScope } from "./scope-free-registration";
 import { singleFlight } from "./single-flight";
 import type { CredentialKey, CredentialKind, OAuthStore } from "./store";
 import { assertDiscoveryState, assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
@@ -138,21 +132,10 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     return this.registerUnrestricted(ctx?.issuer);
   }
 
-  /**
-   * Dynamic registration without a scope restriction, run where the SDK would register (after
-   * discovery, before the authorization request): the authorization request still carries the
-   * scope, and a later step-up keeps this one client instead of registering another. Returns
-   * undefined (the SDK decides) when nothing was discovered or a Client ID Metadata Document applies.
-   */
+  /** Register without a scope limit where the SDK would register (after discovery, before the authorization request). */
   private async registerUnrestricted(issuer: string | undefined): Promise<OAuthClientInformationMixed | undefined> {
-    const discovery = await this.discoveryState();
-    if (!discovery) return undefined;
-    const metadata = discovery.authorizationServerMetadata;
-    if (metadata?.client_id_metadata_document_supported === true && this.clientMetadataUrl) return undefined;
-    const { scope: _scope, ...clientMetadata } = resolveClientMetadata(this);
-    const registered = await registerClient(discovery.authorizationServerUrl, { metadata, clientMetadata, fetchFn: this.options.fetch });
-    const info = { ...registered, issuer: issuer ?? metadata?.issuer ?? String(discovery.authorizationServerUrl) };
-    await this.write("client", info);
+    const info = await registerWithoutScope(this, await this.discoveryState(), this.options.fetch, issuer);
+    if (info) await this.write("client", info);
     return info;
   }
 
