@@ -23,7 +23,7 @@ import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
 import { STDIO_PROBE_TIMEOUT_MS, type Era, type EraCache } from "./era";
 import type { SamplingGate } from "./sampling";
-import { observeScopeChallenges, recordsStepUp, type ScopeChallenge } from "./step-up";
+import { observeScopeChallenges, recordsStepUp, StepUpRequiredError, type ScopeChallenge } from "./step-up";
 import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { discover, type Discovered, type ListKind } from "./discovery";
@@ -241,11 +241,7 @@ export class Connection {
       // The server asked for a wider scope than the token has: only a new authorization can help.
       const scope = this.options.scopeChallenge.take();
       if (scope) {
-        throw new EngineError(
-          "needs_authorization",
-          `server "${this.options.server.name}" needs a wider scope (${scope}); connect again to grant it`,
-          { cause: error },
-        );
+        throw new StepUpRequiredError(this.options.server.name, scope, { cause: error });
       }
       throw translateError(error, this.errorContext("call", { timeoutMs: options.timeoutMs, signal: options.signal }));
     }
@@ -363,6 +359,10 @@ async function connectTransport(
     }
   }
   const provider = options.authProvider;
+  // A wider scope the user has not granted yet: the old token would connect, and the status would
+  // say "connected" while the tool that needs the scope keeps failing. Ask for Connect instead.
+  const pendingScope = recordsStepUp(provider) ? await provider.pendingStepUp() : undefined;
+  if (pendingScope) throw new StepUpRequiredError(server.name, pendingScope);
   const baseFetch = cappedFetch(options.fetch ?? globalThis.fetch, guard);
   const fetch = recordsStepUp(provider) ? observeScopeChallenges(baseFetch, provider, options.scopeChallenge) : baseFetch;
   const http = { url: config.url!, headers: config.headers, fetch, authProvider: provider };

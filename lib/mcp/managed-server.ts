@@ -15,7 +15,7 @@ import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
 import { ServerLog } from "./server-log";
-import { ScopeChallenge } from "./step-up";
+import { ScopeChallenge, StepUpRequiredError } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
 import { registrationsOf, type UnnamedTool } from "./registry";
 import { errorOutcome, outcomeOf } from "./results";
@@ -88,6 +88,8 @@ export class ManagedServer {
       state: this.state,
       transport: c?.kind ?? null,
       lastError: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
+      stepUp:
+        this.state === "needs_authorization" && this.lastError instanceof StepUpRequiredError ? { scope: this.lastError.scope } : null,
       counts: {
         tools: d?.tools.length ?? 0,
         resources: d?.resources.length ?? 0,

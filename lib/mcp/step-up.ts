@@ -6,10 +6,30 @@
  */
 import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { EngineError } from "./errors";
 
 /** An OAuth provider that can remember the wider scope a server challenged for. */
 export interface StepUpRecorder {
-  recordRequiredScope(scope: string): Promise<void>;
+  /** Remember a challenged scope; returns the whole scope the next authorization must ask for. */
+  recordRequiredScope(scope: string): Promise<string>;
+  /** The wider scope still waiting for the user's consent, if any (survives reconnects and restarts). */
+  pendingStepUp(): Promise<string | undefined>;
+}
+
+/**
+ * `needs_authorization` because the server wants a wider scope than the user granted: only a new
+ * authorization (Connect) asking for `scope` can help, so reconnecting with the old token must not
+ * hide it.
+ */
+export class StepUpRequiredError extends EngineError {
+  constructor(
+    serverName: string,
+    /** The scope the next Connect asks for (the granted scope plus the challenged one). */
+    readonly scope: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super("needs_authorization", `server "${serverName}" needs a wider scope (${scope}); connect again to grant it`, options);
+  }
 }
 
 /** Whether the host's provider takes step-up scopes. */
@@ -45,8 +65,7 @@ export function observeScopeChallenges(
     if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
       if (error === "insufficient_scope" && scope) {
-        challenge.set(scope);
-        await provider.recordRequiredScope(scope);
+        challenge.set(await provider.recordRequiredScope(scope));
       }
     }
     return response;

@@ -80,6 +80,8 @@ export interface ServerStatus {
   transport: TransportUsed | null;
   /** Redacted; `code` lets the UI pick a hint without matching message text. */
   lastError: { code: ErrorCode; message: string } | null;
+  /** Set in `needs_authorization` when the server asked for a wider scope (403 `insufficient_scope`): what Connect asks for. */
+  stepUp: { scope: string } | null;
   counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
   metrics: CallMetrics;
   /** Sampling audit figures (docs/configuration.md#sampling). */

@@ -43,7 +43,7 @@ export function StatusStrip() {
           title={s.lastError?.message ?? `${s.counts.tools} tools, ${s.counts.resources} resources, ${s.counts.prompts} prompts`}
           className={`rounded-full px-2 py-0.5 ${TONE[s.state] ?? "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"}`}
         >
-          {s.serverName}: {s.state.replace("_", " ")}
+          {s.serverName}: {s.stepUp && s.state === "needs_authorization" ? "needs a wider scope" : s.state.replace("_", " ")}
           {s.state === "needs_authorization" && (
             <Link href="/servers" className="ml-1 underline">
               authorize

@@ -86,11 +86,13 @@ export function ServerStatusPanel({
   }
 
   const state = status?.state ?? "…";
+  // A step-up is an authorization with a known reason: say it, the message below names the scope.
+  const label = status?.stepUp && state === "needs_authorization" ? "needs a wider scope" : state.replace("_", " ");
   return (
     <div className="mt-3 space-y-2 text-xs" data-testid={`status-${serverId}`}>
       <div className="flex flex-wrap items-center gap-2">
         <span data-testid="server-state" className={`rounded px-1.5 py-0.5 font-medium ${STATE_STYLE[state] ?? "bg-zinc-100"}`}>
-          {state.replace("_", " ")}
+          {label}
         </span>
         {status && status.state === "connected" && (
           <span className="text-zinc-500" data-testid="server-counts">

@@ -11,6 +11,8 @@ import type { FetchLike } from "@modelcontextprotocol/client";
 import { checkResourceAllowed } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
 import { OAuthFlowError } from "./errors";
+import { unionScopes } from "./scopes";
+import { registerWithoutScope } from "./scope-free-registration";
 import { singleFlight } from "./single-flight";
 import type { CredentialKey, CredentialKind, OAuthStore } from "./store";
 import { assertDiscoveryState, assertOAuthUrl, type OAuthUrlPolicy } from "./url-policy";
@@ -33,6 +35,8 @@ export interface ProviderOptions {
   redirectUrl?: string;
   /** The Client ID Metadata Document URL (https only; the SDK ignores it otherwise). Default: none. */
   clientMetadataUrl?: string;
+  /** OIDC `application_type` sent when registering. Default: the SDK's guess (a loopback redirect URI = "native"). */
+  applicationType?: "web" | "native";
   /** `client_name` shown on consent screens. Default "Switchboard". */
   clientName?: string;
   /** Pre-registered client from the server config (`oauth.client_id` / `oauth.client_secret`). */
@@ -45,6 +49,12 @@ export interface ProviderOptions {
   codeVerifier?: string;
   /** Act as if no tokens were stored (Connect: a fresh authorization, the old tokens kept until it ends). */
   ignoreStoredTokens?: boolean;
+  /**
+   * Register dynamically without a `scope` (RFC 7591 §2: optional), so a later step-up to a scope
+   * only a 403 names is not refused by a registration narrowed to the first scope. Default false:
+   * the SDK registers with the scope it resolved.
+   */
+  registerWithoutScope?: boolean;
   /** fetch for the provider's own requests (refresh); must be the SSRF-guarded OAuth fetch. */
   fetch: FetchLike;
   policy: OAuthUrlPolicy;
@@ -71,9 +81,26 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     this.now = options.now ?? Date.now;
   }
 
-  /** The engine saw a 403 `insufficient_scope` for `scope`: keep it for the next authorization. */
-  async recordRequiredScope(scope: string): Promise<void> {
-    await this.options.store.set(this.options.key, "required_scope", scope);
+  /**
+   * The engine saw a 403 `insufficient_scope` for `scope`: keep, for the next authorization, the
+   * scope already granted plus the challenged one (the challenge may name only the missing scope,
+   * and a narrower token would break the tools that work today).
+   */
+  async recordRequiredScope(scope: string): Promise<string> {
+    const stored = await this.storedTokens();
+    const discovery = await this.discoveryState();
+    // RFC 6749 §5.1: a token response may leave `scope` out when it is what was asked for, which
+    // without a scope of ours is the resource's scopes_supported (the SDK's default).
+    const granted = stored?.tokens.scope ?? discovery?.resourceMetadata?.scopes_supported?.join(" ") ?? this.options.scope;
+    const previous = await this.options.store.get(this.options.key, "required_scope");
+    const required = unionScopes(previous, granted, scope) ?? scope;
+    await this.options.store.set(this.options.key, "required_scope", required);
+    return required;
+  }
+
+  /** The wider scope recorded by a step-up and not yet granted by a completed Connect. */
+  async pendingStepUp(): Promise<string | undefined> {
+    return this.options.store.get(this.options.key, "required_scope");
   }
 
   get redirectUrl(): string | undefined {
@@ -83,6 +110,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: this.options.clientName ?? "Switchboard",
+      ...(this.options.applicationType ? { application_type: this.options.applicationType } : {}),
       redirect_uris: this.options.redirectUrl ? [this.options.redirectUrl] : [],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
@@ -96,10 +124,19 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     return this.pendingState;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(ctx?: { issuer?: string }): Promise<OAuthClientInformationMixed | undefined> {
     const pre = this.options.preRegistered;
     if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}) };
-    return this.read<OAuthClientInformationMixed>("client");
+    const stored = await this.read<OAuthClientInformationMixed>("client");
+    if (stored || !this.options.registerWithoutScope || !this.options.onAuthorize) return stored;
+    return this.registerUnrestricted(ctx?.issuer);
+  }
+
+  /** Register without a scope limit where the SDK would register (after discovery, before the authorization request). */
+  private async registerUnrestricted(issuer: string | undefined): Promise<OAuthClientInformationMixed | undefined> {
+    const info = await registerWithoutScope(this, await this.discoveryState(), this.options.fetch, issuer);
+    if (info) await this.write("client", info);
+    return info;
   }
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
@@ -158,6 +195,11 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     // Checked before registration or any token request sends a secret (docs/security.md#oauth).
     assertDiscoveryState(state, this.options.policy);
     this.assertResourceAllowed(state.resourceMetadata?.resource);
+    // In the background with no client yet, the SDK would register one next and then need an
+    // authorization only the user can give: stop before that registration leaves an unused client.
+    if (!this.options.onAuthorize && !this.verifier && !(await this.clientInformation())) {
+      throw new UnauthorizedError("authorization needed: connect the server to sign in");
+    }
     await this.write("discovery", { serverUrl: this.options.serverUrl, state });
   }
 

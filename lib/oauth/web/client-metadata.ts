@@ -15,6 +15,7 @@ export function clientMetadataDocument(baseUrl: string): OAuthClientMetadata & {
     client_id: `${baseUrl}${CLIENT_METADATA_PATH}`,
     client_name: "Switchboard",
     client_uri: baseUrl,
+    application_type: "web",
     redirect_uris: [`${baseUrl}${CALLBACK_PATH}`],
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],

@@ -31,6 +31,7 @@ export interface ProviderUse {
   onAuthorize?: AuthorizationHandler;
   codeVerifier?: string;
   ignoreStoredTokens?: boolean;
+  registerWithoutScope?: boolean;
 }
 
 /**
@@ -45,6 +46,9 @@ export function providerFor(deps: OAuthDeps, userId: string, server: ServerDefin
     store: deps.store,
     redirectUrl: deps.redirectUrl,
     clientMetadataUrl: deps.clientMetadataUrl,
+    // The redirect goes to the app's own web server, also when that runs on localhost, where the SDK
+    // would guess "native" from the loopback redirect URI (RFC 8252).
+    applicationType: "web",
     preRegistered: oauth?.client_id ? { clientId: oauth.client_id, clientSecret: oauth.client_secret } : undefined,
     scope: oauth?.scope,
     fetch: deps.oauthFetch,

@@ -25,6 +25,7 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
   let redirect: URL | undefined;
   const provider = providerFor(deps, userId, server, {
     ignoreStoredTokens: true,
+    registerWithoutScope: true,
     onAuthorize: async ({ url, state, codeVerifier }) => {
       await deps.store.savePending({
         userId,
@@ -36,7 +37,9 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
       redirect = url;
     },
   });
-  // A scope the server demanded earlier with 403 insufficient_scope (step-up) is asked for too.
+  // A scope the server demanded earlier with 403 insufficient_scope (step-up) is asked for too. Our
+  // own registrations carry no scope limit, so this keeps the client; only a registration the AS
+  // narrowed by itself is replaced.
   const key = { userId, serverId: server.id };
   const required = await deps.store.get(key, "required_scope");
   const scope = unionScopes(challenge.scope, required);
@@ -86,14 +89,20 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
     if (error instanceof IssuerMismatchError) throw new OAuthFlowError("issuer_mismatch");
     throw new OAuthFlowError("exchange_failed");
   }
+  // The new token was asked for with the step-up scope; if the AS granted less, the next 403 says so again.
+  await deps.store.delete({ userId: input.userId, serverId: server.id }, ["required_scope"]);
   return server;
 }
 
-/** Disconnect: revoke the tokens where the AS has a revocation endpoint, then forget everything. */
+/**
+ * Disconnect: revoke the tokens where the AS has a revocation endpoint, then forget the credentials.
+ * A step-up scope still waiting for consent is kept: it is what the server needs, not a secret, and
+ * forgetting it would make the next Connect ask for the narrow scope again.
+ */
 export async function disconnect(deps: OAuthDeps, userId: string, server: ServerDefinition): Promise<{ revoked: boolean }> {
   const key = { userId, serverId: server.id };
   const revoked = await revokeTokens(deps, key, server);
-  await deps.store.delete(key);
+  await deps.store.delete(key, ["client", "tokens", "discovery"]);
   return { revoked };
 }
 

@@ -8,6 +8,9 @@ export interface OAuthFixtureStats {
   refreshGrants: number;
   codeGrants: number;
   revocations: number;
+  registrations: number;
+  /** The `scope` of each authorization request the AS received. */
+  authorizationScopes: string[];
   tokensSeen: string[];
 }
 
@@ -17,12 +20,20 @@ export class OAuthFixtureProcess {
   mcpUrl = "";
   issuer = "";
 
-  constructor(private readonly accessTtlSeconds: number) {}
+  /** `stepUpScope`: the fixture's admin_action tool needs this scope (403 insufficient_scope without it). */
+  constructor(
+    private readonly accessTtlSeconds: number,
+    private readonly options: { stepUpScope?: string } = {},
+  ) {}
 
   async start(): Promise<void> {
     const script = path.resolve(__dirname, "../../fixtures/oauth/server.mjs");
     const child = spawn(process.execPath, [script], {
-      env: { ...process.env, OAUTH_FIXTURE_ACCESS_TTL: String(this.accessTtlSeconds) },
+      env: {
+        ...process.env,
+        OAUTH_FIXTURE_ACCESS_TTL: String(this.accessTtlSeconds),
+        OAUTH_FIXTURE_STEP_UP_SCOPE: this.options.stepUpScope ?? "",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;

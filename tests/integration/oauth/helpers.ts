@@ -23,6 +23,10 @@ export interface OAuthFixture {
     codeGrants: number;
     revocations: number;
     registrations: number;
+    /** What each registration asked for. */
+    registered: Array<{ application_type?: string; scope?: string }>;
+    /** The `scope` of each authorization request. */
+    authorizationScopes: string[];
     bearerSubjects: string[];
     tokensSeen: string[];
     rejected: number;
@@ -33,7 +37,7 @@ export interface OAuthFixture {
 }
 
 /** Start an AS + MCP fixture. */
-export function startFixture(options: { accessTtl?: number; stepUpScope?: string } = {}): Promise<OAuthFixture> {
+export function startFixture(options: { accessTtl?: number; stepUpScope?: string; offlineAccess?: boolean } = {}): Promise<OAuthFixture> {
   return startOAuthFixture(options);
 }
 

@@ -166,6 +166,55 @@ describe("per-user OAuth in the pool", () => {
     expect(allowed.forModel).toEqual({ result: "admin done for alice" });
   }, 30_000);
 
+  it("a step-up survives reconnects until Connect grants it, with one client registration (no scope limit, application_type web)", async () => {
+    const x = await fixture(undefined, "mcp:admin");
+    const server = addOAuthServer(alice, "step-up-once", x.mcpUrl);
+    newPool();
+    // The page connects in the background first: that 401 must not register a client either.
+    expect((await pool.discover(alice.id, [server]))[0].state).toBe("needs_authorization");
+    await connect(alice, server, "alice");
+    expect(x.stats.registered).toEqual([{ application_type: "web", scope: undefined }]);
+    expect((await pool.callTool(alice.id, server, "admin_action")).errorCode).toBe("needs_authorization");
+
+    // The narrow token would connect again: the status must keep saying what is missing.
+    const status = await pool.reconnect(alice.id, server);
+    expect(status.state).toBe("needs_authorization");
+    expect(status.stepUp?.scope.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
+    expect(status.lastError?.message).toContain("needs a wider scope");
+
+    const second = await connect(alice, server, "alice");
+    expect(second.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
+    expect(pool.status(alice.id, server).stepUp).toBeNull();
+    expect((await pool.callTool(alice.id, server, "admin_action")).forModel).toEqual({ result: "admin done for alice" });
+    expect(await whoami(alice, server)).toBe("alice");
+    expect(x.stats.registrations).toBe(1);
+  }, 30_000);
+
+  it("Disconnect keeps a pending step-up, so the next Connect still asks for the wider scope", async () => {
+    const x = await fixture(undefined, "mcp:admin");
+    const server = addOAuthServer(alice, "step-up-disconnect", x.mcpUrl);
+    newPool();
+    await connect(alice, server, "alice");
+    await pool.callTool(alice.id, server, "admin_action");
+    await disconnect(deps, alice.id, server);
+    expect((await pool.reconnect(alice.id, server)).stepUp).not.toBeNull();
+    const again = await connect(alice, server, "alice");
+    expect(again.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
+    expect((await pool.callTool(alice.id, server, "admin_action")).forModel).toEqual({ result: "admin done for alice" });
+  }, 30_000);
+
+  it("asks for offline_access only when the authorization server lists it", async () => {
+    const listed = await fixture();
+    newPool();
+    const withOffline = await connect(alice, addOAuthServer(alice, "offline-listed", listed.mcpUrl), "alice");
+    expect(withOffline.searchParams.get("scope")?.split(" ")).toContain("offline_access");
+    const unlisted = await startFixture({ offlineAccess: false });
+    fixtures.push(unlisted);
+    const without = await connect(alice, addOAuthServer(alice, "offline-unlisted", unlisted.mcpUrl), "alice");
+    expect(without.searchParams.get("scope")?.split(" ")).not.toContain("offline_access");
+    expect(without.searchParams.get("scope")?.split(" ")).toContain("mcp:tools");
+  });
+
   it("disconnect revokes at the AS and forgets", async () => {
     const x = await fixture();
     const server = addOAuthServer(alice, "revocable", x.mcpUrl);
