@@ -156,7 +156,6 @@ test("stop mid-stream keeps what was produced", async ({ page, everything }) => 
   await expect(chat.lastAssistant()).toContainText("word3", { timeout: 45_000 });
   await page.getByTestId("chat-stop").click();
   await chat.waitIdle();
-  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText (the rendered text), not the DOM property
   const text = await chat.lastAssistant().innerText();
   expect(text).not.toContain("word200");
   // Stop reached the server: the model request was cancelled, not left running.
