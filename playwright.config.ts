@@ -63,6 +63,8 @@ export default defineConfig({
         SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",
         // The OAuth fixture AS (tests/e2e/oauth.spec.ts) is plain http on 127.0.0.1.
         SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH: "1",
+        // Every browser test signs up from 127.0.0.1: more accounts than the default 30 per hour per address.
+        SWITCHBOARD_REGISTRATIONS_PER_ADDRESS: "500",
         SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
         SWITCHBOARD_LLM_MODEL: "scripted",
         SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,

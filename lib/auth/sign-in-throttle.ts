@@ -9,13 +9,22 @@ import { Backoff } from "../security/backoff";
 
 const MINUTE_MS = 60_000;
 
+/**
+ * Sign-ups one client address may make per hour before backoff (`SWITCHBOARD_REGISTRATIONS_PER_ADDRESS`,
+ * default 30): an office behind one address onboarding a whole team at once may need more.
+ */
+function registrationsPerAddress(): number {
+  const value = Number(process.env.SWITCHBOARD_REGISTRATIONS_PER_ADDRESS);
+  return Number.isInteger(value) && value > 0 ? value : 30;
+}
+
 /** The limiters, one per kind and key type (exported for tests, which swap the clock). */
 export const limiters = {
   // An account gets a few guesses; many people may share an address (NAT), so it gets more.
   signInAccount: new Backoff({ free: 5, baseMs: 2_000, maxMs: 15 * MINUTE_MS, windowMs: 15 * MINUTE_MS }),
   signInAddress: new Backoff({ free: 20, baseMs: 2_000, maxMs: 15 * MINUTE_MS, windowMs: 15 * MINUTE_MS }),
   registerAccount: new Backoff({ free: 5, baseMs: 2_000, maxMs: 15 * MINUTE_MS, windowMs: 60 * MINUTE_MS }),
-  registerAddress: new Backoff({ free: 30, baseMs: 2_000, maxMs: 60 * MINUTE_MS, windowMs: 60 * MINUTE_MS }),
+  registerAddress: new Backoff({ free: registrationsPerAddress(), baseMs: 2_000, maxMs: 60 * MINUTE_MS, windowMs: 60 * MINUTE_MS }),
 };
 
 /** What identifies an attempt. */
