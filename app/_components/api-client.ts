@@ -89,6 +89,12 @@ export async function apiRequest<T>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** `apiRequest` with a `json` body option: the workspace, admin and account screens' shorthand. */
+export function api<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+  const { json: body, ...rest } = init ?? {};
+  return apiRequest<T>(url, body === undefined ? rest : { ...rest, body: JSON.stringify(body) }, (status) => `Request failed (${status}).`);
+}
+
 const json = (method: string, body: unknown): RequestInit => ({ method, body: JSON.stringify(body) });
 const serverPath = (serverId: string) => `/api/servers/${encodeURIComponent(serverId)}`;
 

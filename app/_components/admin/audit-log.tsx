@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../workspaces/api";
+import { api } from "../api-client";
 
 interface Entry {
   id: number;

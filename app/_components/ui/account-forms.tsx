@@ -2,11 +2,16 @@
 
 import { signOut } from "next-auth/react";
 import { useState } from "react";
+import { ApiError, apiRequest } from "../api-client";
 
+/** One call through the app's API client, as `{ok, data}` (a failure's data carries its `message`). */
 async function send(path: string, init: RequestInit): Promise<{ ok: boolean; data: Record<string, unknown> }> {
-  const response = await fetch(path, { ...init, headers: { "content-type": "application/json" } });
-  const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  return { ok: response.ok, data };
+  try {
+    return { ok: true, data: (await apiRequest<Record<string, unknown> | undefined>(path, init)) ?? {} };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { ok: false, data: { message: error.message } };
+  }
 }
 
 /** Password change: the current password, then the new one; other devices are signed out. */

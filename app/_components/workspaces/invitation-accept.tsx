@@ -2,7 +2,7 @@
 
 import { signIn, signOut } from "next-auth/react";
 import { useState } from "react";
-import { api } from "./api";
+import { api } from "../api-client";
 
 interface Props {
   token: string;

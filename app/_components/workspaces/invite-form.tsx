@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { api } from "./api";
+import { api } from "../api-client";
 
 /** Invite by email with a role; the link is shown once, to copy (there is no mail server). */
 export function InviteForm({

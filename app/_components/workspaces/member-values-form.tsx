@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { api } from "./api";
+import { api } from "../api-client";
 
 /**
  * The caller's own values for a server's per-member header/env keys (like a personal API key).

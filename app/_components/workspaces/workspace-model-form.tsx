@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { api } from "./api";
+import { api } from "../api-client";
 
 interface ModelView {
   provider: string | null;

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { api } from "./api";
+import { api } from "../api-client";
 
 /** One of the caller's workspaces as the switcher lists it. */
 export interface SwitcherWorkspace {

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
-import { api } from "./api";
+import { api } from "../api-client";
 import { AuditLog } from "../admin/audit-log";
 import { InviteForm } from "./invite-form";
 import { WorkspaceModelForm } from "./workspace-model-form";
