@@ -48,7 +48,6 @@ const env = { ...process.env, PORT: port };
 // No default NEXTAUTH_URL: without a configured public URL, next-auth follows the loopback address
 // each request came to (proxy.ts pins X-Forwarded-Host), so 127.0.0.1 and localhost both work.
 if (env.SWITCHBOARD_PUBLIC_URL) env.NEXTAUTH_URL = env.SWITCHBOARD_PUBLIC_URL;
-env.AUTH_TRUST_HOST = "1";
 const dataDir = path.resolve(process.env.SWITCHBOARD_DATA_DIR || "./data");
 env.NEXTAUTH_SECRET ||= fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
 

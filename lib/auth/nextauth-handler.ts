@@ -13,7 +13,8 @@ import { clientAddress, takeAttempt } from "./sign-in-throttle";
 
 // next-auth builds redirect URLs from X-Forwarded-Host/-Proto when this is set; proxy.ts replaces
 // those headers on every request with the app's public origin, so the client cannot choose them.
-process.env.AUTH_TRUST_HOST ||= "1";
+// Set here, the one module every next-auth request loads, whether under `npm start` or `next dev`.
+process.env.AUTH_TRUST_HOST = "1";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
