@@ -54,6 +54,11 @@ export function publicOriginFor(request: OriginRequest, env: NodeJS.ProcessEnv =
   return fallbackOrigin(env);
 }
 
+/** The public origin for an incoming request (its `Host` and `X-Forwarded-Proto` headers) under the rule above. */
+export function requestPublicOrigin(request: { headers: Pick<Headers, "get"> }, env: NodeJS.ProcessEnv = process.env): string {
+  return publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") }, env);
+}
+
 /** One line for the start-up log naming the public URL and where it comes from. */
 export function describePublicUrl(env: NodeJS.ProcessEnv = process.env): string {
   const configured = configuredPublicOrigin(env);

@@ -244,6 +244,20 @@ test.describe("public URL", () => {
     expect(new URL(page.url()).origin).toBe(LOOPBACK_IP);
     const cookie = (await context.cookies()).find((c) => c.name.endsWith("next-auth.session-token"));
 
+    // A link made here points back here: an invitation created from 127.0.0.1 is a 127.0.0.1 link.
+    const invitationUrl = await page.evaluate(async () => {
+      const json = { "content-type": "application/json" };
+      const created = await fetch("/api/workspaces", { method: "POST", headers: json, body: JSON.stringify({ name: "Loopback team" }) });
+      const { id } = await created.json();
+      const response = await fetch(`/api/workspaces/${id}/invitations`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ email: "invitee@example.test", role: "member" }),
+      });
+      return (await response.json()).url as string;
+    });
+    expect(new URL(invitationUrl).origin).toBe(LOOPBACK_IP);
+
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(`${LOOPBACK_IP}/signin`);
     // And the session that browser had is over, not just its cookie.

@@ -3,7 +3,7 @@
  * public-URL rule of the rest of the app (lib/security/public-url.ts), so a Connect started from
  * 127.0.0.1 without a configured public URL comes back to 127.0.0.1, where its session cookie is.
  */
-import { publicOriginFor } from "../../security/public-url";
+import { requestPublicOrigin } from "../../security/public-url";
 import { CALLBACK_PATH, CLIENT_METADATA_PATH } from "./client-metadata";
 import type { OAuthDeps } from "./deps";
 
@@ -16,7 +16,7 @@ export type OriginFreeDeps = Omit<OAuthDeps, "redirectUrl" | "clientMetadataUrl"
  * served on that same origin, so the code comes back to the address the user started from.
  */
 export function oauthRequestOrigin(request: { headers: Pick<Headers, "get"> }): string {
-  return publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") });
+  return requestPublicOrigin(request);
 }
 
 /** The collaborators of a flow whose browser is on `origin`: its callback and metadata-document URLs. */

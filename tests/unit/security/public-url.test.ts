@@ -1,6 +1,12 @@
 /** The public-origin rule: configuration first, the request's host only for loopback (or development). */
 import { describe, expect, it } from "vitest";
-import { configuredPublicOrigin, describePublicUrl, isLoopbackHostname, publicOriginFor } from "@/lib/security/public-url";
+import {
+  configuredPublicOrigin,
+  describePublicUrl,
+  isLoopbackHostname,
+  publicOriginFor,
+  requestPublicOrigin,
+} from "@/lib/security/public-url";
 
 const env = (vars: Record<string, string>) => ({ NODE_ENV: "production", ...vars }) as NodeJS.ProcessEnv;
 
@@ -37,6 +43,14 @@ describe("public origin", () => {
 
   it("takes https from X-Forwarded-Proto for a loopback host only", () => {
     expect(publicOriginFor({ host: "localhost:3443", forwardedProto: "https" }, env({}))).toBe("https://localhost:3443");
+  });
+
+  it("reads the rule's inputs from a request's headers (links made for invitations follow it)", () => {
+    const request = new Request("http://ignored/", { headers: { host: "127.0.0.1:3211", "x-forwarded-proto": "http" } });
+    expect(requestPublicOrigin(request, env({}))).toBe("http://127.0.0.1:3211");
+    expect(requestPublicOrigin(new Request("http://ignored/", { headers: { host: "evil.example" } }), env({}))).toBe(
+      "http://localhost:3000",
+    );
   });
 
   it("ignores a configured URL that is not http(s)", () => {

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { requireInstanceAdmin } from "@/lib/auth/workspace";
 import { parseJson, parseQuery, route } from "@/lib/http";
-import { publicBaseUrl } from "@/lib/oauth/web/app-deps";
+import { requestPublicOrigin } from "@/lib/security/public-url";
 import { adminInviteUser, adminListUsers } from "@/lib/workspaces/admin";
 import { createUserBody, userSearchQuery } from "./schema";
 
@@ -16,7 +16,7 @@ export const GET = route(async (request: Request) => {
 export const POST = route(async (request: Request) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, createUserBody);
-  return Response.json(adminInviteUser(getDb(), admin, body.email, publicBaseUrl()), {
+  return Response.json(adminInviteUser(getDb(), admin, body.email, requestPublicOrigin(request)), {
     status: 201,
     headers: { "cache-control": "no-store" },
   });

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { requireWorkspaceById } from "@/lib/auth/workspace";
 import { idParam, parseJson, route } from "@/lib/http";
-import { publicBaseUrl } from "@/lib/oauth/web/app-deps";
+import { requestPublicOrigin } from "@/lib/security/public-url";
 import { createInvitation, listInvitations } from "@/lib/workspaces/invitations";
 import { invitationBody } from "./schema";
 
@@ -17,7 +17,7 @@ export const GET = route(async (_request: Request, context: Context) => {
 export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
   const body = await parseJson(request, invitationBody);
-  return Response.json(createInvitation(getDb(), caller, body, { baseUrl: publicBaseUrl() }), {
+  return Response.json(createInvitation(getDb(), caller, body, { baseUrl: requestPublicOrigin(request) }), {
     status: 201,
     headers: { "cache-control": "no-store" },
   });
