@@ -9,7 +9,7 @@ import { SamplingHost } from "@/lib/host/sampling";
 import { McpPool } from "@/lib/mcp";
 import { startScriptedLlm, type ScriptedLlm } from "../agent/helpers";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { fixture, waitUntil } from "./helpers";
+import { FIXTURES, fixture, waitUntil } from "./helpers";
 
 type LlmBody = { tools?: { function?: { name?: string } }[]; tool_choice?: unknown; messages: { role: string }[] };
 
@@ -97,5 +97,33 @@ describe("sampling with tools", () => {
     const outcome = await call;
     expect(outcome.isError).toBe(false);
     expect(JSON.stringify(outcome.content)).toContain("final: Tool results: sunny in Lima");
+  }, 30_000);
+});
+
+describe("sampling with tools on 2026-07-28 (input_required)", () => {
+  function modern(id: string, sampling: Record<string, unknown>) {
+    return fixture(id, "sampling-tools-server.mjs", { args: [`${FIXTURES}/sampling-tools-server.mjs`, "modern"], sampling }, id);
+  }
+
+  it("answers each input_required round with the model's tool_use, and the server's loop ends in text", async () => {
+    await resetLlm();
+    const def = modern("modern-weather", { review: false });
+    const outcome = await pool.callTool("u3", def, "forecast", { city: "Quito" });
+    expect(pool.status("u3", def).protocol?.era).toBe("modern");
+    expect(outcome.isError).toBe(false);
+    const text = JSON.stringify(outcome.content);
+    expect(text).toMatch(/round 1: get_weather\(\{\\"city\\":\\"Quito\\"\}\) id=call_\w+ stop=toolUse/);
+    expect(text).toContain("final: Tool results: sunny in Quito");
+    expect(pool.status("u3", def).sampling).toMatchObject({ requests: 2, toolUses: 1 });
+  }, 30_000);
+
+  it("refuses the round after max_tool_rounds, failing the call", async () => {
+    await resetLlm();
+    const def = modern("modern-looping", { review: false, max_tool_rounds: 1 });
+    const outcome = await pool.callTool("u3", def, "forecast", { city: "Lagos", loop: true });
+    expect(outcome.isError).toBe(true);
+    expect(JSON.stringify(outcome.forModel)).toMatch(/sampling tool rounds exhausted: 1 already run \(max_tool_rounds: 1\)/);
+    expect(await llmRequests()).toHaveLength(1);
+    expect(pool.status("u3", def).sampling).toMatchObject({ requests: 2, rejected: 1, toolUses: 1 });
   }, 30_000);
 });
