@@ -115,11 +115,11 @@ export async function callToolAsTask(
     // sampling) to our handlers; it returns once the task has ended.
     while (!TERMINAL.has(task.status) && task.status !== "input_required") {
       await sleep(pollDelay(task.pollInterval), options.clock, options.signal);
-      if (options.clock.now() - lastChangeAt >= options.timeoutMs) {
-        throw new SdkError(SdkErrorCode.RequestTimeout, `task ${taskId} showed no progress for ${options.timeoutMs} ms`);
-      }
       task = await client.request({ method: "tasks/get", params: { taskId } }, taskSchema, rpc);
       report();
+      if (!TERMINAL.has(task.status) && options.clock.now() - lastChangeAt >= options.timeoutMs) {
+        throw new SdkError(SdkErrorCode.RequestTimeout, `task ${taskId} showed no progress for ${options.timeoutMs} ms`);
+      }
     }
     if (task.status === "cancelled") throw new McpError(RpcErrorCode.InternalError, `the server cancelled task ${taskId}`);
     // `failed` too: the result is the tool's own error result (or a JSON-RPC error, thrown as such).
