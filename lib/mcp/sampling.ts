@@ -140,8 +140,9 @@ export class SamplingGate {
       this.figures.inputTokens += response.usage?.inputTokens ?? 0;
       this.figures.outputTokens += response.usage?.outputTokens ?? 0;
       // Counted from the answer itself: the figure does not depend on the host reporting it.
-      this.figures.toolUses += toolUsesIn(response.result);
-      this.log("info", `sampling answered (${response.usage?.outputTokens ?? "?"} output tokens)`);
+      const toolUses = toolUsesIn(response.result);
+      this.figures.toolUses += toolUses;
+      this.log("info", `sampling answered (${response.usage?.outputTokens ?? "?"} output tokens, ${toolUses} tool uses)`);
       return response.result;
     } catch (error) {
       this.figures.errors++;
