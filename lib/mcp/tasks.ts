@@ -14,7 +14,7 @@ import {
   type ServerCapabilities,
   type Tool,
 } from "@modelcontextprotocol/client";
-import * as z from "zod/v4";
+import { z } from "zod";
 import type { Clock } from "./clock";
 import type { Era } from "./era";
 import type { Logger } from "./logger";
