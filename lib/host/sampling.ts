@@ -3,14 +3,15 @@
  * with a human in the loop — the user sees the request (and may edit or deny it) and reviews the
  * answer before it goes back (docs/architecture.md#sampling-and-elicitation). `sampling.review: false` skips both reviews.
  */
-import { streamText, type ModelMessage } from "ai";
-import { ProtocolError as McpError, type CreateMessageRequest } from "@modelcontextprotocol/client";
+import { streamText } from "ai";
+import { ProtocolError as McpError } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { SamplingProvider } from "../mcp";
 import { userModelResolution } from "../agent/user-model";
 import { createLanguageModel, type ProviderFetch } from "../agent/model";
 import { guardedFetchFromEnv } from "../net";
 import { PendingRequests } from "./pending-requests";
+import { offeredTools, samplingResult, textOf, toModelMessages, type ModelToolCall, type OfferedToolSet } from "./sampling-messages";
 import { singleton } from "../singleton";
 
 /** How long a review waits for its user before the request is denied (ms). */
@@ -26,8 +27,12 @@ export interface SamplingReviewView {
   messages: { role: string; text: string }[];
   maxTokens: number;
   model: string;
-  /** The model's answer (stage "answer"). */
+  /** The model's answer text (stage "answer"). */
   answer?: string;
+  /** The model's calls of the offered tools (stage "answer"): they go back to the server, which runs them. */
+  toolCalls?: { name: string; input: Record<string, unknown> }[];
+  /** The server's own tools it offers the model in this request (the server runs them, not Switchboard). */
+  tools?: { name: string; description?: string }[];
   createdAt: number;
 }
 
@@ -37,55 +42,27 @@ export type SamplingReviewAnswer = { action: "approve"; text?: string } | { acti
 // JSON-RPC error the spec suggests when the user declines a sampling request.
 const USER_REJECTED = -1;
 
-type SamplingMessage = CreateMessageRequest["params"]["messages"][number];
-type Block = { type: string; text?: string; data?: string; mimeType?: string };
-
-function blocksOf(message: SamplingMessage): Block[] {
-  return (Array.isArray(message.content) ? message.content : [message.content]) as Block[];
-}
-
-/** The readable text of a sampling message (non-text blocks named, not dropped silently). */
-export function textOf(message: SamplingMessage): string {
-  return blocksOf(message)
-    .map((b) => (b.type === "text" ? (b.text ?? "") : `[${b.type}${b.mimeType ? ` ${b.mimeType}` : ""}]`))
-    .join("\n");
-}
-
-/** MCP sampling messages as AI SDK messages: text and images; other blocks as a short placeholder. */
-export function toModelMessages(messages: SamplingMessage[], editedLastText?: string): ModelMessage[] {
-  return messages.map((message, index) => {
-    const isLast = index === messages.length - 1;
-    if (message.role === "assistant")
-      return { role: "assistant", content: isLast && editedLastText !== undefined ? editedLastText : textOf(message) };
-    if (isLast && editedLastText !== undefined) return { role: "user", content: editedLastText };
-    const parts = blocksOf(message).map((b) =>
-      b.type === "image" && b.data
-        ? { type: "image" as const, image: b.data, mediaType: b.mimeType }
-        : { type: "text" as const, text: b.type === "text" ? (b.text ?? "") : `[${b.type}]` },
-    );
-    return { role: "user", content: parts };
-  });
-}
-
-const STOP_REASON: Record<string, string> = { stop: "endTurn", length: "maxTokens", "content-filter": "endTurn", "tool-calls": "toolUse" };
-
 /**
  * One completion, streamed (the same wire path as the chat, which every provider and our scripted
- * test model speak), collected into text; a stream error is thrown, never returned as text.
+ * test model speak), collected into text and tool calls; a stream error is thrown, never returned as text.
  */
-async function complete(options: Parameters<typeof streamText>[0]) {
+async function complete(options: Parameters<typeof streamText>[0], offered: OfferedToolSet | undefined) {
   let text = "";
   let finishReason = "stop";
   let usage: { inputTokens?: number; outputTokens?: number } = {};
+  const calls: ModelToolCall[] = [];
   for await (const part of streamText(options).fullStream) {
     if (part.type === "text-delta") text += part.text;
-    else if (part.type === "error") throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    else if (part.type === "tool-call") {
+      const name = offered?.serverName.get(part.toolName) ?? part.toolName;
+      calls.push({ id: part.toolCallId, name, input: (part.input ?? {}) as Record<string, unknown> });
+    } else if (part.type === "error") throw part.error instanceof Error ? part.error : new Error(String(part.error));
     else if (part.type === "finish") {
       finishReason = part.finishReason;
       usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
     }
   }
-  return { text, finishReason, usage };
+  return { text, finishReason, usage, calls };
 }
 
 /** Sampling reviews waiting for their users, and the provider the pool calls. */
@@ -114,40 +91,41 @@ export class SamplingHost {
       model: modelId,
     };
     const messages = params.messages.map((m) => ({ role: m.role, text: textOf(m) }));
+    const offered = offeredTools(params);
+    const tools = offered ? params.tools?.map((t) => ({ name: t.name, description: t.description })) : undefined;
 
     let edited: string | undefined;
     if (review) {
-      const decision = await this.reviews.wait(userId, { ...base, stage: "request", messages }, signal);
+      const decision = await this.reviews.wait(userId, { ...base, stage: "request", messages, tools }, signal);
       if (decision.action === "deny") throw new McpError(USER_REJECTED, "The user declined the sampling request.");
       if (decision.text !== undefined && decision.text !== messages.at(-1)?.text) edited = decision.text;
     }
 
     const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
-    const generated = await complete({
-      model: createLanguageModel({ ...resolution.config, model: modelId }, fetch),
-      system: params.systemPrompt,
-      messages: toModelMessages(params.messages, edited),
-      maxOutputTokens: request.maxTokens,
-      temperature: params.temperature,
-      stopSequences: params.stopSequences,
-      abortSignal: signal,
-    });
+    const generated = await complete(
+      {
+        model: createLanguageModel({ ...resolution.config, model: modelId }, fetch),
+        system: params.systemPrompt,
+        messages: toModelMessages(params.messages, edited, offered),
+        maxOutputTokens: request.maxTokens,
+        temperature: params.temperature,
+        stopSequences: params.stopSequences,
+        ...(offered ? { tools: offered.tools, toolChoice: offered.toolChoice } : {}),
+        abortSignal: signal,
+      },
+      offered,
+    );
 
     let text = generated.text;
     if (review) {
-      const decision = await this.reviews.wait(userId, { ...base, stage: "answer", messages, answer: text }, signal);
+      const toolCalls = offered ? generated.calls.map(({ name, input }) => ({ name, input })) : undefined;
+      const view = { ...base, stage: "answer" as const, messages, tools, answer: text, toolCalls };
+      const decision = await this.reviews.wait(userId, view, signal);
       if (decision.action === "deny") throw new McpError(USER_REJECTED, "The user declined to send the answer back.");
+      // The edit replaces the text; the tool calls go back as the model made them.
       text = decision.text ?? text;
     }
-    return {
-      result: {
-        role: "assistant",
-        model: modelId,
-        content: { type: "text", text },
-        stopReason: STOP_REASON[generated.finishReason] ?? "endTurn",
-      },
-      usage: generated.usage,
-    };
+    return { result: samplingResult(modelId, text, generated.finishReason, generated.calls), usage: generated.usage };
   };
 }
 

@@ -39,7 +39,8 @@ export function createClient(hooks: ClientHooks): Client {
       capabilities: {
         roots: { listChanged: false },
         ...(onElicitation ? { elicitation: { form: {}, url: {} } } : {}),
-        ...(samplingGate?.offered ? { sampling: {} } : {}),
+        // `sampling.tools`: servers may offer their own tools in a sampling request (lib/mcp/sampling-tools.ts).
+        ...(samplingGate?.offered ? { sampling: samplingGate.policy.max_tool_rounds > 0 ? { tools: {} } : {} } : {}),
       },
       // 2026-07-28 when the server offers it, the 2025-11-25 handshake otherwise (docs/protocol.md).
       versionNegotiation: { mode: "auto", ...(hooks.probeTimeoutMs ? { probe: { timeoutMs: hooks.probeTimeoutMs } } : {}) },

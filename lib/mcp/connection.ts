@@ -28,6 +28,7 @@ import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { discover, type Discovered, type ListKind } from "./discovery";
 import { EngineError } from "./errors";
+import { callToolAsTask, shouldCallAsTask, taskSupportOf } from "./tasks";
 import { createSseTransport, createStreamableTransport, isLegacySseUrl, shouldFallBackToSse } from "./http-transport";
 import type { LaunchWrapper } from "./launch";
 import type { Logger } from "./logger";
@@ -122,12 +123,17 @@ export class Connection {
 
   /** Call a tool; the timeout restarts on every progress notification (docs/architecture.md#transports). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions & { timeoutMs: number }): Promise<CallToolResult> {
+    const tool = this.discovered.tools.find((t) => t.name === name);
+    if (shouldCallAsTask(taskSupportOf(tool), this.era, this.client.getServerCapabilities(), options.asTask)) {
+      const { clock, logger } = this.options;
+      return this.request(options, () => callToolAsTask(this.client, { name, arguments: args }, { ...options, clock, logger }));
+    }
     const call = () =>
       this.client.callTool(
         { name, arguments: args },
         {
           // The definition listed at discovery: the SDK mirrors its declared headers and checks its output schema.
-          toolDefinition: this.discovered.tools.find((tool) => tool.name === name),
+          toolDefinition: tool,
           timeout: options.timeoutMs,
           resetTimeoutOnProgress: true,
           // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.

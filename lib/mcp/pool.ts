@@ -16,6 +16,7 @@ import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
+import { boundCompletion, checkCompletionRef } from "./completions";
 import { ManagedServer } from "./managed-server";
 import { resolvePoolOptions, type ResolvedPoolOptions } from "./pool-options";
 import { nameTools } from "./registry";
@@ -155,7 +156,10 @@ export class McpPool {
     return this.entry(userId, server).request((c) => c.getPrompt(name, args, { ...options, timeoutMs }));
   }
 
-  /** completion/complete for a prompt or resource-template argument. */
+  /**
+   * completion/complete for a resource-template variable (`ref/resource` with the template as
+   * listed) or a prompt argument; unknown references are refused before anything is sent.
+   */
   async complete(
     userId: string,
     server: ServerDefinition,
@@ -164,7 +168,10 @@ export class McpPool {
     context?: CompleteRequest["params"]["context"],
   ) {
     const timeoutMs = effectiveSettings(server.config).timeoutMs;
-    return this.entry(userId, server).request((c) => c.complete({ ref, argument, context }, { timeoutMs }));
+    return this.entry(userId, server).request(async (c) => {
+      checkCompletionRef(server.name, c.client.getServerCapabilities(), c.discovered, ref, argument.name);
+      return boundCompletion(await c.complete({ ref, argument, context }, { timeoutMs }));
+    });
   }
 
   /** The server's `instructions` for the host (untrusted text, like every server string); connects if needed. */

@@ -13,6 +13,7 @@ import {
 import type { ServerConfig, ServerDefinition } from "./config";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";
+import { toolRoundRefusal, toolUsesIn } from "./sampling-tools";
 
 /** The defaults of docs/configuration.md#sampling. */
 export const SAMPLING_DEFAULTS = {
@@ -52,15 +53,14 @@ export interface SamplingRequest {
   model?: string;
   /** Non-empty: the host must not use a model outside this list. */
   allowedModels: string[];
-  /** Tool loops the host may run inside this request (0 = no tools). */
+  /** The policy's `max_tool_rounds` (0 = tools are never offered to the model). */
   maxToolRounds: number;
 }
 
-/** The host's answer: the MCP result plus figures for the audit. */
+/** The host's answer: the MCP result (with `tool_use` blocks when tools were offered) plus token figures. */
 export interface SamplingResponse {
   result: CreateMessageResult;
   usage?: { inputTokens?: number; outputTokens?: number };
-  toolUses?: number;
 }
 
 /** The host's LLM access for sampling; `signal` fires on timeout or when the server cancels. */
@@ -139,8 +139,10 @@ export class SamplingGate {
       ]);
       this.figures.inputTokens += response.usage?.inputTokens ?? 0;
       this.figures.outputTokens += response.usage?.outputTokens ?? 0;
-      this.figures.toolUses += response.toolUses ?? 0;
-      this.log("info", `sampling answered (${response.usage?.outputTokens ?? "?"} output tokens)`);
+      // Counted from the answer itself: the figure does not depend on the host reporting it.
+      const toolUses = toolUsesIn(response.result);
+      this.figures.toolUses += toolUses;
+      this.log("info", `sampling answered (${response.usage?.outputTokens ?? "?"} output tokens, ${toolUses} tool uses)`);
       return response.result;
     } catch (error) {
       this.figures.errors++;
@@ -163,10 +165,7 @@ export class SamplingGate {
     const now = this.clock.now();
     while (this.recent.length && now - this.recent[0] >= RATE_WINDOW_MS) this.recent.shift();
     if (this.recent.length >= this.policy.max_rpm) return `sampling rate limit reached (${this.policy.max_rpm} requests per minute)`;
-    if ("tools" in params && Array.isArray(params.tools) && params.tools.length > 0 && this.policy.max_tool_rounds === 0) {
-      return "tool use inside sampling is disabled for this server (max_tool_rounds: 0)";
-    }
-    return null;
+    return toolRoundRefusal(params, this.policy.max_tool_rounds);
   }
 
   private permittedHint(params: CreateMessageRequest["params"]): string | undefined {

@@ -55,6 +55,8 @@ export interface ToolCallOutcome {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Run the call as a task when the tool allows it (`taskSupport: optional`); `required` tools always are (docs/protocol.md#tasks). */
+  asTask?: boolean;
 }
 
 /** Connection state of one (user, server); `idle` = never connected or evicted. */

@@ -46,6 +46,33 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
           </p>
         ))}
       </div>
+      {request.tools && request.tools.length > 0 && (
+        <div className="text-xs" data-testid="sampling-tools">
+          <strong>Tools {request.serverName} offers the model</strong> (the server runs them, not Switchboard):
+          <ul className="list-disc pl-5">
+            {request.tools.map((t) => (
+              <li key={t.name}>
+                <code>{t.name}</code>
+                {t.description ? ` — ${t.description}` : ""}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {request.toolCalls && request.toolCalls.length > 0 && (
+        <div className="text-xs" data-testid="sampling-tool-calls">
+          <strong>The model asks {request.serverName} to run:</strong>
+          <ul className="list-disc pl-5">
+            {request.toolCalls.map((c, i) => (
+              <li key={i}>
+                <code>
+                  {c.name}({JSON.stringify(c.input)})
+                </code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <label className="label" htmlFor="sampling-text">
         {request.stage === "request" ? "Message to the model" : "The model's answer"}
       </label>
