@@ -82,6 +82,10 @@ export const workspaceSettings = sqliteTable("workspace_settings", {
   model: text("model"),
   baseUrl: text("base_url"),
   apiKeyEnc: text("api_key_enc"),
+  /** Tool search (docs/tool-search.md): null = the default (40 tools, 20000 estimated tokens, none always loaded). */
+  toolSearchThreshold: integer("tool_search_threshold"),
+  toolSearchMaxTokens: integer("tool_search_max_tokens"),
+  alwaysLoadedTools: text("always_loaded_tools", { mode: "json" }).$type<string[]>(),
   updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
   updatedAt: updatedAt(),
 });

@@ -38,7 +38,15 @@ export type ChatDataParts = {
   resource: ResourceData;
   prompt: PromptData;
   notice: ServerNotice;
+  toolset: ToolsetData;
 };
+
+/** The tools a turn with tool search gave the model, and why each (docs/tool-search.md). */
+export interface ToolsetData {
+  /** Tools the workspace offers this turn. */
+  total: number;
+  loaded: { name: string; serverName: string; tool: string; reason: "always" | "recent" | "search"; query?: string }[];
+}
 
 /** A server left out of one answer (failed, timed out, still connecting), shown above the answer. */
 export interface ServerNotice {

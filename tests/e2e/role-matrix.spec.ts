@@ -272,6 +272,13 @@ const ROUTES: Route[] = [
     body: () => ({ provider: null, model: null, baseUrl: null }),
     own: MANAGERS_OK(200),
   },
+  { key: "GET /api/workspaces/[id]/tool-search", url: (c) => `/api/workspaces/${c.workspaceId}/tool-search`, own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/workspaces/[id]/tool-search",
+    url: (c) => `/api/workspaces/${c.workspaceId}/tool-search`,
+    body: () => ({ threshold: 40, maxTokens: 20000, alwaysLoaded: [] }),
+    own: MANAGERS_OK(200),
+  },
   // Invitations: the token is the permission (accepting needs the invited email signed in).
   {
     key: "POST /api/invitations/[token]/accept",

@@ -1,6 +1,7 @@
 "use client";
 /** One chat message: user text with resource chips and prompt runs; the agent's markdown and tool cards. */
 import type { ChatMessage, ProgressData } from "@/lib/domain/chat-message";
+import { ToolsetLine } from "../tool-search/toolset-line";
 import { Markdown } from "./markdown";
 import { ToolCard, type ToolCardProps } from "./tool-card";
 
@@ -78,6 +79,7 @@ export function MessageView({
               {part.data.text}
             </p>
           );
+        if (part.type === "data-toolset") return <ToolsetLine key={i} data={part.data} />;
         if (part.type === "reasoning")
           return (
             <details key={i} className="text-xs text-zinc-500">
