@@ -53,6 +53,7 @@ export function toToolCallOutput(tool: RegisteredTool, outcome: ToolCallOutcome)
     content: outcome.content,
     isError: outcome.isError,
     durationMs: outcome.durationMs,
+    ...(tool.ui ? { appUri: tool.ui.resourceUri } : {}),
   };
 }
 

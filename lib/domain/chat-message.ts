@@ -66,6 +66,8 @@ export interface ToolCallOutput {
   content: CallToolResult;
   isError: boolean;
   durationMs: number;
+  /** The tool's MCP App (`ui://…` resource of the same server), rendered beside the result (docs/mcp-apps.md). */
+  appUri?: string;
 }
 
 /** Metadata kept on the tool part (AI SDK `toolMetadata`) so a card can label a call before it runs. */

@@ -7,6 +7,7 @@ import type { ServerDefinition } from "./config";
 import type { ListKind } from "./discovery";
 import type { ElicitationHandler, LoggingMessageHandler } from "./types";
 import type { SamplingGate } from "./sampling";
+import { MCP_APPS_CAPABILITY } from "./apps";
 import { rootsOf } from "./roots";
 
 /** Handlers the client forwards to the host. */
@@ -40,6 +41,8 @@ export function createClient(hooks: ClientHooks): Client {
         roots: { listChanged: false },
         ...(onElicitation ? { elicitation: { form: {}, url: {} } } : {}),
         ...(samplingGate?.offered ? { sampling: {} } : {}),
+        // MCP Apps: servers may link tools to ui:// apps, which the host renders sandboxed (docs/mcp-apps.md).
+        extensions: MCP_APPS_CAPABILITY,
       },
       // 2026-07-28 when the server offers it, the 2025-11-25 handshake otherwise (docs/protocol.md).
       versionNegotiation: { mode: "auto", ...(hooks.probeTimeoutMs ? { probe: { timeoutMs: hooks.probeTimeoutMs } } : {}) },

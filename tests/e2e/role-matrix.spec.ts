@@ -143,6 +143,25 @@ const ROUTES: Route[] = [
     own: MEMBERS_OK(400),
   },
   { key: "GET /api/tools/held", url: () => "/api/tools/held", own: MEMBERS_OK(200) },
+  // MCP Apps: the server must be in the caller's workspace (the matrix server links no app: 404 for members too).
+  {
+    key: "GET /api/apps/resource",
+    url: (c) => `/api/apps/resource?serverId=${c.serverId}&uri=${encodeURIComponent("ui://none/app.html")}`,
+    own: MEMBERS_OK(404),
+  },
+  {
+    key: "POST /api/apps/call",
+    url: () => "/api/apps/call",
+    body: (c) => ({ serverId: c.serverId, name: "echo", arguments: { message: "matrix" } }),
+    own: MEMBERS_OK(200),
+  },
+  {
+    key: "POST /api/apps/requests",
+    url: () => "/api/apps/requests",
+    body: (c) => ({ kind: "open_link", serverId: c.serverId, url: "https://example.com/", confirmed: false }),
+    own: MEMBERS_OK(200),
+  },
+  { key: "GET /api/apps/sandbox", url: () => "/api/apps/sandbox", own: EVERYONE(200), userLevel: true },
   { key: "GET /api/servers/[id]/resources", url: (c) => `/api/servers/${c.serverId}/resources`, own: MEMBERS_OK(200) },
   // Invalid bodies: a member gets the 400, a non-member the 404 — the workspace check comes first.
   {
