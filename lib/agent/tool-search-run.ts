@@ -5,6 +5,7 @@
  */
 import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { RegisteredTool } from "../mcp";
+import { visibleToModel } from "../mcp/apps";
 import type { ChatMessage, ToolCallOutput, ToolsetData } from "../domain/chat-message";
 import {
   needsToolSearch,
@@ -76,8 +77,9 @@ export class ToolSearchRun {
 
   /** Start tool search for this turn when its tools exceed the workspace's threshold. */
   static plan(options: ToolSearchRunOptions): ToolSearchRun | null {
-    if (!needsToolSearch(options.offered, options.settings)) return null;
-    return new ToolSearchRun(options.offered, options.settings, options.messages);
+    const offered = options.offered.filter(visibleToModel);
+    if (!needsToolSearch(offered, options.settings)) return null;
+    return new ToolSearchRun(offered, options.settings, options.messages);
   }
 
   /** What the chat shows: every loaded tool with its reason, and how many exist. */

@@ -36,3 +36,8 @@ export function toolUiOf(tool: { _meta?: Record<string, unknown> }): ToolUi | un
     : undefined;
   return visibility?.length ? { resourceUri: uri, visibility } : { resourceUri: uri };
 }
+
+/** Whether the model may be offered a tool: all tools but those an app declared for itself only. */
+export function visibleToModel(tool: { ui?: ToolUi }): boolean {
+  return !tool.ui?.visibility || tool.ui.visibility.includes("model");
+}

@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildMcpTools } from "@/lib/agent/mcp-tools";
 import { McpPool } from "@/lib/mcp";
 import { fixture, def, ROOT } from "./helpers";
 
@@ -27,6 +28,11 @@ describe("MCP Apps extension", () => {
     expect(byRaw.get("model_only")?.ui).toEqual({ resourceUri: "ui://probe/app.html", visibility: ["model"] });
     expect(byRaw.get("bad_link")?.ui).toBeUndefined();
     expect(byRaw.get("capabilities")?.ui).toBeUndefined();
+    // The model is never offered a tool the app declared for itself only.
+    const offered = Object.keys(buildMcpTools({ pool, userId: "u1", servers: [probe], registered: tools }));
+    expect(offered).toContain(byRaw.get("show")!.name);
+    expect(offered).toContain(byRaw.get("model_only")!.name);
+    expect(offered).not.toContain(byRaw.get("app_only")!.name);
   });
 
   it("sees the official vanillajs example's app link and reads its HTML", async () => {
