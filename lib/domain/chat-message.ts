@@ -39,7 +39,17 @@ export type ChatDataParts = {
   prompt: PromptData;
   notice: ServerNotice;
   toolset: ToolsetData;
+  appContext: AppContextData;
 };
+
+/** Context an MCP App gave the model, carried by the next user message (docs/mcp-apps.md). */
+export interface AppContextData {
+  serverId: string;
+  serverName: string;
+  toolCallId: string;
+  /** Redacted; what the model reads, as data from the server. */
+  text: string;
+}
 
 /** The tools a turn with tool search gave the model, and why each (docs/tool-search.md). */
 export interface ToolsetData {

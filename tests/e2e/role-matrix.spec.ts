@@ -161,6 +161,12 @@ const ROUTES: Route[] = [
     body: (c) => ({ kind: "open_link", serverId: c.serverId, url: "https://example.com/", confirmed: false }),
     own: MEMBERS_OK(200),
   },
+  {
+    key: "POST /api/apps/context",
+    url: () => "/api/apps/context",
+    body: (c) => ({ chatId: c.chatId, toolCallId: "none", serverId: c.serverId, content: [{ type: "text", text: "x" }] }),
+    own: MEMBERS_OK(404),
+  },
   { key: "GET /api/apps/sandbox", url: () => "/api/apps/sandbox", own: EVERYONE(200), userLevel: true },
   { key: "GET /api/servers/[id]/resources", url: (c) => `/api/servers/${c.serverId}/resources`, own: MEMBERS_OK(200) },
   // Invalid bodies: a member gets the 400, a non-member the 404 — the workspace check comes first.

@@ -24,6 +24,8 @@ export interface AppFrameProps {
   toolCallId: string;
   input: Record<string, unknown>;
   result: CallToolResult;
+  /** The chat the call belongs to: an app's model context joins its next message; absent = refused. */
+  chatId?: string;
   /** Where a message the app sends goes once the user agreed (the chat's composer); absent = refused. */
   onMessage?: (text: string) => void;
 }
@@ -70,7 +72,7 @@ export function AppFrame(props: AppFrameProps) {
     const bridge = new AppBridge(
       null,
       { name: "Switchboard", version: "0.1.0" },
-      { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} } },
+      { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} } },
       {
         hostContext: {
           theme: theme(),
@@ -105,8 +107,12 @@ export function AppFrame(props: AppFrameProps) {
       send(text);
       return {};
     };
-    bridge.onupdatemodelcontext = async () => {
-      throw new Error("This host does not take model context from apps yet.");
+    bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      const chatId = latest.current.chatId;
+      // Outside a chat (the server inspector) there is no conversation to give context to.
+      if (!chatId) throw new Error("This app is not shown in a chat: there is no model to give context to.");
+      await api("/api/apps/context", { method: "POST", json: { chatId, toolCallId, serverId, content: content ?? [], structuredContent } });
+      return {};
     };
     bridge.onloggingmessage = () => {};
     const transport = new PostMessageTransport(frame.contentWindow, frame.contentWindow);

@@ -4,6 +4,7 @@
  * below its result. A crash in the app's host code stays in this box (error boundary); the chat goes on.
  */
 import type { DynamicToolUIPart } from "ai";
+import { useParams } from "next/navigation";
 import { Component, type ReactNode, useCallback } from "react";
 import type { ToolCallOutput } from "@/lib/domain/chat-message";
 import { AppFrame } from "./app-frame";
@@ -31,6 +32,8 @@ class AppBoundary extends Component<{ children: ReactNode }, { error: string | n
 /** The app of a tool part, or nothing. */
 export function ToolApp({ part }: { part: DynamicToolUIPart }) {
   const output = part.state === "output-available" ? (part.output as ToolCallOutput | undefined) : undefined;
+  // In the chat pages the route's `id` is the chat (the server inspector has none).
+  const chatId = useParams<{ id?: string }>()?.id;
   const onMessage = useCallback((text: string) => window.dispatchEvent(new CustomEvent(APP_MESSAGE_EVENT, { detail: { text } })), []);
   if (!output?.appUri || output.isError) return null;
   return (
@@ -43,6 +46,7 @@ export function ToolApp({ part }: { part: DynamicToolUIPart }) {
         toolCallId={part.toolCallId}
         input={(part.input as Record<string, unknown>) ?? {}}
         result={output.content}
+        chatId={chatId}
         onMessage={onMessage}
       />
     </AppBoundary>
