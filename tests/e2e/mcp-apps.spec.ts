@@ -142,6 +142,16 @@ test("the official vanillajs app renders sandboxed; its tool call asks first", a
   expect(sandbox.headers()["content-security-policy"]).toContain("connect-src 'none'");
   expect(sandbox.headers()["x-frame-options"]).toBeUndefined();
 
+  // Each of the app's requests was audited with the user's answer.
+  const api = page.context().request;
+  const workspaces = (await (await api.get("/api/workspaces")).json()) as { id: string; personal: boolean }[];
+  const personal = workspaces.find((w) => w.personal)!;
+  const audit = (await (await api.get(`/api/workspaces/${personal.id}/audit?limit=50`)).json()) as {
+    entries: { action: string; detail: Record<string, unknown> }[];
+  };
+  const appEntries = audit.entries.filter((e) => e.action.startsWith("app.")).map((e) => `${e.action}:${e.detail.decision}`);
+  expect(appEntries).toEqual(expect.arrayContaining(["app.tool_call:approved", "app.open_link:declined", "app.message:sent"]));
+
   // After a reload the app comes back with the stored call's result.
   await page.reload();
   const again = await appFrame(page);

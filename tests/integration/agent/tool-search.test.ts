@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { updateServerTrust } from "@/db/queries/server-trust";
 import { SEARCH_TOOL_NAME, ToolIndex } from "@/lib/agent/tool-search";
-import { setToolSearchSettings } from "@/lib/workspaces/tool-search-settings";
+import { getToolSearchSettings, setToolSearchSettings, toolSearchSettingsSchema } from "@/lib/workspaces/tool-search-settings";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import type { ToolsetData } from "@/lib/domain/chat-message";
 import { newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";
@@ -103,6 +103,7 @@ describe("tool search with 500 tools", () => {
   it("keeps the workspace's always-loaded tools and the recently used ones in the first request", async () => {
     const { user, chat, servers } = setup();
     const db = getDb();
+    expect(getToolSearchSettings(db, user.workspaceId)).toEqual({ threshold: 40, maxTokens: 20000, alwaysLoaded: [] });
     const workspace = getWorkspaceById(db, user.workspaceId)!;
     setToolSearchSettings(
       db,
@@ -113,6 +114,7 @@ describe("tool search with 500 tools", () => {
         alwaysLoaded: ["mcp_many_github_create_issue"],
       },
     );
+    expect(getToolSearchSettings(db, user.workspaceId).alwaysLoaded).toEqual(["mcp_many_github_create_issue"]);
     const turn = { ...env, userId: user.id, workspaceId: user.workspaceId, chatId: chat.id, servers };
     await runTurn({ ...turn, request: say('[[call:search_tools {"query":"book a flight"}]] [[then:travel_get_flight {"id":"f1"}]]') });
     const before = env.llm.requests.length;
@@ -120,5 +122,12 @@ describe("tool search with 500 tools", () => {
     const first = offeredNames(env.llm.requests[before]);
     expect(first.sort()).toEqual(["mcp_many_github_create_issue", "mcp_many_travel_get_flight", SEARCH_TOOL_NAME]);
     expect(toolsetOf(chat.id).loaded.map((l) => l.reason)).toEqual(["always", "recent"]);
+  });
+
+  it("validates the settings: threshold within the provider limit, tool names, duplicates dropped", () => {
+    const ok = toolSearchSettingsSchema.parse({ threshold: 0, maxTokens: 5000, alwaysLoaded: ["mcp_a_b", "mcp_a_b"] });
+    expect(ok.alwaysLoaded).toEqual(["mcp_a_b"]);
+    expect(toolSearchSettingsSchema.safeParse({ threshold: 129, maxTokens: 5000, alwaysLoaded: [] }).success).toBe(false);
+    expect(toolSearchSettingsSchema.safeParse({ threshold: 40, maxTokens: 5000, alwaysLoaded: ["not a name!"] }).success).toBe(false);
   });
 });
