@@ -4,6 +4,7 @@
  * next-auth builds its redirects from. Sessions are checked by each route itself (lib/auth/session.ts).
  */
 import { type NextRequest, NextResponse } from "next/server";
+import { SANDBOX_PATH } from "./lib/apps/sandbox-page";
 import { csrfRefusal } from "./lib/security/csrf";
 import { applySecurityHeaders, contentSecurityPolicy, newNonce } from "./lib/security/headers";
 import { publicOriginFor } from "./lib/security/public-url";
@@ -34,6 +35,11 @@ export function proxy(request: NextRequest): NextResponse {
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   applySecurityHeaders(response.headers, { csp, https });
+  // An MCP App's frame carries its own sandboxing CSP and may be framed by the app (docs/mcp-apps.md).
+  if (request.nextUrl.pathname === SANDBOX_PATH) {
+    response.headers.delete("Content-Security-Policy");
+    response.headers.delete("X-Frame-Options");
+  }
   return response;
 }
 

@@ -14,6 +14,7 @@ import { McpPool } from "../lib/mcp";
 import { freePort } from "../tests/helpers/ports";
 import { hostileNeighbour } from "./hostile-neighbour";
 import { releaseMemory } from "./release-memory";
+import { printToolSearch, toolSearchBench } from "./tool-search";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -199,6 +200,7 @@ async function main() {
   console.log("\nprompt release (engine pool in this process; upstream sessions counted by the server):\n");
   console.log("| phase | RSS MB | heap MB | upstream sessions open |\n|---|---|---|---|");
   for (const m of memory) console.log(`| ${m.phase} | ${m.rssMb} | ${m.heapMb} | ${m.upstreamSessions} |`);
+  printToolSearch(await toolSearchBench(root));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -82,6 +82,10 @@ export const workspaceSettings = sqliteTable("workspace_settings", {
   model: text("model"),
   baseUrl: text("base_url"),
   apiKeyEnc: text("api_key_enc"),
+  /** Tool search (docs/tool-search.md): null = the default (40 tools, 20000 estimated tokens, none always loaded). */
+  toolSearchThreshold: integer("tool_search_threshold"),
+  toolSearchMaxTokens: integer("tool_search_max_tokens"),
+  alwaysLoadedTools: text("always_loaded_tools", { mode: "json" }).$type<string[]>(),
   updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
   updatedAt: updatedAt(),
 });
@@ -306,3 +310,22 @@ export const instanceMeta = sqliteTable("instance_meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * Context an MCP App asked to give the model (docs/mcp-apps.md): one entry per (chat, tool call),
+ * replaced by each update, redacted, and moved into the next user message of the chat.
+ */
+export const appContexts = sqliteTable(
+  "app_contexts",
+  {
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
+    toolCallId: text("tool_call_id").notNull(),
+    serverId: text("server_id").notNull(),
+    serverName: text("server_name").notNull(),
+    text: text("text").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.toolCallId] })],
+);

@@ -5,6 +5,7 @@
  */
 import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { McpPool, RegisteredTool, ServerDefinition, ToolCallOutcome } from "../mcp";
+import { visibleToModel } from "../mcp/apps";
 import { capText, sanitizeJson, wrapToolResult } from "../trust/untrusted-text";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
 import { policyToolName } from "./policy";
@@ -53,6 +54,7 @@ export function toToolCallOutput(tool: RegisteredTool, outcome: ToolCallOutcome)
     content: outcome.content,
     isError: outcome.isError,
     durationMs: outcome.durationMs,
+    ...(tool.ui ? { appUri: tool.ui.resourceUri } : {}),
   };
 }
 
@@ -91,6 +93,8 @@ export function buildMcpTools(options: McpToolsOptions): ToolSet {
   const { pool, userId, servers, registered, onProgress, beforeCall, onResult } = options;
   const tools: ToolSet = {};
   for (const tool of registered) {
+    // A tool its MCP App declared for itself only is the app's to call, never the model's.
+    if (!visibleToModel(tool)) continue;
     tools[tool.name] = dynamicTool({
       description: modelDescription(tool),
       // Property descriptions in a schema are server text the model reads too.

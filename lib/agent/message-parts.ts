@@ -5,6 +5,7 @@
 import type { DataUIPart, TextPart } from "ai";
 import { stripInvisible, wrapUntrustedBlock } from "../trust/untrusted-text";
 import type { ChatDataParts, ChatMessage, PromptData, ResourceData } from "../domain/chat-message";
+import { appContextText } from "./app-context";
 
 /** Most characters of one attached resource or prompt put into the model's context. */
 export const MAX_CONTEXT_CHARS = 100_000;
@@ -32,6 +33,7 @@ export function promptContextText(data: PromptData): string {
 export function dataPartToModel(part: DataUIPart<ChatDataParts>): TextPart | undefined {
   if (part.type === "data-resource") return { type: "text", text: resourceContextText(part.data) };
   if (part.type === "data-prompt") return { type: "text", text: promptContextText(part.data) };
+  if (part.type === "data-appContext") return { type: "text", text: appContextText(part.data) };
   return undefined;
 }
 

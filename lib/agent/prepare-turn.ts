@@ -10,6 +10,7 @@ import { touchChat } from "../../db/queries/chats";
 import { listMessagesByChat, saveMessage } from "../../db/queries/messages";
 import type { ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
+import { takeAppContextParts } from "./app-context";
 import { applyApprovalDecisions, denyPendingApprovals } from "./approvals";
 import { resolvePrompt, resolveResource, type AttachmentPool } from "./attachments";
 import type { ChatMessage } from "../domain/chat-message";
@@ -35,6 +36,8 @@ async function userMessage(options: PrepareTurnOptions, turn: UserTurn): Promise
     parts.push({ type: "data-resource", data: await resolveResource(pool, user.id, servers, ref, signal) });
   }
   if (turn.prompt) parts.push({ type: "data-prompt", data: await resolvePrompt(pool, user.id, servers, turn.prompt, signal) });
+  // What MCP Apps asked to tell the model since the last message (docs/mcp-apps.md#model-context).
+  parts.push(...takeAppContextParts(options.db, options.chatId));
   if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
   // The id is the server's: client ids are never trusted as primary keys.
   return { id: newId(), role: "user", parts };

@@ -22,6 +22,9 @@ import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import type { ContentSource } from "./policy";
 import { HELD_TOOL_ERROR, ToolGate } from "./tool-gate";
+import { SEARCH_TOOL_NAME } from "./tool-search";
+import { ToolSearchRun } from "./tool-search-run";
+import { getToolSearchSettings } from "../workspaces/tool-search-settings";
 import { turnSources } from "./turn-sources";
 
 /** Upper bound on model steps per turn (`SWITCHBOARD_AGENT_MAX_STEPS`, default 10). */
@@ -79,6 +82,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     if (!sources.some((s) => s.serverId === source.serverId)) sources.push(source);
   };
   const notices = leftOut(pool, user.id, servers);
+  // Over the workspace's threshold the model starts with a short list plus search_tools (docs/tool-search.md).
+  const search = ToolSearchRun.plan({ offered, settings: getToolSearchSettings(db, user.workspaceId), messages });
   const last = messages.at(-1);
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
   const responseId = last?.role === "assistant" ? last.id : newId();
@@ -97,6 +102,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     execute: async ({ writer }) => {
       writer.write({ type: "start", messageId: responseId });
       for (const notice of notices) writer.write({ type: "data-notice", id: `notice-${notice.serverId}`, data: notice });
+      const showToolset = () => search && writer.write({ type: "data-toolset", id: "toolset", data: search.view() });
+      showToolset();
       const tools = buildMcpTools({
         pool,
         userId: user.id,
@@ -110,6 +117,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         },
         onResult: (tool) => addSource({ serverId: tool.serverId, serverName: tool.serverName }),
       });
+      if (search) Object.assign(tools, search.tools(showToolset));
       const modelMessages = await convertToModelMessages<ChatMessage>(messages, {
         tools: { ...historyTools(toolNamesIn(messages), tools), ...tools },
         ignoreIncompleteToolCalls: true,
@@ -120,11 +128,14 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         system: SYSTEM_PROMPT,
         messages: modelMessages,
         tools,
-        toolApproval: ({ toolCall }) => gate.approval(toolCall.toolName, sources),
+        toolApproval: ({ toolCall }) =>
+          search && toolCall.toolName === SEARCH_TOOL_NAME
+            ? { type: "not-applicable" as const }
+            : gate.approval(toolCall.toolName, sources),
         // Each step offers only tools not held now (a list_changed mid-turn withdraws a changed tool).
         prepareStep: async () => {
-          const now = await gate.refresh();
-          return { activeTools: now.map((t) => t.name).filter((name) => name in tools) };
+          const now = (await gate.refresh()).map((t) => t.name).filter((name) => name in tools);
+          return { activeTools: search ? search.activeTools(now) : now };
         },
         stopWhen: isStepCount(options.maxSteps ?? maxAgentSteps()),
         abortSignal: signal,

@@ -38,7 +38,25 @@ export type ChatDataParts = {
   resource: ResourceData;
   prompt: PromptData;
   notice: ServerNotice;
+  toolset: ToolsetData;
+  appContext: AppContextData;
 };
+
+/** Context an MCP App gave the model, carried by the next user message (docs/mcp-apps.md). */
+export interface AppContextData {
+  serverId: string;
+  serverName: string;
+  toolCallId: string;
+  /** Redacted; what the model reads, as data from the server. */
+  text: string;
+}
+
+/** The tools a turn with tool search gave the model, and why each (docs/tool-search.md). */
+export interface ToolsetData {
+  /** Tools the workspace offers this turn. */
+  total: number;
+  loaded: { name: string; serverName: string; tool: string; reason: "always" | "recent" | "search"; query?: string }[];
+}
 
 /** A server left out of one answer (failed, timed out, still connecting), shown above the answer. */
 export interface ServerNotice {
@@ -58,6 +76,8 @@ export interface ToolCallOutput {
   content: CallToolResult;
   isError: boolean;
   durationMs: number;
+  /** The tool's MCP App (`ui://…` resource of the same server), rendered beside the result (docs/mcp-apps.md). */
+  appUri?: string;
 }
 
 /** Metadata kept on the tool part (AI SDK `toolMetadata`) so a card can label a call before it runs. */

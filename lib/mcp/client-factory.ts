@@ -7,6 +7,7 @@ import type { ServerDefinition } from "./config";
 import type { ListKind } from "./discovery";
 import type { ElicitationHandler, LoggingMessageHandler } from "./types";
 import type { SamplingGate } from "./sampling";
+import { MCP_APPS_CAPABILITY } from "./apps";
 import { rootsOf } from "./roots";
 
 /** Handlers the client forwards to the host. */
@@ -41,6 +42,8 @@ export function createClient(hooks: ClientHooks): Client {
         ...(onElicitation ? { elicitation: { form: {}, url: {} } } : {}),
         // `sampling.tools`: servers may offer their own tools in a sampling request (lib/mcp/sampling-tools.ts).
         ...(samplingGate?.offered ? { sampling: samplingGate.policy.max_tool_rounds > 0 ? { tools: {} } : {} } : {}),
+        // MCP Apps: servers may link tools to ui:// apps, which the host renders sandboxed (docs/mcp-apps.md).
+        extensions: MCP_APPS_CAPABILITY,
       },
       // 2026-07-28 when the server offers it, the 2025-11-25 handshake otherwise (docs/protocol.md).
       versionNegotiation: { mode: "auto", ...(hooks.probeTimeoutMs ? { probe: { timeoutMs: hooks.probeTimeoutMs } } : {}) },

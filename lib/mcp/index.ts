@@ -47,3 +47,4 @@ export {
 export { rootsOf } from "./roots";
 export type { ServerLogEntry } from "./server-log";
 export { recordsStepUp, type StepUpRecorder } from "./step-up";
+export { MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE, toolUiOf, visibleToModel, type ToolUi, type ToolVisibility } from "./apps";

@@ -2,6 +2,7 @@
  * What a server registers for the model (docs/architecture.md#tools-the-model-sees): its filtered tools plus the resource and
  * prompt wrappers when enabled and declared; a server left with no tools registers nothing.
  */
+import { toolUiOf } from "./apps";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import type { Discovered } from "./discovery";
 import { filterTools } from "./filter";
@@ -42,6 +43,11 @@ const WRAPPERS: Record<
   },
 };
 
+function appLink(tool: { _meta?: Record<string, unknown> }): { ui?: ReturnType<typeof toolUiOf> } {
+  const ui = toolUiOf(tool);
+  return ui ? { ui } : {};
+}
+
 /** The unnamed tools a server registers, in a stable order. */
 export function registrationsOf(server: ServerDefinition, discovered: Discovered): UnnamedTool[] {
   const settings = effectiveSettings(server.config);
@@ -56,6 +62,7 @@ export function registrationsOf(server: ServerDefinition, discovered: Discovered
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
     annotations: tool.annotations,
     ...(tool.icons?.length ? { icons: tool.icons } : {}),
+    ...appLink(tool),
   }));
   const wrappers: Exclude<RegisteredKind, "tool">[] = [];
   if (settings.resources && discovered.capabilities.resources) wrappers.push("list_resources", "read_resource");

@@ -12,6 +12,7 @@ import type {
   Icon,
   ToolAnnotations,
 } from "@modelcontextprotocol/client";
+import type { ToolUi } from "./apps";
 import type { ServerDefinition } from "./config";
 import type { LaunchWrapper } from "./launch";
 import type { Clock } from "./clock";
@@ -39,6 +40,8 @@ export interface RegisteredTool {
   annotations?: ToolAnnotations;
   /** Icons the server declared for the tool (untrusted URLs: display only, through the host's own checks). */
   icons?: Icon[];
+  /** The tool's MCP App (`_meta.ui.resourceUri`), rendered by the host beside the result (docs/mcp-apps.md). */
+  ui?: ToolUi;
 }
 
 /** The result of one call: the model's JSON shape, the full MCP content for the UI, and timing. */

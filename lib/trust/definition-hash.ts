@@ -1,6 +1,6 @@
 /**
  * A tool's definition as pinned (rug-pull protection): name, title, description, input and output
- * schema, annotations — exactly the fields that change what the model is told or what a person
+ * schema, annotations, MCP App link — exactly the fields that change what the model is told or what a person
  * approved. The hash is over canonical JSON (sorted keys), so key order and JSON formatting do
  * not matter while any change of content does.
  */
@@ -15,6 +15,8 @@ export interface ToolDefinition {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** The tool's MCP App link: a changed app (or who may call the tool) is reviewed like any change. */
+  ui?: { resourceUri: string; visibility?: string[] };
 }
 
 /** The pinned fields of a listed tool (extra fields, such as the registered name, are left out). */
@@ -25,6 +27,7 @@ export function definitionOf(tool: ToolDefinition & { rawName?: string }): ToolD
   if (tool.inputSchema !== undefined) def.inputSchema = tool.inputSchema;
   if (tool.outputSchema !== undefined) def.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) def.annotations = tool.annotations;
+  if (tool.ui !== undefined) def.ui = tool.ui;
   return def;
 }
 

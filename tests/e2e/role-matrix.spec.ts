@@ -143,6 +143,31 @@ const ROUTES: Route[] = [
     own: MEMBERS_OK(400),
   },
   { key: "GET /api/tools/held", url: () => "/api/tools/held", own: MEMBERS_OK(200) },
+  // MCP Apps: the server must be in the caller's workspace (the matrix server links no app: 404 for members too).
+  {
+    key: "GET /api/apps/resource",
+    url: (c) => `/api/apps/resource?serverId=${c.serverId}&uri=${encodeURIComponent("ui://none/app.html")}`,
+    own: MEMBERS_OK(404),
+  },
+  {
+    key: "POST /api/apps/call",
+    url: () => "/api/apps/call",
+    body: (c) => ({ serverId: c.serverId, name: "echo", arguments: { message: "matrix" } }),
+    own: MEMBERS_OK(200),
+  },
+  {
+    key: "POST /api/apps/requests",
+    url: () => "/api/apps/requests",
+    body: (c) => ({ kind: "open_link", serverId: c.serverId, url: "https://example.com/", confirmed: false }),
+    own: MEMBERS_OK(200),
+  },
+  {
+    key: "POST /api/apps/context",
+    url: () => "/api/apps/context",
+    body: (c) => ({ chatId: c.chatId, toolCallId: "none", serverId: c.serverId, content: [{ type: "text", text: "x" }] }),
+    own: MEMBERS_OK(404),
+  },
+  { key: "GET /api/apps/sandbox", url: () => "/api/apps/sandbox", own: EVERYONE(200), userLevel: true },
   { key: "GET /api/servers/[id]/resources", url: (c) => `/api/servers/${c.serverId}/resources`, own: MEMBERS_OK(200) },
   // Invalid bodies: a member gets the 400, a non-member the 404 — the workspace check comes first.
   {
@@ -270,6 +295,13 @@ const ROUTES: Route[] = [
     key: "PUT /api/workspaces/[id]/model",
     url: (c) => `/api/workspaces/${c.workspaceId}/model`,
     body: () => ({ provider: null, model: null, baseUrl: null }),
+    own: MANAGERS_OK(200),
+  },
+  { key: "GET /api/workspaces/[id]/tool-search", url: (c) => `/api/workspaces/${c.workspaceId}/tool-search`, own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/workspaces/[id]/tool-search",
+    url: (c) => `/api/workspaces/${c.workspaceId}/tool-search`,
+    body: () => ({ threshold: 40, maxTokens: 20000, alwaysLoaded: [] }),
     own: MANAGERS_OK(200),
   },
   // Invitations: the token is the permission (accepting needs the invited email signed in).

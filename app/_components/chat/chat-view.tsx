@@ -12,6 +12,7 @@ import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
 import { errorMessage } from "../api-client";
 import { Composer, type ComposerProps } from "./composer";
+import { useAppMessages } from "../apps/use-app-messages";
 import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";
 import { HeldToolsNotice } from "./held-tools-notice";
@@ -96,6 +97,8 @@ export function ChatView({
     if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
     void sendMessage({ parts }, { body: { turn } });
   };
+
+  useAppMessages((text) => onSend({ text, resources: [] }, { attachments: [] }));
 
   return (
     <div className="flex h-full min-h-0 flex-col">

@@ -1,6 +1,8 @@
 "use client";
 /** One chat message: user text with resource chips and prompt runs; the agent's markdown and tool cards. */
 import type { ChatMessage, ProgressData } from "@/lib/domain/chat-message";
+import { AppContextChip } from "../apps/app-context-chip";
+import { ToolsetLine } from "../tool-search/toolset-line";
 import { Markdown } from "./markdown";
 import { ToolCard, type ToolCardProps } from "./tool-card";
 
@@ -25,6 +27,7 @@ function UserPart({ part }: { part: Part }) {
       </span>
     );
   }
+  if (part.type === "data-appContext") return <AppContextChip data={part.data} />;
   if (part.type === "data-prompt") {
     const args = Object.entries(part.data.arguments)
       .map(([k, v]) => `${k}=${v}`)
@@ -78,6 +81,7 @@ export function MessageView({
               {part.data.text}
             </p>
           );
+        if (part.type === "data-toolset") return <ToolsetLine key={i} data={part.data} />;
         if (part.type === "reasoning")
           return (
             <details key={i} className="text-xs text-zinc-500">

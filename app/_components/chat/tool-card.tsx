@@ -8,6 +8,7 @@
 import type { DynamicToolUIPart } from "ai";
 import { EDITED_BY_USER } from "@/lib/agent/approvals";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "@/lib/domain/chat-message";
+import { ToolApp } from "../apps/tool-app";
 import { ApprovalPanel } from "./approval-panel";
 import { ToolResult } from "./tool-result";
 
@@ -163,6 +164,7 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny }:
           ) : (
             <ToolResult result={output.content} />
           ))}
+        <ToolApp part={part} />
         {part.state === "output-error" && (
           <p data-testid="tool-error" className="text-xs text-red-800 dark:text-red-300">
             {part.errorText}

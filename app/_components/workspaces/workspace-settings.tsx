@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
 import { AuditLog } from "../admin/audit-log";
 import { InviteForm } from "./invite-form";
+import { ToolSearchForm } from "../tool-search/tool-search-form";
 import { WorkspaceModelForm } from "./workspace-model-form";
 
 type Role = "owner" | "admin" | "member";
@@ -172,6 +173,7 @@ export function WorkspaceSettings({
         </>
       )}
       <WorkspaceModelForm workspaceId={workspace.id} editable={manager} />
+      <ToolSearchForm workspaceId={workspace.id} editable={manager} />
       {manager && <AuditLog source={`${base}/audit`} />}
       {!workspace.personal && (
         <div className="flex gap-2">

@@ -75,6 +75,8 @@ export async function runTurn(options: {
   pool: McpPool;
   llm: ScriptedLlm;
   userId: string;
+  /** The workspace whose settings the turn uses (tool search); none = defaults. */
+  workspaceId?: string;
   chatId: string;
   servers: ServerDefinition[];
   request: Omit<ChatRequest, "chatId">;
@@ -97,7 +99,7 @@ export async function runTurn(options: {
     db,
     pool: options.pool,
     model,
-    user: { id: options.userId },
+    user: { id: options.userId, workspaceId: options.workspaceId },
     chatId: options.chatId,
     servers: options.servers,
     messages,

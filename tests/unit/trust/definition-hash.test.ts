@@ -60,8 +60,15 @@ describe("definition hash: sensitivity", () => {
     ["annotation flipped", { ...BASE, annotations: { readOnlyHint: true, openWorldHint: true } }],
     ["annotation added", { ...BASE, annotations: { ...BASE.annotations, destructiveHint: true } }],
     ["annotations removed", { ...BASE, annotations: undefined }],
+    ["MCP App link added", { ...BASE, ui: { resourceUri: "ui://send/app.html" } }],
   ];
   it.each(changed)("changes with the %s", (_what, definition) => {
     expect(definitionHash(definition)).not.toBe(definitionHash(BASE));
+  });
+
+  it("changes when an app link moves to another resource or visibility", () => {
+    const linked = { ...BASE, ui: { resourceUri: "ui://send/app.html" } };
+    expect(definitionHash({ ...linked, ui: { resourceUri: "ui://send/other.html" } })).not.toBe(definitionHash(linked));
+    expect(definitionHash({ ...linked, ui: { resourceUri: "ui://send/app.html", visibility: ["app"] } })).not.toBe(definitionHash(linked));
   });
 });

@@ -1,0 +1,11 @@
+import { callAppTool } from "@/lib/apps/app-calls";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { parseJson, route } from "@/lib/http";
+import { appCallBody } from "./schema";
+
+/** A tool call an MCP App asked for: same gate, policies and audit as the agent's calls (docs/mcp-apps.md). */
+export const POST = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, appCallBody);
+  return Response.json(await callAppTool(caller, body, request.signal));
+});

@@ -1,0 +1,1 @@
+export { appCallSchema as appCallBody } from "@/lib/apps/app-calls";

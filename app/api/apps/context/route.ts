@@ -1,0 +1,11 @@
+import { updateAppContext } from "@/lib/apps/app-context";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { parseJson, route } from "@/lib/http";
+import { appContextBody } from "./schema";
+
+/** Context an MCP App gives the model; it joins the chat's next user message (docs/mcp-apps.md). */
+export const POST = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, appContextBody);
+  return Response.json(updateAppContext(caller, body));
+});

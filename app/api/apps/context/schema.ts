@@ -1,0 +1,1 @@
+export { appContextSchema as appContextBody } from "@/lib/apps/app-context";

@@ -1,0 +1,1 @@
+export { appRequestSchema as appRequestBody } from "@/lib/apps/app-calls";

@@ -1,0 +1,11 @@
+import { readAppResource } from "@/lib/apps/app-resource";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { parseQuery, route } from "@/lib/http";
+import { appResourceQuery } from "./schema";
+
+/** An MCP App's HTML and declared CSP, for the chat's sandboxed frame (docs/mcp-apps.md). */
+export const GET = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  const query = parseQuery(request, appResourceQuery);
+  return Response.json(await readAppResource(caller, query.serverId, query.uri, request.signal));
+});

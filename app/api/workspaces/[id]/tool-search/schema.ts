@@ -1,0 +1,1 @@
+export { toolSearchSettingsSchema as toolSearchBody } from "@/lib/workspaces/tool-search-settings";

@@ -1,0 +1,31 @@
+/** Context MCP Apps gave the model, per (chat, tool call), until the chat's next user message takes it. */
+import { eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { appContexts } from "../schema";
+
+/** One app's context for the model. */
+export interface AppContextRecord {
+  chatId: string;
+  toolCallId: string;
+  serverId: string;
+  serverName: string;
+  text: string;
+}
+
+/** Store or replace the context of one app (each update replaces the previous one). */
+export function saveAppContext(db: Db, record: AppContextRecord): void {
+  const values = { ...record, updatedAt: new Date() };
+  db.insert(appContexts)
+    .values(values)
+    .onConflictDoUpdate({ target: [appContexts.chatId, appContexts.toolCallId], set: values })
+    .run();
+}
+
+/** Every pending context of a chat, removed in the same transaction (the next user message holds them). */
+export function takeAppContexts(db: Db, chatId: string): AppContextRecord[] {
+  return db.transaction((tx) => {
+    const rows = tx.select().from(appContexts).where(eq(appContexts.chatId, chatId)).orderBy(appContexts.updatedAt).all();
+    tx.delete(appContexts).where(eq(appContexts.chatId, chatId)).run();
+    return rows.map(({ updatedAt: _updatedAt, ...rest }) => rest);
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * A workspace's tool-search settings (docs/tool-search.md): the threshold that turns search on, the
+ * token budget, and the tools always given to the model. Members read them; owners/admins change them.
+ */
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { workspaceSettings } from "../../db/schema";
+import { DEFAULT_TOOL_SEARCH, PROVIDER_TOOL_LIMIT, type ToolSearchSettings } from "../agent/tool-search";
+import type { WorkspaceActor } from "./service";
+
+/** Body of `PUT /api/workspaces/:id/tool-search`; 0 turns search off (below the provider limit). */
+export const toolSearchSettingsSchema = z.object({
+  threshold: z.number().int().min(0).max(PROVIDER_TOOL_LIMIT),
+  maxTokens: z.number().int().min(1000).max(1_000_000),
+  // Registered names (`mcp_<server>_<tool>`): what the model sees, so what a person pins.
+  alwaysLoaded: z
+    .array(z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "a tool name like mcp_server_tool"))
+    .max(PROVIDER_TOOL_LIMIT - 1)
+    .transform((names) => [...new Set(names)]),
+});
+
+/** The workspace's settings, with the default for each unset field (defaults for no workspace). */
+export function getToolSearchSettings(db: Db, workspaceId: string | undefined | null): ToolSearchSettings {
+  if (!workspaceId) return DEFAULT_TOOL_SEARCH;
+  const row = db
+    .select({
+      threshold: workspaceSettings.toolSearchThreshold,
+      maxTokens: workspaceSettings.toolSearchMaxTokens,
+      alwaysLoaded: workspaceSettings.alwaysLoadedTools,
+    })
+    .from(workspaceSettings)
+    .where(eq(workspaceSettings.workspaceId, workspaceId))
+    .get();
+  return {
+    threshold: row?.threshold ?? DEFAULT_TOOL_SEARCH.threshold,
+    maxTokens: row?.maxTokens ?? DEFAULT_TOOL_SEARCH.maxTokens,
+    alwaysLoaded: Array.isArray(row?.alwaysLoaded) ? row.alwaysLoaded : DEFAULT_TOOL_SEARCH.alwaysLoaded,
+  };
+}
+
+/** Save the settings (the route checked the owner/admin role) and audit the change. */
+export function setToolSearchSettings(db: Db, actor: WorkspaceActor, input: z.infer<typeof toolSearchSettingsSchema>): ToolSearchSettings {
+  const values = {
+    toolSearchThreshold: input.threshold,
+    toolSearchMaxTokens: input.maxTokens,
+    alwaysLoadedTools: input.alwaysLoaded,
+    updatedBy: actor.id,
+    updatedAt: new Date(),
+  };
+  db.insert(workspaceSettings)
+    .values({ workspaceId: actor.workspaceId, ...values })
+    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
+    .run();
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "workspace.tool_search",
+    target: actor.workspaceId,
+    detail: { threshold: input.threshold, maxTokens: input.maxTokens, alwaysLoaded: input.alwaysLoaded.length },
+  });
+  return getToolSearchSettings(db, actor.workspaceId);
+}
