@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import "./globals.css";
 import { HydrationMarker } from "./_components/ui/hydration-marker";
+import { Toaster } from "./_components/ui/primitives/toast";
 
 export const metadata: Metadata = {
   title: "Switchboard",
@@ -12,6 +13,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen antialiased">
         {children}
+        <Toaster />
         <HydrationMarker />
       </body>
     </html>
