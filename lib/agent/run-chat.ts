@@ -17,7 +17,7 @@ import { newId } from "../../db/ids";
 import { saveMessage } from "../../db/queries/messages";
 import type { McpPool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
-import type { ChatMessage, ServerNotice } from "../domain/chat-message";
+import { metadataOf, type ChatMessage, type ChatMetadata, type ServerNotice } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import type { ContentSource } from "./policy";
@@ -95,7 +95,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
   return createUIMessageStream<ChatMessage>({
     originalMessages: messages,
     execute: async ({ writer }) => {
-      writer.write({ type: "start", messageId: responseId });
+      // The model that answers, kept on the message so each answer says who wrote it.
+      writer.write({ type: "start", messageId: responseId, messageMetadata: { model: modelLabel(model) } satisfies ChatMetadata });
       for (const notice of notices) writer.write({ type: "data-notice", id: `notice-${notice.serverId}`, data: notice });
       const tools = buildMcpTools({
         pool,
@@ -134,9 +135,16 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
       writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: errorText }));
     },
     onStepEnd: ({ responseMessage }) => save(responseMessage),
-    onEnd: ({ responseMessage }) => save(responseMessage),
+    // A stopped answer is marked so the transcript can say so after a reload too.
+    onEnd: ({ responseMessage, isAborted }) =>
+      save(isAborted ? { ...responseMessage, metadata: { ...metadataOf(responseMessage), stopped: true } } : responseMessage),
     onError: errorText,
   });
+}
+
+/** A short name of the model for the transcript ("gpt-4o-mini"), never its settings or key. */
+export function modelLabel(model: LanguageModel): string {
+  return typeof model === "string" ? model : model.modelId;
 }
 
 /** Errors shown in the chat: the message, redacted (provider errors can echo keys or URLs). */

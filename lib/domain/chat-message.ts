@@ -30,6 +30,8 @@ export interface PromptData {
   name: string;
   arguments: Record<string, string>;
   messages: { role: string; text: string }[];
+  /** The user changed the rendered messages before sending; `messages` is what was sent. */
+  edited?: boolean;
 }
 
 /** Data parts of a chat message, keyed by the name after `data-`. */
@@ -71,3 +73,15 @@ export interface ToolMeta {
 
 /** A chat message as stored and rendered. */
 export type ChatMessage = UIMessage<unknown, ChatDataParts>;
+
+/** What an assistant message carries besides its parts: the model that wrote it, whether it was stopped. */
+export interface ChatMetadata {
+  model?: string;
+  stopped?: boolean;
+}
+
+/** The metadata of a message (stored messages from before it existed have none). */
+export function metadataOf(message: Pick<ChatMessage, "metadata">): ChatMetadata {
+  const meta = message.metadata;
+  return meta && typeof meta === "object" ? (meta as ChatMetadata) : {};
+}
