@@ -1,6 +1,12 @@
 "use client";
-/** One chat message: user text with resource chips and prompt runs; the agent's markdown and tool cards. */
-import type { ChatMessage, ProgressData } from "@/lib/domain/chat-message";
+/**
+ * One chat message: user text with resource chips and prompt runs (with what was sent); the agent's
+ * markdown and tool cards, the model that answered, a "stopped" mark, and Copy / Retry / Edit.
+ */
+import { CopyIcon, PencilIcon, RotateCcwIcon } from "lucide-react";
+import { type ChatMessage, metadataOf, type ProgressData } from "@/lib/domain/chat-message";
+import { Badge } from "../ui/primitives/badge";
+import { Button } from "../ui/primitives/button";
 import { Markdown } from "./markdown";
 import { ToolCard, type ToolCardProps } from "./tool-card";
 
@@ -19,7 +25,7 @@ function UserPart({ part }: { part: Part }) {
       <span
         data-testid="resource-chip"
         title={part.data.uri}
-        className="mr-1 inline-block rounded-full bg-blue-100 px-2 py-0.5 text-xs text-blue-900 dark:bg-blue-900 dark:text-blue-100"
+        className="mr-1 inline-block max-w-full truncate rounded-full bg-primary/10 px-2 py-0.5 text-xs text-primary"
       >
         {part.data.serverName}: {part.data.name || part.data.uri}
       </span>
@@ -32,17 +38,52 @@ function UserPart({ part }: { part: Part }) {
     return (
       <details data-testid="prompt-run" className="text-sm">
         <summary className="cursor-pointer">
-          /{part.data.serverName}: {part.data.name} {args && <span className="text-zinc-500">{args}</span>}
+          /{part.data.serverName}: {part.data.name} {args && <span className="text-muted-foreground">{args}</span>}
+          {part.data.edited && (
+            <Badge tone="primary" className="ml-2">
+              edited before sending
+            </Badge>
+          )}
         </summary>
+        {/* The messages as they were sent: the server's rendering, or the user's edit of it. */}
+        {part.data.messages.length === 0 && <p className="mt-1 text-xs text-muted-foreground">Sending…</p>}
         {part.data.messages.map((m, i) => (
-          <p key={i} className="mt-1 whitespace-pre-wrap text-xs">
-            <span className="text-zinc-500">[{m.role}]</span> {m.text}
+          <p key={i} data-testid="prompt-run-message" className="mt-1 whitespace-pre-wrap break-words text-xs">
+            <span className="text-muted-foreground">[{m.role}]</span> {m.text}
           </p>
         ))}
       </details>
     );
   }
   return null;
+}
+
+/** What a message offers; an action left undefined is not shown (Retry and Edit only on the last turn). */
+export interface MessageActions {
+  onCopy: () => void;
+  onRetry?: () => void;
+  onEdit?: () => void;
+}
+
+function ActionBar({ actions, align }: { actions?: MessageActions; align: "start" | "end" }) {
+  if (!actions) return null;
+  return (
+    <div className={`mt-1 flex gap-1 ${align === "end" ? "justify-end" : ""}`}>
+      <Button variant="ghost" size="sm" data-testid="message-copy" onClick={actions.onCopy}>
+        <CopyIcon aria-hidden /> Copy
+      </Button>
+      {actions.onRetry && (
+        <Button variant="ghost" size="sm" data-testid="message-retry" onClick={actions.onRetry}>
+          <RotateCcwIcon aria-hidden /> Retry
+        </Button>
+      )}
+      {actions.onEdit && (
+        <Button variant="ghost" size="sm" data-testid="message-edit" onClick={actions.onEdit}>
+          <PencilIcon aria-hidden /> Edit
+        </Button>
+      )}
+    </div>
+  );
 }
 
 /** Render a message. */
@@ -52,19 +93,30 @@ export function MessageView({
   canAnswer,
   onApprove,
   onDeny,
-}: { message: ChatMessage } & Pick<ToolCardProps, "idle" | "canAnswer" | "onApprove" | "onDeny">) {
+  actions,
+  extra,
+}: { message: ChatMessage; actions?: MessageActions } & Pick<ToolCardProps, "idle" | "canAnswer" | "onApprove" | "onDeny" | "extra">) {
   if (message.role === "user") {
     return (
-      <div data-testid="message-user" className="ml-auto max-w-[85%] rounded-lg bg-blue-50 px-3 py-2 dark:bg-blue-950">
-        {message.parts.map((part, i) => (
-          <UserPart key={i} part={part} />
-        ))}
+      <div className="ml-auto max-w-[85%]">
+        <div data-testid="message-user" className="rounded-lg bg-primary/10 px-3 py-2">
+          {message.parts.map((part, i) => (
+            <UserPart key={i} part={part} />
+          ))}
+        </div>
+        <ActionBar actions={actions} align="end" />
       </div>
     );
   }
   const progress = progressByCall(message);
+  const meta = metadataOf(message);
   return (
-    <div data-testid="message-assistant" className="max-w-full">
+    <div data-testid="message-assistant" className="min-w-0 max-w-full">
+      {meta.model && (
+        <p data-testid="message-model" className="mb-1 text-xs text-muted-foreground">
+          {meta.model}
+        </p>
+      )}
       {message.parts.map((part, i) => {
         if (part.type === "text")
           return (
@@ -74,13 +126,13 @@ export function MessageView({
           );
         if (part.type === "data-notice")
           return (
-            <p key={i} data-testid="server-notice" className="mb-1 text-xs text-amber-700 dark:text-amber-400">
+            <p key={i} data-testid="server-notice" className="mb-1 text-xs text-amber-800 dark:text-amber-300">
               {part.data.text}
             </p>
           );
         if (part.type === "reasoning")
           return (
-            <details key={i} className="text-xs text-zinc-500">
+            <details key={i} className="text-xs text-muted-foreground">
               <summary>Reasoning</summary>
               <p className="whitespace-pre-wrap">{part.text}</p>
             </details>
@@ -95,10 +147,17 @@ export function MessageView({
               canAnswer={canAnswer}
               onApprove={onApprove}
               onDeny={onDeny}
+              extra={extra}
             />
           );
         return null;
       })}
+      {meta.stopped && (
+        <Badge data-testid="message-stopped" tone="warning" className="mt-1">
+          stopped
+        </Badge>
+      )}
+      {idle && <ActionBar actions={actions} align="start" />}
     </div>
   );
 }
