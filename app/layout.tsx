@@ -4,7 +4,8 @@ import { HydrationMarker } from "./_components/ui/hydration-marker";
 import { Toaster } from "./_components/ui/primitives/toast";
 
 export const metadata: Metadata = {
-  title: "Switchboard",
+  title: { default: "Switchboard", template: "%s · Switchboard" },
+  applicationName: "Switchboard",
   description: "Your team and your agent, connected to MCP servers.",
 };
 
