@@ -135,7 +135,9 @@ export class SamplingHost {
 
     let text = generated.text;
     if (review) {
-      const decision = await this.reviews.wait(userId, { ...base, stage: "answer", messages, answer: text }, signal);
+      // The second step shows the request as it was sent: with the user's edit, not the server's original.
+      const sent = edited === undefined ? messages : [...messages.slice(0, -1), { ...messages.at(-1)!, text: edited }];
+      const decision = await this.reviews.wait(userId, { ...base, stage: "answer", messages: sent, answer: text }, signal);
       if (decision.action === "deny") throw new McpError(USER_REJECTED, "The user declined to send the answer back.");
       text = decision.text ?? text;
     }
