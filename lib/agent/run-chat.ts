@@ -17,7 +17,7 @@ import { newId } from "../../db/ids";
 import { saveMessage } from "../../db/queries/messages";
 import type { McpPool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
-import { metadataOf, type ChatMessage, type ChatMetadata, type ServerNotice } from "../domain/chat-message";
+import { metadataOf, type ChatMessage, type ChatMetadata, type InteractionData, type ServerNotice } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import type { ContentSource } from "./policy";
@@ -54,6 +54,8 @@ export interface RunChatOptions {
   maxSteps?: number;
   /** Values redacted from every error text (the user's API key). */
   secrets?: string[];
+  /** Follow what servers ask the user during this turn (shown in the transcript); returns the unsubscribe. */
+  followInteractions?: (listener: (data: InteractionData) => void) => () => void;
 }
 
 /** Servers whose tools are missing from this turn, with the reason (the user sees why; docs/limits.md). */
@@ -92,9 +94,15 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     }
   };
 
+  let unfollow = () => {};
+  let interactions = 0;
   return createUIMessageStream<ChatMessage>({
     originalMessages: messages,
     execute: async ({ writer }) => {
+      unfollow =
+        options.followInteractions?.((data) =>
+          writer.write({ type: "data-interaction", id: `interaction-${responseId}-${++interactions}`, data }),
+        ) ?? unfollow;
       // The model that answers, kept on the message so each answer says who wrote it.
       writer.write({ type: "start", messageId: responseId, messageMetadata: { model: modelLabel(model) } satisfies ChatMetadata });
       for (const notice of notices) writer.write({ type: "data-notice", id: `notice-${notice.serverId}`, data: notice });
@@ -136,8 +144,10 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     },
     onStepEnd: ({ responseMessage }) => save(responseMessage),
     // A stopped answer is marked so the transcript can say so after a reload too.
-    onEnd: ({ responseMessage, isAborted }) =>
-      save(isAborted ? { ...responseMessage, metadata: { ...metadataOf(responseMessage), stopped: true } } : responseMessage),
+    onEnd: ({ responseMessage, isAborted }) => {
+      unfollow();
+      save(isAborted ? { ...responseMessage, metadata: { ...metadataOf(responseMessage), stopped: true } } : responseMessage);
+    },
     onError: errorText,
   });
 }

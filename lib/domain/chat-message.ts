@@ -34,12 +34,26 @@ export interface PromptData {
   edited?: boolean;
 }
 
+/** One exchange a server had with the user during a turn (an elicitation or a sampling request); secrets masked. */
+export interface InteractionData {
+  kind: "elicitation" | "sampling";
+  serverId: string;
+  serverName: string;
+  /** What the server asked (the elicitation message, the sampling request's last message). */
+  asked: string;
+  /** accept / decline / cancel. */
+  outcome: string;
+  /** What went back, as `field: value` lines (secret-looking fields masked) or the sampled text. */
+  answer: string;
+}
+
 /** Data parts of a chat message, keyed by the name after `data-`. */
 export type ChatDataParts = {
   progress: ProgressData;
   resource: ResourceData;
   prompt: PromptData;
   notice: ServerNotice;
+  interaction: InteractionData;
 };
 
 /** A server left out of one answer (failed, timed out, still connecting), shown above the answer. */

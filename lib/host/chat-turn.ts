@@ -17,6 +17,7 @@ import { AppError } from "../errors";
 import { acquireTurn, releasedAtEnd } from "../quotas";
 import { workspaceModelChoice } from "../workspaces/default-model";
 import { appPool, workspaceServerDefinitions } from "./engine";
+import { interactionLog } from "./interactions";
 import { endWithStream, trackTurn } from "./turns";
 
 const slot = globalThis as { __switchboardTurnBuffer?: TurnBuffer<UIMessageChunk> };
@@ -49,6 +50,7 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
       messages,
       signal: turn.signal,
       secrets: model.secrets,
+      followInteractions: (listener) => interactionLog().subscribe(caller.id, listener),
     });
     const live = buffer.start(body.chatId, caller.id, releasedAtEnd(endWithStream(stream, turn), releaseQuota), turn.stop);
     return createUIMessageStreamResponse({ stream: live });

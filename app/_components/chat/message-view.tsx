@@ -4,7 +4,7 @@
  * markdown and tool cards, the model that answered, a "stopped" mark, and Copy / Retry / Edit.
  */
 import { CopyIcon, PencilIcon, RotateCcwIcon } from "lucide-react";
-import { type ChatMessage, metadataOf, type ProgressData } from "@/lib/domain/chat-message";
+import { type ChatMessage, type InteractionData, metadataOf, type ProgressData } from "@/lib/domain/chat-message";
 import { Badge } from "../ui/primitives/badge";
 import { Button } from "../ui/primitives/button";
 import { Markdown } from "./markdown";
@@ -57,6 +57,23 @@ function UserPart({ part }: { part: Part }) {
   }
   return null;
 }
+
+/** A server's question to the user (elicitation) or its model request (sampling), where it happened in the answer. */
+function InteractionCard({ data }: { data: InteractionData }) {
+  const title = data.kind === "elicitation" ? `${data.serverName} asked you` : `${data.serverName} asked the model (sampling)`;
+  return (
+    <div data-testid="interaction" data-kind={data.kind} className="my-2 rounded-md border border-dashed border-border p-2 text-xs">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium">{title}</span>
+        <Badge tone={data.outcome === "accept" ? "success" : "neutral"}>{OUTCOME[data.outcome] ?? data.outcome}</Badge>
+      </div>
+      {data.asked && <p className="mt-1 whitespace-pre-wrap break-words text-muted-foreground">{data.asked}</p>}
+      {data.answer && <p className="mt-1 whitespace-pre-wrap break-words font-mono">{data.answer}</p>}
+    </div>
+  );
+}
+
+const OUTCOME: Record<string, string> = { accept: "answered", decline: "declined", cancel: "cancelled" };
 
 /** What a message offers; an action left undefined is not shown (Retry and Edit only on the last turn). */
 export interface MessageActions {
@@ -130,6 +147,7 @@ export function MessageView({
               {part.data.text}
             </p>
           );
+        if (part.type === "data-interaction") return <InteractionCard key={i} data={part.data} />;
         if (part.type === "reasoning")
           return (
             <details key={i} className="text-xs text-muted-foreground">
