@@ -54,7 +54,7 @@ export class InteractionLog {
   sampling(provider: SamplingProvider): SamplingProvider {
     return async (userId, server, request, signal) => {
       const last = request.params.messages.at(-1);
-      const asked = last && last.content && "text" in last.content && typeof last.content.text === "string" ? last.content.text : "";
+      const asked = last?.content && "text" in last.content && typeof last.content.text === "string" ? last.content.text : "";
       const base = { kind: "sampling" as const, serverId: server.id, serverName: server.name, asked: redactForDisplay(asked, [], 1000) };
       try {
         const response = await provider(userId, server, request, signal);
