@@ -38,7 +38,9 @@ test("prompt arguments offer completion/complete suggestions", async ({ page, ev
   await expect(form.getByLabel("department")).toHaveValue("Engineering");
   await form.getByLabel("name").focus();
   await form.getByTestId("completion-option").filter({ hasText: "Alice" }).click();
-  await form.getByTestId("prompt-run-button").click();
+  await form.getByTestId("prompt-run-button").click(); // preview
+  await expect(form.getByTestId("prompt-preview")).toBeVisible();
+  await form.getByTestId("prompt-run-button").click(); // send
   await expect(chat.lastAssistant()).toContainText("promote Alice to the head of the Engineering team", { timeout: 45_000 });
 });
 

@@ -139,7 +139,7 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny, e
       data-state={state}
       className={cn("group my-2 min-w-0 rounded-md border text-sm", tone)}
     >
-      <summary className="flex min-w-0 cursor-pointer list-none items-center gap-2 px-2 py-1.5 [&::-webkit-details-marker]:hidden">
+      <summary className="flex min-w-0 cursor-pointer list-none flex-wrap items-center gap-x-2 gap-y-1 px-2 py-1.5 [&::-webkit-details-marker]:hidden">
         <ChevronRightIcon className="size-4 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
         <span className="sr-only">{open ? "Hide details of" : "Show details of"}</span>
         <span className="min-w-0 truncate">
@@ -155,6 +155,12 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny, e
           <span data-testid="tool-duration" className="shrink-0 text-xs text-muted-foreground">
             {duration(output.durationMs)}
           </span>
+        )}
+        {/* Live progress stays in the one-line view, so a collapsed card still shows it moving. */}
+        {running && progress && (
+          <div className="basis-full">
+            <ProgressBar progress={progress} />
+          </div>
         )}
       </summary>
       <div className="min-w-0 space-y-2 border-t border-border/60 px-2 pt-2 pb-2">
@@ -188,7 +194,6 @@ export function ToolCard({ part, progress, idle, canAnswer, onApprove, onDeny, e
             <ArgumentsView value={part.input} />
           </div>
         )}
-        {running && progress && <ProgressBar progress={progress} />}
         {running && !progress && <p className="text-xs text-muted-foreground">Running…</p>}
         {output &&
           (isError ? (
