@@ -25,12 +25,13 @@ export default async function AppLayout({ children }: { children: React.ReactNod
         <AppBrand />
         <WorkspaceNav workspaces={listMyWorkspaces(getDb(), user.id)} isAdmin={user.isAdmin} />
         <div className="col-start-3 row-start-1 flex min-w-0 items-center gap-2 text-sm md:ml-auto">
-          <span data-testid="current-user" className="hidden max-w-[10rem] truncate text-muted-foreground sm:inline">
-            {user.name}
+          <span data-testid="current-user" className="flex min-w-0 items-center gap-2 text-muted-foreground">
+            {/* The name gives way on phones; the admin badge stays. */}
+            <span className="hidden max-w-[10rem] truncate sm:inline">{user.name}</span>
+            {user.isAdmin && (
+              <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">admin</span>
+            )}
           </span>
-          {user.isAdmin && (
-            <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">admin</span>
-          )}
           <SignOutButton />
         </div>
       </header>
