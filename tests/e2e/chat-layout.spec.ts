@@ -37,7 +37,7 @@ for (const viewport of VIEWPORTS) {
       await page.getByTestId("open-chat-list").click();
       const drawer = page.getByTestId("chat-drawer");
       await expect(drawer.getByTestId("chat-item")).toHaveCount(1);
-      await expect(drawer.getByRole("button", { name: "New chat" })).toBeVisible();
+      await expect(drawer.getByRole("button", { name: "New chat", exact: true })).toBeVisible();
       await expectNoSeriousA11yViolations(page, "chat drawer");
       await page.keyboard.press("Escape");
       await expect(drawer).toBeHidden();

@@ -114,7 +114,7 @@ export function ChatSidebar({ chats, activeId, className }: { chats: ChatListIte
                   type="button"
                   aria-label={`Delete ${chat.title}`}
                   onClick={() => setDeleting(chat)}
-                  className="rounded text-xs text-destructive opacity-100 md:opacity-0 md:group-hover:opacity-100 md:focus:opacity-100"
+                  className="rounded text-xs text-red-700 opacity-100 md:opacity-0 dark:text-red-400 md:group-hover:opacity-100 md:focus:opacity-100"
                 >
                   Delete
                 </button>
