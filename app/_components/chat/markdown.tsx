@@ -15,7 +15,7 @@ const components: Components = {
     const safe = safeHref(href);
     if (!safe) return <span data-testid="unsafe-link">{children}</span>;
     return (
-      <a href={safe} target="_blank" rel="noopener noreferrer nofollow" className="text-blue-700 underline dark:text-blue-400">
+      <a href={safe} target="_blank" rel="noopener noreferrer nofollow" className="text-primary underline">
         {children}
       </a>
     );

@@ -166,7 +166,7 @@ function Field({
   }
   if (type === "object" && schema.properties) {
     return (
-      <fieldset className="rounded border border-zinc-200 p-2 text-xs dark:border-zinc-700">
+      <fieldset className="rounded border border-border p-2 text-xs">
         <legend>{label}</legend>
         <SchemaForm schema={schema} value={(value as Record<string, unknown>) ?? {}} onChange={onChange} />
       </fieldset>

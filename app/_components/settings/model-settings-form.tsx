@@ -108,15 +108,11 @@ export function ModelSettingsForm() {
           />
         </label>
         <div className="flex gap-2">
-          <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">
+          <button type="submit" className="btn-primary">
             Save model settings
           </button>
           {view?.apiKey && (
-            <button
-              type="button"
-              onClick={() => void save({ clearApiKey: true })}
-              className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700"
-            >
+            <button type="button" onClick={() => void save({ clearApiKey: true })} className="btn-secondary">
               Remove stored key
             </button>
           )}

@@ -81,7 +81,7 @@ export function ToolPolicies() {
                     aria-label={`Policy for ${row.serverName} ${row.toolName}`}
                     value={row.isDefault ? "default" : row.policy}
                     onChange={(e) => void change(row, e.target.value)}
-                    className="rounded border px-1 dark:bg-zinc-900"
+                    className="input h-8 w-auto px-1 py-0"
                   >
                     <option value="default">Default ({LABEL[row.workspacePolicy ?? row.defaultPolicy]})</option>
                     <option value="ask">Ask every time</option>
@@ -99,7 +99,7 @@ export function ToolPolicies() {
                       data-testid={`workspace-policy-${row.serverName}-${row.toolName}`}
                       value={row.workspacePolicy ?? "default"}
                       onChange={(e) => void change(row, e.target.value, "workspace")}
-                      className="rounded border px-1 dark:bg-zinc-900"
+                      className="input h-8 w-auto px-1 py-0"
                     >
                       <option value="default">None</option>
                       <option value="ask">At least ask</option>

@@ -56,7 +56,7 @@ export function SignInForm({ fresh = false }: { fresh?: boolean }) {
       </button>
       <p className="text-sm text-zinc-500">
         No account?{" "}
-        <Link className="text-indigo-600 underline" href="/register">
+        <Link className="text-primary underline" href="/register">
           Register
         </Link>
       </p>
