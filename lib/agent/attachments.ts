@@ -8,7 +8,7 @@ import type { McpPool, ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";
 import type { PromptData, ResourceData } from "../domain/chat-message";
-import { promptContentText } from "./prompt-text";
+import { promptContentText } from "../domain/prompt-text";
 
 export { promptContentText };
 

@@ -11,7 +11,7 @@ import { Button } from "../ui/primitives/button";
 import { cn } from "../ui/primitives/cn";
 import { Input } from "../ui/primitives/input";
 import { Textarea } from "../ui/primitives/textarea";
-import { promptContentText } from "@/lib/agent/prompt-text";
+import { promptContentText } from "@/lib/domain/prompt-text";
 import type { useListbox } from "./use-listbox";
 
 /** A prompt of one server. */
