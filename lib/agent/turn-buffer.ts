@@ -44,6 +44,8 @@ interface Entry<T> {
   endedAt: number | null;
   readers: Set<Reader>;
   stop: () => void;
+  /** Chunks a rejoining reader gets first (the message a continuation extends); the live reader already has it. */
+  prefix: T[];
 }
 
 /** An in-process store of running turns' chunks, one per chat. */
@@ -66,9 +68,10 @@ export class TurnBuffer<T> {
   /**
    * Start consuming `stream` as the turn of `chatId` owned by `ownerId` and return a live reader of
    * it. `stop` aborts the turn (Stop, or a newer turn in the same chat, calls it). A previous turn of
-   * the same chat is stopped first: one chat has one answer at a time.
+   * the same chat is stopped first: one chat has one answer at a time. `prefix` is replayed to
+   * readers who rejoin, before the turn's own chunks.
    */
-  start(chatId: string, ownerId: string, stream: ReadableStream<T>, stop: () => void): ReadableStream<T> {
+  start(chatId: string, ownerId: string, stream: ReadableStream<T>, stop: () => void, prefix: T[] = []): ReadableStream<T> {
     this.prune();
     const previous = this.entries.get(chatId);
     if (previous && !previous.done) previous.stop();
@@ -86,6 +89,7 @@ export class TurnBuffer<T> {
       endedAt: null,
       readers: new Set(),
       stop,
+      prefix,
     };
     this.entries.set(chatId, entry);
     const reader = this.follow(entry);
@@ -99,7 +103,7 @@ export class TurnBuffer<T> {
     const entry = this.entries.get(chatId);
     // Someone else's chat looks exactly like no turn at all.
     if (!entry || entry.ownerId !== ownerId || entry.overflowed) return null;
-    return this.follow(entry);
+    return this.follow(entry, entry.prefix);
   }
 
   /** Stop the running turn of `chatId` when `ownerId` owns it; true when one was stopped. */
@@ -160,13 +164,18 @@ export class TurnBuffer<T> {
     for (const reader of entry.readers) reader.wake?.();
   }
 
-  private follow(entry: Entry<T>): ReadableStream<T> {
+  private follow(entry: Entry<T>, prefix: T[] = []): ReadableStream<T> {
     const reader: Reader = { position: entry.base, wake: null, cancelled: false };
+    let prefixed = 0;
     entry.readers.add(reader);
     const available = () => reader.position < entry.base + entry.chunks.length;
     return new ReadableStream<T>(
       {
         pull: async (controller) => {
+          if (prefixed < prefix.length) {
+            controller.enqueue(prefix[prefixed++]);
+            return;
+          }
           while (!available() && !entry.done && !reader.cancelled) {
             await new Promise<void>((resolve) => {
               reader.wake = resolve;

@@ -10,6 +10,7 @@ import { getDb } from "../../db/client";
 import type { ChatRequest } from "../agent/chat-request";
 import { requireOwnChat } from "../agent/chat-service";
 import { prepareTurn } from "../agent/prepare-turn";
+import { messageToChunks } from "../agent/replay-chunks";
 import { runChat } from "../agent/run-chat";
 import { TurnBuffer } from "../agent/turn-buffer";
 import { userLanguageModel } from "../agent/user-model";
@@ -52,7 +53,10 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
       secrets: model.secrets,
       followInteractions: (listener) => interactionLog().subscribe(caller.id, listener),
     });
-    const live = buffer.start(body.chatId, caller.id, releasedAtEnd(endWithStream(stream, turn), releaseQuota), turn.stop);
+    // A continuation (after approvals) streams only what it adds to the last message: a reader who
+    // rejoins gets that message first, rebuilt as chunks.
+    const continued = messages.at(-1)?.role === "assistant" ? messageToChunks(messages.at(-1)!) : [];
+    const live = buffer.start(body.chatId, caller.id, releasedAtEnd(endWithStream(stream, turn), releaseQuota), turn.stop, continued);
     return createUIMessageStreamResponse({ stream: live });
   } catch (error) {
     releaseQuota();

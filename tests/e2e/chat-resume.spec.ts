@@ -80,3 +80,25 @@ test("Stop from the chat stops the answer on the server and marks it stopped", a
   await expect(chat.lastAssistant().getByTestId("message-stopped")).toBeVisible();
   await expect(chat.lastAssistant()).not.toContainText("word200");
 });
+
+test("leave while an approved call runs and come back: the continued answer resumes and completes", async ({ page, everything }) => {
+  await signUpByApi(page, newAccount("resume-continue"));
+  await addHttpServerByApi(page, "everything", everything.url);
+  const chat = new ChatPage(page);
+  await chat.open();
+  const chatId = await chat.newChat();
+  await chat.send('[[call:trigger-long-running-operation {"duration":6,"steps":6}]]');
+  const card = chat.toolCards().first();
+  await expect(card).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
+  await card.getByTestId("tool-approve").click();
+  await expect(card.getByTestId("tool-progress")).toBeVisible({ timeout: 45_000 });
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Servers" }).click();
+  await expect(page.getByRole("heading", { name: "MCP servers" })).toBeVisible();
+  await page.goto(`/chat/${chatId}`);
+  const again = chat.toolCards().first();
+  await expect(again).toHaveAttribute("data-state", "done", { timeout: 45_000 });
+  await expect(chat.lastAssistant()).toContainText("Tool results:", { timeout: 45_000 });
+  await expect(page.getByTestId("chat-error")).toHaveCount(0);
+  await expect(chat.toolCards()).toHaveCount(1);
+});

@@ -35,6 +35,16 @@ describe("turn buffer", () => {
     expect(await replay).toEqual(["a", "b", "c"]);
   });
 
+  it("gives a rejoining reader the prefix first, and the live reader only the turn's own chunks", async () => {
+    const buffer = new TurnBuffer<string>();
+    const turn = source<string>();
+    const live = buffer.start("chat1", "alice", turn.stream, () => {}, ["base-1", "base-2"]);
+    turn.push("new");
+    turn.end();
+    expect(await readAll(live)).toEqual(["new"]);
+    expect(await readAll(buffer.resume("chat1", "alice")!)).toEqual(["base-1", "base-2", "new"]);
+  });
+
   it("stops only its owner's running turn, and a new turn in the chat stops the previous one", () => {
     const buffer = new TurnBuffer<string>();
     let stopped = 0;
