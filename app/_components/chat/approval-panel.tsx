@@ -86,7 +86,7 @@ export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
       <p data-testid="approval-reason" className="text-xs text-amber-900 dark:text-amber-200">
         {reason ?? "This tool asks before it runs."}
       </p>
-      <p className="text-xs text-zinc-600 dark:text-zinc-300">
+      <p className="text-xs text-muted-foreground">
         <span data-testid="approval-server" className="font-medium">
           {meta.serverName}
         </span>{" "}

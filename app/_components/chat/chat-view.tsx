@@ -188,7 +188,9 @@ export function ChatView({
         className="flex-1 space-y-4 overflow-y-auto p-4"
       >
         {messages.length === 0 && !modelProblem && (
-          <p className="text-sm text-zinc-500">Ask something. The agent can use the tools of your MCP servers; type / for prompts.</p>
+          <p className="text-sm text-muted-foreground">
+            Ask something. The agent can use the tools of your MCP servers; type / for prompts.
+          </p>
         )}
         {messages.map((m, index) => (
           <MessageView
@@ -218,7 +220,7 @@ export function ChatView({
           />
         ))}
         {status === "submitted" && (
-          <p data-testid="chat-thinking" className="text-xs text-zinc-500">
+          <p data-testid="chat-thinking" className="text-xs text-muted-foreground">
             Thinking…
           </p>
         )}

@@ -96,7 +96,7 @@ export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
       <button className="btn-primary w-full" disabled={busy} type="submit">
         {busy ? "Creating…" : "Create account"}
       </button>
-      <p className="text-sm text-zinc-500">
+      <p className="text-sm text-muted-foreground">
         Have an account?{" "}
         <Link className="text-primary underline" href="/signin">
           Sign in

@@ -54,7 +54,7 @@ export function SignInForm({ fresh = false }: { fresh?: boolean }) {
       <button className="btn-primary w-full" disabled={busy} type="submit">
         {busy ? "Signing in…" : "Sign in"}
       </button>
-      <p className="text-sm text-zinc-500">
+      <p className="text-sm text-muted-foreground">
         No account?{" "}
         <Link className="text-primary underline" href="/register">
           Register
