@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import "./globals.css";
 import { HydrationMarker } from "./_components/ui/hydration-marker";
+import { Toaster } from "./_components/ui/primitives/toast";
 
 export const metadata: Metadata = {
-  title: "Switchboard",
+  title: { default: "Switchboard", template: "%s · Switchboard" },
+  applicationName: "Switchboard",
   description: "Your team and your agent, connected to MCP servers.",
 };
 
@@ -12,6 +14,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen antialiased">
         {children}
+        <Toaster />
         <HydrationMarker />
       </body>
     </html>

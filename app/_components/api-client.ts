@@ -4,7 +4,7 @@
  * components decide on `code` and `field` and show `message`. Response types are the server's own,
  * imported with `import type` so no server code reaches the bundle.
  */
-import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
+import type { GetPromptResult, Prompt, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import type { chatView } from "@/lib/agent/chat-service";
 import type { modelSettingsView } from "@/lib/agent/settings-service";
 import type { listToolPolicyRows } from "@/lib/agent/tool-policy-service";
@@ -225,4 +225,24 @@ export async function answerSamplingReview(id: string, body: SamplingReviewAnswe
 /** Sign up. */
 export function registerAccount(body: { name: string; email: string; password: string; setupCode?: string }): Promise<unknown> {
   return apiRequest("/api/auth/register", json("POST", body), (status) => `Registration failed (${status}).`);
+}
+
+/** A prompt rendered with its arguments (the preview before it is sent). */
+export function getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+  return apiRequest<GetPromptResult>(`${serverPath(serverId)}/prompts/get`, json("POST", { name, arguments: args }));
+}
+
+/** completion/complete suggestions for a resource template variable (empty when the server offers none). */
+export async function completeResourceArgument(
+  serverId: string,
+  uriTemplate: string,
+  name: string,
+  value: string,
+  context: Record<string, string>,
+): Promise<string[]> {
+  const result = await apiRequest<{ completion?: { values?: string[] } }>(
+    `${serverPath(serverId)}/complete`,
+    json("POST", { ref: { type: "ref/resource", uri: uriTemplate }, argument: { name, value }, context: { arguments: context } }),
+  );
+  return result.completion?.values ?? [];
 }

@@ -3,7 +3,7 @@
  * (db/queries/chats.ts); writes are additionally bound to the chat so a message id from another
  * chat can never be overwritten.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { messages } from "../schema";
 import type { ChatMessage } from "../../lib/domain/chat-message";
@@ -44,4 +44,12 @@ export function saveMessage(db: Db, chatId: string, message: ChatMessage): boole
     }
     return true;
   });
+}
+
+/** Delete the given messages of one chat (retry and edit-and-resend drop the answer they replace). */
+export function deleteMessagesOfChat(db: Db, chatId: string, ids: string[]): void {
+  if (ids.length === 0) return;
+  db.delete(messages)
+    .where(and(eq(messages.chatId, chatId), inArray(messages.id, ids)))
+    .run();
 }

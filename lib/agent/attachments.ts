@@ -8,6 +8,9 @@ import type { McpPool, ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";
 import type { PromptData, ResourceData } from "../domain/chat-message";
+import { promptContentText } from "../domain/prompt-text";
+
+export { promptContentText };
 
 /** The pool calls attachments need. */
 export type AttachmentPool = Pick<McpPool, "readResource" | "getPrompt">;
@@ -56,22 +59,6 @@ export async function resolveResource(
     mimeType: first?.mimeType,
     text: contentsText(result.contents),
   };
-}
-
-/** The text of one prompt message's content block. */
-export function promptContentText(content: GetPromptResult["messages"][number]["content"]): string {
-  switch (content.type) {
-    case "text":
-      return content.text;
-    case "resource":
-      return "text" in content.resource
-        ? `Resource ${content.resource.uri}:\n${content.resource.text}`
-        : `[binary resource ${content.resource.uri}]`;
-    case "resource_link":
-      return `Resource link: ${content.uri}`;
-    default:
-      return `[${content.type}]`;
-  }
 }
 
 /** Get a prompt's messages and make them a prompt part. */

@@ -14,7 +14,16 @@ export const userTurnSchema = z.object({
     .max(20)
     .default([]),
   prompt: z
-    .object({ serverId: id, name: z.string().min(1).max(500), arguments: z.record(z.string(), z.string().max(10_000)).default({}) })
+    .object({
+      serverId: id,
+      name: z.string().min(1).max(500),
+      arguments: z.record(z.string(), z.string().max(10_000)).default({}),
+      /** The rendered messages as the user edited them in the preview; absent = send them as the server renders them. */
+      messages: z
+        .array(z.object({ role: z.enum(["user", "assistant"]), text: z.string().max(100_000) }))
+        .max(50)
+        .optional(),
+    })
     .optional(),
 });
 
@@ -23,13 +32,17 @@ export const chatRequestSchema = z
   .object({
     chatId: id,
     message: userTurnSchema.optional(),
+    /** With `message`: it replaces the chat's last user message and everything after it (edit and resend). */
+    replaceLast: z.boolean().optional(),
+    /** Answer the last user message again, dropping the answer after it (retry). */
+    regenerate: z.literal(true).optional(),
     approvals: z
       .array(z.object({ approvalId: id, approved: z.boolean(), input: z.record(z.string(), z.unknown()).optional() }))
       .max(50)
       .optional(),
   })
-  .refine((body) => (body.message ? 1 : 0) + (body.approvals?.length ? 1 : 0) === 1, {
-    message: "Send either a message or approval answers.",
+  .refine((body) => (body.message ? 1 : 0) + (body.approvals?.length ? 1 : 0) + (body.regenerate ? 1 : 0) === 1, {
+    message: "Send either a message, approval answers or a retry.",
   })
   .refine((body) => !body.message || body.message.text.trim() || body.message.resources.length || body.message.prompt, {
     message: "The message is empty.",

@@ -71,6 +71,15 @@ export function toolMeta(tool: RegisteredTool): ToolMeta {
     inputSchema: JSON.stringify(sanitizeJson(objectSchema(tool.inputSchema))),
   };
   if (tool.title) meta.title = capText(tool.title, 200);
+  // The server's own claims about the tool, shown as small badges on the card (claims, not facts).
+  const a = tool.annotations;
+  const hints = [
+    a?.readOnlyHint === true && "read-only",
+    a?.destructiveHint === true && "destructive",
+    a?.idempotentHint === true && "idempotent",
+    a?.openWorldHint === true && "open world",
+  ].filter((h): h is string => typeof h === "string");
+  if (hints.length) meta.hints = hints.join(",");
   return meta;
 }
 

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { newId } from "../../db/ids";
 import { recordAudit } from "../../db/queries/audit";
 import { touchChat } from "../../db/queries/chats";
-import { listMessagesByChat, saveMessage } from "../../db/queries/messages";
+import { deleteMessagesOfChat, listMessagesByChat, saveMessage } from "../../db/queries/messages";
 import type { ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { takeAppContextParts } from "./app-context";
@@ -35,7 +35,12 @@ async function userMessage(options: PrepareTurnOptions, turn: UserTurn): Promise
   for (const ref of turn.resources) {
     parts.push({ type: "data-resource", data: await resolveResource(pool, user.id, servers, ref, signal) });
   }
-  if (turn.prompt) parts.push({ type: "data-prompt", data: await resolvePrompt(pool, user.id, servers, turn.prompt, signal) });
+  if (turn.prompt) {
+    // The prompt is still fetched: it checks the server is the caller's and the prompt exists.
+    const rendered = await resolvePrompt(pool, user.id, servers, turn.prompt, signal);
+    const edited = turn.prompt.messages && JSON.stringify(turn.prompt.messages) !== JSON.stringify(rendered.messages);
+    parts.push({ type: "data-prompt", data: edited ? { ...rendered, messages: turn.prompt.messages!, edited: true } : rendered });
+  }
   // What MCP Apps asked to tell the model since the last message (docs/mcp-apps.md#model-context).
   parts.push(...takeAppContextParts(options.db, options.chatId));
   if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
@@ -43,10 +48,28 @@ async function userMessage(options: PrepareTurnOptions, turn: UserTurn): Promise
   return { id: newId(), role: "user", parts };
 }
 
+/**
+ * Drop the chat's tail for a retry (everything after the last user message) or an edit (that
+ * message too); returns what is left.
+ */
+function dropTail(db: Db, chatId: string, history: ChatMessage[], includingUser: boolean): ChatMessage[] {
+  const lastUser = history.findLastIndex((m) => m.role === "user");
+  if (lastUser === -1) throw new AppError("request.invalid", "There is no message to answer again.");
+  const keep = includingUser ? lastUser : lastUser + 1;
+  deleteMessagesOfChat(
+    db,
+    chatId,
+    history.slice(keep).map((m) => m.id),
+  );
+  return history.slice(0, keep);
+}
+
 /** Apply the request to the stored chat; returns the whole conversation for the model run. */
 export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMessage[]> {
   const { db, chatId, request, user } = options;
-  const history = listMessagesByChat(db, chatId);
+  let history = listMessagesByChat(db, chatId);
+  if (request.regenerate) return dropTail(db, chatId, history, false);
+  if (request.replaceLast) history = dropTail(db, chatId, history, true);
   const last = history.at(-1);
   if (request.approvals?.length) {
     if (last?.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");

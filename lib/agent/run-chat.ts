@@ -17,7 +17,7 @@ import { newId } from "../../db/ids";
 import { saveMessage } from "../../db/queries/messages";
 import type { McpPool, ServerDefinition } from "../mcp";
 import { redact } from "../redact";
-import type { ChatMessage, ServerNotice } from "../domain/chat-message";
+import { metadataOf, type ChatMessage, type ChatMetadata, type InteractionData, type ServerNotice } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import type { ContentSource } from "./policy";
@@ -57,6 +57,8 @@ export interface RunChatOptions {
   maxSteps?: number;
   /** Values redacted from every error text (the user's API key). */
   secrets?: string[];
+  /** Follow what servers ask the user during this turn (shown in the transcript); returns the unsubscribe. */
+  followInteractions?: (listener: (data: InteractionData) => void) => () => void;
 }
 
 /** Servers whose tools are missing from this turn, with the reason (the user sees why; docs/limits.md). */
@@ -97,10 +99,17 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     }
   };
 
+  let unfollow = () => {};
+  let interactions = 0;
   return createUIMessageStream<ChatMessage>({
     originalMessages: messages,
     execute: async ({ writer }) => {
-      writer.write({ type: "start", messageId: responseId });
+      unfollow =
+        options.followInteractions?.((data) =>
+          writer.write({ type: "data-interaction", id: `interaction-${responseId}-${++interactions}`, data }),
+        ) ?? unfollow;
+      // The model that answers, kept on the message so each answer says who wrote it.
+      writer.write({ type: "start", messageId: responseId, messageMetadata: { model: modelLabel(model) } satisfies ChatMetadata });
       for (const notice of notices) writer.write({ type: "data-notice", id: `notice-${notice.serverId}`, data: notice });
       const showToolset = () => search && writer.write({ type: "data-toolset", id: "toolset", data: search.view() });
       showToolset();
@@ -145,9 +154,18 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
       writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: errorText }));
     },
     onStepEnd: ({ responseMessage }) => save(responseMessage),
-    onEnd: ({ responseMessage }) => save(responseMessage),
+    // A stopped answer is marked so the transcript can say so after a reload too.
+    onEnd: ({ responseMessage, isAborted }) => {
+      unfollow();
+      save(isAborted ? { ...responseMessage, metadata: { ...metadataOf(responseMessage), stopped: true } } : responseMessage);
+    },
     onError: errorText,
   });
+}
+
+/** A short name of the model for the transcript ("gpt-4o-mini"), never its settings or key. */
+export function modelLabel(model: LanguageModel): string {
+  return typeof model === "string" ? model : model.modelId;
 }
 
 /** Errors shown in the chat: the message, redacted (provider errors can echo keys or URLs). */

@@ -30,6 +30,21 @@ export interface PromptData {
   name: string;
   arguments: Record<string, string>;
   messages: { role: string; text: string }[];
+  /** The user changed the rendered messages before sending; `messages` is what was sent. */
+  edited?: boolean;
+}
+
+/** One exchange a server had with the user during a turn (an elicitation or a sampling request); secrets masked. */
+export interface InteractionData {
+  kind: "elicitation" | "sampling";
+  serverId: string;
+  serverName: string;
+  /** What the server asked (the elicitation message, the sampling request's last message). */
+  asked: string;
+  /** accept / decline / cancel. */
+  outcome: string;
+  /** What went back, as `field: value` lines (secret-looking fields masked) or the sampled text. */
+  answer: string;
 }
 
 /** Data parts of a chat message, keyed by the name after `data-`. */
@@ -40,6 +55,7 @@ export type ChatDataParts = {
   notice: ServerNotice;
   toolset: ToolsetData;
   appContext: AppContextData;
+  interaction: InteractionData;
 };
 
 /** Context an MCP App gave the model, carried by the next user message (docs/mcp-apps.md). */
@@ -91,3 +107,15 @@ export interface ToolMeta {
 
 /** A chat message as stored and rendered. */
 export type ChatMessage = UIMessage<unknown, ChatDataParts>;
+
+/** What an assistant message carries besides its parts: the model that wrote it, whether it was stopped. */
+export interface ChatMetadata {
+  model?: string;
+  stopped?: boolean;
+}
+
+/** The metadata of a message (stored messages from before it existed have none). */
+export function metadataOf(message: Pick<ChatMessage, "metadata">): ChatMetadata {
+  const meta = message.metadata;
+  return meta && typeof meta === "object" ? (meta as ChatMetadata) : {};
+}

@@ -1,37 +1,44 @@
 /**
  * One agent turn for `POST /api/chat`: the caller's chat in this workspace, their model (or the
- * workspace default), the workspace's servers as their own definitions, and a turn that stops
- * when the request ends or the caller loses access to the workspace.
+ * workspace default), the workspace's servers as their own definitions, and a turn that keeps running
+ * when its request ends (the page was left or reloaded) and stops on Stop or when the caller loses
+ * access to the workspace. Readers join and leave through the turn buffer (docs/chat.md).
  */
 import "server-only";
-import { createUIMessageStreamResponse } from "ai";
+import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
 import { getDb } from "../../db/client";
 import type { ChatRequest } from "../agent/chat-request";
 import { requireOwnChat } from "../agent/chat-service";
 import { prepareTurn } from "../agent/prepare-turn";
+import { messageToChunks } from "../agent/replay-chunks";
 import { runChat } from "../agent/run-chat";
+import { TurnBuffer } from "../agent/turn-buffer";
 import { userLanguageModel } from "../agent/user-model";
 import { AppError } from "../errors";
 import { acquireTurn, releasedAtEnd } from "../quotas";
 import { workspaceModelChoice } from "../workspaces/default-model";
 import { appPool, workspaceServerDefinitions } from "./engine";
+import { interactionLog } from "./interactions";
 import { endWithStream, trackTurn } from "./turns";
 
-/** Run one turn and answer with the UI message stream. */
-export async function chatTurnResponse(
-  caller: { id: string; workspaceId: string },
-  body: ChatRequest,
-  requestSignal: AbortSignal,
-): Promise<Response> {
+const slot = globalThis as { __switchboardTurnBuffer?: TurnBuffer<UIMessageChunk> };
+// One buffer per process, surviving dev-mode module reloads like the engine does.
+slot.__switchboardTurnBuffer ??= new TurnBuffer<UIMessageChunk>();
+const buffer = slot.__switchboardTurnBuffer;
+
+/** Run one turn and answer with the UI message stream (a live reader of the turn's buffer). */
+export async function chatTurnResponse(caller: { id: string; workspaceId: string }, body: ChatRequest): Promise<Response> {
   const db = getDb();
   requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
   const model = userLanguageModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
   if (!model.ok) throw new AppError("chat.no_model", model.reason);
   const pool = appPool();
   const servers = workspaceServerDefinitions(db, caller);
+  // One answer per chat: a new message stops the one still running before history is read.
+  buffer.stop(body.chatId, caller.id);
   // The per-user quota of answers running at once (docs/limits.md): released when the stream ends.
   const releaseQuota = acquireTurn(caller.id);
-  const turn = trackTurn(caller.id, caller.workspaceId, requestSignal);
+  const turn = trackTurn(caller.id, caller.workspaceId);
   try {
     const messages = await prepareTurn({ db, pool, user: caller, chatId: body.chatId, servers, request: body, signal: turn.signal });
     const stream = await runChat({
@@ -44,11 +51,30 @@ export async function chatTurnResponse(
       messages,
       signal: turn.signal,
       secrets: model.secrets,
+      followInteractions: (listener) => interactionLog().subscribe(caller.id, listener),
     });
-    return createUIMessageStreamResponse({ stream: releasedAtEnd(endWithStream(stream, turn), releaseQuota) });
+    // A continuation (after approvals) streams only what it adds to the last message: a reader who
+    // rejoins gets that message first, rebuilt as chunks.
+    const continued = messages.at(-1)?.role === "assistant" ? messageToChunks(messages.at(-1)!) : [];
+    const live = buffer.start(body.chatId, caller.id, releasedAtEnd(endWithStream(stream, turn), releaseQuota), turn.stop, continued);
+    return createUIMessageStreamResponse({ stream: live });
   } catch (error) {
     releaseQuota();
     turn.end();
     throw error;
   }
+}
+
+/** The running turn of the caller's chat replayed from its start and followed live; 204 when none runs. */
+export function resumeChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Response {
+  requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
+  const stream = buffer.resume(chatId, caller.id);
+  return stream ? createUIMessageStreamResponse({ stream }) : new Response(null, { status: 204 });
+}
+
+/** Stop the running turn of the caller's chat (Stop from any page); 204 whether or not one ran. */
+export function stopChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Response {
+  requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
+  buffer.stop(chatId, caller.id);
+  return new Response(null, { status: 204 });
 }

@@ -20,6 +20,7 @@ import { credentialsUserFor, definitionFor } from "../servers/credential-mode";
 import { consoleLogger } from "./console-logger";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
+import { interactionLog } from "./interactions";
 import { appAuthProviderFactory } from "../oauth/web/app-deps";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
@@ -64,8 +65,9 @@ function poolOptions(): PoolOptions {
     limits: engineLimitsFromEnv(process.env),
     admission: poolAdmission,
     turnWaitMs: Number(process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS) * 1000 || undefined,
-    onElicitation: elicitationBroker().handler,
-    onSampling: samplingHost().provider,
+    // Wrapped so a running chat turn can show each exchange in its transcript.
+    onElicitation: interactionLog().elicitation(elicitationBroker().handler),
+    onSampling: interactionLog().sampling(samplingHost().provider),
   };
 }
 

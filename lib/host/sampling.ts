@@ -119,7 +119,9 @@ export class SamplingHost {
     let text = generated.text;
     if (review) {
       const toolCalls = offered ? generated.calls.map(({ name, input }) => ({ name, input })) : undefined;
-      const view = { ...base, stage: "answer" as const, messages, tools, answer: text, toolCalls };
+      // The second step shows the request as it was sent: with the user's edit, not the server's original.
+      const sent = edited === undefined ? messages : [...messages.slice(0, -1), { ...messages.at(-1)!, text: edited }];
+      const view = { ...base, stage: "answer" as const, messages: sent, tools, answer: text, toolCalls };
       const decision = await this.reviews.wait(userId, view, signal);
       if (decision.action === "deny") throw new McpError(USER_REJECTED, "The user declined to send the answer back.");
       // The edit replaces the text; the tool calls go back as the model made them.

@@ -13,22 +13,28 @@ const slot = globalThis as { __switchboardTurns?: Set<Turn> };
 slot.__switchboardTurns ??= new Set<Turn>();
 const turns = slot.__switchboardTurns;
 
-/** A running turn: its signal aborts on the request's abort or on `stopTurns`; `end()` forgets it. */
+/** A running turn: its signal aborts on `stop()`, `stopTurns` or the optional request signal; `end()` forgets it. */
 export interface TrackedTurn {
   signal: AbortSignal;
   end(): void;
+  /** Stop the turn now (the user pressed Stop). */
+  stop(): void;
 }
 
-/** Register a turn of `userId` in `workspaceId`, following the request's own signal. */
-export function trackTurn(userId: string, workspaceId: string, requestSignal: AbortSignal): TrackedTurn {
+/**
+ * Register a turn of `userId` in `workspaceId`. The chat passes no `requestSignal`: its turns outlive
+ * the request that started them (docs/chat.md#runs-that-survive-navigation) and stop only on Stop.
+ */
+export function trackTurn(userId: string, workspaceId: string, requestSignal?: AbortSignal): TrackedTurn {
   const turn: Turn = { userId, workspaceId, controller: new AbortController() };
   turns.add(turn);
   const end = () => turns.delete(turn);
-  requestSignal.addEventListener("abort", () => {
-    turn.controller.abort(requestSignal.reason);
+  const stop = (reason: unknown = new Error("stopped by the user")) => {
+    turn.controller.abort(reason);
     end();
-  });
-  return { signal: turn.controller.signal, end };
+  };
+  requestSignal?.addEventListener("abort", () => stop(requestSignal.reason));
+  return { signal: turn.controller.signal, end, stop: () => stop() };
 }
 
 /** Stop the turns of a user in a workspace (every user's when `userId` is null; every workspace's when `workspaceId` is null). */

@@ -38,7 +38,9 @@ test("prompt arguments offer completion/complete suggestions", async ({ page, ev
   await expect(form.getByLabel("department")).toHaveValue("Engineering");
   await form.getByLabel("name").focus();
   await form.getByTestId("completion-option").filter({ hasText: "Alice" }).click();
-  await form.getByTestId("prompt-run-button").click();
+  await form.getByTestId("prompt-run-button").click(); // preview
+  await expect(form.getByTestId("prompt-preview")).toBeVisible();
+  await form.getByTestId("prompt-run-button").click(); // send
   await expect(chat.lastAssistant()).toContainText("promote Alice to the head of the Engineering team", { timeout: 45_000 });
 });
 
@@ -117,9 +119,12 @@ test("rename and delete chats", async ({ page }) => {
   await item.getByLabel("Chat title").fill("Renamed chat");
   await item.getByRole("button", { name: "Save" }).click();
   await expect(item).toContainText("Renamed chat");
-  page.once("dialog", (d) => void d.accept());
+  await expect(page.getByText("Renamed", { exact: true })).toBeVisible(); // the toast
   await item.hover();
   await item.getByRole("button", { name: /^Delete/ }).click();
+  // Deleting asks first, in a dialog.
+  await expect(page.getByRole("dialog")).toContainText("Delete this chat?");
+  await page.getByTestId("confirm-delete-chat").click();
   await expect(page).toHaveURL(/\/chat$/);
   await expect(page.locator(`[data-chat-id="${id}"]`)).toHaveCount(0);
   expect((await page.request.get(`/api/chats/${id}`)).status()).toBe(404);

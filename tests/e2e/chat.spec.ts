@@ -95,6 +95,7 @@ test("an image result renders as an image; markdown is rendered safely", async (
   const card = chat.toolCards().first();
   await expect(card).toHaveAttribute("data-state", "done", { timeout: 45_000 });
   const image = card.getByTestId("tool-image");
+  await card.locator("summary").click(); // cards start collapsed to one line
   await expect(image).toBeVisible();
   expect(await image.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
   await chat.waitIdle();
@@ -143,7 +144,9 @@ test("run a prompt through /: its messages go into the chat", async ({ page, eve
   await option.click();
   const form = page.getByTestId("prompt-form");
   await form.getByLabel("city").fill("Lisbon");
-  await form.getByTestId("prompt-run-button").click();
+  await form.getByTestId("prompt-run-button").click(); // preview
+  await expect(form.getByTestId("prompt-preview")).toBeVisible();
+  await form.getByTestId("prompt-run-button").click(); // send
   await expect(page.getByTestId("message-user").last().getByTestId("prompt-run")).toContainText("args-prompt");
   await expect(chat.lastAssistant()).toContainText("Lisbon", { timeout: 45_000 });
 });

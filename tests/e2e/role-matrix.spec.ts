@@ -201,6 +201,9 @@ const ROUTES: Route[] = [
   { key: "GET /api/oauth/callback", url: () => "/api/oauth/callback", own: EVERYONE(400), userLevel: true },
   // Chats: private to their author inside one workspace.
   { key: "POST /api/chat", url: () => "/api/chat", body: () => ({}), own: MEMBERS_OK(400) },
+  // Rejoining or stopping a running answer: none runs here, so members get 204; the chat stays private.
+  { key: "GET /api/chat/[id]/stream", url: (c) => `/api/chat/${c.chatId}/stream`, own: MEMBERS_OK(204) },
+  { key: "DELETE /api/chat/[id]/stream", url: (c) => `/api/chat/${c.chatId}/stream`, own: MEMBERS_OK(204) },
   { key: "GET /api/chats", url: () => "/api/chats", own: MEMBERS_OK(200) },
   { key: "POST /api/chats", url: () => "/api/chats", body: () => ({}), own: MEMBERS_OK(201) },
   { key: "GET /api/chats/[id]", url: (c) => `/api/chats/${c.chatId}`, own: MEMBERS_OK(200) },

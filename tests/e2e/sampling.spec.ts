@@ -25,6 +25,9 @@ test("a server's sampling request is reviewed, edited, answered by the model and
   // The scripted model answers "You said: <the user's text>", so the edit is visible in the answer.
   await expect(dialog).toContainText("Send this answer back to everything?");
   await expect(dialog.getByLabel("The model's answer")).toHaveValue("You said: Edited question");
+  // Step 2 shows the request as sent (with the edit), not the server's original.
+  await expect(dialog.getByTestId("sampling-message").last()).toContainText("Edited question");
+  await expect(dialog.getByTestId("sampling-message").filter({ hasText: "What is MCP?" })).toHaveCount(0);
   await dialog.getByLabel("The model's answer").fill("You said: Edited question (checked)");
   await dialog.getByRole("button", { name: "Send answer" }).click();
   await expect(dialog).toBeHidden();

@@ -10,7 +10,7 @@ export default async function AccountPage() {
   return (
     <section className="mx-auto max-w-xl space-y-8 p-6">
       <h1 className="text-xl font-semibold">Account</h1>
-      <p className="text-sm text-zinc-500">Signed in as {user.email}</p>
+      <p className="text-sm text-muted-foreground">Signed in as {user.email}</p>
       <PasswordForm />
       <SignOutEverywhereButton />
       {user.isAdmin && (
@@ -20,7 +20,7 @@ export default async function AccountPage() {
             OAuth redirects from this address use <code>{oauthRequestOrigin({ headers: await headers() })}/api/oauth/callback</code>.
           </p>
           {!configuredPublicOrigin() && (
-            <p className="text-zinc-500">
+            <p className="text-muted-foreground">
               SWITCHBOARD_PUBLIC_URL is not set: the app answers on loopback addresses only. Set it to the address you serve the app at.
             </p>
           )}

@@ -90,7 +90,7 @@ export function AdminView({ meId }: { meId: string }) {
             {users.map((u) => (
               <tr key={u.id} data-testid={`user-${u.email}`}>
                 <td>
-                  {u.name} <span className="text-zinc-500">{u.email}</span>
+                  {u.name} <span className="text-muted-foreground">{u.email}</span>
                   {u.isAdmin && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">admin</span>}
                   {u.disabledAt && <span className="ml-2 rounded bg-zinc-200 px-1 text-xs">disabled</span>}
                 </td>
@@ -136,8 +136,8 @@ export function AdminView({ meId }: { meId: string }) {
             {workspaces.map((w) => (
               <tr key={w.id}>
                 <td>{w.name}</td>
-                <td className="text-zinc-500">{w.personal ? "personal" : w.slug}</td>
-                <td className="font-mono text-xs text-zinc-500">{w.id}</td>
+                <td className="text-muted-foreground">{w.personal ? "personal" : w.slug}</td>
+                <td className="font-mono text-xs text-muted-foreground">{w.id}</td>
                 <td className="text-right">{w.members} members</td>
               </tr>
             ))}

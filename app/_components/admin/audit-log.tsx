@@ -67,11 +67,11 @@ export function AuditLog({ source, filters = false }: { source: string; filters?
         <tbody>
           {entries.map((e) => (
             <tr key={e.id} data-testid="audit-entry">
-              <td className="whitespace-nowrap text-zinc-500">{new Date(e.createdAt).toLocaleString()}</td>
+              <td className="whitespace-nowrap text-muted-foreground">{new Date(e.createdAt).toLocaleString()}</td>
               <td>{e.actorEmail ?? "—"}</td>
               <td className="font-mono">{e.action}</td>
-              <td className="font-mono text-zinc-500">{e.target}</td>
-              <td className="font-mono text-zinc-500">{e.detail ? JSON.stringify(e.detail) : ""}</td>
+              <td className="font-mono text-muted-foreground">{e.target}</td>
+              <td className="font-mono text-muted-foreground">{e.detail ? JSON.stringify(e.detail) : ""}</td>
             </tr>
           ))}
         </tbody>

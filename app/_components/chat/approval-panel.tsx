@@ -10,6 +10,7 @@ import { useMemo, useState } from "react";
 import type { ToolMeta } from "@/lib/domain/chat-message";
 import { argumentChanges } from "@/lib/trust/diff";
 import { apiRequest } from "../api-client";
+import { Button } from "../ui/primitives/button";
 import { type FieldSchema, SchemaForm } from "./schema-form";
 
 /** What the panel needs from the chat. */
@@ -26,8 +27,6 @@ function parseSchema(meta: Partial<ToolMeta>): FieldSchema {
     return { type: "object", properties: {} };
   }
 }
-
-const BUTTON = "rounded px-3 py-1 text-xs font-medium";
 
 /** The panel. */
 export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
@@ -87,18 +86,18 @@ export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
       <p data-testid="approval-reason" className="text-xs text-amber-900 dark:text-amber-200">
         {reason ?? "This tool asks before it runs."}
       </p>
-      <p className="text-xs text-zinc-600 dark:text-zinc-300">
+      <p className="text-xs text-muted-foreground">
         <span data-testid="approval-server" className="font-medium">
           {meta.serverName}
         </span>{" "}
         wants to run <code data-testid="approval-tool">{meta.tool ?? part.toolName}</code> with:
       </p>
       <div className="flex items-center gap-2 text-xs">
-        <button type="button" data-testid="tool-args-mode" onClick={toggleRaw} className="text-blue-700 hover:underline dark:text-blue-300">
+        <button type="button" data-testid="tool-args-mode" onClick={toggleRaw} className="text-primary hover:underline">
           {raw === null ? "Edit as raw JSON" : "Edit as form"}
         </button>
         {changes.length > 0 && (
-          <span data-testid="args-edited" className="rounded bg-blue-100 px-1.5 text-blue-900 dark:bg-blue-900 dark:text-blue-100">
+          <span data-testid="args-edited" className="rounded bg-primary/10 px-1.5 text-primary">
             edited by you
           </span>
         )}
@@ -126,38 +125,20 @@ export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
         </ul>
       )}
       {problem && (
-        <p role="alert" className="text-xs text-red-700">
+        <p role="alert" className="text-xs text-destructive">
           {problem}
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button
-          type="button"
-          data-testid="tool-approve"
-          disabled={busy}
-          onClick={approve}
-          className={`${BUTTON} bg-emerald-700 text-white hover:bg-emerald-800`}
-        >
+        <Button size="sm" data-testid="tool-approve" disabled={busy} onClick={approve}>
           Allow once
-        </button>
-        <button
-          type="button"
-          data-testid="tool-always-allow"
-          disabled={busy}
-          onClick={() => void alwaysAllow()}
-          className={`${BUTTON} border border-emerald-700 text-emerald-800 hover:bg-emerald-50 dark:text-emerald-200 dark:hover:bg-emerald-950`}
-        >
+        </Button>
+        <Button variant="secondary" size="sm" data-testid="tool-always-allow" disabled={busy} onClick={() => void alwaysAllow()}>
           Always allow this tool
-        </button>
-        <button
-          type="button"
-          data-testid="tool-deny"
-          disabled={busy}
-          onClick={() => onDeny(part.approval.id)}
-          className={`${BUTTON} bg-zinc-200 hover:bg-zinc-300 dark:bg-zinc-700`}
-        >
+        </Button>
+        <Button variant="secondary" size="sm" data-testid="tool-deny" disabled={busy} onClick={() => onDeny(part.approval.id)}>
           Deny
-        </button>
+        </Button>
       </div>
     </div>
   );

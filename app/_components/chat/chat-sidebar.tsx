@@ -4,16 +4,22 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { type ChatView, createChat, deleteChat, renameChat } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { cn } from "../ui/primitives/cn";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/primitives/dialog";
+import { Input } from "../ui/primitives/input";
+import { toast } from "../ui/primitives/toast";
 
 /** A chat in the list. */
 export type ChatListItem = Pick<ChatView, "id" | "title">;
 
-/** The sidebar. */
-export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; activeId?: string }) {
+/** The chat list (beside the chat, or inside the drawer on phones). */
+export function ChatSidebar({ chats, activeId, className }: { chats: ChatListItem[]; activeId?: string; className?: string }) {
   const router = useRouter();
   const [editing, setEditing] = useState<string | null>(null);
   const [title, setTitle] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ChatListItem | null>(null);
 
   const create = async () => {
     try {
@@ -28,15 +34,17 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
     try {
       await renameChat(id, title);
       setEditing(null);
+      toast.success("Renamed");
       router.refresh();
     } catch (e) {
       setProblem((e as Error).message);
     }
   };
   const remove = async (id: string) => {
-    if (!window.confirm("Delete this chat and all its messages?")) return;
+    setDeleting(null);
     try {
       await deleteChat(id);
+      toast.success("Chat deleted");
       if (id === activeId) router.push("/chat");
       router.refresh();
     } catch (e) {
@@ -45,23 +53,22 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
   };
 
   return (
-    <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 dark:border-zinc-800">
-      <button
-        type="button"
-        data-testid="new-chat"
-        onClick={create}
-        className="m-3 rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white"
-      >
+    <aside aria-label="Chats" className={cn("shrink-0 flex-col", className)}>
+      <Button data-testid="new-chat" onClick={create} className="m-3">
         New chat
-      </button>
-      {problem && <p className="px-3 text-xs text-red-700">{problem}</p>}
+      </Button>
+      {problem && (
+        <p role="alert" className="px-3 text-xs text-destructive">
+          {problem}
+        </p>
+      )}
       <ul data-testid="chat-list" className="flex-1 overflow-y-auto text-sm">
         {chats.map((chat) => (
           <li
             key={chat.id}
             data-testid="chat-item"
             data-chat-id={chat.id}
-            className={`group flex items-center gap-1 px-3 py-1.5 ${chat.id === activeId ? "bg-zinc-100 dark:bg-zinc-800" : ""}`}
+            className={cn("group flex items-center gap-1 px-3 py-1.5", chat.id === activeId && "bg-muted")}
           >
             {editing === chat.id ? (
               <form
@@ -71,21 +78,25 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
                   void rename(chat.id);
                 }}
               >
-                <input
+                <Input
                   aria-label="Chat title"
-                  // biome-ignore lint/a11y/noAutofocus: the field appears only after the user chose Rename, to type into it
                   autoFocus
                   value={title}
                   onChange={(e) => setTitle(e.target.value)}
-                  className="min-w-0 flex-1 rounded border px-1 dark:bg-zinc-900"
+                  className="h-7 flex-1 px-1"
                 />
-                <button type="submit" className="text-xs">
+                <Button type="submit" size="sm" className="h-7">
                   Save
-                </button>
+                </Button>
               </form>
             ) : (
               <>
-                <Link href={`/chat/${chat.id}`} data-testid="chat-link" className="min-w-0 flex-1 truncate">
+                <Link
+                  href={`/chat/${chat.id}`}
+                  data-testid="chat-link"
+                  aria-current={chat.id === activeId ? "page" : undefined}
+                  className="min-w-0 flex-1 truncate rounded"
+                >
                   {chat.title}
                 </Link>
                 <button
@@ -95,15 +106,15 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
                     setEditing(chat.id);
                     setTitle(chat.title);
                   }}
-                  className="text-xs text-zinc-500 opacity-0 group-hover:opacity-100 focus:opacity-100"
+                  className="rounded text-xs text-muted-foreground opacity-100 md:opacity-0 md:group-hover:opacity-100 md:focus:opacity-100"
                 >
                   Rename
                 </button>
                 <button
                   type="button"
                   aria-label={`Delete ${chat.title}`}
-                  onClick={() => void remove(chat.id)}
-                  className="text-xs text-red-700 opacity-0 group-hover:opacity-100 focus:opacity-100"
+                  onClick={() => setDeleting(chat)}
+                  className="rounded text-xs text-red-700 opacity-100 md:opacity-0 dark:text-red-400 md:group-hover:opacity-100 md:focus:opacity-100"
                 >
                   Delete
                 </button>
@@ -111,8 +122,24 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
             )}
           </li>
         ))}
-        {chats.length === 0 && <li className="px-3 text-xs text-zinc-500">No chats yet.</li>}
+        {chats.length === 0 && <li className="px-3 text-xs text-muted-foreground">No chats yet.</li>}
       </ul>
+      <Dialog open={!!deleting} onOpenChange={(o) => !o && setDeleting(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Delete this chat?</DialogTitle>
+            <DialogDescription>“{deleting?.title}” and all its messages are deleted for good.</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => setDeleting(null)}>
+              Cancel
+            </Button>
+            <Button variant="destructive" data-testid="confirm-delete-chat" onClick={() => deleting && void remove(deleting.id)}>
+              Delete
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </aside>
   );
 }

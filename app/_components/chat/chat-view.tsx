@@ -1,16 +1,21 @@
 "use client";
 /**
- * The conversation: useChat over `/api/chat` with a transport that sends only the new turn or the
- * approval answers (the server owns history and tools), message list, composer and status strip.
+ * The conversation: useChat over `/api/chat` with a transport that sends only the new turn, the
+ * approval answers or a retry (the server owns history and tools), message list, composer and
+ * status strip. A turn runs on the server whatever this page does: on mount the view rejoins a
+ * running answer (`GET /api/chat/:id/stream`, replayed from its start), and Stop asks the server
+ * to stop it (docs/chat.md#runs-that-survive-navigation).
  */
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
+import { metadataOf } from "@/lib/domain/chat-message";
 import { errorMessage } from "../api-client";
+import { toast } from "../ui/primitives/toast";
 import { Composer, type ComposerProps } from "./composer";
 import { useAppMessages } from "../apps/use-app-messages";
 import { MessageView } from "./message-view";
@@ -36,6 +41,26 @@ function answeredApprovals(
   );
 }
 
+/** The plain text of a message (what Copy copies and Edit starts from). */
+function textOfMessage(message: ChatMessage): string {
+  return message.parts
+    .flatMap((p) => (p.type === "text" ? [p.text] : []))
+    .join("\n\n")
+    .trim();
+}
+
+function copyMessage(message: ChatMessage) {
+  const text = textOfMessage(message);
+  if (!navigator.clipboard) {
+    toast.error("Copying is not available here.");
+    return;
+  }
+  navigator.clipboard.writeText(text).then(
+    () => toast.success("Copied"),
+    () => toast.error("Could not copy."),
+  );
+}
+
 /** The chat panel for one stored chat. */
 export function ChatView({
   chatId,
@@ -52,23 +77,36 @@ export function ChatView({
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: "/api/chat",
-        prepareSendMessagesRequest: ({ messages, body }) => {
+        prepareSendMessagesRequest: ({ messages, body, trigger }) => {
+          if (trigger === "regenerate-message") return { body: { chatId, regenerate: true } satisfies ChatRequest };
           const approvals = answeredApprovals(messages.at(-1), edits.current);
-          const request: ChatRequest = approvals.length ? { chatId, approvals } : { chatId, message: (body as { turn: UserTurn }).turn };
+          const extra = body as { turn: UserTurn; replaceLast?: boolean };
+          const request: ChatRequest = approvals.length
+            ? { chatId, approvals }
+            : { chatId, message: extra.turn, ...(extra.replaceLast ? { replaceLast: true } : {}) };
           return { body: request };
         },
       }),
     [chatId],
   );
-  const { messages, setMessages, sendMessage, status, stop, error, addToolApprovalResponse } = useChat<ChatMessage>({
+  const { messages, setMessages, sendMessage, regenerate, status, stop, error, addToolApprovalResponse } = useChat<ChatMessage>({
     id: chatId,
     messages: initialMessages,
     transport,
+    // Rejoin an answer still running on the server (the page was left or reloaded mid-answer).
+    resume: true,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     // The chat list (titles, order) is server-rendered: refresh it once an answer is stored.
     onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
+  const [editing, setEditing] = useState<ChatMessage | null>(null);
+  // A refreshed server render (after an answer ends) carries the stored transcript, which is the
+  // truth: it has what a resumed continuation did not replay.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new server render should reset the list, not every status change
+  useEffect(() => {
+    if (!busy) setMessages(initialMessages);
+  }, [initialMessages]);
   const list = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   // Follow the streaming answer unless the user scrolled up to read.
@@ -76,6 +114,25 @@ export function ChatView({
   useEffect(() => {
     if (pinned.current && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [messages]);
+
+  const stopTurn = () => {
+    void stop();
+    // Leaving the page no longer stops a turn, so Stop tells the server itself.
+    fetch(`/api/chat/${encodeURIComponent(chatId)}/stream`, { method: "DELETE" }).then(
+      (r) => {
+        if (!r.ok && r.status !== 204) toast.error("Could not stop the answer.");
+      },
+      () => toast.error("Could not stop the answer."),
+    );
+    setMessages((all) => {
+      const last = all.at(-1);
+      if (last?.role !== "assistant") return all;
+      return [...all.slice(0, -1), { ...last, metadata: { ...metadataOf(last), stopped: true } }];
+    });
+  };
+
+  const lastUserIndex = messages.findLastIndex((m) => m.role === "user");
+  const lastAssistantIndex = messages.findLastIndex((m) => m.role === "assistant");
 
   const onSend: ComposerProps["onSend"] = (turn, display) => {
     const parts: ChatMessage["parts"] = display.attachments.map((a) => ({
@@ -95,6 +152,14 @@ export function ChatView({
       });
     }
     if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
+    if (editing) {
+      // Edit and resend: the server drops the old question and its answer; so does the view.
+      const at = messages.findIndex((m) => m.id === editing.id);
+      if (at !== -1) setMessages(messages.slice(0, at));
+      setEditing(null);
+      void sendMessage({ parts }, { body: { turn, replaceLast: true } });
+      return;
+    }
     void sendMessage({ parts }, { body: { turn } });
   };
 
@@ -126,7 +191,9 @@ export function ChatView({
         className="flex-1 space-y-4 overflow-y-auto p-4"
       >
         {messages.length === 0 && !modelProblem && (
-          <p className="text-sm text-zinc-500">Ask something. The agent can use the tools of your MCP servers; type / for prompts.</p>
+          <p className="text-sm text-muted-foreground">
+            Ask something. The agent can use the tools of your MCP servers; type / for prompts.
+          </p>
         )}
         {messages.map((m, index) => (
           <MessageView
@@ -134,6 +201,11 @@ export function ChatView({
             message={m}
             idle={!busy}
             canAnswer={index === messages.length - 1}
+            actions={{
+              onCopy: () => copyMessage(m),
+              onRetry: !busy && index === lastAssistantIndex && index > lastUserIndex ? () => void regenerate() : undefined,
+              onEdit: !busy && index === lastUserIndex ? () => setEditing(m) : undefined,
+            }}
             onApprove={(id, input) => {
               edits.current.set(id, input);
               // Show the arguments that will actually run (the server applies the same edit).
@@ -151,7 +223,7 @@ export function ChatView({
           />
         ))}
         {status === "submitted" && (
-          <p data-testid="chat-thinking" className="text-xs text-zinc-500">
+          <p data-testid="chat-thinking" className="text-xs text-muted-foreground">
             Thinking…
           </p>
         )}
@@ -161,7 +233,13 @@ export function ChatView({
           </p>
         )}
       </div>
-      <Composer busy={busy} disabled={!!modelProblem} onSend={onSend} onStop={() => void stop()} />
+      <Composer
+        busy={busy}
+        disabled={!!modelProblem}
+        onSend={onSend}
+        onStop={stopTurn}
+        editing={editing ? { text: textOfMessage(editing), onCancel: () => setEditing(null) } : null}
+      />
     </div>
   );
 }

@@ -1,11 +1,19 @@
 "use client";
 /**
- * The message box: text, attached resource chips, the resource picker, `/` prompts, Send and Stop.
+ * The message box: text, attached resource chips, the resource picker, `/` prompts (a combobox
+ * popup of the field: arrows, Enter or Tab to pick, Escape to close — never sent as text while a
+ * prompt is highlighted), edit-and-resend of the last question, Send and Stop. Send and Stop never
+ * leave the screen: the field shrinks instead.
  */
-import { useState } from "react";
+import { PaperclipIcon, SendIcon, SquareIcon, XIcon } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import type { UserTurn } from "@/lib/agent/chat-request";
-import { PromptForm, PromptMenu, loadPromptChoices, type PromptChoice } from "./prompt-menu";
+import { Button } from "../ui/primitives/button";
+import { Textarea } from "../ui/primitives/textarea";
+import { onAttachRequest } from "./attach-event";
+import { loadPromptChoices, matchPrompts, PromptForm, PromptMenu, type PromptChoice } from "./prompt-menu";
 import { ResourcePicker, type Attachment } from "./resource-picker";
+import { useListbox } from "./use-listbox";
 
 /** What the composer hands to the chat. */
 export interface ComposerProps {
@@ -13,21 +21,49 @@ export interface ComposerProps {
   disabled?: boolean;
   onSend: (turn: UserTurn, display: { attachments: Attachment[]; prompt?: PromptChoice }) => void;
   onStop: () => void;
+  /** Set while the last question is being edited: its text to start from, and how to give up. */
+  editing?: { text: string; onCancel: () => void } | null;
+}
+
+/** The id of the message field, so dialogs can hand focus back to it when they close. */
+export const COMPOSER_INPUT_ID = "chat-input";
+
+function addAttachment(old: Attachment[], a: Attachment): Attachment[] {
+  return old.some((o) => o.uri === a.uri && o.serverId === a.serverId) ? old : [...old, a];
 }
 
 /** The composer. */
-export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
+export function Composer({ busy, disabled, onSend, onStop, editing }: ComposerProps) {
   const [text, setText] = useState("");
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [picking, setPicking] = useState(false);
   const [prompts, setPrompts] = useState<{ choices: PromptChoice[] | null; errors: string[] }>({ choices: null, errors: [] });
   const [promptChoice, setPromptChoice] = useState<PromptChoice | null>(null);
+  const [menuDismissed, setMenuDismissed] = useState(false);
+  const field = useRef<HTMLTextAreaElement>(null);
   const slash = text.startsWith("/") && !text.includes("\n") ? text.slice(1) : null;
+  const menuOpen = slash !== null && !promptChoice && !menuDismissed;
+  const shown = menuOpen ? matchPrompts(prompts.choices, slash) : [];
+
+  const attach = (a: Attachment) => setAttachments((old) => addAttachment(old, a));
+  // Resource links in tool results ask for an attachment through a window event.
+  useEffect(() => onAttachRequest((a) => setAttachments((old) => addAttachment(old, a))), []);
+  // Editing the last question starts from its text, in the field.
+  useEffect(() => {
+    if (editing) {
+      setText(editing.text);
+      field.current?.focus();
+    }
+  }, [editing]);
+
+  const pick = (choice: PromptChoice) => setPromptChoice(choice);
+  const listbox = useListbox({ open: menuOpen, count: shown.length, onPick: (i) => pick(shown[i]), onClose: () => setMenuDismissed(true) });
 
   const changeText = (value: string) => {
     setText(value);
+    setMenuDismissed(false);
     if (value.startsWith("/") && prompts.choices === null) {
-      setPrompts({ choices: [], errors: [] });
+      setPrompts({ choices: null, errors: [] });
       loadPromptChoices().then(
         (r) => setPrompts(r),
         (e: Error) => setPrompts({ choices: [], errors: [e.message] }),
@@ -42,33 +78,53 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
     setAttachments([]);
   };
 
-  const runPrompt = (choice: PromptChoice, args: Record<string, string>) => {
+  const runPrompt = (choice: PromptChoice, args: Record<string, string>, messages?: { role: "user" | "assistant"; text: string }[]) => {
     onSend(
-      { text: "", resources: [], prompt: { serverId: choice.serverId, name: choice.prompt.name, arguments: args } },
+      {
+        text: "",
+        resources: [],
+        prompt: { serverId: choice.serverId, name: choice.prompt.name, arguments: args, ...(messages ? { messages } : {}) },
+      },
       { attachments: [], prompt: choice },
     );
+    closePrompt();
+  };
+  const closePrompt = () => {
     setPromptChoice(null);
     setText("");
+    field.current?.focus();
   };
 
   return (
-    <div className="space-y-2 border-t border-zinc-200 p-3 dark:border-zinc-800">
-      {slash !== null && !promptChoice && (
-        <PromptMenu
-          query={slash}
-          choices={prompts.choices}
-          errors={prompts.errors}
-          onPick={(c) => (c.prompt.arguments?.length ? setPromptChoice(c) : runPrompt(c, {}))}
-        />
-      )}
+    <div className="shrink-0 space-y-2 border-t border-border bg-background p-2 sm:p-3">
+      {menuOpen && <PromptMenu shown={shown} loading={prompts.choices === null} errors={prompts.errors} listbox={listbox} />}
       {promptChoice && (
-        <PromptForm choice={promptChoice} onRun={(args) => runPrompt(promptChoice, args)} onCancel={() => setPromptChoice(null)} />
+        <PromptForm choice={promptChoice} onRun={(args, messages) => runPrompt(promptChoice, args, messages)} onCancel={closePrompt} />
       )}
       {picking && (
         <ResourcePicker
-          onAttach={(a) => setAttachments((old) => (old.some((o) => o.uri === a.uri && o.serverId === a.serverId) ? old : [...old, a]))}
-          onClose={() => setPicking(false)}
+          onAttach={attach}
+          onClose={() => {
+            setPicking(false);
+            field.current?.focus();
+          }}
         />
+      )}
+      {editing && (
+        <div data-testid="editing-banner" className="flex items-center gap-2 text-xs text-muted-foreground">
+          Editing your last message: sending replaces it and its answer.
+          <Button
+            variant="ghost"
+            size="sm"
+            className="h-6"
+            onClick={() => {
+              editing.onCancel();
+              setText("");
+            }}
+          >
+            Cancel edit
+          </Button>
+        </div>
       )}
       {attachments.length > 0 && (
         <div className="flex flex-wrap gap-1">
@@ -76,16 +132,18 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
             <span
               key={`${a.serverId}:${a.uri}`}
               data-testid="pending-attachment"
-              className="rounded-full bg-blue-100 px-2 py-0.5 text-xs text-blue-900 dark:bg-blue-900 dark:text-blue-100"
+              className="inline-flex max-w-full items-center rounded-full bg-primary/10 px-2 py-0.5 text-xs text-primary"
             >
-              {a.serverName}: {a.name || a.uri}
+              <span className="truncate">
+                {a.serverName}: {a.name || a.uri}
+              </span>
               <button
                 type="button"
                 aria-label={`Remove ${a.uri}`}
                 onClick={() => setAttachments((old) => old.filter((o) => o !== a))}
-                className="ml-1"
+                className="ml-1 rounded"
               >
-                ×
+                <XIcon className="size-3" aria-hidden />
               </button>
             </span>
           ))}
@@ -98,49 +156,45 @@ export function Composer({ busy, disabled, onSend, onStop }: ComposerProps) {
           send();
         }}
       >
-        <button
-          type="button"
+        <Button
+          variant="secondary"
+          size="icon"
           data-testid="open-resource-picker"
+          aria-expanded={picking}
           onClick={() => setPicking((p) => !p)}
-          className="rounded border border-zinc-300 px-2 py-2 text-xs dark:border-zinc-700"
+          aria-label="Attach resources"
           title="Attach resources"
         >
-          Attach
-        </button>
-        <textarea
+          <PaperclipIcon aria-hidden />
+        </Button>
+        <Textarea
+          ref={field}
+          id={COMPOSER_INPUT_ID}
           data-testid="chat-input"
           aria-label="Message"
+          {...(slash !== null ? listbox.fieldProps : {})}
           value={text}
           disabled={disabled}
           placeholder={disabled ? "Configure a model first" : "Ask the agent… (type / for prompts)"}
           onChange={(e) => changeText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === "Enter" && !e.shiftKey && slash === null) {
+            if (listbox.onKeyDown(e)) return;
+            if (e.key === "Enter" && !e.shiftKey) {
               e.preventDefault();
               send();
             }
           }}
           rows={2}
-          className="flex-1 resize-y rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          className="max-h-48 min-h-10 flex-1 resize-none sm:resize-y"
         />
         {busy ? (
-          <button
-            type="button"
-            data-testid="chat-stop"
-            onClick={onStop}
-            className="rounded bg-red-700 px-3 py-2 text-sm font-medium text-white"
-          >
-            Stop
-          </button>
+          <Button variant="destructive" data-testid="chat-stop" onClick={onStop}>
+            <SquareIcon aria-hidden /> Stop
+          </Button>
         ) : (
-          <button
-            type="submit"
-            data-testid="chat-send"
-            disabled={disabled}
-            className="rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white disabled:opacity-50"
-          >
-            Send
-          </button>
+          <Button type="submit" data-testid="chat-send" disabled={disabled}>
+            <SendIcon aria-hidden /> Send
+          </Button>
         )}
       </form>
     </div>

@@ -4,7 +4,7 @@
 import { tableRows, type Json } from "@/lib/agent/structured-table";
 
 function scalar(value: Json) {
-  if (value === null) return <span className="text-zinc-400">null</span>;
+  if (value === null) return <span className="text-muted-foreground">null</span>;
   if (typeof value === "string") return <span className="text-emerald-700 dark:text-emerald-400">&quot;{value}&quot;</span>;
   return <span className="text-blue-700 dark:text-blue-400">{String(value)}</span>;
 }
@@ -15,7 +15,7 @@ export function JsonTree({ value, name }: { value: unknown; name?: string }) {
   if (v === null || typeof v !== "object") {
     return (
       <div className="font-mono text-xs">
-        {name !== undefined && <span className="text-zinc-500">{name}: </span>}
+        {name !== undefined && <span className="text-muted-foreground">{name}: </span>}
         {scalar(v)}
       </div>
     );
@@ -23,11 +23,11 @@ export function JsonTree({ value, name }: { value: unknown; name?: string }) {
   const entries = Array.isArray(v) ? v.map((item, i) => [String(i), item] as const) : Object.entries(v);
   return (
     <details open className="font-mono text-xs">
-      <summary className="cursor-pointer text-zinc-500">
+      <summary className="cursor-pointer text-muted-foreground">
         {name !== undefined ? `${name}: ` : ""}
         {Array.isArray(v) ? `[${entries.length}]` : `{${entries.length}}`}
       </summary>
-      <div className="ml-4 border-l border-zinc-200 pl-2 dark:border-zinc-700">
+      <div className="ml-4 border-l border-border pl-2">
         {entries.map(([key, item]) => (
           <JsonTree key={key} name={key} value={item} />
         ))}
@@ -45,7 +45,7 @@ export function StructuredView({ value }: { value: unknown }) {
       <thead>
         <tr>
           {table.columns.map((c) => (
-            <th key={c} className="border px-2 py-1 text-left">
+            <th key={c} className="border border-border px-2 py-1 text-left">
               {c}
             </th>
           ))}
@@ -55,7 +55,7 @@ export function StructuredView({ value }: { value: unknown }) {
         {table.rows.map((row, i) => (
           <tr key={i}>
             {table.columns.map((c) => (
-              <td key={c} className="border px-2 py-1">
+              <td key={c} className="border border-border px-2 py-1">
                 {row[c] === undefined ? "" : String(row[c])}
               </td>
             ))}

@@ -15,12 +15,12 @@ const components: Components = {
     const safe = safeHref(href);
     if (!safe) return <span data-testid="unsafe-link">{children}</span>;
     return (
-      <a href={safe} target="_blank" rel="noopener noreferrer nofollow" className="text-blue-700 underline dark:text-blue-400">
+      <a href={safe} target="_blank" rel="noopener noreferrer nofollow" className="text-primary underline">
         {children}
       </a>
     );
   },
-  img: ({ alt }) => <span className="text-zinc-500">[image: {alt || "no description"}]</span>,
+  img: ({ alt }) => <span className="text-muted-foreground">[image: {alt || "no description"}]</span>,
   pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded bg-zinc-100 p-3 text-xs dark:bg-zinc-800">{children}</pre>,
   table: ({ children }) => (
     <table className="my-2 border-collapse text-sm [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2">{children}</table>

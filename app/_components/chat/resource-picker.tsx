@@ -1,12 +1,18 @@
 "use client";
 /**
- * Browse each server's resources and resource templates and attach them to the next message.
- * Templates get a small form for their variables; the content is read on the server at send time.
+ * Browse each server's resources and resource templates and attach them to the next message. The
+ * search field is a combobox over every server's resources (arrows, Enter attaches, Escape closes);
+ * templates get a small form for their variables with the server's `completion/complete`
+ * suggestions. The content is read on the server at send time.
  */
-import { useEffect, useState } from "react";
 import type { Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
+import { useEffect, useId, useRef, useState } from "react";
 import { expandTemplate, templateVariables } from "@/lib/agent/uri-template";
-import { listResources, listServers, type ServerSummary } from "../api-client";
+import { completeResourceArgument, listResources, listServers, type ServerSummary } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { cn } from "../ui/primitives/cn";
+import { Input } from "../ui/primitives/input";
+import { useListbox } from "./use-listbox";
 
 /** A resource chosen for the next message. */
 export interface Attachment {
@@ -21,6 +27,70 @@ interface ServerResources {
   resources: Resource[];
   templates: ResourceTemplate[];
   error?: string;
+}
+
+function VariableField({
+  server,
+  template,
+  name,
+  values,
+  onChange,
+}: {
+  server: ServerSummary;
+  template: ResourceTemplate;
+  name: string;
+  values: Record<string, string>;
+  onChange: (v: string) => void;
+}) {
+  const [suggestions, setSuggestions] = useState<string[]>([]);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const inputId = useId();
+  const suggest = (value: string) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      // Suggestions are optional help: a server without completions simply offers none.
+      completeResourceArgument(server.id, template.uriTemplate, name, value, values).then(setSuggestions, () => setSuggestions([]));
+    }, 200);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <span className="inline-flex flex-col">
+      <label htmlFor={inputId} className="text-xs">
+        {name}
+      </label>
+      <Input
+        id={inputId}
+        aria-label={`${template.name} ${name}`}
+        required
+        value={values[name] ?? ""}
+        onFocus={() => suggest(values[name] ?? "")}
+        onChange={(e) => {
+          onChange(e.target.value);
+          suggest(e.target.value);
+        }}
+        className="h-7 w-28"
+      />
+      {suggestions.length > 0 && (
+        <span className="mt-1 flex flex-wrap gap-1">
+          {suggestions.slice(0, 8).map((s) => (
+            <Button
+              key={s}
+              variant="secondary"
+              size="sm"
+              className="h-6"
+              data-testid="template-completion"
+              onClick={() => {
+                onChange(s);
+                setSuggestions([]);
+              }}
+            >
+              {s}
+            </Button>
+          ))}
+        </span>
+      )}
+    </span>
+  );
 }
 
 function TemplateForm({
@@ -44,21 +114,34 @@ function TemplateForm({
       }}
     >
       {variables.map((v) => (
-        <label key={v} className="text-xs">
-          {v}
-          <input
-            aria-label={`${template.name} ${v}`}
-            required
-            value={values[v] ?? ""}
-            onChange={(e) => setValues({ ...values, [v]: e.target.value })}
-            className="ml-1 w-28 rounded border px-1 dark:bg-zinc-900"
-          />
-        </label>
+        <VariableField
+          key={v}
+          server={server}
+          template={template}
+          name={v}
+          values={values}
+          onChange={(value) => setValues((old) => ({ ...old, [v]: value }))}
+        />
       ))}
-      <button type="submit" className="rounded bg-zinc-200 px-2 text-xs dark:bg-zinc-700">
+      <Button type="submit" variant="secondary" size="sm">
         Attach
-      </button>
+      </Button>
     </form>
+  );
+}
+
+/** Load every enabled server's resources; a server that fails keeps its error to show. */
+async function loadResources(): Promise<ServerResources[]> {
+  const servers = (await listServers()).filter((s) => s.config.enabled !== false);
+  return Promise.all(
+    servers.map(async (server) => {
+      try {
+        const r = await listResources(server.id);
+        return { server, resources: r.resources, templates: r.resourceTemplates };
+      } catch (error) {
+        return { server, resources: [], templates: [], error: (error as Error).message };
+      }
+    }),
   );
 }
 
@@ -66,73 +149,85 @@ function TemplateForm({
 export function ResourcePicker({ onAttach, onClose }: { onAttach: (a: Attachment) => void; onClose: () => void }) {
   const [data, setData] = useState<ServerResources[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [query, setQuery] = useState("");
+  const search = useRef<HTMLInputElement>(null);
   useEffect(() => {
     let live = true;
-    listServers()
-      .then((servers) =>
-        Promise.all(
-          servers
-            .filter((s) => s.config.enabled !== false)
-            .map(async (server) => {
-              try {
-                const r = await listResources(server.id);
-                return { server, resources: r.resources, templates: r.resourceTemplates };
-              } catch (error) {
-                return { server, resources: [], templates: [], error: (error as Error).message };
-              }
-            }),
-        ),
-      )
-      .then(
-        (d) => live && setData(d),
-        (e: Error) => live && setProblem(e.message),
-      );
+    loadResources().then(
+      (d) => live && setData(d),
+      (e: Error) => live && setProblem(e.message),
+    );
+    search.current?.focus();
     return () => {
       live = false;
     };
   }, []);
+  const q = query.toLowerCase();
+  const options = (data ?? []).flatMap(({ server, resources }) =>
+    resources.filter((r) => `${server.name} ${r.title ?? r.name} ${r.uri}`.toLowerCase().includes(q)).map((r) => ({ server, resource: r })),
+  );
+  const attachOption = (i: number) => {
+    const { server, resource: r } = options[i];
+    onAttach({ serverId: server.id, serverName: server.name, uri: r.uri, name: r.title ?? r.name });
+  };
+  const listbox = useListbox({ open: true, count: options.length, onPick: attachOption, onClose });
   return (
-    <div
-      data-testid="resource-picker"
-      className="max-h-80 overflow-y-auto rounded border border-zinc-300 bg-white p-3 text-sm shadow dark:border-zinc-700 dark:bg-zinc-900"
-    >
-      <div className="mb-2 flex items-center">
+    <div data-testid="resource-picker" className="max-h-80 overflow-y-auto rounded-md border border-border bg-surface p-3 text-sm shadow">
+      <div className="mb-2 flex items-center gap-2">
         <span className="font-medium">Attach resources</span>
-        <button type="button" onClick={onClose} className="ml-auto text-xs text-zinc-500 hover:underline">
+        <Button variant="ghost" size="sm" onClick={onClose} className="ml-auto">
           Close
-        </button>
+        </Button>
       </div>
-      {!data && !problem && <p className="text-xs text-zinc-500">Loading…</p>}
-      {problem && <p className="text-xs text-red-700">{problem}</p>}
-      {data?.length === 0 && <p className="text-xs text-zinc-500">No servers.</p>}
-      {data?.map(({ server, resources, templates, error }) => (
-        <section key={server.id} className="mb-3">
-          <h3 className="text-xs font-semibold uppercase text-zinc-500">{server.name}</h3>
-          {error && <p className="text-xs text-red-700">{error}</p>}
-          {!error && resources.length === 0 && templates.length === 0 && <p className="text-xs text-zinc-500">No resources.</p>}
-          <ul>
-            {resources.map((r) => (
-              <li key={r.uri} className="flex items-center gap-2 py-0.5">
-                <button
-                  type="button"
-                  data-testid="attach-resource"
-                  data-uri={r.uri}
-                  onClick={() => onAttach({ serverId: server.id, serverName: server.name, uri: r.uri, name: r.title ?? r.name })}
-                  className="rounded bg-zinc-200 px-2 text-xs dark:bg-zinc-700"
-                >
-                  Attach
-                </button>
-                <span className="truncate" title={r.uri}>
-                  {r.title ?? r.name}
-                </span>
-                <code className="truncate text-xs text-zinc-500">{r.uri}</code>
-              </li>
-            ))}
-          </ul>
+      <Input
+        ref={search}
+        aria-label="Search resources"
+        placeholder="Search resources…"
+        {...listbox.fieldProps}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          // Tab leaves the field as usual here: there is no text to protect from sending.
+          if (e.key !== "Tab") listbox.onKeyDown(e);
+        }}
+        className="mb-2"
+      />
+      {!data && !problem && <p className="text-xs text-muted-foreground">Loading…</p>}
+      {problem && (
+        <p role="alert" className="text-xs text-destructive">
+          {problem}
+        </p>
+      )}
+      {data?.length === 0 && <p className="text-xs text-muted-foreground">No servers.</p>}
+      <ul {...listbox.listboxProps} aria-label="Resources">
+        {options.map(({ server, resource: r }, i) => (
+          <li
+            key={`${server.id}:${r.uri}`}
+            data-testid="attach-resource"
+            data-uri={r.uri}
+            {...listbox.optionProps(i)}
+            className={cn("flex min-w-0 cursor-pointer items-center gap-2 rounded px-2 py-0.5", i === listbox.active && "bg-primary/10")}
+          >
+            <span className="shrink-0 text-xs text-muted-foreground">{server.name}</span>
+            <span className="truncate" title={r.uri}>
+              {r.title ?? r.name}
+            </span>
+            <code className="truncate text-xs text-muted-foreground">{r.uri}</code>
+          </li>
+        ))}
+      </ul>
+      {data?.map(({ server, templates, error }) => (
+        <section key={server.id} className="mt-2">
+          {(error || templates.length > 0) && <h3 className="text-xs font-semibold uppercase text-muted-foreground">{server.name}</h3>}
+          {error && (
+            <p role="alert" className="text-xs text-destructive">
+              {error}
+            </p>
+          )}
           {templates.map((t) => (
             <div key={t.uriTemplate} className="py-1">
               <div className="text-xs">
-                {t.title ?? t.name} <code className="text-zinc-500">{t.uriTemplate}</code>
+                {t.title ?? t.name} <code className="break-all text-muted-foreground">{t.uriTemplate}</code>
               </div>
               <TemplateForm server={server} template={t} onAttach={onAttach} />
             </div>

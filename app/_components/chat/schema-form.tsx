@@ -99,7 +99,7 @@ function Field({
     <span className="font-medium">
       {schema.title ?? name}
       {required && <span className="text-red-700"> *</span>}
-      {schema.description && <span className="ml-1 font-normal text-zinc-500">— {schema.description}</span>}
+      {schema.description && <span className="ml-1 font-normal text-muted-foreground">— {schema.description}</span>}
     </span>
   );
   if (schema.enum) {
@@ -166,7 +166,7 @@ function Field({
   }
   if (type === "object" && schema.properties) {
     return (
-      <fieldset className="rounded border border-zinc-200 p-2 text-xs dark:border-zinc-700">
+      <fieldset className="rounded border border-border p-2 text-xs">
         <legend>{label}</legend>
         <SchemaForm schema={schema} value={(value as Record<string, unknown>) ?? {}} onChange={onChange} />
       </fieldset>
@@ -213,7 +213,9 @@ export function SchemaForm({
       {extra.map((key) => (
         <Field key={key} name={key} schema={{}} value={value[key]} required={false} onChange={(v) => set(key, v)} />
       ))}
-      {Object.keys(properties).length === 0 && extra.length === 0 && <p className="text-xs text-zinc-500">This tool takes no arguments.</p>}
+      {Object.keys(properties).length === 0 && extra.length === 0 && (
+        <p className="text-xs text-muted-foreground">This tool takes no arguments.</p>
+      )}
     </div>
   );
 }

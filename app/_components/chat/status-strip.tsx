@@ -24,11 +24,11 @@ export function StatusStrip() {
       data-testid="status-strip"
       className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 text-xs dark:border-zinc-800"
     >
-      <span className="text-zinc-500">Servers:</span>
-      {statuses === null && !problem && <span className="text-zinc-500">checking…</span>}
+      <span className="text-muted-foreground">Servers:</span>
+      {statuses === null && !problem && <span className="text-muted-foreground">checking…</span>}
       {problem && <span className="text-red-700">{problem}</span>}
       {statuses?.length === 0 && (
-        <span className="text-zinc-500">
+        <span className="text-muted-foreground">
           none yet —{" "}
           <Link href="/servers" className="underline">
             add one
@@ -52,7 +52,7 @@ export function StatusStrip() {
           {s.state === "failed" && s.lastError && <span className="ml-1">— {s.lastError.message}</span>}
         </span>
       ))}
-      <button type="button" onClick={refresh} className="ml-auto text-zinc-500 hover:underline">
+      <button type="button" onClick={refresh} className="ml-auto text-muted-foreground hover:underline">
         Refresh
       </button>
     </div>

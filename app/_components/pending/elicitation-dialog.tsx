@@ -3,6 +3,8 @@
 import { useState } from "react";
 import type { PendingElicitationView } from "@/lib/host/elicitations";
 import { ApiError, answerElicitation } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { DialogDescription, DialogTitle } from "../ui/primitives/dialog";
 import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
 
 /** A pending elicitation as `GET /api/pending` lists it. */
@@ -21,10 +23,8 @@ const INPUT_TYPE: Partial<Record<ElicitField["kind"], string>> = {
 export function ElicitationDialog({ request, onDone }: { request: PendingElicitation; onDone: () => void }) {
   return (
     <div data-testid="elicitation-dialog">
-      <h2 id="pending-title" className="mb-1 text-lg font-semibold">
-        {request.serverName} asks
-      </h2>
-      <p className="mb-4 whitespace-pre-wrap text-sm text-zinc-600 dark:text-zinc-300">{request.message}</p>
+      <DialogTitle className="mb-1 pr-6 text-lg">{request.serverName} asks</DialogTitle>
+      <DialogDescription className="mb-4 whitespace-pre-wrap">{request.message}</DialogDescription>
       {request.secretFields?.length ? (
         <p
           data-testid="elicitation-secret-warning"
@@ -54,11 +54,9 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
       <p>
         This opens a page on <strong data-testid="elicitation-host">{request.host}</strong>:
       </p>
-      <code className="block break-all rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{request.url}</code>
+      <code className="block break-all rounded bg-muted p-2 text-xs">{request.url}</code>
       <div className="flex gap-2">
-        <button
-          className="btn-primary"
-          type="button"
+        <Button
           onClick={async () => {
             // The URL was checked to be http(s) on the server; open it without giving it this window.
             window.open(request.url, "_blank", "noopener,noreferrer");
@@ -67,17 +65,16 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
           }}
         >
           Open {request.host}
-        </button>
-        <button
-          className="btn-secondary"
-          type="button"
+        </Button>
+        <Button
+          variant="secondary"
           onClick={async () => {
             await answer(request.id, { action: "decline" });
             onDone();
           }}
         >
           Decline
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -165,34 +162,30 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
                 )}
               </>
             )}
-            {field.description && <p className="mt-0.5 text-xs text-zinc-500">{field.description}</p>}
+            {field.description && <p className="mt-0.5 text-xs text-muted-foreground">{field.description}</p>}
           </div>
         ))}
       </div>
-      <div className="flex gap-2">
-        <button className="btn-primary" type="submit">
-          Submit
-        </button>
-        <button
-          className="btn-secondary"
-          type="button"
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit">Submit</Button>
+        <Button
+          variant="secondary"
           onClick={async () => {
             await answer(request.id, { action: "decline" });
             onDone();
           }}
         >
           Decline
-        </button>
-        <button
-          className="btn-secondary"
-          type="button"
+        </Button>
+        <Button
+          variant="secondary"
           onClick={async () => {
             await answer(request.id, { action: "cancel" });
             onDone();
           }}
         >
           Cancel
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -3,6 +3,10 @@
 import { useState } from "react";
 import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/host/sampling";
 import { ApiError, answerSamplingReview } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { DialogDescription, DialogTitle } from "../ui/primitives/dialog";
+import { Label } from "../ui/primitives/label";
+import { Textarea } from "../ui/primitives/textarea";
 
 /** A pending sampling review as `GET /api/pending` lists it. */
 export type PendingSamplingReview = SamplingReviewView;
@@ -28,20 +32,20 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
 
   return (
     <div className="space-y-3 text-sm" data-testid="sampling-dialog">
-      <h2 id="pending-title" className="text-lg font-semibold">
+      <DialogTitle className="pr-6 text-lg">
         {request.stage === "request" ? `${request.serverName} wants to ask the model` : `Send this answer back to ${request.serverName}?`}
-      </h2>
-      <p className="text-xs text-zinc-500">
+      </DialogTitle>
+      <DialogDescription className="text-xs">
         Model {request.model} · at most {request.maxTokens} tokens
-      </p>
+      </DialogDescription>
       {request.systemPrompt && (
-        <p className="rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">
+        <p className="rounded bg-muted p-2 text-xs">
           <strong>System:</strong> {request.systemPrompt}
         </p>
       )}
       <div className="max-h-48 space-y-1 overflow-y-auto">
         {shown.map((m, i) => (
-          <p key={i} className="whitespace-pre-wrap rounded border border-zinc-200 p-2 text-xs dark:border-zinc-700">
+          <p key={i} data-testid="sampling-message" className="whitespace-pre-wrap break-words rounded border border-border p-2 text-xs">
             <strong>{m.role}:</strong> {m.text}
           </p>
         ))}
@@ -73,17 +77,15 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
           </ul>
         </div>
       )}
-      <label className="label" htmlFor="sampling-text">
-        {request.stage === "request" ? "Message to the model" : "The model's answer"}
-      </label>
-      <textarea id="sampling-text" className="input font-mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
-      <div className="flex gap-2">
-        <button type="button" className="btn-primary" onClick={() => decide({ action: "approve", text })}>
+      <Label htmlFor="sampling-text">{request.stage === "request" ? "Message to the model" : "The model's answer"}</Label>
+      <Textarea id="sampling-text" className="font-mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={() => void decide({ action: "approve", text })}>
           {request.stage === "request" ? "Ask the model" : "Send answer"}
-        </button>
-        <button type="button" className="btn-secondary" onClick={() => decide({ action: "deny" })}>
+        </Button>
+        <Button variant="secondary" onClick={() => void decide({ action: "deny" })}>
           Deny
-        </button>
+        </Button>
       </div>
     </div>
   );

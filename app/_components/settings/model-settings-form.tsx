@@ -1,5 +1,6 @@
 "use client";
 /** The user's own model: provider, model, base URL and API key (shown masked, never in clear). */
+import { toast } from "../ui/primitives/toast";
 import { useCallback, useEffect, useState } from "react";
 import { getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
 
@@ -29,12 +30,13 @@ export function ModelSettingsForm() {
       };
       load(await saveModelSettings(body));
       setMessage({ tone: "ok", text: "Saved." });
+      toast.success("Saved");
     } catch (e) {
       setMessage({ tone: "error", text: (e as Error).message });
     }
   };
 
-  const input = "mt-1 block w-full rounded border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+  const input = "input mt-1 block py-1";
   return (
     <form
       data-testid="model-settings"
@@ -46,7 +48,7 @@ export function ModelSettingsForm() {
     >
       <h2 className="text-lg font-semibold">Model</h2>
       {view && (
-        <p data-testid="model-effective" className="text-sm text-zinc-600 dark:text-zinc-300">
+        <p data-testid="model-effective" className="text-sm text-muted-foreground">
           {view.effective.ok
             ? `In use: ${view.effective.provider} / ${view.effective.model} (${view.effective.source === "user" ? "your choice" : "instance default"})`
             : view.effective.reason}
@@ -81,7 +83,7 @@ export function ModelSettingsForm() {
           />
         </label>
         <label className="block text-sm">
-          Base URL <span className="text-zinc-500">(required for OpenAI-compatible; optional otherwise)</span>
+          Base URL <span className="text-muted-foreground">(required for OpenAI-compatible; optional otherwise)</span>
           <input
             aria-label="Base URL"
             value={form.baseUrl}
@@ -93,7 +95,7 @@ export function ModelSettingsForm() {
         <label className="block text-sm">
           API key{" "}
           {view?.apiKey && (
-            <span data-testid="api-key-masked" className="text-zinc-500">
+            <span data-testid="api-key-masked" className="text-muted-foreground">
               (stored: {view.apiKey})
             </span>
           )}
@@ -108,15 +110,11 @@ export function ModelSettingsForm() {
           />
         </label>
         <div className="flex gap-2">
-          <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">
+          <button type="submit" className="btn-primary">
             Save model settings
           </button>
           {view?.apiKey && (
-            <button
-              type="button"
-              onClick={() => void save({ clearApiKey: true })}
-              className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700"
-            >
+            <button type="button" onClick={() => void save({ clearApiKey: true })} className="btn-secondary">
               Remove stored key
             </button>
           )}

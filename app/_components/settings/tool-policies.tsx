@@ -35,7 +35,7 @@ export function ToolPolicies() {
   return (
     <section data-testid="tool-policies" className="space-y-2">
       <h2 className="text-lg font-semibold">Tool approval</h2>
-      <p className="text-sm text-zinc-500">
+      <p className="text-sm text-muted-foreground">
         Before the agent runs a tool, it asks you — unless you allow the tool always or never. A server&apos;s own labels (such as
         &quot;read-only&quot;) are claims, not permissions: only on a server marked trusted on the Servers page do its read-only tools start
         as &quot;always&quot;. After a tool result in the same turn, calls that could send data out ask even when set to always.
@@ -45,17 +45,17 @@ export function ToolPolicies() {
           {problem}
         </p>
       )}
-      {!data && !problem && <p className="text-sm text-zinc-500">Loading tools…</p>}
+      {!data && !problem && <p className="text-sm text-muted-foreground">Loading tools…</p>}
       {data?.errors.map((e) => (
         <p key={e.serverName} className="text-sm text-red-700">
           {e.serverName}: {e.message}
         </p>
       ))}
-      {data && data.tools.length === 0 && <p className="text-sm text-zinc-500">No tools yet.</p>}
+      {data && data.tools.length === 0 && <p className="text-sm text-muted-foreground">No tools yet.</p>}
       {data && data.tools.length > 0 && (
         <table className="w-full text-sm">
           <thead>
-            <tr className="text-left text-zinc-500">
+            <tr className="text-left text-muted-foreground">
               <th className="py-1">Server</th>
               <th>Tool</th>
               <th>Your policy</th>
@@ -72,7 +72,7 @@ export function ToolPolicies() {
                 <td className="py-1">{row.serverName}</td>
                 <td>
                   {row.title ?? row.toolName}
-                  {row.readOnlyHint && <span className="ml-1 text-xs text-zinc-500">(read-only claim)</span>}
+                  {row.readOnlyHint && <span className="ml-1 text-xs text-muted-foreground">(read-only claim)</span>}
                   {row.trusted && <span className="ml-1 text-xs text-emerald-700">(trusted server)</span>}
                   {row.held && <span className="ml-1 text-xs text-amber-700">(held for review: {row.held})</span>}
                 </td>
@@ -81,7 +81,7 @@ export function ToolPolicies() {
                     aria-label={`Policy for ${row.serverName} ${row.toolName}`}
                     value={row.isDefault ? "default" : row.policy}
                     onChange={(e) => void change(row, e.target.value)}
-                    className="rounded border px-1 dark:bg-zinc-900"
+                    className="input h-8 w-auto px-1 py-0"
                   >
                     <option value="default">Default ({LABEL[row.workspacePolicy ?? row.defaultPolicy]})</option>
                     <option value="ask">Ask every time</option>
@@ -99,7 +99,7 @@ export function ToolPolicies() {
                       data-testid={`workspace-policy-${row.serverName}-${row.toolName}`}
                       value={row.workspacePolicy ?? "default"}
                       onChange={(e) => void change(row, e.target.value, "workspace")}
-                      className="rounded border px-1 dark:bg-zinc-900"
+                      className="input h-8 w-auto px-1 py-0"
                     >
                       <option value="default">None</option>
                       <option value="ask">At least ask</option>
@@ -107,7 +107,7 @@ export function ToolPolicies() {
                       <option value="deny">Never</option>
                     </select>
                   ) : (
-                    <span className="text-xs text-zinc-500">{row.workspacePolicy ? LABEL[row.workspacePolicy] : "—"}</span>
+                    <span className="text-xs text-muted-foreground">{row.workspacePolicy ? LABEL[row.workspacePolicy] : "—"}</span>
                   )}
                 </td>
               </tr>

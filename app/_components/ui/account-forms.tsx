@@ -85,7 +85,7 @@ export function SignOutEverywhereButton() {
   return (
     <div className="space-y-2">
       <h2 className="text-lg font-medium">Sessions</h2>
-      <p className="text-sm text-zinc-500">Signs you out on every browser and device, this one included.</p>
+      <p className="text-sm text-muted-foreground">Signs you out on every browser and device, this one included.</p>
       {error && (
         <p role="alert" className="field-error">
           {error}

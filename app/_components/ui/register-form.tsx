@@ -59,9 +59,13 @@ export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
     <form method="post" onSubmit={onSubmit} className="space-y-4" data-testid="register-form">
       <h2 className="text-lg font-medium">Create an account</h2>
       {fresh && (
-        <p className="rounded bg-amber-50 p-2 text-sm text-amber-900" data-testid="first-run-note">
-          No account yet — the first account becomes the administrator; find the setup code in the server log.
-        </p>
+        <div className="space-y-1 rounded-md border border-primary/30 bg-primary/5 p-3 text-sm" data-testid="first-run-note">
+          <p className="font-medium">Welcome to Switchboard</p>
+          <p>
+            No account yet — the first account becomes the administrator; find the setup code in the server log. Then choose a model in
+            Settings and add your MCP servers.
+          </p>
+        </div>
       )}
       {(fresh ? (["setupCode", "name", "email", "password"] as const) : (["name", "email", "password"] as const)).map((field) => (
         <div key={field}>
@@ -92,9 +96,9 @@ export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
       <button className="btn-primary w-full" disabled={busy} type="submit">
         {busy ? "Creating…" : "Create account"}
       </button>
-      <p className="text-sm text-zinc-500">
+      <p className="text-sm text-muted-foreground">
         Have an account?{" "}
-        <Link className="text-indigo-600 underline" href="/signin">
+        <Link className="text-primary underline" href="/signin">
           Sign in
         </Link>
       </p>

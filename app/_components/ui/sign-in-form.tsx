@@ -54,9 +54,9 @@ export function SignInForm({ fresh = false }: { fresh?: boolean }) {
       <button className="btn-primary w-full" disabled={busy} type="submit">
         {busy ? "Signing in…" : "Sign in"}
       </button>
-      <p className="text-sm text-zinc-500">
+      <p className="text-sm text-muted-foreground">
         No account?{" "}
-        <Link className="text-indigo-600 underline" href="/register">
+        <Link className="text-primary underline" href="/register">
           Register
         </Link>
       </p>

@@ -1,5 +1,6 @@
 "use client";
 
+import { toast } from "../ui/primitives/toast";
 import { useState } from "react";
 import { api } from "../api-client";
 
@@ -26,6 +27,7 @@ export function MemberValuesForm({ serverId, serverName, keys }: { serverId: str
           });
           setSet(Object.fromEntries(view.keys.map((k) => [k.key, k.set])));
           setMessage("Saved.");
+          toast.success("Saved");
           element.reset(); // the value is write-only: never keep it on screen
         } catch (err) {
           setMessage((err as Error).message);
@@ -46,7 +48,7 @@ export function MemberValuesForm({ serverId, serverName, keys }: { serverId: str
       <button className="btn-secondary" type="submit">
         Save my values
       </button>
-      {message && <span className="ml-2 text-sm text-zinc-500">{message}</span>}
+      {message && <span className="ml-2 text-sm text-muted-foreground">{message}</span>}
     </form>
   );
 }

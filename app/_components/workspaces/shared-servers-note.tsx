@@ -18,7 +18,7 @@ export function SharedServersNote({
   const shared = servers.filter((s) => s.credentials === "shared");
   const personalKeys = servers.filter((s) => s.credentials === "per_member" && s.memberKeys.length > 0);
   return (
-    <div className="mx-auto max-w-5xl px-6 pt-6 text-sm text-zinc-600 dark:text-zinc-400">
+    <div className="mx-auto max-w-5xl px-6 pt-6 text-sm text-muted-foreground">
       <p data-testid="workspace-role">
         Your role here: <strong>{role}</strong>
         {role === "member" ? " — you use this workspace's servers; owners and admins manage them." : "."}

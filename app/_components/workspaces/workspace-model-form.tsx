@@ -1,5 +1,6 @@
 "use client";
 
+import { toast } from "../ui/primitives/toast";
 import { useEffect, useState } from "react";
 import { api } from "../api-client";
 
@@ -40,6 +41,7 @@ export function WorkspaceModelForm({ workspaceId, editable }: { workspaceId: str
             }),
           );
           setMessage("Saved.");
+          toast.success("Saved");
         } catch (err) {
           setMessage((err as Error).message);
         }
@@ -74,7 +76,7 @@ export function WorkspaceModelForm({ workspaceId, editable }: { workspaceId: str
           Save default model
         </button>
       )}
-      {message && <p className="text-sm text-zinc-500">{message}</p>}
+      {message && <p className="text-sm text-muted-foreground">{message}</p>}
     </form>
   );
 }

@@ -4,6 +4,12 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { cn } from "../ui/primitives/cn";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/primitives/dialog";
+import { FieldError, Label } from "../ui/primitives/label";
+import { Input } from "../ui/primitives/input";
+import { NativeSelect } from "../ui/primitives/select";
 
 /** One of the caller's workspaces as the switcher lists it. */
 export interface SwitcherWorkspace {
@@ -20,7 +26,17 @@ const SECTIONS = [
   { path: "settings", label: "Settings" },
 ];
 
-/** The header's workspace switcher and main navigation, both following the workspace in the URL. */
+const linkClass = (current: boolean) =>
+  cn(
+    "rounded px-1 py-1 text-muted-foreground hover:text-foreground",
+    current && "font-medium text-foreground underline decoration-primary decoration-2 underline-offset-[6px]",
+  );
+
+/**
+ * The header's workspace switcher and main navigation, both following the workspace in the URL;
+ * the current section is marked with `aria-current="page"`. On phones the sections take the
+ * header's second row.
+ */
 export function WorkspaceNav({ workspaces, isAdmin }: { workspaces: SwitcherWorkspace[]; isAdmin: boolean }) {
   const pathname = usePathname();
   const router = useRouter();
@@ -29,13 +45,14 @@ export function WorkspaceNav({ workspaces, isAdmin }: { workspaces: SwitcherWork
   const match = /^\/w\/([^/]+)(?:\/([^/]+))?/.exec(pathname);
   const slug = match ? decodeURIComponent(match[1]) : "personal";
   const section = match?.[2] && SECTIONS.some((s) => s.path === match[2]) ? match[2] : "chat";
+  const current = match ? section : pathname.split("/")[1];
 
   return (
     <>
-      <select
+      <NativeSelect
         aria-label="Workspace"
         data-testid="workspace-switcher"
-        className="input w-auto py-1"
+        className="col-start-2 row-start-1 h-8 w-auto max-w-full min-w-0 justify-self-start md:max-w-[14rem]"
         value={slug}
         onChange={(e) => {
           if (e.target.value === "__new") return setCreating(true);
@@ -48,49 +65,70 @@ export function WorkspaceNav({ workspaces, isAdmin }: { workspaces: SwitcherWork
           </option>
         ))}
         <option value="__new">+ New workspace…</option>
-      </select>
-      {creating && (
-        <form
-          className="flex items-center gap-1"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const name = String(new FormData(e.currentTarget).get("name") ?? "");
-            try {
-              const created = await api<{ slug: string }>("/api/workspaces", { method: "POST", json: { name } });
-              setCreating(false);
-              router.push(`/w/${created.slug}/servers`);
-              router.refresh();
-            } catch (err) {
-              setError((err as Error).message);
-            }
-          }}
-        >
-          <input className="input py-1" name="name" aria-label="New workspace name" placeholder="Team name" required maxLength={80} />
-          <button className="btn-primary py-1" type="submit">
-            Create
-          </button>
-          <button className="btn-secondary py-1" type="button" onClick={() => setCreating(false)}>
-            Cancel
-          </button>
-          {error && <span className="field-error">{error}</span>}
-        </form>
-      )}
-      <nav className="flex gap-4 text-sm" aria-label="Main">
+      </NativeSelect>
+      <Dialog open={creating} onOpenChange={setCreating}>
+        <DialogContent>
+          <form
+            className="flex flex-col gap-3"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const name = String(new FormData(e.currentTarget).get("name") ?? "");
+              try {
+                const created = await api<{ slug: string }>("/api/workspaces", { method: "POST", json: { name } });
+                setCreating(false);
+                router.push(`/w/${created.slug}/servers`);
+                router.refresh();
+              } catch (err) {
+                setError((err as Error).message);
+              }
+            }}
+          >
+            <DialogHeader>
+              <DialogTitle>New workspace</DialogTitle>
+              <DialogDescription>A shared space for a team: its own servers, members and chats.</DialogDescription>
+            </DialogHeader>
+            <div>
+              <Label htmlFor="new-workspace-name">Name</Label>
+              <Input
+                id="new-workspace-name"
+                name="name"
+                aria-label="New workspace name"
+                placeholder="Team name"
+                required
+                maxLength={80}
+                aria-invalid={!!error}
+              />
+              {error && <FieldError>{error}</FieldError>}
+            </div>
+            <DialogFooter>
+              <Button variant="secondary" onClick={() => setCreating(false)}>
+                Cancel
+              </Button>
+              <Button type="submit">Create</Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+      <nav
+        className="col-span-3 row-start-2 flex min-w-0 gap-3 overflow-x-auto text-sm md:col-span-1 md:row-start-auto md:gap-4"
+        aria-label="Main"
+      >
         {SECTIONS.map((item) => (
           <Link
             key={item.path}
             href={`/w/${encodeURIComponent(slug)}/${item.path}`}
-            className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white"
+            aria-current={current === item.path ? "page" : undefined}
+            className={linkClass(current === item.path)}
           >
             {item.label}
           </Link>
         ))}
         {/* The account (password, sign out of all devices) is the person's, not the workspace's. */}
-        <Link href="/account" className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white">
+        <Link href="/account" aria-current={current === "account" ? "page" : undefined} className={linkClass(current === "account")}>
           Account
         </Link>
         {isAdmin && (
-          <Link href="/admin" className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-white">
+          <Link href="/admin" aria-current={current === "admin" ? "page" : undefined} className={linkClass(current === "admin")}>
             Admin
           </Link>
         )}

@@ -102,7 +102,7 @@ export function WorkspaceSettings({
       )}
       <table className="w-full text-sm" data-testid="members">
         <thead>
-          <tr className="text-left text-zinc-500">
+          <tr className="text-left text-muted-foreground">
             <th>Member</th>
             <th>Role</th>
             <th />
@@ -112,7 +112,7 @@ export function WorkspaceSettings({
           {members.map((m) => (
             <tr key={m.userId} data-testid={`member-${m.email}`}>
               <td>
-                {m.name} <span className="text-zinc-500">{m.email}</span>
+                {m.name} <span className="text-muted-foreground">{m.email}</span>
               </td>
               <td>
                 {manager && !workspace.personal && (me.role === "owner" || m.role !== "owner") ? (

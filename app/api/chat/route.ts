@@ -13,5 +13,6 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, chatBody);
-  return chatTurnResponse(caller, body, request.signal);
+  // The turn outlives this request (leaving the page must not stop it): Stop is DELETE /api/chat/:id/stream.
+  return chatTurnResponse(caller, body);
 });

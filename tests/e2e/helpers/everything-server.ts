@@ -27,3 +27,22 @@ export async function startEverythingHttp(): Promise<RunningServer> {
       }),
   };
 }
+
+/** Start the records fixture (tests/fixtures/mcp/records-http-server.mjs): one tool with an array-of-records result. */
+export async function startRecordsHttp(): Promise<RunningServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [path.join(process.cwd(), "tests/fixtures/mcp/records-http-server.mjs")], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: "ignore",
+  });
+  await waitForPort(port);
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -15,7 +15,7 @@ import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import type { ChatRequest } from "@/lib/agent/chat-request";
 import { createLanguageModel } from "@/lib/agent/model";
 import { prepareTurn } from "@/lib/agent/prepare-turn";
-import { runChat } from "@/lib/agent/run-chat";
+import { runChat, type RunChatOptions } from "@/lib/agent/run-chat";
 import { McpPool, type ServerDefinition } from "@/lib/mcp";
 import { startScriptedLlm as startLlm } from "../../fixtures/llm/scripted-llm.mjs";
 
@@ -83,6 +83,7 @@ export async function runTurn(options: {
   signal?: AbortSignal;
   maxSteps?: number;
   onChunk?: (chunk: UIMessageChunk) => void;
+  followInteractions?: RunChatOptions["followInteractions"];
 }): Promise<UIMessageChunk[]> {
   const db = getDb();
   const request = { chatId: options.chatId, ...options.request } as ChatRequest;
@@ -105,6 +106,7 @@ export async function runTurn(options: {
     messages,
     signal: options.signal,
     maxSteps: options.maxSteps,
+    followInteractions: options.followInteractions,
   });
   const chunks: UIMessageChunk[] = [];
   const reader = stream.getReader();

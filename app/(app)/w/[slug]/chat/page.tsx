@@ -3,29 +3,56 @@ import { requirePageWorkspace, slugOf } from "@/lib/auth/workspace";
 import { listChats } from "@/lib/agent/chat-service";
 import { userModelResolution } from "@/lib/agent/user-model";
 import { workspaceModelChoice } from "@/lib/workspaces/default-model";
-import { ChatSidebar } from "@/app/_components/chat/chat-sidebar";
+import { ChatShell } from "@/app/_components/chat/chat-shell";
+import { listServersByWorkspace } from "@/db/queries/servers";
 
 /** The caller's chats in this workspace; a conversation opens at /w/<slug>/chat/:id. */
 export default async function WorkspaceChatIndexPage({ params }: { params: Promise<{ slug: string }> }) {
   const caller = await requirePageWorkspace((await params).slug);
   const db = getDb();
   const model = userModelResolution(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
+  const chats = listChats(db, caller);
+  const servers = listServersByWorkspace(db, caller.workspaceId).length;
+  const slug = slugOf(caller.workspace);
   return (
-    <div className="flex h-[calc(100vh-3.25rem)]">
-      <ChatSidebar chats={listChats(db, caller)} />
-      <section className="flex-1 p-6">
-        <h1 className="mb-2 text-xl font-semibold">Chat</h1>
+    <ChatShell chats={chats} title={<h1 className="font-semibold">Chat</h1>}>
+      <div className="space-y-3 p-4 sm:p-6">
+        {chats.length === 0 && (
+          <div data-testid="chat-welcome" className="max-w-prose space-y-2 rounded-lg border border-border bg-surface p-4 text-sm">
+            <h2 className="text-base font-semibold">Welcome to Switchboard</h2>
+            <p>Your agent answers with the tools, resources and prompts of this workspace&apos;s MCP servers. To begin:</p>
+            <ol className="list-decimal space-y-1 pl-5">
+              <li>
+                {model.ok ? "A model is set up." : "Choose a model and key in "}
+                {!model.ok && (
+                  <a href={`/w/${slug}/settings`} className="text-primary underline">
+                    Settings
+                  </a>
+                )}
+              </li>
+              <li>
+                {servers > 0 ? `${servers} server${servers === 1 ? "" : "s"} added. ` : "Add an MCP server in "}
+                {servers === 0 && (
+                  <a href={`/w/${slug}/servers`} className="text-primary underline">
+                    Servers
+                  </a>
+                )}
+              </li>
+              <li>Start a new chat; type / for a server&apos;s prompts or attach its resources.</li>
+            </ol>
+          </div>
+        )}
         {model.ok ? (
-          <p className="text-sm text-zinc-500">Start a new chat or open one from the list.</p>
+          chats.length > 0 && <p className="text-sm text-muted-foreground">Start a new chat or open one from the list.</p>
         ) : (
-          <p data-testid="model-missing" className="text-sm text-amber-800">
+          <p data-testid="model-missing" className="text-sm text-amber-900 dark:text-amber-200">
             {model.reason}{" "}
-            <a href={`/w/${slugOf(caller.workspace)}/settings`} className="underline">
+            <a href={`/w/${slug}/settings`} className="underline">
               Open Settings
             </a>
           </p>
         )}
-      </section>
-    </div>
+      </div>
+    </ChatShell>
   );
 }

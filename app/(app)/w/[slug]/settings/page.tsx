@@ -11,11 +11,11 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
     <section className="mx-auto max-w-3xl space-y-8 p-6">
       <h1 className="text-xl font-semibold">Settings</h1>
       <dl className="grid grid-cols-[8rem_1fr] gap-2 text-sm">
-        <dt className="text-zinc-500">Name</dt>
+        <dt className="text-muted-foreground">Name</dt>
         <dd>{caller.name}</dd>
-        <dt className="text-zinc-500">Email</dt>
+        <dt className="text-muted-foreground">Email</dt>
         <dd>{caller.email}</dd>
-        <dt className="text-zinc-500">Role</dt>
+        <dt className="text-muted-foreground">Role</dt>
         <dd>{caller.isAdmin ? "Instance administrator" : "User"}</dd>
       </dl>
       <WorkspaceSettings workspace={{ id: w.id, name: w.name, personal: w.personal }} me={{ id: caller.id, role: caller.role }} />

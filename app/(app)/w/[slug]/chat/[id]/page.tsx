@@ -6,7 +6,7 @@ import { requirePageWorkspace } from "@/lib/auth/workspace";
 import { listChats } from "@/lib/agent/chat-service";
 import { userModelResolution } from "@/lib/agent/user-model";
 import { workspaceModelChoice } from "@/lib/workspaces/default-model";
-import { ChatSidebar } from "@/app/_components/chat/chat-sidebar";
+import { ChatShell } from "@/app/_components/chat/chat-shell";
 import { ChatView } from "@/app/_components/chat/chat-view";
 
 /** One conversation of its author in this workspace; anyone else gets a 404. */
@@ -18,19 +18,21 @@ export default async function WorkspaceChatPage({ params }: { params: Promise<{ 
   if (!chat || chat.workspaceId !== caller.workspaceId) notFound();
   const model = userModelResolution(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
   return (
-    <div className="flex h-[calc(100vh-3.25rem)]">
-      <ChatSidebar chats={listChats(db, caller)} activeId={chat.id} />
-      <section className="flex min-w-0 flex-1 flex-col">
-        <h1 data-testid="chat-title" className="border-b border-zinc-200 px-4 py-2 font-semibold dark:border-zinc-800">
+    <ChatShell
+      chats={listChats(db, caller)}
+      activeId={chat.id}
+      title={
+        <h1 data-testid="chat-title" className="min-w-0 truncate font-semibold">
           {chat.title}
         </h1>
-        <ChatView
-          key={chat.id}
-          chatId={chat.id}
-          initialMessages={listMessagesByChat(db, chat.id)}
-          modelProblem={model.ok ? null : model.reason}
-        />
-      </section>
-    </div>
+      }
+    >
+      <ChatView
+        key={chat.id}
+        chatId={chat.id}
+        initialMessages={listMessagesByChat(db, chat.id)}
+        modelProblem={model.ok ? null : model.reason}
+      />
+    </ChatShell>
   );
 }
