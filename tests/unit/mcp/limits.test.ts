@@ -103,6 +103,23 @@ describe("SseLimiter", () => {
     expect(g.snapshot().refusedMessages).toBe(1);
   });
 
+  it("sheds a standalone stream's events over the notification rate before anything parses them; a response stream is never shed", async () => {
+    const flood = Array.from({ length: 50 }, (_, i) => `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"n":${i}}}\n\n`);
+    const limits = resolveEngineLimits({ notificationsPerSecond: 10 });
+    const standalone = new ConnectionGuard(limits, () => 0);
+    const passed = await readAll(limitedBody(source(flood), new SseLimiter(standalone, [], true), () => {}));
+    // Peeked, not taken: the limited transport takes the token of each event that passed.
+    expect(passed.split("\n\n").filter(Boolean)).toHaveLength(50);
+    for (let i = 0; i < 20; i++) standalone.takeNotification();
+    const shed = await readAll(limitedBody(source(flood), new SseLimiter(standalone, [], true), () => {}));
+    expect(shed).toBe("");
+    expect(standalone.snapshot().droppedNotifications).toBe(50);
+    const response = new ConnectionGuard(limits, () => 0);
+    for (let i = 0; i < 20; i++) response.takeNotification();
+    const answered = await readAll(limitedBody(source(flood), new SseLimiter(response, [7]), () => {}));
+    expect(answered.split("\n\n").filter(Boolean)).toHaveLength(50);
+  });
+
   it("fails the request with the reason when the stream breaks", async () => {
     const out = await readAll(limitedBody(source(['data: {"a":'], new Error("socket hang up")), new SseLimiter(guard(), [3]), () => {}));
     expect(out).toContain('"id":3');
