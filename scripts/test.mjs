@@ -22,6 +22,8 @@ const SYSTEM_PACKAGES = [
   { pkg: "bubblewrap", probe: "/usr/bin/bwrap" },
   // network: true runs behind slirp4netns (user-mode networking without the host's loopback).
   { pkg: "slirp4netns", probe: "/usr/bin/slirp4netns" },
+  // A sandbox's kept, size-capped home is an ext4 image mounted through a loop device.
+  { pkg: "e2fsprogs", probe: "/usr/sbin/mkfs.ext4" },
 ];
 
 function ensureSystemPackages() {

@@ -1,17 +1,20 @@
 /**
- * The web app's side of losing access (see lib/workspaces/effects.ts): close live connections in
- * the process-wide pool, revoke and forget tokens through the OAuth store, stop running turns.
+ * The web app's side of losing access (see lib/workspaces/effects.ts): withdraw pending server
+ * requests and open approvals, close live connections in the process-wide pool, revoke and forget
+ * tokens through the OAuth store, stop running turns.
  */
 import "server-only";
 import { appOAuthDeps } from "../oauth/web/app-deps";
 import { disconnect } from "../oauth/web/flow";
 import type { AccessEffects } from "../workspaces/effects";
+import { getDb } from "../../db/client";
 import { appPool } from "./engine";
 import { stopTurns } from "./turns";
+import { withdrawingEffects } from "./withdraw-requests";
 
 /** The effects wired to this process's pool, OAuth store and turns. */
 export function appAccessEffects(): AccessEffects {
-  return {
+  return withdrawingEffects(getDb(), {
     async closeConnections(userId, serverIds) {
       const pool = appPool();
       if (userId) await pool.closeUser(userId, serverIds);
@@ -24,5 +27,5 @@ export function appAccessEffects(): AccessEffects {
     stopTurns(userId, workspaceId) {
       stopTurns(userId, workspaceId);
     },
-  };
+  });
 }

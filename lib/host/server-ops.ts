@@ -9,6 +9,7 @@ import type { ServerDefinition } from "../mcp";
 import type { TrustActor } from "../trust/permissions";
 import { listToolsWithHeld } from "../trust/trust-service";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
+import { enforceReconnectRate } from "../quotas";
 
 /** Who is calling, in which workspace (what `requireWorkspace` returns). */
 export interface Caller {
@@ -87,9 +88,11 @@ export async function serverStatus(caller: Caller, serverId: string, connect: bo
   return pool.status(caller.id, server);
 }
 
-/** Close and connect again now. */
+/** Close and connect again now (within the caller's reconnect quota for this server). */
 export async function reconnectServer(caller: Caller, serverId: string) {
-  return appPool().reconnect(caller.id, definition(caller, serverId));
+  const server = definition(caller, serverId);
+  enforceReconnectRate(caller.id, server.id);
+  return appPool().reconnect(caller.id, server);
 }
 
 /** Every server's status for the caller, connecting what is not connected yet. */

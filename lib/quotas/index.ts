@@ -12,7 +12,9 @@ import { quotasFromEnv, type Quotas } from "./settings";
 export { QuotaError } from "./errors";
 export { DEFAULT_QUOTAS, QUOTA_ENV, quotasFromEnv, type Quotas } from "./settings";
 
-const slot = globalThis as { __switchboardQuotas?: { quotas: Quotas; calls: SlotCounter; turns: SlotCounter; requests: MinuteWindow } };
+const slot = globalThis as {
+  __switchboardQuotas?: { quotas: Quotas; calls: SlotCounter; turns: SlotCounter; requests: MinuteWindow; reconnects: MinuteWindow };
+};
 
 function state() {
   slot.__switchboardQuotas ??= {
@@ -20,6 +22,7 @@ function state() {
     calls: new SlotCounter(),
     turns: new SlotCounter(),
     requests: new MinuteWindow(),
+    reconnects: new MinuteWindow(),
   };
   return slot.__switchboardQuotas;
 }
@@ -34,6 +37,17 @@ export function enforceRequestRate(userId: string): void {
   const { quotas, requests } = state();
   const wait = requests.hit(userId, quotas.requestsPerMinute);
   if (wait > 0) throw new QuotaError("requestsPerMinute", quotas.requestsPerMinute, "API requests per minute", wait);
+}
+
+/**
+ * Count one explicit reconnect of `userId` to `serverId`; throws a 429 past the per-minute quota.
+ * Each reconnect makes the engine connect and discover again, reading up to the message cap from
+ * the server: a loop of them was the largest cost a hostile neighbour put on everyone else.
+ */
+export function enforceReconnectRate(userId: string, serverId: string): void {
+  const { quotas, reconnects } = state();
+  const wait = reconnects.hit(`${userId}\n${serverId}`, quotas.reconnectsPerMinute);
+  if (wait > 0) throw new QuotaError("reconnectsPerMinute", quotas.reconnectsPerMinute, "reconnects to one server per minute", wait);
 }
 
 /** Throws a 429 when a workspace already has as many servers as allowed. */

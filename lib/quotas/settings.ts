@@ -19,6 +19,8 @@ export interface Quotas {
   connectionsTotal: number;
   /** Sandboxed (stdio) server processes of the whole instance. Default 200. */
   sandboxesTotal: number;
+  /** Explicit reconnects of one user to one server per minute. Default 20. */
+  reconnectsPerMinute: number;
 }
 
 /** The documented defaults. */
@@ -30,6 +32,7 @@ export const DEFAULT_QUOTAS: Quotas = {
   requestsPerMinute: 600,
   connectionsTotal: 2000,
   sandboxesTotal: 200,
+  reconnectsPerMinute: 20,
 };
 
 /** The environment variable of each quota (named in every 429 message). */
@@ -41,6 +44,7 @@ export const QUOTA_ENV: Record<keyof Quotas, string> = {
   requestsPerMinute: "SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE",
   connectionsTotal: "SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL",
   sandboxesTotal: "SWITCHBOARD_QUOTA_SANDBOXES_TOTAL",
+  reconnectsPerMinute: "SWITCHBOARD_QUOTA_RECONNECTS_PER_MINUTE",
 };
 
 /** Quotas from environment variables; unset or invalid values keep the default. */

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { expect, test } from "./helpers/fixtures";
-import { addMember, createTeam, signedInAdmin, signedUp, type Signed } from "./pages/workspaces";
+import { addMember, createTeam, SETUP, signedInAdmin, signedUp, type Signed } from "./pages/workspaces";
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -58,7 +58,7 @@ const teams = { own: { id: "", serverId: "", victimId: "" }, other: { id: "", se
 const chats = new Map<string, string>(); // `${workspaceId}:${userId}` → chat id
 
 async function newChat(who: Signed, workspaceId: string): Promise<string> {
-  const created = await who.api.post("/api/chats", { data: {}, headers: { "x-workspace-id": workspaceId } });
+  const created = await who.api.post("/api/chats", { data: {}, headers: { "x-workspace-id": workspaceId }, ...SETUP });
   expect(created.status()).toBe(201);
   return ((await created.json()) as { id: string }).id;
 }
@@ -67,13 +67,14 @@ async function newServer(owner: Signed, workspaceId: string, name: string): Prom
   const created = await owner.api.post("/api/servers", {
     data: { name, config: { url: everythingUrl } },
     headers: { "x-workspace-id": workspaceId },
+    ...SETUP,
   });
   expect(created.status()).toBe(201);
   return ((await created.json()) as { id: string }).id;
 }
 
 async function invitationToken(owner: Signed, workspaceId: string, email: string): Promise<{ id: string; token: string }> {
-  const invited = await owner.api.post(`/api/workspaces/${workspaceId}/invitations`, { data: { email, role: "member" } });
+  const invited = await owner.api.post(`/api/workspaces/${workspaceId}/invitations`, { data: { email, role: "member" }, ...SETUP });
   expect(invited.status()).toBe(201);
   return (await invited.json()) as { id: string; token: string };
 }
@@ -89,6 +90,7 @@ async function userByInvitation(): Promise<string> {
   const { token } = (await created.json()) as { token: string };
   const registered = await admin.api.post(`/api/invitations/${token}/register`, {
     data: { name: "Victim", password: "a long victim password" },
+    ...SETUP,
   });
   expect(registered.status()).toBe(201);
   return ((await registered.json()) as { id: string }).id;
@@ -375,6 +377,7 @@ async function joinedVictim(workspaceId: string): Promise<string> {
   const { token } = await invitationToken(people.owner, workspaceId, email);
   const registered = await people.owner.api.post(`/api/invitations/${token}/register`, {
     data: { name: "Victim", password: "a long victim password" },
+    ...SETUP,
   });
   expect(registered.status()).toBe(201);
   return ((await registered.json()) as { id: string }).id;

@@ -52,7 +52,9 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike
     }
     const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
     const processor: BodyProcessor =
-      type === "text/event-stream" ? new SseLimiter(guard, ids) : new JsonLimiter(guard, ids, type === "application/json");
+      type === "text/event-stream"
+        ? new SseLimiter(guard, ids, standaloneStream)
+        : new JsonLimiter(guard, ids, type === "application/json");
     const limited = new Response(limitedBody(response.body, processor, release), {
       status: response.status,
       statusText: response.statusText,

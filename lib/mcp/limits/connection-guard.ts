@@ -4,8 +4,11 @@
  * and the counters the status shows.
  */
 import { LIMIT_EXCEEDED_RPC_CODE } from "../errors";
+import { TokenBucket } from "./rate-limiter";
 import { ReconnectBudget } from "./reconnect-budget";
-import type { EngineLimits } from "./settings";
+import { raiseHint, type EngineLimits } from "./settings";
+
+const FLOOD_WINDOW_MS = 5000;
 
 /** A JSON-RPC request id. */
 export type RpcId = string | number;
@@ -27,6 +30,8 @@ export interface LimitCounters {
 /** Shared limit state of one connection. */
 export class ConnectionGuard {
   readonly budget: ReconnectBudget;
+  private readonly notifications: TokenBucket;
+  private dropWindow = { start: 0, drops: 0 };
   private readonly inflight = new Map<RpcId, AbortController>();
   private readonly streams = new Set<AbortController>();
   private refusedMessages = 0;
@@ -39,6 +44,17 @@ export class ConnectionGuard {
     readonly now: () => number,
   ) {
     this.budget = new ReconnectBudget(limits.maxStreamOpens, now);
+    this.notifications = new TokenBucket(limits.notificationsPerSecond * 2, limits.notificationsPerSecond, now);
+  }
+
+  /** Take a notification's place in the rate; false when the server is over it (drop the notification). */
+  takeNotification(): boolean {
+    return this.notifications.take();
+  }
+
+  /** Whether a notification would pass the rate now (nothing taken). */
+  notificationWouldPass(): boolean {
+    return this.notifications.available();
   }
 
   /** Remember which HTTP request carries `ids`, so `abortRequest` can end its response. */
@@ -75,9 +91,21 @@ export class ConnectionGuard {
     this.lastRefusal = reason;
   }
 
-  /** Count a dropped notification. */
+  /**
+   * Count a dropped notification; past five seconds' worth of drops within five seconds the server
+   * is flooding: its event streams are closed (reopening them spends the reconnect budget).
+   */
   noteDroppedNotification(): void {
     this.droppedNotifications++;
+    const now = this.now();
+    if (now - this.dropWindow.start > FLOOD_WINDOW_MS) this.dropWindow = { start: now, drops: 0 };
+    const { notificationsPerSecond } = this.limits;
+    if (++this.dropWindow.drops > (notificationsPerSecond * FLOOD_WINDOW_MS) / 1000) {
+      this.dropWindow = { start: now, drops: 0 };
+      this.closeStreams(
+        `the server sent notifications faster than ${notificationsPerSecond} per second; its event stream was closed (${raiseHint("notificationsPerSecond")})`,
+      );
+    }
   }
 
   /** Count a refused server request. */

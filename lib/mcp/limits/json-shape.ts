@@ -4,6 +4,9 @@
  * schema overflows the stack of every recursive consumer downstream. Fed in chunks (bytes or text).
  */
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
 /** Why a document was refused. */
 export interface ShapeRefusal {
   kind: "depth" | "members";
@@ -39,24 +42,71 @@ export class JsonShapeScanner {
 
   /** Scan UTF-8 bytes (structural characters are ASCII, so multi-byte sequences never match). */
   pushBytes(bytes: Uint8Array): ShapeRefusal | null {
-    for (let i = 0; i < bytes.length && !this.refusal; i++) this.step(bytes[i]);
+    // A Buffer view (no copy): its indexOf is memchr, many times faster than Uint8Array's.
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let i = 0;
+    while (i < bytes.length && !this.refusal) {
+      if (this.inString)
+        i = this.skipString(
+          bytes,
+          i,
+          (from) => view.indexOf(QUOTE, from),
+          (at) => bytes[at],
+        );
+      else this.step(bytes[i++]);
+    }
     return this.refusal;
   }
 
   /** Scan text. */
   pushText(text: string): ShapeRefusal | null {
-    for (let i = 0; i < text.length && !this.refusal; i++) this.step(text.charCodeAt(i));
+    let i = 0;
+    while (i < text.length && !this.refusal) {
+      if (this.inString)
+        i = this.skipString(
+          text,
+          i,
+          (from) => text.indexOf('"', from),
+          (at) => text.charCodeAt(at),
+        );
+      else this.step(text.charCodeAt(i++));
+    }
     return this.refusal;
   }
 
-  private step(c: number): void {
-    if (this.inString) {
-      if (this.escaped) this.escaped = false;
-      else if (c === 0x5c) this.escaped = true;
-      else if (c === 0x22) this.inString = false;
-      return;
+  /**
+   * Inside a string, jump to its closing quote with the native `indexOf` instead of a step per
+   * byte: string contents are nearly all of a large message, and a per-byte loop over 16 MiB per
+   * reply was the main cost a hostile neighbour imposed on everyone else. A quote is escaped when
+   * an odd run of backslashes precedes it. Returns where scanning continues.
+   */
+  private skipString(input: { length: number }, from: number, findQuote: (from: number) => number, at: (i: number) => number): number {
+    let i = from;
+    if (this.escaped) {
+      this.escaped = false;
+      i++;
     }
-    if (c === 0x22) this.inString = true;
+    while (i < input.length) {
+      const quote = findQuote(i);
+      const end = quote === -1 ? input.length : quote;
+      let run = 0;
+      while (end - run > i && at(end - run - 1) === BACKSLASH) run++;
+      if (quote === -1) {
+        this.escaped = run % 2 === 1;
+        return input.length;
+      }
+      if (run % 2 === 0) {
+        this.inString = false;
+        return quote + 1;
+      }
+      i = quote + 1; // an escaped quote: still inside the string
+    }
+    return i;
+  }
+
+  // Outside strings only (strings are skipped whole by skipString).
+  private step(c: number): void {
+    if (c === QUOTE) this.inString = true;
     else if (c === 0x7b || c === 0x5b) {
       // `{` / `[`: one level deeper and (for a non-empty container) at least one member.
       if (++this.depth > this.maxDepth) this.refusal = { kind: "depth", limit: this.maxDepth };

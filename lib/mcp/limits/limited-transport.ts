@@ -9,7 +9,6 @@ import type { ConnectionGuard, RpcId } from "./connection-guard";
 import { TokenBucket } from "./rate-limiter";
 import { raiseHint } from "./settings";
 
-const FLOOD_WINDOW_MS = 5000;
 const USER_FACING_REQUESTS = new Set(["elicitation/create", "sampling/createMessage"]);
 
 /** Wraps `inner`; give this to the SDK client and keep `inner` for transport-specific calls. */
@@ -17,17 +16,14 @@ export class LimitedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport["onmessage"];
-  private readonly notifications: TokenBucket;
   private readonly serverRequests: TokenBucket;
   private readonly pendingServerRequests = new Set<RpcId>();
-  private dropWindow = { start: 0, drops: 0 };
 
   constructor(
     readonly inner: Transport,
     private readonly guard: ConnectionGuard,
   ) {
-    const { notificationsPerSecond, serverRequestsPerMinute } = guard.limits;
-    this.notifications = new TokenBucket(notificationsPerSecond * 2, notificationsPerSecond, guard.now);
+    const { serverRequestsPerMinute } = guard.limits;
     this.serverRequests = new TokenBucket(serverRequestsPerMinute, serverRequestsPerMinute / 60, guard.now);
   }
 
@@ -62,8 +58,9 @@ export class LimitedTransport implements Transport {
 
   private receive(message: JSONRPCMessage, extra: Parameters<NonNullable<Transport["onmessage"]>>[1]): void {
     if ("method" in message && !("id" in message)) {
-      if (!this.notifications.take()) {
-        this.noteDrop();
+      // Over the rate: dropped and counted; a flood closes the event stream (ConnectionGuard).
+      if (!this.guard.takeNotification()) {
+        this.guard.noteDroppedNotification();
         return;
       }
     } else if ("method" in message && "id" in message && USER_FACING_REQUESTS.has(message.method)) {
@@ -78,24 +75,6 @@ export class LimitedTransport implements Transport {
       this.pendingServerRequests.add(message.id);
     }
     this.onmessage?.(message, extra);
-  }
-
-  /**
-   * Count a dropped notification; past five seconds' worth of drops within five seconds the server
-   * is flooding: its event streams are closed (reopening them spends the reconnect budget), because
-   * even dropping costs a parse per message.
-   */
-  private noteDrop(): void {
-    this.guard.noteDroppedNotification();
-    const now = this.guard.now();
-    if (now - this.dropWindow.start > FLOOD_WINDOW_MS) this.dropWindow = { start: now, drops: 0 };
-    const { notificationsPerSecond } = this.guard.limits;
-    if (++this.dropWindow.drops > (notificationsPerSecond * FLOOD_WINDOW_MS) / 1000) {
-      this.dropWindow = { start: now, drops: 0 };
-      this.guard.closeStreams(
-        `the server sent notifications faster than ${notificationsPerSecond} per second; its event stream was closed (${raiseHint("notificationsPerSecond")})`,
-      );
-    }
   }
 
   private refusal(): string | null {

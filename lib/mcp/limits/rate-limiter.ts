@@ -19,11 +19,16 @@ export class TokenBucket {
 
   /** Take one token; false (and nothing taken) when none is left. */
   take(): boolean {
+    if (!this.available()) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Whether a token is there to take, without taking it. */
+  available(): boolean {
     const now = this.now();
     this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.perSecond);
     this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
+    return this.tokens >= 1;
   }
 }

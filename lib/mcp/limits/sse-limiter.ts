@@ -23,10 +23,13 @@ export class SseLimiter implements BodyProcessor {
   private line: Uint8Array[] = [];
   private lineBytes = 0;
   private sawData = false;
+  private eventHasData = false;
 
+  /** `standalone`: the GET event stream, which carries notifications and server requests only. */
   constructor(
     private readonly guard: ConnectionGuard,
     private readonly ids: RpcId[],
+    private readonly standalone = false,
   ) {
     this.scanner = new JsonShapeScanner(guard.limits.maxJsonDepth, guard.limits.maxJsonMembers);
   }
@@ -62,8 +65,13 @@ export class SseLimiter implements BodyProcessor {
     this.lineBytes = 0;
     if (text[text.length - 1] === 0x0d) text = text.subarray(0, -1);
     if (text.length === 0) {
-      // Blank line: the event is complete and checked; pass it on whole.
-      if (this.event.length > 0) emit(concat([...this.event, NEWLINE], this.eventBytes + 1));
+      // Blank line: the event is complete and checked; pass it on whole. On the standalone stream
+      // (notifications and server requests only) an event over the notification rate is shed
+      // here, unparsed: parsing and validating each message of a flood only to drop it was the
+      // largest cost a flooding server still put on the process.
+      if (this.standalone && this.eventHasData && !this.guard.notificationWouldPass()) this.guard.noteDroppedNotification();
+      else if (this.event.length > 0) emit(concat([...this.event, NEWLINE], this.eventBytes + 1));
+      this.eventHasData = false;
       this.event = [];
       this.eventBytes = 0;
       this.scanner.reset();
@@ -71,6 +79,7 @@ export class SseLimiter implements BodyProcessor {
     }
     if (startsWith(text, DATA_PREFIX)) {
       this.sawData = true;
+      this.eventHasData = true;
       const refusal = this.scanner.pushBytes(text.subarray(DATA_PREFIX.length));
       if (refusal) return this.fail(describeRefusal(refusal), emit);
     } else if (startsWith(text, RETRY_PREFIX)) {

@@ -30,8 +30,10 @@ export interface SandboxPlan {
   network: boolean;
   /** Host `/bin`, `/sbin`, `/lib*` entries (merged-/usr systems have symlinks). */
   rootLayout: RootEntry[];
-  /** Host directory mounted writable as HOME (when `limits.homeBytes` is null). */
+  /** Host directory mounted writable as HOME (when `limits.homeBytes` is null, or `homeImage`). */
   hostHome: string;
+  /** The launcher mounts the size-capped home image on `hostHome` first (see launcher.ts). */
+  homeImage?: boolean;
   /** A generated resolv.conf to use instead of the host's (the egress namespace's DNS). */
   resolvConf?: string;
   /** Host files mounted as the sandbox's /etc/passwd and /etc/group. */
@@ -176,9 +178,10 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
   args.push("--size", String(Math.floor(plan.limits.tmpBytes)), "--perms", "1777", "--tmpfs", SANDBOX_TMP);
   made.add(SANDBOX_TMP);
   makeParents(SANDBOX_HOME);
-  if (plan.limits.homeBytes === null) args.push("--bind", plan.hostHome, SANDBOX_HOME);
-  // A capped home is a private tmpfs: writes count against RAM and the sandbox's memory group,
-  // never the disk the database lives on. Only the sandbox's own uid exists inside to use it.
+  // With an image, the launcher has mounted the capped filesystem on hostHome by now.
+  if (plan.limits.homeBytes === null || plan.homeImage) args.push("--bind", plan.hostHome, SANDBOX_HOME);
+  // Without one (not root, tools missing), a capped home is a private tmpfs: writes count against
+  // RAM and the sandbox's memory group, never the disk the database lives on.
   else args.push("--size", String(Math.floor(plan.limits.homeBytes)), "--perms", "1777", "--tmpfs", SANDBOX_HOME);
 
   // Parents before children, so a nested share is not hidden by its parent's mount.

@@ -85,8 +85,18 @@ async function prepareV1(name: string, limits: GroupLimits, root: string): Promi
     });
   }
   const placement: GroupPlacement = { procsFiles: [], notEnforced: [] };
+  // v1 counts CPU time in its own controller (cpuacct.usage): joined for the status and the
+  // throttling measurement, not a limit, so where it is missing only the figure is.
+  if (limits.cpus !== null && (await exists(path.join(root, "cpuacct"))) && !(await exists(path.join(root, "cpu", "cpuacct.usage")))) {
+    wanted.push({ controller: "cpuacct", what: "CPU accounting", files: [] });
+  }
   for (const { controller, what, files } of wanted) {
     const dir = path.join(root, controller, "switchboard", name);
+    // An unmounted controller must not be "set up" as plain files in whatever holds the root.
+    if (!(await exists(path.join(root, controller)))) {
+      placement.notEnforced.push(`${what} limit for the whole sandbox not enforced (cgroup v1 ${controller}: controller not mounted)`);
+      continue;
+    }
     try {
       await mkdir(dir, { recursive: true });
       for (const [file, value] of files) await writeFile(path.join(dir, file), value);

@@ -122,7 +122,7 @@ function renderGroupLimits(limits: SandboxLimits): string {
     limits.groupProcesses !== null && `${limits.groupProcesses} processes/threads`,
     limits.groupCpus !== null && `${limits.groupCpus} CPU`,
     limits.homeBytes !== null
-      ? `home ${bytes(limits.homeBytes)} (in memory, not kept across restarts)`
+      ? `home ${bytes(limits.homeBytes)} (a kept disk image; in memory where the host cannot mount one)`
       : "home on disk, kept, size not limited",
   ];
   return parts.filter(Boolean).join(", ");

@@ -1,26 +1,37 @@
 /**
  * The host-side start of a sandboxed server, before bubblewrap: join the whole-sandbox control
- * group, say on stderr what is not enforced, and for `network: true` move into a fresh network
- * namespace served by slirp4netns with the blocked routes. Every step keeps the same pid (exec),
- * so the group and the namespace hold everything bwrap starts, and the engine's process-group
- * kill ends slirp4netns too.
+ * group, say on stderr what is not enforced, mount the size-capped home image in a private mount
+ * namespace, and for `network: true` move into a fresh network namespace served by slirp4netns
+ * with the blocked routes. Every step keeps the same pid (exec), so the group and the namespaces
+ * hold everything bwrap starts, and the engine's process-group kill ends slirp4netns too.
  */
 import { EGRESS_TOOLS } from "./egress";
 
-// $1 cgroup.procs files (":"-separated), $2 note for stderr, $3 blocked routes ("" = no egress setup), $4 ip.
+// $1 cgroup.procs files (":"-separated), $2 note for stderr, $3 blocked routes ("" = no egress
+// setup), $4 ip, $5 home image ("" = none), $6 where to mount it.
 const SCRIPT = [
-  "files=$1; note=$2; routes=$3; ip=$4; shift 4",
+  "files=$1; note=$2; routes=$3; ip=$4; image=$5; home=$6; shift 6",
   '[ -z "$note" ] || echo "switchboard sandbox: $note" >&2',
   'IFS=:; for f in $files; do echo $$ > "$f" || { echo "switchboard sandbox: cannot join $f" >&2; exit 97; }; done; unset IFS',
-  '[ -z "$routes" ] && exec "$@"',
+  // One sandbox at a time per home image: fd 9 holds the lock for the life of the process tree.
+  'if [ -n "$image" ]; then exec 9<"$image" && flock -w 15 9 || { echo "switchboard sandbox: the home is still in use by an earlier start" >&2; exit 96; }; fi',
+  'ns=""; [ -n "$image" ] && ns="--mount --propagation private"',
+  '[ -n "$routes" ] && ns="$ns --net"',
+  '[ -z "$ns" ] && exec "$@"',
   "orig=$(readlink /proc/$$/ns/net)",
   // Waits for the exec below to switch namespaces, then serves the new one (host loopback off).
-  `( while [ "$(readlink /proc/$$/ns/net)" = "$orig" ]; do sleep 0.02; done; exec ${EGRESS_TOOLS.slirp4netns} --configure --mtu=65520 --disable-host-loopback $$ tap0 >/dev/null 2>&1 ) &`,
-  `exec ${EGRESS_TOOLS.unshare} --net -- /bin/sh -c "$INNER" sandbox-net "$routes" "$ip" "$@"`,
+  `[ -z "$routes" ] || ( while [ "$(readlink /proc/$$/ns/net)" = "$orig" ]; do sleep 0.02; done; exec ${EGRESS_TOOLS.slirp4netns} --configure --mtu=65520 --disable-host-loopback $$ tap0 >/dev/null 2>&1 ) &`,
+  `exec ${EGRESS_TOOLS.unshare} $ns -- /bin/sh -c "$INNER" sandbox-ns "$routes" "$ip" "$image" "$home" "$@"`,
 ].join("\n");
 
+// In the sandbox's own mount namespace the home image is mounted only for this process tree: it
+// is unmounted (and its loop device freed) when the last process ends, however it ends.
 const INNER = [
-  "routes=$1; ip=$2; shift 2; i=0",
+  "routes=$1; ip=$2; image=$3; home=$4; shift 4; i=0",
+  // A loop device still backing the image belongs to a start that is ending: never mount twice.
+  'if [ -n "$image" ]; then while [ -n "$(losetup -j "$image")" ]; do i=$((i+1)); [ $i -gt 300 ] && { echo "switchboard sandbox: the home image is still attached" >&2; exit 96; }; sleep 0.05; done',
+  '  mount -o loop,nosuid,nodev "$image" "$home" && chmod 0700 "$home" || { echo "switchboard sandbox: cannot mount the home image" >&2; exit 95; }; fi',
+  'i=0; [ -z "$routes" ] && exec "$@"',
   'while ! "$ip" route show default 2>/dev/null | grep -q tap0; do i=$((i+1)); [ $i -gt 500 ] && { echo "switchboard sandbox: the network did not come up" >&2; exit 98; }; sleep 0.02; done',
   'for r in $routes; do "$ip" route add unreachable "$r" || exit 99; done',
   'exec "$@"',
@@ -32,6 +43,8 @@ export interface LauncherPlan {
   notEnforced: string[];
   /** Routes to block in a fresh slirp4netns namespace; null = keep the current network setup. */
   egress: { routes: string[]; ip: string } | null;
+  /** A size-capped home image to mount at `mountPoint` (the host home bwrap binds); null = none. */
+  home?: { image: string; mountPoint: string } | null;
 }
 
 /** The launch `{command, args, env}` that runs `bwrap bwrapArgs` through the launcher. */
@@ -46,6 +59,8 @@ export function launcherCommand(plan: LauncherPlan, bwrapPath: string, bwrapArgs
       plan.notEnforced.join("; "),
       plan.egress ? plan.egress.routes.join(" ") : "",
       plan.egress?.ip ?? "",
+      plan.home?.image ?? "",
+      plan.home?.mountPoint ?? "",
       bwrapPath,
       ...bwrapArgs,
     ],

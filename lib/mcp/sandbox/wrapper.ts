@@ -17,6 +17,7 @@ import { buildSandboxEnv } from "./sandbox-env";
 import { prepareGroup } from "./cgroups";
 import { blockedRoutes, egressToolsAvailable, SLIRP_DNS } from "./egress";
 import { launcherCommand, type LauncherPlan } from "./launcher";
+import { prepareHomeImage } from "./home-image";
 
 /** Options of `createSandboxWrapper`. */
 export interface SandboxOptions {
@@ -63,6 +64,7 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
       limits,
       status.bwrapPath,
       launcher.egress ? await resolvConf(options.dataDir) : undefined,
+      !!launcher.home,
     );
     // bwrap's own environment is irrelevant (--clearenv) and its cwd is replaced by --chdir.
     return { ...launcherCommand(launcher, status.bwrapPath, args), cwd: "/" };
@@ -77,6 +79,7 @@ async function planLauncher(context: LaunchContext, options: SandboxOptions, lim
     // Without root there is no cgroup or network namespace to manage; say so where the status shows it.
     const notEnforced = ["whole-sandbox memory, process and CPU limits are not enforced (the app does not run as root)"];
     if (network) notEnforced.push("network: true shares the host's network, loopback included (egress filtering needs root)");
+    if (limits.homeBytes !== null) notEnforced.push("the home is kept in memory and lost on restart (mounting a home image needs root)");
     return { procsFiles: [], notEnforced, egress: null };
   }
   const group = await prepareGroup(
@@ -84,7 +87,13 @@ async function planLauncher(context: LaunchContext, options: SandboxOptions, lim
     { memoryBytes: limits.groupMemoryBytes, processes: limits.groupProcesses, cpus: limits.groupCpus },
     options.cgroupRoot,
   );
-  if (!network) return { ...group, egress: null };
+  let home: LauncherPlan["home"] = null;
+  if (limits.homeBytes !== null) {
+    const prepared = await prepareHomeImage(hostHomeDir(options.dataDir, context.userId, context.serverId), limits.homeBytes, identity);
+    if (prepared.ok) home = { image: prepared.image, mountPoint: prepared.mountPoint };
+    else group.notEnforced.push(`the home is kept in memory and lost on restart (${prepared.reason})`);
+  }
+  if (!network) return { ...group, home, egress: null };
   const tools = await egressToolsAvailable();
   if (!tools) {
     throw new SandboxRefusedError(
@@ -93,7 +102,7 @@ async function planLauncher(context: LaunchContext, options: SandboxOptions, lim
       "install the Debian packages slirp4netns, util-linux and iproute2 (or set network: false).",
     );
   }
-  return { ...group, egress: { routes: blockedRoutes(), ip: tools.ip } };
+  return { ...group, home, egress: { routes: blockedRoutes(), ip: tools.ip } };
 }
 
 /** The resolv.conf of the egress namespace: slirp4netns's DNS forwarder. */
@@ -111,7 +120,8 @@ async function planLaunch(
   options: SandboxOptions,
   limits: SandboxLimits,
   bwrapPath: string,
-  resolvConfFile?: string,
+  resolvConfFile: string | undefined,
+  homeImage: boolean,
 ): Promise<string[]> {
   const { config } = context;
   const network = networkOf(config);
@@ -156,6 +166,7 @@ async function planLaunch(
     network,
     rootLayout,
     hostHome,
+    homeImage,
     resolvConf: resolvConfFile,
     identityFiles: files,
     readOnlyBinds,

@@ -2,6 +2,13 @@ import { expect, type APIRequestContext, type Browser, type Page } from "@playwr
 import { ADMIN, AuthPages, newAccount } from "./app";
 import { signUpByApi } from "./chat";
 
+/**
+ * Set-up requests are retried on a connection reset only (Playwright's `maxRetries` retries
+ * ECONNRESET, never an HTTP status): a keep-alive socket the server closed just as it was reused
+ * is not a failure of the app, while every status is still asserted.
+ */
+export const SETUP = { maxRetries: 2 } as const;
+
 /** A signed-in person with their own browser context; `api` carries their session cookie. */
 export interface Signed {
   page: Page;
@@ -29,23 +36,26 @@ export async function signedInAdmin(browser: Browser): Promise<Signed> {
 }
 
 async function myId(api: APIRequestContext): Promise<string> {
-  const session = (await (await api.get("/api/auth/session")).json()) as { user?: { id?: string } };
-  const workspaces = (await (await api.get("/api/workspaces")).json()) as { personal: boolean }[];
+  const session = (await (await api.get("/api/auth/session", SETUP)).json()) as { user?: { id?: string } };
+  const workspaces = (await (await api.get("/api/workspaces", SETUP)).json()) as { personal: boolean }[];
   expect(workspaces.some((w) => w.personal)).toBe(true);
   return session.user?.id ?? "";
 }
 
 /** Create a team workspace as `owner`; returns its id and slug. */
 export async function createTeam(owner: Signed, name: string): Promise<{ id: string; slug: string }> {
-  const response = await owner.api.post("/api/workspaces", { data: { name } });
+  const response = await owner.api.post("/api/workspaces", { data: { name }, ...SETUP });
   expect(response.status()).toBe(201);
   return (await response.json()) as { id: string; slug: string };
 }
 
 /** Invite `who` into the workspace with `role` and accept as them. */
 export async function addMember(owner: Signed, workspaceId: string, who: Signed, role: "owner" | "admin" | "member"): Promise<void> {
-  const invited = await owner.api.post(`/api/workspaces/${workspaceId}/invitations`, { data: { email: who.account.email, role } });
+  const invited = await owner.api.post(`/api/workspaces/${workspaceId}/invitations`, {
+    data: { email: who.account.email, role },
+    ...SETUP,
+  });
   expect(invited.status()).toBe(201);
   const { token } = (await invited.json()) as { token: string };
-  expect((await who.api.post(`/api/invitations/${token}/accept`)).status()).toBe(200);
+  expect((await who.api.post(`/api/invitations/${token}/accept`, SETUP)).status()).toBe(200);
 }

@@ -3,8 +3,8 @@
  * through the wrapper and the SDK's stdio client. Every attempt must fail or be bounded, and this
  * test process must stay responsive throughout.
  */
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -294,21 +294,26 @@ describe("whole-sandbox limits (control group and home size)", () => {
     fileSizeBytes: null,
     groupProcesses: 64,
     groupMemoryBytes: 256 * 1024 * 1024,
-    homeBytes: 4 * 1024 * 1024,
+    homeBytes: 16 * 1024 * 1024,
   };
-  let grouped: Sandboxed;
-  beforeAll(async () => {
-    grouped = await startSandboxed({
+  const HOME_SERVER = `grouped-${process.pid}`;
+  const start = () =>
+    startSandboxed({
       sandbox: { dataDir: data.dataDir, projectRoot, limits: GROUP },
       config: { command: process.execPath, args: [probePath], read_only_paths: [fixturesDir] },
+      serverId: HOME_SERVER,
     });
+  let grouped: Sandboxed;
+  beforeAll(async () => {
+    grouped = await start();
   });
   afterAll(async () => {
     await grouped?.client.close().catch(() => undefined);
   });
 
-  it("reports nothing as unenforced on this host (cgroups are available as root)", () => {
+  it("reports nothing as unenforced on this host (cgroups and the home image are available as root)", () => {
     expect(grouped.stderr()).not.toContain("not enforced");
+    expect(grouped.stderr()).not.toContain("kept in memory");
   });
 
   it("stops a memory bomb spread over processes at the sandbox-wide memory limit", async () => {
@@ -330,12 +335,80 @@ describe("whole-sandbox limits (control group and home size)", () => {
     expect(seen.after).toBe(0);
   });
 
-  it("stops filling the home at its cap, and nothing lands on the host's disk", async () => {
+  it("stops filling the home at its cap, and on the data disk only the home's own image grows, to at most the cap", async () => {
+    const image = path.join(data.dataDir, "sandboxes", "alice", `${HOME_SERVER}.img`);
+    const othersBefore = diskUseOutside(data.dataDir, image);
     const seen = await callJson(grouped.client, "write_big", { path: "/home/sandbox/fill.bin", maxBytes: 64 * 1024 * 1024 });
     expect(seen.error).toBe("ENOSPC");
     expect(seen.size).toBeLessThanOrEqual(GROUP.homeBytes);
+    expect(seen.size).toBeGreaterThan(GROUP.homeBytes / 2);
+    // Sparse: the image takes what the home holds, never more than its cap.
+    expect(statSync(image).blocks * 512).toBeLessThanOrEqual(GROUP.homeBytes);
+    expect(diskUseOutside(data.dataDir, image)).toBe(othersBefore);
+  });
+
+  it("keeps the home's files across a restart of the server, and frees the mount when it ends", async () => {
+    const file = "/home/sandbox/kept.txt";
+    expect((await callJson(grouped.client, "write_files", { paths: [file] }))[file].ok).toBe(true);
+    await grouped.client.close();
+    expect(await waitForNoMarker(grouped.marker)).toEqual([]);
+    // The mount lived only in the sandbox's own mount namespace: no loop device stays attached.
+    const image = path.join(data.dataDir, "sandboxes", "alice", `${HOME_SERVER}.img`);
+    await waitForDetached(image);
+    grouped = await start();
+    const seen = await callJson(grouped.client, "read_files", { paths: [file] });
+    expect(seen[file]).toEqual({ ok: true, value: "written from the sandbox" });
+    expect(readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(path.join("sandboxes", "alice", HOME_SERVER));
+  });
+
+  it("throttles a CPU-burning server to its CPU quota (CPU time over wall time from the group's own counters)", async () => {
+    const half = await startSandboxed({
+      sandbox: { dataDir: data.dataDir, projectRoot, limits: { ...GROUP, groupCpus: 0.1, homeBytes: null } },
+      config: { command: process.execPath, args: [probePath], read_only_paths: [fixturesDir] },
+    });
+    try {
+      const uid = (await callJson(half.client, "identity")).uid;
+      const group = (controller: string, file: string) =>
+        readFileSync(`/sys/fs/cgroup/${controller}/switchboard/sandbox-${uid}/${file}`, "utf8");
+      const throttled = () => Number(/nr_throttled (\d+)/.exec(group("cpu", "cpu.stat"))?.[1]);
+      expect(group("cpu", "cpu.cfs_quota_us").trim()).toBe("10000");
+      const usageBefore = Number(group("cpuacct", "cpuacct.usage"));
+      const throttledBefore = throttled();
+      const wallStart = process.hrtime.bigint();
+      // Eight spinning processes want eight cores: far more than the tenth of one the group may use,
+      // even on a machine so busy that they would get only a fraction of its two cores.
+      await callJson(half.client, "burn_cpu_children", { count: 8, seconds: 3 }, 60_000);
+      const wallNs = Number(process.hrtime.bigint() - wallStart);
+      const cpuNs = Number(group("cpuacct", "cpuacct.usage")) - usageBefore;
+      // The group gets a tenth of a core, however many processes ask (plus a period's slack).
+      expect(cpuNs / wallNs).toBeLessThanOrEqual(0.15);
+      expect(cpuNs / wallNs).toBeGreaterThan(0.02);
+      expect(throttled() - throttledBefore).toBeGreaterThan(5);
+    } finally {
+      await half.client.close();
+    }
   });
 });
+
+/** Bytes on disk of every file under `dir` except `skip` (the home image). */
+function diskUseOutside(dir: string, skip: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (full === skip || !entry.isFile()) continue;
+    total += statSync(full).blocks * 512;
+  }
+  return total;
+}
+
+async function waitForDetached(image: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const attached = spawnSync("/usr/sbin/losetup", ["-j", image], { encoding: "utf8" }).stdout.trim();
+    if (attached === "") return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${image} is still attached to a loop device`);
+}
 
 describe("engine-style shutdown", () => {
   it("killing the process group of a detached launch ends the whole sandbox", async () => {

@@ -5,7 +5,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { checkJsonShape, ConnectionGuard, LimitedTransport, resolveEngineLimits } from "@/lib/mcp/limits";
+import { checkJsonShape, ConnectionGuard, JsonShapeScanner, LimitedTransport, resolveEngineLimits } from "@/lib/mcp/limits";
 import { limitedBody } from "@/lib/mcp/limits/body-processor";
 import { ReconnectBudget } from "@/lib/mcp/limits/reconnect-budget";
 import { SseLimiter } from "@/lib/mcp/limits/sse-limiter";
@@ -18,6 +18,28 @@ describe("checkJsonShape", () => {
     expect(checkJsonShape("[[[[1]]]]", 3, 100)).toEqual({ kind: "depth", limit: 3 });
     expect(checkJsonShape(`[${"1,".repeat(200)}1]`, 10, 100)).toEqual({ kind: "members", limit: 100 });
     expect(checkJsonShape('{"s":"a\\"]]]]]]"}', 2, 100)).toBeNull();
+  });
+
+  it("skips strings whole yet finds their end across chunks, escaped quotes and backslash runs", () => {
+    // Each document nests 3 deep outside its strings; brackets inside strings never count.
+    const documents = [
+      '{"a":"x\\\\","b":[[1]]}', // a string ending in an escaped backslash, then structure
+      '{"a":"x\\"[[[[\\\\","b":[[1]]}', // an escaped quote inside, then a backslash pair
+      '{"a":"é[[[[ü","b":[["\\\\\\"[["]]}', // multi-byte text and an odd backslash run
+    ];
+    for (const text of documents) {
+      expect(checkJsonShape(text, 3, 100)).toBeNull();
+      expect(checkJsonShape(text, 2, 100)).toEqual({ kind: "depth", limit: 2 });
+      const bytes = encoder.encode(text);
+      for (let size = 1; size <= 4; size++) {
+        const scanner = new JsonShapeScanner(2, 100);
+        let refusal = null;
+        for (let i = 0; i < bytes.length && !refusal; i += size) refusal = scanner.pushBytes(bytes.subarray(i, i + size));
+        expect(refusal, `${text} in ${size}-byte chunks`).toEqual({ kind: "depth", limit: 2 });
+        const byText = new JsonShapeScanner(3, 100);
+        for (let i = 0; i < text.length; i += size) expect(byText.pushText(text.slice(i, i + size))).toBeNull();
+      }
+    }
   });
 });
 
@@ -79,6 +101,23 @@ describe("SseLimiter", () => {
     });
     expect(pulled).toBeLessThan(5);
     expect(g.snapshot().refusedMessages).toBe(1);
+  });
+
+  it("sheds a standalone stream's events over the notification rate before anything parses them; a response stream is never shed", async () => {
+    const flood = Array.from({ length: 50 }, (_, i) => `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"n":${i}}}\n\n`);
+    const limits = resolveEngineLimits({ notificationsPerSecond: 10 });
+    const standalone = new ConnectionGuard(limits, () => 0);
+    const passed = await readAll(limitedBody(source(flood), new SseLimiter(standalone, [], true), () => {}));
+    // Peeked, not taken: the limited transport takes the token of each event that passed.
+    expect(passed.split("\n\n").filter(Boolean)).toHaveLength(50);
+    for (let i = 0; i < 20; i++) standalone.takeNotification();
+    const shed = await readAll(limitedBody(source(flood), new SseLimiter(standalone, [], true), () => {}));
+    expect(shed).toBe("");
+    expect(standalone.snapshot().droppedNotifications).toBe(50);
+    const response = new ConnectionGuard(limits, () => 0);
+    for (let i = 0; i < 20; i++) response.takeNotification();
+    const answered = await readAll(limitedBody(source(flood), new SseLimiter(response, [7]), () => {}));
+    expect(answered.split("\n\n").filter(Boolean)).toHaveLength(50);
   });
 
   it("fails the request with the reason when the stream breaks", async () => {

@@ -91,6 +91,22 @@ describe("turn and instance quotas (defaults)", () => {
     for (const release of held) release();
   });
 
+  it("the 21st reconnect of a user to one server within a minute answers 429; other servers and users are unaffected", async () => {
+    const { enforceReconnectRate } = await import("@/lib/quotas");
+    for (let i = 0; i < 20; i++) enforceReconnectRate("carol", "s1");
+    let refused: unknown;
+    try {
+      enforceReconnectRate("carol", "s1");
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(QuotaError);
+    expect((refused as QuotaError).retryAfterSeconds).toBeGreaterThan(0);
+    expect((refused as Error).message).toMatch(/reconnects to one server per minute \(20;.*SWITCHBOARD_QUOTA_RECONNECTS_PER_MINUTE/);
+    expect(() => enforceReconnectRate("carol", "s2")).not.toThrow();
+    expect(() => enforceReconnectRate("dave", "s1")).not.toThrow();
+  });
+
   it("instance-wide connections and sandboxed processes answer 429 at their totals", async () => {
     const { poolAdmission } = await import("@/lib/quotas");
     const http = { id: "s", name: "s", config: { url: "https://x.example/mcp" } };

@@ -83,6 +83,12 @@ describe("buildBwrapArgs", () => {
     expect(operands(args, "--bind", 2)).toEqual([]);
   });
 
+  it("binds the host home when the launcher mounts the capped home image on it (no tmpfs home)", () => {
+    const args = beforeSeparator(buildBwrapArgs(plan({ homeImage: true })));
+    expect(operands(args, "--tmpfs")).toEqual([["/tmp"]]);
+    expect(operands(args, "--bind", 2)).toEqual([["/srv/data/sandboxes/alice/s1", "/home/sandbox"]]);
+  });
+
   it("mounts system directories read-only, a fresh /proc and /dev, a private /tmp and the persistent home writable", () => {
     const args = beforeSeparator(buildBwrapArgs(plan({ limits: { ...DEFAULT_LIMITS, homeBytes: null } })));
     expect(operands(args, "--ro-bind", 2)).toContainEqual(["/usr", "/usr"]);

@@ -1,0 +1,63 @@
+/**
+ * Whole-sandbox control groups on both layouts, against fake cgroup roots in a temp directory:
+ * cgroup v2 (one unified tree, detected by `cgroup.controllers`) and the v1 controllers.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { prepareGroup } from "@/lib/mcp/sandbox/cgroups";
+
+const LIMITS = { memoryBytes: 256 * 1024 * 1024, processes: 64, cpus: 0.5 };
+let root = "";
+
+function fakeRoot(entries: string[]): string {
+  root = mkdtempSync(path.join(os.tmpdir(), "cgroup-root-"));
+  for (const entry of entries) {
+    if (entry.endsWith("/")) mkdirSync(path.join(root, entry), { recursive: true });
+    else writeFileSync(path.join(root, entry), "");
+  }
+  return root;
+}
+
+const read = (...parts: string[]) => readFileSync(path.join(root, ...parts), "utf8");
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe("prepareGroup", () => {
+  it("on cgroup v2 writes memory.max, pids.max and cpu.max in one group and enables the controllers above it", async () => {
+    fakeRoot(["cgroup.controllers"]);
+    const placement = await prepareGroup("sandbox-7", LIMITS, root);
+    expect(placement).toEqual({ procsFiles: [path.join(root, "switchboard/sandbox-7/cgroup.procs")], notEnforced: [] });
+    expect(read("switchboard/sandbox-7/memory.max")).toBe(String(LIMITS.memoryBytes));
+    expect(read("switchboard/sandbox-7/memory.swap.max")).toBe("0");
+    expect(read("switchboard/sandbox-7/pids.max")).toBe("64");
+    expect(read("switchboard/sandbox-7/cpu.max")).toBe("50000 100000");
+  });
+
+  it("on cgroup v1 writes each controller's own group, and joins cpuacct to measure CPU time", async () => {
+    fakeRoot(["memory/", "pids/", "cpu/", "cpuacct/"]);
+    const placement = await prepareGroup("sandbox-7", LIMITS, root);
+    expect(placement.notEnforced).toEqual([]);
+    expect(placement.procsFiles.map((file) => path.relative(root, file))).toEqual([
+      "memory/switchboard/sandbox-7/cgroup.procs",
+      "pids/switchboard/sandbox-7/cgroup.procs",
+      "cpu/switchboard/sandbox-7/cgroup.procs",
+      "cpuacct/switchboard/sandbox-7/cgroup.procs",
+    ]);
+    expect(read("memory/switchboard/sandbox-7/memory.limit_in_bytes")).toBe(String(LIMITS.memoryBytes));
+    expect(read("pids/switchboard/sandbox-7/pids.max")).toBe("64");
+    expect(read("cpu/switchboard/sandbox-7/cpu.cfs_quota_us")).toBe("50000");
+    expect(read("cpu/switchboard/sandbox-7/cpu.cfs_period_us")).toBe("100000");
+  });
+
+  it("says plainly which limits it could not set up", async () => {
+    fakeRoot(["memory/"]); // no pids or cpu controller on this host
+    const placement = await prepareGroup("sandbox-7", LIMITS, root);
+    expect(placement.procsFiles).toEqual([path.join(root, "memory/switchboard/sandbox-7/cgroup.procs")]);
+    expect(placement.notEnforced).toEqual([
+      expect.stringMatching(/^process count limit for the whole sandbox not enforced/),
+      expect.stringMatching(/^CPU limit for the whole sandbox not enforced/),
+    ]);
+  });
+});
