@@ -4,7 +4,7 @@
  * controllers otherwise. What could not be set up is reported, never silently skipped: the launch
  * prints it to the server's stderr, which the status shows.
  */
-import { access, mkdir, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Whole-sandbox limits; `null` leaves one unlimited. */
@@ -27,10 +27,46 @@ export interface GroupPlacement {
 
 const CPU_PERIOD_US = 100_000;
 
-/** Create (or reuse) the control group `name` under `root` with `limits`. */
+/** Create (or reuse) the control group `name` under `root` with `limits`; idle groups of other sandboxes are removed first. */
 export async function prepareGroup(name: string, limits: GroupLimits, root = "/sys/fs/cgroup"): Promise<GroupPlacement> {
+  await reapIdleGroups(root, { keep: name });
   if (await exists(path.join(root, "cgroup.controllers"))) return prepareV2(name, limits, root);
   return prepareV1(name, limits, root);
+}
+
+/** How long a group may sit empty before a launch removes it: a launch between mkdir and joining is never that slow. */
+const IDLE_GROUP_MS = 60_000;
+
+/**
+ * Remove the sandbox groups under `root` that no process uses any more (one per identity would
+ * otherwise pile up for good). A group is only removed when older than `olderThanMs`, so a launch
+ * that has created its group but not joined it yet keeps it; the kernel refuses (EBUSY) to remove a
+ * group that still holds a process, which is what makes this safe. Returns the groups removed.
+ */
+export async function reapIdleGroups(root: string, options: { keep?: string; olderThanMs?: number } = {}): Promise<string[]> {
+  const parents = (await exists(path.join(root, "cgroup.controllers")))
+    ? [path.join(root, "switchboard")]
+    : ["memory", "pids", "cpu", "cpuacct"].map((controller) => path.join(root, controller, "switchboard"));
+  const cutoff = Date.now() - (options.olderThanMs ?? IDLE_GROUP_MS);
+  const removed: string[] = [];
+  for (const parent of parents) {
+    const names = await readdir(parent).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith("sandbox-") || name === options.keep) continue;
+      const dir = path.join(parent, name);
+      const info = await stat(dir).catch(() => null);
+      if (!info?.isDirectory() || info.mtimeMs > cutoff) continue;
+      // Busy (a process is still in it) or already gone: both leave nothing to do.
+      if (
+        await rmdir(dir).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed.push(dir);
+    }
+  }
+  return removed;
 }
 
 async function prepareV2(name: string, limits: GroupLimits, root: string): Promise<GroupPlacement> {

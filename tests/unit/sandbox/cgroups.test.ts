@@ -2,11 +2,11 @@
  * Whole-sandbox control groups on both layouts, against fake cgroup roots in a temp directory:
  * cgroup v2 (one unified tree, detected by `cgroup.controllers`) and the v1 controllers.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { prepareGroup } from "@/lib/mcp/sandbox/cgroups";
+import { prepareGroup, reapIdleGroups } from "@/lib/mcp/sandbox/cgroups";
 
 const LIMITS = { memoryBytes: 256 * 1024 * 1024, processes: 64, cpus: 0.5 };
 let root = "";
@@ -59,5 +59,38 @@ describe("prepareGroup", () => {
       expect.stringMatching(/^process count limit for the whole sandbox not enforced/),
       expect.stringMatching(/^CPU limit for the whole sandbox not enforced/),
     ]);
+  });
+});
+
+describe("reapIdleGroups", () => {
+  it("removes old empty sandbox groups and leaves busy, fresh and kept ones (a real cgroupfs refuses to remove a busy group)", async () => {
+    // In a plain directory a group with a file in it cannot be removed either: it stands for a busy one.
+    fakeRoot([
+      "memory/switchboard/sandbox-idle/",
+      "memory/switchboard/sandbox-busy/",
+      "memory/switchboard/sandbox-busy/cgroup.procs",
+      "memory/switchboard/sandbox-fresh/",
+      "memory/switchboard/sandbox-keep/",
+      "memory/switchboard/other/",
+    ]);
+    const old = new Date(Date.now() - 10 * 60_000);
+    for (const name of ["sandbox-idle", "sandbox-busy", "sandbox-keep", "other"])
+      utimesSync(path.join(root, "memory/switchboard", name), old, old);
+
+    const removed = await reapIdleGroups(root, { keep: "sandbox-keep", olderThanMs: 60_000 });
+
+    expect(removed).toEqual([path.join(root, "memory/switchboard/sandbox-idle")]);
+    for (const name of ["sandbox-busy", "sandbox-fresh", "sandbox-keep", "other"]) {
+      expect(existsSync(path.join(root, "memory/switchboard", name))).toBe(true);
+    }
+  });
+
+  it("runs before a launch prepares its own group", async () => {
+    fakeRoot(["cgroup.controllers", "switchboard/sandbox-gone/"]);
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(path.join(root, "switchboard/sandbox-gone"), old, old);
+    await prepareGroup("sandbox-7", LIMITS, root);
+    expect(existsSync(path.join(root, "switchboard/sandbox-gone"))).toBe(false);
+    expect(existsSync(path.join(root, "switchboard/sandbox-7"))).toBe(true);
   });
 });
