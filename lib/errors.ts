@@ -39,6 +39,8 @@ export const ERROR_STATUS = {
   "chat.approval_not_pending": 409,
   "tool.not_held": 409,
   "tool.definition_changed": 409,
+  "tool.held": 409,
+  "tool.denied": 403,
   "pending.not_found": 404,
   "instance.secret_key": 500,
   "internal.error": 500,

@@ -24,6 +24,7 @@ import { appAuthProviderFactory } from "../oauth/web/app-deps";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 import { closeOnSignals } from "./shutdown";
+import { publishStatus } from "./status-events";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -66,6 +67,7 @@ function poolOptions(): PoolOptions {
     turnWaitMs: Number(process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS) * 1000 || undefined,
     onElicitation: elicitationBroker().handler,
     onSampling: samplingHost().provider,
+    onStatusChange: publishStatus,
   };
 }
 

@@ -9,6 +9,7 @@ import type { ServerDefinition } from "../mcp";
 import type { TrustActor } from "../trust/permissions";
 import { listToolsWithHeld } from "../trust/trust-service";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
+import { auditHandCall, gateHandCall } from "../agent/hand-call-gate";
 
 /** Who is calling, in which workspace (what `requireWorkspace` returns). */
 export interface Caller {
@@ -25,14 +26,22 @@ export async function serverTools(caller: TrustActor, serverId: string) {
   return { tools: await listToolsWithHeld(getDb(), appPool(), caller, definition(caller, serverId)) };
 }
 
-/** Call a tool by its raw name; never throws for tool failures (they are `isError` results). */
+/**
+ * Call a tool by its raw name, by hand: through the agent's gate (held and "never" tools refused,
+ * lib/agent/hand-call-gate.ts) and audited. Tool failures are `isError` results, not throws.
+ */
 export async function callServerTool(
-  caller: Caller,
+  caller: TrustActor,
   serverId: string,
   body: { name: string; arguments: Record<string, unknown> },
   signal: AbortSignal,
 ) {
-  return appPool().callTool(caller.id, definition(caller, serverId), body.name, body.arguments, { signal });
+  const server = definition(caller, serverId);
+  const pool = appPool();
+  const policy = await gateHandCall(getDb(), pool, caller, server, body.name);
+  const outcome = await pool.callTool(caller.id, server, body.name, body.arguments, { signal });
+  auditHandCall(getDb(), caller, server, body.name, policy, outcome);
+  return { ...outcome, policy };
 }
 
 /** Resources and resource templates. */
@@ -92,9 +101,15 @@ export async function reconnectServer(caller: Caller, serverId: string) {
   return appPool().reconnect(caller.id, definition(caller, serverId));
 }
 
-/** Every server's status for the caller, connecting what is not connected yet. */
-export async function workspaceStatus(caller: Caller) {
-  return { servers: await appPool().discover(caller.id, workspaceServerDefinitions(getDb(), caller)) };
+/**
+ * Every server's status for the caller; `connect` connects what is not connected yet. Without it
+ * nothing starts: opening a page must not launch a server (saving or using one does).
+ */
+export async function workspaceStatus(caller: Caller, connect = false) {
+  const pool = appPool();
+  const servers = workspaceServerDefinitions(getDb(), caller);
+  if (connect) return { servers: await pool.discover(caller.id, servers) };
+  return { servers: servers.map((server) => pool.status(caller.id, server)) };
 }
 
 /** Re-read the caller's server configs and reconnect only what changed. */

@@ -91,7 +91,9 @@ export class ManagedServer {
       stepUp:
         this.state === "needs_authorization" && this.lastError instanceof StepUpRequiredError ? { scope: this.lastError.scope } : null,
       counts: {
-        tools: d?.tools.length ?? 0,
+        // What the tool list shows: the server's tools after the config's include/exclude filter
+        // (the resource/prompt helper tools are listed and counted apart, in the UI).
+        tools: d ? this.registrations.filter((t) => t.kind === "tool").length : 0,
         resources: d?.resources.length ?? 0,
         resourceTemplates: d?.resourceTemplates.length ?? 0,
         prompts: d?.prompts.length ?? 0,

@@ -159,6 +159,8 @@ const ROUTES: Route[] = [
     own: MEMBERS_OK(400),
   },
   { key: "POST /api/servers/[id]/complete", url: (c) => `/api/servers/${c.serverId}/complete`, body: () => ({}), own: MEMBERS_OK(400) },
+  // The live event stream is per user (events filtered by membership); `?once=1` ends it after `ready`.
+  { key: "GET /api/events", url: () => "/api/events?once=1", own: EVERYONE(200), userLevel: true },
   { key: "GET /api/servers/[id]/status", url: (c) => `/api/servers/${c.serverId}/status`, own: MEMBERS_OK(200) },
   { key: "POST /api/servers/[id]/reconnect", url: (c) => `/api/servers/${c.serverId}/reconnect`, own: MEMBERS_OK(200) },
   { key: "GET /api/servers/[id]/member-values", url: (c) => `/api/servers/${c.serverId}/member-values`, own: MEMBERS_OK(200) },

@@ -105,7 +105,6 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                   <ServerStatusPanel
                     key={JSON.stringify(server.config)}
                     serverId={server.id}
-                    autoConnect={server.transport === "http"}
                     authSlot={(state) =>
                       server.config.auth === "oauth" || state === "needs_authorization" ? (
                         <OAuthConnect serverId={server.id} state={state} />
@@ -113,7 +112,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                     }
                   />
                 )}
-                {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} refresh={server.transport === "http"} />}
+                {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} />}
               </div>
               <div className="flex shrink-0 gap-2">
                 <button
