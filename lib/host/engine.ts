@@ -25,6 +25,7 @@ import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 import { closeOnSignals } from "./shutdown";
 import { publishStatus } from "./status-events";
+import { connectionLog } from "./connection-log";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -45,6 +46,7 @@ export function appPool(): McpPool {
       elicitationBroker().withdrawServer(serverId);
       samplingHost().reviews.withdraw((view) => view.serverId === serverId);
       await pool.closeServer(serverId);
+      connectionLog().forgetServer(serverId);
     });
     return pool;
   });
@@ -67,7 +69,10 @@ function poolOptions(): PoolOptions {
     turnWaitMs: Number(process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS) * 1000 || undefined,
     onElicitation: elicitationBroker().handler,
     onSampling: samplingHost().provider,
-    onStatusChange: publishStatus,
+    onStatusChange: (status) => {
+      connectionLog().record(status);
+      publishStatus(status);
+    },
   };
 }
 

@@ -159,6 +159,25 @@ const ROUTES: Route[] = [
     own: MEMBERS_OK(400),
   },
   { key: "POST /api/servers/[id]/complete", url: (c) => `/api/servers/${c.serverId}/complete`, body: () => ({}), own: MEMBERS_OK(400) },
+  { key: "GET /api/servers/[id]/logs", url: (c) => `/api/servers/${c.serverId}/logs`, own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/servers/[id]/logs/level",
+    url: (c) => `/api/servers/${c.serverId}/logs/level`,
+    body: () => ({ level: "verbose" }),
+    own: MEMBERS_OK(400),
+  },
+  {
+    key: "POST /api/servers/[id]/resources/subscribe",
+    url: (c) => `/api/servers/${c.serverId}/resources/subscribe`,
+    body: () => ({}),
+    own: MEMBERS_OK(400),
+  },
+  {
+    key: "DELETE /api/servers/[id]/resources/subscribe",
+    url: (c) => `/api/servers/${c.serverId}/resources/subscribe`,
+    body: () => ({}),
+    own: MEMBERS_OK(400),
+  },
   // The live event stream is per user (events filtered by membership); `?once=1` ends it after `ready`.
   { key: "GET /api/events", url: () => "/api/events?once=1", own: EVERYONE(200), userLevel: true },
   { key: "GET /api/servers/[id]/status", url: (c) => `/api/servers/${c.serverId}/status`, own: MEMBERS_OK(200) },
