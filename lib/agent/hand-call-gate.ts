@@ -44,6 +44,24 @@ export async function gateHandCall(
   return approval.type === "user-approval" ? { action: "ask", reason: approval.reason } : { action: "allow" };
 }
 
+/** Every listed tool with what a hand call of it would meet: held, never, ask (with the reason) or allow. */
+export async function handCallPolicies(db: Db, pool: Pick<McpPool, "listTools" | "toolset">, caller: TrustActor, server: ServerDefinition) {
+  const tools = await listToolsWithHeld(db, pool, caller, server);
+  const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
+  await gate.refresh();
+  return tools.map((tool) => {
+    if (tool.held) return { ...tool, policy: { action: "held" as const, reason: `${tool.held} definition waiting for review` } };
+    const approval = gate.approval(tool.name, []);
+    const policy =
+      approval.type === "denied"
+        ? { action: "never" as const, reason: approval.reason }
+        : approval.type === "user-approval"
+          ? { action: "ask" as const, reason: approval.reason }
+          : { action: "allow" as const, reason: "" };
+    return { ...tool, policy };
+  });
+}
+
 /** Audit one finished hand call (never the arguments or the result: they may hold secrets). */
 export function auditHandCall(
   db: Db,

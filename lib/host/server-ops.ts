@@ -7,9 +7,9 @@ import type { CompleteRequest } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { ServerDefinition } from "../mcp";
 import type { TrustActor } from "../trust/permissions";
-import { listToolsWithHeld } from "../trust/trust-service";
+import { capText } from "../trust/untrusted-text";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
-import { auditHandCall, gateHandCall } from "../agent/hand-call-gate";
+import { auditHandCall, gateHandCall, handCallPolicies } from "../agent/hand-call-gate";
 
 /** Who is calling, in which workspace (what `requireWorkspace` returns). */
 export interface Caller {
@@ -21,10 +21,37 @@ function definition(caller: Caller, serverId: string): ServerDefinition {
   return workspaceServerDefinition(getDb(), caller, serverId);
 }
 
-/** The server's registered tools (connects if needed), each with `held: null | "new" | "changed"`. */
+/**
+ * The server's registered tools (connects if needed), each with `held: null | "new" | "changed"` and
+ * the `policy` a hand call meets (`held`, `never`, `ask` with its reason, or `allow`).
+ */
 export async function serverTools(caller: TrustActor, serverId: string) {
-  return { tools: await listToolsWithHeld(getDb(), appPool(), caller, definition(caller, serverId)) };
+  return { tools: await handCallPolicies(getDb(), appPool(), caller, definition(caller, serverId)) };
 }
+
+/**
+ * What the inspector's header shows, without connecting: the status (name, version, protocol),
+ * the negotiated capabilities and instructions (null until connected; instructions stripped of
+ * invisible characters), and only `data:` image icons, so the browser never fetches a server's URL.
+ */
+export function serverInfo(caller: Caller, serverId: string) {
+  const pool = appPool();
+  const server = definition(caller, serverId);
+  const status = pool.status(caller.id, server);
+  const details = pool.details(caller.id, server);
+  const icons = (status.serverInfo?.icons ?? [])
+    .filter((icon) => SAFE_ICON.test(icon.src))
+    .map((icon) => ({ src: icon.src, mimeType: icon.mimeType }));
+  return {
+    status,
+    capabilities: details?.capabilities ?? null,
+    instructions: details?.instructions ? capText(details.instructions, 8000) : null,
+    icons,
+  };
+}
+
+// Raster images only: an SVG can carry script, and any other URL would make the browser call the server's host.
+const SAFE_ICON = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/;
 
 /**
  * Call a tool by its raw name, by hand: through the agent's gate (held and "never" tools refused,

@@ -111,6 +111,13 @@ export class ManagedServer {
     };
   }
 
+  /** What the live connection negotiated (capabilities, instructions), or null when not connected; never connects. */
+  details(): { capabilities: Record<string, unknown>; instructions: string | null } | null {
+    const c = this.connection;
+    if (!c) return null;
+    return { capabilities: (c.client.getServerCapabilities() ?? {}) as Record<string, unknown>, instructions: c.instructions ?? null };
+  }
+
   /** Whether a connection is open or being opened (counted by the connection quotas). */
   isLive(): boolean {
     return this.connection !== null || this.connecting !== null;

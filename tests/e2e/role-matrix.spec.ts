@@ -159,6 +159,7 @@ const ROUTES: Route[] = [
     own: MEMBERS_OK(400),
   },
   { key: "POST /api/servers/[id]/complete", url: (c) => `/api/servers/${c.serverId}/complete`, body: () => ({}), own: MEMBERS_OK(400) },
+  { key: "GET /api/servers/[id]/info", url: (c) => `/api/servers/${c.serverId}/info`, own: MEMBERS_OK(200) },
   { key: "GET /api/servers/[id]/logs", url: (c) => `/api/servers/${c.serverId}/logs`, own: MEMBERS_OK(200) },
   {
     key: "PUT /api/servers/[id]/logs/level",

@@ -1,6 +1,7 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { configToForm } from "./form-model";
 import { ServerForm } from "./server-form";
@@ -15,6 +16,7 @@ export type ServerListItem = ServerView;
 /** The Servers page: the workspace's servers with add, edit and delete. */
 export function ServersView({ initialServers, isAdmin }: { initialServers: ServerListItem[]; isAdmin: boolean }) {
   const router = useRouter();
+  const pathname = usePathname();
   const [servers, setServers] = useState(initialServers);
   const [editing, setEditing] = useState<string | "new" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -115,6 +117,9 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                 {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} />}
               </div>
               <div className="flex shrink-0 gap-2">
+                <Link href={`${pathname}/${server.id}`} className="btn-secondary" data-testid="inspect-server">
+                  Inspect
+                </Link>
                 <button
                   type="button"
                   className="btn-secondary"
