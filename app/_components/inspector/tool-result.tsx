@@ -4,9 +4,9 @@
  * tool's output schema, whether the server flagged an error, and how long the call took.
  * Images show only as `data:` URLs built from the block's bytes; links are shown, never followed.
  */
-import type { RJSFSchema } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
 import type { HandCallResult } from "./inspector-api";
+import { formSchema } from "./form-schema";
 
 /** The result panel. */
 export function ToolResult({ outcome, outputSchema }: { outcome: HandCallResult; outputSchema?: Record<string, unknown> }) {
@@ -14,7 +14,7 @@ export function ToolResult({ outcome, outputSchema }: { outcome: HandCallResult;
   const structured = result.structuredContent;
   const schemaErrors =
     structured !== undefined && outputSchema
-      ? validator.validateFormData(structured, outputSchema as RJSFSchema).errors.map((e) => e.stack)
+      ? validator.validateFormData(structured, formSchema(outputSchema)).errors.map((e) => e.stack)
       : null;
   return (
     <div className="space-y-2 rounded border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-testid="tool-result">

@@ -5,11 +5,11 @@
  * "never" tool is refused there, and an "ask" tool is confirmed here before the request is sent.
  */
 import Form from "@rjsf/core";
-import type { RJSFSchema } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
 import { useEffect, useState } from "react";
 import { ApiError } from "../api-client";
 import { callTool, type HandCallResult, type InspectorTool, listInspectorTools } from "./inspector-api";
+import { formSchema } from "./form-schema";
 import { ToolResult } from "./tool-result";
 
 /** Last calls kept on the page, newest first. */
@@ -163,7 +163,7 @@ function ToolRunner({
       </label>
       {raw === null ? (
         <Form
-          schema={(tool.inputSchema ?? { type: "object" }) as RJSFSchema}
+          schema={formSchema(tool.inputSchema)}
           validator={validator}
           formData={args}
           onChange={(event) => setArgs((event.formData ?? {}) as Record<string, unknown>)}
