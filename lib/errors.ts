@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   "server.name_taken": 409,
   "server.invalid_config": 400,
   "server.upstream": 502,
+  "server.import_invalid": 400,
   "chat.not_found": 404,
   "workspace.not_found": 404,
   "workspace.member_not_found": 404,

@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { getDb } from "../../db/client";
+import { confirmImport, type ImportRequest } from "../servers/import-service";
 import { addServerView, changeServerView, type Actor } from "../servers/service";
 import { consoleLogger } from "./console-logger";
 import { appPool, workspaceServerDefinition } from "./engine";
@@ -29,4 +30,11 @@ export function changeAndStartServer(caller: Actor, id: string, body: unknown) {
   const view = changeServerView(getDb(), caller, id, body);
   startSavedServer(caller, view.id);
   return view;
+}
+
+/** Save the confirmed entries of an import and start each. */
+export function importAndStartServers(caller: Actor, request: ImportRequest & { confirm: string[] }) {
+  const result = confirmImport(getDb(), caller, request);
+  for (const id of result.created) startSavedServer(caller, id);
+  return result;
 }
