@@ -9,6 +9,7 @@ import { ServerStatusPanel } from "./server-status";
 import { OAuthConnect } from "./oauth-connect";
 import { ApiError, deleteServer, listServers, type ServerView } from "../api-client";
 import { ServerTrustPanel } from "./server-trust";
+import { ImportPanel } from "./import-panel";
 
 /** A server as listed by `GET /api/servers`. */
 export type ServerListItem = ServerView;
@@ -18,7 +19,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
   const router = useRouter();
   const pathname = usePathname();
   const [servers, setServers] = useState(initialServers);
-  const [editing, setEditing] = useState<string | "new" | null>(null);
+  const [editing, setEditing] = useState<string | "new" | "import" | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   async function reload() {
@@ -48,9 +49,14 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">MCP servers</h1>
         {editing === null && (
-          <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
-            Add server
-          </button>
+          <div className="flex gap-2">
+            <button type="button" className="btn-secondary" onClick={() => setEditing("import")} data-testid="open-import">
+              Import / export
+            </button>
+            <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
+              Add server
+            </button>
+          </div>
         )}
       </div>
       {error && (
@@ -59,6 +65,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
         </p>
       )}
       {editing === "new" && <ServerForm isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />}
+      {editing === "import" && <ImportPanel onImported={reload} onCancel={() => setEditing(null)} />}
       {servers.length === 0 && editing === null && (
         <p className="text-sm text-zinc-500" data-testid="no-servers">
           No servers yet. Add a remote MCP server by URL{isAdmin ? ", or a local stdio one" : ""}.
