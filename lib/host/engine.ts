@@ -5,7 +5,7 @@
  */
 import "server-only";
 import path from "node:path";
-import { closeGlobalPool, engineLimitsFromEnv, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import { closeGlobalPool, engineLimitsFromEnv, getPool, McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
 import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
@@ -50,6 +50,14 @@ export function appPool(): McpPool {
     });
     return pool;
   });
+}
+
+/**
+ * A pool of its own with the app's sandbox, SSRF guard and OAuth, for a one-off connection test:
+ * nothing it opens is shared, reported live or kept (the caller closes it).
+ */
+export function isolatedPool(): McpPool {
+  return new McpPool({ ...poolOptions(), onStatusChange: undefined, idleTimeoutMs: 0 });
 }
 
 function poolOptions(): PoolOptions {

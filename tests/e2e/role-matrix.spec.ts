@@ -162,6 +162,8 @@ const ROUTES: Route[] = [
   // Import previews for every member (a bad text is a 400 first); export for every member, secrets as placeholders.
   { key: "POST /api/servers/import", url: () => "/api/servers/import", body: () => ({ text: "[]" }), own: MEMBERS_OK(400) },
   { key: "GET /api/servers/export", url: () => "/api/servers/export", own: MEMBERS_OK(200) },
+  { key: "POST /api/servers/test", url: () => "/api/servers/test", body: () => ({}), own: MANAGERS_OK(400) },
+  { key: "POST /api/settings/model/test", url: () => "/api/settings/model/test", own: MEMBERS_OK(200) },
   { key: "GET /api/servers/[id]/info", url: (c) => `/api/servers/${c.serverId}/info`, own: MEMBERS_OK(200) },
   { key: "GET /api/servers/[id]/logs", url: (c) => `/api/servers/${c.serverId}/logs`, own: MEMBERS_OK(200) },
   {

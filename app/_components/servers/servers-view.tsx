@@ -78,6 +78,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
               <ServerForm
                 serverId={server.id}
                 initial={configToForm(server.name, server.config)}
+                original={server.config}
                 isAdmin={isAdmin}
                 onSaved={reload}
                 onCancel={() => setEditing(null)}

@@ -1,7 +1,7 @@
 "use client";
 /** The user's own model: provider, model, base URL and API key (shown masked, never in clear). */
 import { useCallback, useEffect, useState } from "react";
-import { getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
+import { apiRequest, getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
 
 /** The form. */
 export function ModelSettingsForm() {
@@ -29,6 +29,17 @@ export function ModelSettingsForm() {
       };
       load(await saveModelSettings(body));
       setMessage({ tone: "ok", text: "Saved." });
+    } catch (e) {
+      setMessage({ tone: "error", text: (e as Error).message });
+    }
+  };
+
+  // Tests the saved settings: the model the next chat would use, through the same SSRF guard.
+  const test = async () => {
+    setMessage(null);
+    try {
+      const result = await apiRequest<{ ok: boolean; message: string }>("/api/settings/model/test", { method: "POST", body: "{}" });
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
     } catch (e) {
       setMessage({ tone: "error", text: (e as Error).message });
     }
@@ -110,6 +121,15 @@ export function ModelSettingsForm() {
         <div className="flex gap-2">
           <button type="submit" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white">
             Save model settings
+          </button>
+          <button
+            type="button"
+            onClick={() => void test()}
+            className="rounded bg-zinc-200 px-3 py-1.5 text-sm dark:bg-zinc-700"
+            data-testid="test-model"
+            title="Sends one short request to the saved model"
+          >
+            Test connection
           </button>
           {view?.apiKey && (
             <button
