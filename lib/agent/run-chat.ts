@@ -23,6 +23,7 @@ import { dataPartToModel, toolNamesIn } from "./message-parts";
 import type { ContentSource } from "./policy";
 import { HELD_TOOL_ERROR, ToolGate } from "./tool-gate";
 import { turnSources } from "./turn-sources";
+import { withServerInstructions } from "./server-instructions";
 
 /** Upper bound on model steps per turn (`SWITCHBOARD_AGENT_MAX_STEPS`, default 10). */
 export function maxAgentSteps(env: Record<string, string | undefined> = process.env): number {
@@ -42,7 +43,7 @@ export const SYSTEM_PROMPT = [
 /** What one model run needs; everything is computed on the server. */
 export interface RunChatOptions {
   db: Db;
-  pool: Pick<McpPool, "toolset" | "callRegistered" | "status">;
+  pool: Pick<McpPool, "toolset" | "callRegistered" | "status" | "details">;
   model: LanguageModel;
   user: { id: string; workspaceId?: string };
   chatId: string;
@@ -117,7 +118,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
       });
       const result = streamText({
         model,
-        system: SYSTEM_PROMPT,
+        // After gate.refresh(): the servers that joined this turn are connected, their instructions known.
+        system: withServerInstructions(SYSTEM_PROMPT, pool, user.id, servers),
         messages: modelMessages,
         tools,
         toolApproval: ({ toolCall }) => gate.approval(toolCall.toolName, sources),
