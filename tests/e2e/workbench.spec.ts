@@ -88,3 +88,22 @@ test("a killed stdio server's status changes without a reload, then recovers", a
   expect(after.pid).not.toBe(status.pid);
   await page.request.delete(`/api/servers/${id}`);
 });
+
+test("Test connection on the form connects for real, and names SWITCHBOARD_ALLOWED_HOSTS for a private address", async ({
+  page,
+  everything,
+}) => {
+  await new AuthPages(page).register(newAccount("bench-test"));
+  await page.goto("/servers");
+  await page.getByRole("button", { name: "Add server" }).click();
+  await expect(page.getByTestId("server-form-heading")).toHaveText("Add a remote server");
+  await page.getByLabel(/^Name/).fill("tried");
+  await page.getByLabel("URL").fill("http://10.20.30.40/mcp");
+  await page.getByTestId("test-connection").click();
+  await expect(page.getByTestId("test-connection-result")).toContainText("SWITCHBOARD_ALLOWED_HOSTS");
+  await page.getByLabel("URL").fill(everything.url);
+  await page.getByTestId("test-connection").click();
+  await expect(page.getByTestId("test-connection-result")).toContainText("Connected over streamable_http", { timeout: 30_000 });
+  // Nothing was saved by testing.
+  expect((await (await page.request.get("/api/servers")).json()).servers).toHaveLength(0);
+});
