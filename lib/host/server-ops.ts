@@ -32,16 +32,19 @@ export async function serverTools(caller: TrustActor, serverId: string) {
 /**
  * What the inspector's header shows, without connecting: the status (name, version, protocol),
  * the negotiated capabilities and instructions (null until connected; instructions stripped of
- * invisible characters), and only `data:` image icons, so the browser never fetches a server's URL.
+ * invisible characters), and icon links to the app's own icon route, so the browser never fetches a server's URL.
  */
 export function serverInfo(caller: Caller, serverId: string) {
   const pool = appPool();
   const server = definition(caller, serverId);
   const status = pool.status(caller.id, server);
   const details = pool.details(caller.id, server);
-  const icons = (status.serverInfo?.icons ?? [])
-    .filter((icon) => SAFE_ICON.test(icon.src))
-    .map((icon) => ({ src: icon.src, mimeType: icon.mimeType }));
+  // Every icon is served from the app's origin (lib/host/server-icons.ts), never from the server's URL.
+  const icons = (status.serverInfo?.icons ?? []).flatMap((icon, index) =>
+    SAFE_ICON.test(icon.src) || /^https?:\/\//.test(icon.src)
+      ? [{ src: `/api/servers/${encodeURIComponent(serverId)}/icon?i=${index}`, mimeType: icon.mimeType }]
+      : [],
+  );
   return {
     status,
     capabilities: details?.capabilities ?? null,
@@ -50,7 +53,7 @@ export function serverInfo(caller: Caller, serverId: string) {
   };
 }
 
-// Raster images only: an SVG can carry script, and any other URL would make the browser call the server's host.
+// data: icons of a raster type; the icon route checks the bytes again (an SVG can carry script).
 const SAFE_ICON = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/;
 
 /**

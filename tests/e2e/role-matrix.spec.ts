@@ -164,6 +164,7 @@ const ROUTES: Route[] = [
   { key: "GET /api/servers/export", url: () => "/api/servers/export", own: MEMBERS_OK(200) },
   { key: "POST /api/servers/test", url: () => "/api/servers/test", body: () => ({}), own: MANAGERS_OK(400) },
   { key: "POST /api/settings/model/test", url: () => "/api/settings/model/test", own: MEMBERS_OK(200) },
+  { key: "GET /api/servers/[id]/icon", url: (c) => `/api/servers/${c.serverId}/icon?i=99`, own: MEMBERS_OK(400) },
   { key: "GET /api/servers/[id]/info", url: (c) => `/api/servers/${c.serverId}/info`, own: MEMBERS_OK(200) },
   { key: "GET /api/servers/[id]/logs", url: (c) => `/api/servers/${c.serverId}/logs`, own: MEMBERS_OK(200) },
   {

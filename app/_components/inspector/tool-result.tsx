@@ -1,21 +1,18 @@
 "use client";
 /**
- * A tool call's whole result: each content block, the structured content checked against the
- * tool's output schema, whether the server flagged an error, and how long the call took.
+ * A tool call's whole result: each content block, the structured content (checked against the
+ * tool's output schema by the MCP client), whether the server flagged an error, and how long the call took.
  * Images show only as `data:` URLs built from the block's bytes; links are shown, never followed.
  */
-import validator from "@rjsf/validator-ajv8";
 import type { HandCallResult } from "./inspector-api";
-import { formSchema } from "./form-schema";
 
 /** The result panel. */
 export function ToolResult({ outcome, outputSchema }: { outcome: HandCallResult; outputSchema?: Record<string, unknown> }) {
   const { result, durationMs } = outcome;
   const structured = result.structuredContent;
-  const schemaErrors =
-    structured !== undefined && outputSchema
-      ? validator.validateFormData(structured, formSchema(outputSchema)).errors.map((e) => e.stack)
-      : null;
+  // The MCP client checks structured content against the output schema before we see it: a
+  // mismatch arrives as an error result, so a success with both means it matched.
+  const checked = structured !== undefined && outputSchema !== undefined && !result.isError;
   return (
     <div className="space-y-2 rounded border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-testid="tool-result">
       <p className="text-xs">
@@ -52,17 +49,14 @@ export function ToolResult({ outcome, outputSchema }: { outcome: HandCallResult;
       ))}
       {structured !== undefined && (
         <div data-testid="structured-content">
-          <p className="text-xs text-zinc-500">
+          <p className="text-xs text-zinc-500" data-testid="schema-check">
             structured content
-            {schemaErrors === null ? " (no output schema)" : schemaErrors.length === 0 ? " — matches the output schema" : ""}
+            {checked
+              ? " — matches the tool's output schema (checked by the MCP client)"
+              : outputSchema
+                ? ""
+                : " (the tool declares no output schema)"}
           </p>
-          {schemaErrors && schemaErrors.length > 0 && (
-            <ul className="field-error text-xs" data-testid="schema-errors">
-              {schemaErrors.map((error) => (
-                <li key={error}>does not match the output schema: {error}</li>
-              ))}
-            </ul>
-          )}
           <pre className="whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-900">{JSON.stringify(structured, null, 2)}</pre>
         </div>
       )}

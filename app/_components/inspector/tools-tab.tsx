@@ -1,15 +1,16 @@
 "use client";
 /**
- * Tools by hand: each tool's input schema becomes a form (@rjsf/core, validated by ajv), or raw
+ * Tools by hand: each tool's input schema becomes a form (@rjsf/core, checked without eval: the
+ * app's CSP forbids it), or raw
  * JSON. A call goes through `POST /api/servers/:id/tools/call`, the agent's gate: a held or
  * "never" tool is refused there, and an "ask" tool is confirmed here before the request is sent.
  */
 import Form from "@rjsf/core";
-import validator from "@rjsf/validator-ajv8";
 import { useEffect, useState } from "react";
 import { ApiError } from "../api-client";
 import { callTool, type HandCallResult, type InspectorTool, listInspectorTools } from "./inspector-api";
 import { formSchema } from "./form-schema";
+import { formValidator } from "./form-validator";
 import { ToolResult } from "./tool-result";
 
 /** Last calls kept on the page, newest first. */
@@ -164,7 +165,7 @@ function ToolRunner({
       {raw === null ? (
         <Form
           schema={formSchema(tool.inputSchema)}
-          validator={validator}
+          validator={formValidator}
           formData={args}
           onChange={(event) => setArgs((event.formData ?? {}) as Record<string, unknown>)}
           onSubmit={(event) => void run((event.formData ?? {}) as Record<string, unknown>, false)}
