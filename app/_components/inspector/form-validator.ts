@@ -50,7 +50,7 @@ export function schemaProblems(schema: Schema | boolean | undefined, value: unkn
     for (const [name, child] of Object.entries(properties)) out.push(...schemaProblems(child, object[name], `${path}.${name}`));
   }
   if (Array.isArray(value) && schema.items && typeof schema.items === "object" && !Array.isArray(schema.items)) {
-    value.forEach((item, index) => out.push(...schemaProblems(schema.items as Schema, item, `${path}.${index}`)));
+    for (const [index, item] of value.entries()) out.push(...schemaProblems(schema.items as Schema, item, `${path}.${index}`));
   }
   return out;
 }
@@ -62,7 +62,10 @@ export const formValidator: ValidatorType = {
     const errorSchema: Record<string, unknown> = {};
     for (const error of errors) {
       let node = errorSchema;
-      for (const key of (error.property ?? "").split(".").filter(Boolean)) node = (node[key] ??= {}) as Record<string, unknown>;
+      for (const key of (error.property ?? "").split(".").filter(Boolean)) {
+        node[key] ??= {};
+        node = node[key] as Record<string, unknown>;
+      }
       node.__errors = [...((node.__errors as string[]) ?? []), error.message];
     }
     return { errors, errorSchema: errorSchema as ValidationData<unknown>["errorSchema"] };
