@@ -64,6 +64,7 @@ describe("import", () => {
 
     const exported = exportWorkspaceServers(getDb(), admin, "yaml");
     expect(exported).not.toMatch(/top-secret|env-secret/);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax itself is under test.
     expect(exported).toContain("${input:remote.headers.Authorization}");
   });
 });

@@ -21,7 +21,7 @@ describe("parseImport: the three formats", () => {
     expect(preview.servers[0].config).toMatchObject({ command: "npx", env: { TOKEN: "s3cret" } });
   });
 
-  it("reads VS Code mcp.json: `type` chooses nothing of ours, `${input:…}` are prompts filled on confirm", () => {
+  it("reads VS Code mcp.json: `type` chooses nothing of ours, input references are prompts filled on confirm", () => {
     const text = `{
       // VS Code allows comments
       "inputs": [{ "type": "promptString", "id": "api-key", "description": "API key", "password": true }],
