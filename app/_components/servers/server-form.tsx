@@ -181,24 +181,21 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
           </>
         )}
         <div className="space-y-2">
+          {!stdio && check("oauth", "Requires OAuth sign-in (auth: oauth)")}
           {check("enabled", "Enabled (connect and offer its tools)", "enabled")}
           {check("sharedCredentials", "Shared credentials (members use an admin's)", "credentials: shared")}
         </div>
       </div>
 
       {!stdio &&
+        values.oauth &&
         section(
-          "Sign-in (OAuth)",
-          ["oauth", "oauthClientId", "oauthClientSecret", "oauthScope"],
+          "OAuth client (optional: only when the authorization server cannot register Switchboard itself)",
+          ["oauthClientId", "oauthClientSecret", "oauthScope"],
           <>
-            {check("oauth", "The server needs an OAuth sign-in", "auth: oauth")}
-            {values.oauth && (
-              <div className="grid gap-2">
-                {text("oauthClientId", "Pre-registered client id (optional)", { configKey: "oauth.client_id" })}
-                {text("oauthClientSecret", "Client secret (optional)", { type: "password", configKey: "oauth.client_secret" })}
-                {text("oauthScope", "Scope (optional)", { configKey: "oauth.scope" })}
-              </div>
-            )}
+            {text("oauthClientId", "Pre-registered client id", { configKey: "oauth.client_id" })}
+            {text("oauthClientSecret", "Client secret", { type: "password", configKey: "oauth.client_secret" })}
+            {text("oauthScope", "Scope", { configKey: "oauth.scope" })}
           </>,
         )}
 
