@@ -31,20 +31,29 @@ export function InspectorView({
   serversHref: string;
 }) {
   const [info, setInfo] = useState<ServerInfoView | null>(null);
+  const [pushedState, setPushedState] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
-    getServerInfo(server.id).then(setInfo, (e: Error) => setProblem(e.message));
+    getServerInfo(server.id).then(
+      (next) => {
+        setInfo(next);
+        setPushedState(null);
+      },
+      (e: Error) => setProblem(e.message),
+    );
   }, [server.id]);
   useEffect(load, [load]);
-  // A new connection brings new capabilities and instructions.
+  // A new connection brings new capabilities and instructions; the pushed state wins over a read
+  // that was answered before it (a slow "connecting" must not hide a pushed "connected").
   useServerStatusEvents(
     server.id,
     (status) => {
+      setPushedState(status.state);
       if (status.state !== info?.status.state) load();
     },
     load,
   );
-  const connected = info?.status.state === "connected";
+  const connected = (pushedState ?? info?.status.state) === "connected";
   const serverInfo = info?.status.serverInfo;
   return (
     <section className="mx-auto max-w-5xl space-y-4 p-6" data-testid="inspector">

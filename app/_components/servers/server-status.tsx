@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, listServerTools, reconnectServer, serverStatus } from "../api-client";
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import { OAUTH_CHANGED_EVENT } from "./oauth-connect";
@@ -26,13 +26,17 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  // A status pushed while a read was under way is newer than what the read returns: the read
+  // must not overwrite it (else a "connected" push is lost behind a slow "connecting" answer).
+  const pushes = useRef(0);
   const load = useCallback(
     async (connect: boolean) => {
       setBusy(true);
+      const before = pushes.current;
       try {
         const body = await serverStatus(serverId, connect);
         setError(null);
-        setStatus(body);
+        if (pushes.current === before) setStatus(body);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         setError(error.message);
@@ -47,7 +51,14 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
     void load(false);
   }, [load]);
 
-  useServerStatusEvents(serverId, setStatus, () => void load(false));
+  useServerStatusEvents(
+    serverId,
+    (pushed) => {
+      pushes.current++;
+      setStatus(pushed);
+    },
+    () => void load(false),
+  );
 
   // Connect/Disconnect change what this server can do: show the new state without a page reload.
   useEffect(() => {
