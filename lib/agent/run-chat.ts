@@ -26,6 +26,7 @@ import { SEARCH_TOOL_NAME } from "./tool-search";
 import { ToolSearchRun } from "./tool-search-run";
 import { getToolSearchSettings } from "../workspaces/tool-search-settings";
 import { turnSources } from "./turn-sources";
+import { withServerInstructions } from "./server-instructions";
 
 /** Upper bound on model steps per turn (`SWITCHBOARD_AGENT_MAX_STEPS`, default 10). */
 export function maxAgentSteps(env: Record<string, string | undefined> = process.env): number {
@@ -45,7 +46,7 @@ export const SYSTEM_PROMPT = [
 /** What one model run needs; everything is computed on the server. */
 export interface RunChatOptions {
   db: Db;
-  pool: Pick<McpPool, "toolset" | "callRegistered" | "status">;
+  pool: Pick<McpPool, "toolset" | "callRegistered" | "status" | "details">;
   model: LanguageModel;
   user: { id: string; workspaceId?: string };
   chatId: string;
@@ -134,7 +135,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
       });
       const result = streamText({
         model,
-        system: SYSTEM_PROMPT,
+        // After gate.refresh(): the servers that joined this turn are connected, their instructions known.
+        system: withServerInstructions(SYSTEM_PROMPT, pool, user.id, servers),
         messages: modelMessages,
         tools,
         toolApproval: ({ toolCall }) =>

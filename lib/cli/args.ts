@@ -9,7 +9,7 @@ export interface ParsedArgs {
   flags: Record<string, string>;
 }
 
-const VALUE_FLAGS = new Set(["config", "json", "data-dir"]);
+const VALUE_FLAGS = new Set(["config", "json", "data-dir", "inputs", "format"]);
 
 /** Split argv into positionals and `--config FILE` / `--json '{…}'` style flags. */
 export function parseArgv(argv: string[]): ParsedArgs {

@@ -10,6 +10,7 @@ import { UsageError, jsonArguments, parseArgv, parseKeyValues, splitTarget } fro
 import { runConformance } from "./conformance";
 import { createSandboxWrapper } from "../mcp/sandbox";
 import { closeOnSignals } from "../host/shutdown";
+import { exportCommand, importCommand } from "./import-export";
 
 const USAGE = `usage: switchboard <command> [--config FILE]
   list [server]                              servers, their state and registered tool names
@@ -19,6 +20,9 @@ const USAGE = `usage: switchboard <command> [--config FILE]
   prompts <server>                           list prompts
   prompt <server> <name> [key=value ...]     get a prompt
   conformance <url>                          run as the MCP conformance suite's client
+  import <file> [--write [--allow-stdio]] [--inputs '{"id":"value"}']
+                                             Claude Desktop / Cursor / VS Code / mcp_servers servers into the config
+  export [--format yaml|json]                the config's servers, secret values as \${input:…} placeholders
 Options: --sandbox runs stdio servers in the bubblewrap sandbox (homes under --data-dir, default
 ./.switchboard), as the web app does. The config (default ./switchboard.yaml) is YAML with a
 top-level mcp_servers: map.`;
@@ -32,14 +36,16 @@ const stdio: Output = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => 
 // The CLI runs as the local user on their own machine: one local "user", loopback URLs allowed.
 const LOCAL_USER = "local";
 
-function loadServers(configPath: string): ServerDefinition[] {
-  let text: string;
+function readConfig(configPath: string): string {
   try {
-    text = fs.readFileSync(configPath, "utf8");
+    return fs.readFileSync(configPath, "utf8");
   } catch {
     throw new UsageError(`cannot read the config file ${configPath} (pass --config FILE)`);
   }
-  return parseServersYaml(text);
+}
+
+function loadServers(configPath: string): ServerDefinition[] {
+  return parseServersYaml(readConfig(configPath));
 }
 
 function findServer(servers: ServerDefinition[], name: string | undefined): ServerDefinition {
@@ -79,7 +85,10 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
       if (!rest[0]) throw new UsageError("conformance needs the server URL");
       return await runConformance(rest[rest.length - 1]);
     }
-    const servers = loadServers(path.resolve(flags.config ?? "switchboard.yaml"));
+    const configPath = path.resolve(flags.config ?? "switchboard.yaml");
+    if (command === "import") return importCommand(rest[0], flags, configPath, io);
+    if (command === "export") return exportCommand(flags, readConfig(configPath), io);
+    const servers = loadServers(configPath);
     switch (command) {
       case "list":
         return await list(pool, servers, rest[0], io);

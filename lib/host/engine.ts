@@ -5,7 +5,7 @@
  */
 import "server-only";
 import path from "node:path";
-import { closeGlobalPool, engineLimitsFromEnv, getPool, type McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import { closeGlobalPool, engineLimitsFromEnv, getPool, McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
 import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
@@ -25,6 +25,8 @@ import { appAuthProviderFactory } from "../oauth/web/app-deps";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 import { closeOnSignals } from "./shutdown";
+import { publishStatus } from "./status-events";
+import { connectionLog } from "./connection-log";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -45,9 +47,18 @@ export function appPool(): McpPool {
       elicitationBroker().withdrawServer(serverId);
       samplingHost().reviews.withdraw((view) => view.serverId === serverId);
       await pool.closeServer(serverId);
+      connectionLog().forgetServer(serverId);
     });
     return pool;
   });
+}
+
+/**
+ * A pool of its own with the app's sandbox, SSRF guard and OAuth, for a one-off connection test:
+ * nothing it opens is shared, reported live or kept (the caller closes it).
+ */
+export function isolatedPool(): McpPool {
+  return new McpPool({ ...poolOptions(), onStatusChange: undefined, idleTimeoutMs: 0 });
 }
 
 function poolOptions(): PoolOptions {
@@ -68,6 +79,10 @@ function poolOptions(): PoolOptions {
     // Wrapped so a running chat turn can show each exchange in its transcript.
     onElicitation: interactionLog().elicitation(elicitationBroker().handler),
     onSampling: interactionLog().sampling(samplingHost().provider),
+    onStatusChange: (status) => {
+      connectionLog().record(status);
+      publishStatus(status);
+    },
   };
 }
 

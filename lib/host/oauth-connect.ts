@@ -21,7 +21,10 @@ export async function connectServer(caller: ConnectCaller, serverId: string, ori
   return result;
 }
 
-/** Disconnect: revoke and forget the tokens, close the connection (every member's, for a shared server). */
+/**
+ * Disconnect: revoke and forget the tokens, close the connection (every member's, for a shared
+ * server), and connect the caller again without tokens, which ends in `needs_authorization`.
+ */
 export async function disconnectServer(caller: ConnectCaller, serverId: string) {
   const db = getDb();
   const server = workspaceServerDefinition(db, caller, serverId);
@@ -29,7 +32,9 @@ export async function disconnectServer(caller: ConnectCaller, serverId: string) 
   const pool = appPool();
   if (shared) await pool.closeServer(serverId);
   else await pool.close(caller.id, serverId);
-  return { ...result, status: pool.status(caller.id, server) };
+  // Connect again without tokens, so the status says what the person now needs (authorization)
+  // rather than idle: pages no longer connect servers as a side effect of being opened.
+  return { ...result, status: (await pool.discover(caller.id, [server]))[0] };
 }
 
 /** The server the OAuth callback completes for `userId` (any workspace they belong to), or null. */

@@ -7,9 +7,10 @@ import type { CompleteRequest } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { ServerDefinition } from "../mcp";
 import type { TrustActor } from "../trust/permissions";
-import { listToolsWithHeld } from "../trust/trust-service";
+import { capText } from "../trust/untrusted-text";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
 import { enforceReconnectRate } from "../quotas";
+import { auditHandCall, gateHandCall, handCallPolicies } from "../agent/hand-call-gate";
 
 /** Who is calling, in which workspace (what `requireWorkspace` returns). */
 export interface Caller {
@@ -21,19 +22,57 @@ function definition(caller: Caller, serverId: string): ServerDefinition {
   return workspaceServerDefinition(getDb(), caller, serverId);
 }
 
-/** The server's registered tools (connects if needed), each with `held: null | "new" | "changed"`. */
+/**
+ * The server's registered tools (connects if needed), each with `held: null | "new" | "changed"` and
+ * the `policy` a hand call meets (`held`, `never`, `ask` with its reason, or `allow`).
+ */
 export async function serverTools(caller: TrustActor, serverId: string) {
-  return { tools: await listToolsWithHeld(getDb(), appPool(), caller, definition(caller, serverId)) };
+  return { tools: await handCallPolicies(getDb(), appPool(), caller, definition(caller, serverId)) };
 }
 
-/** Call a tool by its raw name; never throws for tool failures (they are `isError` results). */
+/**
+ * What the inspector's header shows, without connecting: the status (name, version, protocol),
+ * the negotiated capabilities and instructions (null until connected; instructions stripped of
+ * invisible characters), and icon links to the app's own icon route, so the browser never fetches a server's URL.
+ */
+export function serverInfo(caller: Caller, serverId: string) {
+  const pool = appPool();
+  const server = definition(caller, serverId);
+  const status = pool.status(caller.id, server);
+  const details = pool.details(caller.id, server);
+  // Every icon is served from the app's origin (lib/host/server-icons.ts), never from the server's URL.
+  const icons = (status.serverInfo?.icons ?? []).flatMap((icon, index) =>
+    SAFE_ICON.test(icon.src) || /^https?:\/\//.test(icon.src)
+      ? [{ src: `/api/servers/${encodeURIComponent(serverId)}/icon?i=${index}`, mimeType: icon.mimeType }]
+      : [],
+  );
+  return {
+    status,
+    capabilities: details?.capabilities ?? null,
+    instructions: details?.instructions ? capText(details.instructions, 8000) : null,
+    icons,
+  };
+}
+
+// data: icons of a raster type; the icon route checks the bytes again (an SVG can carry script).
+const SAFE_ICON = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/;
+
+/**
+ * Call a tool by its raw name, by hand: through the agent's gate (held and "never" tools refused,
+ * lib/agent/hand-call-gate.ts) and audited. Tool failures are `isError` results, not throws.
+ */
 export async function callServerTool(
-  caller: Caller,
+  caller: TrustActor,
   serverId: string,
   body: { name: string; arguments: Record<string, unknown> },
   signal: AbortSignal,
 ) {
-  return appPool().callTool(caller.id, definition(caller, serverId), body.name, body.arguments, { signal });
+  const server = definition(caller, serverId);
+  const pool = appPool();
+  const policy = await gateHandCall(getDb(), pool, caller, server, body.name);
+  const outcome = await pool.callTool(caller.id, server, body.name, body.arguments, { signal });
+  auditHandCall(getDb(), caller, server, body.name, policy, outcome);
+  return { ...outcome, policy };
 }
 
 /** Resources and resource templates. */
@@ -95,9 +134,15 @@ export async function reconnectServer(caller: Caller, serverId: string) {
   return appPool().reconnect(caller.id, server);
 }
 
-/** Every server's status for the caller, connecting what is not connected yet. */
-export async function workspaceStatus(caller: Caller) {
-  return { servers: await appPool().discover(caller.id, workspaceServerDefinitions(getDb(), caller)) };
+/**
+ * Every server's status for the caller; `connect` connects what is not connected yet. Without it
+ * nothing starts: opening a page must not launch a server (saving or using one does).
+ */
+export async function workspaceStatus(caller: Caller, connect = false) {
+  const pool = appPool();
+  const servers = workspaceServerDefinitions(getDb(), caller);
+  if (connect) return { servers: await pool.discover(caller.id, servers) };
+  return { servers: servers.map((server) => pool.status(caller.id, server)) };
 }
 
 /** Re-read the caller's server configs and reconnect only what changed. */

@@ -91,7 +91,9 @@ export class ManagedServer {
       stepUp:
         this.state === "needs_authorization" && this.lastError instanceof StepUpRequiredError ? { scope: this.lastError.scope } : null,
       counts: {
-        tools: d?.tools.length ?? 0,
+        // What the tool list shows: the server's tools after the config's include/exclude filter
+        // (the resource/prompt helper tools are listed and counted apart, in the UI).
+        tools: d ? this.registrations.filter((t) => t.kind === "tool").length : 0,
         resources: d?.resources.length ?? 0,
         resourceTemplates: d?.resourceTemplates.length ?? 0,
         prompts: d?.prompts.length ?? 0,
@@ -107,6 +109,13 @@ export class ManagedServer {
       sessionId: c?.sessionId ?? null,
       limits: c ? c.limitCounters() : this.lastLimits,
     };
+  }
+
+  /** What the live connection negotiated (capabilities, instructions), or null when not connected; never connects. */
+  details(): { capabilities: Record<string, unknown>; instructions: string | null } | null {
+    const c = this.connection;
+    if (!c) return null;
+    return { capabilities: (c.client.getServerCapabilities() ?? {}) as Record<string, unknown>, instructions: c.instructions ?? null };
   }
 
   /** Whether a connection is open or being opened (counted by the connection quotas). */

@@ -179,6 +179,11 @@ export class McpPool {
     return this.entry(userId, server).request(async (c) => c.instructions);
   }
 
+  /** Capabilities and instructions of the live connection, or null when not connected; never connects. */
+  details(userId: string, server: ServerDefinition) {
+    return this.entry(userId, server).details();
+  }
+
   /** The current connection's server log: bounded, redacted, oldest first. */
   serverLog(userId: string, server: ServerDefinition): ServerLogEntry[] {
     return this.entry(userId, server).log.list();

@@ -27,7 +27,11 @@ export interface ServerFormValues {
   parallel: boolean;
   /** `credentials: shared`: every member's calls use the connecting owner/admin's credentials. */
   sharedCredentials: boolean;
+  /** `tools.include` is set (an empty list means: no tools at all). */
+  includeOn: boolean;
   include: string;
+  /** `tools.exclude` is set. */
+  excludeOn: boolean;
   exclude: string;
   resources: boolean;
   prompts: boolean;
@@ -39,6 +43,8 @@ export interface ServerFormValues {
   samplingAllowedModels: string;
   samplingMaxToolRounds: string;
   samplingLogLevel: string;
+  /** `sampling.review`: the user sees and approves each request and its answer (default on). */
+  samplingReview: boolean;
 }
 
 /** An empty form with the config defaults (docs/configuration.md). */
@@ -63,7 +69,9 @@ export const EMPTY_FORM: ServerFormValues = {
   connectTimeout: "",
   parallel: false,
   sharedCredentials: false,
+  includeOn: false,
   include: "",
+  excludeOn: false,
   exclude: "",
   resources: true,
   prompts: true,
@@ -75,6 +83,7 @@ export const EMPTY_FORM: ServerFormValues = {
   samplingAllowedModels: "",
   samplingMaxToolRounds: "",
   samplingLogLevel: "",
+  samplingReview: true,
 };
 
 const lines = (text: string) =>
@@ -102,8 +111,11 @@ function pairs(text: string, separator: RegExp): Record<string, string> {
 const num = (text: string): number | string | undefined =>
   text.trim() === "" ? undefined : Number.isNaN(Number(text)) ? text : Number(text);
 
-/** Build the config JSON the API takes. Keys left at their default are omitted. */
-export function formToConfig(v: ServerFormValues): Record<string, unknown> {
+/**
+ * Build the config JSON the API takes. Keys left at their default are omitted, except those the
+ * `original` config (an edit) spelled out with that default: an edit that changes nothing changes nothing.
+ */
+export function formToConfig(v: ServerFormValues, original?: ServerConfig): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   const set = (key: string, value: unknown) => {
     if (value !== undefined && value !== "" && !(typeof value === "object" && value && Object.keys(value).length === 0))
@@ -120,7 +132,8 @@ export function formToConfig(v: ServerFormValues): Record<string, unknown> {
     set("oauth", oauth);
   } else {
     set("command", v.command.trim());
-    set("args", lines(v.args));
+    // Exactly as typed, one per line: an argument may be empty or carry spaces.
+    set("args", v.args === "" ? [] : v.args.split("\n").map((line) => line.replace(/\r$/, "")));
     set("env", pairs(v.env, /=/));
     if (v.network === "on") config.network = true;
     if (v.network === "hosts") config.network = list(v.networkHosts);
@@ -133,8 +146,8 @@ export function formToConfig(v: ServerFormValues): Record<string, unknown> {
   if (v.parallel) config.supports_parallel_tool_calls = true;
   if (v.sharedCredentials) config.credentials = "shared";
   const tools: Record<string, unknown> = {};
-  if (list(v.include).length) tools.include = list(v.include);
-  if (list(v.exclude).length) tools.exclude = list(v.exclude);
+  if (v.includeOn) tools.include = list(v.include);
+  if (v.excludeOn) tools.exclude = list(v.exclude);
   if (!v.resources) tools.resources = false;
   if (!v.prompts) tools.prompts = false;
   set("tools", tools);
@@ -152,8 +165,47 @@ export function formToConfig(v: ServerFormValues): Record<string, unknown> {
   }
   if (list(v.samplingAllowedModels).length) sampling.allowed_models = list(v.samplingAllowedModels);
   if (v.samplingLogLevel) sampling.log_level = v.samplingLogLevel;
+  if (!v.samplingReview) sampling.review = false;
   set("sampling", sampling);
-  return config;
+  return original ? keepSpelledOutDefaults(config, original as Record<string, unknown>) : config;
+}
+
+// Keys whose default the form expresses by leaving them out, with that default.
+const DEFAULTS: [string[], unknown][] = [
+  [["enabled"], true],
+  [["network"], false],
+  [["supports_parallel_tool_calls"], false],
+  [["credentials"], "per_member"],
+  [["args"], []],
+  [["env"], {}],
+  [["headers"], {}],
+  [["read_only_paths"], []],
+  [["oauth"], {}],
+  [["tools"], {}],
+  [["tools", "resources"], true],
+  [["tools", "prompts"], true],
+  [["sampling"], {}],
+  [["sampling", "enabled"], true],
+  [["sampling", "review"], true],
+];
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Put back each key the original spelled out with its default value that the form left out. */
+function keepSpelledOutDefaults(config: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = structuredClone(config);
+  for (const [path, fallback] of DEFAULTS) {
+    const [head, leaf] = path;
+    const before = leaf ? (original[head] as Record<string, unknown> | undefined)?.[leaf] : original[head];
+    if (before === undefined || !same(before, fallback)) continue;
+    if (!leaf) {
+      if (out[head] === undefined) out[head] = structuredClone(before);
+      continue;
+    }
+    const parent = (out[head] as Record<string, unknown> | undefined) ?? {};
+    if (parent[leaf] === undefined) out[head] = { ...parent, [leaf]: before };
+  }
+  return out;
 }
 
 /** Fill the form from a stored (masked) config. */
@@ -185,7 +237,9 @@ export function configToForm(name: string, c: ServerConfig): ServerFormValues {
     connectTimeout: str(c.connect_timeout),
     parallel: c.supports_parallel_tool_calls ?? false,
     sharedCredentials: c.credentials === "shared",
+    includeOn: c.tools?.include !== undefined,
     include: (c.tools?.include ?? []).join(", "),
+    excludeOn: c.tools?.exclude !== undefined,
     exclude: (c.tools?.exclude ?? []).join(", "),
     resources: c.tools?.resources ?? true,
     prompts: c.tools?.prompts ?? true,
@@ -197,6 +251,7 @@ export function configToForm(name: string, c: ServerConfig): ServerFormValues {
     samplingAllowedModels: (c.sampling?.allowed_models ?? []).join(", "),
     samplingMaxToolRounds: str(c.sampling?.max_tool_rounds),
     samplingLogLevel: str(c.sampling?.log_level),
+    samplingReview: c.sampling?.review ?? true,
   };
 }
 
@@ -231,6 +286,7 @@ const FIELD_OF_PATH: Record<string, keyof ServerFormValues> = {
   "sampling.allowed_models": "samplingAllowedModels",
   "sampling.max_tool_rounds": "samplingMaxToolRounds",
   "sampling.log_level": "samplingLogLevel",
+  "sampling.review": "samplingReview",
 };
 
 /** Which form field an API error `field` (e.g. `config.tools.include.0`) belongs to. */

@@ -1,9 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, listServerTools, reconnectServer, serverStatus } from "../api-client";
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import { OAUTH_CHANGED_EVENT } from "./oauth-connect";
+import { useServerStatusEvents } from "../events/live-events";
 
 const STATE_STYLE: Record<string, string> = {
   connected: "bg-emerald-100 text-emerald-800",
@@ -16,30 +17,26 @@ const STATE_STYLE: Record<string, string> = {
 };
 
 /**
- * Live status of one server for the signed-in user, its tools, and Reconnect. HTTP servers connect
- * when shown; stdio servers wait for an explicit Start so their command line is read first.
+ * Live status of one server for the signed-in user (pushed over the tab's event stream), its tools,
+ * and Reconnect. Showing it never connects: a server starts when saved, used, or on Start.
  */
-export function ServerStatusPanel({
-  serverId,
-  autoConnect,
-  authSlot,
-}: {
-  serverId: string;
-  autoConnect: boolean;
-  authSlot?: (state: string) => React.ReactNode;
-}) {
+export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; authSlot?: (state: string) => React.ReactNode }) {
   const [status, setStatus] = useState<ServerStatus | null>(null);
   const [tools, setTools] = useState<RegisteredTool[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  // A status pushed while a read was under way is newer than what the read returns: the read
+  // must not overwrite it (else a "connected" push is lost behind a slow "connecting" answer).
+  const pushes = useRef(0);
   const load = useCallback(
     async (connect: boolean) => {
       setBusy(true);
+      const before = pushes.current;
       try {
         const body = await serverStatus(serverId, connect);
         setError(null);
-        setStatus(body);
+        if (pushes.current === before) setStatus(body);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         setError(error.message);
@@ -51,8 +48,17 @@ export function ServerStatusPanel({
   );
 
   useEffect(() => {
-    void load(autoConnect);
-  }, [load, autoConnect]);
+    void load(false);
+  }, [load]);
+
+  useServerStatusEvents(
+    serverId,
+    (pushed) => {
+      pushes.current++;
+      setStatus(pushed);
+    },
+    () => void load(false),
+  );
 
   // Connect/Disconnect change what this server can do: show the new state without a page reload.
   useEffect(() => {
@@ -111,7 +117,7 @@ export function ServerStatusPanel({
             {status.limits.lastRefusal && ` (last: ${status.limits.lastRefusal})`}
           </span>
         )}
-        {state === "idle" && !autoConnect && (
+        {state === "idle" && (
           <button type="button" className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
             Start
           </button>
@@ -139,9 +145,14 @@ export function ServerStatusPanel({
           className="divide-y divide-zinc-100 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
           data-testid="server-tools"
         >
-          {tools.map((tool) => (
+          {[...tools.filter((t) => t.kind === "tool"), ...tools.filter((t) => t.kind !== "tool")].map((tool) => (
             <li key={tool.name} className="p-2">
               <code className="font-medium">{tool.name}</code>
+              {tool.kind !== "tool" && (
+                <span className="ml-2 rounded bg-zinc-100 px-1 text-zinc-600" title="Added by Switchboard so the agent can list and read">
+                  helper
+                </span>
+              )}
               {tool.title && <span className="ml-2 text-zinc-600">{tool.title}</span>}
               {tool.annotations?.readOnlyHint && <span className="ml-2 rounded bg-emerald-50 px-1 text-emerald-700">read-only</span>}
               {tool.annotations?.destructiveHint && <span className="ml-2 rounded bg-red-50 px-1 text-red-700">destructive</span>}

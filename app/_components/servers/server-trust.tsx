@@ -5,9 +5,10 @@
  * definition changed since it was approved — each with a readable diff (old vs new description
  * and schema) and an Approve button that approves exactly the definition shown.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { definitionText, lineDiff } from "@/lib/trust/diff";
-import { apiRequest } from "../api-client";
+import { apiRequest, serverStatus } from "../api-client";
+import { useServerStatusEvents } from "../events/live-events";
 
 interface HeldTool {
   toolName: string;
@@ -44,8 +45,11 @@ function DefinitionDiff({ tool }: { tool: HeldTool }) {
   );
 }
 
-/** The panel; `refresh` lists the server's tools on load (connecting it). */
-export function ServerTrustPanel({ serverId, refresh }: { serverId: string; refresh: boolean }) {
+/**
+ * The panel. It re-lists the server's tools (syncing held definitions) whenever the server is or
+ * becomes connected, and never connects it itself: opening a page starts nothing.
+ */
+export function ServerTrustPanel({ serverId }: { serverId: string }) {
   const [view, setView] = useState<TrustView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const base = `/api/servers/${encodeURIComponent(serverId)}`;
@@ -55,7 +59,26 @@ export function ServerTrustPanel({ serverId, refresh }: { serverId: string; refr
     },
     [base],
   );
-  useEffect(() => load(refresh), [load, refresh]);
+  const lastState = useRef<string | null>(null);
+  // Re-list (syncing held tools) when the server becomes connected; a connected server is not started by it.
+  const onStatus = useCallback(
+    (state: string) => {
+      const becameConnected = state === "connected" && lastState.current !== "connected";
+      lastState.current = state;
+      if (becameConnected) load(true);
+    },
+    [load],
+  );
+  const resync = useCallback(() => {
+    load(false);
+    lastState.current = null;
+    serverStatus(serverId, false).then(
+      (status) => onStatus(status.state),
+      (e: Error) => setProblem(e.message),
+    );
+  }, [load, onStatus, serverId]);
+  useEffect(resync, [resync]);
+  useServerStatusEvents(serverId, (status) => onStatus(status.state), resync);
 
   const act = async (url: string, method: string, body: unknown) => {
     setProblem(null);

@@ -1,6 +1,7 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { configToForm } from "./form-model";
 import { ServerForm } from "./server-form";
@@ -8,6 +9,7 @@ import { ServerStatusPanel } from "./server-status";
 import { OAuthConnect } from "./oauth-connect";
 import { ApiError, deleteServer, listServers, type ServerView } from "../api-client";
 import { ServerTrustPanel } from "./server-trust";
+import { ImportPanel } from "./import-panel";
 
 /** A server as listed by `GET /api/servers`. */
 export type ServerListItem = ServerView;
@@ -15,8 +17,9 @@ export type ServerListItem = ServerView;
 /** The Servers page: the workspace's servers with add, edit and delete. */
 export function ServersView({ initialServers, isAdmin }: { initialServers: ServerListItem[]; isAdmin: boolean }) {
   const router = useRouter();
+  const pathname = usePathname();
   const [servers, setServers] = useState(initialServers);
-  const [editing, setEditing] = useState<string | "new" | null>(null);
+  const [editing, setEditing] = useState<string | "new" | "import" | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   async function reload() {
@@ -46,9 +49,14 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">MCP servers</h1>
         {editing === null && (
-          <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
-            Add server
-          </button>
+          <div className="flex gap-2">
+            <button type="button" className="btn-secondary" onClick={() => setEditing("import")} data-testid="open-import">
+              Import / export
+            </button>
+            <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
+              Add server
+            </button>
+          </div>
         )}
       </div>
       {error && (
@@ -57,6 +65,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
         </p>
       )}
       {editing === "new" && <ServerForm isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />}
+      {editing === "import" && <ImportPanel onImported={reload} onCancel={() => setEditing(null)} />}
       {servers.length === 0 && editing === null && (
         <p className="text-sm text-zinc-500" data-testid="no-servers">
           No servers yet. Add a remote MCP server by URL{isAdmin ? ", or a local stdio one" : ""}.
@@ -69,6 +78,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
               <ServerForm
                 serverId={server.id}
                 initial={configToForm(server.name, server.config)}
+                original={server.config}
                 isAdmin={isAdmin}
                 onSaved={reload}
                 onCancel={() => setEditing(null)}
@@ -105,7 +115,6 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                   <ServerStatusPanel
                     key={JSON.stringify(server.config)}
                     serverId={server.id}
-                    autoConnect={server.transport === "http"}
                     authSlot={(state) =>
                       server.config.auth === "oauth" || state === "needs_authorization" ? (
                         <OAuthConnect serverId={server.id} state={state} />
@@ -113,9 +122,12 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                     }
                   />
                 )}
-                {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} refresh={server.transport === "http"} />}
+                {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} />}
               </div>
               <div className="flex shrink-0 gap-2">
+                <Link href={`${pathname}/${server.id}`} className="btn-secondary" data-testid="inspect-server">
+                  Inspect
+                </Link>
                 <button
                   type="button"
                   className="btn-secondary"

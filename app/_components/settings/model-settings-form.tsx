@@ -2,7 +2,7 @@
 /** The user's own model: provider, model, base URL and API key (shown masked, never in clear). */
 import { toast } from "../ui/primitives/toast";
 import { useCallback, useEffect, useState } from "react";
-import { getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
+import { apiRequest, getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
 
 /** The form. */
 export function ModelSettingsForm() {
@@ -31,6 +31,17 @@ export function ModelSettingsForm() {
       load(await saveModelSettings(body));
       setMessage({ tone: "ok", text: "Saved." });
       toast.success("Saved");
+    } catch (e) {
+      setMessage({ tone: "error", text: (e as Error).message });
+    }
+  };
+
+  // Tests the saved settings: the model the next chat would use, through the same SSRF guard.
+  const test = async () => {
+    setMessage(null);
+    try {
+      const result = await apiRequest<{ ok: boolean; message: string }>("/api/settings/model/test", { method: "POST", body: "{}" });
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
     } catch (e) {
       setMessage({ tone: "error", text: (e as Error).message });
     }
@@ -112,6 +123,15 @@ export function ModelSettingsForm() {
         <div className="flex gap-2">
           <button type="submit" className="btn-primary">
             Save model settings
+          </button>
+          <button
+            type="button"
+            onClick={() => void test()}
+            className="btn-secondary"
+            data-testid="test-model"
+            title="Sends one short request to the saved model"
+          >
+            Test connection
           </button>
           {view?.apiKey && (
             <button type="button" onClick={() => void save({ clearApiKey: true })} className="btn-secondary">

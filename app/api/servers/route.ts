@@ -1,7 +1,8 @@
 import { getDb } from "@/db/client";
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { parseJson, route } from "@/lib/http";
-import { addServerView, listServers } from "@/lib/servers/service";
+import { addAndStartServer } from "@/lib/host/saved-servers";
+import { listServers } from "@/lib/servers/service";
 import { serverBody } from "./schema";
 
 /** The servers of the workspace (secrets masked). */
@@ -10,9 +11,9 @@ export const GET = route(async (request: Request) => {
   return Response.json({ servers: listServers(getDb(), caller) });
 });
 
-/** Add a server (owners/admins): `{name, config}` with the keys of docs/configuration.md. */
+/** Add a server (owners/admins): `{name, config}` with the keys of docs/configuration.md; it starts at once. */
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, serverBody);
-  return Response.json(addServerView(getDb(), caller, body), { status: 201 });
+  return Response.json(addAndStartServer(caller, body), { status: 201 });
 });

@@ -1,9 +1,11 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { workspaceStatus } from "@/lib/host/server-ops";
-import { route } from "@/lib/http";
+import { parseQuery, route } from "@/lib/http";
+import { workspaceStatusQuery } from "./schema";
 
-/** Every server's status for the caller; connects what is not connected yet (idempotent discovery). */
+/** Every server's status for the caller; `?connect=1` connects what is not connected yet (idempotent discovery). */
 export const GET = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
-  return Response.json(await workspaceStatus(caller));
+  const query = parseQuery(request, workspaceStatusQuery);
+  return Response.json(await workspaceStatus(caller, query.connect === "1"));
 });

@@ -2,7 +2,8 @@ import { getDb } from "@/db/client";
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { appAccessEffects } from "@/lib/host/access-effects";
 import { idParam, parseJson, route } from "@/lib/http";
-import { changeServerView, removeServerNow, serverViewById } from "@/lib/servers/service";
+import { changeAndStartServer } from "@/lib/host/saved-servers";
+import { removeServerNow, serverViewById } from "@/lib/servers/service";
 import { serverBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
@@ -13,11 +14,11 @@ export const GET = route(async (request: Request, context: Context) => {
   return Response.json(serverViewById(getDb(), caller, await idParam(context)));
 });
 
-/** Change a server's name and/or config (owners/admins). */
+/** Change a server's name and/or config (owners/admins); it restarts with the new config. */
 export const PATCH = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, serverBody);
-  return Response.json(changeServerView(getDb(), caller, await idParam(context), body));
+  return Response.json(changeAndStartServer(caller, await idParam(context), body));
 });
 
 /** Delete a server (owners/admins); every member's connection to it closes. */

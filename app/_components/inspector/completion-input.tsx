@@ -1,0 +1,79 @@
+"use client";
+/**
+ * A text input that asks the server for completions (`completion/complete`) as the person types,
+ * offered through a datalist. A failed completion is shown, not hidden: the server may not support it.
+ */
+import { useEffect, useId, useState } from "react";
+
+/** One argument or template variable with server-side completions. */
+export function CompletionInput({
+  name,
+  value,
+  onChange,
+  suggest,
+  required,
+}: {
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  suggest: (value: string) => Promise<string[]>;
+  required?: boolean;
+}) {
+  const listId = useId();
+  const [options, setOptions] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      suggest(value).then(
+        (values) => {
+          if (!current) return;
+          setOptions(values);
+          setProblem(null);
+        },
+        (e: Error) => current && setProblem(e.message),
+      );
+    }, 150);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [value, suggest]);
+  return (
+    <label className="block text-sm">
+      <span className="text-zinc-600">
+        {name}
+        {required && " *"}
+      </span>
+      <input
+        className="mt-0.5 w-full rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+        list={listId}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={`arg-${name}`}
+        required={required}
+      />
+      <datalist id={listId} data-testid={`completions-${name}`}>
+        {options.map((option) => (
+          <option key={option} value={option} />
+        ))}
+      </datalist>
+      {options.length > 0 && (
+        <span className="mt-0.5 flex flex-wrap gap-1">
+          {options.slice(0, 8).map((option) => (
+            <button
+              key={option}
+              type="button"
+              className="rounded bg-zinc-100 px-1.5 text-xs dark:bg-zinc-800"
+              onClick={() => onChange(option)}
+              data-testid={`completion-${name}-${option}`}
+            >
+              {option}
+            </button>
+          ))}
+        </span>
+      )}
+      {problem && <span className="text-xs text-zinc-500">completions unavailable: {problem}</span>}
+    </label>
+  );
+}

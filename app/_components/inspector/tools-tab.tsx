@@ -1,0 +1,221 @@
+"use client";
+/**
+ * Tools by hand: each tool's input schema becomes a form (@rjsf/core, checked without eval: the
+ * app's CSP forbids it), or raw
+ * JSON. A call goes through `POST /api/servers/:id/tools/call`, the agent's gate: a held or
+ * "never" tool is refused there, and an "ask" tool is confirmed here before the request is sent.
+ */
+import Form from "@rjsf/core";
+import { useEffect, useState } from "react";
+import { ApiError } from "../api-client";
+import { callTool, type HandCallResult, type InspectorTool, listInspectorTools } from "./inspector-api";
+import { formSchema } from "./form-schema";
+import { formValidator } from "./form-validator";
+import { ToolResult } from "./tool-result";
+
+/** Last calls kept on the page, newest first. */
+const RECENT_CALLS = 10;
+
+/** The Tools tab. */
+export function ToolsTab({ serverId, connected }: { serverId: string; connected: boolean }) {
+  const [tools, setTools] = useState<InspectorTool[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [recent, setRecent] = useState<{ tool: string; at: number; durationMs: number | null; isError: boolean }[]>([]);
+
+  useEffect(() => {
+    if (!connected) return;
+    listInspectorTools(serverId).then(
+      (list) => {
+        setTools(list);
+        setProblem(null);
+      },
+      (e: Error) => setProblem(e.message),
+    );
+  }, [serverId, connected]);
+
+  if (!connected && !tools) return <p className="text-sm text-zinc-500">Start the server (above) to list its tools.</p>;
+  const tool = tools?.find((t) => t.rawName === selected && t.kind === "tool");
+  return (
+    <div className="grid gap-4 md:grid-cols-[16rem_1fr]">
+      <ul className="space-y-1 text-sm" data-testid="inspector-tools">
+        {problem && <li className="field-error">{problem}</li>}
+        {tools
+          ?.filter((t) => t.kind === "tool")
+          .map((t) => (
+            <li key={t.rawName}>
+              <button
+                type="button"
+                data-testid={`tool-${t.rawName}`}
+                onClick={() => setSelected(t.rawName)}
+                className={`w-full rounded px-2 py-1 text-left ${selected === t.rawName ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-900"}`}
+              >
+                <code>{t.rawName}</code>
+                {t.policy.action !== "allow" && (
+                  <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900">{t.policy.action}</span>
+                )}
+              </button>
+            </li>
+          ))}
+      </ul>
+      <div className="min-w-0 space-y-3">
+        {tool ? (
+          <ToolRunner
+            key={tool.rawName}
+            serverId={serverId}
+            tool={tool}
+            onCalled={(entry) => setRecent((list) => [entry, ...list].slice(0, RECENT_CALLS))}
+          />
+        ) : (
+          <p className="text-sm text-zinc-500">Pick a tool to try it.</p>
+        )}
+        {recent.length > 0 && (
+          <div data-testid="recent-calls" className="text-xs">
+            <h3 className="font-medium">Last calls</h3>
+            <ul>
+              {recent.map((call) => (
+                <li key={`${call.at}-${call.tool}`} className={call.isError ? "text-red-700" : "text-zinc-600"}>
+                  {new Date(call.at).toLocaleTimeString()} <code>{call.tool}</code> —{" "}
+                  {call.durationMs === null ? "?" : `${call.durationMs.toFixed(0)} ms`}
+                  {call.isError && " (error)"}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ToolRunner({
+  serverId,
+  tool,
+  onCalled,
+}: {
+  serverId: string;
+  tool: InspectorTool;
+  onCalled: (entry: { tool: string; at: number; durationMs: number | null; isError: boolean }) => void;
+}) {
+  const [args, setArgs] = useState<Record<string, unknown>>({});
+  const [raw, setRaw] = useState<string | null>(null);
+  const [pending, setPending] = useState<Record<string, unknown> | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<HandCallResult | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function run(values: Record<string, unknown>, confirmed: boolean) {
+    if (tool.policy.action === "ask" && !confirmed) return setPending(values);
+    setPending(null);
+    setBusy(true);
+    setProblem(null);
+    try {
+      const result = await callTool(serverId, tool.rawName, values);
+      setOutcome(result);
+      onCalled({ tool: tool.rawName, at: Date.now(), durationMs: result.durationMs, isError: result.result.isError === true });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setProblem(error.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function submitRaw() {
+    try {
+      const parsed = JSON.parse(raw ?? "{}");
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("The arguments must be a JSON object.");
+      void run(parsed as Record<string, unknown>, false);
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  }
+
+  return (
+    <div className="space-y-3" data-testid="tool-runner">
+      <div>
+        <h2 className="font-medium">
+          <code>{tool.rawName}</code> {tool.title && <span className="text-zinc-600">{tool.title}</span>}
+        </h2>
+        {tool.description && <p className="text-sm text-zinc-600 whitespace-pre-wrap">{tool.description}</p>}
+        {tool.annotations && (
+          <p className="text-xs text-zinc-500" title="What the server claims about the tool">
+            server claims:{" "}
+            {Object.entries(tool.annotations)
+              .map(([k, v]) => `${k}=${String(v)}`)
+              .join(", ")}
+          </p>
+        )}
+      </div>
+      {tool.policy.action === "held" || tool.policy.action === "never" ? (
+        <p className="field-error" data-testid="tool-blocked">
+          {tool.policy.action === "held" ? "Held for review: " : "Not allowed: "}
+          {tool.policy.reason}
+        </p>
+      ) : null}
+      <label className="flex items-center gap-2 text-xs">
+        <input
+          type="checkbox"
+          data-testid="raw-json"
+          checked={raw !== null}
+          onChange={(e) => setRaw(e.target.checked ? JSON.stringify(args, null, 2) : null)}
+        />
+        Raw JSON
+      </label>
+      {raw === null ? (
+        <Form
+          schema={formSchema(tool.inputSchema)}
+          validator={formValidator}
+          formData={args}
+          onChange={(event) => setArgs((event.formData ?? {}) as Record<string, unknown>)}
+          onSubmit={(event) => void run((event.formData ?? {}) as Record<string, unknown>, false)}
+          disabled={busy}
+          showErrorList={false}
+          className="rjsf space-y-2 text-sm"
+        >
+          <button type="submit" className="btn-primary" disabled={busy} data-testid="call-tool">
+            {busy ? "Calling…" : "Call"}
+          </button>
+        </Form>
+      ) : (
+        <div className="space-y-2">
+          <textarea
+            className="h-40 w-full rounded border border-zinc-300 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-900"
+            value={raw}
+            onChange={(e) => setRaw(e.target.value)}
+            aria-label="Arguments as JSON"
+            data-testid="raw-arguments"
+          />
+          <button type="button" className="btn-primary" disabled={busy} onClick={submitRaw} data-testid="call-tool">
+            {busy ? "Calling…" : "Call"}
+          </button>
+        </div>
+      )}
+      {pending && (
+        <div
+          role="alertdialog"
+          aria-label="Confirm the call"
+          className="rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:bg-amber-950"
+          data-testid="confirm-call"
+        >
+          <p>{tool.policy.reason} Run it with these arguments?</p>
+          <pre className="my-2 whitespace-pre-wrap text-xs">{JSON.stringify(pending, null, 2)}</pre>
+          <div className="flex gap-2">
+            <button type="button" className="btn-primary" onClick={() => void run(pending, true)} data-testid="confirm-call-yes">
+              Run it
+            </button>
+            <button type="button" className="btn-secondary" onClick={() => setPending(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {problem && (
+        <p className="field-error" role="alert" data-testid="call-error">
+          {problem}
+        </p>
+      )}
+      {outcome && <ToolResult outcome={outcome} outputSchema={tool.outputSchema} />}
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { requireUser } from "@/lib/auth/session";
+import { openEventStream } from "@/lib/host/event-stream";
+import { parseQuery, route } from "@/lib/http";
+import { eventsQuery } from "./schema";
+
+/**
+ * The caller's live events (server statuses, resource updates) as server-sent events: one stream
+ * per browser tab, for servers of every workspace the caller belongs to (docs/workbench.md).
+ */
+export const GET = route(async (request: Request) => {
+  const caller = await requireUser();
+  const query = parseQuery(request, eventsQuery);
+  return new Response(openEventStream(caller, { signal: request.signal, once: query.once === "1" }), {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+});

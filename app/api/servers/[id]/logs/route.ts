@@ -1,0 +1,11 @@
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { serverLogLines } from "@/lib/host/server-logs";
+import { idParam, route } from "@/lib/http";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** The caller's recent log of this server `[{time, level, source, text}]`, redacted; never connects. */
+export const GET = route(async (request: Request, context: Context) => {
+  const caller = await requireWorkspace(request);
+  return Response.json(serverLogLines(caller, await idParam(context)));
+});

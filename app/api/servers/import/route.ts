@@ -1,0 +1,18 @@
+import { getDb } from "@/db/client";
+import { requireWorkspace } from "@/lib/auth/workspace";
+import { importAndStartServers } from "@/lib/host/saved-servers";
+import { parseJson, route } from "@/lib/http";
+import { previewImport } from "@/lib/servers/import-service";
+import { importBody } from "./schema";
+
+/**
+ * Import servers from Claude Desktop / Cursor / VS Code / `mcp_servers:` text. Without `confirm`:
+ * 200 `{servers: [{name, config, valid, error?, needsConsent, launch, inputs}]}`, nothing saved.
+ * With `confirm: [names]`: 201 `{created: [ids]}` (owners/admins; stdio only for an instance administrator).
+ */
+export const POST = route(async (request: Request) => {
+  const caller = await requireWorkspace(request);
+  const body = await parseJson(request, importBody);
+  if (!body.confirm) return Response.json(previewImport(getDb(), caller, body));
+  return Response.json(importAndStartServers(caller, { ...body, confirm: body.confirm }), { status: 201 });
+});

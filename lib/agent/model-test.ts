@@ -1,0 +1,57 @@
+/**
+ * "Test connection" on the model settings: one tiny request to the model the user would chat
+ * with, through the SSRF guard like every chat request; the outcome in plain words, and a base
+ * URL the guard refuses names the setting an administrator changes (docs/workbench.md#test-connection).
+ */
+import { generateText } from "ai";
+import type { Db } from "../../db/client";
+import { ALLOWED_HOSTS_ENV } from "../net";
+import { BlockedRequestError } from "../net/errors";
+import { redact } from "../redact";
+import { userLanguageModel, userModelResolution } from "./user-model";
+import type { UserModelChoice } from "./model-config";
+
+/** How long the test waits for the provider. */
+const TEST_TIMEOUT_MS = 20_000;
+
+/** Find a refusal of the SSRF guard anywhere in an error's cause chain. */
+function blockedIn(error: unknown): BlockedRequestError | null {
+  for (let e = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof BlockedRequestError) return e;
+  }
+  return null;
+}
+
+/** Send one short request to the user's effective model; never throws for provider failures. */
+export async function testUserModel(
+  db: Db,
+  userId: string,
+  fallback: UserModelChoice | null = null,
+): Promise<{ ok: boolean; message: string }> {
+  const built = userLanguageModel(db, userId, fallback);
+  if (!built.ok) return { ok: false, message: built.reason };
+  const resolution = userModelResolution(db, userId, fallback);
+  const label = resolution.ok ? `${resolution.config.provider} ${resolution.config.model}` : "the model";
+  try {
+    await generateText({
+      model: built.model,
+      prompt: "Reply with the word ok.",
+      maxOutputTokens: 5,
+      abortSignal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+      maxRetries: 0,
+    });
+    return { ok: true, message: `${label} answered.` };
+  } catch (error) {
+    const blocked = blockedIn(error);
+    if (blocked) {
+      return {
+        ok: false,
+        message: `The base URL is refused: ${blocked.reason}. Switchboard does not reach internal addresses unless an administrator lists the host in ${ALLOWED_HOSTS_ENV} and restarts the app.`,
+      };
+    }
+    return {
+      ok: false,
+      message: `${label} did not answer: ${redact(error instanceof Error ? error.message : String(error), built.secrets)}`,
+    };
+  }
+}

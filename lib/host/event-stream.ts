@@ -1,0 +1,78 @@
+/**
+ * One browser tab's `GET /api/events` stream: server-sent events of the caller's own (user, server)
+ * statuses and resource updates, for servers of workspaces the caller still belongs to. Membership
+ * and the session are checked again while the stream is open, so a removed member or a signed-out
+ * browser stops receiving within one heartbeat (docs/workbench.md#live-status).
+ */
+import { getDb } from "../../db/client";
+import { getServerByIdUnscoped } from "../../db/queries/servers";
+import { getMembershipRole } from "../../db/queries/workspaces";
+import { resolveSession } from "../auth/sessions";
+import { type LiveEvent, statusEvents } from "./status-events";
+
+/** Options of `openEventStream`. */
+export interface EventStreamOptions {
+  /** Time between heartbeats (and session re-checks). Default: 15000 ms. */
+  heartbeatMs?: number;
+  /** The request's abort signal: the stream ends when the browser goes away. */
+  signal?: AbortSignal;
+  /** Send `ready` and end (a probe that the caller may open the stream). Default: false. */
+  once?: boolean;
+}
+
+/** Whether `userId` may see events of `serverId` right now (a member of its workspace). */
+export function mayWatch(userId: string, serverId: string): boolean {
+  const db = getDb();
+  const record = getServerByIdUnscoped(db, serverId);
+  return !!record && getMembershipRole(db, record.workspaceId, userId) !== null;
+}
+
+/** Encode one SSE event (JSON data on one line, so no `data:` splitting is needed). */
+export function sseEvent(name: string, data: unknown): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The SSE body for one caller; closes on abort, on session end, or when the consumer cancels. */
+export function openEventStream(caller: { id: string; sessionId: string }, options: EventStreamOptions = {}): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  let stop = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
+      const sessionLive = () => resolveSession(getDb(), caller.sessionId) === caller.id;
+      const unsubscribe = statusEvents().subscribe(caller.id, (event: LiveEvent) => {
+        if (!mayWatch(caller.id, event.serverId)) return;
+        send(sseEvent(event.type, event));
+      });
+      const heartbeat = setInterval(() => {
+        // A signed-out or expired session ends the stream: it must not outlive the sign-in.
+        if (!sessionLive()) return finish();
+        send(`: heartbeat ${Date.now()}\n\n`);
+      }, heartbeatMs);
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        unsubscribe();
+        options.signal?.removeEventListener("abort", finish);
+        try {
+          controller.close();
+        } catch {
+          // Already closed by the consumer's cancel: nothing left to end.
+        }
+      };
+      stop = finish;
+      options.signal?.addEventListener("abort", finish);
+      // The client re-reads statuses on `ready`, so nothing that changed before it subscribed is missed.
+      send(`retry: 3000\n${sseEvent("ready", { heartbeatMs })}`);
+      if (options.once) finish();
+    },
+    cancel() {
+      stop();
+    },
+  });
+}
