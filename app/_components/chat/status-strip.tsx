@@ -1,8 +1,13 @@
 "use client";
-/** Which servers are connected, need authorization, or failed (with the reason), above the chat. */
+/**
+ * Which servers are connected, need authorization, or failed (with the reason), above the chat.
+ * Live: each status the engine reports arrives over the tab's event stream (no Refresh needed);
+ * a (re)connected stream re-reads the list, so nothing missed meanwhile stays stale.
+ */
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { listStatuses, type ServerStatusView } from "../api-client";
+import { useLiveEvents } from "../events/live-events";
 
 const TONE: Record<string, string> = {
   connected: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
@@ -10,7 +15,7 @@ const TONE: Record<string, string> = {
   failed: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
 };
 
-/** The strip; refreshes on demand. */
+/** The strip. */
 export function StatusStrip() {
   const [statuses, setStatuses] = useState<ServerStatusView[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -19,6 +24,12 @@ export function StatusStrip() {
     listStatuses().then(setStatuses, (e: Error) => setProblem(e.message));
   }, []);
   useEffect(refresh, [refresh]);
+  useLiveEvents((event) => {
+    if (event.type === "ready") refresh();
+    else if (event.type === "status") {
+      setStatuses((current) => current?.map((s) => (s.serverId === event.serverId ? event.status : s)) ?? current);
+    }
+  });
   return (
     <div
       data-testid="status-strip"
@@ -52,9 +63,6 @@ export function StatusStrip() {
           {s.state === "failed" && s.lastError && <span className="ml-1">— {s.lastError.message}</span>}
         </span>
       ))}
-      <button type="button" onClick={refresh} className="ml-auto text-muted-foreground hover:underline">
-        Refresh
-      </button>
     </div>
   );
 }
