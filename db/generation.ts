@@ -1,0 +1,34 @@
+/**
+ * A change stamp for the rows that decide who may reach what: sessions ending, users, workspaces,
+ * memberships, servers and per-(user, server) credentials. Every write to those tables in
+ * db/queries bumps it, so a lookup cache stamped with it (lib/lookup-cache.ts) is stale from the
+ * very next read after a change. SQLite's `data_version` is part of the stamp: it moves when another
+ * connection (another process: preflight, an operator's script) commits, which no counter here sees.
+ */
+import type Sqlite from "better-sqlite3";
+import type { Db } from "./client";
+
+// One counter for the whole process, not per handle: writes inside a transaction go through the
+// transaction's own handle, and a bump there must still reach readers of the database handle.
+let writes = 0;
+let unshared = 0;
+const dataVersionQueries = new WeakMap<Sqlite.Database, Sqlite.Statement>();
+
+/** Mark that rows deciding access or server definitions changed (call after each such write). */
+export function bumpGeneration(): void {
+  writes++;
+}
+
+/** The current stamp of `db`: equal stamps mean no relevant change in between. */
+export function generationOf(db: Db): string {
+  // drizzle() hands back the database with its better-sqlite3 client; a handle without one (a
+  // transaction) gets a stamp no other read shares, so nothing read through it is ever reused.
+  const client = (db as Db & { $client?: Sqlite.Database }).$client;
+  if (!client) return `unshared:${++unshared}`;
+  let query = dataVersionQueries.get(client);
+  if (!query) {
+    query = client.prepare("PRAGMA data_version").pluck();
+    dataVersionQueries.set(client, query);
+  }
+  return `${writes}:${query.get() as number}`;
+}
