@@ -18,6 +18,8 @@ import { addServer, changeServer, removeServer } from "@/lib/servers/service";
 import { setMemberValues } from "@/lib/servers/member-values";
 import { removeMember } from "@/lib/workspaces/members";
 import { getWorkspaceById } from "@/db/queries/workspaces";
+import { instanceKey } from "@/db/key-check";
+import { createSqliteStore } from "@/lib/oauth/web/sqlite-store";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { actorIn, person, recordingEffects, team, type Person } from "../workspaces/helpers";
 import { McpPool } from "@/lib/mcp";
@@ -130,5 +132,26 @@ describe("server definition cache", () => {
     removeServer(db, ownerActor, record.id);
     expect(() => cachedServerDefinition(db, asMember, record.id)).toThrow(/No such server/);
     expect(cachedServerDefinitions(db, asMember).some((s) => s.id === record.id)).toBe(false);
+  });
+});
+
+describe("stored credential cache (OAuth tokens, read before every MCP request)", () => {
+  it("each user reads only their own value, and a refresh or a disconnect is seen at once", async () => {
+    const store = createSqliteStore(getDb(), instanceKey());
+    const server = addServer(getDb(), actorIn(owner, teamId), { name: "oauth", config: { url: "https://oauth.example.com/mcp" } }).id;
+    const a = { userId: owner.id, serverId: server };
+    const b = { userId: member.id, serverId: server };
+    await store.set(a, "tokens", "owner-token");
+    expect(await store.get(a, "tokens")).toBe("owner-token");
+    expect(await store.get(a, "tokens")).toBe("owner-token"); // cached
+    expect(await store.get(b, "tokens")).toBeUndefined();
+    await store.set(b, "tokens", "member-token");
+    expect(await store.get(b, "tokens")).toBe("member-token");
+    await store.set(a, "tokens", "owner-token-refreshed");
+    expect(await store.get(a, "tokens")).toBe("owner-token-refreshed");
+    expect(await store.get(b, "tokens")).toBe("member-token");
+    await store.delete(a, ["tokens"]);
+    expect(await store.get(a, "tokens")).toBeUndefined();
+    expect(await store.get(b, "tokens")).toBe("member-token");
   });
 });
