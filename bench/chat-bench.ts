@@ -7,8 +7,8 @@
  */
 import { createServer, percentile, signIn } from "./harness";
 
-/** Wall-clock times (ms from sending) at which each UI stream chunk type first arrived. */
-async function turn(base: string, cookie: string, text: string): Promise<Map<string, number>> {
+/** Wall-clock times (ms from sending) at which each UI stream chunk type first arrived, for one turn in a new chat. */
+export async function turn(base: string, cookie: string, text: string): Promise<Map<string, number>> {
   const chat = await fetch(`${base}/api/chats`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: "{}" });
   if (!chat.ok) throw new Error(`creating a chat failed: ${chat.status}`);
   const { id } = (await chat.json()) as { id: string };
