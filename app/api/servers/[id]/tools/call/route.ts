@@ -13,13 +13,8 @@ export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, toolCallBody);
   const outcome = await callServerTool(caller, await idParam(context), body, request.signal);
-  const json = JSON.stringify({ ...outcome.content, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) });
-  // A known length spares the chunked encoding's closing write: one socket write fewer per call.
-  return new Response(json, {
-    headers: {
-      "content-type": "application/json",
-      "content-length": String(Buffer.byteLength(json)),
-      "Server-Timing": `mcp;dur=${outcome.durationMs.toFixed(1)}`,
-    },
-  });
+  return Response.json(
+    { ...outcome.content, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) },
+    { headers: { "Server-Timing": `mcp;dur=${outcome.durationMs.toFixed(1)}` } },
+  );
 });
