@@ -137,9 +137,15 @@ export async function loadMode(options: LoadOptions): Promise<void> {
     const response = await fetch(`${app.base}/api/servers/${p.serverId}`, { method: "DELETE", headers: { cookie: p.cookie } });
     if (!response.ok) throw new Error(`delete ${response.status}`);
   });
-  await new Promise((r) => setTimeout(r, 3000));
+  // Closing is asynchronous (each session ends with a DELETE upstream): wait for it, at most 60 s.
+  const deleted = performance.now();
+  let openAfterDelete = await upstreamOpen();
+  while (openAfterDelete > 0 && performance.now() - deleted < 60_000) {
+    await new Promise((r) => setTimeout(r, 1000));
+    openAfterDelete = await upstreamOpen();
+  }
+  const closeSeconds = (performance.now() - deleted) / 1000;
   const rssAfterDelete = treeRssBytes(app.pid);
-  const openAfterDelete = await upstreamOpen();
 
   const perConnectionKb = (rssConnected - rssBefore) / connections / 1024;
   console.log(
