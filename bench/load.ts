@@ -162,7 +162,7 @@ export async function loadMode(options: LoadOptions): Promise<void> {
   console.log(`| app RSS before / connected / after load | ${mb(rssBefore)} / ${mb(rssConnected)} / ${mb(rssPeak)} MB |`);
   console.log(`| RSS per idle connection | ${perConnectionKb.toFixed(0)} KB (goal ≤ 150 KB) |`);
   console.log(
-    `| upstream sessions open at peak / after deleting the servers | ${openAtPeak} / ${openAfterDelete} (delete errors ${JSON.stringify(deleteErrors)}) |`,
+    `| upstream sessions open at peak / after deleting the servers | ${openAtPeak} / ${openAfterDelete} ${closeSeconds.toFixed(0)} s after the deletes (delete errors ${JSON.stringify(deleteErrors)}) |`,
   );
   console.log(`| app RSS after deleting the servers | ${mb(rssAfterDelete)} MB |`);
 }
