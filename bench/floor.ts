@@ -40,4 +40,4 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => stopAll());
+  .then(() => stopAll());
