@@ -35,9 +35,15 @@ async function main() {
   await measure("POST /api/servers/:id/tools/call", apiEcho(app.base, cookie, id), app.pid);
 }
 
-main()
-  .catch((error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .then(() => stopAll());
+async function run(): Promise<void> {
+  try {
+    await main();
+  } finally {
+    await stopAll();
+  }
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

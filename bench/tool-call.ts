@@ -144,9 +144,15 @@ async function startHostile(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-main()
-  .catch((error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .then(() => stopAll());
+async function run(): Promise<void> {
+  try {
+    await main();
+  } finally {
+    await stopAll();
+  }
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
