@@ -9,12 +9,14 @@
 /** A least-recently-used map whose entries are valid for one change stamp. */
 export class LookupCache<V> {
   private readonly entries = new Map<string, { value: V; stamp: string }>();
+  private stamp: string | null = null;
 
   /** `max`: entries kept; the least recently used one goes first. */
   constructor(private readonly max: number) {}
 
   /** The value stored under `key` at `stamp`, or undefined (missing or read at another stamp). */
   get(key: string, stamp: string): V | undefined {
+    this.follow(stamp);
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -25,6 +27,7 @@ export class LookupCache<V> {
 
   /** Store `value` under `key`, read at `stamp`. */
   set(key: string, stamp: string, value: V): V {
+    this.follow(stamp);
     this.entries.delete(key);
     if (this.entries.size >= this.max) {
       const oldest = this.entries.keys().next();
@@ -46,6 +49,14 @@ export class LookupCache<V> {
   /** How many entries are held (tests, figures). */
   get size(): number {
     return this.entries.size;
+  }
+
+  // The stamp is one for the whole database: once it moves, every entry is stale. Dropping them
+  // all at once returns their memory (and decrypted secrets) now, not whenever LRU gets to them.
+  private follow(stamp: string): void {
+    if (stamp === this.stamp) return;
+    this.entries.clear();
+    this.stamp = stamp;
   }
 
   /** Forget everything. */

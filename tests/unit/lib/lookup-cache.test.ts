@@ -14,6 +14,15 @@ describe("LookupCache", () => {
     expect(cache.get("user-a\u0000x", "1:0")).toBeUndefined();
   });
 
+  it("drops every entry (and the memory behind it) as soon as the stamp moves", () => {
+    const cache = new LookupCache<string>(10);
+    cache.set("a", "1:0", "secret of a");
+    cache.set("b", "1:0", "secret of b");
+    expect(cache.size).toBe(2);
+    expect(cache.get("a", "2:0")).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
   it("keeps at most `max` entries, dropping the least recently used", () => {
     const cache = new LookupCache<number>(2);
     cache.set("a", "s", 1);
