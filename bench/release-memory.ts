@@ -16,6 +16,9 @@ export interface MemoryRow {
   rssMb: number;
   heapMb: number;
   upstreamSessions: number;
+  /** Exact figures, for per-connection figures. */
+  rssBytes: number;
+  heapBytes: number;
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
@@ -45,7 +48,14 @@ export async function releaseMemory(root: string, users = 100, servers = 3): Pro
       // With --expose-gc the figure shows what is still referenced, not garbage not yet collected.
       (globalThis as { gc?: () => void }).gc?.();
       const memory = process.memoryUsage();
-      rows.push({ phase, rssMb: mb(memory.rss), heapMb: mb(memory.heapUsed), upstreamSessions: await sessions() });
+      rows.push({
+        phase,
+        rssMb: mb(memory.rss),
+        heapMb: mb(memory.heapUsed),
+        upstreamSessions: await sessions(),
+        rssBytes: memory.rss,
+        heapBytes: memory.heapUsed,
+      });
     };
     const idleMs = 3000;
     const pool = new McpPool({ idleTimeoutMs: idleMs });

@@ -5,6 +5,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { serverCredentials } from "../schema";
+import { bumpGeneration } from "../generation";
 
 /** One stored credential; `valueEnc` is an envelope from lib/crypto. */
 export interface CredentialRow {
@@ -30,6 +31,7 @@ export function putCredential(
   ref: { userId: string; serverId: string; kind: string },
   value: { valueEnc: string; expiresAt: Date | null },
 ): void {
+  bumpGeneration();
   db.insert(serverCredentials)
     .values({ ...ref, valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() })
     .onConflictDoUpdate({
@@ -41,6 +43,7 @@ export function putCredential(
 
 /** Delete the given kinds for (user, server); every kind when `kinds` is omitted. */
 export function deleteCredentials(db: Db, ref: { userId: string; serverId: string; kinds?: string[] }): void {
+  bumpGeneration();
   const scope = and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId));
   db.delete(serverCredentials)
     .where(ref.kinds ? and(scope, inArray(serverCredentials.kind, ref.kinds)) : scope)

@@ -3,6 +3,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { memberships, users } from "../schema";
 import type { WorkspaceRole } from "./workspaces";
+import { bumpGeneration } from "../generation";
 
 /** A member as listed to the workspace's members (never a password hash). */
 export interface MemberRecord {
@@ -47,6 +48,7 @@ export function countOwners(db: Db, workspaceId: string): number {
 
 /** Add a member, or change the role of an existing one. */
 export function upsertMembership(db: Db, input: { workspaceId: string; userId: string; role: WorkspaceRole }): void {
+  bumpGeneration();
   db.insert(memberships)
     .values(input)
     .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role: input.role } })
@@ -55,6 +57,7 @@ export function upsertMembership(db: Db, input: { workspaceId: string; userId: s
 
 /** Change a member's role; false when they are not a member. */
 export function setMembershipRole(db: Db, input: { workspaceId: string; userId: string; role: WorkspaceRole }): boolean {
+  bumpGeneration();
   return (
     db
       .update(memberships)
@@ -66,6 +69,7 @@ export function setMembershipRole(db: Db, input: { workspaceId: string; userId: 
 
 /** Remove a member; false when they were not one. */
 export function deleteMembership(db: Db, ref: { workspaceId: string; userId: string }): boolean {
+  bumpGeneration();
   return (
     db
       .delete(memberships)

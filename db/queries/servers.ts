@@ -10,6 +10,7 @@ import { instanceKey } from "../key-check";
 import { decrypt, encrypt } from "../../lib/crypto";
 import { transportOf, type ServerConfig, type ServerDefinition } from "../../lib/mcp/config";
 import { mergeSecrets, splitSecrets, type ServerSecrets } from "../server-secrets";
+import { bumpGeneration } from "../generation";
 
 /** A stored server with its masked config (safe to return to a client). */
 export interface ServerRecord {
@@ -87,6 +88,7 @@ export function createServer(
   db: Db,
   input: { workspaceId: string; name: string; config: ServerConfig; createdBy: string; memberKeys?: string[] },
 ): ServerRecord {
+  bumpGeneration();
   const { masked, secrets } = splitSecrets(input.config);
   const row = db
     .insert(mcpServers)
@@ -111,6 +113,7 @@ export function updateServer(
   ref: { id: string; workspaceId: string },
   input: { name: string; config: ServerConfig; memberKeys?: string[] },
 ): ServerRecord | null {
+  bumpGeneration();
   const { masked, secrets } = splitSecrets(input.config);
   const row = db
     .update(mcpServers)
@@ -130,6 +133,7 @@ export function updateServer(
 
 /** Delete a server; returns whether it existed in the workspace. */
 export function deleteServer(db: Db, ref: { id: string; workspaceId: string }): boolean {
+  bumpGeneration();
   return (
     db
       .delete(mcpServers)
@@ -146,6 +150,7 @@ export function toServerDefinition(db: Db, record: ServerRecord): ServerDefiniti
 
 /** Record the owner/admin whose credentials a `shared` server uses (null: nobody's). */
 export function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceId: string }, userId: string | null): void {
+  bumpGeneration();
   db.update(mcpServers)
     .set({ sharedCredentialsUserId: userId })
     .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
@@ -154,6 +159,7 @@ export function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceI
 
 /** Stop using this user's credentials for the workspace's shared servers; returns the servers affected. */
 export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: string): string[] {
+  bumpGeneration();
   return db
     .update(mcpServers)
     .set({ sharedCredentialsUserId: null })
@@ -169,6 +175,7 @@ export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: 
  * was added by ALTER TABLE, where SQLite keeps no ON DELETE action, so a reference would block it.
  */
 export function clearSharedCredentialsUserEverywhere(db: Db, userId: string): string[] {
+  bumpGeneration();
   return db
     .update(mcpServers)
     .set({ sharedCredentialsUserId: null })

@@ -2,6 +2,7 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
+import { bumpGeneration } from "../generation";
 import { sessions, users } from "../schema";
 
 /** A session row joined with what decides whether it still counts. */
@@ -61,14 +62,17 @@ export function endSession(db: Db, id: string, now: Date): void {
     .set({ endedAt: now })
     .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
     .run();
+  bumpGeneration();
 }
 
 /** End every open session of a user, except `keepId` when given; returns how many ended. */
 export function endSessionsOfUser(db: Db, userId: string, now: Date, keepId?: string): number {
   const open = and(eq(sessions.userId, userId), isNull(sessions.endedAt));
-  return db
+  const ended = db
     .update(sessions)
     .set({ endedAt: now })
     .where(keepId ? and(open, ne(sessions.id, keepId)) : open)
     .run().changes;
+  bumpGeneration();
+  return ended;
 }

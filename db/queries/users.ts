@@ -3,6 +3,7 @@ import { asc, eq, like, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
+import { bumpGeneration } from "../generation";
 
 /** A user as the app sees it (never the password hash). */
 export interface UserRecord {
@@ -23,6 +24,7 @@ export function normaliseEmail(email: string): string {
  * Returns null when the email is taken.
  */
 export function createUserWithWorkspace(db: Db, input: { email: string; name: string; passwordHash: string }): UserRecord | null {
+  bumpGeneration();
   return db.transaction((tx) => {
     const email = normaliseEmail(input.email);
     if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) return null;
@@ -92,11 +94,13 @@ export function listUsers(db: Db, search?: string) {
 
 /** Make or remove an instance administrator; false when there is no such user. */
 export function setUserAdmin(db: Db, id: string, isAdmin: boolean): boolean {
+  bumpGeneration();
   return db.update(users).set({ isAdmin }).where(eq(users.id, id)).run().changes > 0;
 }
 
 /** Disable (a date) or enable (null) an account; false when there is no such user. */
 export function setUserDisabled(db: Db, id: string, disabledAt: Date | null): boolean {
+  bumpGeneration();
   return db.update(users).set({ disabledAt }).where(eq(users.id, id)).run().changes > 0;
 }
 
@@ -107,6 +111,7 @@ export function countActiveAdmins(db: Db): number {
 
 /** Delete a user; their personal workspace, memberships, chats, settings and credentials cascade. */
 export function deleteUser(db: Db, id: string): boolean {
+  bumpGeneration();
   return db.delete(users).where(eq(users.id, id)).run().changes > 0;
 }
 

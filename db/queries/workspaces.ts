@@ -3,6 +3,7 @@ import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, workspaces } from "../schema";
+import { bumpGeneration } from "../generation";
 
 /** A role inside a workspace. */
 export type WorkspaceRole = "owner" | "admin" | "member";
@@ -74,6 +75,7 @@ export function slugTaken(db: Db, slug: string): boolean {
 
 /** Create a team workspace with its creator as owner (one transaction). */
 export function createTeamWorkspace(db: Db, input: { name: string; slug: string; ownerId: string }): WorkspaceRecord {
+  bumpGeneration();
   return db.transaction((tx) => {
     const id = newId();
     tx.insert(workspaces).values({ id, name: input.name, slug: input.slug }).run();
@@ -84,11 +86,13 @@ export function createTeamWorkspace(db: Db, input: { name: string; slug: string;
 
 /** Rename a workspace. */
 export function renameWorkspace(db: Db, id: string, name: string): void {
+  bumpGeneration();
   db.update(workspaces).set({ name }).where(eq(workspaces.id, id)).run();
 }
 
 /** Delete a team workspace; servers, credentials, chats and memberships cascade. */
 export function deleteTeamWorkspace(db: Db, id: string): boolean {
+  bumpGeneration();
   return (
     db
       .delete(workspaces)

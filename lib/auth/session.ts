@@ -5,11 +5,13 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
+import { generationOf } from "../../db/generation";
 import { getUserById, type UserRecord } from "../../db/queries/users";
 import { getPersonalWorkspaceId } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
 import { currentSession } from "./session-token";
 import { enforceRequestRate } from "../quotas";
+import { LookupCache } from "../lookup-cache";
 
 /** The signed-in user with their current workspace. */
 export interface SessionUser extends UserRecord {
@@ -18,14 +20,21 @@ export interface SessionUser extends UserRecord {
   sessionId: string;
 }
 
+// Each user's record and personal workspace by user id, valid until the next change to users,
+// workspaces or memberships (db/generation.ts): a deleted or disabled account is seen at once.
+const users = new LookupCache<{ user: UserRecord; workspaceId: string }>(10_000);
+
 async function currentUser(): Promise<SessionUser | null> {
   const session = await currentSession();
   if (!session) return null;
   const db = getDb();
   // The token may outlive its user (deleted account): check the database, not just the JWT.
-  const user = getUserById(db, session.userId);
-  const workspaceId = user && getPersonalWorkspaceId(db, user.id);
-  return user && workspaceId ? { ...user, workspaceId, sessionId: session.sessionId } : null;
+  const found = users.read(session.userId, generationOf(db), () => {
+    const user = getUserById(db, session.userId);
+    const workspaceId = user && getPersonalWorkspaceId(db, user.id);
+    return user && workspaceId ? { user, workspaceId } : null;
+  });
+  return found ? { ...found.user, workspaceId: found.workspaceId, sessionId: session.sessionId } : null;
 }
 
 /** The signed-in user, or an `unauthorized` AppError (401 JSON at the boundary). */

@@ -4,12 +4,19 @@
  */
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
-import { createSession, endSession, endSessionsOfUser, getSessionState, touchSession } from "../../db/queries/sessions";
+import { generationOf } from "../../db/generation";
+import { createSession, endSession, endSessionsOfUser, getSessionState, type SessionState, touchSession } from "../../db/queries/sessions";
+import { LookupCache } from "../lookup-cache";
 import { sessionLifetimeMs, sessionRefusal } from "./session-policy";
 
 // Writing last_seen_at on every request would turn each read into a write; a minute's resolution
 // is plenty for an idle timeout measured in minutes or days.
 const TOUCH_EVERY_MS = 60_000;
+
+// Session rows by id, valid until the next change to sessions or users (db/generation.ts): ending a
+// session or disabling its user is seen on the very next request. Expiry and idle time are still
+// decided on every request from the cached row; touching it is not a change that invalidates.
+const states = new LookupCache<SessionState>(10_000);
 
 /** Start a session for a user who just proved their password; returns the session id. */
 export function startSession(db: Db, userId: string, now = new Date()): string {
@@ -18,14 +25,17 @@ export function startSession(db: Db, userId: string, now = new Date()): string {
 
 /** The user id of a live session, or null (unknown, ended, expired, idle, or its user disabled). */
 export function resolveSession(db: Db, sessionId: string, now = new Date()): string | null {
-  const state = getSessionState(db, sessionId);
+  const state = states.read(sessionId, generationOf(db), () => getSessionState(db, sessionId));
   const refusal = sessionRefusal(state, now);
   if (refusal || !state) {
     // An idle or expired session is ended for good, so a later config change cannot revive it.
     if (state && (refusal === "idle" || refusal === "expired")) endSession(db, sessionId, now);
     return null;
   }
-  if (now.getTime() - state.lastSeenAt.getTime() > TOUCH_EVERY_MS) touchSession(db, sessionId, now);
+  if (now.getTime() - state.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    touchSession(db, sessionId, now);
+    state.lastSeenAt = now; // the cached row follows the write
+  }
   return state.userId;
 }
 

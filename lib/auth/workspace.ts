@@ -1,20 +1,14 @@
 /**
- * Which workspace a request works on, and may the caller act there. Checked against the database
- * on every request (no cache), so a removal or a role change holds from the very next request.
+ * Which workspace a request works on, and may the caller act there. Checked on every request
+ * (lib/workspaces/membership-lookup.ts caches the answer only until the next change), so a removal
+ * or a role change holds from the very next request.
  */
 import "server-only";
 import { notFound } from "next/navigation";
 import { getDb, type Db } from "../../db/client";
-import {
-  getMembershipRole,
-  getPersonalWorkspaceId,
-  getWorkspaceById,
-  getWorkspaceBySlug,
-  PERSONAL_SLUG,
-  type WorkspaceRecord,
-  type WorkspaceRole,
-} from "../../db/queries/workspaces";
+import { PERSONAL_SLUG, type WorkspaceRecord, type WorkspaceRole } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
+import { membershipOf, type WorkspaceHint } from "../workspaces/membership-lookup";
 import { requirePageUser, requireUser, type SessionUser } from "./session";
 
 /** The header scripts and workspace pages name the workspace with. */
@@ -86,7 +80,7 @@ export function slugOf(workspace: WorkspaceRecord): string {
   return workspace.personal ? PERSONAL_SLUG : (workspace.slug ?? PERSONAL_SLUG);
 }
 
-type Hint = { id: string } | { slug: string } | null;
+type Hint = WorkspaceHint;
 
 function workspaceHint(request: Request): Hint {
   const header = request.headers.get(WORKSPACE_HEADER)?.trim();
@@ -105,14 +99,9 @@ function workspaceHint(request: Request): Hint {
 }
 
 function resolveWorkspace(db: Db, user: SessionUser, hint: Hint, least: WorkspaceRole): WorkspaceCaller {
-  let workspace: WorkspaceRecord | null;
-  if (!hint || ("slug" in hint && hint.slug === PERSONAL_SLUG)) {
-    workspace = getWorkspaceById(db, getPersonalWorkspaceId(db, user.id) ?? "");
-  } else {
-    workspace = "id" in hint ? getWorkspaceById(db, hint.id) : getWorkspaceBySlug(db, hint.slug);
-  }
-  const role = workspace && getMembershipRole(db, workspace.id, user.id);
-  if (!workspace || !role) throw new AppError("workspace.not_found", "No such workspace.");
+  const found = membershipOf(db, user.id, hint);
+  if (!found) throw new AppError("workspace.not_found", "No such workspace.");
+  const { workspace, role } = found;
   if (!hasRole(role, least)) throw new AppError("auth.forbidden", `This needs the ${least} role in the workspace.`);
   return { ...user, workspaceId: workspace.id, role, workspace };
 }

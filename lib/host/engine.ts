@@ -12,12 +12,12 @@ import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
 import { dataDir } from "../env";
 import type { Db } from "../../db/client";
-import { getServerByIdUnscoped, listServersByWorkspace } from "../../db/queries/servers";
-import { getServer } from "../servers/lookup";
+import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { getDb } from "../../db/client";
 import { credentialsUserFor, definitionFor } from "../servers/credential-mode";
 import { consoleLogger } from "./console-logger";
+import { cachedServerDefinition, cachedServerDefinitions } from "./definition-cache";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
 import { interactionLog } from "./interactions";
@@ -95,12 +95,12 @@ function sharedAwareAuthProvider(): AuthProviderFactory {
 
 /** Every server of the caller's workspace as engine definitions for them (secrets decrypted, never returned). */
 export function workspaceServerDefinitions(db: Db, user: { id: string; workspaceId: string }): ServerDefinition[] {
-  return listServersByWorkspace(db, user.workspaceId).map((record) => definitionFor(db, user.id, record));
+  return cachedServerDefinitions(db, user);
 }
 
 /** One server of the caller's workspace as an engine definition for them, or a 404. */
 export function workspaceServerDefinition(db: Db, user: { id: string; workspaceId: string }, id: string): ServerDefinition {
-  return definitionFor(db, user.id, getServer(db, user, id));
+  return cachedServerDefinition(db, user, id);
 }
 
 /**

@@ -18,9 +18,18 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+// The pool compares hashes on every call; the host hands it the same definition object until the
+// server changes (a new object then), so each object is hashed once.
+const hashes = new WeakMap<ServerDefinition, string>();
+
 /** sha256 of the canonical JSON of the server's name and validated config. */
 export function configHash(server: ServerDefinition): string {
-  return createHash("sha256")
-    .update(JSON.stringify(canonical({ name: server.name, config: server.config })))
-    .digest("hex");
+  let hash = hashes.get(server);
+  if (hash === undefined) {
+    hash = createHash("sha256")
+      .update(JSON.stringify(canonical({ name: server.name, config: server.config })))
+      .digest("hex");
+    hashes.set(server, hash);
+  }
+  return hash;
 }

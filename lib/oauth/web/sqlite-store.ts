@@ -3,17 +3,27 @@
  * AES-256-GCM envelope under the instance key (docs/security.md#secrets-at-rest).
  */
 import type { Db } from "../../../db/client";
+import { generationOf } from "../../../db/generation";
 import { deleteCredentials, getCredential, putCredential } from "../../../db/queries/credentials";
 import { insertOAuthState, takeOAuthState } from "../../../db/queries/oauth-states";
 import { decrypt, encrypt, type SecretKey } from "../../crypto";
+import { LookupCache } from "../../lookup-cache";
 import type { OAuthStore } from "../shared/store";
+
+// The MCP transport asks for the tokens before every request, to every HTTP server (one without
+// OAuth simply has none): decrypted values per (user, server, kind), valid until the next write to
+// the credentials (db/generation.ts), so a refresh, a disconnect or a removed member is seen at once.
+const values = new LookupCache<{ value: string | undefined }>(20_000);
 
 /** An OAuthStore over `db`, encrypting with `key`. */
 export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
   return {
     async get(ref, kind) {
-      const row = getCredential(db, { ...ref, kind });
-      return row ? decrypt(row.valueEnc, key) : undefined;
+      const cached = values.read(`${ref.userId}\u0000${ref.serverId}\u0000${kind}\u0000${key.id}`, generationOf(db), () => {
+        const row = getCredential(db, { ...ref, kind });
+        return { value: row ? decrypt(row.valueEnc, key) : undefined };
+      });
+      return cached.value;
     },
     async set(ref, kind, value, expiresAt) {
       putCredential(

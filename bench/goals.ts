@@ -1,0 +1,102 @@
+/**
+ * The goals table of `npm run bench`: every goal of a tool call through Switchboard as a ratio
+ * against the raw SDK client in the same run (latency, CPU per call, throughput at 64 in flight,
+ * parallel connect + discovery), each row marked met or not. Memory and chat rows come from
+ * bench/release-memory.ts and bench/chat-bench.ts.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpPool } from "../lib/mcp";
+import { ownCpuMs, percentile, treeCpuMs } from "./harness";
+
+/** One row of the table. */
+export interface GoalRow {
+  goal: string;
+  raw: string;
+  switchboard: string;
+  ratio: number;
+  /** The bound the ratio must stay within, and in which direction. */
+  limit: { max?: number; min?: number };
+}
+
+/** Percentiles of `calls` sequential calls after a warm-up, and the CPU they cost (`cpu()` ms). */
+export async function sequential(call: () => Promise<void>, calls: number, cpu: () => number) {
+  for (let i = 0; i < 30; i++) await call();
+  const latencies: number[] = [];
+  const cpu0 = cpu();
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await call();
+    latencies.push(performance.now() - t0);
+  }
+  const cpuPerCall = (cpu() - cpu0) / calls;
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerCall };
+}
+
+/** Calls per second with `inflight` calls always outstanding, `total` calls in all. */
+export async function throughput(call: () => Promise<void>, total: number, inflight: number): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: inflight }, async () => {
+      while (next++ < total) await call();
+    }),
+  );
+  return total / ((performance.now() - t0) / 1000);
+}
+
+/** The raw SDK client's figures against one Streamable HTTP server (one connection). */
+export async function rawFigures(mcpUrl: string, calls: number, inflight: number, throughputCalls = calls) {
+  const raw = new Client({ name: "bench-raw", version: "1" });
+  await raw.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  const call = async () => {
+    await raw.callTool({ name: "echo", arguments: { message: "bench" } });
+  };
+  // The bench process runs nothing else meanwhile: its CPU is the raw client's.
+  const seq = await sequential(call, calls, ownCpuMs);
+  const perSecond = await throughput(call, throughputCalls, inflight);
+  await raw.close();
+  return { ...seq, perSecond };
+}
+
+/** The same through `POST /api/servers/:id/tools/call`; CPU is the app's process tree only. */
+export async function apiFigures(call: () => Promise<void>, appPid: number, calls: number, inflight: number, throughputCalls = calls) {
+  const seq = await sequential(call, calls, () => treeCpuMs(appPid));
+  const perSecond = await throughput(call, throughputCalls, inflight);
+  return { ...seq, perSecond };
+}
+
+/** Engine connect + discovery: each of `count` servers alone (slowest kept), then all in parallel. */
+export async function connectFigures(mcpUrl: string, count: number) {
+  const connect = async (n: number) => {
+    const pool = new McpPool();
+    const servers = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, name: `s${i}`, config: { url: mcpUrl } }));
+    const t0 = performance.now();
+    const statuses = await pool.discover("bench", servers);
+    const ms = performance.now() - t0;
+    if (statuses.some((s) => s.state !== "connected")) throw new Error("a bench server failed to connect");
+    await pool.closeAll();
+    return ms;
+  };
+  await connect(1); // warm-up: module loading and the first socket are not the figure
+  let slowestSingle = 0;
+  for (let i = 0; i < count; i++) slowestSingle = Math.max(slowestSingle, await connect(1));
+  const parallel = await connect(count);
+  return { slowestSingle, parallel };
+}
+
+/** Whether a row's ratio is within its limit. */
+export function met(row: GoalRow): boolean {
+  return (row.limit.max === undefined || row.ratio <= row.limit.max) && (row.limit.min === undefined || row.ratio >= row.limit.min);
+}
+
+/** The table as Markdown. */
+export function goalsTable(rows: GoalRow[]): string {
+  const limit = (r: GoalRow) => (r.limit.max !== undefined ? `≤ ${r.limit.max}` : `≥ ${r.limit.min}`);
+  const lines = ["| goal | raw SDK | Switchboard | ratio | goal | met |", "|---|---|---|---|---|---|"];
+  for (const r of rows) {
+    lines.push(`| ${r.goal} | ${r.raw} | ${r.switchboard} | ${r.ratio.toFixed(2)} | ${limit(r)} | ${met(r) ? "yes" : "**no**"} |`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,206 @@
+/**
+ * What the bench scripts share: child processes (the app via scripts/start.mjs, MCP fixture
+ * servers), waiting for them, signing a user in through next-auth's credentials flow, percentiles,
+ * and CPU/RSS of a process tree read from /proc (Linux), so the app's own cost is measured apart
+ * from the MCP server's and the bench client's.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../tests/helpers/ports";
+
+/** The project root. */
+export const ROOT = path.resolve(import.meta.dirname, "..");
+const children: ChildProcess[] = [];
+
+/** Start a child that is killed when the bench ends (`stopAll`). */
+export function start(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  children.push(child);
+  return child;
+}
+
+/** Stop every child started here (SIGTERM: the app writes its CPU profile on the way out). */
+export async function stopAll(): Promise<void> {
+  const exits = children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once("exit", r)));
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 10_000))]);
+}
+
+/** Poll `url` until it answers below 500. */
+export async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up within ${timeoutMs} ms`);
+}
+
+/** The value at percentile `p` of an ascending list. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** server-everything over Streamable HTTP; returns its `/mcp` URL. */
+export async function startEverything(): Promise<string> {
+  const port = await freePort();
+  start(process.execPath, [path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"], {
+    PORT: String(port),
+  });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await waitFor(url, 20_000);
+  return url;
+}
+
+/** A running app: its base URL, data directory and the pid of `scripts/start.mjs`. */
+export interface App {
+  base: string;
+  dataDir: string;
+  pid: number;
+}
+
+/**
+ * Build if needed and start the app on a fresh data directory. With `cpuProfileDir` the server runs
+ * under `node --cpu-prof` (not allowed in NODE_OPTIONS): the preflight runs first, then `next start`
+ * directly, as scripts/start.mjs would.
+ */
+export async function startApp(env: Record<string, string> = {}, cpuProfileDir?: string): Promise<App> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-"));
+  const appEnv = {
+    PORT: String(port),
+    SWITCHBOARD_DATA_DIR: dataDir,
+    SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1",
+    // The bench sends more than a person would: the per-minute request quota would stop it.
+    SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE: "1000000",
+    NEXTAUTH_URL: `http://localhost:${port}`,
+    ...env,
+  };
+  let child: ChildProcess;
+  if (cpuProfileDir) {
+    const preflight = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/preflight.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, ...appEnv },
+      stdio: "inherit",
+    });
+    if (preflight.status !== 0) throw new Error("preflight failed");
+    const secret = fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
+    const next = path.join(ROOT, "node_modules/next/dist/bin/next");
+    child = start(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`, next, "start", "-p", String(port)], {
+      ...appEnv,
+      NEXTAUTH_SECRET: secret,
+    });
+  } else {
+    child = start(process.execPath, [path.join(ROOT, "scripts/start.mjs")], appEnv);
+  }
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/api/health`, 300_000);
+  return { base, dataDir, pid: child.pid! };
+}
+
+/** Sign up and sign in through next-auth's credentials flow; returns the session cookie header. */
+export async function signIn(base: string, dataDir: string, email = "bench@example.com"): Promise<string> {
+  // A fresh instance's first account needs the setup code the server wrote at start-up.
+  const codeFile = path.join(dataDir, "setup-code");
+  const setupCode = fs.existsSync(codeFile) ? fs.readFileSync(codeFile, "utf8").trim() : undefined;
+  const account = { email, password: "a long bench password", name: email.split("@")[0], ...(setupCode ? { setupCode } : {}) };
+  await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(account),
+  });
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const login = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email: account.email, password: account.password, json: "true" }),
+  });
+  cookies.push(...login.headers.getSetCookie().map((c) => c.split(";")[0]));
+  if (!cookies.some((c) => c.includes("session-token"))) throw new Error(`sign-in failed (${login.status})`);
+  return cookies.join("; ");
+}
+
+/** Create a server in the caller's personal workspace; returns its id. */
+export async function createServer(base: string, cookie: string, name: string, config: Record<string, unknown>): Promise<string> {
+  const created = await fetch(`${base}/api/servers`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ name, config }),
+  });
+  if (!created.ok) throw new Error(`creating server ${name} failed: ${created.status} ${await created.text()}`);
+  return ((await created.json()) as { id: string }).id;
+}
+
+/** One `echo` call through `POST /api/servers/:id/tools/call`. */
+export function apiEcho(base: string, cookie: string, serverId: string): () => Promise<void> {
+  const url = `${base}/api/servers/${serverId}/tools/call`;
+  const headers = { "content-type": "application/json", cookie };
+  const body = JSON.stringify({ name: "echo", arguments: { message: "bench" } });
+  return async () => {
+    const response = await fetch(url, { method: "POST", headers, body });
+    if (!response.ok) throw new Error(`app call failed: ${response.status} ${await response.text()}`);
+    await response.json();
+  };
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function descendants(pid: number): number[] {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    try {
+      const tasks = fs.readdirSync(`/proc/${all[i]}/task`);
+      for (const task of tasks) {
+        const kids = fs.readFileSync(`/proc/${all[i]}/task/${task}/children`, "utf8").trim();
+        if (kids) all.push(...kids.split(/\s+/).map(Number));
+      }
+    } catch {
+      // the process ended between the listing and the read: it has no CPU left to count
+    }
+  }
+  return all;
+}
+
+/** CPU milliseconds (user + system) used so far by `pid` and its descendants. */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const p of descendants(pid)) {
+    try {
+      const fields = fs.readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident memory (bytes) of `pid` and its descendants. */
+export function treeRssBytes(pid: number): number {
+  let kb = 0;
+  for (const p of descendants(pid)) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
+      if (match) kb += Number(match[1]);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return kb * 1024;
+}
+
+/** This process's CPU milliseconds (user + system) so far. */
+export function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}

@@ -1,0 +1,168 @@
+/**
+ * Load mode of `npm run bench -- --load UxS [--inflight C] [--seconds T]`: U users × S Streamable
+ * HTTP servers each (their own personal workspace), C calls always in flight for T seconds through
+ * `POST /api/servers/:id/tools/call`. Users, servers and sessions are written straight into the
+ * app's database (another connection: the app sees them at once) and the session cookies are
+ * minted with next-auth's `encode`, so a thousand sign-ups do not cost a thousand password hashes.
+ * Reports calls/s, p50/p99, the app's CPU per call against one user's sequential calls on the same
+ * instance, RSS per (user, server) connection, what deleting the servers returns, and errors.
+ */
+import path from "node:path";
+import { encode } from "next-auth/jwt";
+import fs from "node:fs";
+import { openDatabase } from "../db/client";
+import { createServer } from "../db/queries/servers";
+import { createUserWithWorkspace } from "../db/queries/users";
+import { getPersonalWorkspaceId } from "../db/queries/workspaces";
+import { startSession } from "../lib/auth/sessions";
+import { freePort } from "../tests/helpers/ports";
+import { sequential } from "./goals";
+import { apiEcho, percentile, ROOT, start, startApp, treeCpuMs, treeRssBytes, waitFor } from "./harness";
+
+/** The shape of a load run. */
+export interface LoadOptions {
+  users: number;
+  servers: number;
+  inflight: number;
+  seconds: number;
+}
+
+interface Pair {
+  cookie: string;
+  serverId: string;
+}
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+
+async function seed(dataDir: string, upstream: string, options: LoadOptions): Promise<Pair[]> {
+  const { db, sqlite } = openDatabase(path.join(dataDir, "switchboard.db"));
+  const secret = fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
+  const people = db.transaction(() =>
+    Array.from({ length: options.users }, (_, u) => {
+      const user = createUserWithWorkspace(db, { email: `load${u}@bench.invalid`, name: `load${u}`, passwordHash: "none" });
+      if (!user) throw new Error(`load user ${u} exists`);
+      const workspaceId = getPersonalWorkspaceId(db, user.id)!;
+      const servers = Array.from({ length: options.servers }, (_, s) =>
+        createServer(db, {
+          workspaceId,
+          name: `up${s}`,
+          config: { url: `${upstream}/mcp/good?u=${u}&s=${s}`, supports_parallel_tool_calls: true },
+          createdBy: user.id,
+        }),
+      );
+      return { userId: user.id, sid: startSession(db, user.id), serverIds: servers.map((s) => s.id) };
+    }),
+  );
+  sqlite.close();
+  const pairs: Pair[] = [];
+  for (const person of people) {
+    const token = await encode({ token: { sub: person.userId, sid: person.sid }, secret });
+    for (const serverId of person.serverIds) pairs.push({ cookie: `next-auth.session-token=${token}`, serverId });
+  }
+  return pairs;
+}
+
+/** Run `work` on every item with `inflight` at once; returns the errors by message. */
+async function each<T>(items: T[], inflight: number, work: (item: T) => Promise<void>): Promise<Record<string, number>> {
+  const errors: Record<string, number> = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inflight }, async () => {
+      while (next < items.length) {
+        const item = items[next++];
+        await work(item).catch((error: unknown) => {
+          const key = String(error instanceof Error ? error.message : error).slice(0, 80);
+          errors[key] = (errors[key] ?? 0) + 1;
+        });
+      }
+    }),
+  );
+  return errors;
+}
+
+/** The load run; prints its table. */
+export async function loadMode(options: LoadOptions): Promise<void> {
+  const upstreamPort = await freePort();
+  start(process.execPath, [path.join(ROOT, "tests/fixtures/mcp/hostile-http.mjs")], { PORT: String(upstreamPort) });
+  const upstream = `http://127.0.0.1:${upstreamPort}`;
+  await waitFor(`${upstream}/stats`, 20_000);
+  const connections = options.users * options.servers;
+  const app = await startApp({
+    SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL: String(connections + 100),
+    SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: String(options.inflight),
+  });
+  const t0 = performance.now();
+  const pairs = await seed(app.dataDir, upstream, options);
+  console.log(`seeded ${options.users} users × ${options.servers} servers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const calls = new Map(pairs.map((p) => [p, apiEcho(app.base, p.cookie, p.serverId)]));
+
+  // One user alone first, on the same instance: the CPU per call the load is compared with.
+  const single = await sequential(calls.get(pairs[0])!, 300, () => treeCpuMs(app.pid));
+  const rssBefore = treeRssBytes(app.pid);
+  const connectStart = performance.now();
+  const connectErrors = await each(pairs, options.inflight, (p) => calls.get(p)!());
+  const connectSeconds = (performance.now() - connectStart) / 1000;
+  await new Promise((r) => setTimeout(r, 2000)); // let in-flight work settle before reading RSS
+  const rssConnected = treeRssBytes(app.pid);
+  const upstreamOpen = async () => ((await (await fetch(`${upstream}/stats`)).json()) as { sessionsOpen: number }).sessionsOpen;
+  const openAtPeak = await upstreamOpen();
+
+  const latencies: number[] = [];
+  const errors: Record<string, number> = {};
+  const cpu0 = treeCpuMs(app.pid);
+  const deadline = performance.now() + options.seconds * 1000;
+  const loadStart = performance.now();
+  await Promise.all(
+    Array.from({ length: options.inflight }, async () => {
+      while (performance.now() < deadline) {
+        const pair = pairs[Math.floor(Math.random() * pairs.length)];
+        const c0 = performance.now();
+        try {
+          await calls.get(pair)!();
+          latencies.push(performance.now() - c0);
+        } catch (error) {
+          const key = String(error instanceof Error ? error.message : error).slice(0, 80);
+          errors[key] = (errors[key] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  const loadSeconds = (performance.now() - loadStart) / 1000;
+  const cpuPerCall = (treeCpuMs(app.pid) - cpu0) / Math.max(1, latencies.length);
+  const rssPeak = treeRssBytes(app.pid);
+  latencies.sort((a, b) => a - b);
+
+  // Delete every server through the API: each user's connections must close (upstream sessions → 0).
+  const deleteErrors = await each(pairs, options.inflight, async (p) => {
+    const response = await fetch(`${app.base}/api/servers/${p.serverId}`, { method: "DELETE", headers: { cookie: p.cookie } });
+    if (!response.ok) throw new Error(`delete ${response.status}`);
+  });
+  // Closing is asynchronous (each session ends with a DELETE upstream): wait for it, at most 60 s.
+  const deleted = performance.now();
+  let openAfterDelete = await upstreamOpen();
+  while (openAfterDelete > 0 && performance.now() - deleted < 60_000) {
+    await new Promise((r) => setTimeout(r, 1000));
+    openAfterDelete = await upstreamOpen();
+  }
+  const closeSeconds = (performance.now() - deleted) / 1000;
+  const rssAfterDelete = treeRssBytes(app.pid);
+
+  const perConnectionKb = (rssConnected - rssBefore) / connections / 1024;
+  console.log(
+    `\nload: ${options.users} users × ${options.servers} servers = ${connections} connections, ${options.inflight} in flight, ${options.seconds} s\n`,
+  );
+  console.log("| figure | value |\n|---|---|");
+  console.log(`| connect phase (one call per connection) | ${connectSeconds.toFixed(1)} s, errors ${JSON.stringify(connectErrors)} |`);
+  console.log(`| calls/s | ${(latencies.length / loadSeconds).toFixed(0)} |`);
+  console.log(`| p50 / p99 ms | ${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} |`);
+  console.log(
+    `| app CPU per call (load / one user alone) | ${cpuPerCall.toFixed(2)} ms / ${single.cpuPerCall.toFixed(2)} ms = ${(cpuPerCall / single.cpuPerCall).toFixed(2)}× (goal ≤ 1.2×) |`,
+  );
+  console.log(`| errors | ${latencies.length ? JSON.stringify(errors) : "no call succeeded"} |`);
+  console.log(`| app RSS before / connected / after load | ${mb(rssBefore)} / ${mb(rssConnected)} / ${mb(rssPeak)} MB |`);
+  console.log(`| RSS per idle connection | ${perConnectionKb.toFixed(0)} KB (goal ≤ 150 KB) |`);
+  console.log(
+    `| upstream sessions open at peak / after deleting the servers | ${openAtPeak} / ${openAfterDelete} ${closeSeconds.toFixed(0)} s after the deletes (delete errors ${JSON.stringify(deleteErrors)}) |`,
+  );
+  console.log(`| app RSS after deleting the servers | ${mb(rssAfterDelete)} MB |`);
+}

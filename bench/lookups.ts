@@ -1,0 +1,78 @@
+/**
+ * `npx tsx bench/lookups.ts`: the per-request lookups of one API tool call on a real SQLite file,
+ * uncached (the queries each request used to run: session row, user, personal workspace, workspace
+ * and role, server row and its decrypted secrets, the OAuth token read before the MCP request)
+ * against the cached path (lib/lookup-cache.ts), in µs per request. In-process, so Next's and the
+ * network's cost are not in it: this is the part the caches remove.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { closeDb, getDb } from "../db/client";
+import { instanceKey } from "../db/key-check";
+import { getSessionState } from "../db/queries/sessions";
+import { getServerById, readServerSecrets } from "../db/queries/servers";
+import { getUserById } from "../db/queries/users";
+import { getMembershipRole, getPersonalWorkspaceId, getWorkspaceById } from "../db/queries/workspaces";
+import { getCredential } from "../db/queries/credentials";
+import { decrypt } from "../lib/crypto";
+import { resolveSession, startSession } from "../lib/auth/sessions";
+import { cachedServerDefinition } from "../lib/host/definition-cache";
+import { createSqliteStore } from "../lib/oauth/web/sqlite-store";
+import { addServer } from "../lib/servers/service";
+import { membershipOf } from "../lib/workspaces/membership-lookup";
+import { registerTestUser } from "../tests/helpers/register";
+
+function perCall(label: string, runs: number, fn: () => void): number {
+  for (let i = 0; i < 2000; i++) fn();
+  const t0 = performance.now();
+  for (let i = 0; i < runs; i++) fn();
+  const us = ((performance.now() - t0) * 1000) / runs;
+  console.log(`| ${label} | ${us.toFixed(1)} |`);
+  return us;
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-lookups-"));
+  process.env.SWITCHBOARD_DATA_DIR = dir;
+  const db = getDb();
+  const user = await registerTestUser(db, { email: "l@example.com", password: "a long enough password", name: "L" });
+  const workspaceId = getPersonalWorkspaceId(db, user.id)!;
+  const server = addServer(
+    db,
+    { id: user.id, isAdmin: true, workspaceId },
+    {
+      name: "s",
+      config: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer secret" } },
+    },
+  );
+  const sid = startSession(db, user.id);
+  const store = createSqliteStore(db, instanceKey());
+  const ref = { userId: user.id, serverId: server.id };
+  console.log("| per request | µs |\n|---|---|");
+  const before = perCall("uncached: 7 queries, 1 decryption (+ token read)", 20_000, () => {
+    getSessionState(db, sid);
+    getUserById(db, user.id);
+    getPersonalWorkspaceId(db, user.id);
+    const ws = getWorkspaceById(db, getPersonalWorkspaceId(db, user.id)!)!;
+    getMembershipRole(db, ws.id, user.id);
+    const record = getServerById(db, { id: server.id, workspaceId })!;
+    readServerSecrets(db, record);
+    const token = getCredential(db, { ...ref, kind: "tokens" });
+    if (token) decrypt(token.valueEnc, instanceKey());
+  });
+  const after = perCall("cached (change stamp checked per lookup)", 20_000, () => {
+    resolveSession(db, sid);
+    membershipOf(db, user.id, null);
+    cachedServerDefinition(db, { id: user.id, workspaceId }, server.id);
+    void store.get(ref, "tokens");
+  });
+  console.log(`\n${(before / after).toFixed(1)}× fewer µs on the lookups of one call`);
+  closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,36 @@
+/**
+ * A change stamp for the rows that decide who may reach what: sessions ending, users, workspaces,
+ * memberships, servers and per-(user, server) credentials. Every write to those tables in
+ * db/queries bumps it, so a lookup cache stamped with it (lib/lookup-cache.ts) is stale from the
+ * very next read after a change. SQLite's `data_version` is part of the stamp: it moves when another
+ * connection (another process: preflight, an operator's script) commits, which no counter here sees.
+ */
+import type Sqlite from "better-sqlite3";
+import type { Db } from "./client";
+
+// One counter for the whole process, not per handle: writes inside a transaction go through the
+// transaction's own handle, and a bump there must still reach readers of the database handle. It
+// lives on globalThis because the server bundles may hold more than one copy of this module (one
+// per route entry, and Next's dev server re-evaluates modules), and a bump must reach them all.
+const SLOT = Symbol.for("switchboard.db.generation");
+const counters = ((globalThis as { [SLOT]?: { writes: number; unshared: number } })[SLOT] ??= { writes: 0, unshared: 0 });
+const dataVersionQueries = new WeakMap<Sqlite.Database, Sqlite.Statement>();
+
+/** Mark that rows deciding access or server definitions changed (call after each such write). */
+export function bumpGeneration(): void {
+  counters.writes++;
+}
+
+/** The current stamp of `db`: equal stamps mean no relevant change in between. */
+export function generationOf(db: Db): string {
+  // drizzle() hands back the database with its better-sqlite3 client; a handle without one (a
+  // transaction) gets a stamp no other read shares, so nothing read through it is ever reused.
+  const client = (db as Db & { $client?: Sqlite.Database }).$client;
+  if (!client) return `unshared:${++counters.unshared}`;
+  let query = dataVersionQueries.get(client);
+  if (!query) {
+    query = client.prepare("PRAGMA data_version").pluck();
+    dataVersionQueries.set(client, query);
+  }
+  return `${counters.writes}:${query.get() as number}`;
+}

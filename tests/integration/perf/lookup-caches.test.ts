@@ -1,0 +1,157 @@
+/**
+ * The hot-path lookup caches on a real SQLite file: sessions, workspace roles and server definitions
+ * are read once, but every change (sign-out, a disabled account, a removed member, an edited or
+ * deleted server, a member's own credential, a write from another connection) is seen on the very
+ * next lookup, and one user is never handed another user's entry.
+ */
+import Database from "better-sqlite3";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { generationOf } from "@/db/generation";
+import { setUserDisabled } from "@/db/queries/users";
+import { upsertMembership } from "@/db/queries/memberships";
+import { membershipOf } from "@/lib/workspaces/membership-lookup";
+import { endOneSession, resolveSession, startSession } from "@/lib/auth/sessions";
+import { cachedServerDefinition, cachedServerDefinitions } from "@/lib/host/definition-cache";
+import { addServer, changeServer, removeServer } from "@/lib/servers/service";
+import { setMemberValues } from "@/lib/servers/member-values";
+import { removeMember } from "@/lib/workspaces/members";
+import { getWorkspaceById } from "@/db/queries/workspaces";
+import { instanceKey } from "@/db/key-check";
+import { createSqliteStore } from "@/lib/oauth/web/sqlite-store";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { actorIn, person, recordingEffects, team, type Person } from "../workspaces/helpers";
+import { McpPool } from "@/lib/mcp";
+
+let dir = "";
+let owner: Person;
+let member: Person;
+let outsider: Person;
+let teamId = "";
+let slug = "";
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  owner = await person("owner@example.com");
+  member = await person("member@example.com");
+  outsider = await person("outsider@example.com");
+  teamId = team(owner, "Cache Team");
+  slug = getWorkspaceById(getDb(), teamId)!.slug!;
+  upsertMembership(getDb(), { workspaceId: teamId, userId: member.id, role: "member" });
+});
+afterAll(() => removeTempDataDir(dir));
+
+describe("session cache", () => {
+  it("a cached session stops counting at once when it is ended or its user is disabled", async () => {
+    const db = getDb();
+    const one = startSession(db, member.id);
+    const two = startSession(db, member.id);
+    expect(resolveSession(db, one)).toBe(member.id);
+    expect(resolveSession(db, one)).toBe(member.id); // served from the cache
+    endOneSession(db, one);
+    expect(resolveSession(db, one)).toBeNull();
+    expect(resolveSession(db, two)).toBe(member.id);
+    setUserDisabled(db, member.id, new Date());
+    expect(resolveSession(db, two)).toBeNull();
+    setUserDisabled(db, member.id, null);
+    expect(resolveSession(db, two)).toBe(member.id);
+  });
+
+  it("a write by another connection (another process) is seen at once", () => {
+    const db = getDb();
+    const sid = startSession(db, owner.id);
+    expect(resolveSession(db, sid)).toBe(owner.id);
+    const other = new Database(path.join(dir, "switchboard.db"));
+    try {
+      other.prepare("UPDATE sessions SET ended_at = ? WHERE id = ?").run(Math.floor(Date.now() / 1000), sid);
+    } finally {
+      other.close();
+    }
+    expect(resolveSession(db, sid)).toBeNull();
+  });
+});
+
+describe("workspace cache", () => {
+  it("a removed member loses the workspace on the next lookup; an outsider never gets a member's entry", async () => {
+    const db = getDb();
+    expect(membershipOf(db, member.id, { slug })?.role).toBe("member");
+    expect(membershipOf(db, owner.id, { slug })?.role).toBe("owner");
+    // Same slug, same moment, another user: not a member, whatever the cache holds for others.
+    expect(membershipOf(db, outsider.id, { slug })).toBeNull();
+    const generation = generationOf(db);
+    expect(membershipOf(db, member.id, { slug })?.role).toBe("member");
+    expect(generationOf(db)).toBe(generation); // a lookup is not a change
+    await removeMember(db, actorIn(owner, teamId), member.id, recordingEffects(new McpPool()).effects);
+    expect(membershipOf(db, member.id, { slug })).toBeNull();
+    upsertMembership(db, { workspaceId: teamId, userId: member.id, role: "admin" });
+    expect(membershipOf(db, member.id, { slug })?.role).toBe("admin");
+  });
+});
+
+describe("server definition cache", () => {
+  it("each member gets their own per-member values, and edits, credentials and deletes are seen at once", () => {
+    const db = getDb();
+    const ownerActor = actorIn(owner, teamId);
+    const record = addServer(db, ownerActor, {
+      name: "keyed",
+      config: { url: "https://mcp.example.com/mcp", headers: { "X-Api-Key": "team-default", "X-Fixed": "shared-secret" } },
+      memberKeys: ["headers.X-Api-Key"],
+    });
+    const asOwner = { id: owner.id, workspaceId: teamId };
+    const asMember = { id: member.id, workspaceId: teamId };
+    setMemberValues(db, ownerActor, record.id, { "headers.X-Api-Key": "owner-key" });
+    setMemberValues(db, actorIn(member, teamId), record.id, { "headers.X-Api-Key": "member-key" });
+
+    const ownerDefinition = cachedServerDefinition(db, asOwner, record.id);
+    const memberDefinition = cachedServerDefinition(db, asMember, record.id);
+    expect(ownerDefinition.config.headers).toEqual({ "X-Api-Key": "owner-key", "X-Fixed": "shared-secret" });
+    expect(memberDefinition.config.headers).toEqual({ "X-Api-Key": "member-key", "X-Fixed": "shared-secret" });
+    // Cached: the same object again, still each user's own.
+    expect(cachedServerDefinition(db, asMember, record.id)).toBe(memberDefinition);
+    expect(cachedServerDefinitions(db, asOwner).find((s) => s.id === record.id)?.config.headers?.["X-Api-Key"]).toBe("owner-key");
+    expect(cachedServerDefinitions(db, asMember).find((s) => s.id === record.id)?.config.headers?.["X-Api-Key"]).toBe("member-key");
+    // Another workspace's caller does not reach the server through anyone's entry.
+    expect(() => cachedServerDefinition(db, { id: outsider.id, workspaceId: outsider.personalWorkspaceId }, record.id)).toThrow(
+      /No such server/,
+    );
+
+    // A member changes their own value: seen on their next call, the owner's unchanged.
+    setMemberValues(db, actorIn(member, teamId), record.id, { "headers.X-Api-Key": "member-key-2" });
+    expect(cachedServerDefinition(db, asMember, record.id).config.headers?.["X-Api-Key"]).toBe("member-key-2");
+    expect(cachedServerDefinition(db, asOwner, record.id).config.headers?.["X-Api-Key"]).toBe("owner-key");
+
+    // The owner edits the server: every member's next definition has the new URL.
+    changeServer(db, ownerActor, record.id, {
+      config: { url: "https://edited.example.com/mcp", headers: { "X-Api-Key": "********", "X-Fixed": "********" } },
+    });
+    expect(cachedServerDefinition(db, asMember, record.id).config.url).toBe("https://edited.example.com/mcp");
+    expect(cachedServerDefinitions(db, asOwner).find((s) => s.id === record.id)?.config.url).toBe("https://edited.example.com/mcp");
+
+    // Deleted: a 404 on the next lookup, and gone from the list.
+    removeServer(db, ownerActor, record.id);
+    expect(() => cachedServerDefinition(db, asMember, record.id)).toThrow(/No such server/);
+    expect(cachedServerDefinitions(db, asMember).some((s) => s.id === record.id)).toBe(false);
+  });
+});
+
+describe("stored credential cache (OAuth tokens, read before every MCP request)", () => {
+  it("each user reads only their own value, and a refresh or a disconnect is seen at once", async () => {
+    const store = createSqliteStore(getDb(), instanceKey());
+    const server = addServer(getDb(), actorIn(owner, teamId), { name: "oauth", config: { url: "https://oauth.example.com/mcp" } }).id;
+    const a = { userId: owner.id, serverId: server };
+    const b = { userId: member.id, serverId: server };
+    await store.set(a, "tokens", "owner-token");
+    expect(await store.get(a, "tokens")).toBe("owner-token");
+    expect(await store.get(a, "tokens")).toBe("owner-token"); // cached
+    expect(await store.get(b, "tokens")).toBeUndefined();
+    await store.set(b, "tokens", "member-token");
+    expect(await store.get(b, "tokens")).toBe("member-token");
+    await store.set(a, "tokens", "owner-token-refreshed");
+    expect(await store.get(a, "tokens")).toBe("owner-token-refreshed");
+    expect(await store.get(b, "tokens")).toBe("member-token");
+    await store.delete(a, ["tokens"]);
+    expect(await store.get(a, "tokens")).toBeUndefined();
+    expect(await store.get(b, "tokens")).toBe("member-token");
+  });
+});
