@@ -13,7 +13,9 @@ import type { Db } from "./client";
 // lives on globalThis because the server bundles may hold more than one copy of this module (one
 // per route entry, and Next's dev server re-evaluates modules), and a bump must reach them all.
 const SLOT = Symbol.for("switchboard.db.generation");
-const counters = ((globalThis as { [SLOT]?: { writes: number; unshared: number } })[SLOT] ??= { writes: 0, unshared: 0 });
+const slots = globalThis as { [SLOT]?: { writes: number; unshared: number } };
+slots[SLOT] ??= { writes: 0, unshared: 0 };
+const counters = slots[SLOT];
 const dataVersionQueries = new WeakMap<Sqlite.Database, Sqlite.Statement>();
 
 /** Mark that rows deciding access or server definitions changed (call after each such write). */
