@@ -2,6 +2,10 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
+import { Badge } from "../ui/primitives/badge";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { FieldError, Label } from "../ui/primitives/label";
 import { AuditLog } from "./audit-log";
 
 interface User {
@@ -52,21 +56,11 @@ export function AdminView({ meId }: { meId: string }) {
   return (
     <section className="mx-auto max-w-5xl space-y-8 p-6">
       <h1 className="text-xl font-semibold">Administration</h1>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      {error && <FieldError role="alert">{error}</FieldError>}
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Users</h2>
         <div className="flex gap-2">
-          <input
-            className="input"
-            placeholder="Search name or email"
-            aria-label="Search users"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-          />
+          <Input placeholder="Search name or email" aria-label="Search users" value={q} onChange={(e) => setQ(e.target.value)} />
         </div>
         <form
           className="flex items-end gap-2"
@@ -76,51 +70,56 @@ export function AdminView({ meId }: { meId: string }) {
             await act(async () => setLink((await api<{ url: string }>("/api/admin/users", { method: "POST", json: { email } })).url));
           }}
         >
-          <label className="flex-1">
-            <span className="label">Create a user (invitation link)</span>
-            <input className="input" name="email" type="email" required />
-          </label>
-          <button className="btn-primary" type="submit">
-            Create link
-          </button>
+          <Label className="mb-0 flex-1">
+            <span className="mb-1 block">Create a user (invitation link)</span>
+            <Input name="email" type="email" required />
+          </Label>
+          <Button type="submit">Create link</Button>
         </form>
-        {link && <input className="input font-mono" readOnly value={link} data-testid="user-invitation-link" />}
+        {link && <Input className="font-mono" readOnly value={link} data-testid="user-invitation-link" />}
         <table className="w-full text-sm" data-testid="admin-users">
           <tbody>
             {users.map((u) => (
               <tr key={u.id} data-testid={`user-${u.email}`}>
                 <td>
                   {u.name} <span className="text-muted-foreground">{u.email}</span>
-                  {u.isAdmin && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">admin</span>}
-                  {u.disabledAt && <span className="ml-2 rounded bg-zinc-200 px-1 text-xs">disabled</span>}
+                  {u.isAdmin && (
+                    <Badge tone="warning" className="ml-2">
+                      admin
+                    </Badge>
+                  )}
+                  {u.disabledAt && <Badge className="ml-2">disabled</Badge>}
                 </td>
                 <td className="space-x-1 text-right">
                   {u.id !== meId && (
                     <>
-                      <button
+                      <Button
                         type="button"
-                        className="btn-secondary"
+                        variant="secondary"
+                        size="sm"
                         onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { isAdmin: !u.isAdmin } }))}
                       >
                         {u.isAdmin ? "Remove admin" : "Make admin"}
-                      </button>
-                      <button
+                      </Button>
+                      <Button
                         type="button"
-                        className="btn-secondary"
+                        variant="secondary"
+                        size="sm"
                         onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { disabled: !u.disabledAt } }))}
                       >
                         {u.disabledAt ? "Enable" : "Disable"}
-                      </button>
-                      <button
+                      </Button>
+                      <Button
                         type="button"
-                        className="btn-danger"
+                        variant="destructive"
+                        size="sm"
                         onClick={() =>
                           confirm(`Delete ${u.email} and their personal data?`) &&
                           act(() => api(`/api/admin/users/${u.id}`, { method: "DELETE" }))
                         }
                       >
                         Delete
-                      </button>
+                      </Button>
                     </>
                   )}
                 </td>

@@ -2,6 +2,8 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
 
 interface Entry {
   id: number;
@@ -54,12 +56,12 @@ export function AuditLog({ source, filters = false }: { source: string; filters?
             });
           }}
         >
-          <input className="input" name="user" placeholder="user id" aria-label="Filter by user id" />
-          <input className="input" name="workspace" placeholder="workspace id" aria-label="Filter by workspace id" />
-          <input className="input" name="action" placeholder="action (e.g. member.remove)" aria-label="Filter by action" />
-          <button className="btn-secondary" type="submit">
+          <Input name="user" placeholder="user id" aria-label="Filter by user id" />
+          <Input name="workspace" placeholder="workspace id" aria-label="Filter by workspace id" />
+          <Input name="action" placeholder="action (e.g. member.remove)" aria-label="Filter by action" />
+          <Button variant="secondary" type="submit">
             Filter
-          </button>
+          </Button>
         </form>
       )}
       {error && <p className="field-error">{error}</p>}
@@ -77,9 +79,9 @@ export function AuditLog({ source, filters = false }: { source: string; filters?
         </tbody>
       </table>
       {next && (
-        <button type="button" className="btn-secondary" onClick={() => void load(next)}>
+        <Button type="button" variant="secondary" onClick={() => void load(next)}>
           Older entries
-        </button>
+        </Button>
       )}
     </section>
   );

@@ -1,6 +1,8 @@
 "use client";
 /** The host's own question about an app's request, shown above the frame (the app cannot draw over it). */
 
+import { Button } from "../ui/primitives/button";
+
 /** One pending question; `answer` resolves the app's request. */
 export interface AppQuestion {
   kind: "tool" | "link" | "message";
@@ -26,12 +28,12 @@ export function AppPrompt({ question, onAnswer }: { question: AppQuestion; onAns
       {question.reason && <p className="text-xs text-zinc-600 dark:text-zinc-300">{question.reason}</p>}
       <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-xs">{question.detail}</pre>
       <div className="mt-2 flex gap-2">
-        <button type="button" className="btn-primary" data-testid="app-approve" onClick={() => onAnswer(true)}>
+        <Button type="button" size="sm" data-testid="app-approve" onClick={() => onAnswer(true)}>
           {ALLOW[question.kind]}
-        </button>
-        <button type="button" className="btn-secondary" data-testid="app-deny" onClick={() => onAnswer(false)}>
+        </Button>
+        <Button type="button" variant="secondary" size="sm" data-testid="app-deny" onClick={() => onAnswer(false)}>
           Deny
-        </button>
+        </Button>
       </div>
     </div>
   );

@@ -4,6 +4,9 @@
  * offered through a datalist. A failed completion is shown, not hidden: the server may not support it.
  */
 import { useEffect, useId, useState } from "react";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
 
 /** One argument or template variable with server-side completions. */
 export function CompletionInput({
@@ -40,13 +43,13 @@ export function CompletionInput({
     };
   }, [value, suggest]);
   return (
-    <label className="block text-sm">
-      <span className="text-zinc-600">
+    <Label className="mb-0 text-sm font-normal text-foreground">
+      <span className="text-muted-foreground">
         {name}
         {required && " *"}
       </span>
-      <input
-        className="mt-0.5 w-full rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+      <Input
+        className="mt-0.5"
         list={listId}
         value={value}
         onChange={(e) => onChange(e.target.value)}
@@ -61,19 +64,21 @@ export function CompletionInput({
       {options.length > 0 && (
         <span className="mt-0.5 flex flex-wrap gap-1">
           {options.slice(0, 8).map((option) => (
-            <button
+            <Button
               key={option}
               type="button"
-              className="rounded bg-zinc-100 px-1.5 text-xs dark:bg-zinc-800"
+              variant="secondary"
+              size="sm"
+              className="h-6 px-1.5 font-normal"
               onClick={() => onChange(option)}
               data-testid={`completion-${name}-${option}`}
             >
               {option}
-            </button>
+            </Button>
           ))}
         </span>
       )}
       {problem && <span className="text-xs text-zinc-500">completions unavailable: {problem}</span>}
-    </label>
+    </Label>
   );
 }

@@ -3,6 +3,7 @@
 import type { GetPromptResult, Prompt } from "@modelcontextprotocol/client";
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, listPrompts } from "../api-client";
+import { Button } from "../ui/primitives/button";
 import { CompletionInput } from "./completion-input";
 import { complete, getPrompt } from "./inspector-api";
 
@@ -22,14 +23,15 @@ export function PromptsTab({ serverId, connected }: { serverId: string; connecte
         {problem && <li className="field-error">{problem}</li>}
         {prompts?.map((p) => (
           <li key={p.name}>
-            <button
+            <Button
               type="button"
-              className="w-full rounded px-2 py-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-900"
+              variant="ghost"
+              className="block h-auto w-full px-2 py-1 text-left font-normal whitespace-normal"
               onClick={() => setSelected(p)}
               data-testid={`prompt-${p.name}`}
             >
               {p.title ?? p.name}
-            </button>
+            </Button>
           </li>
         ))}
       </ul>
@@ -80,9 +82,9 @@ function PromptRunner({ serverId, prompt }: { serverId: string; prompt: Prompt }
           required={arg.required}
         />
       ))}
-      <button type="submit" className="btn-primary" data-testid="get-prompt">
+      <Button type="submit" data-testid="get-prompt">
         Preview
-      </button>
+      </Button>
       {problem && <p className="field-error">{problem}</p>}
       {preview && (
         <ol className="space-y-2" data-testid="prompt-preview">

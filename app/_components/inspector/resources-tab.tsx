@@ -7,6 +7,7 @@ import type { ReadResourceResult, Resource, ResourceTemplateType as ResourceTemp
 import { useCallback, useEffect, useState } from "react";
 import { expandTemplate, templateVariables } from "@/lib/agent/uri-template";
 import { ApiError, listResources } from "../api-client";
+import { Button } from "../ui/primitives/button";
 import { useLiveEvents } from "../events/live-events";
 import { CompletionInput } from "./completion-input";
 import { complete, readResource, setSubscribed } from "./inspector-api";
@@ -31,9 +32,10 @@ export function ResourcesTab({ serverId, connected, initialUri }: { serverId: st
         <ul className="space-y-1" data-testid="inspector-resources">
           {lists?.resources.map((r) => (
             <li key={r.uri}>
-              <button
+              <Button
                 type="button"
-                className="w-full truncate rounded px-2 py-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-900"
+                variant="ghost"
+                className="block h-auto w-full truncate px-2 py-1 text-left font-normal"
                 onClick={() => {
                   setTemplate(null);
                   setUri(r.uri);
@@ -42,7 +44,7 @@ export function ResourcesTab({ serverId, connected, initialUri }: { serverId: st
                 data-testid="resource-item"
               >
                 {r.name} <code className="text-xs text-zinc-500">{r.uri}</code>
-              </button>
+              </Button>
             </li>
           ))}
         </ul>
@@ -52,9 +54,10 @@ export function ResourcesTab({ serverId, connected, initialUri }: { serverId: st
             <ul className="space-y-1" data-testid="inspector-templates">
               {lists.resourceTemplates.map((t) => (
                 <li key={t.uriTemplate}>
-                  <button
+                  <Button
                     type="button"
-                    className="w-full truncate rounded px-2 py-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-900"
+                    variant="ghost"
+                    className="block h-auto w-full truncate px-2 py-1 text-left font-normal"
                     onClick={() => {
                       setUri(null);
                       setTemplate(t);
@@ -62,7 +65,7 @@ export function ResourcesTab({ serverId, connected, initialUri }: { serverId: st
                     data-testid="template-item"
                   >
                     {t.name} <code className="text-xs text-zinc-500">{t.uriTemplate}</code>
-                  </button>
+                  </Button>
                 </li>
               ))}
             </ul>
@@ -110,9 +113,9 @@ function TemplateForm({ serverId, template, onRead }: { serverId: string; templa
           required
         />
       ))}
-      <button type="submit" className="btn-primary" data-testid="read-template">
+      <Button type="submit" data-testid="read-template">
         Read
-      </button>
+      </Button>
     </form>
   );
 }
@@ -161,12 +164,12 @@ function ResourceReader({ serverId, uri }: { serverId: string; uri: string }) {
         <code className="truncate" data-testid="resource-uri">
           {uri}
         </code>
-        <button type="button" className="btn-secondary py-1 text-xs" onClick={read}>
+        <Button type="button" variant="secondary" size="sm" onClick={read}>
           Read again
-        </button>
-        <button type="button" className="btn-secondary py-1 text-xs" onClick={toggle} data-testid="subscribe">
+        </Button>
+        <Button type="button" variant="secondary" size="sm" onClick={toggle} data-testid="subscribe">
           {subscribed ? "Unsubscribe" : "Subscribe"}
-        </button>
+        </Button>
       </div>
       {updates.length > 0 && (
         <p className="text-xs text-emerald-700" data-testid="resource-updates">

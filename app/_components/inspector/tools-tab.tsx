@@ -8,6 +8,10 @@
 import Form from "@rjsf/core";
 import { useEffect, useState } from "react";
 import { ApiError } from "../api-client";
+import { Badge } from "../ui/primitives/badge";
+import { Button } from "../ui/primitives/button";
+import { cn } from "../ui/primitives/cn";
+import { Textarea } from "../ui/primitives/textarea";
 import { callTool, type HandCallResult, type InspectorTool, listInspectorTools } from "./inspector-api";
 import { formSchema } from "./form-schema";
 import { formValidator } from "./form-validator";
@@ -44,17 +48,23 @@ export function ToolsTab({ serverId, connected }: { serverId: string; connected:
           ?.filter((t) => t.kind === "tool")
           .map((t) => (
             <li key={t.rawName}>
-              <button
+              <Button
                 type="button"
+                variant="ghost"
                 data-testid={`tool-${t.rawName}`}
                 onClick={() => setSelected(t.rawName)}
-                className={`w-full rounded px-2 py-1 text-left ${selected === t.rawName ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-900"}`}
+                className={cn(
+                  "block h-auto w-full px-2 py-1 text-left font-normal whitespace-normal",
+                  selected === t.rawName && "bg-muted",
+                )}
               >
                 <code>{t.rawName}</code>
                 {t.policy.action !== "allow" && (
-                  <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900">{t.policy.action}</span>
+                  <Badge tone="warning" className="ml-1">
+                    {t.policy.action}
+                  </Badge>
                 )}
-              </button>
+              </Button>
             </li>
           ))}
       </ul>
@@ -173,22 +183,22 @@ function ToolRunner({
           showErrorList={false}
           className="rjsf space-y-2 text-sm"
         >
-          <button type="submit" className="btn-primary" disabled={busy} data-testid="call-tool">
+          <Button type="submit" disabled={busy} data-testid="call-tool">
             {busy ? "Calling…" : "Call"}
-          </button>
+          </Button>
         </Form>
       ) : (
         <div className="space-y-2">
-          <textarea
-            className="h-40 w-full rounded border border-zinc-300 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-900"
+          <Textarea
+            className="h-40 font-mono text-xs"
             value={raw}
             onChange={(e) => setRaw(e.target.value)}
             aria-label="Arguments as JSON"
             data-testid="raw-arguments"
           />
-          <button type="button" className="btn-primary" disabled={busy} onClick={submitRaw} data-testid="call-tool">
+          <Button type="button" disabled={busy} onClick={submitRaw} data-testid="call-tool">
             {busy ? "Calling…" : "Call"}
-          </button>
+          </Button>
         </div>
       )}
       {pending && (
@@ -201,12 +211,12 @@ function ToolRunner({
           <p>{tool.policy.reason} Run it with these arguments?</p>
           <pre className="my-2 whitespace-pre-wrap text-xs">{JSON.stringify(pending, null, 2)}</pre>
           <div className="flex gap-2">
-            <button type="button" className="btn-primary" onClick={() => void run(pending, true)} data-testid="confirm-call-yes">
+            <Button type="button" size="sm" onClick={() => void run(pending, true)} data-testid="confirm-call-yes">
               Run it
-            </button>
-            <button type="button" className="btn-secondary" onClick={() => setPending(null)}>
+            </Button>
+            <Button type="button" variant="secondary" size="sm" onClick={() => setPending(null)}>
               Cancel
-            </button>
+            </Button>
           </div>
         </div>
       )}
