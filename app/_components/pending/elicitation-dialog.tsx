@@ -5,6 +5,9 @@ import type { PendingElicitationView } from "@/lib/host/elicitations";
 import { ApiError, answerElicitation } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { DialogDescription, DialogTitle } from "../ui/primitives/dialog";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
+import { NativeSelect } from "../ui/primitives/select";
 import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
 
 /** A pending elicitation as `GET /api/pending` lists it. */
@@ -112,15 +115,14 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
               </label>
             ) : (
               <>
-                <label className="label" htmlFor={`el-${field.name}`}>
+                <Label htmlFor={`el-${field.name}`}>
                   {field.label}
                   {field.required && " *"}
-                </label>
+                </Label>
                 {field.kind === "select" ? (
-                  <select
+                  <NativeSelect
                     id={`el-${field.name}`}
                     name={field.name}
-                    className="input"
                     required={field.required}
                     value={values[field.name] as string}
                     onChange={(e) => set(field.name, e.target.value)}
@@ -131,7 +133,7 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
                         {o.label}
                       </option>
                     ))}
-                  </select>
+                  </NativeSelect>
                 ) : field.kind === "multi" ? (
                   <div className="flex flex-wrap gap-3 text-sm">
                     {field.options!.map((o) => (
@@ -149,10 +151,9 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
                     ))}
                   </div>
                 ) : (
-                  <input
+                  <Input
                     id={`el-${field.name}`}
                     name={field.name}
-                    className="input"
                     type={INPUT_TYPE[field.kind] ?? "text"}
                     step={field.kind === "integer" ? 1 : "any"}
                     required={field.required}

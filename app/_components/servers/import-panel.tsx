@@ -8,6 +8,10 @@
 import { useState } from "react";
 import type { ImportPreviewEntry } from "@/lib/servers/import-service";
 import { ApiError, apiRequest } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { FieldError, Label } from "../ui/primitives/label";
+import { Textarea } from "../ui/primitives/textarea";
 
 const IMPORT_URL = "/api/servers/import";
 
@@ -44,17 +48,14 @@ export function ImportPanel({ onImported, onCancel }: { onImported: () => void; 
 
   const wanted = [...new Map((preview ?? []).flatMap((s) => s.inputs).map((i) => [i.id, i])).values()];
   return (
-    <div
-      className="space-y-3 rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
-      data-testid="import-panel"
-    >
+    <div className="space-y-3 rounded-lg border border-border bg-surface p-4" data-testid="import-panel">
       <h2 className="font-medium">Import servers</h2>
       <p className="text-xs text-zinc-500">
         Paste a Claude Desktop or Cursor <code>mcpServers</code> JSON, a VS Code <code>.vscode/mcp.json</code>, or the command line's{" "}
         <code>mcp_servers:</code> YAML. Nothing is saved until you pick servers and confirm.
       </p>
-      <textarea
-        className="h-40 w-full rounded border border-zinc-300 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+      <Textarea
+        className="h-40 font-mono text-xs"
         value={text}
         onChange={(e) => setText(e.target.value)}
         aria-label="Configuration to import"
@@ -71,23 +72,19 @@ export function ImportPanel({ onImported, onCancel }: { onImported: () => void; 
         <fieldset className="space-y-1 text-sm">
           <legend className="text-xs text-zinc-500">Secrets the configuration asks for</legend>
           {wanted.map((input) => (
-            <label key={input.id} className="block">
-              {input.description} <span className="text-xs text-zinc-500">({input.id})</span>
-              <input
+            <Label key={input.id} className="mb-0 text-sm font-normal text-foreground">
+              {input.description} <span className="text-xs text-muted-foreground">({input.id})</span>
+              <Input
                 type="password"
-                className="ml-2 rounded border border-zinc-300 px-2 py-0.5 dark:border-zinc-700 dark:bg-zinc-950"
+                className="ml-2 inline-block h-8 w-auto py-0.5"
                 value={inputs[input.id] ?? ""}
                 onChange={(e) => setInputs((v) => ({ ...v, [input.id]: e.target.value }))}
               />
-            </label>
+            </Label>
           ))}
         </fieldset>
       )}
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      {problem && <FieldError role="alert">{problem}</FieldError>}
       {preview && (
         <ul className="space-y-2" data-testid="import-preview">
           {preview.map((entry) => (
@@ -132,27 +129,21 @@ export function ImportPanel({ onImported, onCancel }: { onImported: () => void; 
         </ul>
       )}
       <div className="flex gap-2">
-        <button
+        <Button
           type="button"
-          className="btn-secondary"
+          variant="secondary"
           disabled={busy || !text.trim()}
           onClick={() => void send()}
           data-testid="import-preview-button"
         >
           Preview
-        </button>
-        <button
-          type="button"
-          className="btn-primary"
-          disabled={busy || chosen.size === 0}
-          onClick={() => void send([...chosen])}
-          data-testid="import-confirm"
-        >
+        </Button>
+        <Button type="button" disabled={busy || chosen.size === 0} onClick={() => void send([...chosen])} data-testid="import-confirm">
           Import {chosen.size || ""} selected
-        </button>
-        <button type="button" className="btn-secondary" onClick={onCancel}>
+        </Button>
+        <Button type="button" variant="secondary" onClick={onCancel}>
           Cancel
-        </button>
+        </Button>
         <span className="ml-auto text-xs">
           Export:{" "}
           <a className="underline" href="/api/servers/export?format=yaml" download>

@@ -3,6 +3,11 @@
 import { useState } from "react";
 import type { ServerConfig } from "@/lib/mcp/config";
 import { ApiError, apiRequest, saveServer } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
+import { NativeSelect } from "../ui/primitives/select";
+import { Textarea } from "../ui/primitives/textarea";
 import { EMPTY_FORM, formFieldOf, formToConfig, type ServerFormValues } from "./form-model";
 
 /** Props of the add/edit form. `serverId` switches it to editing. */
@@ -67,14 +72,12 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
     props: { placeholder?: string; type?: string; multiline?: boolean; hint?: string; configKey?: string } = {},
   ) => (
     <div>
-      <label className="label" htmlFor={`f-${key}`}>
-        {label}
-      </label>
+      <Label htmlFor={`f-${key}`}>{label}</Label>
       {props.multiline ? (
-        <textarea
+        <Textarea
           id={`f-${key}`}
           name={key}
-          className="input font-mono"
+          className="font-mono"
           rows={3}
           placeholder={props.placeholder}
           value={values[key] as string}
@@ -82,10 +85,9 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
           onChange={(e) => set(key, e.target.value as never)}
         />
       ) : (
-        <input
+        <Input
           id={`f-${key}`}
           name={key}
-          className="input"
           type={props.type ?? "text"}
           placeholder={props.placeholder}
           value={values[key] as string}
@@ -128,7 +130,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
 
   // A section opens by itself when one of its fields has an error.
   const section = (title: string, fields: (keyof ServerFormValues)[], children: React.ReactNode) => (
-    <details className="rounded-md border border-zinc-200 p-3 dark:border-zinc-800" open={fields.some((f) => errors[f]) || undefined}>
+    <details className="rounded-md border border-border p-3" open={fields.some((f) => errors[f]) || undefined}>
       <summary className="cursor-pointer text-sm font-medium">{title}</summary>
       <div className="mt-3 grid gap-4 sm:grid-cols-2">{children}</div>
     </details>
@@ -136,18 +138,14 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
   const stdio = values.transport === "stdio";
 
   return (
-    <form
-      onSubmit={submit}
-      className="space-y-4 rounded-xl border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900"
-      data-testid="server-form"
-    >
+    <form onSubmit={submit} className="space-y-4 rounded-lg border border-border bg-surface p-5" data-testid="server-form">
       <h2 className="font-medium" data-testid="server-form-heading">
         {serverId ? `Edit server "${initial.name}"` : stdio ? "Add a local (stdio) server" : "Add a remote server"}
       </h2>
       <div className="grid gap-4 sm:grid-cols-2">
         {text("name", "Name (becomes the tool prefix)", { placeholder: "github", hint: "letters, digits, _ - ." })}
         <fieldset>
-          <legend className="label">Where it runs</legend>
+          <legend className="mb-1 block text-xs font-medium text-muted-foreground">Where it runs</legend>
           <div className="flex gap-4 pt-2 text-sm">
             <label className="flex items-center gap-1">
               <input type="radio" name="transport" checked={!stdio} onChange={() => set("transport", "http")} /> Remote (HTTP)
@@ -205,13 +203,10 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
           ["network", "cwd", "readOnlyPaths"],
           <>
             <div>
-              <label className="label" htmlFor="f-network">
-                Network inside the sandbox
-              </label>
-              <select
+              <Label htmlFor="f-network">Network inside the sandbox</Label>
+              <NativeSelect
                 id="f-network"
                 name="network"
-                className="input"
                 value={values.network}
                 onChange={(e) => set("network", e.target.value as ServerFormValues["network"])}
               >
@@ -219,7 +214,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
                 <option value="on">On</option>
                 {/* A host list is refused by the sandbox; it is only shown for a config that already has one. */}
                 {values.network === "hosts" && <option value="hosts">Only these hosts (not supported: pick On or Off)</option>}
-              </select>
+              </NativeSelect>
               <p className="mt-1 text-xs text-zinc-500">
                 <code>network</code>
               </p>
@@ -284,13 +279,10 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
           {text("samplingMaxRpm", "Requests per minute (default 10)", { configKey: "sampling.max_rpm" })}
           {text("samplingMaxToolRounds", "Tool rounds per request (default 5)", { configKey: "sampling.max_tool_rounds" })}
           <div>
-            <label className="label" htmlFor="f-samplingLogLevel">
-              Audit log level
-            </label>
-            <select
+            <Label htmlFor="f-samplingLogLevel">Audit log level</Label>
+            <NativeSelect
               id="f-samplingLogLevel"
               name="samplingLogLevel"
-              className="input"
               value={values.samplingLogLevel}
               onChange={(e) => set("samplingLogLevel", e.target.value)}
             >
@@ -299,7 +291,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
               <option>info</option>
               <option>warning</option>
               <option>error</option>
-            </select>
+            </NativeSelect>
             <p className="mt-1 text-xs text-zinc-500">
               <code>sampling.log_level</code>
             </p>
@@ -318,15 +310,15 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
         </p>
       )}
       <div className="flex gap-2">
-        <button className="btn-primary" type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy}>
           {busy ? "Saving…" : serverId ? "Save changes" : "Add server"}
-        </button>
-        <button className="btn-secondary" type="button" onClick={() => void testConnection()} disabled={busy} data-testid="test-connection">
+        </Button>
+        <Button variant="secondary" type="button" onClick={() => void testConnection()} disabled={busy} data-testid="test-connection">
           Test connection
-        </button>
-        <button className="btn-secondary" type="button" onClick={onCancel}>
+        </Button>
+        <Button variant="secondary" type="button" onClick={onCancel}>
           Cancel
-        </button>
+        </Button>
       </div>
     </form>
   );

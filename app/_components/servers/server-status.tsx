@@ -5,15 +5,17 @@ import { ApiError, listServerTools, reconnectServer, serverStatus } from "../api
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import { OAUTH_CHANGED_EVENT } from "./oauth-connect";
 import { useServerStatusEvents } from "../events/live-events";
+import { Badge } from "../ui/primitives/badge";
+import { Button } from "../ui/primitives/button";
 
-const STATE_STYLE: Record<string, string> = {
-  connected: "bg-emerald-100 text-emerald-800",
-  connecting: "bg-sky-100 text-sky-800",
-  reconnecting: "bg-amber-100 text-amber-800",
-  needs_authorization: "bg-violet-100 text-violet-800",
-  failed: "bg-red-100 text-red-800",
-  disabled: "bg-zinc-200 text-zinc-700",
-  idle: "bg-zinc-100 text-zinc-600",
+const STATE_TONE: Record<string, "neutral" | "primary" | "success" | "warning" | "danger"> = {
+  connected: "success",
+  connecting: "primary",
+  reconnecting: "warning",
+  needs_authorization: "primary",
+  failed: "danger",
+  disabled: "neutral",
+  idle: "neutral",
 };
 
 /**
@@ -97,9 +99,9 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
   return (
     <div className="mt-3 space-y-2 text-xs" data-testid={`status-${serverId}`}>
       <div className="flex flex-wrap items-center gap-2">
-        <span data-testid="server-state" className={`rounded px-1.5 py-0.5 font-medium ${STATE_STYLE[state] ?? "bg-zinc-100"}`}>
+        <Badge data-testid="server-state" tone={STATE_TONE[state] ?? "neutral"}>
           {label}
-        </span>
+        </Badge>
         {status && status.state === "connected" && (
           <span className="text-zinc-500" data-testid="server-counts">
             {status.counts.tools} tools · {status.counts.resources} resources · {status.counts.prompts} prompts
@@ -118,19 +120,19 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
           </span>
         )}
         {state === "idle" && (
-          <button type="button" className="btn-secondary py-1 text-xs" onClick={() => load(true)} disabled={busy}>
+          <Button type="button" variant="secondary" size="sm" onClick={() => load(true)} disabled={busy}>
             Start
-          </button>
+          </Button>
         )}
         {state !== "idle" && state !== "disabled" && (
-          <button type="button" className="btn-secondary py-1 text-xs" onClick={reconnect} disabled={busy}>
+          <Button type="button" variant="secondary" size="sm" onClick={reconnect} disabled={busy}>
             Reconnect
-          </button>
+          </Button>
         )}
         {state === "connected" && (
-          <button type="button" className="btn-secondary py-1 text-xs" onClick={showTools}>
+          <Button type="button" variant="secondary" size="sm" onClick={showTools}>
             {tools ? "Hide tools" : "Tools"}
-          </button>
+          </Button>
         )}
         {authSlot?.(state)}
       </div>
@@ -141,21 +143,26 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
       )}
       {error && <p className="field-error">{error}</p>}
       {tools && (
-        <ul
-          className="divide-y divide-zinc-100 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
-          data-testid="server-tools"
-        >
+        <ul className="divide-y divide-border rounded border border-border" data-testid="server-tools">
           {[...tools.filter((t) => t.kind === "tool"), ...tools.filter((t) => t.kind !== "tool")].map((tool) => (
             <li key={tool.name} className="p-2">
               <code className="font-medium">{tool.name}</code>
               {tool.kind !== "tool" && (
-                <span className="ml-2 rounded bg-zinc-100 px-1 text-zinc-600" title="Added by Switchboard so the agent can list and read">
+                <Badge className="ml-2" title="Added by Switchboard so the agent can list and read">
                   helper
-                </span>
+                </Badge>
               )}
               {tool.title && <span className="ml-2 text-zinc-600">{tool.title}</span>}
-              {tool.annotations?.readOnlyHint && <span className="ml-2 rounded bg-emerald-50 px-1 text-emerald-700">read-only</span>}
-              {tool.annotations?.destructiveHint && <span className="ml-2 rounded bg-red-50 px-1 text-red-700">destructive</span>}
+              {tool.annotations?.readOnlyHint && (
+                <Badge tone="success" className="ml-2">
+                  read-only
+                </Badge>
+              )}
+              {tool.annotations?.destructiveHint && (
+                <Badge tone="danger" className="ml-2">
+                  destructive
+                </Badge>
+              )}
               {tool.description && <p className="mt-0.5 text-zinc-500">{tool.description}</p>}
             </li>
           ))}

@@ -10,6 +10,9 @@ import { OAuthConnect } from "./oauth-connect";
 import { ApiError, deleteServer, listServers, type ServerView } from "../api-client";
 import { ServerTrustPanel } from "./server-trust";
 import { ImportPanel } from "./import-panel";
+import { Badge } from "../ui/primitives/badge";
+import { Button } from "../ui/primitives/button";
+import { FieldError } from "../ui/primitives/label";
 
 /** A server as listed by `GET /api/servers`. */
 export type ServerListItem = ServerView;
@@ -50,20 +53,16 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
         <h1 className="text-xl font-semibold">MCP servers</h1>
         {editing === null && (
           <div className="flex gap-2">
-            <button type="button" className="btn-secondary" onClick={() => setEditing("import")} data-testid="open-import">
+            <Button type="button" variant="secondary" onClick={() => setEditing("import")} data-testid="open-import">
               Import / export
-            </button>
-            <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
+            </Button>
+            <Button type="button" onClick={() => setEditing("new")}>
               Add server
-            </button>
+            </Button>
           </div>
         )}
       </div>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      {error && <FieldError role="alert">{error}</FieldError>}
       {editing === "new" && <ServerForm isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />}
       {editing === "import" && <ImportPanel onImported={reload} onCancel={() => setEditing(null)} />}
       {servers.length === 0 && editing === null && (
@@ -88,15 +87,13 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
             <li
               key={server.id}
               data-testid={`server-${server.name}`}
-              className="flex items-start justify-between rounded-xl border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
+              className="flex items-start justify-between rounded-lg border border-border bg-surface p-4"
             >
               <div className="min-w-0">
                 <div className="flex items-center gap-2">
                   <span className="font-medium">{server.name}</span>
-                  <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
-                    {server.transport}
-                  </span>
-                  {server.config.enabled === false && <span className="rounded bg-zinc-200 px-1.5 py-0.5 text-xs">disabled</span>}
+                  <Badge>{server.transport}</Badge>
+                  {server.config.enabled === false && <Badge>disabled</Badge>}
                 </div>
                 <code className="mt-1 block truncate text-xs text-zinc-500">
                   {server.transport === "http"
@@ -125,25 +122,27 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                 {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} />}
               </div>
               <div className="flex shrink-0 gap-2">
-                <Link href={`${pathname}/${server.id}`} className="btn-secondary" data-testid="inspect-server">
-                  Inspect
-                </Link>
-                <button
+                <Button asChild variant="secondary">
+                  <Link href={`${pathname}/${server.id}`} data-testid="inspect-server">
+                    Inspect
+                  </Link>
+                </Button>
+                <Button
                   type="button"
-                  className="btn-secondary"
+                  variant="secondary"
                   onClick={() => setEditing(server.id)}
                   disabled={server.transport === "stdio" && !isAdmin}
                 >
                   Edit
-                </button>
-                <button
+                </Button>
+                <Button
                   type="button"
-                  className="btn-danger"
+                  variant="destructive"
                   onClick={() => remove(server)}
                   disabled={server.transport === "stdio" && !isAdmin}
                 >
                   Delete
-                </button>
+                </Button>
               </div>
             </li>
           ),
