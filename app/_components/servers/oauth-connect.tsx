@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { isSafeLinkUrl } from "@/lib/net/safe-link";
 import { ApiError, disconnectOAuth, startOAuth } from "../api-client";
+import { Button } from "../ui/primitives/button";
 
 /** Fired on `window` after Connect or Disconnect changed a server's authorization (detail: `{serverId}`). */
 export const OAUTH_CHANGED_EVENT = "switchboard:oauth-changed";
@@ -56,26 +57,16 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
   return (
     <span className="inline-flex items-center gap-2" data-testid={`oauth-${serverId}`}>
       {state === "connected" ? (
-        <button
-          type="button"
-          onClick={disconnect}
-          disabled={busy}
-          className="rounded border border-zinc-300 px-2 py-0.5 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
-        >
+        <Button type="button" variant="secondary" size="sm" onClick={disconnect} disabled={busy}>
           Disconnect
-        </button>
+        </Button>
       ) : (
-        <button
-          type="button"
-          onClick={connect}
-          disabled={busy}
-          className="rounded bg-violet-600 px-2 py-0.5 font-medium text-white hover:bg-violet-700 disabled:opacity-50"
-        >
+        <Button type="button" size="sm" onClick={connect} disabled={busy}>
           {busy ? "Connecting…" : "Connect"}
-        </button>
+        </Button>
       )}
       {error && (
-        <span role="alert" className="text-red-700 dark:text-red-400">
+        <span role="alert" className="text-destructive">
           {error}
         </span>
       )}

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { definitionText, lineDiff } from "@/lib/trust/diff";
 import { apiRequest, serverStatus } from "../api-client";
 import { useServerStatusEvents } from "../events/live-events";
+import { Button } from "../ui/primitives/button";
 
 interface HeldTool {
   toolName: string;
@@ -122,9 +123,9 @@ export function ServerTrustPanel({ serverId }: { serverId: string }) {
           />
           Ask before calls that could send out data read in the same turn
         </label>
-        <button type="button" className="text-blue-700 hover:underline dark:text-blue-300" onClick={() => load(true)}>
+        <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={() => load(true)}>
           Check tools for changes
-        </button>
+        </Button>
       </div>
       {view.listError && <p className="text-red-700">Could not list tools: {view.listError}</p>}
       {problem && (
@@ -153,14 +154,15 @@ export function ServerTrustPanel({ serverId }: { serverId: string }) {
               </summary>
               <DefinitionDiff tool={tool} />
               {view.canManage ? (
-                <button
+                <Button
                   type="button"
+                  size="sm"
                   data-testid={`approve-${tool.toolName}`}
-                  className="mt-1 rounded bg-emerald-700 px-2 py-0.5 text-white hover:bg-emerald-800"
+                  className="mt-1"
                   onClick={() => void act(`${base}/tools/review`, "POST", { toolName: tool.toolName, hash: tool.currentHash })}
                 >
                   Approve this definition
-                </button>
+                </Button>
               ) : (
                 <p className="text-zinc-500">Only the person who added this server or an administrator can approve it.</p>
               )}

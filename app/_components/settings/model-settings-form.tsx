@@ -3,6 +3,10 @@
 import { toast } from "../ui/primitives/toast";
 import { useCallback, useEffect, useState } from "react";
 import { apiRequest, getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
+import { NativeSelect } from "../ui/primitives/select";
 
 /** The form. */
 export function ModelSettingsForm() {
@@ -47,7 +51,7 @@ export function ModelSettingsForm() {
     }
   };
 
-  const input = "input mt-1 block py-1";
+  const input = "mt-1";
   return (
     <form
       data-testid="model-settings"
@@ -67,9 +71,9 @@ export function ModelSettingsForm() {
       )}
       {/* Disabled until loaded: a late load must not overwrite what the user already typed. */}
       <fieldset disabled={!view} className="space-y-3">
-        <label className="block text-sm">
+        <Label className="mb-0">
           Provider
-          <select
+          <NativeSelect
             aria-label="Provider"
             value={form.provider}
             onChange={(e) => setForm({ ...form, provider: e.target.value })}
@@ -81,36 +85,36 @@ export function ModelSettingsForm() {
             <option value="openai">OpenAI</option>
             <option value="anthropic">Anthropic</option>
             <option value="openai-compatible">OpenAI-compatible endpoint</option>
-          </select>
-        </label>
-        <label className="block text-sm">
+          </NativeSelect>
+        </Label>
+        <Label className="mb-0">
           Model
-          <input
+          <Input
             aria-label="Model"
             value={form.model}
             onChange={(e) => setForm({ ...form, model: e.target.value })}
             placeholder="e.g. gpt-4.1-mini"
             className={input}
           />
-        </label>
-        <label className="block text-sm">
+        </Label>
+        <Label className="mb-0">
           Base URL <span className="text-muted-foreground">(required for OpenAI-compatible; optional otherwise)</span>
-          <input
+          <Input
             aria-label="Base URL"
             value={form.baseUrl}
             onChange={(e) => setForm({ ...form, baseUrl: e.target.value })}
             placeholder="https://…/v1"
             className={input}
           />
-        </label>
-        <label className="block text-sm">
+        </Label>
+        <Label className="mb-0">
           API key{" "}
           {view?.apiKey && (
             <span data-testid="api-key-masked" className="text-muted-foreground">
               (stored: {view.apiKey})
             </span>
           )}
-          <input
+          <Input
             aria-label="API key"
             type="password"
             autoComplete="off"
@@ -119,24 +123,22 @@ export function ModelSettingsForm() {
             placeholder={view?.apiKey ? "leave empty to keep the stored key" : ""}
             className={input}
           />
-        </label>
+        </Label>
         <div className="flex gap-2">
-          <button type="submit" className="btn-primary">
-            Save model settings
-          </button>
-          <button
+          <Button type="submit">Save model settings</Button>
+          <Button
             type="button"
+            variant="secondary"
             onClick={() => void test()}
-            className="btn-secondary"
             data-testid="test-model"
             title="Sends one short request to the saved model"
           >
             Test connection
-          </button>
+          </Button>
           {view?.apiKey && (
-            <button type="button" onClick={() => void save({ clearApiKey: true })} className="btn-secondary">
+            <Button type="button" variant="secondary" onClick={() => void save({ clearApiKey: true })}>
               Remove stored key
-            </button>
+            </Button>
           )}
         </div>
       </fieldset>

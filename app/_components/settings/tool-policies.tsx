@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { apiRequest, type ToolPolicyRow } from "../api-client";
+import { NativeSelect } from "../ui/primitives/select";
 
 type Policy = "ask" | "allow" | "deny";
 type Listing = { tools: ToolPolicyRow[]; errors: { serverName: string; message: string }[]; canManageWorkspace: boolean };
@@ -67,7 +68,7 @@ export function ToolPolicies() {
               <tr
                 key={`${row.serverId}:${row.toolName}`}
                 data-testid={`policy-${row.serverName}-${row.toolName}`}
-                className="border-t border-zinc-100 dark:border-zinc-800"
+                className="border-t border-border"
               >
                 <td className="py-1">{row.serverName}</td>
                 <td>
@@ -77,35 +78,35 @@ export function ToolPolicies() {
                   {row.held && <span className="ml-1 text-xs text-amber-700">(held for review: {row.held})</span>}
                 </td>
                 <td>
-                  <select
+                  <NativeSelect
                     aria-label={`Policy for ${row.serverName} ${row.toolName}`}
                     value={row.isDefault ? "default" : row.policy}
                     onChange={(e) => void change(row, e.target.value)}
-                    className="input h-8 w-auto px-1 py-0"
+                    className="h-8 w-auto px-1 py-0"
                   >
                     <option value="default">Default ({LABEL[row.workspacePolicy ?? row.defaultPolicy]})</option>
                     <option value="ask">Ask every time</option>
                     <option value="allow">Always allow</option>
                     <option value="deny">Never allow</option>
-                  </select>
+                  </NativeSelect>
                   {row.policy !== (row.userPolicy ?? row.policy) && (
                     <span className="ml-1 text-xs text-amber-700">(workspace: {LABEL[row.policy]})</span>
                   )}
                 </td>
                 <td>
                   {data.canManageWorkspace ? (
-                    <select
+                    <NativeSelect
                       aria-label={`Workspace policy for ${row.serverName} ${row.toolName}`}
                       data-testid={`workspace-policy-${row.serverName}-${row.toolName}`}
                       value={row.workspacePolicy ?? "default"}
                       onChange={(e) => void change(row, e.target.value, "workspace")}
-                      className="input h-8 w-auto px-1 py-0"
+                      className="h-8 w-auto px-1 py-0"
                     >
                       <option value="default">None</option>
                       <option value="ask">At least ask</option>
                       <option value="allow">Allow by default</option>
                       <option value="deny">Never</option>
-                    </select>
+                    </NativeSelect>
                   ) : (
                     <span className="text-xs text-muted-foreground">{row.workspacePolicy ? LABEL[row.workspacePolicy] : "—"}</span>
                   )}

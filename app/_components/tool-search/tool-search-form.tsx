@@ -2,6 +2,10 @@
 /** Workspace settings for tool search (docs/tool-search.md): threshold, token budget, always-loaded tools. */
 import { useEffect, useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
+import { Textarea } from "../ui/primitives/textarea";
 
 interface ToolSearchView {
   threshold: number;
@@ -47,44 +51,29 @@ export function ToolSearchForm({ workspaceId, editable }: { workspaceId: string;
         recently and a search tool instead of every tool. 0 turns search off up to the provider limit of 128 tools.
       </p>
       <fieldset disabled={!editable} className="grid grid-cols-2 gap-2">
-        <label>
-          <span className="label">Threshold (tools)</span>
-          <input
-            className="input"
-            name="threshold"
-            type="number"
-            min={0}
-            max={128}
-            defaultValue={view.threshold}
-            aria-label="Tool search threshold"
-          />
-        </label>
-        <label>
-          <span className="label">Token budget</span>
-          <input
-            className="input"
-            name="maxTokens"
-            type="number"
-            min={1000}
-            defaultValue={view.maxTokens}
-            aria-label="Tool search token budget"
-          />
-        </label>
-        <label className="col-span-2">
-          <span className="label">Always loaded (tool names like mcp_server_tool, one per line)</span>
-          <textarea
-            className="input font-mono"
+        <Label className="mb-0">
+          <span className="mb-1 block">Threshold (tools)</span>
+          <Input name="threshold" type="number" min={0} max={128} defaultValue={view.threshold} aria-label="Tool search threshold" />
+        </Label>
+        <Label className="mb-0">
+          <span className="mb-1 block">Token budget</span>
+          <Input name="maxTokens" type="number" min={1000} defaultValue={view.maxTokens} aria-label="Tool search token budget" />
+        </Label>
+        <Label className="col-span-2 mb-0">
+          <span className="mb-1 block">Always loaded (tool names like mcp_server_tool, one per line)</span>
+          <Textarea
+            className="font-mono"
             name="alwaysLoaded"
             rows={3}
             defaultValue={view.alwaysLoaded.join("\n")}
             aria-label="Always loaded tools"
           />
-        </label>
+        </Label>
       </fieldset>
       {editable && (
-        <button className="btn-secondary" type="submit">
+        <Button variant="secondary" type="submit">
           Save tool search
-        </button>
+        </Button>
       )}
       {message && <p className="text-sm text-zinc-500">{message}</p>}
     </form>
