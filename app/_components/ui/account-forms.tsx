@@ -3,6 +3,9 @@
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { ApiError, apiRequest } from "../api-client";
+import { Button } from "./primitives/button";
+import { Input } from "./primitives/input";
+import { FieldError, Label } from "./primitives/label";
 
 /** One call through the app's API client, as `{ok, data}` (a failure's data carries its `message`). */
 async function send(path: string, init: RequestInit): Promise<{ ok: boolean; data: Record<string, unknown> }> {
@@ -43,25 +46,21 @@ export function PasswordForm() {
     <form method="post" onSubmit={onSubmit} className="space-y-3" data-testid="password-form">
       <h2 className="text-lg font-medium">Change password</h2>
       <div>
-        <label className="label" htmlFor="currentPassword">
-          Current password
-        </label>
-        <input className="input" id="currentPassword" name="currentPassword" type="password" autoComplete="current-password" required />
+        <Label htmlFor="currentPassword">Current password</Label>
+        <Input id="currentPassword" name="currentPassword" type="password" autoComplete="current-password" required />
       </div>
       <div>
-        <label className="label" htmlFor="newPassword">
-          New password (10+ characters)
-        </label>
-        <input className="input" id="newPassword" name="newPassword" type="password" autoComplete="new-password" required />
+        <Label htmlFor="newPassword">New password (10+ characters)</Label>
+        <Input id="newPassword" name="newPassword" type="password" autoComplete="new-password" required />
       </div>
       {message && (
         <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-700" : "field-error"}>
           {message.text}
         </p>
       )}
-      <button className="btn-primary" disabled={busy} type="submit">
+      <Button disabled={busy} type="submit">
         {busy ? "Changing…" : "Change password"}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -86,14 +85,10 @@ export function SignOutEverywhereButton() {
     <div className="space-y-2">
       <h2 className="text-lg font-medium">Sessions</h2>
       <p className="text-sm text-muted-foreground">Signs you out on every browser and device, this one included.</p>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
-      <button className="btn-secondary" disabled={busy} type="button" onClick={onClick}>
+      {error && <FieldError role="alert">{error}</FieldError>}
+      <Button variant="secondary" disabled={busy} type="button" onClick={onClick}>
         Sign out of all devices
-      </button>
+      </Button>
     </div>
   );
 }

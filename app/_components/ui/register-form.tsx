@@ -5,6 +5,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ApiError, registerAccount } from "../api-client";
 import { credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
+import { Button } from "./primitives/button";
+import { Input } from "./primitives/input";
+import { FieldError, Label } from "./primitives/label";
 
 const LABELS = { name: "Name", email: "Email", password: "Password (10+ characters)", setupCode: "Setup code" } as const;
 
@@ -69,11 +72,8 @@ export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
       )}
       {(fresh ? (["setupCode", "name", "email", "password"] as const) : (["name", "email", "password"] as const)).map((field) => (
         <div key={field}>
-          <label className="label" htmlFor={field}>
-            {LABELS[field]}
-          </label>
-          <input
-            className="input"
+          <Label htmlFor={field}>{LABELS[field]}</Label>
+          <Input
             id={field}
             name={field}
             type={field === "name" || field === "setupCode" ? "text" : field}
@@ -88,14 +88,10 @@ export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
           )}
         </div>
       ))}
-      {error && !error.field && (
-        <p role="alert" className="field-error">
-          {error.message}
-        </p>
-      )}
-      <button className="btn-primary w-full" disabled={busy} type="submit">
+      {error && !error.field && <FieldError role="alert">{error.message}</FieldError>}
+      <Button className="w-full" disabled={busy} type="submit">
         {busy ? "Creating…" : "Create account"}
-      </button>
+      </Button>
       <p className="text-sm text-muted-foreground">
         Have an account?{" "}
         <Link className="text-primary underline" href="/signin">

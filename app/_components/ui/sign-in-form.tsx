@@ -4,6 +4,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
+import { Button } from "./primitives/button";
+import { Input } from "./primitives/input";
+import { FieldError, Label } from "./primitives/label";
 
 /** Email + password sign-in through next-auth's Credentials provider. `fresh`: the instance has no account yet. */
 export function SignInForm({ fresh = false }: { fresh?: boolean }) {
@@ -35,25 +38,17 @@ export function SignInForm({ fresh = false }: { fresh?: boolean }) {
         </p>
       )}
       <div>
-        <label className="label" htmlFor="email">
-          Email
-        </label>
-        <input className="input" id="email" name="email" type="email" autoComplete="email" required />
+        <Label htmlFor="email">Email</Label>
+        <Input id="email" name="email" type="email" autoComplete="email" required />
       </div>
       <div>
-        <label className="label" htmlFor="password">
-          Password
-        </label>
-        <input className="input" id="password" name="password" type="password" autoComplete="current-password" required />
+        <Label htmlFor="password">Password</Label>
+        <Input id="password" name="password" type="password" autoComplete="current-password" required />
       </div>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
-      <button className="btn-primary w-full" disabled={busy} type="submit">
+      {error && <FieldError role="alert">{error}</FieldError>}
+      <Button className="w-full" disabled={busy} type="submit">
         {busy ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
       <p className="text-sm text-muted-foreground">
         No account?{" "}
         <Link className="text-primary underline" href="/register">
