@@ -3,6 +3,9 @@
 import { signIn, signOut } from "next-auth/react";
 import { useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { FieldError, Label } from "../ui/primitives/label";
 
 interface Props {
   token: string;
@@ -37,9 +40,9 @@ export function InvitationAccept({ token, invitation, signedInAs }: Props) {
         <p role="alert">
           This invitation is for {invitation.email}; you are signed in as {signedInAs.email}.
         </p>
-        <button type="button" className="btn-secondary" onClick={() => signOut({ callbackUrl: `/invite/${token}` })}>
+        <Button type="button" variant="secondary" onClick={() => signOut({ callbackUrl: `/invite/${token}` })}>
           Sign out to continue
-        </button>
+        </Button>
       </div>
     );
   }
@@ -48,15 +51,11 @@ export function InvitationAccept({ token, invitation, signedInAs }: Props) {
       <p className="text-sm" data-testid="invitation-summary">
         Invitation for <strong>{invitation.email}</strong> to {what}.
       </p>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      {error && <FieldError role="alert">{error}</FieldError>}
       {signedInAs ? (
-        <button type="button" className="btn-primary" disabled={busy} onClick={() => run(async () => void (await accept()))}>
+        <Button type="button" disabled={busy} onClick={() => run(async () => void (await accept()))}>
           Accept invitation
-        </button>
+        </Button>
       ) : (
         <form
           className="space-y-3"
@@ -78,27 +77,26 @@ export function InvitationAccept({ token, invitation, signedInAs }: Props) {
           }}
         >
           {mode === "register" && (
-            <label className="block">
-              <span className="label">Name</span>
-              <input className="input" name="name" required maxLength={100} />
-            </label>
+            <Label className="mb-0">
+              <span className="mb-1 block">Name</span>
+              <Input name="name" required maxLength={100} />
+            </Label>
           )}
-          <label className="block">
-            <span className="label">Password{mode === "register" ? " (at least 10 characters)" : ""}</span>
-            <input
-              className="input"
-              name="password"
-              type="password"
-              required
-              autoComplete={mode === "register" ? "new-password" : "current-password"}
-            />
-          </label>
-          <button className="btn-primary" type="submit" disabled={busy}>
+          <Label className="mb-0">
+            <span className="mb-1 block">Password{mode === "register" ? " (at least 10 characters)" : ""}</span>
+            <Input name="password" type="password" required autoComplete={mode === "register" ? "new-password" : "current-password"} />
+          </Label>
+          <Button type="submit" disabled={busy}>
             {mode === "register" ? "Create account and join" : "Sign in and join"}
-          </button>
-          <button type="button" className="ml-2 text-sm underline" onClick={() => setMode(mode === "register" ? "signin" : "register")}>
+          </Button>
+          <Button
+            type="button"
+            variant="link"
+            className="ml-2 h-auto px-0 underline"
+            onClick={() => setMode(mode === "register" ? "signin" : "register")}
+          >
             {mode === "register" ? "I already have an account" : "I need an account"}
-          </button>
+          </Button>
         </form>
       )}
     </div>

@@ -2,6 +2,10 @@
 
 import { useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
+import { NativeSelect } from "../ui/primitives/select";
 
 /** Invite by email with a role; the link is shown once, to copy (there is no mail server). */
 export function InviteForm({
@@ -17,7 +21,7 @@ export function InviteForm({
   const [error, setError] = useState<string | null>(null);
   return (
     <form
-      className="space-y-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800"
+      className="space-y-2 rounded-md border border-border p-3"
       onSubmit={async (e) => {
         e.preventDefault();
         const form = new FormData(e.currentTarget);
@@ -35,33 +39,25 @@ export function InviteForm({
       }}
     >
       <div className="flex items-end gap-2">
-        <label className="flex-1">
-          <span className="label">Invite by email</span>
-          <input className="input" name="email" type="email" required />
-        </label>
-        <label>
-          <span className="label">Role</span>
-          <select className="input" name="role" defaultValue="member" aria-label="Invitation role">
+        <Label className="flex-1 mb-0">
+          <span className="mb-1 block">Invite by email</span>
+          <Input name="email" type="email" required />
+        </Label>
+        <Label className="mb-0">
+          <span className="mb-1 block">Role</span>
+          <NativeSelect name="role" defaultValue="member" aria-label="Invitation role">
             <option value="member">member</option>
             <option value="admin">admin</option>
             {ownerMayInviteOwners && <option value="owner">owner</option>}
-          </select>
-        </label>
-        <button className="btn-primary" type="submit">
-          Invite
-        </button>
+          </NativeSelect>
+        </Label>
+        <Button type="submit">Invite</Button>
       </div>
       {error && <p className="field-error">{error}</p>}
       {link && (
         <p className="text-sm">
           Copy this link now (it is shown once, works once, for 7 days):{" "}
-          <input
-            className="input mt-1 font-mono"
-            readOnly
-            value={link}
-            data-testid="invitation-link"
-            onFocus={(e) => e.currentTarget.select()}
-          />
+          <Input className="mt-1 font-mono" readOnly value={link} data-testid="invitation-link" onFocus={(e) => e.currentTarget.select()} />
         </p>
       )}
     </form>

@@ -3,6 +3,9 @@
 import { toast } from "../ui/primitives/toast";
 import { useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
 
 /**
  * The caller's own values for a server's per-member header/env keys (like a personal API key).
@@ -13,7 +16,7 @@ export function MemberValuesForm({ serverId, serverName, keys }: { serverId: str
   const [message, setMessage] = useState<string | null>(null);
   return (
     <form
-      className="mt-2 space-y-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800"
+      className="mt-2 space-y-2 rounded-md border border-border p-3"
       data-testid={`member-values-${serverName}`}
       onSubmit={async (e) => {
         e.preventDefault();
@@ -38,16 +41,16 @@ export function MemberValuesForm({ serverId, serverName, keys }: { serverId: str
         <strong>{serverName}</strong> needs your own values:
       </p>
       {keys.map((key) => (
-        <label key={key} className="block">
-          <span className="label">
+        <Label key={key} className="mb-0">
+          <span className="mb-1 block">
             {key} {set?.[key] ? "(set)" : ""}
           </span>
-          <input className="input" name={key} type="password" autoComplete="off" aria-label={`Your value for ${key}`} />
-        </label>
+          <Input name={key} type="password" autoComplete="off" aria-label={`Your value for ${key}`} />
+        </Label>
       ))}
-      <button className="btn-secondary" type="submit">
+      <Button variant="secondary" type="submit">
         Save my values
-      </button>
+      </Button>
       {message && <span className="ml-2 text-sm text-muted-foreground">{message}</span>}
     </form>
   );

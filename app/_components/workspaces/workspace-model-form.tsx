@@ -3,6 +3,10 @@
 import { toast } from "../ui/primitives/toast";
 import { useEffect, useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { Label } from "../ui/primitives/label";
+import { NativeSelect } from "../ui/primitives/select";
 
 interface ModelView {
   provider: string | null;
@@ -49,32 +53,32 @@ export function WorkspaceModelForm({ workspaceId, editable }: { workspaceId: str
     >
       <h3 className="font-semibold">Workspace default model</h3>
       <fieldset disabled={!editable} className="grid grid-cols-2 gap-2">
-        <label>
-          <span className="label">Provider</span>
-          <select className="input" name="provider" defaultValue={view.provider ?? ""} aria-label="Workspace model provider">
+        <Label className="mb-0">
+          <span className="mb-1 block">Provider</span>
+          <NativeSelect name="provider" defaultValue={view.provider ?? ""} aria-label="Workspace model provider">
             <option value="">(instance default)</option>
             <option value="openai">openai</option>
             <option value="anthropic">anthropic</option>
             <option value="openai-compatible">openai-compatible</option>
-          </select>
-        </label>
-        <label>
-          <span className="label">Model</span>
-          <input className="input" name="model" defaultValue={view.model ?? ""} aria-label="Workspace model" />
-        </label>
-        <label>
-          <span className="label">Base URL</span>
-          <input className="input" name="baseUrl" defaultValue={view.baseUrl ?? ""} aria-label="Workspace model base URL" />
-        </label>
-        <label>
-          <span className="label">API key {view.apiKey ? `(stored: ${view.apiKey})` : ""}</span>
-          <input className="input" name="apiKey" type="password" autoComplete="off" aria-label="Workspace model API key" />
-        </label>
+          </NativeSelect>
+        </Label>
+        <Label className="mb-0">
+          <span className="mb-1 block">Model</span>
+          <Input name="model" defaultValue={view.model ?? ""} aria-label="Workspace model" />
+        </Label>
+        <Label className="mb-0">
+          <span className="mb-1 block">Base URL</span>
+          <Input name="baseUrl" defaultValue={view.baseUrl ?? ""} aria-label="Workspace model base URL" />
+        </Label>
+        <Label className="mb-0">
+          <span className="mb-1 block">API key {view.apiKey ? `(stored: ${view.apiKey})` : ""}</span>
+          <Input name="apiKey" type="password" autoComplete="off" aria-label="Workspace model API key" />
+        </Label>
       </fieldset>
       {editable && (
-        <button className="btn-secondary" type="submit">
+        <Button variant="secondary" type="submit">
           Save default model
-        </button>
+        </Button>
       )}
       {message && <p className="text-sm text-muted-foreground">{message}</p>}
     </form>

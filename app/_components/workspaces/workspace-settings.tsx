@@ -3,6 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
+import { Button } from "../ui/primitives/button";
+import { Input } from "../ui/primitives/input";
+import { FieldError, Label } from "../ui/primitives/label";
+import { NativeSelect } from "../ui/primitives/select";
 import { AuditLog } from "../admin/audit-log";
 import { InviteForm } from "./invite-form";
 import { ToolSearchForm } from "../tool-search/tool-search-form";
@@ -74,11 +78,7 @@ export function WorkspaceSettings({
   return (
     <section className="space-y-4" data-testid="workspace-settings">
       <h2 className="text-lg font-semibold">Workspace: {workspace.name}</h2>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      {error && <FieldError role="alert">{error}</FieldError>}
       {me.role === "owner" && !workspace.personal && (
         <form
           className="flex items-end gap-2"
@@ -91,13 +91,13 @@ export function WorkspaceSettings({
             });
           }}
         >
-          <label className="flex-1">
-            <span className="label">Workspace name</span>
-            <input className="input" name="name" defaultValue={workspace.name} required maxLength={80} />
-          </label>
-          <button className="btn-secondary" type="submit">
+          <Label className="mb-0 flex-1">
+            <span className="mb-1 block">Workspace name</span>
+            <Input name="name" defaultValue={workspace.name} required maxLength={80} />
+          </Label>
+          <Button variant="secondary" type="submit">
             Rename
-          </button>
+          </Button>
         </form>
       )}
       <table className="w-full text-sm" data-testid="members">
@@ -116,9 +116,8 @@ export function WorkspaceSettings({
               </td>
               <td>
                 {manager && !workspace.personal && (me.role === "owner" || m.role !== "owner") ? (
-                  <select
+                  <NativeSelect
                     aria-label={`Role of ${m.email}`}
-                    className="input"
                     value={m.role}
                     onChange={(e) =>
                       void act(() => api(`${base}/members/${m.userId}`, { method: "PATCH", json: { role: e.target.value } }))
@@ -127,22 +126,22 @@ export function WorkspaceSettings({
                     {me.role === "owner" && <option value="owner">owner</option>}
                     <option value="admin">admin</option>
                     <option value="member">member</option>
-                  </select>
+                  </NativeSelect>
                 ) : (
                   m.role
                 )}
               </td>
               <td className="text-right">
                 {manager && !workspace.personal && m.userId !== me.id && (me.role === "owner" || m.role !== "owner") && (
-                  <button
+                  <Button
                     type="button"
-                    className="btn-secondary"
+                    variant="secondary"
                     onClick={() =>
                       confirm(`Remove ${m.email}?`) && void act(() => api(`${base}/members/${m.userId}`, { method: "DELETE" }))
                     }
                   >
                     Remove
-                  </button>
+                  </Button>
                 )}
               </td>
             </tr>
@@ -159,13 +158,13 @@ export function WorkspaceSettings({
                   <span className="flex-1">
                     {i.email} ({i.role}), until {new Date(i.expiresAt).toLocaleDateString()}
                   </span>
-                  <button
+                  <Button
                     type="button"
-                    className="btn-secondary"
+                    variant="secondary"
                     onClick={() => void act(() => api(`${base}/invitations/${i.id}`, { method: "DELETE" }))}
                   >
                     Revoke
-                  </button>
+                  </Button>
                 </li>
               ))}
             </ul>
@@ -177,13 +176,13 @@ export function WorkspaceSettings({
       {manager && <AuditLog source={`${base}/audit`} />}
       {!workspace.personal && (
         <div className="flex gap-2">
-          <button type="button" className="btn-secondary" onClick={() => void leaveOrDelete("leave")}>
+          <Button type="button" variant="secondary" onClick={() => void leaveOrDelete("leave")}>
             Leave workspace
-          </button>
+          </Button>
           {me.role === "owner" && (
-            <button type="button" className="btn-danger" onClick={() => void leaveOrDelete("delete")}>
+            <Button type="button" variant="destructive" onClick={() => void leaveOrDelete("delete")}>
               Delete workspace
-            </button>
+            </Button>
           )}
         </div>
       )}
