@@ -6,6 +6,8 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { ApiError } from "../api-client";
+import { Label } from "../ui/primitives/label";
+import { NativeSelect } from "../ui/primitives/select";
 import { getLogs, type LogLine, setLogLevel } from "./inspector-api";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -39,27 +41,19 @@ export function LogsTab({ serverId }: { serverId: string }) {
 
   return (
     <div className="space-y-2 text-sm">
-      <label className="flex items-center gap-2">
+      <Label className="mb-0 flex items-center gap-2 text-sm font-normal text-foreground">
         Level the server sends from
-        <select
-          className="rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
-          value={level}
-          onChange={(e) => void changeLevel(e.target.value)}
-          data-testid="log-level"
-        >
+        <NativeSelect className="w-auto" value={level} onChange={(e) => void changeLevel(e.target.value)} data-testid="log-level">
           <option value="" disabled>
             (server default)
           </option>
           {LEVELS.map((l) => (
             <option key={l}>{l}</option>
           ))}
-        </select>
-      </label>
+        </NativeSelect>
+      </Label>
       {problem && <p className="field-error">{problem}</p>}
-      <ol
-        className="max-h-[32rem] overflow-auto rounded border border-zinc-200 font-mono text-xs dark:border-zinc-800"
-        data-testid="log-lines"
-      >
+      <ol className="max-h-[32rem] overflow-auto rounded border border-border font-mono text-xs" data-testid="log-lines">
         {lines.length === 0 && <li className="p-2 text-zinc-500">Nothing logged yet.</li>}
         {lines.map((line, index) => (
           <li key={index} className="border-b border-zinc-100 px-2 py-0.5 dark:border-zinc-900" data-source={line.source}>
