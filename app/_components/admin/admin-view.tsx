@@ -77,71 +77,75 @@ export function AdminView({ meId }: { meId: string }) {
           <Button type="submit">Create link</Button>
         </form>
         {link && <Input className="font-mono" readOnly value={link} data-testid="user-invitation-link" />}
-        <table className="w-full text-sm" data-testid="admin-users">
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id} data-testid={`user-${u.email}`}>
-                <td>
-                  {u.name} <span className="text-muted-foreground">{u.email}</span>
-                  {u.isAdmin && (
-                    <Badge tone="warning" className="ml-2">
-                      admin
-                    </Badge>
-                  )}
-                  {u.disabledAt && <Badge className="ml-2">disabled</Badge>}
-                </td>
-                <td className="space-x-1 text-right">
-                  {u.id !== meId && (
-                    <>
-                      <Button
-                        type="button"
-                        variant="secondary"
-                        size="sm"
-                        onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { isAdmin: !u.isAdmin } }))}
-                      >
-                        {u.isAdmin ? "Remove admin" : "Make admin"}
-                      </Button>
-                      <Button
-                        type="button"
-                        variant="secondary"
-                        size="sm"
-                        onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { disabled: !u.disabledAt } }))}
-                      >
-                        {u.disabledAt ? "Enable" : "Disable"}
-                      </Button>
-                      <Button
-                        type="button"
-                        variant="destructive"
-                        size="sm"
-                        onClick={() =>
-                          confirm(`Delete ${u.email} and their personal data?`) &&
-                          act(() => api(`/api/admin/users/${u.id}`, { method: "DELETE" }))
-                        }
-                      >
-                        Delete
-                      </Button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="admin-users">
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id} data-testid={`user-${u.email}`}>
+                  <td>
+                    {u.name} <span className="text-muted-foreground">{u.email}</span>
+                    {u.isAdmin && (
+                      <Badge tone="warning" className="ml-2">
+                        admin
+                      </Badge>
+                    )}
+                    {u.disabledAt && <Badge className="ml-2">disabled</Badge>}
+                  </td>
+                  <td className="space-x-1 text-right">
+                    {u.id !== meId && (
+                      <>
+                        <Button
+                          type="button"
+                          variant="secondary"
+                          size="sm"
+                          onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { isAdmin: !u.isAdmin } }))}
+                        >
+                          {u.isAdmin ? "Remove admin" : "Make admin"}
+                        </Button>
+                        <Button
+                          type="button"
+                          variant="secondary"
+                          size="sm"
+                          onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { disabled: !u.disabledAt } }))}
+                        >
+                          {u.disabledAt ? "Enable" : "Disable"}
+                        </Button>
+                        <Button
+                          type="button"
+                          variant="destructive"
+                          size="sm"
+                          onClick={() =>
+                            confirm(`Delete ${u.email} and their personal data?`) &&
+                            act(() => api(`/api/admin/users/${u.id}`, { method: "DELETE" }))
+                          }
+                        >
+                          Delete
+                        </Button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Workspaces</h2>
-        <table className="w-full text-sm" data-testid="admin-workspaces">
-          <tbody>
-            {workspaces.map((w) => (
-              <tr key={w.id}>
-                <td>{w.name}</td>
-                <td className="text-muted-foreground">{w.personal ? "personal" : w.slug}</td>
-                <td className="font-mono text-xs text-muted-foreground">{w.id}</td>
-                <td className="text-right">{w.members} members</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="admin-workspaces">
+            <tbody>
+              {workspaces.map((w) => (
+                <tr key={w.id}>
+                  <td>{w.name}</td>
+                  <td className="text-muted-foreground">{w.personal ? "personal" : w.slug}</td>
+                  <td className="font-mono text-xs text-muted-foreground">{w.id}</td>
+                  <td className="text-right">{w.members} members</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
       <AuditLog source="/api/admin/audit" filters />
     </section>

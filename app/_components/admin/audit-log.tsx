@@ -65,19 +65,21 @@ export function AuditLog({ source, filters = false }: { source: string; filters?
         </form>
       )}
       {error && <p className="field-error">{error}</p>}
-      <table className="w-full text-xs">
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id} data-testid="audit-entry">
-              <td className="whitespace-nowrap text-muted-foreground">{new Date(e.createdAt).toLocaleString()}</td>
-              <td>{e.actorEmail ?? "—"}</td>
-              <td className="font-mono">{e.action}</td>
-              <td className="font-mono text-muted-foreground">{e.target}</td>
-              <td className="font-mono text-muted-foreground">{e.detail ? JSON.stringify(e.detail) : ""}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="overflow-x-auto">
+        <table className="w-full text-xs">
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id} data-testid="audit-entry">
+                <td className="whitespace-nowrap text-muted-foreground">{new Date(e.createdAt).toLocaleString()}</td>
+                <td>{e.actorEmail ?? "—"}</td>
+                <td className="font-mono">{e.action}</td>
+                <td className="font-mono break-all text-muted-foreground">{e.target}</td>
+                <td className="min-w-48 font-mono break-all text-muted-foreground">{e.detail ? JSON.stringify(e.detail) : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {next && (
         <Button type="button" variant="secondary" onClick={() => void load(next)}>
           Older entries

@@ -54,67 +54,69 @@ export function ToolPolicies() {
       ))}
       {data && data.tools.length === 0 && <p className="text-sm text-muted-foreground">No tools yet.</p>}
       {data && data.tools.length > 0 && (
-        <table className="w-full text-sm">
-          <thead>
-            <tr className="text-left text-muted-foreground">
-              <th className="py-1">Server</th>
-              <th>Tool</th>
-              <th>Your policy</th>
-              <th>Workspace</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.tools.map((row) => (
-              <tr
-                key={`${row.serverId}:${row.toolName}`}
-                data-testid={`policy-${row.serverName}-${row.toolName}`}
-                className="border-t border-border"
-              >
-                <td className="py-1">{row.serverName}</td>
-                <td>
-                  {row.title ?? row.toolName}
-                  {row.readOnlyHint && <span className="ml-1 text-xs text-muted-foreground">(read-only claim)</span>}
-                  {row.trusted && <span className="ml-1 text-xs text-emerald-700">(trusted server)</span>}
-                  {row.held && <span className="ml-1 text-xs text-amber-700">(held for review: {row.held})</span>}
-                </td>
-                <td>
-                  <NativeSelect
-                    aria-label={`Policy for ${row.serverName} ${row.toolName}`}
-                    value={row.isDefault ? "default" : row.policy}
-                    onChange={(e) => void change(row, e.target.value)}
-                    className="h-8 w-auto px-1 py-0"
-                  >
-                    <option value="default">Default ({LABEL[row.workspacePolicy ?? row.defaultPolicy]})</option>
-                    <option value="ask">Ask every time</option>
-                    <option value="allow">Always allow</option>
-                    <option value="deny">Never allow</option>
-                  </NativeSelect>
-                  {row.policy !== (row.userPolicy ?? row.policy) && (
-                    <span className="ml-1 text-xs text-amber-700">(workspace: {LABEL[row.policy]})</span>
-                  )}
-                </td>
-                <td>
-                  {data.canManageWorkspace ? (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead>
+              <tr className="text-left text-muted-foreground">
+                <th className="py-1">Server</th>
+                <th>Tool</th>
+                <th>Your policy</th>
+                <th>Workspace</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.tools.map((row) => (
+                <tr
+                  key={`${row.serverId}:${row.toolName}`}
+                  data-testid={`policy-${row.serverName}-${row.toolName}`}
+                  className="border-t border-border"
+                >
+                  <td className="py-1">{row.serverName}</td>
+                  <td>
+                    {row.title ?? row.toolName}
+                    {row.readOnlyHint && <span className="ml-1 text-xs text-muted-foreground">(read-only claim)</span>}
+                    {row.trusted && <span className="ml-1 text-xs text-emerald-700">(trusted server)</span>}
+                    {row.held && <span className="ml-1 text-xs text-amber-700">(held for review: {row.held})</span>}
+                  </td>
+                  <td>
                     <NativeSelect
-                      aria-label={`Workspace policy for ${row.serverName} ${row.toolName}`}
-                      data-testid={`workspace-policy-${row.serverName}-${row.toolName}`}
-                      value={row.workspacePolicy ?? "default"}
-                      onChange={(e) => void change(row, e.target.value, "workspace")}
+                      aria-label={`Policy for ${row.serverName} ${row.toolName}`}
+                      value={row.isDefault ? "default" : row.policy}
+                      onChange={(e) => void change(row, e.target.value)}
                       className="h-8 w-auto px-1 py-0"
                     >
-                      <option value="default">None</option>
-                      <option value="ask">At least ask</option>
-                      <option value="allow">Allow by default</option>
-                      <option value="deny">Never</option>
+                      <option value="default">Default ({LABEL[row.workspacePolicy ?? row.defaultPolicy]})</option>
+                      <option value="ask">Ask every time</option>
+                      <option value="allow">Always allow</option>
+                      <option value="deny">Never allow</option>
                     </NativeSelect>
-                  ) : (
-                    <span className="text-xs text-muted-foreground">{row.workspacePolicy ? LABEL[row.workspacePolicy] : "—"}</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    {row.policy !== (row.userPolicy ?? row.policy) && (
+                      <span className="ml-1 text-xs text-amber-700">(workspace: {LABEL[row.policy]})</span>
+                    )}
+                  </td>
+                  <td>
+                    {data.canManageWorkspace ? (
+                      <NativeSelect
+                        aria-label={`Workspace policy for ${row.serverName} ${row.toolName}`}
+                        data-testid={`workspace-policy-${row.serverName}-${row.toolName}`}
+                        value={row.workspacePolicy ?? "default"}
+                        onChange={(e) => void change(row, e.target.value, "workspace")}
+                        className="h-8 w-auto px-1 py-0"
+                      >
+                        <option value="default">None</option>
+                        <option value="ask">At least ask</option>
+                        <option value="allow">Allow by default</option>
+                        <option value="deny">Never</option>
+                      </NativeSelect>
+                    ) : (
+                      <span className="text-xs text-muted-foreground">{row.workspacePolicy ? LABEL[row.workspacePolicy] : "—"}</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -100,54 +100,56 @@ export function WorkspaceSettings({
           </Button>
         </form>
       )}
-      <table className="w-full text-sm" data-testid="members">
-        <thead>
-          <tr className="text-left text-muted-foreground">
-            <th>Member</th>
-            <th>Role</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((m) => (
-            <tr key={m.userId} data-testid={`member-${m.email}`}>
-              <td>
-                {m.name} <span className="text-muted-foreground">{m.email}</span>
-              </td>
-              <td>
-                {manager && !workspace.personal && (me.role === "owner" || m.role !== "owner") ? (
-                  <NativeSelect
-                    aria-label={`Role of ${m.email}`}
-                    value={m.role}
-                    onChange={(e) =>
-                      void act(() => api(`${base}/members/${m.userId}`, { method: "PATCH", json: { role: e.target.value } }))
-                    }
-                  >
-                    {me.role === "owner" && <option value="owner">owner</option>}
-                    <option value="admin">admin</option>
-                    <option value="member">member</option>
-                  </NativeSelect>
-                ) : (
-                  m.role
-                )}
-              </td>
-              <td className="text-right">
-                {manager && !workspace.personal && m.userId !== me.id && (me.role === "owner" || m.role !== "owner") && (
-                  <Button
-                    type="button"
-                    variant="secondary"
-                    onClick={() =>
-                      confirm(`Remove ${m.email}?`) && void act(() => api(`${base}/members/${m.userId}`, { method: "DELETE" }))
-                    }
-                  >
-                    Remove
-                  </Button>
-                )}
-              </td>
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm" data-testid="members">
+          <thead>
+            <tr className="text-left text-muted-foreground">
+              <th>Member</th>
+              <th>Role</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.userId} data-testid={`member-${m.email}`}>
+                <td>
+                  {m.name} <span className="text-muted-foreground">{m.email}</span>
+                </td>
+                <td>
+                  {manager && !workspace.personal && (me.role === "owner" || m.role !== "owner") ? (
+                    <NativeSelect
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      onChange={(e) =>
+                        void act(() => api(`${base}/members/${m.userId}`, { method: "PATCH", json: { role: e.target.value } }))
+                      }
+                    >
+                      {me.role === "owner" && <option value="owner">owner</option>}
+                      <option value="admin">admin</option>
+                      <option value="member">member</option>
+                    </NativeSelect>
+                  ) : (
+                    m.role
+                  )}
+                </td>
+                <td className="text-right">
+                  {manager && !workspace.personal && m.userId !== me.id && (me.role === "owner" || m.role !== "owner") && (
+                    <Button
+                      type="button"
+                      variant="secondary"
+                      onClick={() =>
+                        confirm(`Remove ${m.email}?`) && void act(() => api(`${base}/members/${m.userId}`, { method: "DELETE" }))
+                      }
+                    >
+                      Remove
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {manager && !workspace.personal && (
         <>
           <InviteForm workspaceId={workspace.id} ownerMayInviteOwners={me.role === "owner"} onInvited={load} />
