@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollX } from "../ui/primitives/scroll-x";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
 import { Badge } from "../ui/primitives/badge";
@@ -77,7 +78,7 @@ export function AdminView({ meId }: { meId: string }) {
           <Button type="submit">Create link</Button>
         </form>
         {link && <Input className="font-mono" readOnly value={link} data-testid="user-invitation-link" />}
-        <div className="overflow-x-auto">
+        <ScrollX label="Users">
           <table className="w-full text-sm" data-testid="admin-users">
             <tbody>
               {users.map((u) => (
@@ -128,11 +129,11 @@ export function AdminView({ meId }: { meId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Workspaces</h2>
-        <div className="overflow-x-auto">
+        <ScrollX label="Workspaces">
           <table className="w-full text-sm" data-testid="admin-workspaces">
             <tbody>
               {workspaces.map((w) => (
@@ -145,7 +146,7 @@ export function AdminView({ meId }: { meId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       </section>
       <AuditLog source="/api/admin/audit" filters />
     </section>

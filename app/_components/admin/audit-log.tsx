@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollX } from "../ui/primitives/scroll-x";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
 import { Button } from "../ui/primitives/button";
@@ -65,7 +66,7 @@ export function AuditLog({ source, filters = false }: { source: string; filters?
         </form>
       )}
       {error && <p className="field-error">{error}</p>}
-      <div className="overflow-x-auto">
+      <ScrollX label="Audit entries">
         <table className="w-full text-xs">
           <tbody>
             {entries.map((e) => (
@@ -79,7 +80,7 @@ export function AuditLog({ source, filters = false }: { source: string; filters?
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollX>
       {next && (
         <Button type="button" variant="secondary" onClick={() => void load(next)}>
           Older entries

@@ -3,6 +3,7 @@
  * Per-tool approval policy: ask every time, always allow, or never allow (deny) — the user's own
  * choice, and for workspace owners/admins the workspace's, which members cannot loosen.
  */
+import { ScrollX } from "../ui/primitives/scroll-x";
 import { useCallback, useEffect, useState } from "react";
 import { apiRequest, type ToolPolicyRow } from "../api-client";
 import { NativeSelect } from "../ui/primitives/select";
@@ -54,7 +55,7 @@ export function ToolPolicies() {
       ))}
       {data && data.tools.length === 0 && <p className="text-sm text-muted-foreground">No tools yet.</p>}
       {data && data.tools.length > 0 && (
-        <div className="overflow-x-auto">
+        <ScrollX label="Tool policies">
           <table className="w-full text-sm">
             <thead>
               <tr className="text-left text-muted-foreground">
@@ -116,7 +117,7 @@ export function ToolPolicies() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollX } from "../ui/primitives/scroll-x";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
@@ -100,7 +101,7 @@ export function WorkspaceSettings({
           </Button>
         </form>
       )}
-      <div className="overflow-x-auto">
+      <ScrollX label="Members">
         <table className="w-full text-sm" data-testid="members">
           <thead>
             <tr className="text-left text-muted-foreground">
@@ -149,7 +150,7 @@ export function WorkspaceSettings({
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollX>
       {manager && !workspace.personal && (
         <>
           <InviteForm workspaceId={workspace.id} ownerMayInviteOwners={me.role === "owner"} onInvited={load} />
