@@ -12,6 +12,7 @@ import { freePort, waitForPort } from "../helpers/ports";
 import { expect, test } from "./helpers/fixtures";
 import { newAccount } from "./pages/app";
 import { addHttpServerByApi, ChatPage, signUpByApi } from "./pages/chat";
+import { InspectorPage } from "./pages/inspector";
 
 test.describe.configure({ timeout: 150_000 });
 
@@ -156,4 +157,24 @@ test("the official vanillajs app renders sandboxed; its tool call asks first", a
   await page.reload();
   const again = await appFrame(page);
   await expect(again.locator("#server-time")).toHaveText(firstTime ?? "", { timeout: 30_000 });
+});
+
+test("the server inspector shows a tool's app after a call by hand, in the same sandboxed frame", async ({ page }) => {
+  await signUpByApi(page, newAccount("apps-inspector"));
+  await addHttpServerByApi(page, "timeapp", serverUrl);
+  const inspector = new InspectorPage(page);
+  await inspector.openFromServers("timeapp");
+  await expect(inspector.state()).toHaveText("connected", { timeout: 30_000 });
+
+  await page.getByTestId("tool-get-time").click();
+  await page.getByTestId("call-tool").click();
+  // Untrusted server: the hand call is confirmed first, like the model's.
+  await page.getByTestId("confirm-call-yes").click();
+  await expect(page.getByTestId("result-status")).toHaveText("ok");
+
+  const panel = page.getByTestId("inspector-app");
+  await expect(panel.getByTestId("app-iframe")).toHaveAttribute("sandbox", "allow-scripts");
+  const frame = await appFrame(page);
+  await expect.poll(async () => frame.locator("#server-time").textContent(), { timeout: 30_000 }).toMatch(/^\d{4}-\d\d-\d\dT/);
+  expect(await frame.evaluate(() => window.origin)).toBe("null");
 });

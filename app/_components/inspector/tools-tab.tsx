@@ -8,6 +8,7 @@
 import Form from "@rjsf/core";
 import { useEffect, useState } from "react";
 import { ApiError } from "../api-client";
+import { AppFrame } from "../apps/app-frame";
 import { Badge } from "../ui/primitives/badge";
 import { Button } from "../ui/primitives/button";
 import { cn } from "../ui/primitives/cn";
@@ -111,7 +112,7 @@ function ToolRunner({
   const [raw, setRaw] = useState<string | null>(null);
   const [pending, setPending] = useState<Record<string, unknown> | null>(null);
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<HandCallResult | null>(null);
+  const [outcome, setOutcome] = useState<(HandCallResult & { callId: string; input: Record<string, unknown> }) | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
   async function run(values: Record<string, unknown>, confirmed: boolean) {
@@ -121,7 +122,7 @@ function ToolRunner({
     setProblem(null);
     try {
       const result = await callTool(serverId, tool.rawName, values);
-      setOutcome(result);
+      setOutcome({ ...result, callId: `inspector-${Date.now()}`, input: values });
       onCalled({ tool: tool.rawName, at: Date.now(), durationMs: result.durationMs, isError: result.result.isError === true });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -226,6 +227,22 @@ function ToolRunner({
         </p>
       )}
       {outcome && <ToolResult outcome={outcome} outputSchema={tool.outputSchema} />}
+      {/* A tool that links an MCP App shows it here too, in the same sandboxed frame as in the chat;
+          with no chat behind it, the app's messages and model context are refused. */}
+      {outcome && tool.ui && !outcome.result.isError && (
+        <div data-testid="inspector-app">
+          <AppFrame
+            key={outcome.callId}
+            serverId={serverId}
+            serverName={tool.serverName}
+            uri={tool.ui.resourceUri}
+            tool={tool.rawName}
+            toolCallId={outcome.callId}
+            input={outcome.input}
+            result={outcome.result}
+          />
+        </div>
+      )}
     </div>
   );
 }
