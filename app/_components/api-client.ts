@@ -147,19 +147,27 @@ export async function listPrompts(serverId: string): Promise<Prompt[]> {
   return (await apiRequest<{ prompts: Prompt[] }>(`${serverPath(serverId)}/prompts`)).prompts;
 }
 
-/** completion/complete suggestions for a prompt argument (empty when the server offers none). */
-export async function completePromptArgument(
+/** What a completion is for: a prompt (by name) or a resource template (by its URI template). */
+type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+/** completion/complete suggestions for one argument (empty when the server offers none). */
+async function completeArgument(
   serverId: string,
-  prompt: string,
+  ref: CompletionRef,
   name: string,
   value: string,
   context: Record<string, string>,
 ): Promise<string[]> {
   const result = await apiRequest<{ completion?: { values?: string[] } }>(
     `${serverPath(serverId)}/complete`,
-    json("POST", { ref: { type: "ref/prompt", name: prompt }, argument: { name, value }, context: { arguments: context } }),
+    json("POST", { ref, argument: { name, value }, context: { arguments: context } }),
   );
   return result.completion?.values ?? [];
+}
+
+/** completion/complete suggestions for a prompt argument (empty when the server offers none). */
+export function completePromptArgument(serverId: string, prompt: string, name: string, value: string, context: Record<string, string>) {
+  return completeArgument(serverId, { type: "ref/prompt", name: prompt }, name, value, context);
 }
 
 /** Start OAuth for a server: a URL to open, or already authorized. */
@@ -233,16 +241,12 @@ export function getPrompt(serverId: string, name: string, args: Record<string, s
 }
 
 /** completion/complete suggestions for a resource template variable (empty when the server offers none). */
-export async function completeResourceArgument(
+export function completeResourceArgument(
   serverId: string,
   uriTemplate: string,
   name: string,
   value: string,
   context: Record<string, string>,
-): Promise<string[]> {
-  const result = await apiRequest<{ completion?: { values?: string[] } }>(
-    `${serverPath(serverId)}/complete`,
-    json("POST", { ref: { type: "ref/resource", uri: uriTemplate }, argument: { name, value }, context: { arguments: context } }),
-  );
-  return result.completion?.values ?? [];
+) {
+  return completeArgument(serverId, { type: "ref/resource", uri: uriTemplate }, name, value, context);
 }

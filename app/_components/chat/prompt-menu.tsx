@@ -4,6 +4,7 @@
  * the message field); picking one opens a form for its arguments with `completion/complete`
  * suggestions, then a preview of the rendered messages that the user can edit before sending.
  */
+import { CompletionChips } from "../ui/completion-chips";
 import type { Prompt } from "@modelcontextprotocol/client";
 import { useEffect, useId, useRef, useState } from "react";
 import { completePromptArgument, getPrompt, listPrompts, listServers } from "../api-client";
@@ -130,25 +131,15 @@ function ArgumentField({
         }}
         className="mt-0.5 h-8"
       />
-      {suggestions.length > 0 && (
-        <div className="mt-1 flex flex-wrap gap-1">
-          {suggestions.slice(0, 10).map((s) => (
-            <Button
-              key={s}
-              variant="secondary"
-              size="sm"
-              className="h-6"
-              data-testid="completion-option"
-              onClick={() => {
-                onChange(s);
-                setSuggestions([]);
-              }}
-            >
-              {s}
-            </Button>
-          ))}
-        </div>
-      )}
+      <CompletionChips
+        options={suggestions}
+        max={10}
+        testId={() => "completion-option"}
+        onPick={(value) => {
+          onChange(value);
+          setSuggestions([]);
+        }}
+      />
     </div>
   );
 }

@@ -5,6 +5,7 @@
  * templates get a small form for their variables with the server's `completion/complete`
  * suggestions. The content is read on the server at send time.
  */
+import { CompletionChips } from "../ui/completion-chips";
 import type { Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import { useEffect, useId, useRef, useState } from "react";
 import { expandTemplate, templateVariables } from "@/lib/agent/uri-template";
@@ -70,25 +71,15 @@ function VariableField({
         }}
         className="h-7 w-28"
       />
-      {suggestions.length > 0 && (
-        <span className="mt-1 flex flex-wrap gap-1">
-          {suggestions.slice(0, 8).map((s) => (
-            <Button
-              key={s}
-              variant="secondary"
-              size="sm"
-              className="h-6"
-              data-testid="template-completion"
-              onClick={() => {
-                onChange(s);
-                setSuggestions([]);
-              }}
-            >
-              {s}
-            </Button>
-          ))}
-        </span>
-      )}
+      <CompletionChips
+        options={suggestions}
+        max={8}
+        testId={() => "template-completion"}
+        onPick={(value) => {
+          onChange(value);
+          setSuggestions([]);
+        }}
+      />
     </span>
   );
 }

@@ -3,8 +3,8 @@
  * A text input that asks the server for completions (`completion/complete`) as the person types,
  * offered through a datalist. A failed completion is shown, not hidden: the server may not support it.
  */
+import { CompletionChips } from "../ui/completion-chips";
 import { useEffect, useId, useState } from "react";
-import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { Label } from "../ui/primitives/label";
 
@@ -61,23 +61,7 @@ export function CompletionInput({
           <option key={option} value={option} />
         ))}
       </datalist>
-      {options.length > 0 && (
-        <span className="mt-0.5 flex flex-wrap gap-1">
-          {options.slice(0, 8).map((option) => (
-            <Button
-              key={option}
-              type="button"
-              variant="secondary"
-              size="sm"
-              className="h-6 px-1.5 font-normal"
-              onClick={() => onChange(option)}
-              data-testid={`completion-${name}-${option}`}
-            >
-              {option}
-            </Button>
-          ))}
-        </span>
-      )}
+      <CompletionChips options={options} max={8} className="mt-0.5" testId={(option) => `completion-${name}-${option}`} onPick={onChange} />
       {problem && <span className="text-xs text-zinc-500">completions unavailable: {problem}</span>}
     </Label>
   );
