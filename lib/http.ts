@@ -37,7 +37,15 @@ export async function readBodyText(request: Request, maxBytes = maxBodyBytes()):
   const tooLarge = () => new AppError("request.too_large", `The request body is larger than ${maxBytes} bytes.`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return "";
-  const reader = request.body.getReader();
+  return (await readCapped(request.body, maxBytes, tooLarge)).toString("utf8");
+}
+
+/**
+ * Read a byte stream to its end, but stop and throw `tooLarge()` as soon as it passes `maxBytes`
+ * (the rest is never read, so an oversized body or download costs at most the cap).
+ */
+export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
   while (true) {
@@ -45,12 +53,12 @@ export async function readBodyText(request: Request, maxBytes = maxBodyBytes()):
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined); // the 413 is the answer; the rest is not read
+      await reader.cancel().catch(() => undefined); // the error is the answer; the rest is not read
       throw tooLarge();
     }
     parts.push(value);
   }
-  return Buffer.concat(parts).toString("utf8");
+  return Buffer.concat(parts);
 }
 
 /** Read a JSON body (at most `maxBytes`, else 413), or throw a 400. Call it after the session check. */

@@ -4,6 +4,7 @@
  * server-side through the SSRF guard, at most `MAX_ICON_BYTES`, and kept only when it is a PNG,
  * JPEG, GIF or WebP by its own bytes (SVG can carry script). Cached per icon URL for an hour.
  */
+import { readCapped } from "../http";
 import "server-only";
 import { getDb } from "../../db/client";
 import { AppError } from "../errors";
@@ -27,20 +28,11 @@ async function fetchIcon(src: string): Promise<Uint8Array> {
   try {
     const response = await fetch(src, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: "follow" });
     if (!response.ok || !response.body) throw new AppError("server.upstream", `The icon answered ${response.status}.`);
-    const reader = response.body.getReader();
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_ICON_BYTES) {
-        await reader.cancel();
-        throw new AppError("server.upstream", `The icon is larger than ${MAX_ICON_BYTES} bytes.`);
-      }
-      parts.push(value);
-    }
-    return Buffer.concat(parts);
+    return await readCapped(
+      response.body,
+      MAX_ICON_BYTES,
+      () => new AppError("server.upstream", `The icon is larger than ${MAX_ICON_BYTES} bytes.`),
+    );
   } finally {
     await fetch.close();
   }
