@@ -1,6 +1,6 @@
 /**
  * Per-(user, server) credentials: OAuth tokens, client registration and discovery state, each an
- * encrypted envelope. Every query is scoped by both user and server (ISSUE §6: tokens never cross).
+ * encrypted envelope. Every query is scoped by both user and server (tokens never cross users or servers; docs/security.md).
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";

@@ -196,7 +196,7 @@ export class ManagedServer {
     if (pending) await pending.catch(() => undefined);
   }
 
-  /** Run one request on the connection, with idle bookkeeping and the §8 "404 → new session" retry. */
+  /** Run one request on the connection, with idle bookkeeping and one transparent retry on a new session when the server answers 404 for an expired one (docs/limits.md). */
   async run<T>(op: (connection: Connection) => Promise<T>, queued = false): Promise<T> {
     const connection = await this.ensureConnected();
     this.inFlight++;
