@@ -5,18 +5,16 @@
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { SANDBOX_PATH } from "./lib/apps/sandbox-page";
-import { csrfRefusal } from "./lib/security/csrf";
-import { applySecurityHeaders, contentSecurityPolicy, newNonce } from "./lib/security/headers";
-import { publicOriginFor } from "./lib/security/public-url";
+import { applySecurityHeaders } from "./lib/security/headers";
+import { requestPolicy } from "./lib/security/request-policy";
 
 /** Refuse cross-site writes, set security headers, and pin the forwarded host to the public origin. */
 export function proxy(request: NextRequest): NextResponse {
-  const publicOrigin = publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") });
-  const https = publicOrigin.startsWith("https://");
-  const nonce = newNonce();
-  const csp = contentSecurityPolicy({ nonce, https, development: process.env.NODE_ENV === "development" });
-
-  const refusal = csrfRefusal({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers, publicOrigin });
+  const { refusal, publicOrigin, https, nonce, csp } = requestPolicy({
+    method: request.method,
+    pathname: request.nextUrl.pathname,
+    headers: request.headers,
+  });
   if (refusal) {
     const response = NextResponse.json({ code: refusal.code, message: refusal.message }, { status: refusal.status });
     applySecurityHeaders(response.headers, { csp, https });

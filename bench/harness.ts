@@ -68,8 +68,8 @@ export interface App {
 
 /**
  * Build if needed and start the app on a fresh data directory. With `cpuProfileDir` the server runs
- * under `node --cpu-prof` (not allowed in NODE_OPTIONS): the preflight runs first, then `next start`
- * directly, as scripts/start.mjs would.
+ * under `node --cpu-prof` (not allowed in NODE_OPTIONS): the preflight runs first, then the app's
+ * server (scripts/server.mjs) directly, as scripts/start.mjs would.
  */
 export async function startApp(env: Record<string, string> = {}, cpuProfileDir?: string): Promise<App> {
   const port = await freePort();
@@ -92,8 +92,8 @@ export async function startApp(env: Record<string, string> = {}, cpuProfileDir?:
     });
     if (preflight.status !== 0) throw new Error("preflight failed");
     const secret = fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
-    const next = path.join(ROOT, "node_modules/next/dist/bin/next");
-    child = start(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`, next, "start", "-p", String(port)], {
+    const server = path.join(ROOT, "scripts/server.mjs");
+    child = start(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`, server], {
       ...appEnv,
       NEXTAUTH_SECRET: secret,
     });

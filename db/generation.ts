@@ -1,6 +1,7 @@
 /**
  * A change stamp for the rows that decide who may reach what: sessions ending, users, workspaces,
- * memberships, servers and per-(user, server) credentials. Every write to those tables in
+ * memberships, servers, per-(user, server) credentials, and tool trust (pins, tool policies, server
+ * trust settings). Every write to those tables in
  * db/queries bumps it, so a lookup cache stamped with it (lib/lookup-cache.ts) is stale from the
  * very next read after a change. SQLite's `data_version` is part of the stamp: it moves when another
  * connection (another process: preflight, an operator's script) commits, which no counter here sees.

@@ -51,10 +51,8 @@ if (env.SWITCHBOARD_PUBLIC_URL) env.NEXTAUTH_URL = env.SWITCHBOARD_PUBLIC_URL;
 const dataDir = path.resolve(process.env.SWITCHBOARD_DATA_DIR || "./data");
 env.NEXTAUTH_SECRET ||= fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
 
-// HOSTNAME binds to one interface (127.0.0.1 keeps a fresh instance off the network); Next's default is every interface.
-const args = [nextBin, "start", "-p", port];
-if (process.env.HOSTNAME) args.push("-H", process.env.HOSTNAME);
+// HOSTNAME binds to one interface (127.0.0.1 keeps a fresh instance off the network); the default is every interface.
 console.log(`switchboard: listening on ${process.env.HOSTNAME || "every interface"}, port ${port}`);
-const server = spawn(process.execPath, args, { stdio: "inherit", env });
+const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -1,6 +1,7 @@
 /** Trust settings per server: trusted flag, lethal-trifecta check, and when its tools were first pinned. */
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
+import { bumpGeneration } from "../generation";
 import { serverTrust } from "../schema";
 
 /** A server's trust settings; the defaults when no row exists. */
@@ -36,5 +37,6 @@ export function updateServerTrust(
     updatedAt: new Date(),
   };
   db.insert(serverTrust).values(values).onConflictDoUpdate({ target: serverTrust.serverId, set: values }).run();
+  bumpGeneration();
   return next;
 }

@@ -1,6 +1,7 @@
 /** Pinned tool definitions per server (rug-pull protection), keyed by (server, raw tool name). */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../client";
+import { bumpGeneration } from "../generation";
 import { toolPins } from "../schema";
 
 /** `pinned`: the listing matches what a person approved; `new`/`changed`: held until reviewed. */
@@ -41,4 +42,5 @@ export function saveToolPin(db: Db, pin: Omit<ToolPinRecord, "updatedAt">): void
     .values(values)
     .onConflictDoUpdate({ target: [toolPins.serverId, toolPins.toolName], set: values })
     .run();
+  bumpGeneration();
 }

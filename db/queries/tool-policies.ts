@@ -1,6 +1,7 @@
 /** Per-user tool approval policies, keyed by (server, raw tool name); always scoped by user. */
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
+import { bumpGeneration } from "../generation";
 import { toolPolicies, workspaceToolPolicies } from "../schema";
 import type { ToolPolicy } from "../../lib/domain/tool-policy";
 
@@ -29,6 +30,7 @@ export function setToolPolicy(db: Db, userId: string, record: ToolPolicyRecord):
       set: { policy: record.policy, updatedAt: new Date() },
     })
     .run();
+  bumpGeneration();
 }
 
 /** Forget a choice so the default applies again. */
@@ -36,6 +38,7 @@ export function clearToolPolicy(db: Db, userId: string, ref: { serverId: string;
   db.delete(toolPolicies)
     .where(and(eq(toolPolicies.userId, userId), eq(toolPolicies.serverId, ref.serverId), eq(toolPolicies.toolName, ref.toolName)))
     .run();
+  bumpGeneration();
 }
 
 /** Every workspace-wide choice for the given servers (the caller passes the workspace's servers). */
@@ -57,6 +60,7 @@ export function setWorkspaceToolPolicy(db: Db, updatedBy: string, record: ToolPo
       set: { policy: record.policy, updatedBy, updatedAt: new Date() },
     })
     .run();
+  bumpGeneration();
 }
 
 /** Forget a workspace-wide choice. */
@@ -64,4 +68,5 @@ export function clearWorkspaceToolPolicy(db: Db, ref: { serverId: string; toolNa
   db.delete(workspaceToolPolicies)
     .where(and(eq(workspaceToolPolicies.serverId, ref.serverId), eq(workspaceToolPolicies.toolName, ref.toolName)))
     .run();
+  bumpGeneration();
 }

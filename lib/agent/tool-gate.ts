@@ -6,8 +6,10 @@
  * (`list_changed`) is withdrawn before the next model request.
  */
 import type { Db } from "../../db/client";
+import { generationOf } from "../../db/generation";
 import { getServerTrust, type ServerTrustRecord } from "../../db/queries/server-trust";
 import { listToolPoliciesByUser, listWorkspaceToolPolicies } from "../../db/queries/tool-policies";
+import { LookupCache } from "../lookup-cache";
 import type { McpPool, RegisteredTool, ServerDefinition } from "../mcp";
 import { syncToolPins, type HeldState, type PinActor } from "../trust/pins";
 import { approvalStatus, decideApproval, policyKey, policyToolName, type ContentSource, type ToolPolicy } from "./policy";
@@ -38,6 +40,17 @@ export function heldByName(db: Db, servers: ServerDefinition[], registered: Regi
   return held;
 }
 
+// The stored choices and trust settings a gate starts from, read once per change stamp (every write
+// to policies and trust settings moves it, db/generation.ts): a gate is built for every chat turn
+// and every call by hand. Keys name what the rows belong to: the user for their own choices, the
+// servers (of the caller's workspace, checked before) for workspace choices and trust settings.
+const storedChoices = new LookupCache<Map<string, ToolPolicy>>(10_000);
+const storedTrust = new LookupCache<ServerTrustRecord>(20_000);
+
+function choicesMap(records: { serverId: string; toolName: string; policy: ToolPolicy }[]): Map<string, ToolPolicy> {
+  return new Map(records.map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
+}
+
 /** The gate for one chat run. */
 export class ToolGate {
   private held = new Map<string, HeldState>();
@@ -51,13 +64,16 @@ export class ToolGate {
   constructor(private readonly options: ToolGateOptions) {
     const { db, user, servers } = options;
     this.actor = { userId: user.id, workspaceId: user.workspaceId ?? null };
-    for (const server of servers) this.trust.set(server.id, getServerTrust(db, server.id));
-    this.userChoices = new Map(listToolPoliciesByUser(db, user.id).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
-    this.workspaceChoices = new Map(
-      listWorkspaceToolPolicies(
-        db,
-        servers.map((s) => s.id),
-      ).map((p) => [policyKey(p.serverId, p.toolName), p.policy]),
+    const stamp = generationOf(db);
+    for (const server of servers)
+      this.trust.set(
+        server.id,
+        storedTrust.read(server.id, stamp, () => getServerTrust(db, server.id)),
+      );
+    this.userChoices = storedChoices.read(`user\n${user.id}`, stamp, () => choicesMap(listToolPoliciesByUser(db, user.id)));
+    const serverIds = servers.map((s) => s.id);
+    this.workspaceChoices = storedChoices.read(`servers\n${serverIds.join("\n")}`, stamp, () =>
+      choicesMap(listWorkspaceToolPolicies(db, serverIds)),
     );
   }
 

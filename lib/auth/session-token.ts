@@ -41,10 +41,33 @@ async function verifiedSessionId(token: string, now: number): Promise<string | n
   return sessionId;
 }
 
-/** The request's live session, or null (no cookie, bad or expired token, session ended, user disabled). */
-export async function currentSession(): Promise<CurrentSession | null> {
+/** The value of cookie `name` in a `Cookie` request header, or undefined. */
+export function cookieFromHeader(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+// From the request when the caller has it (a route, which may run outside Next's request scope on
+// the direct lane, lib/host/direct-lane.ts), else from Next's request scope (pages).
+async function sessionToken(request?: Request): Promise<string | undefined> {
+  if (request) {
+    const header = request.headers.get("cookie");
+    return SESSION_COOKIES.map((name) => cookieFromHeader(header, name)).find(Boolean);
+  }
   const jar = await cookies();
-  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
+  return SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
+}
+
+/**
+ * The request's live session, or null (no cookie, bad or expired token, session ended, user
+ * disabled). Routes pass their `request`; pages read the cookie from Next's request scope.
+ */
+export async function currentSession(request?: Request): Promise<CurrentSession | null> {
+  const token = await sessionToken(request);
   if (!token) return null;
   const sessionId = await verifiedSessionId(token, Date.now());
   if (!sessionId) return null;
@@ -53,6 +76,6 @@ export async function currentSession(): Promise<CurrentSession | null> {
 }
 
 /** The user id of the request's live session, or null. */
-export async function sessionUserId(): Promise<string | null> {
-  return (await currentSession())?.userId ?? null;
+export async function sessionUserId(request?: Request): Promise<string | null> {
+  return (await currentSession(request))?.userId ?? null;
 }

@@ -24,8 +24,8 @@ export interface SessionUser extends UserRecord {
 // workspaces or memberships (db/generation.ts): a deleted or disabled account is seen at once.
 const users = new LookupCache<{ user: UserRecord; workspaceId: string }>(10_000);
 
-async function currentUser(): Promise<SessionUser | null> {
-  const session = await currentSession();
+async function currentUser(request?: Request): Promise<SessionUser | null> {
+  const session = await currentSession(request);
   if (!session) return null;
   const db = getDb();
   // The token may outlive its user (deleted account): check the database, not just the JWT.
@@ -37,9 +37,12 @@ async function currentUser(): Promise<SessionUser | null> {
   return found ? { ...found.user, workspaceId: found.workspaceId, sessionId: session.sessionId } : null;
 }
 
-/** The signed-in user, or an `unauthorized` AppError (401 JSON at the boundary). */
-export async function requireUser(): Promise<SessionUser> {
-  const user = await currentUser();
+/**
+ * The signed-in user, or an `unauthorized` AppError (401 JSON at the boundary). A route passes its
+ * `request` so the cookie is read from it (it may run on the direct lane, outside Next's scope).
+ */
+export async function requireUser(request?: Request): Promise<SessionUser> {
+  const user = await currentUser(request);
   if (!user) throw new AppError("auth.unauthorized", "Sign in first.");
   // Every API route passes here first: the one place the per-user request rate is counted.
   enforceRequestRate(user.id);

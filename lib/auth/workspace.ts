@@ -40,7 +40,7 @@ export function hasRole(role: WorkspaceRole, least: WorkspaceRole): boolean {
  * `options.role` is a 403.
  */
 export async function requireWorkspace(request: Request, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
-  const user = await requireUser();
+  const user = await requireUser(request);
   return resolveWorkspace(getDb(), user, workspaceHint(request), options.role ?? "member");
 }
 

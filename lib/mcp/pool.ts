@@ -19,7 +19,7 @@ import { EngineError } from "./errors";
 import { boundCompletion, checkCompletionRef } from "./completions";
 import { ManagedServer } from "./managed-server";
 import { resolvePoolOptions, type ResolvedPoolOptions } from "./pool-options";
-import { nameTools } from "./registry";
+import { nameTools, type UnnamedTool } from "./registry";
 import { errorOutcome } from "./results";
 import type { CallOptions, PoolOptions, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
 import { callWrapper } from "./wrapper-calls";
@@ -28,6 +28,10 @@ import type { ServerLogEntry } from "./server-log";
 /** Pool of MCP connections for all users of this process. */
 export class McpPool {
   private readonly entries = new Map<string, ManagedServer>();
+  // Named tools per user and server set, rebuilt only when a server's listing changes (each listing
+  // is a new array): every call and turn then gets the same objects, so what callers derive from a
+  // tool (its trust hash, lib/trust) is computed once per listing, not once per request.
+  private readonly named = new Map<string, Map<string, { parts: UnnamedTool[][]; named: NamedTools }>>();
   private readonly options: ResolvedPoolOptions;
 
   /** See `PoolOptions` for each option's default. */
@@ -60,7 +64,7 @@ export class McpPool {
   async listTools(userId: string, server: ServerDefinition): Promise<RegisteredTool[]> {
     const managed = this.admitted(userId, server);
     await this.connected(managed);
-    return nameTools(managed.tools()).tools;
+    return this.namedTools(userId, [server]).tools;
   }
 
   /**
@@ -231,6 +235,7 @@ export class McpPool {
       const next = wanted.get(managed.server.id);
       if (!next || configHash(next) !== managed.hash) {
         this.entries.delete(key);
+        this.named.delete(userId);
         closing.push(managed.close());
       }
     }
@@ -243,6 +248,7 @@ export class McpPool {
     const key = keyOf(userId, serverId);
     const managed = this.entries.get(key);
     this.entries.delete(key);
+    this.named.delete(userId);
     await managed?.close();
   }
 
@@ -271,6 +277,7 @@ export class McpPool {
   async closeAll(): Promise<void> {
     const all = [...this.entries.values()];
     this.entries.clear();
+    this.named.clear();
     await Promise.allSettled(all.map((m) => m.close()));
   }
 
@@ -279,6 +286,7 @@ export class McpPool {
     for (const [key, managed] of this.entries) {
       if (!match(managed)) continue;
       this.entries.delete(key);
+      this.named.delete(managed.userId);
       closing.push(managed);
     }
     await Promise.allSettled(closing.map((m) => m.close()));
@@ -332,10 +340,30 @@ export class McpPool {
     await managed.ensureConnected();
   }
 
-  private namedTools(userId: string, servers: ServerDefinition[]) {
-    return nameTools(servers.flatMap((server) => this.entries.get(keyOf(userId, server.id))?.tools() ?? []));
+  private namedTools(userId: string, servers: ServerDefinition[]): NamedTools {
+    const parts = servers.map((server) => this.entries.get(keyOf(userId, server.id))?.tools() ?? NO_TOOLS);
+    let mine = this.named.get(userId);
+    if (!mine) {
+      mine = new Map();
+      this.named.set(userId, mine);
+    }
+    const setKey = servers.map((server) => server.id).join("\u0000");
+    const memo = mine.get(setKey);
+    if (
+      memo &&
+      memo.parts.length === parts.length &&
+      memo.parts.every((part, i) => (part.length === 0 ? parts[i].length === 0 : part === parts[i]))
+    ) {
+      return memo.named;
+    }
+    const named = nameTools(parts.flat());
+    mine.set(setKey, { parts, named });
+    return named;
   }
 }
+
+type NamedTools = ReturnType<typeof nameTools>;
+const NO_TOOLS: UnnamedTool[] = [];
 
 function keyOf(userId: string, serverId: string): string {
   return `${userId}\u0000${serverId}`;

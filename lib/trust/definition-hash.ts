@@ -43,9 +43,18 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+// A listed tool is one object from its listing until the server lists again (a new object), and
+// nothing changes it meanwhile: hashing it once per listing, not once per call or turn, is enough.
+const hashes = new WeakMap<object, string>();
+
 /** SHA-256 (hex) of the canonical JSON of a tool's pinned definition. */
 export function definitionHash(tool: ToolDefinition & { rawName?: string }): string {
-  return createHash("sha256")
-    .update(canonicalJson(definitionOf(tool)))
-    .digest("hex");
+  let hash = hashes.get(tool);
+  if (hash === undefined) {
+    hash = createHash("sha256")
+      .update(canonicalJson(definitionOf(tool)))
+      .digest("hex");
+    hashes.set(tool, hash);
+  }
+  return hash;
 }

@@ -5,10 +5,12 @@
  * definition. Holding and approving are audited. The caller decides who may approve.
  */
 import type { Db } from "../../db/client";
+import { generationOf } from "../../db/generation";
 import { recordAudit } from "../../db/queries/audit";
 import { getServerTrust, updateServerTrust } from "../../db/queries/server-trust";
 import { getToolPin, listToolPinsByServer, saveToolPin, type PinState, type ToolPinRecord } from "../../db/queries/tool-pins";
 import { AppError } from "../errors";
+import { LookupCache } from "../lookup-cache";
 import type { RegisteredTool } from "../mcp/types";
 import { definitionHash, definitionOf } from "./definition-hash";
 
@@ -46,12 +48,35 @@ function nextPin(
   };
 }
 
+// Each server's last sync: the hash of every tool it listed and the held ones. While the change
+// stamp stands (every write to pins, policies and trust settings moves it, db/generation.ts) and the
+// server lists the same definitions, a sync would read the same pins and write nothing: its answer
+// is this one. Keyed by server, not user: pins belong to the server, the same for every member who
+// may reach it (membership is checked before anything gets here).
+const lastSyncs = new LookupCache<{ hashes: Map<string, string>; held: Map<string, HeldState> }>(10_000);
+
+function sameHashes(a: Map<string, string>, b: Map<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, hash] of a) if (b.get(name) !== hash) return false;
+  return true;
+}
+
 /**
  * Compare one server's listed tools with its pins (pinning them all on the first listing) and
  * return the held ones by raw tool name. Wrapper tools are ours, not the server's: never pinned.
  */
 export function syncToolPins(db: Db, serverId: string, listed: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
   const tools = listed.filter((t) => t.kind === "tool" && t.serverId === serverId);
+  const hashes = new Map(tools.map((tool) => [tool.rawName, definitionHash(tool)]));
+  const last = lastSyncs.get(serverId, generationOf(db));
+  if (last && sameHashes(last.hashes, hashes)) return new Map(last.held);
+  const held = syncWithStore(db, serverId, tools, actor);
+  // Stamped after the sync's own writes, which moved the stamp.
+  lastSyncs.set(serverId, generationOf(db), { hashes, held: new Map(held) });
+  return held;
+}
+
+function syncWithStore(db: Db, serverId: string, tools: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
   // One SQLite connection: statements on `db` inside the callback run in this transaction.
   return db.transaction(() => {
     const held = new Map<string, HeldState>();

@@ -1,0 +1,11 @@
+/**
+ * The routes served on the direct lane (lib/host/direct-lane.ts): the same handlers Next serves at
+ * these paths, reached without Next's router. Only paths on the hot path of a tool call belong here.
+ */
+import type { DirectRoute, RouteHandler } from "@/lib/host/direct-lane";
+import { POST as callTool } from "../api/servers/[id]/tools/call/route";
+
+/** Method, path and handler of each direct route. */
+export const DIRECT_ROUTES: DirectRoute[] = [
+  { method: "POST", pattern: /^\/api\/servers\/(?<id>[^/]+)\/tools\/call$/, handler: callTool as RouteHandler },
+];

@@ -1,0 +1,112 @@
+/**
+ * The direct lane (docs/performance.md#the-direct-lane): the hottest API routes served by the
+ * app's own HTTP server without Next's router, which costs about as much CPU per request as the
+ * whole MCP round trip. Nothing is skipped: the request meets the same cross-site refusal and
+ * security headers as proxy.ts (lib/security/request-policy.ts), then the route's own handler runs
+ * with a web `Request`, so the session check, body cap, schema, role and quotas are the route's.
+ * A request for any other path is left to Next.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { errorResponse } from "../http";
+import { applySecurityHeaders } from "../security/headers";
+import { requestPolicy } from "../security/request-policy";
+
+/** A route handler as Next calls it: the request and a context with the path parameters. */
+export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** One route the lane serves: a method, a path pattern whose named groups are the parameters, the handler. */
+export interface DirectRoute {
+  method: string;
+  pattern: RegExp;
+  handler: RouteHandler;
+}
+
+/** Serves `req` and answers true, or answers false and leaves it to Next. */
+export type DirectLane = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** Where the lane is installed for scripts/server.mjs (globalThis: the server is not bundled). */
+export const DIRECT_LANE_SLOT = Symbol.for("switchboard.directLane");
+
+/** Install the lane for `routes`; the app's HTTP server consults it before handing a request to Next. */
+export function installDirectLane(routes: DirectRoute[]): void {
+  (globalThis as { [DIRECT_LANE_SLOT]?: DirectLane })[DIRECT_LANE_SLOT] = createDirectLane(routes);
+}
+
+/** The lane for `routes`. */
+export function createDirectLane(routes: DirectRoute[]): DirectLane {
+  return (req, res) => {
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const pathname = query < 0 ? url : url.slice(0, query);
+    for (const route of routes) {
+      if (route.method !== req.method) continue;
+      const match = route.pattern.exec(pathname);
+      if (!match) continue;
+      void serve(route, match.groups ?? {}, pathname, req, res);
+      return true;
+    }
+    return false;
+  };
+}
+
+async function serve(route: DirectRoute, params: Record<string, string>, pathname: string, req: IncomingMessage, res: ServerResponse) {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  const policy = requestPolicy({ method: req.method ?? "GET", pathname, headers });
+  let response: Response;
+  // Closing the request (the client went away) aborts the work, as Next's request.signal does.
+  const aborted = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  if (policy.refusal) {
+    response = Response.json({ code: policy.refusal.code, message: policy.refusal.message }, { status: policy.refusal.status });
+  } else {
+    try {
+      const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      const request = new Request(new URL(req.url ?? "/", policy.publicOrigin), {
+        method: req.method,
+        headers,
+        signal: aborted.signal,
+        ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+      } as RequestInit);
+      response = await route.handler(request, { params: Promise.resolve(params) });
+    } catch (error) {
+      // route() already answers every thrown error; this is a failure outside it (a bad request line).
+      response = errorResponse(error);
+    }
+  }
+  applySecurityHeaders(response.headers, { csp: policy.csp, https: policy.https });
+  await send(response, res);
+}
+
+// JSON answers go out in one write with their headers (a tool call's result is small); anything
+// else streams as it comes.
+async function send(response: Response, res: ServerResponse): Promise<void> {
+  const head: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") head[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) head["set-cookie"] = cookies;
+  if (!response.body) {
+    res.writeHead(response.status, head).end();
+    return;
+  }
+  if (response.headers.get("content-type")?.startsWith("application/json")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    head["content-length"] = String(body.length);
+    res.writeHead(response.status, head).end(body);
+    return;
+  }
+  res.writeHead(response.status, head);
+  const reader = response.body.getReader();
+  try {
+    for (let next = await reader.read(); !next.done && !res.destroyed; next = await reader.read()) res.write(next.value);
+  } finally {
+    reader.releaseLock();
+    res.end();
+  }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// The app's HTTP server (started by scripts/start.mjs, after the build and the preflight): Next's
+// request handler behind one check. A request the direct lane claims (lib/host/direct-lane.ts,
+// installed by instrumentation.ts when Next starts) is served without Next's router; every other
+// request goes to Next as `next start` would pass it. PORT and HOSTNAME as for `next start`.
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+process.env.NODE_ENV = "production";
+const { default: next } = await import("next");
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const port = Number(process.env.PORT || 3000);
+const hostname = process.env.HOSTNAME || undefined;
+const DIRECT_LANE = Symbol.for("switchboard.directLane");
+const SHUTDOWN_HANDLERS = Symbol.for("switchboard.shutdownHandlers");
+
+const app = next({ dev: false, dir: root, hostname: hostname ?? "localhost", port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  const lane = globalThis[DIRECT_LANE];
+  if (lane?.(req, res)) return;
+  void handle(req, res);
+});
+// As `next start`: keep idle keep-alive sockets a little longer than common proxies do.
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => console.log(`switchboard: ready on ${hostname ?? "every interface"}, port ${port}`));
+
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, () => {
+    server.close();
+    // With an engine running, lib/host/shutdown.ts closes its connections and exits; without one, exit now.
+    if (!globalThis[SHUTDOWN_HANDLERS]) process.exit(128 + (signal === "SIGINT" ? 2 : 15));
+  });
+}
