@@ -3,7 +3,7 @@
  * group, say on stderr what is not enforced, mount the size-capped home image in a private mount
  * namespace, and for `network: true` move into a fresh network namespace served by slirp4netns
  * with the blocked routes. Every step keeps the same pid (exec), so the group and the namespaces
- * hold everything bwrap starts, and the engine's process-group kill ends slirp4netns too.
+ * hold everything bwrap starts. slirp4netns ends when the last process of the sandbox has ended.
  */
 import { EGRESS_TOOLS } from "./egress";
 
@@ -19,8 +19,16 @@ const SCRIPT = [
   '[ -n "$routes" ] && ns="$ns --net"',
   '[ -z "$ns" ] && exec "$@"',
   "orig=$(readlink /proc/$$/ns/net)",
+  // slirp4netns ends with the sandbox however the sandbox ends (closed, crashed, killed, or the app
+  // killed): it watches fd 7 (--exit-fd), the read end of a FIFO whose other end, fd 8, this pid
+  // keeps until bwrap, which hands it to its init process only (--sync-fd, see INNER). When the
+  // sandbox is gone, fd 7 hangs up and slirp4netns exits. Nothing else would end it: its tap
+  // device keeps the namespace alive. (A FIFO because sh cannot make a pipe; it is unlinked at once.)
+  'if [ -n "$routes" ]; then d=$(mktemp -d) && mkfifo -m 0600 "$d/exit" && exec 8<>"$d/exit" 7<"$d/exit"; ok=$?; [ -z "$d" ] || rm -rf -- "$d"',
+  '  [ "$ok" = 0 ] || { echo "switchboard sandbox: cannot create the exit pipe of the network" >&2; exit 94; }',
   // Waits for the exec below to switch namespaces, then serves the new one (host loopback off).
-  `[ -z "$routes" ] || ( while [ "$(readlink /proc/$$/ns/net)" = "$orig" ]; do sleep 0.02; done; exec ${EGRESS_TOOLS.slirp4netns} --configure --mtu=65520 --disable-host-loopback $$ tap0 >/dev/null 2>&1 ) &`,
+  `  ( exec 8>&-; while [ "$(readlink /proc/$$/ns/net)" = "$orig" ]; do sleep 0.02; done; exec ${EGRESS_TOOLS.slirp4netns} --exit-fd=7 --configure --mtu=65520 --disable-host-loopback $$ tap0 >/dev/null 2>&1 ) &`,
+  "  exec 7<&-; fi",
   `exec ${EGRESS_TOOLS.unshare} $ns -- /bin/sh -c "$INNER" sandbox-ns "$routes" "$ip" "$image" "$home" "$@"`,
 ].join("\n");
 
@@ -34,7 +42,9 @@ const INNER = [
   'i=0; [ -z "$routes" ] && exec "$@"',
   'while ! "$ip" route show default 2>/dev/null | grep -q tap0; do i=$((i+1)); [ $i -gt 500 ] && { echo "switchboard sandbox: the network did not come up" >&2; exit 98; }; sleep 0.02; done',
   'for r in $routes; do "$ip" route add unreachable "$r" || exit 99; done',
-  'exec "$@"',
+  // bwrap's init (pid 1 of the sandbox) keeps fd 8, the FIFO slirp4netns watches, until the
+  // sandbox ends; bwrap closes it for the server, which therefore cannot end or prolong its network.
+  'bwrap=$1; shift; exec "$bwrap" --sync-fd 8 "$@"',
 ].join("\n");
 
 /** What the launcher does before running bwrap. */

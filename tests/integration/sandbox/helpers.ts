@@ -161,3 +161,19 @@ export function pidsOwnedBy(uid: number): number[] {
 export function waitForNoProcesses(uid: number, timeoutMs = 8000): Promise<number[]> {
   return waitUntilNone(() => pidsOwnedBy(uid), timeoutMs);
 }
+
+/**
+ * Live slirp4netns processes serving the sandbox launched as host pid `launchPid` (its command line
+ * names that pid as the namespace to serve). A zombie has an empty command line, so it never counts.
+ */
+export function slirpPidsFor(launchPid: number): number[] {
+  return hostPids("cmdline", (text) => {
+    const argv = text.split("\0");
+    return path.basename(argv[0]) === "slirp4netns" && argv.includes(String(launchPid));
+  });
+}
+
+/** Wait until no slirp4netns serves the sandbox of `launchPid`; returns the survivors after `timeoutMs`. */
+export function waitForNoSlirp(launchPid: number, timeoutMs = 5000): Promise<number[]> {
+  return waitUntilNone(() => slirpPidsFor(launchPid), timeoutMs);
+}
