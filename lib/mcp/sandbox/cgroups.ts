@@ -4,7 +4,7 @@
  * controllers otherwise. What could not be set up is reported, never silently skipped: the launch
  * prints it to the server's stderr, which the status shows.
  */
-import { access, mkdir, readdir, rmdir, stat, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, rmdir, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Whole-sandbox limits; `null` leaves one unlimited. */
@@ -36,6 +36,19 @@ export async function prepareGroup(name: string, limits: GroupLimits, root = "/s
 
 /** How long a group may sit empty before a launch removes it: a launch between mkdir and joining is never that slow. */
 const IDLE_GROUP_MS = 60_000;
+
+/**
+ * Create the group directory, or claim an existing one: its mtime is what tells the reaper it is
+ * in use, and a group reused by a later start of the same sandbox keeps the mtime of its creation
+ * (writing its files does not change it), so another launch's reaper could remove it between this
+ * start preparing it and joining it (the join then fails).
+ */
+async function claimGroupDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const now = new Date();
+  // Not a limit: where the file system refuses, only that narrow race stays open.
+  await utimes(dir, now, now).catch(() => undefined);
+}
 
 /**
  * Remove the sandbox groups under `root` that no process uses any more (one per identity would
@@ -74,7 +87,7 @@ async function prepareV2(name: string, limits: GroupLimits, root: string): Promi
   const dir = path.join(parent, name);
   const notEnforced: string[] = [];
   try {
-    await mkdir(dir, { recursive: true });
+    await claimGroupDir(dir);
     // Controllers must be enabled on every level above the group they limit.
     for (const level of [root, parent]) {
       for (const controller of ["memory", "pids", "cpu"]) {
@@ -134,7 +147,7 @@ async function prepareV1(name: string, limits: GroupLimits, root: string): Promi
       continue;
     }
     try {
-      await mkdir(dir, { recursive: true });
+      await claimGroupDir(dir);
       for (const [file, value] of files) await writeFile(path.join(dir, file), value);
       placement.procsFiles.push(path.join(dir, "cgroup.procs"));
     } catch (error) {

@@ -2,7 +2,7 @@
  * Whole-sandbox control groups on both layouts, against fake cgroup roots in a temp directory:
  * cgroup v2 (one unified tree, detected by `cgroup.controllers`) and the v1 controllers.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,6 +82,28 @@ describe("reapIdleGroups", () => {
     expect(removed).toEqual([path.join(root, "memory/switchboard/sandbox-idle")]);
     for (const name of ["sandbox-busy", "sandbox-fresh", "sandbox-keep", "other"]) {
       expect(existsSync(path.join(root, "memory/switchboard", name))).toBe(true);
+    }
+  });
+
+  it("a group reused by a new start counts as fresh, so another launch's reaper leaves it until the start has joined it", async () => {
+    // An earlier start of the same sandbox made the group and its files long ago (a cgroupfs keeps
+    // the directory's mtime when its files are written, as a plain directory does for existing files).
+    fakeRoot([
+      "memory/switchboard/sandbox-7/",
+      "memory/switchboard/sandbox-7/memory.limit_in_bytes",
+      "pids/switchboard/sandbox-7/",
+      "pids/switchboard/sandbox-7/pids.max",
+      "cpu/switchboard/sandbox-7/",
+      "cpu/switchboard/sandbox-7/cpu.cfs_period_us",
+      "cpu/switchboard/sandbox-7/cpu.cfs_quota_us",
+    ]);
+    const old = new Date(Date.now() - 10 * 60_000);
+    for (const controller of ["memory", "pids", "cpu"]) utimesSync(path.join(root, controller, "switchboard/sandbox-7"), old, old);
+
+    await prepareGroup("sandbox-7", LIMITS, root);
+
+    for (const controller of ["memory", "pids", "cpu"]) {
+      expect(statSync(path.join(root, controller, "switchboard/sandbox-7")).mtimeMs, controller).toBeGreaterThan(Date.now() - 60_000);
     }
   });
 
