@@ -2,7 +2,8 @@
  * `npx tsx bench/profile.ts [tool|chat] [count]`: the app under `node --cpu-prof` while one user
  * makes `count` sequential `echo` calls through `POST /api/servers/:id/tools/call` (`tool`), or
  * `count` chat turns that each call `echo` once over the scripted LLM (`chat`); prints the top
- * frames by self time and the split by package (the figures in docs/performance.md).
+ * frames by self time and the split by package (the figures in docs/performance.md). With
+ * `--parallel` the calls or turns run 64 at a time (the throughput figure's shape).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -10,10 +11,12 @@ import path from "node:path";
 import { freePort } from "../tests/helpers/ports";
 import { turn } from "./chat-bench";
 import { summarise } from "./cpu-profile";
+import { throughput } from "./goals";
 import { apiEcho, createServer, ROOT, signIn, start, startApp, startEverything, stopAll, waitFor } from "./harness";
 
 async function main() {
   const mode = process.argv[2] === "chat" ? "chat" : "tool";
+  const parallel = process.argv.includes("--parallel");
   const count = Number(process.argv[3] ?? (mode === "chat" ? 200 : 2000));
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-profile-"));
   const mcpUrl = await startEverything();
@@ -25,11 +28,13 @@ async function main() {
       SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
       SWITCHBOARD_LLM_MODEL: "scripted",
       SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
+      SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: "64",
+      SWITCHBOARD_QUOTA_CONCURRENT_TURNS_PER_USER: "64",
     },
     profileDir,
   );
   const cookie = await signIn(app.base, app.dataDir);
-  const id = await createServer(app.base, cookie, "everything", { url: mcpUrl });
+  const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
   let once: () => Promise<unknown>;
   if (mode === "tool") once = apiEcho(app.base, cookie, id);
   else {
@@ -43,7 +48,8 @@ async function main() {
   }
   for (let i = 0; i < Math.min(50, count); i++) await once();
   const t0 = performance.now();
-  for (let i = 0; i < count; i++) await once();
+  if (parallel) await throughput(once as () => Promise<void>, count, 64);
+  else for (let i = 0; i < count; i++) await once();
   console.log(`${count} ${mode === "tool" ? "calls" : "chat turns"} in ${(performance.now() - t0).toFixed(0)} ms`);
   await stopAll();
   // The biggest profile is the server's (the preflight writes none: it runs without --cpu-prof).

@@ -31,6 +31,10 @@ export function openDatabase(file: string): OpenDb {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
+  // WAL with NORMAL: a commit is not fsynced on its own (checkpoints are), so a write costs
+  // microseconds instead of a disk flush. A crash of the app loses nothing; a power cut can lose the
+  // last commits, never consistency (docs/decisions.md). Every audited tool call writes a row.
+  sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema });

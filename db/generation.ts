@@ -24,16 +24,33 @@ export function bumpGeneration(): void {
   counters.writes++;
 }
 
+// Another connection's commit is read once per synchronous stretch (until the next microtask): a
+// request reads the stamp for every cache it passes, often several in a row, and reading it a few
+// microseconds earlier means nothing. Our own writes never move `data_version` (they move the
+// counter, which is read every time).
+let versionThisTurn: { client: Sqlite.Database; version: number } | null = null;
+
+function dataVersion(client: Sqlite.Database): number {
+  if (versionThisTurn?.client === client) return versionThisTurn.version;
+  let query = dataVersionQueries.get(client);
+  if (!query) {
+    query = client.prepare("PRAGMA data_version").pluck();
+    dataVersionQueries.set(client, query);
+  }
+  versionThisTurn = { client, version: query.get() as number };
+  queueMicrotask(forgetVersion);
+  return versionThisTurn.version;
+}
+
+function forgetVersion(): void {
+  versionThisTurn = null;
+}
+
 /** The current stamp of `db`: equal stamps mean no relevant change in between. */
 export function generationOf(db: Db): string {
   // drizzle() hands back the database with its better-sqlite3 client; a handle without one (a
   // transaction) gets a stamp no other read shares, so nothing read through it is ever reused.
   const client = (db as Db & { $client?: Sqlite.Database }).$client;
   if (!client) return `unshared:${++counters.unshared}`;
-  let query = dataVersionQueries.get(client);
-  if (!query) {
-    query = client.prepare("PRAGMA data_version").pluck();
-    dataVersionQueries.set(client, query);
-  }
-  return `${counters.writes}:${query.get() as number}`;
+  return `${counters.writes}:${dataVersion(client)}`;
 }

@@ -1,26 +1,81 @@
-/** The audit log: who did what to which target. */
+/**
+ * The audit log: who did what to which target. Entries are written in batches, one transaction per
+ * turn of the event loop (a commit per entry was the largest single cost of a tool call by hand);
+ * every read writes what is waiting first, so a reader always sees every entry recorded before it.
+ */
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { singleton } from "../../lib/singleton";
 import type { Db } from "../client";
 import { auditLog, users } from "../schema";
 
-/** Record one audited action. `detail` must already be free of secrets. */
-export function recordAudit(
-  db: Db,
-  entry: { actorId: string | null; workspaceId?: string | null; action: string; target?: string | null; detail?: unknown },
-): void {
-  db.insert(auditLog)
-    .values({
-      actorId: entry.actorId,
-      workspaceId: entry.workspaceId ?? null,
-      action: entry.action,
-      target: entry.target ?? null,
-      detail: entry.detail ?? null,
-    })
-    .run();
+/** One audited action. */
+export interface AuditEntry {
+  actorId: string | null;
+  workspaceId?: string | null;
+  action: string;
+  target?: string | null;
+  detail?: unknown;
+}
+
+// Entries waiting per database handle. On globalThis: the server bundles may hold more than one
+// copy of this module, and a read through any copy must write every copy's waiting entries.
+const waiting = () => singleton("db.auditWaiting", () => new Map<Db, { entries: AuditEntry[] }>());
+
+/**
+ * Record one audited action. `detail` must already be free of secrets. Inside a transaction (a
+ * handle without its own client) the row is written at once, to commit or roll back with the rest.
+ */
+export function recordAudit(db: Db, entry: AuditEntry): void {
+  if (!(db as Db & { $client?: unknown }).$client) {
+    db.insert(auditLog).values(rowOf(entry)).run();
+    return;
+  }
+  const queues = waiting();
+  const queue = queues.get(db);
+  if (queue) {
+    queue.entries.push(entry);
+    return;
+  }
+  queues.set(db, { entries: [entry] });
+  // In this turn's check phase: before the next request is read, so any later request sees it.
+  setImmediate(() => flushAudit(db));
+}
+
+/** Write every entry waiting for `db` now (reads call this first; so can shutdown). */
+export function flushAudit(db: Db): void {
+  const queues = waiting();
+  const queue = queues.get(db);
+  if (!queue) return;
+  queues.delete(db);
+  try {
+    db.transaction((tx) => {
+      for (const entry of queue.entries) tx.insert(auditLog).values(rowOf(entry)).run();
+    });
+  } catch (error) {
+    // One bad row (an actor deleted meanwhile) must not lose the others: write them one by one.
+    for (const entry of queue.entries) {
+      try {
+        db.insert(auditLog).values(rowOf(entry)).run();
+      } catch (rowError) {
+        console.error(`audit entry ${entry.action} could not be written: ${String(rowError)} (batch: ${String(error)})`);
+      }
+    }
+  }
+}
+
+function rowOf(entry: AuditEntry) {
+  return {
+    actorId: entry.actorId,
+    workspaceId: entry.workspaceId ?? null,
+    action: entry.action,
+    target: entry.target ?? null,
+    detail: entry.detail ?? null,
+  };
 }
 
 /** The most recent audit entries, newest first. */
 export function listRecentAudit(db: Db, limit = 100) {
+  flushAudit(db);
   return db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).all();
 }
 
@@ -37,6 +92,7 @@ export interface AuditFilter {
 
 /** One page of audit entries, newest first, with the actor's email; `nextBefore` continues it. */
 export function listAudit(db: Db, filter: AuditFilter) {
+  flushAudit(db);
   const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
   const where: SQL[] = [];
   if (filter.actorId) where.push(eq(auditLog.actorId, filter.actorId));

@@ -54,6 +54,9 @@ async function serve(route: DirectRoute, params: Record<string, string>, pathnam
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  // As Next's own server does: the scheme the request came in on, unless a proxy in front said so.
+  if (!headers.has("x-forwarded-proto"))
+    headers.set("x-forwarded-proto", "encrypted" in req.socket && req.socket.encrypted ? "https" : "http");
   const policy = requestPolicy({ method: req.method ?? "GET", pathname, headers });
   let response: Response;
   // Closing the request (the client went away) aborts the work, as Next's request.signal does.

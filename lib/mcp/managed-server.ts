@@ -26,12 +26,15 @@ import { FailureMemory } from "./failure-memory";
 
 /** How long a connection must have lived for a drop to start a fresh reconnect schedule. */
 const STABLE_MS = 60_000;
+/** How often new call figures are pushed to the status hook (state changes go at once). */
+const METRICS_PUSH_MS = 1000;
 
 /** One (user, server) entry of the pool. */
 export class ManagedServer {
   readonly hash: string;
   readonly secrets: string[];
   private state: ServerState = "idle";
+  private metricsTimer: TimerHandle | null = null;
   private connection: Connection | null = null;
   private connecting: Promise<Connection> | null = null;
   private connectAbort: AbortController | null = null;
@@ -116,6 +119,11 @@ export class ManagedServer {
     const c = this.connection;
     if (!c) return null;
     return { capabilities: (c.client.getServerCapabilities() ?? {}) as Record<string, unknown>, instructions: c.instructions ?? null };
+  }
+
+  /** The lifecycle state alone (status() builds the whole report). */
+  currentState(): ServerState {
+    return this.state;
   }
 
   /** Whether a connection is open or being opened (counted by the connection quotas). */
@@ -244,7 +252,7 @@ export class ManagedServer {
   /** Count a finished call (tools and wrappers) in the status metrics. */
   record(outcome: ToolCallOutcome): void {
     this.metrics.record(outcome.durationMs, outcome.isError);
-    this.emit();
+    this.emitSoon();
   }
 
   /** Run a non-tool request (resources, prompts, completion) and count it; throws EngineError. */
@@ -432,6 +440,20 @@ export class ManagedServer {
   }
 
   private emit(): void {
+    if (this.metricsTimer !== null) {
+      this.options.clock.clearTimeout(this.metricsTimer);
+      this.metricsTimer = null;
+    }
     this.options.onStatusChange?.(this.status());
+  }
+
+  // New call figures are pushed at most once a second: a busy connection finishes hundreds of calls
+  // a second, and a status for each would cost more than the calls. State changes go out at once.
+  private emitSoon(): void {
+    if (this.metricsTimer !== null || !this.options.onStatusChange) return;
+    this.metricsTimer = this.options.clock.setTimeout(() => {
+      this.metricsTimer = null;
+      this.emit();
+    }, METRICS_PUSH_MS);
   }
 }

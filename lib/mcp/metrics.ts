@@ -9,6 +9,8 @@ export class MetricsRecorder {
   private calls = 0;
   private errors = 0;
   private readonly window: number[] = [];
+  // Status is read far more often than calls finish (every discovery reports it): sort once per call.
+  private last: CallMetrics | null = null;
 
   constructor(private readonly windowSize = 200) {}
 
@@ -18,12 +20,16 @@ export class MetricsRecorder {
     if (failed) this.errors++;
     this.window.push(durationMs);
     if (this.window.length > this.windowSize) this.window.shift();
+    this.last = null;
   }
 
   /** Current figures; latencies are null before the first call. */
   snapshot(): CallMetrics {
-    const sorted = [...this.window].sort((a, b) => a - b);
-    return { calls: this.calls, errors: this.errors, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) };
+    if (!this.last) {
+      const sorted = [...this.window].sort((a, b) => a - b);
+      this.last = { calls: this.calls, errors: this.errors, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) };
+    }
+    return this.last;
   }
 }
 

@@ -41,11 +41,7 @@ export class McpPool {
 
   /** Connect every enabled server not yet connected (failed ones are retried) and report all statuses. */
   async discover(userId: string, servers: ServerDefinition[]): Promise<ServerStatus[]> {
-    const refused = new Set<ManagedServer>();
-    const managed = servers.map((server) => this.admittedOrRefused(userId, server, refused));
-    // allSettled: a failure is recorded in that server's status and must not block the others.
-    await Promise.allSettled(managed.filter((m) => !refused.has(m) && m.status().state !== "disabled").map((m) => m.ensureConnected()));
-    return managed.map((m) => m.status());
+    return (await this.connectAll(userId, servers)).map((m) => m.status());
   }
 
   /** Synchronous status snapshot; never connects. */
@@ -74,7 +70,7 @@ export class McpPool {
   async toolset(userId: string, servers: ServerDefinition[]): Promise<RegisteredTool[]> {
     let timer: ReturnType<Clock["setTimeout"]> | undefined;
     const waited = new Promise<void>((resolve) => (timer = this.options.clock.setTimeout(resolve, this.options.turnWaitMs)));
-    await Promise.race([this.discover(userId, servers), waited]);
+    await Promise.race([this.connectAll(userId, servers), waited]);
     if (timer !== undefined) this.options.clock.clearTimeout(timer);
     return this.namedTools(userId, servers).tools;
   }
@@ -325,6 +321,15 @@ export class McpPool {
   }
 
   /** Like `admitted`, but a refusal is recorded in the server's status instead of thrown (discovery). */
+  // Every enabled server connected (failed ones retried as their backoff allows), each settled.
+  private async connectAll(userId: string, servers: ServerDefinition[]): Promise<ManagedServer[]> {
+    const refused = new Set<ManagedServer>();
+    const managed = servers.map((server) => this.admittedOrRefused(userId, server, refused));
+    // allSettled: a failure is recorded in that server's status and must not block the others.
+    await Promise.allSettled(managed.filter((m) => !refused.has(m) && m.currentState() !== "disabled").map((m) => m.ensureConnected()));
+    return managed;
+  }
+
   private admittedOrRefused(userId: string, server: ServerDefinition, refused: Set<ManagedServer>): ManagedServer {
     try {
       return this.admitted(userId, server);

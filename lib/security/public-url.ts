@@ -9,6 +9,14 @@
 export function configuredPublicOrigin(env: NodeJS.ProcessEnv = process.env): string | null {
   const raw = env.SWITCHBOARD_PUBLIC_URL || env.NEXTAUTH_URL;
   if (!raw) return null;
+  // Every request asks; the answer changes only with the variable.
+  if (raw !== lastConfigured.raw) lastConfigured = { raw, origin: originOfConfigured(raw) };
+  return lastConfigured.origin;
+}
+
+let lastConfigured: { raw: string; origin: string | null } = { raw: "", origin: null };
+
+function originOfConfigured(raw: string): string | null {
   try {
     const url = new URL(raw);
     return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;

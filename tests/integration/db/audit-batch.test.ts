@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { flushAudit, listAudit, recordAudit } from "@/db/queries/audit";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-audit-"));
+const { db, sqlite } = openDatabase(path.join(dir, "audit.db"));
+afterAll(() => {
+  sqlite.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const rows = () => sqlite.prepare("SELECT action FROM audit_log ORDER BY id").pluck().all() as string[];
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("batched audit writes", () => {
+  it("writes the entries of one turn together, before the next turn reads anything", async () => {
+    const before = rows().length;
+    recordAudit(db, { actorId: null, action: "test.one" });
+    recordAudit(db, { actorId: null, action: "test.two" });
+    expect(rows().length).toBe(before); // waiting, not yet written
+    await nextTurn();
+    expect(rows().slice(before)).toEqual(["test.one", "test.two"]);
+  });
+
+  it("lets a read see every entry recorded before it, in the same turn", () => {
+    recordAudit(db, { actorId: null, action: "test.read-after" });
+    expect(listAudit(db, { action: "test.read-after" }).entries.map((e) => e.action)).toEqual(["test.read-after"]);
+  });
+
+  it("writes the good entries of a batch when one row is refused", async () => {
+    const before = rows().length;
+    recordAudit(db, { actorId: null, action: "test.good-1" });
+    // No such user: the foreign key refuses this row.
+    recordAudit(db, { actorId: "no-such-user", action: "test.bad" });
+    recordAudit(db, { actorId: null, action: "test.good-2" });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      flushAudit(db);
+    } finally {
+      console.error = original;
+    }
+    expect(rows().slice(before)).toEqual(["test.good-1", "test.good-2"]);
+    expect(String(errors[0])).toContain("test.bad");
+  });
+
+  it("writes at once inside a transaction, so a rollback takes the entry with it", () => {
+    const before = rows().length;
+    expect(() =>
+      db.transaction((tx) => {
+        recordAudit(tx as unknown as typeof db, { actorId: null, action: "test.in-transaction" });
+        expect(rows().length).toBe(before + 1);
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    expect(rows().length).toBe(before);
+  });
+});
