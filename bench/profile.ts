@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/profile.ts [tool|chat] [count]`: the app under `node --cpu-prof` while one user
  * makes `count` sequential `echo` calls through `POST /api/servers/:id/tools/call` (`tool`), or
- * `count` chat turns that each call `echo` once over the scripted LLM (`chat`); prints the top
+ * `count` chat turns that each call `echo` once over the scripted LLM (`chat`), or `count` plain
+ * answers for a user with ten connected servers (`first-token`); prints the top
  * frames by self time and the split by package (the figures in docs/performance.md). With
  * `--parallel` the calls or turns run 64 at a time (the throughput figure's shape).
  */
@@ -15,7 +16,7 @@ import { throughput } from "./goals";
 import { apiEcho, createServer, ROOT, signIn, start, startApp, startEverything, stopAll, waitFor } from "./harness";
 
 async function main() {
-  const mode = process.argv[2] === "chat" ? "chat" : "tool";
+  const mode = process.argv[2] === "chat" || process.argv[2] === "first-token" ? process.argv[2] : "tool";
   const parallel = process.argv.includes("--parallel");
   const count = Number(process.argv[3] ?? (mode === "chat" ? 200 : 2000));
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-profile-"));
@@ -37,7 +38,11 @@ async function main() {
   const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
   let once: () => Promise<unknown>;
   if (mode === "tool") once = apiEcho(app.base, cookie, id);
-  else {
+  else if (mode === "first-token") {
+    // The first-token figure's shape: plain answers for a user with ten connected servers.
+    for (let i = 1; i < 10; i++) await createServer(app.base, cookie, `everything${i}`, { url: mcpUrl });
+    once = () => turn(app.base, cookie, "hello");
+  } else {
     const trusted = await fetch(`${app.base}/api/servers/${id}/trust`, {
       method: "PUT",
       headers: { "content-type": "application/json", cookie },

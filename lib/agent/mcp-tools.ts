@@ -97,6 +97,24 @@ function refusedOutput(tool: RegisteredTool, reason: string): ToolCallOutput {
   });
 }
 
+// What a turn derives from a tool's server text (sanitised description, schema and card metadata),
+// once per listing: the pool hands out the same tool object until the server lists again.
+const derived = new WeakMap<RegisteredTool, { description: string; inputSchema: ReturnType<typeof jsonSchema>; meta: ToolMeta }>();
+
+function derivedOf(tool: RegisteredTool) {
+  let known = derived.get(tool);
+  if (!known) {
+    // Property descriptions in a schema are server text the model reads too.
+    known = {
+      description: modelDescription(tool),
+      inputSchema: jsonSchema(sanitizeJson(objectSchema(tool.inputSchema))),
+      meta: toolMeta(tool),
+    };
+    derived.set(tool, known);
+  }
+  return known;
+}
+
 /** Build the tool set; `execute` passes the request's abort signal so Stop cancels MCP calls. */
 export function buildMcpTools(options: McpToolsOptions): ToolSet {
   const { pool, userId, servers, registered, onProgress, beforeCall, onResult } = options;
@@ -104,11 +122,11 @@ export function buildMcpTools(options: McpToolsOptions): ToolSet {
   for (const tool of registered) {
     // A tool its MCP App declared for itself only is the app's to call, never the model's.
     if (!visibleToModel(tool)) continue;
+    const { description, inputSchema, meta } = derivedOf(tool);
     tools[tool.name] = dynamicTool({
-      description: modelDescription(tool),
-      // Property descriptions in a schema are server text the model reads too.
-      inputSchema: jsonSchema(sanitizeJson(objectSchema(tool.inputSchema))),
-      metadata: toolMeta(tool),
+      description,
+      inputSchema,
+      metadata: meta,
       execute: async (input, { toolCallId, abortSignal }) => {
         const args = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
         const refusal = await beforeCall?.(tool);

@@ -70,7 +70,7 @@ export class ToolSearchRun {
     settings: ToolSearchSettings,
     messages: ChatMessage[],
   ) {
-    this.index = new ToolIndex(offered);
+    this.index = ToolIndex.of(offered);
     const names = new Set(offered.map((t) => t.name));
     this.selection = new ToolSelection(names, { always: settings.alwaysLoaded, recent: recentToolNames(callsIn(messages)) });
   }

@@ -60,8 +60,29 @@ export interface ToolHit {
   score: number;
 }
 
+// Indexes by the tools they cover: the pool hands out the same tool objects until a server lists
+// again, so a user's next turn over the same tools reuses the index (only that user holds those
+// objects). Weak: an index goes with its tools.
+const indexes = new WeakMap<RegisteredTool, { tools: readonly RegisteredTool[]; index: ToolIndex }[]>();
+
+function sameTools(a: readonly RegisteredTool[], b: readonly RegisteredTool[]): boolean {
+  return a.length === b.length && a.every((tool, i) => tool === b[i]);
+}
+
 /** A lexical index over a turn's tools: name, title and description, with the server name as a field. */
 export class ToolIndex {
+  /** The index of exactly these tools, built once while they stay the same objects. */
+  static of(tools: readonly RegisteredTool[]): ToolIndex {
+    if (tools.length === 0) return new ToolIndex(tools);
+    const known = indexes.get(tools[0]) ?? [];
+    const hit = known.find((entry) => sameTools(entry.tools, tools));
+    if (hit) return hit.index;
+    const index = new ToolIndex(tools);
+    // A few sets per first tool at most (the turn's filters vary little); the newest first.
+    indexes.set(tools[0], [{ tools: [...tools], index }, ...known.slice(0, 3)]);
+    return index;
+  }
+
   private readonly index: MiniSearch<{ id: string; name: string; title: string; description: string; server: string }>;
   private readonly byName: Map<string, RegisteredTool>;
 
