@@ -51,7 +51,19 @@ export function getDb(): Db {
   }).db;
 }
 
-/** Close the process-wide database (tests, shutdown). */
+// Work a query module holds back and must finish before the database closes (the audit log's
+// waiting entries), by name so each module registers once however many copies the bundles hold.
+const beforeClose = () => singleton("db.beforeClose", () => new Map<string, (db: Db) => void>());
+
+/** Run `hook` with the process-wide database just before it closes. */
+export function onBeforeClose(name: string, hook: (db: Db) => void): void {
+  beforeClose().set(name, hook);
+}
+
+/** Close the process-wide database (tests, shutdown), after the work held back for it. */
 export function closeDb(): void {
-  clearSingleton<OpenDb>(DB_SLOT)?.sqlite.close();
+  const opened = clearSingleton<OpenDb>(DB_SLOT);
+  if (!opened) return;
+  for (const hook of beforeClose().values()) hook(opened.db);
+  opened.sqlite.close();
 }

@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
-import type { Db } from "../client";
+import { type Db, onBeforeClose } from "../client";
 import { auditLog, users } from "../schema";
 
 /** One audited action. */
@@ -52,14 +52,24 @@ export function flushAudit(db: Db): void {
       for (const entry of queue.entries) tx.insert(auditLog).values(rowOf(entry)).run();
     });
   } catch (error) {
-    // One bad row (an actor deleted meanwhile) must not lose the others: write them one by one.
-    for (const entry of queue.entries) {
-      try {
-        db.insert(auditLog).values(rowOf(entry)).run();
-      } catch (rowError) {
-        console.error(`audit entry ${entry.action} could not be written: ${String(rowError)} (batch: ${String(error)})`);
-      }
+    // One bad row must not lose the others: write them one by one.
+    for (const entry of queue.entries) writeOne(db, entry, error);
+  }
+}
+
+onBeforeClose("audit", flushAudit);
+
+function writeOne(db: Db, entry: AuditEntry, batchError: unknown): void {
+  try {
+    db.insert(auditLog).values(rowOf(entry)).run();
+  } catch (error) {
+    // The actor's account was deleted before the batch was written: what its deletion would have
+    // done to a row written at once (ON DELETE SET NULL).
+    if (entry.actorId && /FOREIGN KEY/.test(String(error))) {
+      writeOne(db, { ...entry, actorId: null }, batchError);
+      return;
     }
+    console.error(`audit entry ${entry.action} could not be written: ${String(error)} (batch: ${String(batchError)})`);
   }
 }
 

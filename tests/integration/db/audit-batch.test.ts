@@ -30,11 +30,20 @@ describe("batched audit writes", () => {
     expect(listAudit(db, { action: "test.read-after" }).entries.map((e) => e.action)).toEqual(["test.read-after"]);
   });
 
+  it("keeps an entry whose actor was deleted before the batch was written, without the actor", () => {
+    const before = rows().length;
+    // No such user (deleted meanwhile): the row is kept as ON DELETE SET NULL would have left it.
+    recordAudit(db, { actorId: "deleted-user", action: "test.actor-gone" });
+    flushAudit(db);
+    expect(rows().slice(before)).toEqual(["test.actor-gone"]);
+    expect(sqlite.prepare("SELECT actor_id FROM audit_log ORDER BY id DESC LIMIT 1").pluck().get()).toBeNull();
+  });
+
   it("writes the good entries of a batch when one row is refused", async () => {
     const before = rows().length;
     recordAudit(db, { actorId: null, action: "test.good-1" });
-    // No such user: the foreign key refuses this row.
-    recordAudit(db, { actorId: "no-such-user", action: "test.bad" });
+    // No action: the NOT NULL constraint refuses this row.
+    recordAudit(db, { actorId: null, action: null as unknown as string });
     recordAudit(db, { actorId: null, action: "test.good-2" });
     const errors: unknown[] = [];
     const original = console.error;
@@ -45,7 +54,7 @@ describe("batched audit writes", () => {
       console.error = original;
     }
     expect(rows().slice(before)).toEqual(["test.good-1", "test.good-2"]);
-    expect(String(errors[0])).toContain("test.bad");
+    expect(String(errors[0])).toContain("could not be written");
   });
 
   it("writes at once inside a transaction, so a rollback takes the entry with it", () => {
