@@ -24,10 +24,10 @@ export function bumpGeneration(): void {
   counters.writes++;
 }
 
-// Another connection's commit is read once per synchronous stretch (until the next microtask): a
-// request reads the stamp for every cache it passes, often several in a row, and reading it a few
-// microseconds earlier means nothing. Our own writes never move `data_version` (they move the
-// counter, which is read every time).
+// Another connection's commit is read once per turn of the event loop: a request reads the stamp
+// for every cache it passes, and a commit by another process lands between our turns just as well
+// as inside one (it is seen by the next request). Our own writes never move `data_version` (they
+// move the counter, which is read every time).
 let versionThisTurn: { client: Sqlite.Database; version: number } | null = null;
 
 function dataVersion(client: Sqlite.Database): number {
@@ -38,7 +38,7 @@ function dataVersion(client: Sqlite.Database): number {
     dataVersionQueries.set(client, query);
   }
   versionThisTurn = { client, version: query.get() as number };
-  queueMicrotask(forgetVersion);
+  setImmediate(forgetVersion);
   return versionThisTurn.version;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The audit log: who did what to which target. Entries are written in batches, one transaction per
- * turn of the event loop (a commit per entry was the largest single cost of a tool call by hand);
- * every read writes what is waiting first, so a reader always sees every entry recorded before it.
+ * The audit log: who did what to which target. Entries are written in batches, one transaction
+ * every AUDIT_BATCH_MS at most (a commit per entry was the largest single cost of a tool call by
+ * hand); every read writes what is waiting first, so a reader always sees every entry recorded
+ * before it.
  */
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
@@ -37,9 +38,21 @@ export function recordAudit(db: Db, entry: AuditEntry): void {
     return;
   }
   queues.set(db, { entries: [entry] });
-  // In this turn's check phase: before the next request is read, so any later request sees it.
-  setImmediate(() => flushAudit(db));
+  setTimeout(() => flushAudit(db), AUDIT_BATCH_MS).unref();
 }
+
+/**
+ * How long an entry may wait to be written with others. A commit costs a tool call by hand about a
+ * tenth of a millisecond, as much as a tenth of the call itself. Nothing can read the log without
+ * writing what waits, and the process writes it on its way out (below), so only a hard kill within
+ * this window loses entries.
+ */
+export const AUDIT_BATCH_MS = 250;
+
+// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this completes.
+process.once("exit", () => {
+  for (const db of [...waiting().keys()]) flushAudit(db);
+});
 
 /** Write every entry waiting for `db` now (reads call this first; so can shutdown). */
 export function flushAudit(db: Db): void {

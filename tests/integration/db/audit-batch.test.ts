@@ -1,9 +1,10 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { flushAudit, listAudit, recordAudit } from "@/db/queries/audit";
+import { AUDIT_BATCH_MS, flushAudit, listAudit, recordAudit } from "@/db/queries/audit";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-audit-"));
 const { db, sqlite } = openDatabase(path.join(dir, "audit.db"));
@@ -13,15 +14,15 @@ afterAll(() => {
 });
 
 const rows = () => sqlite.prepare("SELECT action FROM audit_log ORDER BY id").pluck().all() as string[];
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const batchWindow = () => new Promise((resolve) => setTimeout(resolve, AUDIT_BATCH_MS + 50));
 
 describe("batched audit writes", () => {
-  it("writes the entries of one turn together, before the next turn reads anything", async () => {
+  it("writes the entries of one batch window together", async () => {
     const before = rows().length;
     recordAudit(db, { actorId: null, action: "test.one" });
     recordAudit(db, { actorId: null, action: "test.two" });
     expect(rows().length).toBe(before); // waiting, not yet written
-    await nextTurn();
+    await batchWindow();
     expect(rows().slice(before)).toEqual(["test.one", "test.two"]);
   });
 
@@ -67,5 +68,28 @@ describe("batched audit writes", () => {
       }),
     ).toThrow("roll back");
     expect(rows().length).toBe(before);
+  });
+
+  it("writes what waits when the process exits before the window ends", () => {
+    const file = path.join(dir, "exit.db");
+    const script = path.join(dir, "exit.ts");
+    const root = process.cwd();
+    fs.writeFileSync(
+      script,
+      `import { openDatabase } from ${JSON.stringify(path.join(root, "db/client.ts"))};
+      import { recordAudit } from ${JSON.stringify(path.join(root, "db/queries/audit.ts"))};
+      const { db } = openDatabase(${JSON.stringify(file)});
+      recordAudit(db, { actorId: null, action: "test.before-exit" });
+      process.exit(0);`,
+    );
+    const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    const other = openDatabase(file);
+    try {
+      expect(other.sqlite.prepare("SELECT action FROM audit_log").pluck().all()).toEqual(["test.before-exit"]);
+    } finally {
+      other.sqlite.close();
+    }
   });
 });

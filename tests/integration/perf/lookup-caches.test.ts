@@ -68,9 +68,9 @@ describe("session cache", () => {
     } finally {
       other.close();
     }
-    // Another process's commit lands between our requests, never inside one synchronous stretch:
-    // the stamp reads SQLite's data_version once per stretch (db/generation.ts).
-    await Promise.resolve();
+    // The stamp reads SQLite's data_version once per turn of the event loop (db/generation.ts): the
+    // next request, which always comes in a later turn, sees the other process's commit.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(resolveSession(db, sid)).toBeNull();
   });
 });
