@@ -18,9 +18,9 @@ import { releaseMemory } from "./release-memory";
 import { printToolSearch, toolSearchBench } from "./tool-search";
 import { freePort } from "../tests/helpers/ports";
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 300);
+const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const INFLIGHT = 64;
-const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 1500);
+const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 3000);
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
