@@ -80,6 +80,18 @@ async function each<T>(items: T[], inflight: number, work: (item: T) => Promise<
   return errors;
 }
 
+// RSS once it stops falling (sampled each second, at most 20 s): what the process keeps when idle.
+async function settledRss(pid: number): Promise<number> {
+  let last = treeRssBytes(pid);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = treeRssBytes(pid);
+    if (i >= 4 && now >= last - 1024 * 1024) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** The load run; prints its table. */
 export async function loadMode(options: LoadOptions): Promise<void> {
   const upstreamPort = await freePort();
@@ -102,8 +114,9 @@ export async function loadMode(options: LoadOptions): Promise<void> {
   const connectStart = performance.now();
   const connectErrors = await each(pairs, options.inflight, (p) => calls.get(p)!());
   const connectSeconds = (performance.now() - connectStart) / 1000;
-  await new Promise((r) => setTimeout(r, 2000)); // let in-flight work settle before reading RSS
-  const rssConnected = treeRssBytes(app.pid);
+  // Idle connections: give V8's memory reducer (it collects once allocation stops for a few
+  // seconds) time to run, so the figure is what the connections keep, not garbage of setting them up.
+  const rssConnected = await settledRss(app.pid);
   const upstreamOpen = async () => ((await (await fetch(`${upstream}/stats`)).json()) as { sessionsOpen: number }).sessionsOpen;
   const openAtPeak = await upstreamOpen();
 
@@ -145,7 +158,7 @@ export async function loadMode(options: LoadOptions): Promise<void> {
     openAfterDelete = await upstreamOpen();
   }
   const closeSeconds = (performance.now() - deleted) / 1000;
-  const rssAfterDelete = treeRssBytes(app.pid);
+  const rssAfterDelete = await settledRss(app.pid);
 
   const perConnectionKb = (rssConnected - rssBefore) / connections / 1024;
   console.log(

@@ -23,22 +23,33 @@ export class SlotCounter {
   }
 }
 
-/** Requests per key within the last minute; `hit` answers the seconds to wait, or 0 when allowed. */
+/**
+ * Requests per key within the last minute; `hit` answers the seconds to wait, or 0 when allowed.
+ * Each key keeps its hits oldest first and drops expired ones from the front, so a hit costs the
+ * same however many requests the minute holds (a busy user makes thousands).
+ */
 export class MinuteWindow {
-  private readonly hits = new Map<string, number[]>();
+  private readonly hits = new Map<string, { times: number[]; head: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Count one request for `key` unless `limit` were already made within the last 60 s. */
   hit(key: string, limit: number): number {
     const now = this.now();
-    const recent = (this.hits.get(key) ?? []).filter((t) => now - t < 60_000);
-    if (recent.length >= limit) {
-      this.hits.set(key, recent);
-      return Math.max(1, Math.ceil((recent[0] + 60_000 - now) / 1000));
+    let window = this.hits.get(key);
+    if (!window) {
+      window = { times: [], head: 0 };
+      this.hits.set(key, window);
     }
-    recent.push(now);
-    this.hits.set(key, recent);
+    const { times } = window;
+    while (window.head < times.length && now - times[window.head] >= 60_000) window.head++;
+    // Drop the expired front once it is at least half the array: amortised O(1) per hit.
+    if (window.head > 0 && window.head * 2 >= times.length) {
+      times.splice(0, window.head);
+      window.head = 0;
+    }
+    if (times.length - window.head >= limit) return Math.max(1, Math.ceil((times[window.head] + 60_000 - now) / 1000));
+    times.push(now);
     return 0;
   }
 }

@@ -43,6 +43,23 @@ describe("MinuteWindow", () => {
     now = 60_000;
     expect(window.hit("alice", 3)).toBe(0);
   });
+
+  it("counts exactly over a busy minute as hits expire from the front", () => {
+    let now = 0;
+    const window = new MinuteWindow(() => now);
+    // 10 requests a second for two minutes against a limit of 500 a minute.
+    const refusedAt: number[] = [];
+    for (let i = 0; i < 1200; i++) {
+      now = i * 100;
+      if (window.hit("busy", 500) > 0) refusedAt.push(now);
+    }
+    // The first 500 pass (0–49.9 s), the next 100 are refused (50–59.9 s); from 60 s each expired
+    // hit makes room for exactly one new one, so the window holds 500 and refuses the rest.
+    expect(refusedAt[0]).toBe(50_000);
+    expect(refusedAt.filter((t) => t < 60_000)).toHaveLength(100);
+    expect(refusedAt.filter((t) => t >= 60_000 && t < 110_000)).toHaveLength(0);
+    expect(refusedAt.filter((t) => t >= 110_000)).toHaveLength(100);
+  });
 });
 
 describe("429 responses", () => {
