@@ -1,0 +1,124 @@
+/**
+ * The direct lane on a real HTTP server: a matched route runs its handler with a web Request (path
+ * parameters, headers, the body as a stream, an abort signal), gets the same cross-site refusal and
+ * security headers as proxy.ts, and anything unmatched is left to the next handler (Next).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDirectLane, type RouteHandler } from "@/lib/host/direct-lane";
+import { readJson } from "@/lib/http";
+
+const seen: { request: Request; params: Record<string, string> }[] = [];
+let aborted: Promise<void> = Promise.resolve();
+
+const echo: RouteHandler = async (request, context) => {
+  const params = await context.params;
+  seen.push({ request, params });
+  const body = await readJson(request, 64);
+  return Response.json({ params, body, cookie: request.headers.get("cookie") });
+};
+
+const slow: RouteHandler = async (request) => {
+  aborted = new Promise((resolve) => request.signal.addEventListener("abort", () => resolve()));
+  await aborted;
+  return new Response("never sent");
+};
+
+const stream: RouteHandler = async () =>
+  new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("data: one\n\n"));
+        controller.enqueue(new TextEncoder().encode("data: two\n\n"));
+        controller.close();
+      },
+    }),
+    { headers: { "content-type": "text/event-stream" } },
+  );
+
+const lane = createDirectLane([
+  { method: "POST", pattern: /^\/api\/things\/(?<id>[^/]+)\/echo$/, handler: echo },
+  { method: "POST", pattern: /^\/api\/slow$/, handler: slow },
+  { method: "GET", pattern: /^\/api\/stream$/, handler: stream },
+]);
+const server = http.createServer((req, res) => {
+  if (lane(req, res)) return;
+  res.writeHead(299).end("left to Next");
+});
+let base = "";
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);
+
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+
+describe("direct lane", () => {
+  it("runs the route's handler with its path parameters, headers and body", async () => {
+    const response = await post("/api/things/abc/echo?x=1", JSON.stringify({ a: 1 }), { cookie: "k=v" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ params: { id: "abc" }, body: { a: 1 }, cookie: "k=v" });
+    const { request } = seen[seen.length - 1];
+    expect(new URL(request.url).pathname).toBe("/api/things/abc/echo");
+    expect(new URL(request.url).search).toBe("?x=1");
+    expect(response.headers.get("server-timing")).toContain('lane;desc="direct"');
+  });
+
+  it("sets the same security headers as the proxy", async () => {
+    const response = await post("/api/things/abc/echo", "{}");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("refuses a cross-site write before the handler runs", async () => {
+    const before = seen.length;
+    const response = await post("/api/things/abc/echo", "{}", { origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+    expect((await response.json()).code).toBe("auth.forbidden");
+    expect(seen.length).toBe(before);
+  });
+
+  it("refuses a body that is not JSON, and one over the route's cap while reading", async () => {
+    const form = await fetch(`${base}/api/things/abc/echo`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" });
+    expect(form.status).toBe(415);
+    const big = await post("/api/things/abc/echo", JSON.stringify({ pad: "x".repeat(1000) }));
+    expect(big.status).toBe(413);
+  });
+
+  it("aborts the handler's signal when the client goes away", async () => {
+    const controller = new AbortController();
+    const gone = fetch(`${base}/api/slow`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      signal: controller.signal,
+    }).catch(() => "aborted");
+    await new Promise((r) => setTimeout(r, 100));
+    controller.abort();
+    expect(await gone).toBe("aborted");
+    await expect(Promise.race([aborted, new Promise((_, reject) => setTimeout(() => reject(new Error("no abort")), 2000))])).resolves.toBe(
+      undefined,
+    );
+  });
+
+  it("streams a response that is not JSON as it comes", async () => {
+    const response = await fetch(`${base}/api/stream`);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await response.text()).toBe("data: one\n\ndata: two\n\n");
+  });
+
+  it("leaves every other path and method to the next handler", async () => {
+    expect((await fetch(`${base}/api/things/abc/echo`)).status).toBe(299);
+    expect((await post("/api/things/abc/other", "{}")).status).toBe(299);
+  });
+});
