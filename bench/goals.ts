@@ -52,14 +52,21 @@ export async function throughput(call: () => Promise<void>, total: number, infli
   return total / ((performance.now() - t0) / 1000);
 }
 
-// Throughput after one unmeasured round at the same concurrency (sockets opened, code hot).
-async function hotThroughput(call: () => Promise<void>, total: number, inflight: number): Promise<number> {
+/** CPU per call (ms) of each party during a throughput run, by name. */
+export type CpuSplit = Record<string, number>;
+
+// Throughput after one unmeasured round at the same concurrency (sockets opened, code hot), with
+// the CPU each party (`cpus`: name → CPU ms so far) spent per call meanwhile.
+async function hotThroughput(call: () => Promise<void>, total: number, inflight: number, cpus: Record<string, () => number>) {
   await throughput(call, Math.min(total, 500), inflight);
-  return throughput(call, total, inflight);
+  const before = Object.fromEntries(Object.entries(cpus).map(([name, cpu]) => [name, cpu()]));
+  const perSecond = await throughput(call, total, inflight);
+  const split: CpuSplit = Object.fromEntries(Object.entries(cpus).map(([name, cpu]) => [name, (cpu() - before[name]) / total]));
+  return { perSecond, split };
 }
 
 /** The raw SDK client's figures against one Streamable HTTP server (one connection). */
-export async function rawFigures(mcpUrl: string, calls: number, inflight: number, throughputCalls = calls) {
+export async function rawFigures(mcpUrl: string, calls: number, inflight: number, throughputCalls = calls, serverPid?: number) {
   const raw = new Client({ name: "bench-raw", version: "1" });
   await raw.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
   const call = async () => {
@@ -67,16 +74,27 @@ export async function rawFigures(mcpUrl: string, calls: number, inflight: number
   };
   // The bench process runs nothing else meanwhile: its CPU is the raw client's.
   const seq = await sequential(call, calls, ownCpuMs);
-  const perSecond = await hotThroughput(call, throughputCalls, inflight);
+  const cpus: Record<string, () => number> = { client: ownCpuMs };
+  if (serverPid !== undefined) cpus.server = () => treeCpuMs(serverPid);
+  const { perSecond, split } = await hotThroughput(call, throughputCalls, inflight, cpus);
   await raw.close();
-  return { ...seq, perSecond };
+  return { ...seq, perSecond, split };
 }
 
 /** The same through `POST /api/servers/:id/tools/call`; CPU is the app's process tree only. */
-export async function apiFigures(call: () => Promise<void>, appPid: number, calls: number, inflight: number, throughputCalls = calls) {
+export async function apiFigures(
+  call: () => Promise<void>,
+  appPid: number,
+  calls: number,
+  inflight: number,
+  throughputCalls = calls,
+  serverPid?: number,
+) {
   const seq = await sequential(call, calls, () => treeCpuMs(appPid));
-  const perSecond = await hotThroughput(call, throughputCalls, inflight);
-  return { ...seq, perSecond };
+  const cpus: Record<string, () => number> = { "bench client": ownCpuMs, app: () => treeCpuMs(appPid) };
+  if (serverPid !== undefined) cpus.server = () => treeCpuMs(serverPid);
+  const { perSecond, split } = await hotThroughput(call, throughputCalls, inflight, cpus);
+  return { ...seq, perSecond, split };
 }
 
 /** Engine connect + discovery: each of `count` servers alone (slowest kept), then all in parallel. */

@@ -49,15 +49,29 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+const serverPids = new Map<string, number>();
+
 /** server-everything over Streamable HTTP; returns its `/mcp` URL. */
 export async function startEverything(): Promise<string> {
   const port = await freePort();
-  start(process.execPath, [path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"], {
-    PORT: String(port),
-  });
+  const child = start(
+    process.execPath,
+    [path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"],
+    {
+      PORT: String(port),
+    },
+  );
   const url = `http://127.0.0.1:${port}/mcp`;
+  serverPids.set(url, child.pid!);
   await waitFor(url, 20_000);
   return url;
+}
+
+/** The pid of the server `startEverything` started at `url` (its CPU is read from /proc). */
+export function serverPidOf(url: string): number {
+  const pid = serverPids.get(url);
+  if (pid === undefined) throw new Error(`no server was started at ${url}`);
+  return pid;
 }
 
 /** A running app: its base URL, data directory and the pid of `scripts/start.mjs`. */

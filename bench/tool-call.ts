@@ -11,7 +11,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { chatFigures } from "./chat-bench";
 import { apiFigures, connectFigures, type GoalRow, goalsTable, rawFigures } from "./goals";
-import { apiEcho, createServer, ROOT, signIn, start, startApp, startEverything, stopAll, waitFor } from "./harness";
+import { apiEcho, createServer, ROOT, serverPidOf, signIn, start, startApp, startEverything, stopAll, waitFor } from "./harness";
 import { hostileNeighbour } from "./hostile-neighbour";
 import { loadMode } from "./load";
 import { releaseMemory } from "./release-memory";
@@ -53,8 +53,8 @@ async function main() {
   const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
   const goodCall = apiEcho(app.base, cookie, id);
 
-  const viaApp = await apiFigures(goodCall, app.pid, CALLS, INFLIGHT, THROUGHPUT_CALLS);
-  const viaSdk = await rawFigures(mcpUrl, CALLS, INFLIGHT, THROUGHPUT_CALLS);
+  const viaApp = await apiFigures(goodCall, app.pid, CALLS, INFLIGHT, THROUGHPUT_CALLS, serverPidOf(mcpUrl));
+  const viaSdk = await rawFigures(mcpUrl, CALLS, INFLIGHT, THROUGHPUT_CALLS, serverPidOf(mcpUrl));
   const connect = await connectFigures(mcpUrl, 10);
   const chat = await chatFigures(app.base, app.dataDir, mcpUrl);
   const memory = await releaseMemory(ROOT);
@@ -117,6 +117,11 @@ async function main() {
   );
   console.log(goalsTable(rows));
   console.log(`\np99: raw ${ms(viaSdk.p99)}, Switchboard ${ms(viaApp.p99)}`);
+  const split = (figures: Record<string, number>) =>
+    Object.entries(figures)
+      .map(([name, cpu]) => `${name} ${cpu.toFixed(2)}`)
+      .join(", ");
+  console.log(`CPU ms per call at ${INFLIGHT} in flight: raw: ${split(viaSdk.split)}; through Switchboard: ${split(viaApp.split)}`);
 
   const neighbour = await hostileNeighbour({
     base: app.base,
