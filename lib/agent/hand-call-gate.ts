@@ -28,17 +28,19 @@ export async function gateHandCall(
   server: ServerDefinition,
   rawName: string,
 ): Promise<HandCallPolicy> {
-  const tools = await listToolsWithHeld(db, pool, caller, server);
-  const tool = tools.find((t) => t.kind === "tool" && t.rawName === rawName);
-  if (!tool) return { action: "allow" };
-  if (tool.held) {
-    throw new AppError(
-      "tool.held",
-      `The tool "${rawName}" is ${tool.held === "new" ? "new" : "changed"} and waits for a workspace owner or admin to review it on the Servers page; it cannot be called until then.`,
-    );
-  }
+  // Connects if needed and throws when the server cannot be reached, before anything is decided.
+  await pool.listTools(caller.id, server);
   const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
   await gate.refresh();
+  const tool = gate.serverTool(server.id, rawName);
+  if (!tool) return { action: "allow" };
+  const held = gate.heldState(tool.name);
+  if (held) {
+    throw new AppError(
+      "tool.held",
+      `The tool "${rawName}" is ${held === "new" ? "new" : "changed"} and waits for a workspace owner or admin to review it on the Servers page; it cannot be called until then.`,
+    );
+  }
   const approval = gate.approval(tool.name, []);
   if (approval.type === "denied") throw new AppError("tool.denied", approval.reason);
   return approval.type === "user-approval" ? { action: "ask", reason: approval.reason } : { action: "allow" };

@@ -90,6 +90,18 @@ export class ToolGate {
     return this.held.has(name);
   }
 
+  /** Why a registered tool is held as of the last refresh, or null when it is not. */
+  heldState(name: string): HeldState | null {
+    return this.held.get(name) ?? null;
+  }
+
+  /** A server's own tool by its raw name, as of the last refresh (wrapper tools are not the server's). */
+  serverTool(serverId: string, rawName: string): RegisteredTool | undefined {
+    for (const tool of this.byName.values())
+      if (tool.kind === "tool" && tool.serverId === serverId && tool.rawName === rawName) return tool;
+    return undefined;
+  }
+
   /** The held tools of the last refresh (for the chat status). */
   heldTools(): { name: string; serverName: string; rawName: string; held: HeldState }[] {
     return [...this.held].flatMap(([name, held]) => {

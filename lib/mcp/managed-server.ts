@@ -126,6 +126,11 @@ export class ManagedServer {
     return this.state;
   }
 
+  /** Whether a connection is open now (nothing to wait for before using it). */
+  isConnected(): boolean {
+    return this.connection !== null;
+  }
+
   /** Whether a connection is open or being opened (counted by the connection quotas). */
   isLive(): boolean {
     return this.connection !== null || this.connecting !== null;

@@ -68,6 +68,13 @@ export class McpPool {
    * Waits at most `turnWaitMs` for servers still connecting: a slow server joins a later turn.
    */
   async toolset(userId: string, servers: ServerDefinition[]): Promise<RegisteredTool[]> {
+    // Every server already connected with this config (the usual case on every call and turn):
+    // nothing to connect or wait for.
+    const ready = servers.every((server) => {
+      const managed = this.entries.get(keyOf(userId, server.id));
+      return managed?.isConnected() && managed.hash === configHash(server);
+    });
+    if (ready) return this.namedTools(userId, servers).tools;
     let timer: ReturnType<Clock["setTimeout"]> | undefined;
     const waited = new Promise<void>((resolve) => (timer = this.options.clock.setTimeout(resolve, this.options.turnWaitMs)));
     await Promise.race([this.connectAll(userId, servers), waited]);

@@ -1,7 +1,7 @@
 /** reload(): only servers whose config changed reconnect; removed ones close; disabled ones stop. */
 import { afterAll, expect, it } from "vitest";
 import { McpPool } from "@/lib/mcp";
-import { fixture, isAlive } from "./helpers";
+import { def, EVERYTHING, fixture, isAlive } from "./helpers";
 
 const pool = new McpPool({ killGraceMs: 1000 });
 afterAll(() => pool.closeAll());
@@ -26,4 +26,21 @@ it("reconnects only what changed and closes what was removed", async () => {
   await pool.reload("u", [fixture("keep", "fault-server.mjs", { enabled: false }), changed]);
   expect(pool.status("u", fixture("keep", "fault-server.mjs", { enabled: false })).state).toBe("disabled");
   expect(isAlive(keepPid)).toBe(false);
+});
+
+it("gives the same tool objects while nothing changes, and a changed config's tools at once", async () => {
+  const narrow = def("ev", { command: process.execPath, args: [EVERYTHING, "stdio"], tools: { include: ["echo"] } });
+  const first = await pool.toolset("v", [narrow]);
+  // Connected and unchanged: the same objects (what callers derive from them is kept per object).
+  expect(await pool.toolset("v", [narrow])).toBe(first);
+  expect(await pool.listTools("v", narrow)).toBe(first);
+  const rawNames = (tools: { kind: string; rawName: string }[]) =>
+    tools
+      .filter((t) => t.kind === "tool")
+      .map((t) => t.rawName)
+      .sort();
+  expect(rawNames(first)).toEqual(["echo"]);
+  // An edited config (a new definition object with another hash) is never served from the old connection.
+  const wider = def("ev", { command: process.execPath, args: [EVERYTHING, "stdio"], tools: { include: ["echo", "get-sum"] } });
+  expect(rawNames(await pool.toolset("v", [wider]))).toEqual(["echo", "get-sum"]);
 });
