@@ -38,7 +38,7 @@ export async function sequential(call: () => Promise<void>, calls: number, cpu: 
 }
 
 /** Sequential calls made before measuring (both the raw client and the app get the same). */
-export const WARM_UP_CALLS = 300;
+export const WARM_UP_CALLS = 3000;
 
 /** Calls per second with `inflight` calls always outstanding, `total` calls in all. */
 export async function throughput(call: () => Promise<void>, total: number, inflight: number): Promise<number> {

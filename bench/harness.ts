@@ -16,8 +16,9 @@ export const ROOT = path.resolve(import.meta.dirname, "..");
 const children: ChildProcess[] = [];
 
 /** Start a child that is killed when the bench ends (`stopAll`). */
-export function start(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+export function start(command: string, args: string[], env: Record<string, string> = {}, stdoutFile?: string): ChildProcess {
+  const stdout = stdoutFile ? fs.openSync(stdoutFile, "w") : "ignore";
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] });
   children.push(child);
   return child;
 }
@@ -83,8 +84,10 @@ export interface App {
 
 /**
  * Build if needed and start the app on a fresh data directory. With `cpuProfileDir` the server runs
- * under `node --cpu-prof` (not allowed in NODE_OPTIONS): the preflight runs first, then the app's
- * server (scripts/server.mjs) directly, as scripts/start.mjs would.
+ * under `node --cpu-prof`, and with BENCH_APP_NODE_FLAGS (e.g. `--trace-gc`) under those flags
+ * (neither is allowed in NODE_OPTIONS; BENCH_APP_STDOUT names a file for what they print): the
+ * preflight runs first, then the app's server
+ * (scripts/server.mjs) directly, as scripts/start.mjs would.
  */
 export async function startApp(env: Record<string, string> = {}, cpuProfileDir?: string): Promise<App> {
   const port = await freePort();
@@ -99,7 +102,8 @@ export async function startApp(env: Record<string, string> = {}, cpuProfileDir?:
     ...env,
   };
   let child: ChildProcess;
-  if (cpuProfileDir) {
+  const extraFlags = process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  if (cpuProfileDir || extraFlags.length) {
     const preflight = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/preflight.ts"], {
       cwd: ROOT,
       env: { ...process.env, ...appEnv },
@@ -108,10 +112,13 @@ export async function startApp(env: Record<string, string> = {}, cpuProfileDir?:
     if (preflight.status !== 0) throw new Error("preflight failed");
     const secret = fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
     const server = path.join(ROOT, "scripts/server.mjs");
-    child = start(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`, server], {
-      ...appEnv,
-      NEXTAUTH_SECRET: secret,
-    });
+    const profile = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
+    child = start(
+      process.execPath,
+      [...profile, ...extraFlags, server],
+      { ...appEnv, NEXTAUTH_SECRET: secret },
+      process.env.BENCH_APP_STDOUT,
+    );
   } else {
     child = start(process.execPath, [path.join(ROOT, "scripts/start.mjs")], appEnv);
   }

@@ -12,7 +12,7 @@ import path from "node:path";
 import { freePort } from "../tests/helpers/ports";
 import { turn } from "./chat-bench";
 import { summarise } from "./cpu-profile";
-import { throughput } from "./goals";
+import { throughput, WARM_UP_CALLS } from "./goals";
 import { apiEcho, createServer, ROOT, signIn, start, startApp, startEverything, stopAll, waitFor } from "./harness";
 
 async function main() {
@@ -51,7 +51,9 @@ async function main() {
     if (!trusted.ok) throw new Error(`trusting the server failed: ${trusted.status}`);
     once = () => turn(app.base, cookie, '[[call:echo {"message":"bench"}]]');
   }
-  for (let i = 0; i < Math.min(50, count); i++) await once();
+  // Hot, as the bench measures: the same warm-up for tool calls, fewer for (slower) chat turns.
+  const warmUp = mode === "tool" ? WARM_UP_CALLS : Math.min(50, count);
+  for (let i = 0; i < warmUp; i++) await once();
   const t0 = performance.now();
   if (parallel) await throughput(once as () => Promise<void>, count, 64);
   else for (let i = 0; i < count; i++) await once();

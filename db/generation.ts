@@ -18,32 +18,35 @@ const slots = globalThis as { [SLOT]?: { writes: number; unshared: number } };
 slots[SLOT] ??= { writes: 0, unshared: 0 };
 const counters = slots[SLOT];
 const dataVersionQueries = new WeakMap<Sqlite.Database, Sqlite.Statement>();
+const VERSION_SLOT = Symbol.for("switchboard.db.dataVersion");
 
 /** Mark that rows deciding access or server definitions changed (call after each such write). */
 export function bumpGeneration(): void {
   counters.writes++;
 }
 
-// Another connection's commit is read once per turn of the event loop: a request reads the stamp
-// for every cache it passes, and a commit by another process lands between our turns just as well
-// as inside one (it is seen by the next request). Our own writes never move `data_version` (they
-// move the counter, which is read every time).
-let versionThisTurn: { client: Sqlite.Database; version: number } | null = null;
+/** How long a read of another process's commits counts: such a commit is seen within this time. */
+export const DATA_VERSION_TTL_MS = 50;
+
+// Another connection's commit (another process: the preflight, an operator's script) is checked at
+// most every DATA_VERSION_TTL_MS: a request reads the stamp for every cache it passes, and the
+// PRAGMA was a visible share of a tool call. Our own writes never move `data_version` (they move
+// the counter, read every time), so a sign-out or an edit in the app is still seen at once. Kept on
+// globalThis with the counter, so every copy of this module shares one read.
+const versions = globalThis as { [VERSION_SLOT]?: { client: Sqlite.Database; version: number; at: number } | null };
 
 function dataVersion(client: Sqlite.Database): number {
-  if (versionThisTurn?.client === client) return versionThisTurn.version;
+  const now = performance.now();
+  const last = versions[VERSION_SLOT];
+  if (last?.client === client && now - last.at < DATA_VERSION_TTL_MS) return last.version;
   let query = dataVersionQueries.get(client);
   if (!query) {
     query = client.prepare("PRAGMA data_version").pluck();
     dataVersionQueries.set(client, query);
   }
-  versionThisTurn = { client, version: query.get() as number };
-  setImmediate(forgetVersion);
-  return versionThisTurn.version;
-}
-
-function forgetVersion(): void {
-  versionThisTurn = null;
+  const version = query.get() as number;
+  versions[VERSION_SLOT] = { client, version, at: now };
+  return version;
 }
 
 /** The current stamp of `db`: equal stamps mean no relevant change in between. */
