@@ -5,7 +5,7 @@
  * (`closeServer`). Uses the hostile HTTP fixture's well-behaved mode, which counts its sessions.
  * Run with `node --expose-gc --import tsx` for figures after a collection.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { McpPool } from "../lib/mcp";
 import { freePort } from "../tests/helpers/ports";
@@ -64,6 +64,10 @@ export async function releaseMemory(root: string, users = 100, servers = 3): Pro
       name: `srv${i}`,
       config: { url: `${base}/mcp/good?s=${i}` },
     }));
+    // One user's connections opened and closed first: loading and compiling the client's code is
+    // not what a connection keeps.
+    await pool.discover("warm-up", definitions);
+    await pool.closeUser("warm-up");
     await record("before");
     const connectAll = async () => {
       for (let u = 0; u < users; u += 10) {
@@ -84,9 +88,27 @@ export async function releaseMemory(root: string, users = 100, servers = 3): Pro
   }
 }
 
+/**
+ * The figure in a fresh process of its own (`node --expose-gc`), so its RSS is the pool's and not
+ * whatever the bench did before in the same process.
+ */
+export function releaseMemoryApart(root: string): MemoryRow[] {
+  const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", path.join(root, "bench/release-memory.ts"), "--json"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (child.status !== 0) throw new Error(`bench/release-memory.ts failed (exit ${child.status})`);
+  return JSON.parse(child.stdout.trim().split("\n").pop() ?? "[]") as MemoryRow[];
+}
+
 if (process.argv[1]?.endsWith("release-memory.ts")) {
   releaseMemory(path.resolve(import.meta.dirname, ".."))
     .then((rows) => {
+      if (process.argv.includes("--json")) {
+        console.log(JSON.stringify(rows));
+        return;
+      }
       console.log("| phase | RSS MB | heap MB | upstream sessions open |\n|---|---|---|---|");
       for (const row of rows) console.log(`| ${row.phase} | ${row.rssMb} | ${row.heapMb} | ${row.upstreamSessions} |`);
     })
