@@ -137,7 +137,7 @@ async function main() {
   console.log(`| alone | ${neighbour.alone.p50.toFixed(2)} | ${neighbour.alone.p99.toFixed(2)} |`);
   console.log(`| with hostile neighbour | ${neighbour.withHostile.p50.toFixed(2)} | ${neighbour.withHostile.p99.toFixed(2)} |`);
   console.log(`hostile user's requests by status: ${JSON.stringify(neighbour.hostileRequests)}`);
-  console.log("\nprompt release (engine pool in this process; upstream sessions counted by the server):\n");
+  console.log("\nprompt release (engine pool in a process of its own; upstream sessions counted by the server):\n");
   console.log("| phase | RSS MB | heap MB | upstream sessions open |\n|---|---|---|---|");
   for (const m of [before, peak, idle, deleted]) console.log(`| ${m.phase} | ${m.rssMb} | ${m.heapMb} | ${m.upstreamSessions} |`);
   printToolSearch(await toolSearchBench(ROOT));
