@@ -10,9 +10,20 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { engineLimitsFromEnv, McpPool } from "../lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "../lib/net";
 import { sequential } from "./goals";
-import { ownCpuMs, startEverything, stopAll } from "./harness";
+import { ownCpuMs, startEverything, runBench } from "./harness";
 
 const CALLS = Number(process.argv[2] ?? 2000);
+
+/** What the bench needs of either SDK's client. */
+interface RawClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function connected<C extends RawClient & { connect(transport: T): Promise<void> }, T>(client: C, transport: T): Promise<C> {
+  await client.connect(transport);
+  return client;
+}
 
 async function main() {
   // The raw 1.x client adds an abort listener per request to one signal; Node's warnings would be measured.
@@ -20,21 +31,18 @@ async function main() {
   const url = await startEverything();
   const rows: Array<[string, Awaited<ReturnType<typeof sequential>>]> = [];
 
-  const v1 = new Client({ name: "bench-v1", version: "1" });
-  await v1.connect(new StreamableHTTPClientTransport(new URL(url)));
-  rows.push([
-    "raw SDK 1.x",
-    await sequential(() => v1.callTool({ name: "echo", arguments: { message: "bench" } }).then(() => {}), CALLS, ownCpuMs),
-  ]);
-  await v1.close();
-
-  const v2 = new ClientV2({ name: "bench-v2", version: "1" });
-  await v2.connect(new TransportV2(new URL(url)));
-  rows.push([
-    "raw SDK v2",
-    await sequential(() => v2.callTool({ name: "echo", arguments: { message: "bench" } }).then(() => {}), CALLS, ownCpuMs),
-  ]);
-  await v2.close();
+  const raws: [string, () => Promise<RawClient>][] = [
+    ["raw SDK 1.x", () => connected(new Client({ name: "bench-v1", version: "1" }), new StreamableHTTPClientTransport(new URL(url)))],
+    ["raw SDK v2", () => connected(new ClientV2({ name: "bench-v2", version: "1" }), new TransportV2(new URL(url)))],
+  ];
+  for (const [label, open] of raws) {
+    const client = await open();
+    const call = async () => {
+      await client.callTool({ name: "echo", arguments: { message: "bench" } });
+    };
+    rows.push([label, await sequential(call, CALLS, ownCpuMs)]);
+    await client.close();
+  }
 
   const guarded = () => createGuardedFetch({ allowedHosts: parseAllowedHosts("127.0.0.1") });
   for (const [label, options] of [
@@ -57,15 +65,4 @@ async function main() {
   for (const [label, r] of rows) console.log(`| ${label} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.cpuPerCall.toFixed(3)} |`);
 }
 
-async function run(): Promise<void> {
-  try {
-    await main();
-  } finally {
-    await stopAll();
-  }
-}
-
-run().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

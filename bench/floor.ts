@@ -4,7 +4,7 @@
  * /api/servers/:id/status` (session, workspace and server lookups, no MCP request) and the tool
  * call itself, with the app's CPU per request.
  */
-import { apiEcho, createServer, percentile, signIn, startApp, startEverything, stopAll, treeCpuMs } from "./harness";
+import { apiEcho, createServer, percentile, signIn, startApp, startEverything, runBench, treeCpuMs } from "./harness";
 
 async function measure(label: string, request: () => Promise<unknown>, pid: number) {
   for (let i = 0; i < 30; i++) await request();
@@ -35,15 +35,4 @@ async function main() {
   await measure("POST /api/servers/:id/tools/call", apiEcho(app.base, cookie, id), app.pid);
 }
 
-async function run(): Promise<void> {
-  try {
-    await main();
-  } finally {
-    await stopAll();
-  }
-}
-
-run().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -23,6 +23,21 @@ export function start(command: string, args: string[], env: Record<string, strin
   return child;
 }
 
+/** Run a bench script's `main`, stop every child it started, and report a failure in the exit code. */
+export function runBench(main: () => Promise<void>): void {
+  const run = async () => {
+    try {
+      await main();
+    } finally {
+      await stopAll();
+    }
+  };
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
+
 /** Stop every child started here (SIGTERM: the app writes its CPU profile on the way out). */
 export async function stopAll(): Promise<void> {
   const exits = children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once("exit", r)));

@@ -11,7 +11,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { chatFigures } from "./chat-bench";
 import { apiFigures, connectFigures, type GoalRow, goalsTable, rawFigures } from "./goals";
-import { apiEcho, createServer, ROOT, serverPidOf, signIn, start, startApp, startEverything, stopAll, waitFor } from "./harness";
+import { apiEcho, createServer, ROOT, serverPidOf, signIn, start, startApp, startEverything, runBench, waitFor } from "./harness";
 import { hostileNeighbour } from "./hostile-neighbour";
 import { loadMode } from "./load";
 import { releaseMemoryApart } from "./release-memory";
@@ -151,15 +151,4 @@ async function startHostile(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-async function run(): Promise<void> {
-  try {
-    await main();
-  } finally {
-    await stopAll();
-  }
-}
-
-run().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

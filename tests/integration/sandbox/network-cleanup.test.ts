@@ -47,14 +47,21 @@ function serverPid(marker: string): number {
   return pid;
 }
 
+// A network: true probe whose network is up (slirp4netns configured tap0), with its launch's pid.
+async function startNetworked() {
+  const sandboxed = await startSandboxed({ sandbox: { dataDir: data.dataDir, projectRoot }, config: CONFIG });
+  const launchPid = sandboxed.transport.pid!;
+  launches.push(launchPid);
+  expect((await callJson(sandboxed.client, "identity")).interfaces).toContain("tap0");
+  expect(slirpPidsFor(launchPid)).toHaveLength(1);
+  return { sandboxed, launchPid };
+}
+
 describe("slirp4netns ends with its network: true sandbox", () => {
   it("after the server is closed", async () => {
-    const sandboxed = await startSandboxed({ sandbox: { dataDir: data.dataDir, projectRoot }, config: CONFIG });
-    const launchPid = sandboxed.transport.pid!;
-    launches.push(launchPid);
+    const { sandboxed, launchPid } = await startNetworked();
     try {
-      // The network is up (slirp4netns configured tap0) and stays up while the sandbox runs.
-      expect((await callJson(sandboxed.client, "identity")).interfaces).toContain("tap0");
+      // The network stays up while the sandbox runs.
       expect(slirpPidsFor(launchPid)).toHaveLength(1);
     } finally {
       await sandboxed.client.close();
@@ -64,12 +71,8 @@ describe("slirp4netns ends with its network: true sandbox", () => {
   });
 
   it("after the server process is killed (a crash)", async () => {
-    const sandboxed = await startSandboxed({ sandbox: { dataDir: data.dataDir, projectRoot }, config: CONFIG });
-    const launchPid = sandboxed.transport.pid!;
-    launches.push(launchPid);
+    const { sandboxed, launchPid } = await startNetworked();
     try {
-      expect((await callJson(sandboxed.client, "identity")).interfaces).toContain("tap0");
-      expect(slirpPidsFor(launchPid)).toHaveLength(1);
       process.kill(serverPid(sandboxed.marker), "SIGKILL");
       expect(await waitForNoSlirp(launchPid)).toEqual([]);
       expect(await waitForNoMarker(sandboxed.marker)).toEqual([]);
