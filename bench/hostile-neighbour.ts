@@ -28,6 +28,8 @@ export interface NeighbourBench {
    * well-behaved user's 300 calls are not refused; a hostile user above it would get cheap 429s.
    */
   hostileRequestsPerMinute?: number;
+  /** Which hostile servers the neighbour runs (fixture modes); default all three. */
+  modes?: string[];
 }
 
 /** Latency percentiles of `calls` sequential good calls, and the app's CPU ms per call when known. */
@@ -60,7 +62,7 @@ export async function hostileNeighbour(
   const alone = await latency(bench.goodCall, bench.calls, bench.appCpuMs);
   const headers = { "content-type": "application/json", cookie: bench.hostileCookie };
   const ids: string[] = [];
-  for (const mode of ["big-list", "retry0", "flood"]) {
+  for (const mode of bench.modes ?? ["big-list", "retry0", "flood"]) {
     const created = await fetch(`${bench.base}/api/servers`, {
       method: "POST",
       headers,

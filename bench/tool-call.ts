@@ -11,7 +11,19 @@ import path from "node:path";
 import fs from "node:fs";
 import { chatFigures } from "./chat-bench";
 import { apiFigures, connectFigures, type GoalRow, goalsTable, rawFigures } from "./goals";
-import { apiEcho, createServer, ROOT, serverPidOf, signIn, start, startApp, startEverything, runBench, waitFor } from "./harness";
+import {
+  apiEcho,
+  createServer,
+  ROOT,
+  runBench,
+  serverPidOf,
+  signIn,
+  start,
+  startApp,
+  startEverything,
+  treeCpuMs,
+  waitFor,
+} from "./harness";
 import { hostileNeighbour } from "./hostile-neighbour";
 import { loadMode } from "./load";
 import { releaseMemoryApart } from "./release-memory";
@@ -129,13 +141,20 @@ async function main() {
     hostileBase: await startHostile(),
     calls: CALLS,
     goodCall,
+    appCpuMs: () => treeCpuMs(app.pid),
+    // BENCH_HOSTILE_MODES=big-list,retry0,flood picks the misbehaviours (to tell their costs apart).
+    modes: process.env.BENCH_HOSTILE_MODES?.split(","),
   });
   console.log(
     `\nhostile neighbour (another user's servers: 60 MB tool list reconnected in a loop, retry: 0 storm, notification flood), well-behaved user's ${CALLS} sequential calls:\n`,
   );
-  console.log("| well-behaved user | p50 ms | p99 ms |\n|---|---|---|");
-  console.log(`| alone | ${neighbour.alone.p50.toFixed(2)} | ${neighbour.alone.p99.toFixed(2)} |`);
-  console.log(`| with hostile neighbour | ${neighbour.withHostile.p50.toFixed(2)} | ${neighbour.withHostile.p99.toFixed(2)} |`);
+  console.log("| well-behaved user | p50 ms | p99 ms | app CPU ms per good call (the hostile user's work included) |\n|---|---|---|---|");
+  for (const [label, figures] of [
+    ["alone", neighbour.alone],
+    ["with hostile neighbour", neighbour.withHostile],
+  ] as const) {
+    console.log(`| ${label} | ${figures.p50.toFixed(2)} | ${figures.p99.toFixed(2)} | ${figures.appCpuMsPerCall?.toFixed(2) ?? "—"} |`);
+  }
   console.log(`hostile user's requests by status: ${JSON.stringify(neighbour.hostileRequests)}`);
   console.log("\nprompt release (engine pool in a process of its own; upstream sessions counted by the server):\n");
   console.log("| phase | RSS MB | heap MB | upstream sessions open |\n|---|---|---|---|");
