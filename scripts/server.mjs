@@ -23,7 +23,12 @@ await app.prepare();
 const server = http.createServer((req, res) => {
   const lane = globalThis[DIRECT_LANE];
   if (lane?.(req, res)) return;
-  void handle(req, res);
+  // Next answers its own failures with a 500 page; anything still thrown ends this response only.
+  handle(req, res).catch((error) => {
+    console.error(`switchboard: request failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (!res.headersSent) res.writeHead(500).end();
+    else res.destroy();
+  });
 });
 // As `next start`: keep idle keep-alive sockets a little longer than common proxies do.
 server.keepAliveTimeout = 65_000;

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { errorResponse } from "../http";
+import { redact } from "../redact";
 import { applySecurityHeaders } from "../security/headers";
 import { requestPolicy } from "../security/request-policy";
 
@@ -43,11 +44,38 @@ export function createDirectLane(routes: DirectRoute[]): DirectLane {
       if (route.method !== req.method) continue;
       const match = route.pattern.exec(pathname);
       if (!match) continue;
-      void serve(route, match.groups ?? {}, pathname, req, res);
+      const params = decodedParams(match.groups ?? {});
+      // A malformed escape in the path: Next answers that as it answers any bad path.
+      if (!params) return false;
+      serve(route, params, pathname, req, res).catch((error: unknown) => failed(error, res));
       return true;
     }
     return false;
   };
+}
+
+// Path parameters as Next hands them to a route: percent-decoded.
+function decodedParams(groups: Record<string, string>): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  try {
+    for (const [name, value] of Object.entries(groups)) params[name] = decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+  return params;
+}
+
+// Anything that escapes serve() (a header the web Headers refuse, a body stream that errors while
+// it is sent) ends this one response, never the process: an unhandled rejection would stop it.
+function failed(error: unknown, res: ServerResponse): void {
+  console.error(`direct lane: ${redact(error instanceof Error ? error.message : String(error))}`);
+  if (!res.headersSent) {
+    res
+      .writeHead(400, { "content-type": "application/json" })
+      .end(JSON.stringify({ code: "request.invalid", message: "The request could not be read." }));
+  } else {
+    res.destroy();
+  }
 }
 
 async function serve(route: DirectRoute, params: Record<string, string>, pathname: string, req: IncomingMessage, res: ServerResponse) {
@@ -112,6 +140,8 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
     for (let next = await reader.read(); !next.done && !res.destroyed; next = await reader.read()) res.write(next.value);
   } finally {
     reader.releaseLock();
-    res.end();
   }
+  // Ended only when the body was: a body that failed leaves the response cut short (failed()), so
+  // the client sees an incomplete answer, never a complete-looking one.
+  res.end();
 }

@@ -37,8 +37,21 @@ const stream: RouteHandler = async () =>
     { headers: { "content-type": "text/event-stream" } },
   );
 
+// A streamed answer whose body fails halfway (a server that dies mid-result).
+const broken: RouteHandler = async () =>
+  new Response(
+    new ReadableStream({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode("data: one\n\n"));
+        controller.error(new Error("the body broke"));
+      },
+    }),
+    { headers: { "content-type": "text/event-stream" } },
+  );
+
 const lane = createDirectLane([
   { method: "POST", pattern: /^\/api\/things\/(?<id>[^/]+)\/echo$/, handler: echo },
+  { method: "GET", pattern: /^\/api\/broken$/, handler: broken },
   { method: "POST", pattern: /^\/api\/slow$/, handler: slow },
   { method: "GET", pattern: /^\/api\/stream$/, handler: stream },
 ]);
@@ -115,6 +128,25 @@ describe("direct lane", () => {
     const response = await fetch(`${base}/api/stream`);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect(await response.text()).toBe("data: one\n\ndata: two\n\n");
+  });
+
+  it("hands the route its path parameters percent-decoded, and a malformed escape to Next", async () => {
+    const response = await post("/api/things/a%20b/echo", "{}");
+    expect((await response.json()).params).toEqual({ id: "a b" });
+    expect((await post("/api/things/%E0%A4%A/echo", "{}")).status).toBe(299);
+  });
+
+  it("ends only that response when a body fails while it is sent, and keeps serving", async () => {
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      await expect(fetch(`${base}/api/broken`).then((r) => r.text())).rejects.toThrow();
+    } finally {
+      console.error = original;
+    }
+    expect(String(errors[0])).toContain("the body broke");
+    expect((await post("/api/things/abc/echo", "{}")).status).toBe(200);
   });
 
   it("leaves every other path and method to the next handler", async () => {
