@@ -23,9 +23,10 @@ await app.prepare();
 const server = http.createServer((req, res) => {
   const lane = globalThis[DIRECT_LANE];
   if (lane?.(req, res)) return;
-  // Next answers its own failures with a 500 page; anything still thrown ends this response only.
+  // Next answers its own failures with a 500 page (and logs them); anything still thrown ends this
+  // response only. Named by path, without the query or the message: either may carry a secret.
   handle(req, res).catch((error) => {
-    console.error(`switchboard: request failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`switchboard: ${req.method} ${(req.url ?? "").split("?")[0]} failed (${error?.name ?? "error"})`);
     if (!res.headersSent) res.writeHead(500).end();
     else res.destroy();
   });
