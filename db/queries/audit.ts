@@ -4,7 +4,7 @@
  * hand); every read writes what is waiting first, so a reader always sees every entry recorded
  * before it.
  */
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { auditLog, users } from "../schema";
@@ -61,8 +61,10 @@ export function flushAudit(db: Db): void {
   if (!queue) return;
   queues.delete(db);
   try {
-    db.transaction((tx) => {
-      for (const entry of queue.entries) tx.insert(auditLog).values(rowOf(entry)).run();
+    const insert = preparedInsert(db);
+    // One connection: the prepared statement runs inside this transaction.
+    db.transaction(() => {
+      for (const entry of queue.entries) insert.run(rowOf(entry));
     });
   } catch (error) {
     // One bad row must not lose the others: write them one by one.
@@ -71,6 +73,32 @@ export function flushAudit(db: Db): void {
 }
 
 onBeforeClose("audit", flushAudit);
+
+// The batch's insert, built and prepared once per database handle (building the SQL per row cost
+// as much as writing it).
+const inserts = new WeakMap<Db, ReturnType<typeof buildInsert>>();
+
+function buildInsert(db: Db) {
+  return db
+    .insert(auditLog)
+    .values({
+      actorId: sql.placeholder("actorId"),
+      workspaceId: sql.placeholder("workspaceId"),
+      action: sql.placeholder("action"),
+      target: sql.placeholder("target"),
+      detail: sql.placeholder("detail"),
+    })
+    .prepare();
+}
+
+function preparedInsert(db: Db) {
+  let insert = inserts.get(db);
+  if (!insert) {
+    insert = buildInsert(db);
+    inserts.set(db, insert);
+  }
+  return insert;
+}
 
 function writeOne(db: Db, entry: AuditEntry, batchError: unknown): void {
   try {

@@ -26,9 +26,11 @@ describe("batched audit writes", () => {
     expect(rows().slice(before)).toEqual(["test.one", "test.two"]);
   });
 
-  it("lets a read see every entry recorded before it, in the same turn", () => {
-    recordAudit(db, { actorId: null, action: "test.read-after" });
-    expect(listAudit(db, { action: "test.read-after" }).entries.map((e) => e.action)).toEqual(["test.read-after"]);
+  it("lets a read see every entry recorded before it, in the same turn, with all its fields", () => {
+    recordAudit(db, { actorId: null, workspaceId: "w1", action: "test.read-after", target: "server:s1", detail: { tool: "echo", n: 2 } });
+    const [entry] = listAudit(db, { action: "test.read-after" }).entries;
+    expect(entry).toMatchObject({ action: "test.read-after", workspaceId: "w1", target: "server:s1", detail: { tool: "echo", n: 2 } });
+    expect(Math.abs(entry.createdAt.getTime() - Date.now())).toBeLessThan(5000);
   });
 
   it("keeps an entry whose actor was deleted before the batch was written, without the actor", () => {
