@@ -28,7 +28,7 @@ const waiting = () => singleton("db.auditWaiting", () => new Map<Db, { entries: 
  */
 export function recordAudit(db: Db, entry: AuditEntry): void {
   if (!(db as Db & { $client?: unknown }).$client) {
-    db.insert(auditLog).values(rowOf(entry)).run();
+    insertNow(db, entry);
     return;
   }
   const queues = waiting();
@@ -100,9 +100,13 @@ function preparedInsert(db: Db) {
   return insert;
 }
 
+function insertNow(db: Db, entry: AuditEntry): void {
+  db.insert(auditLog).values(rowOf(entry)).run();
+}
+
 function writeOne(db: Db, entry: AuditEntry, batchError: unknown): void {
   try {
-    db.insert(auditLog).values(rowOf(entry)).run();
+    insertNow(db, entry);
   } catch (error) {
     // The actor's account was deleted before the batch was written: what its deletion would have
     // done to a row written at once (ON DELETE SET NULL).

@@ -41,8 +41,8 @@ async function verifiedSessionId(token: string, now: number): Promise<string | n
   return sessionId;
 }
 
-/** The value of cookie `name` in a `Cookie` request header, or undefined. */
-export function cookieFromHeader(header: string | null, name: string): string | undefined {
+// The value of cookie `name` in a `Cookie` request header, or undefined.
+function cookieFromHeader(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const at = part.indexOf("=");

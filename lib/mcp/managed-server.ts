@@ -15,6 +15,7 @@ import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
 import { ServerLog } from "./server-log";
+import { StatusPush } from "./status-push";
 import { ScopeChallenge, StepUpRequiredError } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
 import { registrationsOf, type UnnamedTool } from "./registry";
@@ -26,15 +27,17 @@ import { FailureMemory } from "./failure-memory";
 
 /** How long a connection must have lived for a drop to start a fresh reconnect schedule. */
 const STABLE_MS = 60_000;
-/** How often new call figures are pushed to the status hook (state changes go at once). */
+/** How often new call figures are pushed to the status hook (state changes go at once, lib/mcp/status-push.ts). */
 const METRICS_PUSH_MS = 1000;
+
+// One empty list for every server not connected, so callers can compare lists by identity.
+const NO_TOOLS: UnnamedTool[] = [];
 
 /** One (user, server) entry of the pool. */
 export class ManagedServer {
   readonly hash: string;
   readonly secrets: string[];
   private state: ServerState = "idle";
-  private metricsTimer: TimerHandle | null = null;
   private connection: Connection | null = null;
   private connecting: Promise<Connection> | null = null;
   private connectAbort: AbortController | null = null;
@@ -43,6 +46,7 @@ export class ManagedServer {
   private discovered: Discovered | null = null;
   private registrations: UnnamedTool[] = [];
   private readonly metrics = new MetricsRecorder();
+  private readonly statusPush: StatusPush;
   private readonly samplingGate: SamplingGate;
   private readonly queue: CallQueue;
   private inFlight = 0;
@@ -72,6 +76,8 @@ export class ManagedServer {
     this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger);
     this.failures = new FailureMemory(() => options.clock.now());
     this.log = new ServerLog(this.secrets);
+    const hook = options.onStatusChange;
+    this.statusPush = new StatusPush(options.clock, METRICS_PUSH_MS, hook && (() => hook(this.status())));
   }
 
   /** Listen for `notifications/resources/updated`; returns the function that stops listening. */
@@ -142,9 +148,9 @@ export class ManagedServer {
     this.setState("failed");
   }
 
-  /** What this server registers right now (empty unless connected). */
+  /** What this server registers right now (empty unless connected; the same array until it lists again). */
   tools(): UnnamedTool[] {
-    return this.connection ? this.registrations : [];
+    return this.connection ? this.registrations : NO_TOOLS;
   }
 
   /** The live connection, connecting first if needed; concurrent callers share one attempt. */
@@ -257,7 +263,7 @@ export class ManagedServer {
   /** Count a finished call (tools and wrappers) in the status metrics. */
   record(outcome: ToolCallOutcome): void {
     this.metrics.record(outcome.durationMs, outcome.isError);
-    this.emitSoon();
+    this.statusPush.soon();
   }
 
   /** Run a non-tool request (resources, prompts, completion) and count it; throws EngineError. */
@@ -445,20 +451,6 @@ export class ManagedServer {
   }
 
   private emit(): void {
-    if (this.metricsTimer !== null) {
-      this.options.clock.clearTimeout(this.metricsTimer);
-      this.metricsTimer = null;
-    }
-    this.options.onStatusChange?.(this.status());
-  }
-
-  // New call figures are pushed at most once a second: a busy connection finishes hundreds of calls
-  // a second, and a status for each would cost more than the calls. State changes go out at once.
-  private emitSoon(): void {
-    if (this.metricsTimer !== null || !this.options.onStatusChange) return;
-    this.metricsTimer = this.options.clock.setTimeout(() => {
-      this.metricsTimer = null;
-      this.emit();
-    }, METRICS_PUSH_MS);
+    this.statusPush.now();
   }
 }

@@ -327,7 +327,6 @@ export class McpPool {
     return managed;
   }
 
-  /** Like `admitted`, but a refusal is recorded in the server's status instead of thrown (discovery). */
   // Every enabled server connected (failed ones retried as their backoff allows), each settled.
   private async connectAll(userId: string, servers: ServerDefinition[]): Promise<ManagedServer[]> {
     const refused = new Set<ManagedServer>();
@@ -337,6 +336,7 @@ export class McpPool {
     return managed;
   }
 
+  /** Like `admitted`, but a refusal is recorded in the server's status instead of thrown (discovery). */
   private admittedOrRefused(userId: string, server: ServerDefinition, refused: Set<ManagedServer>): ManagedServer {
     try {
       return this.admitted(userId, server);
@@ -361,13 +361,8 @@ export class McpPool {
     }
     const setKey = servers.map((server) => server.id).join("\u0000");
     const memo = mine.get(setKey);
-    if (
-      memo &&
-      memo.parts.length === parts.length &&
-      memo.parts.every((part, i) => (part.length === 0 ? parts[i].length === 0 : part === parts[i]))
-    ) {
-      return memo.named;
-    }
+    // Each server's list is one array until it lists again (an empty one too): compare by identity.
+    if (memo && memo.parts.length === parts.length && memo.parts.every((part, i) => part === parts[i])) return memo.named;
     const named = nameTools(parts.flat());
     mine.set(setKey, { parts, named });
     return named;
