@@ -129,8 +129,9 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
     return;
   }
   if (response.headers.get("content-type")?.startsWith("application/json")) {
-    const body = Buffer.from(await response.arrayBuffer());
-    head["content-length"] = String(body.length);
+    // As a string, Node sends the head and the body in one write (a Buffer body is a second chunk).
+    const body = await response.text();
+    head["content-length"] = String(Buffer.byteLength(body));
     res.writeHead(response.status, head).end(body);
     return;
   }

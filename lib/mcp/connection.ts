@@ -18,6 +18,7 @@ import {
   type GetPromptResult,
   type ReadResourceResult,
 } from "@modelcontextprotocol/client";
+import { createNodeRequester } from "../net/node-request";
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
@@ -369,11 +370,14 @@ async function connectTransport(
   // say "connected" while the tool that needs the scope keeps failing. Ask for Connect instead.
   const pendingScope = recordsStepUp(provider) ? await provider.pendingStepUp() : undefined;
   if (pendingScope) throw new StepUpRequiredError(server.name, pendingScope);
-  const baseFetch = cappedFetch(options.fetch ?? globalThis.fetch, guard);
-  const fetch = recordsStepUp(provider) ? observeScopeChallenges(baseFetch, provider, options.scopeChallenge) : baseFetch;
-  const http = { url: config.url!, headers: config.headers, fetch, authProvider: provider };
+  const limitedFetch = (streamingLane: boolean) => {
+    const capped = cappedFetch(options.fetch ?? unguardedFetch(), guard, { streamingLane });
+    return recordsStepUp(provider) ? observeScopeChallenges(capped, provider, options.scopeChallenge) : capped;
+  };
+  const http = { url: config.url!, headers: config.headers, fetch: limitedFetch(false), authProvider: provider };
   if (!isLegacySseUrl(http.url)) {
-    const transport = createStreamableTransport(http);
+    // Streamable HTTP reads answers from the Node request lane (lib/mcp/http-transport.ts).
+    const transport = createStreamableTransport({ ...http, fetch: limitedFetch(true) });
     track(transport);
     const client = createClient(options);
     try {
@@ -392,6 +396,14 @@ async function connectTransport(
   // HTTP+SSE predates the 2026 revision: no probe.
   await client.connect(limited(transport), { ...rpc, prior: { kind: "legacy" } });
   return { client, transport, kind: "sse", guard };
+}
+
+// The engine's fetch when the host gave none (the command line, the engine's own tests): unguarded
+// like the global fetch it wraps, with the Node request lane beside it. One per process.
+let defaultFetch: FetchLike | undefined;
+function unguardedFetch(): FetchLike {
+  defaultFetch ??= Object.assign((url: string | URL, init?: RequestInit) => globalThis.fetch(url, init), { request: createNodeRequester() });
+  return defaultFetch;
 }
 
 /** The `server/discover` probe itself failed (closed link, unusable answer): not a verdict on the server. */

@@ -3,10 +3,11 @@
  * is refused with 400/404/405 or when the URL path ends in `/sse`. Both use the injected fetch (the
  * SSRF guard) and the per-(user, server) OAuth provider.
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import { SSEClientTransport } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage, OAuthClientProvider } from "@modelcontextprotocol/client";
+import { SSEClientTransport, deserializeMessage, isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport, SdkHttpError } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { nodeBodyOf } from "./limits/node-body";
 
 /** What both HTTP transports need. */
 export interface HttpTransportOptions {
@@ -39,7 +40,7 @@ export function shouldFallBackToSse(error: unknown): boolean {
 
 /** A Streamable HTTP transport with the configured headers on every request. */
 export function createStreamableTransport(options: HttpTransportOptions): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(options.url), {
+  return new LaneStreamableTransport(new URL(options.url), {
     requestInit: { headers: options.headers ?? {} },
     fetch: options.fetch,
     authProvider: options.authProvider,
@@ -53,5 +54,113 @@ export function createSseTransport(options: HttpTransportOptions): SSEClientTran
     requestInit: { headers: options.headers ?? {} },
     fetch: options.fetch,
     authProvider: options.authProvider,
+  });
+}
+
+// What the SSE reader below uses of the SDK transport. These members are the SDK's own (private in
+// its types); LANE_READER_FITS checks they exist, so an SDK that renamed them keeps its own reader.
+interface SseStreamOptions {
+  resumptionToken?: string;
+  onresumptiontoken?: (token: string) => void;
+  replayMessageId?: string | number;
+  requestSignal?: AbortSignal;
+  onRequestStreamEnd?: () => void;
+}
+interface TransportInternals {
+  _abortController?: AbortController;
+  _serverRetryMs?: number;
+  _scheduleReconnection(options: SseStreamOptions, attempt: number): void;
+  _handleSseStream(stream: unknown, options: SseStreamOptions, isReconnectable: boolean): void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+}
+
+const sdkTransport = StreamableHTTPClientTransport.prototype as unknown as Partial<TransportInternals>;
+
+/** Whether the SDK transport still has the members the lane's SSE reader relies on (a test pins it). */
+export const LANE_READER_FITS = typeof sdkTransport._handleSseStream === "function" && typeof sdkTransport._scheduleReconnection === "function";
+
+/**
+ * The SDK's Streamable HTTP transport, reading an SSE answer that came through the Node request
+ * lane (a NodeBody, lib/mcp/limits/node-body.ts) event by event, without the SDK's three web
+ * streams per answer (docs/performance.md#the-mcp-request-lane). The events arrive whole and
+ * checked (the connection's SSE limiter passes on only complete events). What the SDK's reader does
+ * with them is kept: resumption tokens, `retry:`, the replayed request id, reconnection when the
+ * stream ends without an answer. Any other body goes to the SDK's own reader.
+ */
+class LaneStreamableTransport extends StreamableHTTPClientTransport {}
+
+if (LANE_READER_FITS) {
+  const sdkReader = sdkTransport._handleSseStream!;
+  Object.defineProperty(LaneStreamableTransport.prototype, "_handleSseStream", {
+    value: function handleSseStream(this: TransportInternals, stream: unknown, options: SseStreamOptions, isReconnectable: boolean) {
+      const body = nodeBodyOf(stream);
+      if (!body) return sdkReader.call(this, stream, options, isReconnectable);
+      readLaneEvents(this, body, options, isReconnectable);
+    },
+  });
+}
+
+function readLaneEvents(transport: TransportInternals, body: NonNullable<ReturnType<typeof nodeBodyOf>>, options: SseStreamOptions, isReconnectable: boolean) {
+  const { onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd } = options;
+  const isIntentionalAbort = () => transport._abortController?.signal.aborted === true || requestSignal?.aborted === true;
+  let lastEventId: string | undefined;
+  let hasPrimingEvent = false;
+  let receivedResponse = false;
+  let pending = "";
+  const dispatch = (block: string) => {
+    let id: string | undefined;
+    let type: string | undefined;
+    const data: string[] = [];
+    for (const line of block.split("\n")) {
+      if (line === "" || line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      let value = colon < 0 ? "" : line.slice(colon + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+      if (field === "data") data.push(value);
+      else if (field === "event") type = value;
+      else if (field === "id" && !value.includes("\0")) id = value;
+      else if (field === "retry" && /^\d+$/.test(value)) transport._serverRetryMs = Number(value);
+    }
+    if (id) {
+      lastEventId = id;
+      hasPrimingEvent = true;
+      onresumptiontoken?.(id);
+    }
+    const text = data.join("\n");
+    if (!text || (type && type !== "message")) return;
+    try {
+      const message = deserializeMessage(text);
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+        receivedResponse = true;
+        if (replayMessageId !== undefined) message.id = replayMessageId;
+      }
+      transport.onmessage?.(message);
+    } catch (error) {
+      transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  body.consume({
+    chunk: (bytes) => {
+      pending += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+      for (let end = pending.indexOf("\n\n"); end >= 0; end = pending.indexOf("\n\n")) {
+        const block = pending.slice(0, end);
+        pending = pending.slice(end + 2);
+        dispatch(block);
+      }
+    },
+    // A broken stream ends like a finished one: the limiter already answered the request with the
+    // reason (as the web-stream path does), and a stream without an answer reconnects.
+    end: () => {
+      if ((isReconnectable || hasPrimingEvent) && !receivedResponse && transport._abortController && !isIntentionalAbort()) {
+        try {
+          transport._scheduleReconnection({ resumptionToken: lastEventId, onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd }, 0);
+        } catch (error) {
+          transport.onerror?.(new Error(`Failed to reconnect: ${error instanceof Error ? error.message : String(error)}`));
+          onRequestStreamEnd?.();
+        }
+      } else if (!isIntentionalAbort()) onRequestStreamEnd?.();
+    },
   });
 }

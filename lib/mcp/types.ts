@@ -141,7 +141,11 @@ export interface PoolAdmission {
 export interface PoolOptions {
   /** Wraps stdio launches (the sandbox). Default: `unwrappedLaunch`. */
   launchWrapper?: LaunchWrapper;
-  /** fetch used by both HTTP transports (an SSRF guard plugs in here). Default: global fetch. */
+  /**
+   * fetch used by both HTTP transports (an SSRF guard plugs in here). A fetch with a `request` lane
+   * (lib/net: GuardedFetch) carries Streamable HTTP's MCP requests on it. Default: the global fetch,
+   * unguarded, with an unguarded lane.
+   */
   fetch?: FetchLike;
   /** OAuth provider per (user, server). Default: none. */
   authProvider?: AuthProviderFactory;

@@ -6,6 +6,7 @@
 import { FormData as UndiciFormData, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import { EMPTY_ALLOW_LIST, type AllowList } from "./address-policy";
 import { NetError, UnsafeUrlError, displayUrl } from "./errors";
+import { createNodeRequester, type NodeRequester } from "./node-request";
 import { PinnedAgentPool } from "./pinned-agent";
 import { checkTarget, systemResolver, type HttpPolicy, type Resolver } from "./target-check";
 
@@ -15,6 +16,8 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 /** A guarded fetch; `close()` releases pooled connections (open streams finish first). */
 export interface GuardedFetch extends FetchLike {
   close(): Promise<void>;
+  /** The same guard on Node's HTTP client, for the engine's MCP requests (lib/net/node-request.ts). */
+  request: NodeRequester;
 }
 
 /** Options for createGuardedFetch. */
@@ -100,7 +103,12 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
       url = next;
     }
   };
-  return Object.assign(guardedFetch, { close: () => pool.close() });
+  const request = createNodeRequester(check);
+  const close = async () => {
+    request.close();
+    await pool.close();
+  };
+  return Object.assign(guardedFetch, { close, request });
 }
 
 interface RequestParts {

@@ -17,6 +17,7 @@ export {
   type BlockCategory,
 } from "./address-policy";
 export { checkTarget, systemResolver, type CheckedTarget, type HttpPolicy, type Resolver, type ResolvedAddress } from "./target-check";
+export { createNodeRequester, type NodeRequester, type NodeRequestInit, type NodeResponseHead } from "./node-request";
 export { createGuardedFetch, type FetchLike, type GuardedFetch, type GuardedFetchOptions } from "./guarded-fetch";
 export { assertHttpsUnlessLoopback, assertSafeDisplayUrl, isLoopbackUrl, isSafeLinkUrl, type HttpsRuleOptions } from "./url-safety";
 export { ALLOWED_HOSTS_ENV, allowedHostsFromEnv, guardedFetchFromEnv } from "./from-env";

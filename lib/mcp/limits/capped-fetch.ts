@@ -4,19 +4,39 @@
  * event streams are (re)opened only within the reconnect budget, and each request's response can
  * be aborted when the client gives up on the call (freeing its socket). Works with any SDK
  * transport that accepts a custom `fetch`.
+ *
+ * With `streamingLane`, the transport's own MCP requests (JSON-RPC POSTs, the event stream GET,
+ * the session DELETE) go through the inner fetch's Node request lane when it has one
+ * (lib/net/node-request.ts) and answer with a NodeBodyResponse: the same checks, no web streams
+ * (docs/performance.md#the-mcp-request-lane). OAuth requests keep the plain fetch.
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { limitedBody, type BodyProcessor } from "./body-processor";
 import type { ConnectionGuard, RpcId } from "./connection-guard";
 import { JsonLimiter } from "./json-limiter";
+import { NodeBody, NodeBodyResponse } from "./node-body";
 import { SseLimiter } from "./sse-limiter";
 import { raiseHint } from "./settings";
 
+/** The Node request lane a guarded fetch may carry (`GuardedFetch.request` in lib/net), as the engine sees it. */
+export type StreamingRequester = (
+  url: URL,
+  init: { method: string; headers: Headers; body?: string; signal?: AbortSignal },
+) => Promise<{ status: number; statusText: string; headers: Headers; body: import("node:stream").Readable; url: string }>;
+
+/** Options for cappedFetch. */
+export interface CappedFetchOptions {
+  /** Send the MCP transport's own requests through `inner.request` when it has one. Default false. */
+  streamingLane?: boolean;
+}
+
 /** Wrap `inner` (the SSRF-guarded fetch) with `guard`'s limits. */
-export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike {
+export function cappedFetch(inner: FetchLike, guard: ConnectionGuard, options: CappedFetchOptions = {}): FetchLike {
+  const lane = options.streamingLane ? requesterOf(inner) : undefined;
   return async (url, init) => {
     const method = (init?.method ?? "GET").toUpperCase();
-    const standaloneStream = method === "GET" && new Headers(init?.headers).get("accept")?.includes("text/event-stream") === true;
+    const headers = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
+    const standaloneStream = method === "GET" && headers.get("accept")?.includes("text/event-stream") === true;
     if (standaloneStream) {
       const decision = guard.budget.next();
       if (!decision.allow) {
@@ -26,7 +46,8 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike
       }
       if (decision.waitMs > 0) await sleep(decision.waitMs, init?.signal ?? undefined);
     }
-    const ids = requestIds(init?.body);
+    const rpc = rpcShape(init?.body);
+    const ids = rpc?.ids ?? [];
     const controller = new AbortController();
     const outer = init?.signal;
     const onOuterAbort = () => controller.abort(outer?.reason);
@@ -39,6 +60,20 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike
       untrackStream();
       outer?.removeEventListener("abort", onOuterAbort);
     };
+    const processorFor = (type: string): BodyProcessor =>
+      type === "text/event-stream" ? new SseLimiter(guard, ids, standaloneStream) : new JsonLimiter(guard, ids, type === "application/json");
+    // The lane never follows a redirect, so only requests whose caller handles redirects take it.
+    const onLane = lane !== undefined && init?.redirect === "manual" && (typeof url === "string" || url instanceof URL);
+    if (onLane && (standaloneStream || method === "DELETE" || (method === "POST" && rpc !== undefined))) {
+      let head: Awaited<ReturnType<StreamingRequester>>;
+      try {
+        head = await lane(new URL(url), { method, headers, body: init?.body as string | undefined, signal: controller.signal });
+      } catch (error) {
+        release();
+        throw error;
+      }
+      return new NodeBodyResponse(new NodeBody(head.body, processorFor(mediaType(head.headers)), release), head);
+    }
     let response: Response;
     try {
       response = await inner(url, { ...init, signal: controller.signal });
@@ -50,12 +85,7 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike
       release();
       return response;
     }
-    const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-    const processor: BodyProcessor =
-      type === "text/event-stream"
-        ? new SseLimiter(guard, ids, standaloneStream)
-        : new JsonLimiter(guard, ids, type === "application/json");
-    const limited = new Response(limitedBody(response.body, processor, release), {
+    const limited = new Response(limitedBody(response.body, processorFor(mediaType(response.headers)), release), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -66,18 +96,32 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard): FetchLike
   };
 }
 
-/** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
-function requestIds(body: unknown): RpcId[] {
-  if (typeof body !== "string" || body.length > 1_000_000) return [];
+/**
+ * A JSON-RPC POST body's request ids (one message or a batch), or undefined when the body is not
+ * JSON-RPC (OAuth form posts, client registration): nothing to track, and not for the lane.
+ */
+function rpcShape(body: unknown): { ids: RpcId[] } | undefined {
+  if (typeof body !== "string" || body.length > 1_000_000) return undefined;
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(body) as unknown;
-    const messages = Array.isArray(parsed) ? parsed : [parsed];
-    return messages
-      .filter((m): m is { id: RpcId; method: string } => !!m && typeof m === "object" && "method" in m && "id" in m)
-      .map((m) => m.id);
+    parsed = JSON.parse(body);
   } catch {
-    return []; // not JSON-RPC (OAuth form posts): nothing to track
+    return undefined;
   }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  if (!messages.every((m) => !!m && typeof m === "object" && (m as { jsonrpc?: unknown }).jsonrpc === "2.0")) return undefined;
+  return {
+    ids: messages.filter((m): m is { id: RpcId; method: string } => "method" in m && "id" in m).map((m) => m.id),
+  };
+}
+
+function mediaType(headers: Headers): string {
+  return (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
+function requesterOf(fetch: FetchLike): StreamingRequester | undefined {
+  const request = (fetch as { request?: unknown }).request;
+  return typeof request === "function" ? (request as StreamingRequester) : undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,0 +1,151 @@
+/**
+ * The guarded fetch's streaming lane for MCP traffic (docs/performance.md#the-mcp-request-lane): one
+ * request hop on Node's own HTTP client, judged by the same policy as every other request
+ * (checkTarget) and connected only to the addresses that were checked. It answers with the status,
+ * the headers and the body as Node's stream, which the engine reads without web streams: undici's
+ * fetch with its web-stream bodies cost about as much CPU per MCP request as the rest of the
+ * engine's work on it. Redirects are never followed here; the caller gets the 3xx (the MCP SDK
+ * follows same-origin ones itself, and each hop comes back through here to be checked again).
+ */
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+import { normalizeHostname } from "./address-policy";
+import { pinnedLookup } from "./pinned-agent";
+import { checkTarget, type CheckedTarget, type TargetCheckOptions } from "./target-check";
+
+/** One request as the lane takes it: the body, when there is one, is a string sent whole. */
+export interface NodeRequestInit {
+  method: string;
+  headers: Headers;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** The answer: status line and headers, and the body still to be read from `body`. */
+export interface NodeResponseHead {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  body: IncomingMessage;
+  /** The URL this answer came from (for redirect checks). */
+  url: string;
+}
+
+/** A guarded request on Node's HTTP client; `close()` releases its pooled connections. */
+export interface NodeRequester {
+  (url: URL, init: NodeRequestInit): Promise<NodeResponseHead>;
+  close(): void;
+}
+
+// Idle pooled connections are closed after this long (or sooner when the server's Keep-Alive says so).
+const IDLE_SOCKET_MS = 4_000;
+const MAX_AGENTS = 32;
+
+/**
+ * A requester checking every hop with `check`. Without `check` it checks nothing and resolves names
+ * as Node does: that is the engine's default for the command line and its own tests, where the
+ * plain `fetch` is unguarded too; the web app always passes its policy (guardedFetchFromEnv).
+ */
+export function createNodeRequester(check?: TargetCheckOptions): NodeRequester {
+  const agents = new PinnedNodeAgents();
+  const request = async (url: URL, init: NodeRequestInit): Promise<NodeResponseHead> => {
+    init.signal?.throwIfAborted();
+    if (!check) return send(url, normalizeHostname(url.hostname), agents.unpinned(url.protocol), init);
+    const target = await checkTarget(url, check);
+    init.signal?.throwIfAborted();
+    return send(url, target.hostname, agents.agentFor(target, url.protocol), init);
+  };
+  return Object.assign(request, { close: () => agents.close() });
+}
+
+function send(url: URL, hostname: string, agent: http.Agent, init: NodeRequestInit): Promise<NodeResponseHead> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    init.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const module = url.protocol === "https:" ? https : http;
+    const req = module.request({
+      protocol: url.protocol,
+      hostname,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: init.method,
+      headers,
+      agent,
+      // TLS checks the certificate against the name the user gave, not the pinned address.
+      ...(url.protocol === "https:" ? { servername: hostname } : {}),
+    });
+    const signal = init.signal;
+    const onAbort = () => req.destroy(signal?.reason instanceof Error ? signal.reason : new Error("the request was aborted"));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.once("error", (error) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    req.once("response", (res) => {
+      // The body can still be aborted while it streams; the listener leaves with the connection.
+      res.once("close", () => signal?.removeEventListener("abort", onAbort));
+      const responseHeaders = new Headers();
+      const raw = res.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2) responseHeaders.append(raw[i], raw[i + 1]);
+      resolve({ status: res.statusCode ?? 502, statusText: res.statusMessage ?? "", headers: responseHeaders, body: res, url: url.href });
+    });
+    // A string body goes out in the same write as the request head.
+    req.end(init.body);
+  });
+}
+
+/**
+ * Keep-alive agents keyed by scheme, host name and the exact checked addresses, each resolving
+ * only to those addresses: a request reuses a pooled connection only when its fresh check approved
+ * the same addresses (no DNS-rebinding gap). An unchecked requester has one agent per scheme.
+ */
+class PinnedNodeAgents {
+  private readonly agents = new Map<string, http.Agent>();
+
+  /** The agent connecting `target.hostname` only to `target.addresses`. */
+  agentFor(target: CheckedTarget, protocol: string): http.Agent {
+    const key = `${protocol}\n${target.hostname}\n${target.addresses.map((a) => a.text).join(",")}`;
+    return this.cached(key, () => newAgent(protocol, pinnedLookup(target.hostname, target.addresses)));
+  }
+
+  /** The agent of an unchecked requester: names resolve as Node resolves them. */
+  unpinned(protocol: string): http.Agent {
+    return this.cached(protocol, () => newAgent(protocol));
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) retire(agent);
+    this.agents.clear();
+  }
+
+  private cached(key: string, create: () => http.Agent): http.Agent {
+    let agent = this.agents.get(key);
+    if (agent) {
+      // Refresh recency so busy hosts are not the ones evicted.
+      this.agents.delete(key);
+      this.agents.set(key, agent);
+      return agent;
+    }
+    agent = create();
+    this.agents.set(key, agent);
+    if (this.agents.size > MAX_AGENTS) {
+      const [oldestKey, oldest] = this.agents.entries().next().value as [string, http.Agent];
+      this.agents.delete(oldestKey);
+      retire(oldest);
+    }
+    return agent;
+  }
+}
+
+function newAgent(protocol: string, lookup?: ReturnType<typeof pinnedLookup>): http.Agent {
+  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: "lifo" as const, ...(lookup ? { lookup } : {}) };
+  return protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+}
+
+// Idle connections close now; busy ones (a streaming answer) finish and then close.
+function retire(agent: http.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  agent.on("free", (socket) => socket.destroy());
+}
