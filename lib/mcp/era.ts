@@ -1,12 +1,15 @@
 /**
  * Protocol era per server (MCP 2026-07-28 vs the 2025-11-25 `initialize` family). The engine
  * negotiates in `auto` mode: a `server/discover` probe, the legacy handshake when the server does
- * not speak the modern era. A legacy verdict is remembered per server config for a while so that
- * reconnects and other users skip the extra round trip; a modern probe is itself the discovery,
- * so there is nothing to save by caching it (and its result may be private to one user).
+ * not speak the modern era. A legacy verdict is remembered per endpoint (lib/mcp/config-hash.ts
+ * `endpointHash`) for a while so that reconnects, other users, other names of the same server and
+ * other pools of the process skip the extra round trip (a request the server also pays for); a
+ * modern probe is itself the discovery, so there is nothing to save by caching it (and its result
+ * may be private to one user).
  */
 import type { PriorDiscovery } from "@modelcontextprotocol/client";
-import type { Clock } from "./clock";
+import { singleton } from "../singleton";
+import { realClock, type Clock } from "./clock";
 
 /** How long a legacy verdict is trusted before the server is probed again (it may have upgraded). */
 export const LEGACY_VERDICT_TTL_MS = 6 * 60 * 60_000;
@@ -43,3 +46,14 @@ export class EraCache {
     this.legacyUntil.delete(configHash);
   }
 }
+
+/**
+ * The verdicts a pool uses: on the real clock, the process's one cache (the app's pool and its
+ * isolated connection tests, the command line and the benches share what they learnt about an
+ * endpoint); a pool on an injected clock gets its own, since expiry is read on that clock.
+ */
+export function erasFor(clock: Clock): EraCache {
+  return clock === realClock ? singleton(ERAS_SLOT, () => new EraCache(realClock)) : new EraCache(clock);
+}
+
+const ERAS_SLOT = "mcp.eras";

@@ -8,7 +8,7 @@ import { backoffDelay, RECONNECT_POLICY } from "./backoff";
 import { CallQueue } from "./call-queue";
 import type { TimerHandle } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
-import { configHash } from "./config-hash";
+import { configHash, endpointHash } from "./config-hash";
 import { openConnection, type Connection, type ConnectionOptions } from "./connection";
 import type { Discovered, ListKind } from "./discovery";
 import { EngineError, isEngineError } from "./errors";
@@ -299,7 +299,8 @@ export class ManagedServer {
       samplingGate: this.samplingGate,
       scopeChallenge: new ScopeChallenge(),
       onUnexpectedClose: () => this.handleDrop(generation),
-      eraKey: this.hash,
+      // The era is the endpoint's: a renamed server or one with other settings need not probe again.
+      eraKey: endpointHash(this.server.config),
       onLogEntry: (params) => log.add(params, this.options.clock.now()),
       onResourceUpdated: (uri) => {
         for (const listener of this.resourceListeners) listener(uri);

@@ -2,7 +2,7 @@
  * `PoolOptions` with defaults applied, shared by the pool and each managed server.
  */
 import { realClock, type Clock } from "./clock";
-import { EraCache } from "./era";
+import { erasFor, type EraCache } from "./era";
 import { unwrappedLaunch, type LaunchWrapper } from "./launch";
 import { resolveEngineLimits, type EngineLimits } from "./limits";
 import { silentLogger, type Logger } from "./logger";
@@ -22,7 +22,7 @@ export type ResolvedPoolOptions = Omit<
   idleTimeoutMs: number;
   maxMessageBytes: number;
   clientVersion: string;
-  /** Protocol era verdicts shared by the pool's connections. */
+  /** Protocol era verdicts shared by the pool's connections (and, on the real clock, by every pool). */
   eras: EraCache;
 };
 
@@ -42,6 +42,6 @@ export function resolvePoolOptions(options: PoolOptions = {}): ResolvedPoolOptio
     }),
     clientVersion: options.clientVersion ?? "0.1.0",
     turnWaitMs: options.turnWaitMs ?? 10_000,
-    eras: new EraCache(options.clock ?? realClock),
+    eras: erasFor(options.clock ?? realClock),
   };
 }
