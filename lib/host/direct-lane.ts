@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { errorResponse } from "../http";
+import { errorResponse, maxBodyBytes } from "../http";
 import { redact } from "../redact";
 import { applySecurityHeaders } from "../security/headers";
 import { requestPolicy } from "../security/request-policy";
@@ -101,7 +101,7 @@ async function serve(route: DirectRoute, params: Record<string, string>, pathnam
         method: req.method,
         headers,
         signal: aborted.signal,
-        ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+        ...(hasBody ? await bodyOf(req) : {}),
       } as RequestInit);
       response = await route.handler(request, { params: Promise.resolve(params) });
     } catch (error) {
@@ -113,6 +113,19 @@ async function serve(route: DirectRoute, params: Record<string, string>, pathnam
   // Which way the request went, for whoever reads the timings (browser tools, the browser tests).
   response.headers.append("server-timing", 'lane;desc="direct"');
   await send(response, res);
+}
+
+// A body whose declared length is within the app's body cap is read here, as one buffer: a Node
+// stream turned into a web stream cost more than the rest of reading it. Any other body (no
+// length, or over the cap) streams to the route, whose own cap answers it.
+async function bodyOf(req: IncomingMessage): Promise<{ body: BodyInit; duplex?: "half" }> {
+  const declared = Number(req.headers["content-length"]);
+  if (!Number.isInteger(declared) || declared < 0 || declared > maxBodyBytes()) {
+    return { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return { body: Buffer.concat(chunks) };
 }
 
 // JSON answers go out in one write with their headers (a tool call's result is small); anything

@@ -4,7 +4,13 @@
  * SSRF guard) and the per-(user, server) OAuth provider.
  */
 import type { JSONRPCMessage, OAuthClientProvider } from "@modelcontextprotocol/client";
-import { SSEClientTransport, deserializeMessage, isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/client";
+import {
+  PROTOCOL_VERSION_META_KEY,
+  SSEClientTransport,
+  deserializeMessage,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+} from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport, SdkHttpError } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { nodeBodyOf } from "./limits/node-body";
@@ -71,6 +77,7 @@ interface TransportInternals {
   _serverRetryMs?: number;
   _scheduleReconnection(options: SseStreamOptions, attempt: number): void;
   _handleSseStream(stream: unknown, options: SseStreamOptions, isReconnectable: boolean): void;
+  _applyBodyDerivedHeaders(headers: Headers, message: unknown): void;
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
 }
@@ -78,7 +85,10 @@ interface TransportInternals {
 const sdkTransport = StreamableHTTPClientTransport.prototype as unknown as Partial<TransportInternals>;
 
 /** Whether the SDK transport still has the members the lane's SSE reader relies on (a test pins it). */
-export const LANE_READER_FITS = typeof sdkTransport._handleSseStream === "function" && typeof sdkTransport._scheduleReconnection === "function";
+export const LANE_READER_FITS =
+  typeof sdkTransport._handleSseStream === "function" &&
+  typeof sdkTransport._scheduleReconnection === "function" &&
+  typeof sdkTransport._applyBodyDerivedHeaders === "function";
 
 /**
  * The SDK's Streamable HTTP transport, reading an SSE answer that came through the Node request
@@ -87,6 +97,10 @@ export const LANE_READER_FITS = typeof sdkTransport._handleSseStream === "functi
  * checked (the connection's SSE limiter passes on only complete events). What the SDK's reader does
  * with them is kept: resumption tokens, `retry:`, the replayed request id, reconnection when the
  * stream ends without an answer. Any other body goes to the SDK's own reader.
+ *
+ * Each POST also skips the SDK's schema check of the whole outgoing message when it carries no
+ * 2026 protocol-version claim: the SDK adds no header then either, and the check (a full schema
+ * parse of the message, arguments included) was the largest part of its cost per request.
  */
 class LaneStreamableTransport extends StreamableHTTPClientTransport {}
 
@@ -97,6 +111,14 @@ if (LANE_READER_FITS) {
       const body = nodeBodyOf(stream);
       if (!body) return sdkReader.call(this, stream, options, isReconnectable);
       readLaneEvents(this, body, options, isReconnectable);
+    },
+  });
+  const sdkBodyHeaders = sdkTransport._applyBodyDerivedHeaders!;
+  Object.defineProperty(LaneStreamableTransport.prototype, "_applyBodyDerivedHeaders", {
+    value: function applyBodyDerivedHeaders(this: TransportInternals, headers: Headers, message: unknown) {
+      const meta = (message as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+      if (Array.isArray(message) || typeof meta?.[PROTOCOL_VERSION_META_KEY] !== "string") return;
+      sdkBodyHeaders.call(this, headers, message);
     },
   });
 }

@@ -10,6 +10,7 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { normalizeHostname } from "./address-policy";
+import { parseIpLiteral } from "./ip-literal";
 import { pinnedLookup } from "./pinned-agent";
 import { checkTarget, type CheckedTarget, type TargetCheckOptions } from "./target-check";
 
@@ -48,10 +49,25 @@ const MAX_AGENTS = 32;
  */
 export function createNodeRequester(check?: TargetCheckOptions): NodeRequester {
   const agents = new PinnedNodeAgents();
+  // An address literal's verdict depends on nothing but the URL's scheme and host: judged once.
+  // A host name is resolved and judged on every request.
+  const literalVerdicts = new Map<string, CheckedTarget>();
+  const checked = async (url: URL, options: TargetCheckOptions): Promise<CheckedTarget> => {
+    const literal = !url.username && !url.password && parseIpLiteral(normalizeHostname(url.hostname)) !== null;
+    const key = `${url.protocol}//${url.host}`;
+    const known = literal ? literalVerdicts.get(key) : undefined;
+    if (known) return known;
+    const target = await checkTarget(url, options);
+    if (literal) {
+      if (literalVerdicts.size >= MAX_AGENTS) literalVerdicts.clear();
+      literalVerdicts.set(key, target);
+    }
+    return target;
+  };
   const request = async (url: URL, init: NodeRequestInit): Promise<NodeResponseHead> => {
     init.signal?.throwIfAborted();
     if (!check) return send(url, normalizeHostname(url.hostname), agents.unpinned(url.protocol), init);
-    const target = await checkTarget(url, check);
+    const target = await checked(url, check);
     init.signal?.throwIfAborted();
     return send(url, target.hostname, agents.agentFor(target, url.protocol), init);
   };

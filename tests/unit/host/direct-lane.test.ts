@@ -108,6 +108,34 @@ describe("direct lane", () => {
     expect(big.status).toBe(413);
   });
 
+  it("streams a body without a declared length to the route, and one declared over the app's cap", async () => {
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"a":'));
+        controller.enqueue(new TextEncoder().encode("2}"));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(`${base}/api/things/abc/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunked,
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(200);
+    expect((await streamed.json()).body).toEqual({ a: 2 });
+    const previous = process.env.SWITCHBOARD_MAX_BODY_BYTES;
+    process.env.SWITCHBOARD_MAX_BODY_BYTES = "10";
+    try {
+      // Over the app's cap: not read whole by the lane; the route's own cap (64 bytes) answers.
+      const big = await post("/api/things/abc/echo", JSON.stringify({ pad: "x".repeat(100) }));
+      expect(big.status).toBe(413);
+    } finally {
+      if (previous === undefined) delete process.env.SWITCHBOARD_MAX_BODY_BYTES;
+      else process.env.SWITCHBOARD_MAX_BODY_BYTES = previous;
+    }
+  });
+
   it("aborts the handler's signal when the client goes away", async () => {
     const controller = new AbortController();
     const gone = fetch(`${base}/api/slow`, {
