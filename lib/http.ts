@@ -29,6 +29,34 @@ export function maxBodyBytes(): number {
   return Number.isFinite(value) && value > 0 ? value : 1_000_000;
 }
 
+// Bodies the direct lane read whole before the route ran (lib/host/direct-lane.ts), by request: the
+// readers below take them from here, so the lane need not wrap a buffer in a web stream only for
+// the route to read it back out. Answers the lane serves keep their serialized text the same way.
+const readAhead = new WeakMap<Request, Buffer>();
+const serialized = new WeakMap<Response, string>();
+
+/** A request whose body was already read (the direct lane): readBodyText returns `body`, not a stream. */
+export function requestWithBody(url: URL, init: Omit<RequestInit, "body">, body: Buffer): Request {
+  const request = new Request(url, init);
+  readAhead.set(request, body);
+  return request;
+}
+
+/** `Response.json(body, init)` that remembers its text, which the direct lane then sends as is. */
+export function jsonResponse(body: unknown, init?: ResponseInit): Response {
+  const text = JSON.stringify(body);
+  const headers = new Headers(init?.headers);
+  if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  const response = new Response(text, { ...init, headers });
+  serialized.set(response, text);
+  return response;
+}
+
+/** The text a jsonResponse was made from, or undefined for any other response. */
+export function serializedBody(response: Response): string | undefined {
+  return serialized.get(response);
+}
+
 /**
  * Read a request body as text, counting bytes as they arrive: past `maxBytes` reading stops and a
  * 413 is thrown, so an oversized body is never buffered whole (a lying Content-Length is refused first).
@@ -36,6 +64,11 @@ export function maxBodyBytes(): number {
 export async function readBodyText(request: Request, maxBytes = maxBodyBytes()): Promise<string> {
   const tooLarge = () => new AppError("request.too_large", `The request body is larger than ${maxBytes} bytes.`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  const ahead = readAhead.get(request);
+  if (ahead) {
+    if (ahead.length > maxBytes) throw tooLarge();
+    return ahead.toString("utf8");
+  }
   if (!request.body) return "";
   return (await readCapped(request.body, maxBytes, tooLarge)).toString("utf8");
 }

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { errorResponse, maxBodyBytes } from "../http";
+import { errorResponse, maxBodyBytes, requestWithBody, serializedBody } from "../http";
 import { redact } from "../redact";
 import { applySecurityHeaders } from "../security/headers";
 import { requestPolicy } from "../security/request-policy";
@@ -16,7 +16,11 @@ import { requestPolicy } from "../security/request-policy";
 /** A route handler as Next calls it: the request and a context with the path parameters. */
 export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-/** One route the lane serves: a method, a path pattern whose named groups are the parameters, the handler. */
+/**
+ * One route the lane serves: a method, a path pattern whose named groups are the parameters, the
+ * handler. The handler reads its body through lib/http's readers (readJson, parseJson), which
+ * also see a body the lane read ahead.
+ */
 export interface DirectRoute {
   method: string;
   pattern: RegExp;
@@ -97,12 +101,12 @@ async function serve(route: DirectRoute, params: Record<string, string>, pathnam
   } else {
     try {
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const request = new Request(new URL(req.url ?? "/", policy.publicOrigin), {
-        method: req.method,
-        headers,
-        signal: aborted.signal,
-        ...(hasBody ? await bodyOf(req) : {}),
-      } as RequestInit);
+      const url = new URL(req.url ?? "/", policy.publicOrigin);
+      const init = { method: req.method, headers, signal: aborted.signal };
+      const ahead = hasBody ? await readAhead(req) : undefined;
+      const request = ahead
+        ? requestWithBody(url, init, ahead)
+        : new Request(url, { ...init, ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}) } as RequestInit);
       response = await route.handler(request, { params: Promise.resolve(params) });
     } catch (error) {
       // route() already answers every thrown error; this is a failure outside it (a bad request line).
@@ -115,17 +119,16 @@ async function serve(route: DirectRoute, params: Record<string, string>, pathnam
   await send(response, res);
 }
 
-// A body whose declared length is within the app's body cap is read here, as one buffer: a Node
-// stream turned into a web stream cost more than the rest of reading it. Any other body (no
-// length, or over the cap) streams to the route, whose own cap answers it.
-async function bodyOf(req: IncomingMessage): Promise<{ body: BodyInit; duplex?: "half" }> {
+// A body whose declared length is within the app's body cap is read here, as one buffer, and the
+// route's readers (lib/http) take it from there: a Node stream turned into a web stream, and a
+// buffer into another, cost more than the rest of reading it. Any other body (no length, or over
+// the cap) streams to the route, whose own cap answers it.
+async function readAhead(req: IncomingMessage): Promise<Buffer | undefined> {
   const declared = Number(req.headers["content-length"]);
-  if (!Number.isInteger(declared) || declared < 0 || declared > maxBodyBytes()) {
-    return { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" };
-  }
+  if (!Number.isInteger(declared) || declared < 0 || declared > maxBodyBytes()) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return { body: Buffer.concat(chunks) };
+  return Buffer.concat(chunks);
 }
 
 // JSON answers go out in one write with their headers (a tool call's result is small); anything
@@ -143,7 +146,8 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
   }
   if (response.headers.get("content-type")?.startsWith("application/json")) {
     // As a string, Node sends the head and the body in one write (a Buffer body is a second chunk).
-    const body = await response.text();
+    // A jsonResponse keeps its text: the stream the Response made of it is never read.
+    const body = serializedBody(response) ?? (await response.text());
     head["content-length"] = String(Buffer.byteLength(body));
     res.writeHead(response.status, head).end(body);
     return;

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDirectLane, type RouteHandler } from "@/lib/host/direct-lane";
-import { readJson } from "@/lib/http";
+import { jsonResponse, readJson } from "@/lib/http";
 
 const seen: { request: Request; params: Record<string, string> }[] = [];
 let aborted: Promise<void> = Promise.resolve();
@@ -17,6 +17,13 @@ const echo: RouteHandler = async (request, context) => {
   seen.push({ request, params });
   const body = await readJson(request, 64);
   return Response.json({ params, body, cookie: request.headers.get("cookie") });
+};
+
+// Answers with a jsonResponse, whose remembered text the lane sends without reading the stream.
+const remembered: RouteHandler = async (request) => {
+  const body = (await readJson(request)) as { text: string };
+  expect(request.body).toBeNull(); // read ahead by the lane: the readers have it
+  return jsonResponse({ text: body.text, length: body.text.length }, { status: 201, headers: { "x-seen": "yes" } });
 };
 
 const slow: RouteHandler = async (request) => {
@@ -53,6 +60,7 @@ const lane = createDirectLane([
   { method: "POST", pattern: /^\/api\/things\/(?<id>[^/]+)\/echo$/, handler: echo },
   { method: "GET", pattern: /^\/api\/broken$/, handler: broken },
   { method: "POST", pattern: /^\/api\/slow$/, handler: slow },
+  { method: "POST", pattern: /^\/api\/remembered$/, handler: remembered },
   { method: "GET", pattern: /^\/api\/stream$/, handler: stream },
 ]);
 const server = http.createServer((req, res) => {
@@ -85,6 +93,16 @@ describe("direct lane", () => {
     expect(new URL(request.url).pathname).toBe("/api/things/abc/echo");
     expect(new URL(request.url).search).toBe("?x=1");
     expect(response.headers.get("server-timing")).toContain('lane;desc="direct"');
+  });
+
+  it("sends a jsonResponse's own text with its byte length, status and headers", async () => {
+    const response = await post("/api/remembered", JSON.stringify({ text: "héllo ✓" }));
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-seen")).toBe("yes");
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ text: "héllo ✓", length: 7 });
+    expect(Number(response.headers.get("content-length"))).toBe(Buffer.byteLength(text));
   });
 
   it("sets the same security headers as the proxy", async () => {

@@ -1,6 +1,6 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { callServerTool } from "@/lib/host/server-ops";
-import { idParam, parseJson, route } from "@/lib/http";
+import { idParam, jsonResponse, parseJson, route } from "@/lib/http";
 import { toolCallBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
@@ -13,7 +13,7 @@ export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, toolCallBody);
   const outcome = await callServerTool(caller, await idParam(context), body, request.signal);
-  return Response.json(
+  return jsonResponse(
     { ...outcome.content, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) },
     { headers: { "Server-Timing": `mcp;dur=${outcome.durationMs.toFixed(1)}` } },
   );
