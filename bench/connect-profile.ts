@@ -1,0 +1,237 @@
+/**
+ * Where the engine's CPU of one connect + discovery goes (the "10 servers in parallel" goal of
+ * bench/goals.ts `connectFigures`), against one server-everything process:
+ *
+ * - `npx tsx bench/connect-profile.ts cold engine|raw [--no-profile]`: the goal's own protocol in a
+ *   fresh process (one warm-up, ten singles, ten in parallel) with this process's and the server's
+ *   CPU of each step, and its profile. Fresh because that protocol measures barely warmed code.
+ * - `npx tsx bench/connect-profile.ts spread`: ten servers as ten processes (the goal's own words),
+ *   hot, engine and raw client.
+ * - `npx tsx bench/connect-profile.ts goal`: bench/goals.ts `connectFigures` itself, with the CPU
+ *   this process and the server spent in it.
+ * - `npx tsx bench/connect-profile.ts [connects] [--no-profile]`: hot (after 300 warm-up rounds),
+ *   the engine's and the raw SDK 1.x client's CPU per connect + discovery, single against
+ *   10-in-parallel wall time for both, then a CPU profile of sequential engine connects (top frames
+ *   by self and inclusive time).
+ */
+import fs from "node:fs";
+import { Session } from "node:inspector/promises";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpPool } from "../lib/mcp";
+import { connectFigures } from "./goals";
+import { summarise } from "./cpu-profile";
+import { ownCpuMs, runBench, serverPidOf, startEverything, treeCpuMs } from "./harness";
+
+const COLD = process.argv[2] === "cold" ? process.argv[3] : undefined;
+const CONNECTS = Number(process.argv[2]) || 200;
+const PROFILE = !process.argv.includes("--no-profile");
+
+/** Engine: one pool per round (as `connectFigures` does), `n` servers, the i-th at `urls[i % urls.length]`. */
+async function engineRound(urls: string[], n: number): Promise<number> {
+  const pool = new McpPool();
+  const servers = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, name: `s${i}`, config: { url: urls[i % urls.length] } }));
+  const t0 = performance.now();
+  const statuses = await pool.discover("bench", servers);
+  const ms = performance.now() - t0;
+  if (statuses.some((s) => s.state !== "connected")) throw new Error(`connect failed: ${JSON.stringify(statuses[0].lastError)}`);
+  await pool.closeAll();
+  return ms;
+}
+
+/** Raw SDK 1.x: connect and the four lists the engine asks for, then close (DELETE, as the engine). */
+async function rawRound(urls: string[], n: number): Promise<number> {
+  const t0 = performance.now();
+  const clients = await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const client = new Client({ name: "bench-raw", version: "1" });
+      const transport = new StreamableHTTPClientTransport(new URL(urls[i % urls.length]));
+      await client.connect(transport);
+      await Promise.all([client.listTools(), client.listResources(), client.listResourceTemplates(), client.listPrompts()]);
+      return { client, transport };
+    }),
+  );
+  const ms = performance.now() - t0;
+  await Promise.all(
+    clients.map(async ({ client, transport }) => {
+      await transport.terminateSession();
+      await client.close();
+    }),
+  );
+  return ms;
+}
+
+/** CPU of this process and of the server per round (ms) over `rounds` sequential single connects, after `warmUp`. */
+async function cpuPerConnect(round: (n: number) => Promise<number>, rounds: number, serverCpu: () => number, warmUp = 300) {
+  for (let i = 0; i < warmUp; i++) await round(1);
+  const cpu0 = ownCpuMs();
+  const server0 = serverCpu();
+  const t0 = performance.now();
+  for (let i = 0; i < rounds; i++) await round(1);
+  return { cpu: (ownCpuMs() - cpu0) / rounds, server: (serverCpu() - server0) / rounds, wall: (performance.now() - t0) / rounds };
+}
+
+/** The goal's protocol (bench/goals.ts `connectFigures`) with the CPU of each step. */
+async function cold(round: (n: number) => Promise<number>, serverCpu: () => number) {
+  const step = async (n: number) => {
+    const cpu0 = ownCpuMs();
+    const server0 = serverCpu();
+    const ms = await round(n);
+    return `${ms.toFixed(1)} ms (client CPU ${(ownCpuMs() - cpu0).toFixed(1)}, server CPU ${(serverCpu() - server0).toFixed(1)})`;
+  };
+  console.log(`warm-up: ${await step(1)}`);
+  for (let i = 0; i < 10; i++) console.log(`single ${i + 1}: ${await step(1)}`);
+  console.log(`10 in parallel: ${await step(10)}`);
+}
+
+/** As `connectFigures`: slowest of 10 singles, then 10 in parallel (median of 5 tries of each figure). */
+async function parallelRatio(round: (n: number) => Promise<number>) {
+  const singles: number[] = [];
+  const parallels: number[] = [];
+  for (let t = 0; t < 5; t++) {
+    let slowest = 0;
+    for (let i = 0; i < 10; i++) slowest = Math.max(slowest, await round(1));
+    singles.push(slowest);
+    parallels.push(await round(10));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const single = median(singles);
+  const parallel = median(parallels);
+  return { single, parallel, ratio: parallel / single };
+}
+
+/**
+ * The goal as its words have it, ten servers: ten server-everything processes, each server's
+ * connect alone (the slowest kept) against all ten in parallel, engine and raw client, hot.
+ */
+async function spread(first: string) {
+  const urls = [first, ...(await Promise.all(Array.from({ length: 9 }, () => startEverything())))];
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const [name, round] of [
+    ["engine", engineRound],
+    ["raw", rawRound],
+  ] as const) {
+    for (let i = 0; i < 100; i++) await round(urls, urls.length); // every server hot, as the one server elsewhere
+    const singles: number[] = [];
+    const parallels: number[] = [];
+    for (let t = 0; t < 5; t++) {
+      let slowest = 0;
+      for (const url of urls) slowest = Math.max(slowest, await round([url], 1));
+      singles.push(slowest);
+      parallels.push(await round(urls, urls.length));
+    }
+    const single = median(singles);
+    const parallel = median(parallels);
+    console.log(
+      `${name} against 10 processes: slowest single ${single.toFixed(1)} ms, 10 parallel ${parallel.toFixed(1)} ms, ratio ${(parallel / single).toFixed(2)}`,
+    );
+  }
+}
+
+/** A CPU profile of `run` (sampled every 100 µs), written to a temporary file. */
+async function profile(run: () => Promise<unknown>): Promise<string> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  await session.post("Profiler.start");
+  await run();
+  const { profile } = await session.post("Profiler.stop");
+  session.disconnect();
+  const file = path.join(os.tmpdir(), `connect-${process.pid}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  return file;
+}
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/** Inclusive time per frame label (each label counted once per stack), in ms. */
+function inclusive(file: string, top: number) {
+  const p = JSON.parse(fs.readFileSync(file, "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const label = (n: Node) => {
+    const u = n.callFrame.url;
+    const nm = u.lastIndexOf("node_modules/");
+    const short = nm >= 0 ? u.slice(nm + 13) : u.replace(/^file:\/\/.*?\/main\//, "");
+    return `${n.callFrame.functionName || "(anonymous)"} ${short}:${n.callFrame.lineNumber + 1}`;
+  };
+  const totals = new Map<string, number>();
+  let all = 0;
+  p.samples.forEach((id, i) => {
+    const ms = (p.timeDeltas[i] ?? 0) / 1000;
+    const leaf = byId.get(id)!;
+    if (leaf.callFrame.functionName === "(idle)" || leaf.callFrame.functionName === "(program)") return;
+    all += ms;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const l = label(byId.get(at)!);
+      if (seen.has(l)) continue;
+      seen.add(l);
+      totals.set(l, (totals.get(l) ?? 0) + ms);
+    }
+  });
+  return [...totals]
+    .filter(([l]) => !l.startsWith("(root)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([l, ms]) => `${((100 * ms) / all).toFixed(1).padStart(5)} %  ${l}`);
+}
+
+runBench(async () => {
+  const url = await startEverything();
+  const engine = (n: number) => engineRound([url], n);
+  const raw = (n: number) => rawRound([url], n);
+  if (process.argv[2] === "spread") return spread(url);
+  const serverCpu = () => treeCpuMs(serverPidOf(url));
+  if (process.argv[2] === "goal") {
+    const cpu0 = ownCpuMs();
+    const server0 = serverCpu();
+    const { slowestSingle, parallel } = await connectFigures(url, 10);
+    const cpu = `client CPU ${(ownCpuMs() - cpu0).toFixed(0)} ms, server CPU ${(serverCpu() - server0).toFixed(0)} ms`;
+    console.log(
+      `goal: slowest single ${slowestSingle.toFixed(1)} ms, 10 parallel ${parallel.toFixed(1)} ms, ratio ${(parallel / slowestSingle).toFixed(2)} (${cpu})`,
+    );
+    return;
+  }
+  if (COLD) {
+    const round = COLD === "raw" ? raw : engine;
+    if (!PROFILE) return cold(round, serverCpu);
+    await round(1); // module loading is not the figure
+    return printProfile(await profile(() => cold(round, serverCpu)), 20);
+  }
+  const e = await cpuPerConnect(engine, CONNECTS, serverCpu);
+  const r = await cpuPerConnect(raw, CONNECTS, serverCpu);
+  const line = (x: typeof e) => `${x.cpu.toFixed(2)} ms (server ${x.server.toFixed(2)} ms, wall ${x.wall.toFixed(1)} ms)`;
+  console.log(`CPU per connect + discovery, hot (${CONNECTS} sequential): engine ${line(e)}; raw SDK 1.x ${line(r)}`);
+  const ep = await parallelRatio(engine);
+  const rp = await parallelRatio(raw);
+  console.log(`engine: slowest single ${ep.single.toFixed(1)} ms, 10 parallel ${ep.parallel.toFixed(1)} ms, ratio ${ep.ratio.toFixed(2)}`);
+  console.log(`raw:    slowest single ${rp.single.toFixed(1)} ms, 10 parallel ${rp.parallel.toFixed(1)} ms, ratio ${rp.ratio.toFixed(2)}`);
+  if (!PROFILE) return;
+  printProfile(
+    await profile(async () => {
+      for (let i = 0; i < CONNECTS; i++) await engine(1);
+    }),
+    CONNECTS,
+  );
+});
+
+function printProfile(file: string, connects: number) {
+  const { total, frames, packages } = summarise(file, 30);
+  console.log(`\nprofile: ${total.toFixed(0)} ms sampled (${(total / connects).toFixed(2)} ms per connect)`);
+  console.log("\nby package:");
+  for (const s of packages) console.log(`${s.percent.toFixed(1).padStart(5)} %  ${s.label}`);
+  console.log("\ntop self:");
+  for (const s of frames) console.log(`${s.percent.toFixed(1).padStart(5)} %  ${s.label}`);
+  console.log("\ntop inclusive:");
+  for (const line of inclusive(file, 60)) console.log(line);
+  console.log(`\n(profile: ${file})`);
+}
