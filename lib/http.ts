@@ -29,25 +29,32 @@ export function maxBodyBytes(): number {
   return Number.isFinite(value) && value > 0 ? value : 1_000_000;
 }
 
-// Bodies the direct lane read whole before the route ran (lib/host/direct-lane.ts), by request: the
-// readers below take them from here, so the lane need not wrap a buffer in a web stream only for
-// the route to read it back out. Answers the lane serves keep their serialized text the same way.
+// Requests the direct lane serves (lib/host/direct-lane.ts), and the bodies it read whole before the
+// route ran: the readers below take those from here, and jsonResponse answers a lane request
+// without a body stream, since the lane sends the text itself. A web stream made only to be read
+// back out cost as much as the rest of reading a small body.
+const laneRequests = new WeakSet<Request>();
 const readAhead = new WeakMap<Request, Buffer>();
 const serialized = new WeakMap<Response, string>();
 
-/** A request whose body was already read (the direct lane): readBodyText returns `body`, not a stream. */
-export function requestWithBody(url: URL, init: Omit<RequestInit, "body">, body: Buffer): Request {
+/** A request served by the direct lane; `body`, when given, was read ahead and readBodyText returns it. */
+export function laneRequest(url: URL, init: RequestInit, body?: Buffer): Request {
   const request = new Request(url, init);
-  readAhead.set(request, body);
+  laneRequests.add(request);
+  if (body) readAhead.set(request, body);
   return request;
 }
 
-/** `Response.json(body, init)` that remembers its text, which the direct lane then sends as is. */
-export function jsonResponse(body: unknown, init?: ResponseInit): Response {
+/**
+ * `Response.json(body, init)` that keeps its text for the direct lane to send as is. For a lane
+ * request (`request`) the Response itself carries no body: only the lane ever reads it.
+ */
+export function jsonResponse(body: unknown, init?: ResponseInit, request?: Request): Response {
   const text = JSON.stringify(body);
   const headers = new Headers(init?.headers);
   if (!headers.has("content-type")) headers.set("content-type", "application/json");
-  const response = new Response(text, { ...init, headers });
+  const onLane = request !== undefined && laneRequests.has(request);
+  const response = new Response(onLane ? null : text, { ...init, headers });
   serialized.set(response, text);
   return response;
 }

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { errorResponse, maxBodyBytes, requestWithBody, serializedBody } from "../http";
+import { errorResponse, laneRequest, maxBodyBytes, serializedBody } from "../http";
 import { redact } from "../redact";
 import { applySecurityHeaders } from "../security/headers";
 import { requestPolicy } from "../security/request-policy";
@@ -104,9 +104,8 @@ async function serve(route: DirectRoute, params: Record<string, string>, pathnam
       const url = new URL(req.url ?? "/", policy.publicOrigin);
       const init = { method: req.method, headers, signal: aborted.signal };
       const ahead = hasBody ? await readAhead(req) : undefined;
-      const request = ahead
-        ? requestWithBody(url, init, ahead)
-        : new Request(url, { ...init, ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}) } as RequestInit);
+      const streamed = hasBody && !ahead ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {};
+      const request = laneRequest(url, { ...init, ...streamed } as RequestInit, ahead);
       response = await route.handler(request, { params: Promise.resolve(params) });
     } catch (error) {
       // route() already answers every thrown error; this is a failure outside it (a bad request line).
@@ -140,14 +139,20 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) head["set-cookie"] = cookies;
+  // A jsonResponse's own text, sent with the head in one write (a string body goes out with it).
+  const text = serializedBody(response);
+  if (text !== undefined) {
+    head["content-length"] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, head).end(text);
+    return;
+  }
   if (!response.body) {
     res.writeHead(response.status, head).end();
     return;
   }
   if (response.headers.get("content-type")?.startsWith("application/json")) {
     // As a string, Node sends the head and the body in one write (a Buffer body is a second chunk).
-    // A jsonResponse keeps its text: the stream the Response made of it is never read.
-    const body = serializedBody(response) ?? (await response.text());
+    const body = await response.text();
     head["content-length"] = String(Buffer.byteLength(body));
     res.writeHead(response.status, head).end(body);
     return;

@@ -23,7 +23,9 @@ const echo: RouteHandler = async (request, context) => {
 const remembered: RouteHandler = async (request) => {
   const body = (await readJson(request)) as { text: string };
   expect(request.body).toBeNull(); // read ahead by the lane: the readers have it
-  return jsonResponse({ text: body.text, length: body.text.length }, { status: 201, headers: { "x-seen": "yes" } });
+  const response = jsonResponse({ text: body.text, length: body.text.length }, { status: 201, headers: { "x-seen": "yes" } }, request);
+  expect(response.body).toBeNull(); // on the lane: no stream made only to be thrown away
+  return response;
 };
 
 const slow: RouteHandler = async (request) => {
@@ -93,6 +95,13 @@ describe("direct lane", () => {
     expect(new URL(request.url).pathname).toBe("/api/things/abc/echo");
     expect(new URL(request.url).search).toBe("?x=1");
     expect(response.headers.get("server-timing")).toContain('lane;desc="direct"');
+  });
+
+  it("answers with a jsonResponse's text, and off the lane a jsonResponse is an ordinary JSON Response", async () => {
+    const offLane = jsonResponse({ a: "é" }, { status: 202 }, new Request("http://x/", { method: "POST" }));
+    expect(offLane.status).toBe(202);
+    expect(offLane.headers.get("content-type")).toBe("application/json");
+    expect(await offLane.json()).toEqual({ a: "é" });
   });
 
   it("sends a jsonResponse's own text with its byte length, status and headers", async () => {

@@ -16,5 +16,6 @@ export const POST = route(async (request: Request, context: Context) => {
   return jsonResponse(
     { ...outcome.content, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) },
     { headers: { "Server-Timing": `mcp;dur=${outcome.durationMs.toFixed(1)}` } },
+    request,
   );
 });
