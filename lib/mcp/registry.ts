@@ -43,27 +43,32 @@ const WRAPPERS: Record<
   },
 };
 
-function appLink(tool: { _meta?: Record<string, unknown> }): { ui?: ReturnType<typeof toolUiOf> } {
+// Built field by field, not with spreads of optional parts: every connect and relist registers each
+// tool, and the spreads cost several times the object itself (a generic copy per spread).
+function registeredTool(server: ServerDefinition, tool: Discovered["tools"][number]): UnnamedTool {
+  const registered: UnnamedTool = {
+    serverId: server.id,
+    serverName: server.name,
+    rawName: tool.name,
+    kind: "tool",
+    title: tool.title ?? tool.annotations?.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+  };
+  // Optional fields are absent, not undefined, when the tool has none (the same keys as listed).
+  if (tool.outputSchema) registered.outputSchema = tool.outputSchema as Record<string, unknown>;
+  registered.annotations = tool.annotations;
+  if (tool.icons?.length) registered.icons = tool.icons;
   const ui = toolUiOf(tool);
-  return ui ? { ui } : {};
+  if (ui) registered.ui = ui;
+  return registered;
 }
 
 /** The unnamed tools a server registers, in a stable order. */
 export function registrationsOf(server: ServerDefinition, discovered: Discovered): UnnamedTool[] {
   const settings = effectiveSettings(server.config);
   const base = { serverId: server.id, serverName: server.name };
-  const tools: UnnamedTool[] = filterTools(discovered.tools, server.config.tools).map((tool) => ({
-    ...base,
-    rawName: tool.name,
-    kind: "tool",
-    title: tool.title ?? tool.annotations?.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
-    annotations: tool.annotations,
-    ...(tool.icons?.length ? { icons: tool.icons } : {}),
-    ...appLink(tool),
-  }));
+  const tools = filterTools(discovered.tools, server.config.tools).map((tool) => registeredTool(server, tool));
   const wrappers: Exclude<RegisteredKind, "tool">[] = [];
   if (settings.resources && discovered.capabilities.resources) wrappers.push("list_resources", "read_resource");
   if (settings.prompts && discovered.capabilities.prompts) wrappers.push("list_prompts", "get_prompt");
