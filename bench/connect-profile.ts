@@ -18,50 +18,13 @@ import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpPool } from "../lib/mcp";
-import { connectFigures } from "./goals";
+import { connectFigures, engineRound, rawRound } from "./goals";
 import { summarise } from "./cpu-profile";
 import { ownCpuMs, runBench, serverPidOf, startEverything, treeCpuMs } from "./harness";
 
 const COLD = process.argv[2] === "cold" ? process.argv[3] : undefined;
 const CONNECTS = Number(process.argv[2]) || 200;
 const PROFILE = !process.argv.includes("--no-profile");
-
-/** Engine: one pool per round (as `connectFigures` does), `n` servers, the i-th at `urls[i % urls.length]`. */
-async function engineRound(urls: string[], n: number): Promise<number> {
-  const pool = new McpPool();
-  const servers = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, name: `s${i}`, config: { url: urls[i % urls.length] } }));
-  const t0 = performance.now();
-  const statuses = await pool.discover("bench", servers);
-  const ms = performance.now() - t0;
-  if (statuses.some((s) => s.state !== "connected")) throw new Error(`connect failed: ${JSON.stringify(statuses[0].lastError)}`);
-  await pool.closeAll();
-  return ms;
-}
-
-/** Raw SDK 1.x: connect and the four lists the engine asks for, then close (DELETE, as the engine). */
-async function rawRound(urls: string[], n: number): Promise<number> {
-  const t0 = performance.now();
-  const clients = await Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      const client = new Client({ name: "bench-raw", version: "1" });
-      const transport = new StreamableHTTPClientTransport(new URL(urls[i % urls.length]));
-      await client.connect(transport);
-      await Promise.all([client.listTools(), client.listResources(), client.listResourceTemplates(), client.listPrompts()]);
-      return { client, transport };
-    }),
-  );
-  const ms = performance.now() - t0;
-  await Promise.all(
-    clients.map(async ({ client, transport }) => {
-      await transport.terminateSession();
-      await client.close();
-    }),
-  );
-  return ms;
-}
 
 /** CPU of this process and of the server per round (ms) over `rounds` sequential single connects, after `warmUp`. */
 async function cpuPerConnect(round: (n: number) => Promise<number>, rounds: number, serverCpu: () => number, warmUp = 300) {
@@ -194,8 +157,9 @@ runBench(async () => {
   if (process.argv[2] === "goal") {
     const cpu0 = ownCpuMs();
     const server0 = serverCpu();
-    const { slowestSingle, parallel } = await connectFigures(url, 10);
-    const cpu = `client CPU ${(ownCpuMs() - cpu0).toFixed(0)} ms, server CPU ${(serverCpu() - server0).toFixed(0)} ms`;
+    const { engine: figures } = await connectFigures(Array(10).fill(url));
+    const { slowestSingle, parallel } = figures;
+    const cpu = `client CPU ${(ownCpuMs() - cpu0).toFixed(0)} ms, server CPU ${(serverCpu() - server0).toFixed(0)} ms (engine and raw client)`;
     console.log(
       `goal: slowest single ${slowestSingle.toFixed(1)} ms, 10 parallel ${parallel.toFixed(1)} ms, ratio ${(parallel / slowestSingle).toFixed(2)} (${cpu})`,
     );

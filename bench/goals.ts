@@ -97,23 +97,66 @@ export async function apiFigures(
   return { ...seq, perSecond, split };
 }
 
-/** Engine connect + discovery: each of `count` servers alone (slowest kept), then all in parallel. */
-export async function connectFigures(mcpUrl: string, count: number) {
-  const connect = async (n: number) => {
-    const pool = new McpPool();
-    const servers = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, name: `s${i}`, config: { url: mcpUrl } }));
-    const t0 = performance.now();
-    const statuses = await pool.discover("bench", servers);
-    const ms = performance.now() - t0;
-    if (statuses.some((s) => s.state !== "connected")) throw new Error("a bench server failed to connect");
-    await pool.closeAll();
-    return ms;
+/** Engine: one pool per round, `n` servers, the i-th at `urls[i % urls.length]`; wall time (ms). */
+export async function engineRound(urls: string[], n: number): Promise<number> {
+  const pool = new McpPool();
+  const servers = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, name: `s${i}`, config: { url: urls[i % urls.length] } }));
+  const t0 = performance.now();
+  const statuses = await pool.discover("bench", servers);
+  const ms = performance.now() - t0;
+  if (statuses.some((s) => s.state !== "connected")) throw new Error(`connect failed: ${JSON.stringify(statuses[0].lastError)}`);
+  await pool.closeAll();
+  return ms;
+}
+
+/** Raw SDK 1.x: connect and the four lists the engine asks for, then close (DELETE, as the engine); wall time (ms). */
+export async function rawRound(urls: string[], n: number): Promise<number> {
+  const t0 = performance.now();
+  const clients = await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const client = new Client({ name: "bench-raw", version: "1" });
+      const transport = new StreamableHTTPClientTransport(new URL(urls[i % urls.length]));
+      await client.connect(transport);
+      await Promise.all([client.listTools(), client.listResources(), client.listResourceTemplates(), client.listPrompts()]);
+      return { client, transport };
+    }),
+  );
+  const ms = performance.now() - t0;
+  await Promise.all(
+    clients.map(async ({ client, transport }) => {
+      await transport.terminateSession();
+      await client.close();
+    }),
+  );
+  return ms;
+}
+
+/** Slowest single against all in parallel, for one way of connecting. */
+export interface ConnectFigure {
+  slowestSingle: number;
+  parallel: number;
+}
+
+/**
+ * Connect + discovery of the servers at `urls`, hot (as a long-running app connects; `warmUp`
+ * rounds of all of them first): `tries` times each server alone, the slowest kept, then all in
+ * parallel; the median try of each. For the engine and, the machine's own bound, the raw SDK 1.x.
+ */
+export async function connectFigures(urls: string[], tries = 3, warmUp = 20): Promise<{ engine: ConnectFigure; raw: ConnectFigure }> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const measure = async (round: (urls: string[], n: number) => Promise<number>): Promise<ConnectFigure> => {
+    for (let i = 0; i < warmUp; i++) await round(urls, urls.length);
+    const singles: number[] = [];
+    const parallels: number[] = [];
+    for (let t = 0; t < tries; t++) {
+      let slowest = 0;
+      for (const url of urls) slowest = Math.max(slowest, await round([url], 1));
+      singles.push(slowest);
+      parallels.push(await round(urls, urls.length));
+    }
+    return { slowestSingle: median(singles), parallel: median(parallels) };
   };
-  await connect(1); // warm-up: module loading and the first socket are not the figure
-  let slowestSingle = 0;
-  for (let i = 0; i < count; i++) slowestSingle = Math.max(slowestSingle, await connect(1));
-  const parallel = await connect(count);
-  return { slowestSingle, parallel };
+  return { engine: await measure(engineRound), raw: await measure(rawRound) };
 }
 
 /** Whether a row's ratio is within its limit. */

@@ -83,6 +83,32 @@ export async function startEverything(): Promise<string> {
   return url;
 }
 
+/**
+ * `urls` behind a proxy that delays every chunk by `oneWayMs` each way (bench/latency-proxy.mjs),
+ * so local servers answer like remote ones; returns the proxied URLs in the same order.
+ */
+export async function behindLatency(urls: string[], oneWayMs: number): Promise<string[]> {
+  const targets = urls.map((u) => new URL(u));
+  const child = spawn(process.execPath, [path.join(ROOT, "bench/latency-proxy.mjs"), String(oneWayMs), ...targets.map((t) => t.port)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+      if (out.includes("\n")) resolve(out.split("\n")[0]);
+    });
+    child.once("exit", (code) => reject(new Error(`the latency proxy exited (${code})`)));
+  });
+  const ports = line.replace(/^listening /, "").split(" ");
+  return targets.map((t, i) => {
+    const proxied = new URL(t);
+    proxied.port = ports[i];
+    return proxied.href;
+  });
+}
+
 /** The pid of the server `startEverything` started at `url` (its CPU is read from /proc). */
 export function serverPidOf(url: string): number {
   const pid = serverPids.get(url);

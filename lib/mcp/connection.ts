@@ -68,7 +68,7 @@ export interface ConnectionOptions {
   onLogEntry?: (params: LoggingMessageNotification["params"]) => void;
   /** `notifications/resources/updated` for a subscribed resource. */
   onResourceUpdated?: (uri: string) => void;
-  /** Remembered protocol eras, and this server's key in them (its config hash). */
+  /** Remembered protocol eras, and this server's key in them (its endpoint hash: URL and headers, or the launch). */
   eras?: EraCache;
   eraKey?: string;
 }
