@@ -402,7 +402,9 @@ async function connectTransport(
 // like the global fetch it wraps, with the Node request lane beside it. One per process.
 let defaultFetch: FetchLike | undefined;
 function unguardedFetch(): FetchLike {
-  defaultFetch ??= Object.assign((url: string | URL, init?: RequestInit) => globalThis.fetch(url, init), { request: createNodeRequester() });
+  defaultFetch ??= Object.assign((url: string | URL, init?: RequestInit) => globalThis.fetch(url, init), {
+    request: createNodeRequester(),
+  });
   return defaultFetch;
 }
 

@@ -123,7 +123,12 @@ if (LANE_READER_FITS) {
   });
 }
 
-function readLaneEvents(transport: TransportInternals, body: NonNullable<ReturnType<typeof nodeBodyOf>>, options: SseStreamOptions, isReconnectable: boolean) {
+function readLaneEvents(
+  transport: TransportInternals,
+  body: NonNullable<ReturnType<typeof nodeBodyOf>>,
+  options: SseStreamOptions,
+  isReconnectable: boolean,
+) {
   const { onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd } = options;
   const isIntentionalAbort = () => transport._abortController?.signal.aborted === true || requestSignal?.aborted === true;
   let lastEventId: string | undefined;
@@ -177,7 +182,10 @@ function readLaneEvents(transport: TransportInternals, body: NonNullable<ReturnT
     end: () => {
       if ((isReconnectable || hasPrimingEvent) && !receivedResponse && transport._abortController && !isIntentionalAbort()) {
         try {
-          transport._scheduleReconnection({ resumptionToken: lastEventId, onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd }, 0);
+          transport._scheduleReconnection(
+            { resumptionToken: lastEventId, onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd },
+            0,
+          );
         } catch (error) {
           transport.onerror?.(new Error(`Failed to reconnect: ${error instanceof Error ? error.message : String(error)}`));
           onRequestStreamEnd?.();

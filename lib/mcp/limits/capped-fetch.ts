@@ -61,7 +61,9 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard, options: C
       outer?.removeEventListener("abort", onOuterAbort);
     };
     const processorFor = (type: string): BodyProcessor =>
-      type === "text/event-stream" ? new SseLimiter(guard, ids, standaloneStream) : new JsonLimiter(guard, ids, type === "application/json");
+      type === "text/event-stream"
+        ? new SseLimiter(guard, ids, standaloneStream)
+        : new JsonLimiter(guard, ids, type === "application/json");
     // The lane never follows a redirect, so only requests whose caller handles redirects take it.
     const onLane = lane !== undefined && init?.redirect === "manual" && (typeof url === "string" || url instanceof URL);
     if (onLane && (standaloneStream || method === "DELETE" || (method === "POST" && rpc !== undefined))) {

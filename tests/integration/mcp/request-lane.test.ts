@@ -23,7 +23,11 @@ beforeAll(async () => {
   const [a, b] = [await freePort(), await freePort()];
   sessionUrl = `http://127.0.0.1:${a}/mcp`;
   hostileBase = `http://127.0.0.1:${b}`;
-  sessionServer = await startHttpServer([path.join(FIXTURES, "session-http-server.mjs")], { PORT: String(a) }, `http://127.0.0.1:${a}/stats`);
+  sessionServer = await startHttpServer(
+    [path.join(FIXTURES, "session-http-server.mjs")],
+    { PORT: String(a) },
+    `http://127.0.0.1:${a}/stats`,
+  );
   hostileServer = await startHttpServer([path.join(FIXTURES, "hostile-http.mjs")], { PORT: String(b) }, `${hostileBase}/stats`);
 });
 

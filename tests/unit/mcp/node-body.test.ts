@@ -49,7 +49,9 @@ describe("NodeBody", () => {
     source.write('"params":{"progressToken":1,"progress":1}}\n\n');
     source.destroy(new Error("socket hang up"));
     await new Promise((r) => setImmediate(r));
-    expect(chunks[0]).toBe('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n');
+    expect(chunks[0]).toBe(
+      'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n',
+    );
     expect(chunks[1]).toMatch(/"id":9.*the response stream broke: socket hang up/);
     expect(ended).toBe("socket hang up");
     expect(released()).toBe(1);
@@ -104,7 +106,12 @@ describe("NodeBodyResponse", () => {
 
   it("keeps a status whose reason phrase the Response constructor would refuse", () => {
     const { nodeBody } = body((g) => new JsonLimiter(g, [], false));
-    const response = new NodeBodyResponse(nodeBody, { status: 404, statusText: "Not\u0000Found", headers: new Headers(), url: "http://x/" });
+    const response = new NodeBodyResponse(nodeBody, {
+      status: 404,
+      statusText: "Not\u0000Found",
+      headers: new Headers(),
+      url: "http://x/",
+    });
     expect(response.status).toBe(404);
     expect(response.statusText).toBe("");
   });
