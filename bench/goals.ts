@@ -140,23 +140,25 @@ export interface ConnectFigure {
 /**
  * Connect + discovery of the servers at `urls`, hot (as a long-running app connects; `warmUp`
  * rounds of all of them first): `tries` times each server alone, the slowest kept, then all in
- * parallel; the median try of each. For the engine and, the machine's own bound, the raw SDK 1.x.
+ * parallel; the median try of each. For the engine and, the machine's own bound, the raw SDK 1.x,
+ * their tries interleaved so that neither side gets the quieter moments of the machine.
  */
 export async function connectFigures(urls: string[], tries = 3, warmUp = 20): Promise<{ engine: ConnectFigure; raw: ConnectFigure }> {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const measure = async (round: (urls: string[], n: number) => Promise<number>): Promise<ConnectFigure> => {
-    for (let i = 0; i < warmUp; i++) await round(urls, urls.length);
-    const singles: number[] = [];
-    const parallels: number[] = [];
-    for (let t = 0; t < tries; t++) {
+  const sides = { engine: engineRound, raw: rawRound };
+  const singles = { engine: [] as number[], raw: [] as number[] };
+  const parallels = { engine: [] as number[], raw: [] as number[] };
+  for (const round of Object.values(sides)) for (let i = 0; i < warmUp; i++) await round(urls, urls.length);
+  for (let t = 0; t < tries; t++) {
+    for (const [side, round] of Object.entries(sides) as [keyof typeof sides, typeof engineRound][]) {
       let slowest = 0;
       for (const url of urls) slowest = Math.max(slowest, await round([url], 1));
-      singles.push(slowest);
-      parallels.push(await round(urls, urls.length));
+      singles[side].push(slowest);
+      parallels[side].push(await round(urls, urls.length));
     }
-    return { slowestSingle: median(singles), parallel: median(parallels) };
-  };
-  return { engine: await measure(engineRound), raw: await measure(rawRound) };
+  }
+  const figure = (side: keyof typeof sides) => ({ slowestSingle: median(singles[side]), parallel: median(parallels[side]) });
+  return { engine: figure("engine"), raw: figure("raw") };
 }
 
 /** Whether a row's ratio is within its limit. */
