@@ -55,46 +55,64 @@ export async function throughput(call: () => Promise<void>, total: number, infli
 /** CPU per call (ms) of each party during a throughput run, by name. */
 export type CpuSplit = Record<string, number>;
 
-// Throughput after one unmeasured round at the same concurrency (sockets opened, code hot), with
-// the CPU each party (`cpus`: name → CPU ms so far) spent per call meanwhile.
-async function hotThroughput(call: () => Promise<void>, total: number, inflight: number, cpus: Record<string, () => number>) {
-  await throughput(call, Math.min(total, 500), inflight);
+// One measured throughput run with the CPU each party (`cpus`: name → CPU ms so far) spent per call.
+async function measuredThroughput(call: () => Promise<void>, total: number, inflight: number, cpus: Record<string, () => number>) {
   const before = Object.fromEntries(Object.entries(cpus).map(([name, cpu]) => [name, cpu()]));
   const perSecond = await throughput(call, total, inflight);
   const split: CpuSplit = Object.fromEntries(Object.entries(cpus).map(([name, cpu]) => [name, (cpu() - before[name]) / total]));
   return { perSecond, split };
 }
 
-/** The raw SDK client's figures against one Streamable HTTP server (one connection). */
-export async function rawFigures(mcpUrl: string, calls: number, inflight: number, throughputCalls = calls, serverPid?: number) {
-  const raw = new Client({ name: "bench-raw", version: "1" });
-  await raw.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
-  const call = async () => {
-    await raw.callTool({ name: "echo", arguments: { message: "bench" } });
-  };
-  // The bench process runs nothing else meanwhile: its CPU is the raw client's.
-  const seq = await sequential(call, calls, ownCpuMs);
-  const cpus: Record<string, () => number> = { client: ownCpuMs };
-  if (serverPid !== undefined) cpus.server = () => treeCpuMs(serverPid);
-  const { perSecond, split } = await hotThroughput(call, throughputCalls, inflight, cpus);
-  await raw.close();
-  return { ...seq, perSecond, split };
+/** One side's figures: sequential percentiles and CPU, and throughput at `inflight` with its CPU split. */
+export interface SideFigures {
+  p50: number;
+  p99: number;
+  cpuPerCall: number;
+  perSecond: number;
+  split: CpuSplit;
 }
 
-/** The same through `POST /api/servers/:id/tools/call`; CPU is the app's process tree only. */
-export async function apiFigures(
-  call: () => Promise<void>,
-  appPid: number,
-  calls: number,
-  inflight: number,
-  throughputCalls = calls,
-  serverPid?: number,
-) {
-  const seq = await sequential(call, calls, () => treeCpuMs(appPid));
-  const cpus: Record<string, () => number> = { "bench client": ownCpuMs, app: () => treeCpuMs(appPid) };
-  if (serverPid !== undefined) cpus.server = () => treeCpuMs(serverPid);
-  const { perSecond, split } = await hotThroughput(call, throughputCalls, inflight, cpus);
-  return { ...seq, perSecond, split };
+/**
+ * The tool-call figures of both sides against the same server: the raw SDK client on one
+ * connection, and the app through `POST /api/servers/:id/tools/call` (`appCall`; CPU is the app's
+ * process tree only, `appPid`). Sequential figures first (each side after the same warm-up), then
+ * `rounds` throughput runs per side, interleaved so that neither side gets the machine's quieter
+ * moments; each side's median run is kept, with its CPU split.
+ */
+export async function toolCallFigures(options: {
+  appCall: () => Promise<void>;
+  appPid: number;
+  mcpUrl: string;
+  serverPid: number;
+  calls: number;
+  inflight: number;
+  throughputCalls: number;
+  rounds?: number;
+}): Promise<{ app: SideFigures; raw: SideFigures }> {
+  const { appCall, appPid, mcpUrl, serverPid, calls, inflight, throughputCalls, rounds = 3 } = options;
+  const client = new Client({ name: "bench-raw", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  const rawCall = async () => {
+    await client.callTool({ name: "echo", arguments: { message: "bench" } });
+  };
+  const appCpu = () => treeCpuMs(appPid);
+  const serverCpu = () => treeCpuMs(serverPid);
+  const seqApp = await sequential(appCall, calls, appCpu);
+  // The bench process runs nothing else meanwhile: its CPU is the raw client's.
+  const seqRaw = await sequential(rawCall, calls, ownCpuMs);
+  const sides = {
+    app: { call: appCall, cpus: { "bench client": ownCpuMs, app: appCpu, server: serverCpu } },
+    raw: { call: rawCall, cpus: { client: ownCpuMs, server: serverCpu } },
+  };
+  // One unmeasured round each at the same concurrency: sockets opened, code hot.
+  for (const side of Object.values(sides)) await throughput(side.call, Math.min(throughputCalls, 500), inflight);
+  const runs = { app: [] as { perSecond: number; split: CpuSplit }[], raw: [] as { perSecond: number; split: CpuSplit }[] };
+  for (let r = 0; r < rounds; r++) {
+    for (const name of ["app", "raw"] as const) runs[name].push(await measuredThroughput(sides[name].call, throughputCalls, inflight, sides[name].cpus));
+  }
+  await client.close();
+  const median = (list: { perSecond: number; split: CpuSplit }[]) => [...list].sort((x, y) => x.perSecond - y.perSecond)[Math.floor(list.length / 2)];
+  return { app: { ...seqApp, ...median(runs.app) }, raw: { ...seqRaw, ...median(runs.raw) } };
 }
 
 /** Engine: one pool per round, `n` servers, the i-th at `urls[i % urls.length]`; wall time (ms). */

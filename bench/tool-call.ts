@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import { chatFigures } from "./chat-bench";
-import { apiFigures, connectFigures, type GoalRow, goalsTable, rawFigures } from "./goals";
+import { connectFigures, type GoalRow, goalsTable, toolCallFigures } from "./goals";
 import {
   apiEcho,
   behindLatency,
@@ -70,8 +70,15 @@ async function main() {
   const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
   const goodCall = apiEcho(app.base, cookie, id);
 
-  const viaApp = await apiFigures(goodCall, app.pid, CALLS, INFLIGHT, THROUGHPUT_CALLS, serverPidOf(mcpUrl));
-  const viaSdk = await rawFigures(mcpUrl, CALLS, INFLIGHT, THROUGHPUT_CALLS, serverPidOf(mcpUrl));
+  const { app: viaApp, raw: viaSdk } = await toolCallFigures({
+    appCall: goodCall,
+    appPid: app.pid,
+    mcpUrl,
+    serverPid: serverPidOf(mcpUrl),
+    calls: CALLS,
+    inflight: INFLIGHT,
+    throughputCalls: THROUGHPUT_CALLS,
+  });
   // Ten servers as a host meets them: ten server processes, each answering over a network round
   // trip. And the same ten connections to the one local server, where only CPU counts.
   const tenServers = await Promise.all(Array.from({ length: 10 }, () => startEverything()));
