@@ -1,7 +1,8 @@
 /**
  * HTTP transports (docs/architecture.md#transports): Streamable HTTP first, legacy HTTP+SSE when the initialize POST
  * is refused with 400/404/405 or when the URL path ends in `/sse`. Both use the injected fetch (the
- * SSRF guard) and the per-(user, server) OAuth provider.
+ * SSRF guard) and the per-(user, server) OAuth provider. Streamable HTTP reads the answers that came
+ * through the Node request lane without web streams (LaneStreamableTransport, below).
  */
 import type { JSONRPCMessage, OAuthClientProvider } from "@modelcontextprotocol/client";
 import {
@@ -123,6 +124,7 @@ if (LANE_READER_FITS) {
   });
 }
 
+// Read one lane body's SSE events as the SDK's reader would, and end the stream as it would.
 function readLaneEvents(
   transport: TransportInternals,
   body: NonNullable<ReturnType<typeof nodeBodyOf>>,
