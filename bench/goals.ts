@@ -108,10 +108,12 @@ export async function toolCallFigures(options: {
   for (const side of Object.values(sides)) await throughput(side.call, Math.min(throughputCalls, 500), inflight);
   const runs = { app: [] as { perSecond: number; split: CpuSplit }[], raw: [] as { perSecond: number; split: CpuSplit }[] };
   for (let r = 0; r < rounds; r++) {
-    for (const name of ["app", "raw"] as const) runs[name].push(await measuredThroughput(sides[name].call, throughputCalls, inflight, sides[name].cpus));
+    for (const name of ["app", "raw"] as const)
+      runs[name].push(await measuredThroughput(sides[name].call, throughputCalls, inflight, sides[name].cpus));
   }
   await client.close();
-  const median = (list: { perSecond: number; split: CpuSplit }[]) => [...list].sort((x, y) => x.perSecond - y.perSecond)[Math.floor(list.length / 2)];
+  const median = (list: { perSecond: number; split: CpuSplit }[]) =>
+    [...list].sort((x, y) => x.perSecond - y.perSecond)[Math.floor(list.length / 2)];
   return { app: { ...seqApp, ...median(runs.app) }, raw: { ...seqRaw, ...median(runs.raw) } };
 }
 
