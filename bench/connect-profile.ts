@@ -49,20 +49,13 @@ async function cold(round: (n: number) => Promise<number>, serverCpu: () => numb
   console.log(`10 in parallel: ${await step(10)}`);
 }
 
-/** As `connectFigures`: slowest of 10 singles, then 10 in parallel (median of 5 tries of each figure). */
-async function parallelRatio(round: (n: number) => Promise<number>) {
-  const singles: number[] = [];
-  const parallels: number[] = [];
-  for (let t = 0; t < 5; t++) {
-    let slowest = 0;
-    for (let i = 0; i < 10; i++) slowest = Math.max(slowest, await round(1));
-    singles.push(slowest);
-    parallels.push(await round(10));
+/** One line per side of `connectFigures`: slowest alone, all in parallel, ratio. */
+function printConnect(what: string, figures: Awaited<ReturnType<typeof connectFigures>>) {
+  for (const [side, f] of Object.entries(figures)) {
+    console.log(
+      `${side} ${what}: slowest single ${f.slowestSingle.toFixed(1)} ms, 10 parallel ${f.parallel.toFixed(1)} ms, ratio ${(f.parallel / f.slowestSingle).toFixed(2)}`,
+    );
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const single = median(singles);
-  const parallel = median(parallels);
-  return { single, parallel, ratio: parallel / single };
 }
 
 /**
@@ -71,26 +64,7 @@ async function parallelRatio(round: (n: number) => Promise<number>) {
  */
 async function spread(first: string) {
   const urls = [first, ...(await Promise.all(Array.from({ length: 9 }, () => startEverything())))];
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  for (const [name, round] of [
-    ["engine", engineRound],
-    ["raw", rawRound],
-  ] as const) {
-    for (let i = 0; i < 100; i++) await round(urls, urls.length); // every server hot, as the one server elsewhere
-    const singles: number[] = [];
-    const parallels: number[] = [];
-    for (let t = 0; t < 5; t++) {
-      let slowest = 0;
-      for (const url of urls) slowest = Math.max(slowest, await round([url], 1));
-      singles.push(slowest);
-      parallels.push(await round(urls, urls.length));
-    }
-    const single = median(singles);
-    const parallel = median(parallels);
-    console.log(
-      `${name} against 10 processes: slowest single ${single.toFixed(1)} ms, 10 parallel ${parallel.toFixed(1)} ms, ratio ${(parallel / single).toFixed(2)}`,
-    );
-  }
+  printConnect("against 10 processes", await connectFigures(urls, 5, 100));
 }
 
 /** A CPU profile of `run` (sampled every 100 µs), written to a temporary file. */
@@ -175,10 +149,8 @@ runBench(async () => {
   const r = await cpuPerConnect(raw, CONNECTS, serverCpu);
   const line = (x: typeof e) => `${x.cpu.toFixed(2)} ms (server ${x.server.toFixed(2)} ms, wall ${x.wall.toFixed(1)} ms)`;
   console.log(`CPU per connect + discovery, hot (${CONNECTS} sequential): engine ${line(e)}; raw SDK 1.x ${line(r)}`);
-  const ep = await parallelRatio(engine);
-  const rp = await parallelRatio(raw);
-  console.log(`engine: slowest single ${ep.single.toFixed(1)} ms, 10 parallel ${ep.parallel.toFixed(1)} ms, ratio ${ep.ratio.toFixed(2)}`);
-  console.log(`raw:    slowest single ${rp.single.toFixed(1)} ms, 10 parallel ${rp.parallel.toFixed(1)} ms, ratio ${rp.ratio.toFixed(2)}`);
+  // Already hot from the rounds above: no further warm-up.
+  printConnect("against one server", await connectFigures(Array(10).fill(url), 5, 0));
   if (!PROFILE) return;
   printProfile(
     await profile(async () => {

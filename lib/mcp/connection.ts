@@ -18,7 +18,6 @@ import {
   type GetPromptResult,
   type ReadResourceResult,
 } from "@modelcontextprotocol/client";
-import { createNodeRequester } from "../net/node-request";
 import { secretValuesOf } from "../redact";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
@@ -371,7 +370,7 @@ async function connectTransport(
   const pendingScope = recordsStepUp(provider) ? await provider.pendingStepUp() : undefined;
   if (pendingScope) throw new StepUpRequiredError(server.name, pendingScope);
   const limitedFetch = (streamingLane: boolean) => {
-    const capped = cappedFetch(options.fetch ?? unguardedFetch(), guard, { streamingLane });
+    const capped = cappedFetch(options.fetch ?? globalThis.fetch, guard, { streamingLane });
     return recordsStepUp(provider) ? observeScopeChallenges(capped, provider, options.scopeChallenge) : capped;
   };
   const http = { url: config.url!, headers: config.headers, fetch: limitedFetch(false), authProvider: provider };
@@ -396,16 +395,6 @@ async function connectTransport(
   // HTTP+SSE predates the 2026 revision: no probe.
   await client.connect(limited(transport), { ...rpc, prior: { kind: "legacy" } });
   return { client, transport, kind: "sse", guard };
-}
-
-// The engine's fetch when the host gave none (the command line, the engine's own tests): unguarded
-// like the global fetch it wraps, with the Node request lane beside it. One per process.
-let defaultFetch: FetchLike | undefined;
-function unguardedFetch(): FetchLike {
-  defaultFetch ??= Object.assign((url: string | URL, init?: RequestInit) => globalThis.fetch(url, init), {
-    request: createNodeRequester(),
-  });
-  return defaultFetch;
 }
 
 /** The `server/discover` probe itself failed (closed link, unusable answer): not a verdict on the server. */

@@ -1,7 +1,9 @@
 /**
  * `PoolOptions` with defaults applied, shared by the pool and each managed server.
  */
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { realClock, type Clock } from "./clock";
+import { defaultEngineFetch } from "./default-fetch";
 import { erasFor, type EraCache } from "./era";
 import { unwrappedLaunch, type LaunchWrapper } from "./launch";
 import { resolveEngineLimits, type EngineLimits } from "./limits";
@@ -12,8 +14,9 @@ import type { PoolOptions } from "./types";
 /** PoolOptions after defaults. */
 export type ResolvedPoolOptions = Omit<
   PoolOptions,
-  "launchWrapper" | "clock" | "logger" | "idleTimeoutMs" | "maxMessageBytes" | "clientVersion" | "limits" | "turnWaitMs"
+  "launchWrapper" | "clock" | "logger" | "idleTimeoutMs" | "maxMessageBytes" | "clientVersion" | "limits" | "turnWaitMs" | "fetch"
 > & {
+  fetch: FetchLike;
   turnWaitMs: number;
   limits: EngineLimits;
   launchWrapper: LaunchWrapper;
@@ -31,6 +34,7 @@ export function resolvePoolOptions(options: PoolOptions = {}): ResolvedPoolOptio
   return {
     ...options,
     launchWrapper: options.launchWrapper ?? unwrappedLaunch,
+    fetch: options.fetch ?? defaultEngineFetch(),
     clock: options.clock ?? realClock,
     logger: options.logger ?? silentLogger,
     idleTimeoutMs: options.idleTimeoutMs ?? 0,

@@ -144,7 +144,7 @@ export interface PoolOptions {
   /**
    * fetch used by both HTTP transports (an SSRF guard plugs in here). A fetch with a `request` lane
    * (lib/net: GuardedFetch) carries Streamable HTTP's MCP requests on it. Default: the global fetch,
-   * unguarded, with an unguarded lane.
+   * unguarded, with an unguarded lane (lib/mcp/default-fetch.ts).
    */
   fetch?: FetchLike;
   /** OAuth provider per (user, server). Default: none. */

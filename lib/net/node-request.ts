@@ -11,7 +11,7 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { normalizeHostname } from "./address-policy";
 import { parseIpLiteral } from "./ip-literal";
-import { pinnedLookup } from "./pinned-agent";
+import { AgentCache, pinnedKey, pinnedLookup } from "./pinned-agent";
 import { checkTarget, type CheckedTarget, type TargetCheckOptions } from "./target-check";
 
 /** One request as the lane takes it: the body, when there is one, is a string sent whole. */
@@ -40,7 +40,8 @@ export interface NodeRequester {
 
 // Idle pooled connections are closed after this long (or sooner when the server's Keep-Alive says so).
 const IDLE_SOCKET_MS = 4_000;
-const MAX_AGENTS = 32;
+// Address literals whose verdict is kept; past this the memory starts over.
+const MAX_LITERAL_VERDICTS = 64;
 
 /**
  * A requester checking every hop with `check`. Without `check` it checks nothing and resolves names
@@ -59,7 +60,7 @@ export function createNodeRequester(check?: TargetCheckOptions): NodeRequester {
     if (known) return known;
     const target = await checkTarget(url, options);
     if (literal) {
-      if (literalVerdicts.size >= MAX_AGENTS) literalVerdicts.clear();
+      if (literalVerdicts.size >= MAX_LITERAL_VERDICTS) literalVerdicts.clear();
       literalVerdicts.set(key, target);
     }
     return target;
@@ -118,40 +119,20 @@ function send(url: URL, hostname: string, agent: http.Agent, init: NodeRequestIn
  * the same addresses (no DNS-rebinding gap). An unchecked requester has one agent per scheme.
  */
 class PinnedNodeAgents {
-  private readonly agents = new Map<string, http.Agent>();
+  private readonly agents = new AgentCache<http.Agent>(retire);
 
   /** The agent connecting `target.hostname` only to `target.addresses`. */
   agentFor(target: CheckedTarget, protocol: string): http.Agent {
-    const key = `${protocol}\n${target.hostname}\n${target.addresses.map((a) => a.text).join(",")}`;
-    return this.cached(key, () => newAgent(protocol, pinnedLookup(target.hostname, target.addresses)));
+    return this.agents.get(`${protocol}\n${pinnedKey(target)}`, () => newAgent(protocol, pinnedLookup(target.hostname, target.addresses)));
   }
 
   /** The agent of an unchecked requester: names resolve as Node resolves them. */
   unpinned(protocol: string): http.Agent {
-    return this.cached(protocol, () => newAgent(protocol));
+    return this.agents.get(protocol, () => newAgent(protocol));
   }
 
   close(): void {
-    for (const agent of this.agents.values()) retire(agent);
-    this.agents.clear();
-  }
-
-  private cached(key: string, create: () => http.Agent): http.Agent {
-    let agent = this.agents.get(key);
-    if (agent) {
-      // Refresh recency so busy hosts are not the ones evicted.
-      this.agents.delete(key);
-      this.agents.set(key, agent);
-      return agent;
-    }
-    agent = create();
-    this.agents.set(key, agent);
-    if (this.agents.size > MAX_AGENTS) {
-      const [oldestKey, oldest] = this.agents.entries().next().value as [string, http.Agent];
-      this.agents.delete(oldestKey);
-      retire(oldest);
-    }
-    return agent;
+    for (const agent of this.agents.clear()) retire(agent);
   }
 }
 

@@ -57,6 +57,51 @@ export function pinnedConnector(hostname: string, addresses: readonly IpAddress[
   };
 }
 
+/** The cache key of a checked target: its host name and the exact addresses approved for it. */
+export function pinnedKey(target: CheckedTarget): string {
+  return `${target.hostname}\n${target.addresses.map((a) => a.text).join(",")}`;
+}
+
+/**
+ * Agents by key, most recently used last; beyond `max` the least recently used one is handed to
+ * `retire`, which lets its in-flight requests (a streaming SSE body) finish. Shared by the undici
+ * agents here and the Node agents of the request lane (node-request.ts).
+ */
+export class AgentCache<A> {
+  private readonly agents = new Map<string, A>();
+
+  constructor(
+    private readonly retire: (agent: A) => void,
+    private readonly max = 32,
+  ) {}
+
+  /** The agent under `key`, made by `create` the first time. */
+  get(key: string, create: () => A): A {
+    let agent = this.agents.get(key);
+    if (agent) {
+      // Refresh recency so busy hosts are not the ones evicted.
+      this.agents.delete(key);
+      this.agents.set(key, agent);
+      return agent;
+    }
+    agent = create();
+    this.agents.set(key, agent);
+    if (this.agents.size > this.max) {
+      const [oldestKey, oldest] = this.agents.entries().next().value as [string, A];
+      this.agents.delete(oldestKey);
+      this.retire(oldest);
+    }
+    return agent;
+  }
+
+  /** Forget every agent and return them, for the caller to close. */
+  clear(): A[] {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    return agents;
+  }
+}
+
 /** Options for the agent cache. */
 export interface PinnedAgentPoolOptions {
   /** Most agents kept for connection reuse; the oldest is closed gracefully beyond it. Default 32. */
@@ -68,38 +113,20 @@ export interface PinnedAgentPoolOptions {
  * connections only when its fresh check approved the same addresses.
  */
 export class PinnedAgentPool {
-  private readonly agents = new Map<string, Agent>();
-  private readonly maxAgents: number;
+  private readonly agents: AgentCache<Agent>;
 
   constructor(options: PinnedAgentPoolOptions = {}) {
-    this.maxAgents = options.maxAgents ?? 32;
+    // close() lets in-flight requests (a streaming SSE body) finish; it only refuses new ones.
+    this.agents = new AgentCache((agent) => void agent.close(), options.maxAgents ?? 32);
   }
 
   /** The agent that connects `target.hostname` only to `target.addresses`. */
   agentFor(target: CheckedTarget): Agent {
-    const key = `${target.hostname}\n${target.addresses.map((a) => a.text).join(",")}`;
-    let agent = this.agents.get(key);
-    if (agent) {
-      // Refresh recency so busy hosts are not the ones evicted.
-      this.agents.delete(key);
-      this.agents.set(key, agent);
-      return agent;
-    }
-    agent = new Agent({ connect: pinnedConnector(target.hostname, target.addresses) });
-    this.agents.set(key, agent);
-    if (this.agents.size > this.maxAgents) {
-      const [oldestKey, oldest] = this.agents.entries().next().value as [string, Agent];
-      this.agents.delete(oldestKey);
-      // close() lets in-flight requests (a streaming SSE body) finish; it only refuses new ones.
-      void oldest.close();
-    }
-    return agent;
+    return this.agents.get(pinnedKey(target), () => new Agent({ connect: pinnedConnector(target.hostname, target.addresses) }));
   }
 
   /** Close every agent gracefully (open streams finish first). */
   async close(): Promise<void> {
-    const agents = [...this.agents.values()];
-    this.agents.clear();
-    await Promise.all(agents.map((a) => a.close()));
+    await Promise.all(this.agents.clear().map((a) => a.close()));
   }
 }

@@ -17,12 +17,7 @@ import { JsonLimiter } from "./json-limiter";
 import { NodeBody, NodeBodyResponse } from "./node-body";
 import { SseLimiter } from "./sse-limiter";
 import { raiseHint } from "./settings";
-
-/** The Node request lane a guarded fetch may carry (`GuardedFetch.request` in lib/net), as the engine sees it. */
-export type StreamingRequester = (
-  url: URL,
-  init: { method: string; headers: Headers; body?: string; signal?: AbortSignal },
-) => Promise<{ status: number; statusText: string; headers: Headers; body: import("node:stream").Readable; url: string }>;
+import type { NodeRequester, NodeResponseHead } from "../../net/node-request";
 
 /** Options for cappedFetch. */
 export interface CappedFetchOptions {
@@ -67,7 +62,7 @@ export function cappedFetch(inner: FetchLike, guard: ConnectionGuard, options: C
     // The lane never follows a redirect, so only requests whose caller handles redirects take it.
     const onLane = lane !== undefined && init?.redirect === "manual" && (typeof url === "string" || url instanceof URL);
     if (onLane && (standaloneStream || method === "DELETE" || (method === "POST" && rpc !== undefined))) {
-      let head: Awaited<ReturnType<StreamingRequester>>;
+      let head: NodeResponseHead;
       try {
         head = await lane(new URL(url), { method, headers, body: init?.body as string | undefined, signal: controller.signal });
       } catch (error) {
@@ -121,9 +116,10 @@ function mediaType(headers: Headers): string {
   return (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
 }
 
-function requesterOf(fetch: FetchLike): StreamingRequester | undefined {
+// The Node request lane a guarded fetch carries (`GuardedFetch.request`), when this one has it.
+function requesterOf(fetch: FetchLike): NodeRequester | undefined {
   const request = (fetch as { request?: unknown }).request;
-  return typeof request === "function" ? (request as StreamingRequester) : undefined;
+  return typeof request === "function" ? (request as NodeRequester) : undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -96,24 +96,16 @@ export class NodeBody {
     return this.web;
   }
 
-  // The part of the ReadableStream interface generic readers use, on the web stream.
+  // The part of the ReadableStream interface the SDK's own readers use (its SSE reader pipes the
+  // body through decoders; its JSON path and error paths read or cancel it), on the web stream.
   getReader(): ReadableStreamDefaultReader<Uint8Array> {
     return this.stream().getReader();
   }
   pipeThrough<T>(transform: ReadableWritablePair<T, Uint8Array>, options?: StreamPipeOptions): ReadableStream<T> {
     return this.stream().pipeThrough(transform, options);
   }
-  pipeTo(destination: WritableStream<Uint8Array>, options?: StreamPipeOptions): Promise<void> {
-    return this.stream().pipeTo(destination, options);
-  }
-  tee(): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
-    return this.stream().tee();
-  }
   get locked(): boolean {
     return this.web?.locked ?? false;
-  }
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    return (this.stream() as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   }
 
   private finish(error?: string): void {
