@@ -19,6 +19,7 @@ import {
   type ReadResourceResult,
 } from "@modelcontextprotocol/client";
 import { secretValuesOf } from "../redact";
+import { startCallDeadline } from "./call-deadline";
 import { childEnvironment } from "./child-env";
 import { createClient } from "./client-factory";
 import { STDIO_PROBE_TIMEOUT_MS, type Era, type EraCache } from "./era";
@@ -33,7 +34,7 @@ import { createSseTransport, createStreamableTransport, isLegacySseUrl, shouldFa
 import type { LaunchWrapper } from "./launch";
 import type { Logger } from "./logger";
 import { ChildProcessTransport } from "./stdio-transport";
-import { cappedFetch, ConnectionGuard, LimitedTransport, type EngineLimits, type LimitCounters } from "./limits";
+import { cappedFetch, ConnectionGuard, LimitedStdioTransport, LimitedTransport, type EngineLimits, type LimitCounters } from "./limits";
 import { closedDuring, connectTimeout, translateError, type ErrorContext } from "./translate-error";
 import type { CallOptions, ElicitationHandler, LoggingMessageHandler, TransportUsed } from "./types";
 
@@ -121,35 +122,51 @@ export class Connection {
     return contextFor(this.options, phase, this.transport, extra);
   }
 
-  /** Call a tool; the timeout restarts on every progress notification (docs/architecture.md#transports). */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions & { timeoutMs: number }): Promise<CallToolResult> {
+  /**
+   * Call a tool; the timeout restarts on every progress notification, the total ceiling
+   * (`maxTotalTimeoutMs`) does not (docs/architecture.md#transports).
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions & { timeoutMs: number; maxTotalTimeoutMs?: number },
+  ): Promise<CallToolResult> {
+    const { clock, logger } = this.options;
+    const deadline = startCallDeadline(options.maxTotalTimeoutMs, clock, options.signal);
+    const timeoutMs = Math.min(options.timeoutMs, options.maxTotalTimeoutMs ?? Infinity);
+    // The call runs on the deadline's signal; errors are translated against the caller's own (Stop = cancelled).
+    const bounded = { ...options, signal: deadline.signal, timeoutMs };
+    const context = { ...options, timeoutMs };
     const tool = this.discovered.tools.find((t) => t.name === name);
-    if (shouldCallAsTask(taskSupportOf(tool), this.era, this.client.getServerCapabilities(), options.asTask)) {
-      const { clock, logger } = this.options;
-      return this.request(options, () => callToolAsTask(this.client, { name, arguments: args }, { ...options, clock, logger }));
-    }
-    const call = () =>
-      this.client.callTool(
-        { name, arguments: args },
-        {
-          // The definition listed at discovery: the SDK mirrors its declared headers and checks its output schema.
-          toolDefinition: tool,
-          timeout: options.timeoutMs,
-          resetTimeoutOnProgress: true,
-          // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
-          onprogress: (progress) => options.onProgress?.(progress),
-          signal: options.signal,
-        },
-      );
-    return this.request(options, async () => {
-      try {
-        return await call();
-      } catch (error) {
-        // -32042 (spec 2025-11-25): the user must complete URL elicitations first; then retry once.
-        if (!(error instanceof UrlElicitationRequiredError) || !(await this.completeUrlElicitations(error, options.signal))) throw error;
-        return await call();
+    try {
+      if (shouldCallAsTask(taskSupportOf(tool), this.era, this.client.getServerCapabilities(), options.asTask)) {
+        return await this.request(context, () => callToolAsTask(this.client, { name, arguments: args }, { ...bounded, clock, logger }));
       }
-    });
+      const call = () =>
+        this.client.callTool(
+          { name, arguments: args },
+          {
+            // The definition listed at discovery: the SDK mirrors its declared headers and checks its output schema.
+            toolDefinition: tool,
+            timeout: bounded.timeoutMs,
+            resetTimeoutOnProgress: true,
+            // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
+            onprogress: (progress) => options.onProgress?.(progress),
+            signal: bounded.signal,
+          },
+        );
+      return await this.request(context, async () => {
+        try {
+          return await call();
+        } catch (error) {
+          // -32042 (spec 2025-11-25): the user must complete URL elicitations first; then retry once.
+          if (!(error instanceof UrlElicitationRequiredError) || !(await this.completeUrlElicitations(error, bounded.signal))) throw error;
+          return await call();
+        }
+      });
+    } finally {
+      deadline.dispose();
+    }
   }
 
   /** Ask the user through the host to complete each URL elicitation; true when all were accepted. */
@@ -290,7 +307,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     result.ready = true;
     return result;
   } catch (error) {
-    // Read before closing: our own SIGTERM below must not read as "the server exited".
+    // Null when the SDK or we stopped the child: our own SIGTERM must not read as "the server exited".
     const exitedOnItsOwn = transport instanceof ChildProcessTransport ? transport.exitInfo : null;
     await closeQuietly(transport, options.logger);
     const context = contextFor(options, "connect", transport, {
@@ -316,7 +333,8 @@ async function connectTransport(
   const { server, eras, eraKey } = options;
   // One guard per connection: its caps, rates and reopen budget hold across every wire it opens.
   const guard = new ConnectionGuard(options.limits, () => options.clock.now());
-  const limited = (transport: Transport) => new LimitedTransport(transport, guard);
+  const limited = (transport: Transport) =>
+    transport instanceof ChildProcessTransport ? new LimitedStdioTransport(transport, guard) : new LimitedTransport(transport, guard);
   const config = server.config;
   const settings = effectiveSettings(config);
   const rpc = { timeout: settings.connectTimeoutMs, signal };

@@ -58,6 +58,8 @@ export class ChildProcessTransport implements Transport {
   private readonly maxBytes: number;
   private readonly logger: Logger;
   private exit: ExitInfo | null = null;
+  /** Set by `close()` before the child had exited. */
+  private stopRequested = false;
   private closedNotified = false;
   private overflowed: RequestId | undefined;
   private readonly closed: Promise<void>;
@@ -75,9 +77,12 @@ export class ChildProcessTransport implements Transport {
     return this.child?.pid ?? null;
   }
 
-  /** How the child exited, or null while it runs. */
+  /**
+   * How the child exited on its own, or null while it runs or when the host stopped it (`close()`
+   * came first: the SIGTERM is ours, not the server's exit).
+   */
   get exitInfo(): ExitInfo | null {
-    return this.exit;
+    return this.stopRequested ? null : this.exit;
   }
 
   /** Redacted tail of the child's stderr. */
@@ -142,6 +147,7 @@ export class ChildProcessTransport implements Transport {
   async close(): Promise<void> {
     const child = this.child;
     if (!child || child.pid === undefined) return this.finish({ code: null, signal: null });
+    if (!this.exit) this.stopRequested = true;
     child.stdin?.end();
     signalGroup(child.pid, "SIGTERM");
     const timer = setTimeout(() => signalGroup(child.pid!, "SIGKILL"), this.options.killGraceMs ?? 3000);

@@ -5,5 +5,5 @@
 export { cappedFetch } from "./capped-fetch";
 export { ConnectionGuard, type LimitCounters } from "./connection-guard";
 export { checkJsonShape, describeRefusal, JsonShapeScanner } from "./json-shape";
-export { LimitedTransport } from "./limited-transport";
+export { LimitedStdioTransport, LimitedTransport } from "./limited-transport";
 export { DEFAULT_ENGINE_LIMITS, engineLimitsFromEnv, LIMIT_ENV, raiseHint, resolveEngineLimits, type EngineLimits } from "./settings";

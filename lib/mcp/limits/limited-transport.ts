@@ -88,3 +88,27 @@ export class LimitedTransport implements Transport {
     return null;
   }
 }
+
+/**
+ * The limits in front of a stdio child: shows the SDK the child's `pid` and `stderr`, which is how
+ * it recognises a stdio link, so a `server/discover` probe that times out falls back to the
+ * 2025-11-25 handshake on the same process instead of failing the connect.
+ */
+export class LimitedStdioTransport extends LimitedTransport {
+  constructor(
+    private readonly child: Transport & { readonly pid: number | null },
+    guard: ConnectionGuard,
+  ) {
+    super(child, guard);
+  }
+
+  /** PID of the child. */
+  get pid(): number | null {
+    return this.child.pid;
+  }
+
+  /** Present for the SDK's structural stdio check; the stderr tail is read from the child transport. */
+  get stderr(): null {
+    return null;
+  }
+}
