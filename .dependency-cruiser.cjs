@@ -23,6 +23,7 @@ const BROWSER_SAFE = [
   "lib/agent/structured-table.ts",
   "lib/agent/uri-template.ts",
   "lib/net/safe-link.ts",
+  "lib/redact.ts",
   "lib/trust/diff.ts",
 ];
 

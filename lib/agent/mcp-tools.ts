@@ -6,6 +6,7 @@
 import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { McpPool, RegisteredTool, ServerDefinition, ToolCallOutcome } from "../mcp";
 import { visibleToModel } from "../mcp/apps";
+import { redactJson } from "../redact";
 import { capText, sanitizeJson, wrapToolResult } from "../trust/untrusted-text";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
 import { policyToolName } from "./policy";
@@ -26,12 +27,13 @@ export interface McpToolsOptions {
 
 /**
  * The JSON the model sees for a tool output (also for outputs stored before a restart): the
- * engine's reference JSON, sanitised and labelled as data from the server as configured.
+ * engine's reference JSON, sanitised and labelled as data from the server as configured. Redacted
+ * again here: outputs of host tools and outputs stored before the engine redacted them pass too.
  */
 export function modelJson(output: unknown): JSONValue {
   const stored = output as Partial<ToolCallOutput> | null;
   const forModel = stored?.forModel;
-  if (forModel && typeof forModel === "object") return wrapToolResult(stored.serverName ?? "unknown", forModel) as JSONValue;
+  if (forModel && typeof forModel === "object") return wrapToolResult(stored.serverName ?? "unknown", redactJson(forModel)) as JSONValue;
   return { error: "The tool result is not available." };
 }
 

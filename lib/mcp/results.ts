@@ -1,9 +1,11 @@
 /**
  * Shapes a tool result two ways (docs/architecture.md#tools-the-model-sees): the full MCP `CallToolResult` for the UI and the
- * model's JSON, `{"result": ...}` or `{"error": "..."}`, with every error text redacted.
+ * model's JSON, `{"result": ...}` or `{"error": "..."}`. What the model reads is always redacted
+ * (docs/security.md#redaction); the UI content keeps a successful result as the server sent it
+ * (the result view masks it until the user asks for the raw text), error texts redacted.
  */
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { redact } from "../redact";
+import { redact, redactJson } from "../redact";
 import type { EngineError } from "./errors";
 import type { ToolCallOutcome } from "./types";
 
@@ -15,14 +17,16 @@ export function textOf(result: Pick<CallToolResult, "content">): string | undefi
 
 /**
  * The model's view: structuredContent if present, else the joined text, else the content array;
- * `isError` results become `{error}` with their text so the model can correct itself.
+ * `isError` results become `{error}` with their text so the model can correct itself. Credentials
+ * (the server's own secret values and known token shapes) are masked in all of it.
  */
 export function forModel(result: CallToolResult, secrets: string[]): ToolCallOutcome["forModel"] {
   if (result.isError) {
     return { error: redact(textOf(result) ?? JSON.stringify(result.content ?? []), secrets) };
   }
-  if (result.structuredContent !== undefined) return { result: result.structuredContent };
-  return { result: textOf(result) ?? result.content ?? [] };
+  if (result.structuredContent !== undefined) return { result: redactJson(result.structuredContent, secrets) };
+  const text = textOf(result);
+  return { result: text !== undefined ? redact(text, secrets) : redactJson(result.content ?? [], secrets) };
 }
 
 /** A successful (or tool-reported error) outcome; isError text is redacted in `content` too. */

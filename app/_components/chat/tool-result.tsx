@@ -5,11 +5,13 @@
  * servers, links only http(s), media only from base64 with an allow-listed type. Structured
  * content is shown once (a text block that only repeats it as JSON is left out), long text is
  * clamped, images open in a lightbox and resource links open in the server's inspector or attach.
+ * Credentials in the result are masked (docs/security.md#redaction) until the user asks for the raw result.
  */
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { PaperclipIcon } from "lucide-react";
 import { useState } from "react";
 import { mediaDataUrl, safeHref } from "@/lib/agent/safe-content";
+import { redact, redactJson } from "@/lib/redact";
 import { Button } from "../ui/primitives/button";
 import { Dialog, DialogContent, DialogTitle } from "../ui/primitives/dialog";
 import { requestAttach } from "./attach-event";
@@ -163,18 +165,52 @@ export interface ResultServer {
   name: string;
 }
 
-/** Every content block, then structuredContent (as a table or JSON tree), each shown once. */
+/** The result with credentials masked: text of text blocks and resources, and every string of structuredContent. */
+export function maskedResult(result: CallToolResult): CallToolResult {
+  const content = (result.content ?? []).map((block) => {
+    if (block.type === "text") return { ...block, text: redact(block.text) };
+    if (block.type === "resource" && "text" in block.resource && typeof block.resource.text === "string")
+      return { ...block, resource: { ...block.resource, text: redact(block.resource.text) } };
+    return block;
+  });
+  return {
+    ...result,
+    content,
+    ...(result.structuredContent !== undefined ? { structuredContent: redactJson(result.structuredContent) } : {}),
+  };
+}
+
+/** Every content block, then structuredContent (as a table or JSON tree), each shown once; masked unless the user opts in. */
 export function ToolResult({ result, server }: { result: CallToolResult; server?: ResultServer }) {
-  const blocks = (result.content ?? []).filter((b) => !repeatsStructured(b, result.structuredContent));
+  const [raw, setRaw] = useState(false);
+  const masked = maskedResult(result);
+  const hidesSomething = JSON.stringify(masked) !== JSON.stringify(result);
+  const shown = raw ? result : masked;
+  const blocks = (shown.content ?? []).filter((b) => !repeatsStructured(b, shown.structuredContent));
   return (
     <div data-testid="tool-result" className="min-w-0 space-y-2">
+      {hidesSomething && (
+        <div className="flex items-center gap-2 text-xs text-muted-foreground">
+          <span>{raw ? "Showing the raw result, credentials included." : "Credentials in this result are masked."}</span>
+          <Button
+            variant="link"
+            size="sm"
+            className="h-auto px-0"
+            data-testid="tool-result-raw"
+            aria-pressed={raw}
+            onClick={() => setRaw(!raw)}
+          >
+            {raw ? "Mask again" : "Show raw"}
+          </Button>
+        </div>
+      )}
       {blocks.map((block, i) => (
         <ContentBlock key={i} block={block} server={server} />
       ))}
-      {result.structuredContent !== undefined && (
+      {shown.structuredContent !== undefined && (
         <div data-testid="tool-structured" className="overflow-x-auto">
           <div className="text-xs text-muted-foreground">Structured content</div>
-          <StructuredView value={result.structuredContent} />
+          <StructuredView value={shown.structuredContent} />
         </div>
       )}
     </div>
