@@ -2,8 +2,9 @@
  * The error codes the HTTP API answers with, namespaced by family, and the one table that maps each
  * to its HTTP status (docs/errors.md lists them with their meaning). `AppError` is the error the
  * app's own code throws; the other families (engine, network guard, OAuth) keep their own classes
- * and are mapped onto these codes in lib/http.ts. A leaf module: it imports nothing of the project.
+ * and are mapped onto these codes in lib/http.ts. A leaf module: it imports only the error brand.
  */
+import { brandError, isBrandedInstance } from "./error-brand";
 
 /** Every code a response body can carry, and its HTTP status. */
 export const ERROR_STATUS = {
@@ -35,6 +36,7 @@ export const ERROR_STATUS = {
   "invitation.revoked": 409,
   "invitation.expired": 409,
   "invitation.wrong_email": 403,
+  "invitation.already_member": 409,
   "user.not_found": 404,
   "user.self_action": 409,
   "user.last_admin": 409,
@@ -107,8 +109,14 @@ export class AppError extends Error {
   readonly field?: string;
   /** Seconds to wait before trying again (sent as `Retry-After` on a 429). */
   readonly retryAfterSeconds?: number;
+  /** The brand `instanceof` checks, which holds across the app's bundles (lib/error-brand.ts). */
+  static readonly brand: string = "switchboard.AppError";
+  static [Symbol.hasInstance](value: unknown): value is AppError {
+    return isBrandedInstance(this, value);
+  }
   constructor(code: ErrorCode, message: string, field?: string, retryAfterSeconds?: number) {
     super(message);
+    brandError(this, new.target);
     this.name = "AppError";
     this.code = code;
     this.field = field;

@@ -2,7 +2,7 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
-import { invitations } from "../schema";
+import { invitations, users } from "../schema";
 import type { WorkspaceRole } from "./workspaces";
 
 /** A stored invitation. */
@@ -25,11 +25,12 @@ export function getInvitationByTokenHash(db: Db, tokenHash: string): InvitationR
   return db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash)).get() ?? null;
 }
 
-/** Pending invitations of a workspace (not accepted, not revoked, not expired), newest first. */
-export function listPendingInvitations(db: Db, workspaceId: string, now: Date): InvitationRecord[] {
+/** Pending invitations of a workspace (not accepted, not revoked, not expired), newest first, with the inviter's name. */
+export function listPendingInvitations(db: Db, workspaceId: string, now: Date): Array<InvitationRecord & { inviterName: string | null }> {
   return db
-    .select()
+    .select({ invitation: invitations, inviterName: users.name })
     .from(invitations)
+    .leftJoin(users, eq(users.id, invitations.invitedBy))
     .where(
       and(
         eq(invitations.workspaceId, workspaceId),
@@ -39,7 +40,29 @@ export function listPendingInvitations(db: Db, workspaceId: string, now: Date): 
       ),
     )
     .orderBy(desc(invitations.createdAt))
-    .all();
+    .all()
+    .map((row) => ({ ...row.invitation, inviterName: row.inviterName }));
+}
+
+/**
+ * Revoke every pending invitation `invitedBy` created in the workspace (they were removed or
+ * demoted: the authority behind those links ended with the role). Returns their ids.
+ */
+export function revokeInvitationsBy(db: Db, ref: { workspaceId: string; invitedBy: string }, now: Date): string[] {
+  return db
+    .update(invitations)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(invitations.workspaceId, ref.workspaceId),
+        eq(invitations.invitedBy, ref.invitedBy),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+      ),
+    )
+    .returning({ id: invitations.id })
+    .all()
+    .map((row) => row.id);
 }
 
 /** Revoke a pending invitation of the workspace; false when there is none to revoke. */

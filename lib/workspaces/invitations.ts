@@ -15,9 +15,9 @@ import {
   revokeInvitation,
   type InvitationRecord,
 } from "../../db/queries/invitations";
-import { getMembershipRole, getWorkspaceById } from "../../db/queries/workspaces";
+import { getMembershipRole, getWorkspaceById, type WorkspaceRole } from "../../db/queries/workspaces";
 import { upsertMembership } from "../../db/queries/memberships";
-import { createUserWithWorkspace, getUserIdByEmail, normaliseEmail, type UserRecord } from "../../db/queries/users";
+import { createUserWithWorkspace, getUserById, getUserIdByEmail, normaliseEmail, type UserRecord } from "../../db/queries/users";
 import { AppError } from "../errors";
 import { hashPassword, passwordWeakness } from "../auth/password";
 import type { WorkspaceActor } from "./service";
@@ -53,6 +53,11 @@ export function createInvitation(
   if ("workspace" in actor) {
     if (actor.workspace.personal) throw new AppError("auth.forbidden", "Create a team workspace to invite people.");
     if (input.role === "owner" && actor.role !== "owner") throw new AppError("auth.forbidden", "Only owners can invite owners.");
+    // A member's role changes through the member list, where the rules on who may change whom hold;
+    // an invitation to them would be a second way around those rules (and a way back in once removed).
+    const existing = getUserIdByEmail(db, input.email);
+    if (existing && getMembershipRole(db, actor.workspaceId, existing))
+      throw new AppError("invitation.already_member", "This person is already a member; change their role in the member list.", "email");
   }
   const now = options.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
@@ -74,12 +79,13 @@ export function createInvitation(
   return { id: record.id, token, url: invitationUrl(options.baseUrl, token) };
 }
 
-/** Pending invitations of the workspace (never their tokens). */
+/** Pending invitations of the workspace with who sent each (never their tokens). */
 export function listInvitations(db: Db, actor: WorkspaceActor, now = new Date()) {
   return listPendingInvitations(db, actor.workspaceId, now).map((i) => ({
     id: i.id,
     email: i.email,
     role: i.role,
+    invitedBy: i.invitedBy ? { id: i.invitedBy, name: i.inviterName } : null,
     expiresAt: i.expiresAt.toISOString(),
     createdAt: i.createdAt.toISOString(),
   }));
@@ -113,27 +119,43 @@ export function describeInvitation(db: Db, token: string, now = new Date()) {
   };
 }
 
+const RANK: Record<WorkspaceRole, number> = { member: 0, admin: 1, owner: 2 };
+
+/**
+ * The role an invitation grants now: at most the inviter's current role in the workspace. An
+ * inviter who no longer manages it (removed, demoted to member, disabled, deleted) grants nothing:
+ * the invitation is dead (null).
+ */
+export function grantedRole(db: Db, invitation: Pick<InvitationRecord, "workspaceId" | "invitedBy" | "role">): WorkspaceRole | null {
+  if (!invitation.workspaceId || !invitation.invitedBy || !getUserById(db, invitation.invitedBy)) return null;
+  const inviterRole = getMembershipRole(db, invitation.workspaceId, invitation.invitedBy);
+  if (inviterRole !== "owner" && inviterRole !== "admin") return null;
+  return RANK[invitation.role] <= RANK[inviterRole] ? invitation.role : inviterRole;
+}
+
 /**
  * Accept an invitation as the signed-in user, whose email must be the invited one. Single use:
- * the pending → accepted update is conditional, so two racing accepts cannot both join.
+ * the pending → accepted update is conditional, so two racing accepts cannot both join. A
+ * workspace invitation grants at most its inviter's role at this moment (`grantedRole`).
  */
 export function acceptInvitation(db: Db, user: Pick<UserRecord, "id" | "email">, token: string, now = new Date()) {
   const invitation = usableInvitation(db, token, now);
   if (normaliseEmail(user.email) !== invitation.email)
     throw new AppError("invitation.wrong_email", `This invitation is for ${invitation.email}; sign in with that account.`);
   return db.transaction((tx) => {
+    const workspaceId = invitation.workspaceId;
+    const role = workspaceId ? grantedRole(tx, invitation) : invitation.role;
+    if (!role) throw new AppError("invitation.revoked", "This invitation was withdrawn: whoever sent it no longer manages the workspace.");
     if (!markInvitationAccepted(tx, { id: invitation.id, userId: user.id }, now))
       throw new AppError("invitation.used", "This invitation was already used.");
-    const workspaceId = invitation.workspaceId;
-    // Accepting never lowers the role of someone who already is a member.
-    if (workspaceId && !getMembershipRole(tx, workspaceId, user.id))
-      upsertMembership(tx, { workspaceId, userId: user.id, role: invitation.role });
+    // Accepting never changes the role of someone who already is a member (lower or higher).
+    if (workspaceId && !getMembershipRole(tx, workspaceId, user.id)) upsertMembership(tx, { workspaceId, userId: user.id, role });
     recordAudit(tx, {
       actorId: user.id,
       workspaceId,
       action: "invitation.accept",
       target: invitation.id,
-      detail: { role: invitation.role },
+      detail: { role, ...(role !== invitation.role ? { invitedAs: invitation.role } : {}) },
     });
     return { workspaceId };
   });

@@ -1,11 +1,13 @@
 /**
  * Members of a workspace: list, change a role, remove (or leave). Owners manage everyone; admins
  * manage members and admins but never owners; the last owner can neither leave nor be demoted.
- * Losing access takes effect at once: live connections close, tokens go, running turns stop.
+ * Losing access takes effect at once: live connections close, tokens go, running turns stop, and
+ * the invitations the person sent are revoked when they are removed or demoted.
  */
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
+import { revokeInvitationsBy } from "../../db/queries/invitations";
 import { countOwners, deleteMembership, listMembers, setMembershipRole } from "../../db/queries/memberships";
 import { clearSharedCredentialsUser, listServersByWorkspace, toServerDefinition } from "../../db/queries/servers";
 import { getMembershipRole, type WorkspaceRole } from "../../db/queries/workspaces";
@@ -55,6 +57,7 @@ export async function changeMemberRole(db: Db, actor: WorkspaceActor, userId: st
     target: userId,
     detail: { from: current, to: role },
   });
+  if (RANK[role] < RANK[current]) revokeInvitationsOf(db, actor, userId);
   if (current !== "member" && role === "member") await dropManagerAccess(db, actor.workspaceId, userId, effects);
   return { userId, role };
 }
@@ -71,6 +74,7 @@ export async function removeMember(db: Db, actor: WorkspaceActor, userId: string
   assertNotLastOwner(db, actor.workspaceId, current);
   const servers = listServersByWorkspace(db, actor.workspaceId);
   deleteMembership(db, { workspaceId: actor.workspaceId, userId });
+  revokeInvitationsOf(db, actor, userId);
   effects.stopTurns(userId, actor.workspaceId);
   const shared = clearSharedCredentialsUser(db, actor.workspaceId, userId);
   await effects.closeConnections(
@@ -89,6 +93,22 @@ export async function removeMember(db: Db, actor: WorkspaceActor, userId: string
     target: userId,
     detail: { role: current },
   });
+}
+
+const RANK: Record<WorkspaceRole, number> = { member: 0, admin: 1, owner: 2 };
+
+// Authority ends with the role: links a removed or demoted person sent can no longer bring anyone
+// in (not even themselves, back as admin). Acceptance also caps by the inviter's role (invitations.ts).
+function revokeInvitationsOf(db: Db, actor: WorkspaceActor, userId: string): void {
+  const revoked = revokeInvitationsBy(db, { workspaceId: actor.workspaceId, invitedBy: userId }, new Date());
+  if (revoked.length)
+    recordAudit(db, {
+      actorId: actor.id,
+      workspaceId: actor.workspaceId,
+      action: "invitation.revoke_by_role",
+      target: userId,
+      detail: { invitations: revoked },
+    });
 }
 
 // A member no longer manages servers: shared servers stop using their credentials, and their own

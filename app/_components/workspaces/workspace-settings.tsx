@@ -25,6 +25,7 @@ interface Invitation {
   email: string;
   role: Role;
   expiresAt: string;
+  invitedBy: { id: string; name: string | null } | null;
 }
 
 /** Members, invitations, default model, audit log, rename/delete/leave of one workspace. */
@@ -160,6 +161,7 @@ export function WorkspaceSettings({
                 <li key={i.id} className="flex items-center gap-2">
                   <span className="flex-1">
                     {i.email} ({i.role}), until {new Date(i.expiresAt).toLocaleDateString()}
+                    {i.invitedBy && <span data-testid="invited-by">, invited by {i.invitedBy.name ?? "a former member"}</span>}
                   </span>
                   <Button
                     type="button"
