@@ -96,6 +96,40 @@ const baseShape = {
   credentials: z.enum(["per_member", "shared"]).optional(),
 };
 
+/**
+ * Request headers a config may not set (docs/configuration.md#headers): hop-by-hop and routing
+ * headers, which would send the request to another virtual host or desynchronise a kept-alive
+ * connection, and the MCP transport's own session and version headers. Every `proxy-*` too.
+ */
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "mcp-session-id",
+  "mcp-protocol-version",
+]);
+
+/** Whether a server config may not set the request header `name` (case-insensitive). */
+export function isReservedHeader(name: string): boolean {
+  const lower = name.trim().toLowerCase();
+  return RESERVED_HEADERS.has(lower) || lower.startsWith("proxy-");
+}
+
+/**
+ * The headers of a config a transport sends: reserved ones are dropped whatever the stored config
+ * holds (validation refuses them, but a definition may come from elsewhere: a file, an old row).
+ */
+export function sendableHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) if (!isReservedHeader(name)) out[name] = value;
+  return out;
+}
+
 const STDIO_ONLY = ["args", "env", "network", "cwd", "read_only_paths"] as const;
 const HTTP_ONLY = ["headers", "auth", "oauth"] as const;
 
@@ -126,6 +160,15 @@ export const serverConfigSchema = z
         ctx.addIssue({ code: "custom", path: ["url"], message: "must be an absolute http:// or https:// URL" });
       } else if (url.username || url.password) {
         ctx.addIssue({ code: "custom", path: ["url"], message: "must not carry credentials; use `headers` instead" });
+      }
+    }
+    for (const name of Object.keys(config.headers ?? {})) {
+      if (isReservedHeader(name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["headers", name],
+          message: `\`${name}\` cannot be set: Switchboard sets this header itself (hop-by-hop, routing and MCP session headers are refused)`,
+        });
       }
     }
   });

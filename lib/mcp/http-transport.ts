@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport, SdkHttpError } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { sendableHeaders } from "./config";
 import { nodeBodyOf } from "./limits/node-body";
 
 /** What both HTTP transports need. */
@@ -45,10 +46,11 @@ export function shouldFallBackToSse(error: unknown): boolean {
   return error instanceof SdkHttpError && (error.status === 400 || error.status === 404 || error.status === 405);
 }
 
-/** A Streamable HTTP transport with the configured headers on every request. */
+/** A Streamable HTTP transport with the configured headers (less the reserved ones) on every request. */
 export function createStreamableTransport(options: HttpTransportOptions): StreamableHTTPClientTransport {
   return new LaneStreamableTransport(new URL(options.url), {
-    requestInit: { headers: options.headers ?? {} },
+    // The SDK lets these override its own (session id, protocol version): reserved ones never pass.
+    requestInit: { headers: sendableHeaders(options.headers) },
     fetch: options.fetch,
     authProvider: options.authProvider,
     reconnectionOptions: SSE_RECONNECTION,
@@ -58,7 +60,7 @@ export function createStreamableTransport(options: HttpTransportOptions): Stream
 /** A legacy HTTP+SSE transport; headers go on both the event stream GET and the message POSTs. */
 export function createSseTransport(options: HttpTransportOptions): SSEClientTransport {
   return new SSEClientTransport(new URL(options.url), {
-    requestInit: { headers: options.headers ?? {} },
+    requestInit: { headers: sendableHeaders(options.headers) },
     fetch: options.fetch,
     authProvider: options.authProvider,
   });

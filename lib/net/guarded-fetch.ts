@@ -6,6 +6,7 @@
 import { FormData as UndiciFormData, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import { EMPTY_ALLOW_LIST, type AllowList } from "./address-policy";
 import { NetError, UnsafeUrlError, displayUrl } from "./errors";
+import { dropHopByHopHeaders } from "./hop-headers";
 import { createNodeRequester, type NodeRequester } from "./node-request";
 import { PinnedAgentPool } from "./pinned-agent";
 import { checkTarget, systemResolver, type HttpPolicy, type Resolver } from "./target-check";
@@ -58,7 +59,8 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
   const guardedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = await toRequestParts(input, init);
     let { url, method, body } = request;
-    const headers = request.headers;
+    // Host, Content-Length and the other hop-by-hop headers come from the URL and the body only.
+    const headers = dropHopByHopHeaders(request.headers);
     for (let redirects = 0; ; redirects++) {
       const target = await checkTarget(url, check);
       const response = await undiciFetch(url.href, {

@@ -10,6 +10,7 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { normalizeHostname } from "./address-policy";
+import { isHopByHopHeader } from "./hop-headers";
 import { parseIpLiteral } from "./ip-literal";
 import { AgentCache, pinnedKey, pinnedLookup } from "./pinned-agent";
 import { checkTarget, type CheckedTarget, type TargetCheckOptions } from "./target-check";
@@ -78,8 +79,9 @@ export function createNodeRequester(check?: TargetCheckOptions): NodeRequester {
 function send(url: URL, hostname: string, agent: http.Agent, init: NodeRequestInit): Promise<NodeResponseHead> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
+    // Host, Content-Length and the other hop-by-hop headers come from the URL and the body only.
     init.headers.forEach((value, name) => {
-      headers[name] = value;
+      if (!isHopByHopHeader(name)) headers[name] = value;
     });
     const module = url.protocol === "https:" ? https : http;
     const req = module.request({

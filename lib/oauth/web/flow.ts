@@ -6,7 +6,7 @@
 import { extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client";
 import { runAuth } from "../shared/run-auth";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
-import type { ServerDefinition } from "../../mcp/config";
+import { sendableHeaders, type ServerDefinition } from "../../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
 import { OAuthFlowError } from "../shared/errors";
 import { revokeTokens } from "./revoke";
@@ -113,7 +113,11 @@ export async function disconnect(deps: OAuthDeps, userId: string, server: Server
 async function probeChallenge(deps: OAuthDeps, server: ServerDefinition): Promise<{ scope?: string; resourceMetadataUrl?: URL }> {
   const response = await deps.serverFetch(server.config.url!, {
     method: "POST",
-    headers: { ...(server.config.headers ?? {}), "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: {
+      ...sendableHeaders(server.config.headers),
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: 0,
