@@ -22,7 +22,7 @@ export const DENIED_BY_WORKSPACE = "The tool call was denied by the workspace's 
 /** The outcome for one call. */
 export type ApprovalDecision = { action: "allow" } | { action: "ask"; reason: string } | { action: "never"; reason: string };
 
-/** Untrusted content the current turn has brought into the context, by server. */
+/** Untrusted content the conversation has brought into the model's context, by server. */
 export interface ContentSource {
   serverId: string;
   serverName: string;
@@ -37,8 +37,8 @@ export interface ApprovalInput {
   userChoice?: ToolPolicy;
   /** The workspace's choice (set by its owners/admins), if any; members cannot loosen it. */
   workspaceChoice?: ToolPolicy;
-  /** Servers whose content (tool results, resources, prompts) entered the context in this turn. */
-  turnSources: readonly ContentSource[];
+  /** Servers whose content (tool results, resources, prompts, app context) the conversation's context holds. */
+  contextSources: readonly ContentSource[];
   /** The lethal-trifecta check for the tool's server (default on; workspace admins may turn it off). */
   trifectaCheck: boolean;
 }
@@ -74,14 +74,14 @@ export function effectivePolicy(input: Pick<ApprovalInput, "tool" | "trusted" | 
 }
 
 /**
- * Whether a call could carry data out of the turn: anything but a read-only-claimed tool of a trusted
+ * Whether a call could carry data out of the conversation: anything but a read-only-claimed tool of a trusted
  * server, an open-world tool, or any tool of another server than the content came from.
  */
-export function couldSendOut(input: Pick<ApprovalInput, "tool" | "trusted" | "turnSources">): boolean {
+export function couldSendOut(input: Pick<ApprovalInput, "tool" | "trusted" | "contextSources">): boolean {
   const { tool } = input;
   if (!(input.trusted && claimsReadOnly(tool))) return true;
   if (tool.kind === "tool" && tool.annotations?.openWorldHint === true) return true;
-  return input.turnSources.some((source) => source.serverId !== tool.serverId);
+  return input.contextSources.some((source) => source.serverId !== tool.serverId);
 }
 
 function askReason(input: ApprovalInput, policy: ToolPolicy): string {
@@ -100,9 +100,9 @@ export function decideApproval(input: ApprovalInput): ApprovalDecision {
     const byWorkspace = input.workspaceChoice === "deny" && input.userChoice !== "deny";
     return { action: "never", reason: byWorkspace ? DENIED_BY_WORKSPACE : DENIED_BY_POLICY };
   }
-  if (input.trifectaCheck && input.turnSources.length > 0 && couldSendOut(input)) {
-    const names = [...new Set(input.turnSources.map((s) => `"${s.serverName}"`))].join(", ");
-    return { action: "ask", reason: `This call follows content from server ${names} in this turn and could send data out.` };
+  if (input.trifectaCheck && input.contextSources.length > 0 && couldSendOut(input)) {
+    const names = [...new Set(input.contextSources.map((s) => `"${s.serverName}"`))].join(", ");
+    return { action: "ask", reason: `This call follows content from server ${names} in this conversation and could send data out.` };
   }
   if (policy === "allow") return { action: "allow" };
   return { action: "ask", reason: askReason(input, policy) };

@@ -25,7 +25,7 @@ import { HELD_TOOL_ERROR, ToolGate } from "./tool-gate";
 import { SEARCH_TOOL_NAME } from "./tool-search";
 import { ToolSearchRun } from "./tool-search-run";
 import { getToolSearchSettings } from "../workspaces/tool-search-settings";
-import { turnSources } from "./turn-sources";
+import { contextSources } from "./context-sources";
 import { withServerInstructions } from "./server-instructions";
 
 /** Upper bound on model steps per turn (`SWITCHBOARD_AGENT_MAX_STEPS`, default 10). */
@@ -79,8 +79,9 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
   const gate = new ToolGate({ db, pool, user, servers });
   // Held tools (new or changed definitions) are removed here, before the model sees any list.
   const offered = await gate.refresh();
-  // The lethal-trifecta state: servers whose content entered this turn, grown as results arrive.
-  const sources: ContentSource[] = turnSources(messages);
+  // The lethal-trifecta state: servers whose content the whole conversation holds (earlier turns
+  // included: injected text stays in the context), grown as results arrive.
+  const sources: ContentSource[] = contextSources(messages);
   const addSource = (source: ContentSource) => {
     if (!sources.some((s) => s.serverId === source.serverId)) sources.push(source);
   };

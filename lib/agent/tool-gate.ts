@@ -1,7 +1,7 @@
 /**
  * Where the agent's tool set is gated: held tools (new or changed definitions awaiting review) are
  * taken out before the model sees the list, and every call is decided by the pure approval policy
- * with the server's trust settings, the user's and the workspace's choices and the turn's
+ * with the server's trust settings, the user's and the workspace's choices and the conversation's
  * untrusted-content sources. `refresh` re-lists between steps, so a tool changed mid-turn
  * (`list_changed`) is withdrawn before the next model request.
  */
@@ -110,7 +110,7 @@ export class ToolGate {
     });
   }
 
-  /** The AI SDK approval status of one call, given the turn's content sources so far. */
+  /** The AI SDK approval status of one call, given the conversation's content sources so far. */
   approval(toolName: string, sources: readonly ContentSource[]) {
     const tool = this.byName.get(toolName);
     if (!tool) return { type: "denied" as const, reason: "This tool is not available." };
@@ -124,7 +124,7 @@ export class ToolGate {
         trifectaCheck: trust?.trifectaCheck ?? true,
         userChoice: this.userChoices.get(key),
         workspaceChoice: this.workspaceChoices.get(key),
-        turnSources: sources,
+        contextSources: sources,
       }),
     );
   }

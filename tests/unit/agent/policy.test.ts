@@ -36,12 +36,12 @@ function decide(
   trifecta: Trifecta,
   extra: Partial<ApprovalInput> = {},
 ) {
-  const turnSources = trifecta === "none" ? [] : trifecta === "same" ? [SELF] : [OTHER];
+  const contextSources = trifecta === "none" ? [] : trifecta === "same" ? [SELF] : [OTHER];
   return decideApproval({
     tool: { kind: "tool", annotations: ANNOTATIONS[annotations], serverId: "s1", serverName: "files" },
     trusted,
     userChoice,
-    turnSources,
+    contextSources,
     trifectaCheck: true,
     ...extra,
   });
@@ -91,7 +91,7 @@ describe("approval policy table", () => {
     const decision = decide("none", true, "allow", "other");
     expect(decision).toEqual({
       action: "ask",
-      reason: 'This call follows content from server "web" in this turn and could send data out.',
+      reason: 'This call follows content from server "web" in this conversation and could send data out.',
     });
   });
 
@@ -115,7 +115,7 @@ describe("approval policy table", () => {
       decideApproval({
         tool: { kind: "read_resource", serverId: "s1", serverName: "files" },
         trusted,
-        turnSources: [],
+        contextSources: [],
         trifectaCheck: true,
       }).action;
     expect(wrapper(false)).toBe("ask");
@@ -139,7 +139,7 @@ describe("workspace policies members cannot loosen", () => {
 
   it("a workspace never is reported as the workspace's", () => {
     expect(
-      decideApproval({ tool, trusted: true, workspaceChoice: "deny", userChoice: "allow", turnSources: [], trifectaCheck: true }),
+      decideApproval({ tool, trusted: true, workspaceChoice: "deny", userChoice: "allow", contextSources: [], trifectaCheck: true }),
     ).toEqual({
       action: "never",
       reason: DENIED_BY_WORKSPACE,
