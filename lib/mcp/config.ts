@@ -7,6 +7,11 @@ import { parse as parseYaml } from "yaml";
 
 /** Default per-call timeout in seconds (docs/configuration.md `timeout`). */
 export const DEFAULT_TIMEOUT_S = 120;
+/**
+ * Default total ceiling of one tool call in seconds (docs/configuration.md `max_total_timeout`):
+ * 15 minutes, or the call's own `timeout` when that is longer, so no config gets cut shorter than before.
+ */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_S = 15 * 60;
 /** Default connect + discovery timeout in seconds (docs/configuration.md `connect_timeout`). */
 export const DEFAULT_CONNECT_TIMEOUT_S = 60;
 
@@ -88,6 +93,8 @@ const baseShape = {
   // both
   enabled: boolLike.optional(),
   timeout: positiveSeconds.optional(),
+  /** A tool call's total ceiling however much progress it reports (seconds). */
+  max_total_timeout: positiveSeconds.optional(),
   connect_timeout: positiveSeconds.optional(),
   supports_parallel_tool_calls: boolLike.optional(),
   tools: toolsSchema.optional(),
@@ -228,6 +235,8 @@ export function transportOf(config: ServerConfig): TransportKind {
 export interface EffectiveSettings {
   enabled: boolean;
   timeoutMs: number;
+  /** A tool call's total ceiling: progress notifications restart `timeoutMs`, never this. */
+  maxTotalTimeoutMs: number;
   connectTimeoutMs: number;
   parallel: boolean;
   resources: boolean;
@@ -239,6 +248,7 @@ export function effectiveSettings(config: ServerConfig): EffectiveSettings {
   return {
     enabled: config.enabled ?? true,
     timeoutMs: (config.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
+    maxTotalTimeoutMs: (config.max_total_timeout ?? Math.max(DEFAULT_MAX_TOTAL_TIMEOUT_S, config.timeout ?? DEFAULT_TIMEOUT_S)) * 1000,
     connectTimeoutMs: (config.connect_timeout ?? DEFAULT_CONNECT_TIMEOUT_S) * 1000,
     parallel: config.supports_parallel_tool_calls ?? false,
     resources: config.tools?.resources ?? true,

@@ -243,14 +243,14 @@ export class ManagedServer {
   /** Call a raw tool; failures become error outcomes, never throws. */
   async callTool(rawName: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallOutcome> {
     const started = this.options.clock.now();
-    const timeoutMs = effectiveSettings(this.server.config).timeoutMs;
+    const { timeoutMs, maxTotalTimeoutMs } = effectiveSettings(this.server.config);
     let outcome: ToolCallOutcome;
     try {
       const result = await this.run((c) => {
         if (!this.registrations.some((t) => t.kind === "tool" && t.rawName === rawName)) {
           throw new EngineError("not_found", `server "${this.server.name}" has no enabled tool "${rawName}"`);
         }
-        return c.callTool(rawName, args, { ...options, timeoutMs });
+        return c.callTool(rawName, args, { ...options, timeoutMs, maxTotalTimeoutMs });
       }, true);
       outcome = outcomeOf(result, this.options.clock.now() - started, this.secrets);
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   SdkErrorCode,
   SdkHttpError,
 } from "@modelcontextprotocol/client";
+import { totalTimeoutOf } from "./call-deadline";
 import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
 import { LaunchRefusedError } from "./launch";
 
@@ -94,13 +95,19 @@ function translateSdkError(error: SdkError, context: ErrorContext): EngineError 
   const name = `server "${context.serverName}"`;
   switch (error.code) {
     case SdkErrorCode.RequestTimeout:
-      return context.phase === "connect"
-        ? connectTimeout(context)
-        : new EngineError(
-            "call_timeout",
-            `${name}: the tool call timed out after ${seconds(context.timeoutMs)} s without progress; raise \`timeout\` if the tool is slow`,
-            opts,
-          );
+      if (context.phase === "connect") return connectTimeout(context);
+      if (totalTimeoutOf(error) !== undefined) {
+        return new EngineError(
+          "call_timeout",
+          `${name}: the tool call ran longer than \`max_total_timeout\` (${seconds(totalTimeoutOf(error))} s), its ceiling however much progress it reports; raise \`max_total_timeout\` if the tool is that slow`,
+          opts,
+        );
+      }
+      return new EngineError(
+        "call_timeout",
+        `${name}: the tool call timed out after ${seconds(context.timeoutMs)} s without progress; raise \`timeout\` if the tool is slow`,
+        opts,
+      );
     case SdkErrorCode.ConnectionClosed:
       return closedDuring(context, error);
     default:
