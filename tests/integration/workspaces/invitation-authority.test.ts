@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
+import { deleteMembership, setMembershipRole } from "@/db/queries/memberships";
 import { getMembershipRole } from "@/db/queries/workspaces";
 import { McpPool } from "@/lib/mcp";
 import { acceptInvitation, createInvitation, listInvitations } from "@/lib/workspaces/invitations";
@@ -86,7 +87,7 @@ describe("authority ends with the role", () => {
     // lowering the inviter's role without that sweep (as a link created concurrently would be).
     const third = await person("third@example.com");
     const link = invite(second, third.email, "owner");
-    getDb().$client.prepare("UPDATE memberships SET role = 'admin' WHERE workspace_id = ? AND user_id = ?").run(acme, second.id);
+    setMembershipRole(getDb(), { workspaceId: acme, userId: second.id, role: "admin" });
     acceptInvitation(getDb(), third, link.token);
     expect(getMembershipRole(getDb(), acme, third.id)).toBe("admin");
     expect(listAudit(getDb(), { workspaceId: acme, action: "invitation.accept" }).entries[0]).toMatchObject({
@@ -97,7 +98,7 @@ describe("authority ends with the role", () => {
   it("an invitation whose inviter is no longer a member grants nothing", async () => {
     const fourth = await person("fourth@example.com");
     const link = invite(mallory, fourth.email, "member");
-    getDb().$client.prepare("DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?").run(acme, mallory.id);
+    deleteMembership(getDb(), { workspaceId: acme, userId: mallory.id });
     expect(() => acceptInvitation(getDb(), fourth, link.token)).toThrow(expect.objectContaining({ code: "invitation.revoked" }));
     expect(getMembershipRole(getDb(), acme, fourth.id)).toBeNull();
   });
