@@ -162,6 +162,8 @@ export const oauthStates = sqliteTable("oauth_states", {
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   /** The PKCE verifier of this authorization (encrypted): bound to the state, so parallel flows never mix. */
   codeVerifierEnc: text("code_verifier_enc"),
+  /** A "Connect for everyone" of a shared server: the tokens go to the user's shared slot, apart from their own. */
+  forEveryone: integer("for_everyone", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
 });
 

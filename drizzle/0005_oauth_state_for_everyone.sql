@@ -1,0 +1,1 @@
+ALTER TABLE `oauth_states` ADD `for_everyone` integer DEFAULT false NOT NULL;
