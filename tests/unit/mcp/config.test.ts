@@ -38,11 +38,20 @@ describe("parseServerConfig accepts", () => {
     expect(effectiveSettings(parseServerConfig(STDIO))).toEqual({
       enabled: true,
       timeoutMs: 120_000,
+      maxTotalTimeoutMs: 900_000,
       connectTimeoutMs: 60_000,
       parallel: false,
       resources: true,
       prompts: true,
     });
+  });
+
+  it.each([
+    ["15 min by default", {}, 900_000],
+    ["the call timeout when that is longer", { timeout: 3600 }, 3_600_000],
+    ["the configured ceiling", { max_total_timeout: 60 }, 60_000],
+  ])("max_total_timeout: %s", (_name, extra, ms) => {
+    expect(effectiveSettings(parseServerConfig({ ...STDIO, ...extra })).maxTotalTimeoutMs).toBe(ms);
   });
 });
 
