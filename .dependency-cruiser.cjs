@@ -6,7 +6,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 /** Leaf modules: they import no project module except other leaves. */
-const LEAVES = ["lib/errors.ts", "lib/redact.ts", "lib/crypto.ts", "lib/env.ts", "lib/singleton.ts"];
+const LEAVES = ["lib/errors.ts", "lib/error-brand.ts", "lib/redact.ts", "lib/crypto.ts", "lib/env.ts", "lib/singleton.ts"];
 
 /**
  * Modules that may run in the browser, and so may be imported (as values) by client code. Client

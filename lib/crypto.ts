@@ -6,14 +6,21 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { brandError, isBrandedInstance } from "./error-brand";
 
 const ALGORITHM = "aes-256-gcm";
 const VERSION = "v1";
 
 /** Raised when stored secrets were made with another key; the message names the fix. */
 export class SecretKeyError extends Error {
+  /** The brand `instanceof` checks, which holds across the app's bundles (lib/error-brand.ts). */
+  static readonly brand: string = "switchboard.SecretKeyError";
+  static [Symbol.hasInstance](value: unknown): value is SecretKeyError {
+    return isBrandedInstance(this, value);
+  }
   constructor(message: string) {
     super(message);
+    brandError(this, new.target);
     this.name = "SecretKeyError";
   }
 }

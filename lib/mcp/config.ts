@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
+import { brandError, isBrandedInstance } from "../error-brand";
 
 /** Default per-call timeout in seconds (docs/configuration.md `timeout`). */
 export const DEFAULT_TIMEOUT_S = 120;
@@ -198,8 +199,14 @@ export interface ServerDefinition {
 export class ConfigError extends Error {
   readonly server: string | undefined;
   readonly field: string;
+  /** The brand `instanceof` checks, which holds across the app's bundles (lib/error-brand.ts). */
+  static readonly brand: string = "switchboard.ConfigError";
+  static [Symbol.hasInstance](value: unknown): value is ConfigError {
+    return isBrandedInstance(this, value);
+  }
   constructor(server: string | undefined, field: string, message: string) {
     super(`${server ? `server "${server}": ` : ""}${field ? `\`${field}\`: ` : ""}${message}`);
+    brandError(this, new.target);
     this.name = "ConfigError";
     this.server = server;
     this.field = field;

@@ -2,6 +2,7 @@
  * The engine's one error family. Callers dispatch on `code`, never on message text; messages are
  * redacted when the error is built, so they are safe to show to users, the model and logs.
  */
+import { brandError, isBrandedInstance } from "../error-brand";
 import { redactForDisplay } from "../redact";
 
 /** Every way the engine can fail, each with its own troubleshooting hint (docs/errors.md). */
@@ -31,8 +32,14 @@ export type ErrorCode =
 /** An engine failure with a stable `code` and a redacted, specific message. */
 export class EngineError extends Error {
   readonly code: ErrorCode;
+  /** The brand `instanceof` checks, which holds across the app's bundles (lib/error-brand.ts). */
+  static readonly brand: string = "switchboard.EngineError";
+  static [Symbol.hasInstance](value: unknown): value is EngineError {
+    return isBrandedInstance(this, value);
+  }
   constructor(code: ErrorCode, message: string, options: { secrets?: Iterable<string>; cause?: unknown } = {}) {
     super(redactForDisplay(message, options.secrets ?? [], 4000), { cause: options.cause });
+    brandError(this, new.target);
     this.name = "EngineError";
     this.code = code;
   }

@@ -6,6 +6,7 @@
  */
 import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { isBrandedInstance } from "../error-brand";
 import { EngineError } from "./errors";
 
 /** An OAuth provider that can remember the wider scope a server challenged for. */
@@ -22,6 +23,10 @@ export interface StepUpRecorder {
  * hide it.
  */
 export class StepUpRequiredError extends EngineError {
+  static readonly brand: string = "switchboard.StepUpRequiredError";
+  static [Symbol.hasInstance](value: unknown): value is StepUpRequiredError {
+    return isBrandedInstance(this, value);
+  }
   constructor(
     serverName: string,
     /** The scope the next Connect asks for (the granted scope plus the challenged one). */

@@ -2,6 +2,7 @@
  * The error family of lib/net. Callers dispatch on `code` (or `instanceof`), never on message
  * text; messages name the URL (without credentials or query) and the reason.
  */
+import { brandError, isBrandedInstance } from "../error-brand";
 
 /** Every code lib/net throws. */
 export type NetErrorCode =
@@ -17,8 +18,14 @@ export type NetErrorCode =
 export class NetError extends Error {
   readonly code: NetErrorCode;
   readonly status: number;
+  /** The brand `instanceof` checks, which holds across the app's bundles (lib/error-brand.ts). */
+  static readonly brand: string = "switchboard.NetError";
+  static [Symbol.hasInstance](value: unknown): value is NetError {
+    return isBrandedInstance(this, value);
+  }
   constructor(code: NetErrorCode, status: number, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    brandError(this, new.target);
     this.name = "NetError";
     this.code = code;
     this.status = status;
@@ -32,6 +39,10 @@ export class NetError extends Error {
 export class BlockedRequestError extends NetError {
   readonly url: string;
   readonly reason: string;
+  static readonly brand: string = "switchboard.BlockedRequestError";
+  static [Symbol.hasInstance](value: unknown): value is BlockedRequestError {
+    return isBrandedInstance(this, value);
+  }
   constructor(url: string, reason: string) {
     super("ssrf_blocked", 403, `blocked ${url}: ${reason}`);
     this.name = "BlockedRequestError";
@@ -42,6 +53,10 @@ export class BlockedRequestError extends NetError {
 
 /** A URL with a scheme not allowed where it is used (http where https is required, javascript:, …). */
 export class UnsafeUrlError extends NetError {
+  static readonly brand: string = "switchboard.UnsafeUrlError";
+  static [Symbol.hasInstance](value: unknown): value is UnsafeUrlError {
+    return isBrandedInstance(this, value);
+  }
   constructor(code: "insecure_url" | "unsafe_url", message: string) {
     super(code, 400, message);
     this.name = "UnsafeUrlError";
@@ -50,6 +65,10 @@ export class UnsafeUrlError extends NetError {
 
 /** `SWITCHBOARD_ALLOWED_HOSTS` (or another allow-list text) has an entry that is not a host or CIDR. */
 export class AllowListError extends NetError {
+  static readonly brand: string = "switchboard.AllowListError";
+  static [Symbol.hasInstance](value: unknown): value is AllowListError {
+    return isBrandedInstance(this, value);
+  }
   constructor(message: string) {
     super("invalid_allow_list", 500, message);
     this.name = "AllowListError";

@@ -2,6 +2,7 @@
  * The OAuth flow's own error family. Each code has a fixed, user-safe message (the callback page
  * shows only these, never a query value or a library message).
  */
+import { brandError, isBrandedInstance } from "../../error-brand";
 
 /** Why an OAuth step was refused or failed. */
 export type OAuthErrorCode =
@@ -39,8 +40,14 @@ export const OAUTH_ERROR_MESSAGES: Record<OAuthErrorCode, string> = {
 /** A refused or failed OAuth step; `message` is the fixed text of `code` unless a detail is given. */
 export class OAuthFlowError extends Error {
   readonly code: OAuthErrorCode;
+  /** The brand `instanceof` checks, which holds across the app's bundles (lib/error-brand.ts). */
+  static readonly brand: string = "switchboard.OAuthFlowError";
+  static [Symbol.hasInstance](value: unknown): value is OAuthFlowError {
+    return isBrandedInstance(this, value);
+  }
   constructor(code: OAuthErrorCode, detail?: string) {
     super(detail ? `${OAUTH_ERROR_MESSAGES[code]} (${detail})` : OAUTH_ERROR_MESSAGES[code]);
+    brandError(this, new.target);
     this.name = "OAuthFlowError";
     this.code = code;
   }
