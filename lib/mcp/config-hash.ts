@@ -40,6 +40,7 @@ export function configHash(server: ServerDefinition): string {
 const HOST_SIDE_KEYS: ReadonlySet<string> = new Set<keyof ServerConfig>([
   "enabled",
   "timeout",
+  "max_total_timeout",
   "connect_timeout",
   "supports_parallel_tool_calls",
   "tools",

@@ -23,6 +23,7 @@ export interface ServerFormValues {
   readOnlyPaths: string;
   enabled: boolean;
   timeout: string;
+  maxTotalTimeout: string;
   connectTimeout: string;
   parallel: boolean;
   /** `credentials: shared`: every member's calls use the connecting owner/admin's credentials. */
@@ -66,6 +67,7 @@ export const EMPTY_FORM: ServerFormValues = {
   readOnlyPaths: "",
   enabled: true,
   timeout: "",
+  maxTotalTimeout: "",
   connectTimeout: "",
   parallel: false,
   sharedCredentials: false,
@@ -142,6 +144,7 @@ export function formToConfig(v: ServerFormValues, original?: ServerConfig): Reco
   }
   if (!v.enabled) config.enabled = false;
   set("timeout", num(v.timeout));
+  set("max_total_timeout", num(v.maxTotalTimeout));
   set("connect_timeout", num(v.connectTimeout));
   if (v.parallel) config.supports_parallel_tool_calls = true;
   if (v.sharedCredentials) config.credentials = "shared";
@@ -234,6 +237,7 @@ export function configToForm(name: string, c: ServerConfig): ServerFormValues {
     readOnlyPaths: (c.read_only_paths ?? []).join("\n"),
     enabled: c.enabled ?? true,
     timeout: str(c.timeout),
+    maxTotalTimeout: str(c.max_total_timeout),
     connectTimeout: str(c.connect_timeout),
     parallel: c.supports_parallel_tool_calls ?? false,
     sharedCredentials: c.credentials === "shared",
@@ -271,6 +275,7 @@ const FIELD_OF_PATH: Record<string, keyof ServerFormValues> = {
   read_only_paths: "readOnlyPaths",
   enabled: "enabled",
   timeout: "timeout",
+  max_total_timeout: "maxTotalTimeout",
   connect_timeout: "connectTimeout",
   supports_parallel_tool_calls: "parallel",
   credentials: "sharedCredentials",

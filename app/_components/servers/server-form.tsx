@@ -231,9 +231,12 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
 
       {section(
         "Timeouts",
-        ["timeout", "connectTimeout", "parallel"],
+        ["timeout", "maxTotalTimeout", "connectTimeout", "parallel"],
         <>
           {text("timeout", "Tool call timeout (seconds, default 120)", { configKey: "timeout" })}
+          {text("maxTotalTimeout", "Tool call ceiling, whatever its progress (seconds, default 900)", {
+            configKey: "max_total_timeout",
+          })}
           {text("connectTimeout", "Connect timeout (seconds, default 60)", { configKey: "connect_timeout" })}
           {check("parallel", "Tools may run in parallel", "supports_parallel_tool_calls")}
         </>,
