@@ -1,12 +1,15 @@
 /**
  * The one place every request passes before any route or page: the cross-site request rule
- * (lib/security/csrf.ts), the security headers with a per-request CSP nonce, and the public origin
- * next-auth builds its redirects from. Sessions are checked by each route itself (lib/auth/session.ts).
+ * (lib/security/csrf.ts), the security headers with a per-request CSP nonce, the public origin
+ * next-auth builds its redirects from, and workspace-scoped API paths (`/api/w/<slug>/…`,
+ * lib/workspaces/api-path.ts) served by their route. Sessions are checked by each route itself
+ * (lib/auth/session.ts).
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { SANDBOX_PATH } from "./lib/apps/sandbox-page";
 import { applySecurityHeaders } from "./lib/security/headers";
 import { requestPolicy } from "./lib/security/request-policy";
+import { splitWorkspacePath, withPathWorkspace } from "./lib/workspaces/api-path";
 
 /** Refuse cross-site writes, set security headers, and pin the forwarded host to the public origin. */
 export function proxy(request: NextRequest): NextResponse {
@@ -31,7 +34,18 @@ export function proxy(request: NextRequest): NextResponse {
   requestHeaders.set("x-forwarded-host", url.host);
   requestHeaders.set("x-forwarded-proto", url.protocol.slice(0, -1));
 
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  // `/api/w/<slug>/<route>` is `/api/<route>` told the path's workspace; a client's own copy of that
+  // header is dropped on every request, so only the path can name it.
+  const scoped = splitWorkspacePath(request.nextUrl.pathname);
+  withPathWorkspace(requestHeaders, scoped?.slug ?? null);
+  let response: NextResponse;
+  if (scoped) {
+    const target = request.nextUrl.clone();
+    target.pathname = scoped.pathname;
+    response = NextResponse.rewrite(target, { request: { headers: requestHeaders } });
+  } else {
+    response = NextResponse.next({ request: { headers: requestHeaders } });
+  }
   applySecurityHeaders(response.headers, { csp, https });
   // An MCP App's frame carries its own sandboxing CSP and may be framed by the app (docs/mcp-apps.md).
   if (request.nextUrl.pathname === SANDBOX_PATH) {

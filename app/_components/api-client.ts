@@ -1,8 +1,9 @@
 /**
  * The browser's one client for the app's JSON API. Every call goes through `apiRequest`, which sends
  * JSON and throws an `ApiError` carrying the response's `{code, message, field?}` (docs/errors.md):
- * components decide on `code` and `field` and show `message`. Response types are the server's own,
- * imported with `import type` so no server code reaches the bundle.
+ * components decide on `code` and `field` and show `message`. Workspace-scoped calls take the page's
+ * workspace (`ws`, its URL slug from `useWorkspaceSlug`) and name it in the path (`/api/w/<ws>/…`).
+ * Response types are the server's own, imported with `import type` so no server code reaches the bundle.
  */
 import type { GetPromptResult, Prompt, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import type { chatView } from "@/lib/agent/chat-service";
@@ -95,56 +96,65 @@ export function api<T>(url: string, init?: RequestInit & { json?: unknown }): Pr
   return apiRequest<T>(url, body === undefined ? rest : { ...rest, body: JSON.stringify(body) }, (status) => `Request failed (${status}).`);
 }
 
-const json = (method: string, body: unknown): RequestInit => ({ method, body: JSON.stringify(body) });
-const serverPath = (serverId: string) => `/api/servers/${encodeURIComponent(serverId)}`;
+/** A workspace's URL slug (`personal` for the caller's own), as `useWorkspaceSlug` gives it. */
+export type WorkspaceSlug = string;
 
-/** The user's servers. */
-export async function listServers(): Promise<ServerView[]> {
-  return (await apiRequest<{ servers: ServerView[] }>("/api/servers")).servers;
+/** The URL of workspace-scoped API route `route` (`servers/…`, no leading slash) in workspace `ws`. */
+export function workspaceApiPath(ws: WorkspaceSlug, route: string): string {
+  return `/api/w/${encodeURIComponent(ws)}/${route}`;
+}
+
+const json = (method: string, body: unknown): RequestInit => ({ method, body: JSON.stringify(body) });
+const serverPath = (ws: WorkspaceSlug, serverId: string) => workspaceApiPath(ws, `servers/${encodeURIComponent(serverId)}`);
+
+/** The servers of workspace `ws`. */
+export async function listServers(ws: WorkspaceSlug): Promise<ServerView[]> {
+  return (await apiRequest<{ servers: ServerView[] }>(workspaceApiPath(ws, "servers"))).servers;
 }
 
 /** Add a server (`serverId` absent) or change one. */
-export function saveServer(serverId: string | undefined, body: { name: string; config: unknown }): Promise<ServerView> {
-  return apiRequest<ServerView>(serverId ? serverPath(serverId) : "/api/servers", json(serverId ? "PATCH" : "POST", body), (status) => {
+export function saveServer(ws: WorkspaceSlug, serverId: string | undefined, body: { name: string; config: unknown }): Promise<ServerView> {
+  const url = serverId ? serverPath(ws, serverId) : workspaceApiPath(ws, "servers");
+  return apiRequest<ServerView>(url, json(serverId ? "PATCH" : "POST", body), (status) => {
     return `Saving failed (${status}).`;
   });
 }
 
 /** Delete a server. */
-export async function deleteServer(serverId: string): Promise<void> {
-  await apiRequest<void>(serverPath(serverId), { method: "DELETE" }, () => "Delete failed.");
+export async function deleteServer(ws: WorkspaceSlug, serverId: string): Promise<void> {
+  await apiRequest<void>(serverPath(ws, serverId), { method: "DELETE" }, () => "Delete failed.");
 }
 
 /** One server's status for the user; `connect` connects it first. */
-export function serverStatus(serverId: string, connect: boolean): Promise<ServerStatus> {
-  return apiRequest<ServerStatus>(`${serverPath(serverId)}/status${connect ? "?connect=1" : ""}`, undefined, (status) => {
+export function serverStatus(ws: WorkspaceSlug, serverId: string, connect: boolean): Promise<ServerStatus> {
+  return apiRequest<ServerStatus>(`${serverPath(ws, serverId)}/status${connect ? "?connect=1" : ""}`, undefined, (status) => {
     return `Status failed (${status}).`;
   });
 }
 
 /** Drop the user's connection to a server and connect again. */
-export function reconnectServer(serverId: string): Promise<ServerStatus> {
-  return apiRequest<ServerStatus>(`${serverPath(serverId)}/reconnect`, { method: "POST" });
+export function reconnectServer(ws: WorkspaceSlug, serverId: string): Promise<ServerStatus> {
+  return apiRequest<ServerStatus>(`${serverPath(ws, serverId)}/reconnect`, { method: "POST" });
 }
 
 /** A server's registered tools. */
-export async function listServerTools(serverId: string): Promise<RegisteredTool[]> {
-  return (await apiRequest<{ tools: RegisteredTool[] }>(`${serverPath(serverId)}/tools`)).tools;
+export async function listServerTools(ws: WorkspaceSlug, serverId: string): Promise<RegisteredTool[]> {
+  return (await apiRequest<{ tools: RegisteredTool[] }>(`${serverPath(ws, serverId)}/tools`)).tools;
 }
 
 /** Every server's status (connects what is not connected yet). */
-export async function listStatuses(): Promise<ServerStatusView[]> {
-  return (await apiRequest<{ servers: ServerStatusView[] }>("/api/mcp/status")).servers;
+export async function listStatuses(ws: WorkspaceSlug): Promise<ServerStatusView[]> {
+  return (await apiRequest<{ servers: ServerStatusView[] }>(workspaceApiPath(ws, "mcp/status"))).servers;
 }
 
 /** One server's resources and templates. */
-export function listResources(serverId: string) {
-  return apiRequest<{ resources: Resource[]; resourceTemplates: ResourceTemplate[] }>(`${serverPath(serverId)}/resources`);
+export function listResources(ws: WorkspaceSlug, serverId: string) {
+  return apiRequest<{ resources: Resource[]; resourceTemplates: ResourceTemplate[] }>(`${serverPath(ws, serverId)}/resources`);
 }
 
 /** One server's prompts. */
-export async function listPrompts(serverId: string): Promise<Prompt[]> {
-  return (await apiRequest<{ prompts: Prompt[] }>(`${serverPath(serverId)}/prompts`)).prompts;
+export async function listPrompts(ws: WorkspaceSlug, serverId: string): Promise<Prompt[]> {
+  return (await apiRequest<{ prompts: Prompt[] }>(`${serverPath(ws, serverId)}/prompts`)).prompts;
 }
 
 /** What a completion is for: a prompt (by name) or a resource template (by its URI template). */
@@ -152,6 +162,7 @@ type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resourc
 
 /** completion/complete suggestions for one argument (empty when the server offers none). */
 async function completeArgument(
+  ws: WorkspaceSlug,
   serverId: string,
   ref: CompletionRef,
   name: string,
@@ -159,40 +170,51 @@ async function completeArgument(
   context: Record<string, string>,
 ): Promise<string[]> {
   const result = await apiRequest<{ completion?: { values?: string[] } }>(
-    `${serverPath(serverId)}/complete`,
+    `${serverPath(ws, serverId)}/complete`,
     json("POST", { ref, argument: { name, value }, context: { arguments: context } }),
   );
   return result.completion?.values ?? [];
 }
 
 /** completion/complete suggestions for a prompt argument (empty when the server offers none). */
-export function completePromptArgument(serverId: string, prompt: string, name: string, value: string, context: Record<string, string>) {
-  return completeArgument(serverId, { type: "ref/prompt", name: prompt }, name, value, context);
+export function completePromptArgument(
+  ws: WorkspaceSlug,
+  serverId: string,
+  prompt: string,
+  name: string,
+  value: string,
+  context: Record<string, string>,
+) {
+  return completeArgument(ws, serverId, { type: "ref/prompt", name: prompt }, name, value, context);
 }
 
 /** Start OAuth for a server: a URL to open, or already authorized. */
-export function startOAuth(serverId: string): Promise<BeginResult> {
-  return apiRequest<BeginResult>("/api/oauth/start", json("POST", { serverId }), (status) => `Request failed (${status}).`);
+export function startOAuth(ws: WorkspaceSlug, serverId: string): Promise<BeginResult> {
+  return apiRequest<BeginResult>(
+    workspaceApiPath(ws, "oauth/start"),
+    json("POST", { serverId }),
+    (status) => `Request failed (${status}).`,
+  );
 }
 
 /** Forget the user's OAuth tokens for a server (revoked where supported). */
-export function disconnectOAuth(serverId: string): Promise<{ revoked: boolean; status: ServerStatus }> {
-  return apiRequest("/api/oauth/disconnect", json("POST", { serverId }), (status) => `Request failed (${status}).`);
+export function disconnectOAuth(ws: WorkspaceSlug, serverId: string): Promise<{ revoked: boolean; status: ServerStatus }> {
+  return apiRequest(workspaceApiPath(ws, "oauth/disconnect"), json("POST", { serverId }), (status) => `Request failed (${status}).`);
 }
 
 /** Start a chat. */
-export function createChat(): Promise<ChatView> {
-  return apiRequest<ChatView>("/api/chats", { method: "POST", body: "{}" });
+export function createChat(ws: WorkspaceSlug): Promise<ChatView> {
+  return apiRequest<ChatView>(workspaceApiPath(ws, "chats"), { method: "POST", body: "{}" });
 }
 
 /** Rename a chat. */
-export function renameChat(chatId: string, title: string): Promise<ChatView> {
-  return apiRequest<ChatView>(`/api/chats/${chatId}`, json("PATCH", { title }));
+export function renameChat(ws: WorkspaceSlug, chatId: string, title: string): Promise<ChatView> {
+  return apiRequest<ChatView>(workspaceApiPath(ws, `chats/${encodeURIComponent(chatId)}`), json("PATCH", { title }));
 }
 
 /** Delete a chat with its messages. */
-export async function deleteChat(chatId: string): Promise<void> {
-  await apiRequest<void>(`/api/chats/${chatId}`, { method: "DELETE" });
+export async function deleteChat(ws: WorkspaceSlug, chatId: string): Promise<void> {
+  await apiRequest<void>(workspaceApiPath(ws, `chats/${encodeURIComponent(chatId)}`), { method: "DELETE" });
 }
 
 /** The user's model settings. */
@@ -206,13 +228,20 @@ export function saveModelSettings(body: Record<string, unknown>): Promise<ModelS
 }
 
 /** Every tool with its approval policy. */
-export function listToolPolicies(): Promise<ToolPolicyList> {
-  return apiRequest<ToolPolicyList>("/api/settings/tool-policies");
+export function listToolPolicies(ws: WorkspaceSlug): Promise<ToolPolicyList> {
+  return apiRequest<ToolPolicyList>(workspaceApiPath(ws, "settings/tool-policies"));
 }
 
 /** Set one tool's policy (`null`: back to the default). */
-export async function setToolPolicy(row: Pick<ToolPolicyRow, "serverId" | "toolName">, policy: string | null): Promise<void> {
-  await apiRequest<void>("/api/settings/tool-policies", json("PUT", { serverId: row.serverId, toolName: row.toolName, policy }));
+export async function setToolPolicy(
+  ws: WorkspaceSlug,
+  row: Pick<ToolPolicyRow, "serverId" | "toolName">,
+  policy: string | null,
+): Promise<void> {
+  await apiRequest<void>(
+    workspaceApiPath(ws, "settings/tool-policies"),
+    json("PUT", { serverId: row.serverId, toolName: row.toolName, policy }),
+  );
 }
 
 /** What servers are waiting on the user for. */
@@ -236,17 +265,18 @@ export function registerAccount(body: { name: string; email: string; password: s
 }
 
 /** A prompt rendered with its arguments (the preview before it is sent). */
-export function getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
-  return apiRequest<GetPromptResult>(`${serverPath(serverId)}/prompts/get`, json("POST", { name, arguments: args }));
+export function getPrompt(ws: WorkspaceSlug, serverId: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+  return apiRequest<GetPromptResult>(`${serverPath(ws, serverId)}/prompts/get`, json("POST", { name, arguments: args }));
 }
 
 /** completion/complete suggestions for a resource template variable (empty when the server offers none). */
 export function completeResourceArgument(
+  ws: WorkspaceSlug,
   serverId: string,
   uriTemplate: string,
   name: string,
   value: string,
   context: Record<string, string>,
 ) {
-  return completeArgument(serverId, { type: "ref/resource", uri: uriTemplate }, name, value, context);
+  return completeArgument(ws, serverId, { type: "ref/resource", uri: uriTemplate }, name, value, context);
 }

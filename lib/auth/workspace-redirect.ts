@@ -1,11 +1,11 @@
 /**
  * The pre-workspace URLs (`/chat`, `/servers`, `/settings`, `/chat/:id`) keep working: they send
- * the browser to the same section of the workspace it came from (a link or router push from a
- * `/w/<slug>/…` page carries that page as Referer), else the workspace page last opened in this
- * browser (a cookie: the OAuth callback comes back from another site), else the personal one.
+ * the browser to the same section of the workspace page last opened in this browser (a cookie: the
+ * OAuth callback comes back from another site), else the personal one. The app's own pages link
+ * to `/w/<slug>/…` directly; no Referer is read (the app sends `Referrer-Policy: no-referrer`).
  */
 import "server-only";
-import { cookies, headers } from "next/headers";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
 import { getChatById } from "../../db/queries/chats";
@@ -16,14 +16,12 @@ import { slugOf, workspaceForSlug } from "./workspace";
 /** Same name as the client's `LAST_WORKSPACE_COOKIE` (app/_components/workspaces/workspace-scope.tsx). */
 const LAST_WORKSPACE_COOKIE = "switchboard-workspace";
 
-/** Redirect `/<section>` to `/w/<slug>/<section>` of the referring workspace page, else the personal one. */
+/** Redirect `/<section>` to `/w/<slug>/<section>` of the last workspace page opened, else the personal one. */
 export async function redirectToWorkspaceSection(section: "chat" | "servers" | "settings"): Promise<never> {
   const user = await requirePageUser();
-  const referer = (await headers()).get("referer");
-  const fromReferer = referer ? /^\/w\/([^/]+)/.exec(safePath(referer))?.[1] : undefined;
   const fromCookie = (await cookies()).get(LAST_WORKSPACE_COOKIE)?.value;
   // Only a workspace the caller still belongs to; anything else falls back to their own.
-  const slug = [fromReferer, fromCookie].find((s) => s && workspaceForSlug(getDb(), user, decodeURIComponent(s))) ?? PERSONAL_SLUG;
+  const slug = fromCookie && workspaceForSlug(getDb(), user, safeDecode(fromCookie)) ? fromCookie : PERSONAL_SLUG;
   redirect(`/w/${slug}/${section}`);
 }
 
@@ -37,10 +35,10 @@ export async function redirectToChat(id: string): Promise<string | null> {
   redirect(`/w/${slugOf(workspace)}/chat/${chat.id}`);
 }
 
-function safePath(url: string): string {
+function safeDecode(value: string): string {
   try {
-    return new URL(url).pathname;
+    return decodeURIComponent(value);
   } catch {
-    return ""; // an unparsable Referer names no workspace
+    return ""; // a malformed cookie names no workspace
   }
 }

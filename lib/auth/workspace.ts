@@ -8,10 +8,11 @@ import { notFound } from "next/navigation";
 import { getDb, type Db } from "../../db/client";
 import { PERSONAL_SLUG, type WorkspaceRecord, type WorkspaceRole } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
+import { WORKSPACE_PATH_HEADER } from "../workspaces/api-path";
 import { membershipOf, type WorkspaceHint } from "../workspaces/membership-lookup";
 import { requirePageUser, requireUser, type SessionUser } from "./session";
 
-/** The header scripts and workspace pages name the workspace with. */
+/** The header scripts may name the workspace with (by id) instead of the path's `/api/w/<slug>/`. */
 export const WORKSPACE_HEADER = "x-workspace-id";
 
 /** The signed-in user acting inside one workspace they belong to. */
@@ -34,10 +35,9 @@ export function hasRole(role: WorkspaceRole, least: WorkspaceRole): boolean {
 }
 
 /**
- * The caller and the workspace of this request: the `x-workspace-id` header, else the workspace
- * page the request came from (`/w/<slug>/…` in the Referer), else the personal workspace. A
- * workspace the caller is not a member of is a 404 (its existence is not revealed); a role below
- * `options.role` is a 403.
+ * The caller and the workspace of this request: the one its path names (`/api/w/<slug>/…`), else
+ * the `x-workspace-id` header, else the personal workspace. A workspace the caller is not a member
+ * of is a 404 (its existence is not revealed); a role below `options.role` is a 403.
  */
 export async function requireWorkspace(request: Request, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
   const user = await requireUser(request);
@@ -82,20 +82,13 @@ export function slugOf(workspace: WorkspaceRecord): string {
 
 type Hint = WorkspaceHint;
 
+// The path's workspace (`/api/w/<slug>/…`, handed on by proxy.ts or the direct lane, which drop any
+// copy a client sent) wins over the header: a link or a form acts on the workspace it names.
 function workspaceHint(request: Request): Hint {
+  const fromPath = request.headers.get(WORKSPACE_PATH_HEADER);
+  if (fromPath) return { slug: fromPath };
   const header = request.headers.get(WORKSPACE_HEADER)?.trim();
-  if (header) return { id: header };
-  const referer = request.headers.get("referer");
-  if (!referer) return null;
-  try {
-    const url = new URL(referer);
-    // Only our own pages name the workspace this way; another site's Referer is ignored.
-    if (url.host !== new URL(request.url).host) return null;
-    const match = /^\/w\/([^/]+)(?:\/|$)/.exec(url.pathname);
-    return match ? { slug: decodeURIComponent(match[1]) } : null;
-  } catch {
-    return null; // a malformed Referer names no workspace: fall back to the personal one
-  }
+  return header ? { id: header } : null;
 }
 
 function resolveWorkspace(db: Db, user: SessionUser, hint: Hint, least: WorkspaceRole): WorkspaceCaller {

@@ -4,7 +4,8 @@
  * whole MCP round trip. Nothing is skipped: the request meets the same cross-site refusal and
  * security headers as proxy.ts (lib/security/request-policy.ts), then the route's own handler runs
  * with a web `Request`, so the session check, body cap, schema, role and quotas are the route's.
- * A request for any other path is left to Next.
+ * A route is also served at its workspace-scoped path (`/api/w/<slug>/…`, lib/workspaces/api-path.ts),
+ * as proxy.ts serves it. A request for any other path is left to Next.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
@@ -12,6 +13,7 @@ import { errorResponse, laneRequest, maxBodyBytes, serializedBody } from "../htt
 import { redact } from "../redact";
 import { applySecurityHeaders } from "../security/headers";
 import { requestPolicy } from "../security/request-policy";
+import { splitWorkspacePath, withPathWorkspace } from "../workspaces/api-path";
 
 /** A route handler as Next calls it: the request and a context with the path parameters. */
 export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -44,14 +46,16 @@ export function createDirectLane(routes: DirectRoute[]): DirectLane {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const pathname = query < 0 ? url : url.slice(0, query);
+    const scoped = splitWorkspacePath(pathname);
+    const target = { pathname: scoped?.pathname ?? pathname, slug: scoped?.slug ?? null };
     for (const route of routes) {
       if (route.method !== req.method) continue;
-      const match = route.pattern.exec(pathname);
+      const match = route.pattern.exec(target.pathname);
       if (!match) continue;
       const params = decodedParams(match.groups ?? {});
       // A malformed escape in the path: Next answers that as it answers any bad path.
       if (!params) return false;
-      serve(route, params, pathname, req, res).catch((error: unknown) => failed(error, res));
+      serve(route, params, target, req, res).catch((error: unknown) => failed(error, res));
       return true;
     }
     return false;
@@ -82,14 +86,19 @@ function failed(error: unknown, res: ServerResponse): void {
   }
 }
 
-async function serve(route: DirectRoute, params: Record<string, string>, pathname: string, req: IncomingMessage, res: ServerResponse) {
+// The route's path and the workspace its `/api/w/<slug>/` form named (null: none).
+type Target = { pathname: string; slug: string | null };
+
+async function serve(route: DirectRoute, params: Record<string, string>, target: Target, req: IncomingMessage, res: ServerResponse) {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  // As proxy.ts: only the path names the path's workspace, never a header the client sent.
+  withPathWorkspace(headers, target.slug);
   // As Next's own server does: the scheme the request came in on, unless a proxy in front said so.
   if (!headers.has("x-forwarded-proto"))
     headers.set("x-forwarded-proto", "encrypted" in req.socket && req.socket.encrypted ? "https" : "http");
-  const policy = requestPolicy({ method: req.method ?? "GET", pathname, headers });
+  const policy = requestPolicy({ method: req.method ?? "GET", pathname: target.pathname, headers });
   let response: Response;
   // Closing the request (the client went away) aborts the work, as Next's request.signal does.
   const aborted = new AbortController();
@@ -102,6 +111,7 @@ async function serve(route: DirectRoute, params: Record<string, string>, pathnam
     try {
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
       const url = new URL(req.url ?? "/", policy.publicOrigin);
+      url.pathname = target.pathname;
       const init = { method: req.method, headers, signal: aborted.signal };
       const ahead = hasBody ? await readAhead(req) : undefined;
       const streamed = hasBody && !ahead ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {};

@@ -1,5 +1,5 @@
 /**
- * Server icons served from the app's own origin (`GET /api/servers/:id/icon?i=N`): the browser
+ * Server icons served from the app's own origin (`GET /api/w/<slug>/servers/:id/icon?i=N`): the browser
  * never loads a URL a server names. A `data:` icon is decoded here; an http(s) icon is fetched
  * server-side through the SSRF guard, at most `MAX_ICON_BYTES`, and kept only when it is a PNG,
  * JPEG, GIF or WebP by its own bytes (SVG can carry script). Cached per icon URL for an hour.

@@ -33,9 +33,10 @@ export async function serverTools(caller: TrustActor, serverId: string) {
 /**
  * What the inspector's header shows, without connecting: the status (name, version, protocol),
  * the negotiated capabilities and instructions (null until connected; instructions stripped of
- * invisible characters), and icon links to the app's own icon route, so the browser never fetches a server's URL.
+ * invisible characters), and icon links to the app's own icon route in the workspace `slug` names
+ * (`/api/w/<slug>/servers/:id/icon`), so the browser never fetches a server's URL.
  */
-export function serverInfo(caller: Caller, serverId: string) {
+export function serverInfo(caller: Caller, serverId: string, slug: string) {
   const pool = appPool();
   const server = definition(caller, serverId);
   const status = pool.status(caller.id, server);
@@ -43,7 +44,7 @@ export function serverInfo(caller: Caller, serverId: string) {
   // Every icon is served from the app's origin (lib/host/server-icons.ts), never from the server's URL.
   const icons = (status.serverInfo?.icons ?? []).flatMap((icon, index) =>
     SAFE_ICON.test(icon.src) || /^https?:\/\//.test(icon.src)
-      ? [{ src: `/api/servers/${encodeURIComponent(serverId)}/icon?i=${index}`, mimeType: icon.mimeType }]
+      ? [{ src: `/api/w/${encodeURIComponent(slug)}/servers/${encodeURIComponent(serverId)}/icon?i=${index}`, mimeType: icon.mimeType }]
       : [],
   );
   return {

@@ -10,7 +10,8 @@ import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { useEffect, useRef, useState } from "react";
 import type { AppResourceView } from "@/lib/apps/app-resource";
-import { api } from "../api-client";
+import { api, workspaceApiPath } from "../api-client";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { AppPrompt, type AppQuestion } from "./app-prompt";
 import { askAppTool, confirmLink, confirmMessage } from "./app-requests";
 
@@ -46,6 +47,7 @@ function textOf(content: { type: string; text?: string }[]): string {
 /** The frame with its bridge; errors stay inside the frame's box. */
 export function AppFrame(props: AppFrameProps) {
   const { serverId, serverName, uri, tool, toolCallId } = props;
+  const ws = useWorkspaceSlug();
   const iframe = useRef<HTMLIFrameElement>(null);
   const latest = useRef(props);
   latest.current = props;
@@ -56,14 +58,16 @@ export function AppFrame(props: AppFrameProps) {
 
   useEffect(() => {
     let live = true;
-    api<AppResourceView>(`/api/apps/resource?serverId=${encodeURIComponent(serverId)}&uri=${encodeURIComponent(uri)}`).then(
+    api<AppResourceView>(
+      workspaceApiPath(ws, `apps/resource?serverId=${encodeURIComponent(serverId)}&uri=${encodeURIComponent(uri)}`),
+    ).then(
       (view) => live && setResource(view),
       (e: Error) => live && setError(`The app could not be loaded: ${e.message}`),
     );
     return () => {
       live = false;
     };
-  }, [serverId, uri]);
+  }, [ws, serverId, uri]);
 
   useEffect(() => {
     const frame = iframe.current;
@@ -98,11 +102,11 @@ export function AppFrame(props: AppFrameProps) {
     bridge.onsizechange = ({ height: h }) => {
       if (typeof h === "number") setHeight(Math.max(60, Math.min(1200, Math.ceil(h))));
     };
-    bridge.oncalltool = (params) => askAppTool({ serverId, name: params.name, arguments: params.arguments ?? {}, ask });
-    bridge.onopenlink = async ({ url }) => ((await confirmLink({ serverId, serverName, url, ask })) ? {} : { isError: true });
+    bridge.oncalltool = (params) => askAppTool({ ws, serverId, name: params.name, arguments: params.arguments ?? {}, ask });
+    bridge.onopenlink = async ({ url }) => ((await confirmLink({ ws, serverId, serverName, url, ask })) ? {} : { isError: true });
     bridge.onmessage = async ({ content }) => {
       const send = latest.current.onMessage;
-      const text = await confirmMessage({ serverId, serverName, text: textOf(content), ask, canSend: !!send });
+      const text = await confirmMessage({ ws, serverId, serverName, text: textOf(content), ask, canSend: !!send });
       if (text === null || !send) return { isError: true };
       send(text);
       return {};
@@ -111,7 +115,10 @@ export function AppFrame(props: AppFrameProps) {
       const chatId = latest.current.chatId;
       // Outside a chat (the server inspector) there is no conversation to give context to.
       if (!chatId) throw new Error("This app is not shown in a chat: there is no model to give context to.");
-      await api("/api/apps/context", { method: "POST", json: { chatId, toolCallId, serverId, content: content ?? [], structuredContent } });
+      await api(workspaceApiPath(ws, "apps/context"), {
+        method: "POST",
+        json: { chatId, toolCallId, serverId, content: content ?? [], structuredContent },
+      });
       return {};
     };
     bridge.onloggingmessage = () => {};
@@ -127,7 +134,7 @@ export function AppFrame(props: AppFrameProps) {
       window.clearTimeout(timer);
       void bridge.close();
     };
-  }, [resource, serverId, serverName, tool, toolCallId]);
+  }, [resource, ws, serverId, serverName, tool, toolCallId]);
 
   return (
     <div data-testid="app-frame" data-server={serverName} className="space-y-2">

@@ -1,11 +1,11 @@
 /**
  * The browser half of what an MCP App asks (docs/mcp-apps.md#what-an-app-may-ask): the server decides
  * tool calls by the same policy as the agent's, and checks and audits links and messages; the user
- * confirms in the host's own prompt, never inside the app.
+ * confirms in the host's own prompt, never inside the app. Each asks in the page's workspace (`ws`).
  */
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { AppCallOutcome } from "@/lib/apps/app-calls";
-import { api } from "../api-client";
+import { api, type WorkspaceSlug, workspaceApiPath } from "../api-client";
 import type { AppQuestion } from "./app-prompt";
 
 type Ask = (question: Omit<AppQuestion, "answer">) => Promise<boolean>;
@@ -14,13 +14,14 @@ const failed = (text: string): CallToolResult => ({ content: [{ type: "text", te
 
 /** A tool call from the app: run when the policy allows, ask the user when it says so, else refuse. */
 export async function askAppTool(options: {
+  ws: WorkspaceSlug;
   serverId: string;
   name: string;
   arguments: Record<string, unknown>;
   ask: Ask;
 }): Promise<CallToolResult> {
   const call = (extra: { approved?: boolean; declined?: boolean } = {}) =>
-    api<AppCallOutcome>("/api/apps/call", {
+    api<AppCallOutcome>(workspaceApiPath(options.ws, "apps/call"), {
       method: "POST",
       json: { serverId: options.serverId, name: options.name, arguments: options.arguments, ...extra },
     });
@@ -42,7 +43,13 @@ export async function askAppTool(options: {
 }
 
 /** A link from the app: only http(s), opened in a new tab without a referrer after the user agrees. */
-export async function confirmLink(options: { serverId: string; serverName: string; url: string; ask: Ask }): Promise<boolean> {
+export async function confirmLink(options: {
+  ws: WorkspaceSlug;
+  serverId: string;
+  serverName: string;
+  url: string;
+  ask: Ask;
+}): Promise<boolean> {
   let parsed: URL | null = null;
   try {
     parsed = new URL(options.url);
@@ -59,7 +66,7 @@ export async function confirmLink(options: { serverId: string; serverName: strin
       })
     : false;
   try {
-    const answer = await api<{ url?: string }>("/api/apps/requests", {
+    const answer = await api<{ url?: string }>(workspaceApiPath(options.ws, "apps/requests"), {
       method: "POST",
       json: { kind: "open_link", serverId: options.serverId, url: options.url, confirmed },
     });
@@ -74,6 +81,7 @@ export async function confirmLink(options: { serverId: string; serverName: strin
 
 /** A message from the app for the chat: shown to the user first; returns the (redacted) text to send, or null. */
 export async function confirmMessage(options: {
+  ws: WorkspaceSlug;
   serverId: string;
   serverName: string;
   text: string;
@@ -84,7 +92,7 @@ export async function confirmMessage(options: {
     options.canSend && options.text.trim()
       ? await options.ask({ kind: "message", title: `The app of ${options.serverName} wants to send a message`, detail: options.text })
       : false;
-  const answer = await api<{ text?: string }>("/api/apps/requests", {
+  const answer = await api<{ text?: string }>(workspaceApiPath(options.ws, "apps/requests"), {
     method: "POST",
     json: { kind: "message", serverId: options.serverId, text: options.text.slice(0, 20_000), confirmed },
   });

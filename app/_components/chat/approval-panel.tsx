@@ -9,8 +9,9 @@ import type { DynamicToolUIPart } from "ai";
 import { useMemo, useState } from "react";
 import type { ToolMeta } from "@/lib/domain/chat-message";
 import { argumentChanges } from "@/lib/trust/diff";
-import { apiRequest } from "../api-client";
+import { setToolPolicy } from "../api-client";
 import { Button } from "../ui/primitives/button";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { type FieldSchema, SchemaForm } from "./schema-form";
 
 /** What the panel needs from the chat. */
@@ -30,6 +31,7 @@ function parseSchema(meta: Partial<ToolMeta>): FieldSchema {
 
 /** The panel. */
 export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
+  const ws = useWorkspaceSlug();
   const meta = (part.toolMetadata ?? {}) as Partial<ToolMeta>;
   const schema = useMemo(() => parseSchema(meta), [meta]);
   const asked = useMemo(() => (part.input && typeof part.input === "object" ? (part.input as Record<string, unknown>) : {}), [part.input]);
@@ -70,10 +72,7 @@ export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
     if (!input || !meta.serverId || !meta.policyTool) return;
     setBusy(true);
     try {
-      await apiRequest("/api/settings/tool-policies", {
-        method: "PUT",
-        body: JSON.stringify({ serverId: meta.serverId, toolName: meta.policyTool, policy: "allow" }),
-      });
+      await setToolPolicy(ws, { serverId: meta.serverId, toolName: meta.policyTool }, "allow");
       onApprove(part.approval.id, input);
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));

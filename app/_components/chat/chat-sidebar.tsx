@@ -9,6 +9,7 @@ import { cn } from "../ui/primitives/cn";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/primitives/dialog";
 import { Input } from "../ui/primitives/input";
 import { toast } from "../ui/primitives/toast";
+import { useWorkspaceSlug, workspaceHref } from "../workspaces/workspace-scope";
 
 /** A chat in the list. */
 export type ChatListItem = Pick<ChatView, "id" | "title">;
@@ -16,6 +17,8 @@ export type ChatListItem = Pick<ChatView, "id" | "title">;
 /** The chat list (beside the chat, or inside the drawer on phones). */
 export function ChatSidebar({ chats, activeId, className }: { chats: ChatListItem[]; activeId?: string; className?: string }) {
   const router = useRouter();
+  const ws = useWorkspaceSlug();
+  const chatsHref = workspaceHref(ws, "chat");
   const [editing, setEditing] = useState<string | null>(null);
   const [title, setTitle] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -23,8 +26,8 @@ export function ChatSidebar({ chats, activeId, className }: { chats: ChatListIte
 
   const create = async () => {
     try {
-      const chat = await createChat();
-      router.push(`/chat/${chat.id}`);
+      const chat = await createChat(ws);
+      router.push(`${chatsHref}/${chat.id}`);
       router.refresh();
     } catch (e) {
       setProblem((e as Error).message);
@@ -32,7 +35,7 @@ export function ChatSidebar({ chats, activeId, className }: { chats: ChatListIte
   };
   const rename = async (id: string) => {
     try {
-      await renameChat(id, title);
+      await renameChat(ws, id, title);
       setEditing(null);
       toast.success("Renamed");
       router.refresh();
@@ -43,9 +46,9 @@ export function ChatSidebar({ chats, activeId, className }: { chats: ChatListIte
   const remove = async (id: string) => {
     setDeleting(null);
     try {
-      await deleteChat(id);
+      await deleteChat(ws, id);
       toast.success("Chat deleted");
-      if (id === activeId) router.push("/chat");
+      if (id === activeId) router.push(chatsHref);
       router.refresh();
     } catch (e) {
       setProblem((e as Error).message);
@@ -92,7 +95,7 @@ export function ChatSidebar({ chats, activeId, className }: { chats: ChatListIte
             ) : (
               <>
                 <Link
-                  href={`/chat/${chat.id}`}
+                  href={`${chatsHref}/${chat.id}`}
                   data-testid="chat-link"
                   aria-current={chat.id === activeId ? "page" : undefined}
                   className="min-w-0 flex-1 truncate rounded"

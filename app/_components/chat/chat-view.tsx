@@ -14,8 +14,9 @@ import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
 import { DENIED_BY_USER } from "@/lib/agent/policy";
 import { metadataOf } from "@/lib/domain/chat-message";
-import { errorMessage } from "../api-client";
+import { errorMessage, workspaceApiPath } from "../api-client";
 import { toast } from "../ui/primitives/toast";
+import { useWorkspaceSlug, workspaceHref } from "../workspaces/workspace-scope";
 import { Composer, type ComposerProps } from "./composer";
 import { useAppMessages } from "../apps/use-app-messages";
 import { MessageView } from "./message-view";
@@ -73,10 +74,12 @@ export function ChatView({
 }) {
   const edits = useRef(new Map<string, Record<string, unknown>>());
   const router = useRouter();
+  const ws = useWorkspaceSlug();
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({
-        api: "/api/chat",
+        // Resuming reads `${api}/<chatId>/stream`: the same workspace's path.
+        api: workspaceApiPath(ws, "chat"),
         prepareSendMessagesRequest: ({ messages, body, trigger }) => {
           if (trigger === "regenerate-message") return { body: { chatId, regenerate: true } satisfies ChatRequest };
           const approvals = answeredApprovals(messages.at(-1), edits.current);
@@ -87,7 +90,7 @@ export function ChatView({
           return { body: request };
         },
       }),
-    [chatId],
+    [ws, chatId],
   );
   const { messages, setMessages, sendMessage, regenerate, status, stop, error, addToolApprovalResponse } = useChat<ChatMessage>({
     id: chatId,
@@ -118,7 +121,7 @@ export function ChatView({
   const stopTurn = () => {
     void stop();
     // Leaving the page no longer stops a turn, so Stop tells the server itself.
-    fetch(`/api/chat/${encodeURIComponent(chatId)}/stream`, { method: "DELETE" }).then(
+    fetch(workspaceApiPath(ws, `chat/${encodeURIComponent(chatId)}/stream`), { method: "DELETE" }).then(
       (r) => {
         if (!r.ok && r.status !== 204) toast.error("Could not stop the answer.");
       },
@@ -176,7 +179,7 @@ export function ChatView({
           className="m-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
         >
           {modelProblem}{" "}
-          <a href="/settings" className="underline">
+          <a href={workspaceHref(ws, "settings")} className="underline">
             Open Settings
           </a>
         </div>

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from "react";
 import type { UserTurn } from "@/lib/agent/chat-request";
 import { Button } from "../ui/primitives/button";
 import { Textarea } from "../ui/primitives/textarea";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { onAttachRequest } from "./attach-event";
 import { loadPromptChoices, matchPrompts, PromptForm, PromptMenu, type PromptChoice } from "./prompt-menu";
 import { ResourcePicker, type Attachment } from "./resource-picker";
@@ -34,6 +35,7 @@ function addAttachment(old: Attachment[], a: Attachment): Attachment[] {
 
 /** The composer. */
 export function Composer({ busy, disabled, onSend, onStop, editing }: ComposerProps) {
+  const ws = useWorkspaceSlug();
   const [text, setText] = useState("");
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [picking, setPicking] = useState(false);
@@ -64,7 +66,7 @@ export function Composer({ busy, disabled, onSend, onStop, editing }: ComposerPr
     setMenuDismissed(false);
     if (value.startsWith("/") && prompts.choices === null) {
       setPrompts({ choices: null, errors: [] });
-      loadPromptChoices().then(
+      loadPromptChoices(ws).then(
         (r) => setPrompts(r),
         (e: Error) => setPrompts({ choices: [], errors: [e.message] }),
       );

@@ -5,7 +5,8 @@
  * whenever a turn ends, since a turn is when servers are listed again.
  */
 import { useEffect, useState } from "react";
-import { apiRequest } from "../api-client";
+import { apiRequest, workspaceApiPath } from "../api-client";
+import { useWorkspaceSlug, workspaceHref } from "../workspaces/workspace-scope";
 
 interface HeldEntry {
   serverId: string;
@@ -16,18 +17,19 @@ interface HeldEntry {
 
 /** The notice; nothing when no tool is held. */
 export function HeldToolsNotice({ busy }: { busy: boolean }) {
+  const ws = useWorkspaceSlug();
   const [held, setHeld] = useState<HeldEntry[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     if (busy) return;
-    apiRequest<{ held: HeldEntry[] }>("/api/tools/held").then(
+    apiRequest<{ held: HeldEntry[] }>(workspaceApiPath(ws, "tools/held")).then(
       (body) => {
         setHeld(body.held);
         setProblem(null);
       },
       (e: Error) => setProblem(e.message),
     );
-  }, [busy]);
+  }, [ws, busy]);
   if (problem) return <p className="px-4 py-1 text-xs text-red-700">Held tools: {problem}</p>;
   if (held.length === 0) return null;
   return (
@@ -46,7 +48,7 @@ export function HeldToolsNotice({ busy }: { busy: boolean }) {
           ({h.held === "new" ? "new" : "changed"})
         </span>
       ))}{" "}
-      <a href="/servers" className="underline">
+      <a href={workspaceHref(ws, "servers")} className="underline">
         Review on the Servers page
       </a>
     </div>

@@ -7,11 +7,12 @@
 import { CompletionChips } from "../ui/completion-chips";
 import type { Prompt } from "@modelcontextprotocol/client";
 import { useEffect, useId, useRef, useState } from "react";
-import { completePromptArgument, getPrompt, listPrompts, listServers } from "../api-client";
+import { completePromptArgument, getPrompt, listPrompts, listServers, type WorkspaceSlug } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { cn } from "../ui/primitives/cn";
 import { Input } from "../ui/primitives/input";
 import { Textarea } from "../ui/primitives/textarea";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { promptContentText } from "@/lib/domain/prompt-text";
 import type { useListbox } from "./use-listbox";
 
@@ -28,10 +29,10 @@ export interface PromptMessage {
   text: string;
 }
 
-/** Load every enabled server's prompts (servers that fail are skipped, their error kept). */
-export async function loadPromptChoices(): Promise<{ choices: PromptChoice[]; errors: string[] }> {
-  const servers = (await listServers()).filter((s) => s.config.enabled !== false);
-  const results = await Promise.allSettled(servers.map((s) => listPrompts(s.id)));
+/** Load the prompts of every enabled server of workspace `ws` (servers that fail are skipped, their error kept). */
+export async function loadPromptChoices(ws: WorkspaceSlug): Promise<{ choices: PromptChoice[]; errors: string[] }> {
+  const servers = (await listServers(ws)).filter((s) => s.config.enabled !== false);
+  const results = await Promise.allSettled(servers.map((s) => listPrompts(ws, s.id)));
   const choices: PromptChoice[] = [];
   const errors: string[] = [];
   results.forEach((r, i) => {
@@ -101,6 +102,7 @@ function ArgumentField({
   values: Record<string, string>;
   onChange: (v: string) => void;
 }) {
+  const ws = useWorkspaceSlug();
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const value = values[name] ?? "";
@@ -109,7 +111,7 @@ function ArgumentField({
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       // Suggestions are optional help: a server without completions simply offers none.
-      completePromptArgument(choice.serverId, choice.prompt.name, name, next, values).then(setSuggestions, () => setSuggestions([]));
+      completePromptArgument(ws, choice.serverId, choice.prompt.name, name, next, values).then(setSuggestions, () => setSuggestions([]));
     }, 200);
   };
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -157,6 +159,7 @@ export function PromptForm({
   onRun: (args: Record<string, string>, messages: PromptMessage[] | undefined) => void;
   onCancel: () => void;
 }) {
+  const ws = useWorkspaceSlug();
   const [values, setValues] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<PromptMessage[] | null>(null);
   const [rendered, setRendered] = useState<string>("");
@@ -167,7 +170,7 @@ export function PromptForm({
   const load = () => {
     setLoading(true);
     setProblem(null);
-    getPrompt(choice.serverId, choice.prompt.name, filled()).then(
+    getPrompt(ws, choice.serverId, choice.prompt.name, filled()).then(
       (result) => {
         const messages = result.messages.map((m) => ({ role: m.role, text: promptContentText(m.content) }));
         setPreview(messages);

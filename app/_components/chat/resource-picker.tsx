@@ -9,10 +9,11 @@ import { CompletionChips } from "../ui/completion-chips";
 import type { Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import { useEffect, useId, useRef, useState } from "react";
 import { expandTemplate, templateVariables } from "@/lib/agent/uri-template";
-import { completeResourceArgument, listResources, listServers, type ServerSummary } from "../api-client";
+import { completeResourceArgument, listResources, listServers, type ServerSummary, type WorkspaceSlug } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { cn } from "../ui/primitives/cn";
 import { Input } from "../ui/primitives/input";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { useListbox } from "./use-listbox";
 
 /** A resource chosen for the next message. */
@@ -43,6 +44,7 @@ function VariableField({
   values: Record<string, string>;
   onChange: (v: string) => void;
 }) {
+  const ws = useWorkspaceSlug();
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inputId = useId();
@@ -50,7 +52,7 @@ function VariableField({
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       // Suggestions are optional help: a server without completions simply offers none.
-      completeResourceArgument(server.id, template.uriTemplate, name, value, values).then(setSuggestions, () => setSuggestions([]));
+      completeResourceArgument(ws, server.id, template.uriTemplate, name, value, values).then(setSuggestions, () => setSuggestions([]));
     }, 200);
   };
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -121,13 +123,13 @@ function TemplateForm({
   );
 }
 
-/** Load every enabled server's resources; a server that fails keeps its error to show. */
-async function loadResources(): Promise<ServerResources[]> {
-  const servers = (await listServers()).filter((s) => s.config.enabled !== false);
+/** Load the resources of every enabled server of workspace `ws`; a server that fails keeps its error to show. */
+async function loadResources(ws: WorkspaceSlug): Promise<ServerResources[]> {
+  const servers = (await listServers(ws)).filter((s) => s.config.enabled !== false);
   return Promise.all(
     servers.map(async (server) => {
       try {
-        const r = await listResources(server.id);
+        const r = await listResources(ws, server.id);
         return { server, resources: r.resources, templates: r.resourceTemplates };
       } catch (error) {
         return { server, resources: [], templates: [], error: (error as Error).message };
@@ -138,13 +140,14 @@ async function loadResources(): Promise<ServerResources[]> {
 
 /** The picker panel. */
 export function ResourcePicker({ onAttach, onClose }: { onAttach: (a: Attachment) => void; onClose: () => void }) {
+  const ws = useWorkspaceSlug();
   const [data, setData] = useState<ServerResources[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const search = useRef<HTMLInputElement>(null);
   useEffect(() => {
     let live = true;
-    loadResources().then(
+    loadResources(ws).then(
       (d) => live && setData(d),
       (e: Error) => live && setProblem(e.message),
     );
@@ -152,7 +155,7 @@ export function ResourcePicker({ onAttach, onClose }: { onAttach: (a: Attachment
     return () => {
       live = false;
     };
-  }, []);
+  }, [ws]);
   const q = query.toLowerCase();
   const options = (data ?? []).flatMap(({ server, resources }) =>
     resources.filter((r) => `${server.name} ${r.title ?? r.name} ${r.uri}`.toLowerCase().includes(q)).map((r) => ({ server, resource: r })),

@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { listStatuses, type ServerStatusView } from "../api-client";
 import { useLiveEvents } from "../events/live-events";
+import { useWorkspaceSlug, workspaceHref } from "../workspaces/workspace-scope";
 
 const TONE: Record<string, string> = {
   connected: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
@@ -17,12 +18,13 @@ const TONE: Record<string, string> = {
 
 /** The strip. */
 export function StatusStrip() {
+  const ws = useWorkspaceSlug();
   const [statuses, setStatuses] = useState<ServerStatusView[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const refresh = useCallback(() => {
     setProblem(null);
-    listStatuses().then(setStatuses, (e: Error) => setProblem(e.message));
-  }, []);
+    listStatuses(ws).then(setStatuses, (e: Error) => setProblem(e.message));
+  }, [ws]);
   useEffect(refresh, [refresh]);
   useLiveEvents((event) => {
     if (event.type === "ready") refresh();
@@ -41,7 +43,7 @@ export function StatusStrip() {
       {statuses?.length === 0 && (
         <span className="text-muted-foreground">
           none yet —{" "}
-          <Link href="/servers" className="underline">
+          <Link href={workspaceHref(ws, "servers")} className="underline">
             add one
           </Link>
         </span>
@@ -56,7 +58,7 @@ export function StatusStrip() {
         >
           {s.serverName}: {s.stepUp && s.state === "needs_authorization" ? "needs a wider scope" : s.state.replace("_", " ")}
           {s.state === "needs_authorization" && (
-            <Link href="/servers" className="ml-1 underline">
+            <Link href={workspaceHref(ws, "servers")} className="ml-1 underline">
               authorize
             </Link>
           )}

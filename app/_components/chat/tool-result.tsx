@@ -15,6 +15,7 @@ import { redact, redactJson } from "@/lib/redact";
 import { Button } from "../ui/primitives/button";
 import { Dialog, DialogContent, DialogTitle } from "../ui/primitives/dialog";
 import { requestAttach } from "./attach-event";
+import { useWorkspaceSlug, workspaceHref } from "../workspaces/workspace-scope";
 import { StructuredView } from "./json-tree";
 
 type Block = CallToolResult["content"][number];
@@ -81,13 +82,13 @@ function ClampedText({ text, testId }: { text: string; testId?: string }) {
   );
 }
 
-/** The inspector page of a server in the workspace the chat is in (deep link to one resource). */
-function inspectorHref(serverId: string, uri: string): string {
-  const slug = /^\/w\/([^/]+)\//.exec(window.location.pathname)?.[1] ?? "personal";
-  return `/w/${slug}/servers/${encodeURIComponent(serverId)}?tab=resources&uri=${encodeURIComponent(uri)}`;
+/** The inspector page of a server in workspace `ws`, the chat's (deep link to one resource). */
+function inspectorHref(ws: string, serverId: string, uri: string): string {
+  return workspaceHref(ws, `servers/${encodeURIComponent(serverId)}?tab=resources&uri=${encodeURIComponent(uri)}`);
 }
 
 function ResourceLink({ block, server }: { block: Extract<Block, { type: "resource_link" }>; server?: ResultServer }) {
+  const ws = useWorkspaceSlug();
   return (
     <div data-testid="tool-resource-link" className="flex flex-wrap items-center gap-x-2 text-xs">
       <span>
@@ -96,7 +97,7 @@ function ResourceLink({ block, server }: { block: Extract<Block, { type: "resour
       </span>
       {server && (
         <>
-          <a href={inspectorHref(server.id, block.uri)} className="text-primary underline" data-testid="resource-link-open">
+          <a href={inspectorHref(ws, server.id, block.uri)} className="text-primary underline" data-testid="resource-link-open">
             Open in inspector
           </a>
           <Button

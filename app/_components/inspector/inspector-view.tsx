@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { ServerView } from "../api-client";
 import { useServerStatusEvents } from "../events/live-events";
 import { ServerStatusPanel } from "../servers/server-status";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { getServerInfo, type ServerInfoView } from "./inspector-api";
 import { LogsTab } from "./logs-tab";
 import { PromptsTab } from "./prompts-tab";
@@ -30,18 +31,19 @@ export function InspectorView({
   uri: string | null;
   serversHref: string;
 }) {
+  const ws = useWorkspaceSlug();
   const [info, setInfo] = useState<ServerInfoView | null>(null);
   const [pushedState, setPushedState] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
-    getServerInfo(server.id).then(
+    getServerInfo(ws, server.id).then(
       (next) => {
         setInfo(next);
         setPushedState(null);
       },
       (e: Error) => setProblem(e.message),
     );
-  }, [server.id]);
+  }, [ws, server.id]);
   useEffect(load, [load]);
   // A new connection brings new capabilities and instructions; the pushed state wins over a read
   // that was answered before it (a slow "connecting" must not hide a pushed "connected").

@@ -9,18 +9,20 @@ import { ApiError } from "../api-client";
 import { Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
 import { getLogs, type LogLine, setLogLevel } from "./inspector-api";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 const REFRESH_MS = 2000;
 
 /** The Logs tab. */
 export function LogsTab({ serverId }: { serverId: string }) {
+  const ws = useWorkspaceSlug();
   const [lines, setLines] = useState<LogLine[]>([]);
   const [level, setLevel] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
-    getLogs(serverId).then(setLines, (e: Error) => setProblem(e.message));
-  }, [serverId]);
+    getLogs(ws, serverId).then(setLines, (e: Error) => setProblem(e.message));
+  }, [ws, serverId]);
   useEffect(() => {
     load();
     const timer = setInterval(load, REFRESH_MS);
@@ -30,7 +32,7 @@ export function LogsTab({ serverId }: { serverId: string }) {
   async function changeLevel(next: string) {
     setLevel(next);
     try {
-      await setLogLevel(serverId, next);
+      await setLogLevel(ws, serverId, next);
       setProblem(null);
       load();
     } catch (error) {

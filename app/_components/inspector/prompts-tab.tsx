@@ -6,16 +6,18 @@ import { ApiError, listPrompts } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { CompletionInput } from "./completion-input";
 import { complete, getPrompt } from "./inspector-api";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 /** The Prompts tab. */
 export function PromptsTab({ serverId, connected }: { serverId: string; connected: boolean }) {
+  const ws = useWorkspaceSlug();
   const [prompts, setPrompts] = useState<Prompt[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [selected, setSelected] = useState<Prompt | null>(null);
   useEffect(() => {
     if (!connected) return;
-    listPrompts(serverId).then(setPrompts, (e: Error) => setProblem(e.message));
-  }, [serverId, connected]);
+    listPrompts(ws, serverId).then(setPrompts, (e: Error) => setProblem(e.message));
+  }, [ws, serverId, connected]);
   if (!connected && !prompts) return <p className="text-sm text-zinc-500">Start the server (above) to list its prompts.</p>;
   return (
     <div className="grid gap-4 md:grid-cols-[16rem_1fr]">
@@ -45,17 +47,18 @@ export function PromptsTab({ serverId, connected }: { serverId: string; connecte
 }
 
 function PromptRunner({ serverId, prompt }: { serverId: string; prompt: Prompt }) {
+  const ws = useWorkspaceSlug();
   const [values, setValues] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<GetPromptResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const suggest = useCallback(
-    (name: string) => (value: string) => complete(serverId, { type: "ref/prompt", name: prompt.name }, name, value, values),
-    [serverId, prompt.name, values],
+    (name: string) => (value: string) => complete(ws, serverId, { type: "ref/prompt", name: prompt.name }, name, value, values),
+    [ws, serverId, prompt.name, values],
   );
   async function run() {
     try {
       const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-      setPreview(await getPrompt(serverId, prompt.name, filled));
+      setPreview(await getPrompt(ws, serverId, prompt.name, filled));
       setProblem(null);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -11,9 +11,11 @@ import { Button } from "../ui/primitives/button";
 import { useLiveEvents } from "../events/live-events";
 import { CompletionInput } from "./completion-input";
 import { complete, readResource, setSubscribed } from "./inspector-api";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 /** The Resources tab; `initialUri` (`&uri=`) is read at once. */
 export function ResourcesTab({ serverId, connected, initialUri }: { serverId: string; connected: boolean; initialUri: string | null }) {
+  const ws = useWorkspaceSlug();
   const [lists, setLists] = useState<{ resources: Resource[]; resourceTemplates: ResourceTemplate[] } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [uri, setUri] = useState<string | null>(initialUri);
@@ -21,8 +23,8 @@ export function ResourcesTab({ serverId, connected, initialUri }: { serverId: st
 
   useEffect(() => {
     if (!connected) return;
-    listResources(serverId).then(setLists, (e: Error) => setProblem(e.message));
-  }, [serverId, connected]);
+    listResources(ws, serverId).then(setLists, (e: Error) => setProblem(e.message));
+  }, [ws, serverId, connected]);
 
   if (!connected && !lists) return <p className="text-sm text-zinc-500">Start the server (above) to list its resources.</p>;
   return (
@@ -85,11 +87,12 @@ export function ResourcesTab({ serverId, connected, initialUri }: { serverId: st
 }
 
 function TemplateForm({ serverId, template, onRead }: { serverId: string; template: ResourceTemplate; onRead: (uri: string) => void }) {
+  const ws = useWorkspaceSlug();
   const names = templateVariables(template.uriTemplate);
   const [values, setValues] = useState<Record<string, string>>(Object.fromEntries(names.map((n) => [n, ""])));
   const suggest = useCallback(
-    (name: string) => (value: string) => complete(serverId, { type: "ref/resource", uri: template.uriTemplate }, name, value, values),
-    [serverId, template.uriTemplate, values],
+    (name: string) => (value: string) => complete(ws, serverId, { type: "ref/resource", uri: template.uriTemplate }, name, value, values),
+    [ws, serverId, template.uriTemplate, values],
   );
   return (
     <form
@@ -121,19 +124,20 @@ function TemplateForm({ serverId, template, onRead }: { serverId: string; templa
 }
 
 function ResourceReader({ serverId, uri }: { serverId: string; uri: string }) {
+  const ws = useWorkspaceSlug();
   const [result, setResult] = useState<ReadResourceResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [subscribed, setIsSubscribed] = useState(false);
   const [updates, setUpdates] = useState<number[]>([]);
   const read = useCallback(() => {
-    readResource(serverId, uri).then(
+    readResource(ws, serverId, uri).then(
       (r) => {
         setResult(r);
         setProblem(null);
       },
       (e: Error) => setProblem(e.message),
     );
-  }, [serverId, uri]);
+  }, [ws, serverId, uri]);
   useEffect(read, [read]);
   useLiveEvents((event) => {
     if (event.type !== "resource_updated" || event.serverId !== serverId || event.uri !== uri) return;
@@ -144,13 +148,13 @@ function ResourceReader({ serverId, uri }: { serverId: string; uri: string }) {
   useEffect(() => {
     if (!subscribed) return;
     return () => {
-      void setSubscribed(serverId, uri, false).catch((e: Error) => console.warn("unsubscribe failed", e.message));
+      void setSubscribed(ws, serverId, uri, false).catch((e: Error) => console.warn("unsubscribe failed", e.message));
     };
-  }, [serverId, uri, subscribed]);
+  }, [ws, serverId, uri, subscribed]);
 
   async function toggle() {
     try {
-      await setSubscribed(serverId, uri, !subscribed);
+      await setSubscribed(ws, serverId, uri, !subscribed);
       setIsSubscribed(!subscribed);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

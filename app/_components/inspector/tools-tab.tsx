@@ -17,12 +17,14 @@ import { callTool, type HandCallResult, type InspectorTool, listInspectorTools }
 import { formSchema } from "./form-schema";
 import { formValidator } from "./form-validator";
 import { ToolResult } from "./tool-result";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 /** Last calls kept on the page, newest first. */
 const RECENT_CALLS = 10;
 
 /** The Tools tab. */
 export function ToolsTab({ serverId, connected }: { serverId: string; connected: boolean }) {
+  const ws = useWorkspaceSlug();
   const [tools, setTools] = useState<InspectorTool[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -30,14 +32,14 @@ export function ToolsTab({ serverId, connected }: { serverId: string; connected:
 
   useEffect(() => {
     if (!connected) return;
-    listInspectorTools(serverId).then(
+    listInspectorTools(ws, serverId).then(
       (list) => {
         setTools(list);
         setProblem(null);
       },
       (e: Error) => setProblem(e.message),
     );
-  }, [serverId, connected]);
+  }, [ws, serverId, connected]);
 
   if (!connected && !tools) return <p className="text-sm text-zinc-500">Start the server (above) to list its tools.</p>;
   const tool = tools?.find((t) => t.rawName === selected && t.kind === "tool");
@@ -108,6 +110,7 @@ function ToolRunner({
   tool: InspectorTool;
   onCalled: (entry: { tool: string; at: number; durationMs: number | null; isError: boolean }) => void;
 }) {
+  const ws = useWorkspaceSlug();
   const [args, setArgs] = useState<Record<string, unknown>>({});
   const [raw, setRaw] = useState<string | null>(null);
   const [pending, setPending] = useState<Record<string, unknown> | null>(null);
@@ -121,7 +124,7 @@ function ToolRunner({
     setBusy(true);
     setProblem(null);
     try {
-      const result = await callTool(serverId, tool.rawName, values);
+      const result = await callTool(ws, serverId, tool.rawName, values);
       setOutcome({ ...result, callId: `inspector-${Date.now()}`, input: values });
       onCalled({ tool: tool.rawName, at: Date.now(), durationMs: result.durationMs, isError: result.result.isError === true });
     } catch (error) {

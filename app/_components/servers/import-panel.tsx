@@ -7,16 +7,19 @@
  */
 import { useState } from "react";
 import type { ImportPreviewEntry } from "@/lib/servers/import-service";
-import { ApiError, apiRequest } from "../api-client";
+import { ApiError, apiRequest, workspaceApiPath } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { FieldError, Label } from "../ui/primitives/label";
 import { Textarea } from "../ui/primitives/textarea";
-
-const IMPORT_URL = "/api/servers/import";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 /** The import panel; `onImported` reloads the list. */
 export function ImportPanel({ onImported, onCancel }: { onImported: () => void; onCancel: () => void }) {
+  const ws = useWorkspaceSlug();
+  // Links and downloads name the page's workspace in their path: a download is not a fetch.
+  const importUrl = workspaceApiPath(ws, "servers/import");
+  const exportUrl = (format: string) => workspaceApiPath(ws, `servers/export?format=${format}`);
   const [text, setText] = useState("");
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<ImportPreviewEntry[] | null>(null);
@@ -30,11 +33,11 @@ export function ImportPanel({ onImported, onCancel }: { onImported: () => void; 
     try {
       const body = JSON.stringify({ text, inputs, ...(confirm ? { confirm } : {}) });
       if (confirm) {
-        await apiRequest<{ created: string[] }>(IMPORT_URL, { method: "POST", body });
+        await apiRequest<{ created: string[] }>(importUrl, { method: "POST", body });
         onImported();
         return;
       }
-      const result = await apiRequest<{ servers: ImportPreviewEntry[] }>(IMPORT_URL, { method: "POST", body });
+      const result = await apiRequest<{ servers: ImportPreviewEntry[] }>(importUrl, { method: "POST", body });
       setPreview(result.servers);
       // Nothing runs by default: valid remote servers are pre-picked, a stdio one waits for a tick.
       setChosen(new Set(result.servers.filter((s) => s.valid && !s.needsConsent).map((s) => s.name)));
@@ -146,11 +149,11 @@ export function ImportPanel({ onImported, onCancel }: { onImported: () => void; 
         </Button>
         <span className="ml-auto text-xs">
           Export:{" "}
-          <a className="underline" href="/api/servers/export?format=yaml" download>
+          <a className="underline" href={exportUrl("yaml")} download data-testid="export-yaml">
             YAML
           </a>{" "}
           ·{" "}
-          <a className="underline" href="/api/servers/export?format=json" download>
+          <a className="underline" href={exportUrl("json")} download data-testid="export-json">
             JSON
           </a>
         </span>

@@ -3,8 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { isSafeLinkUrl } from "@/lib/net/safe-link";
-import { ApiError, disconnectOAuth, startOAuth } from "../api-client";
+import { ApiError, disconnectOAuth, startOAuth, type WorkspaceSlug } from "../api-client";
 import { Button } from "../ui/primitives/button";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 /** Fired on `window` after Connect or Disconnect changed a server's authorization (detail: `{serverId}`). */
 export const OAUTH_CHANGED_EVENT = "switchboard:oauth-changed";
@@ -15,6 +16,7 @@ export const OAUTH_CHANGED_EVENT = "switchboard:oauth-changed";
  */
 export function OAuthConnect({ serverId, state }: { serverId: string; state: string }) {
   const router = useRouter();
+  const ws = useWorkspaceSlug();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -23,11 +25,11 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
     router.refresh();
   }
 
-  async function post<T>(call: (serverId: string) => Promise<T>): Promise<T | null> {
+  async function post<T>(call: (ws: WorkspaceSlug, serverId: string) => Promise<T>): Promise<T | null> {
     setBusy(true);
     setError(null);
     try {
-      return await call(serverId);
+      return await call(ws, serverId);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setError(error.message);

@@ -2,12 +2,13 @@
 
 import { useState } from "react";
 import type { ServerConfig } from "@/lib/mcp/config";
-import { ApiError, apiRequest, saveServer } from "../api-client";
+import { ApiError, apiRequest, saveServer, workspaceApiPath } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
 import { Textarea } from "../ui/primitives/textarea";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { EMPTY_FORM, formFieldOf, formToConfig, type ServerFormValues } from "./form-model";
 
 /** Props of the add/edit form. `serverId` switches it to editing. */
@@ -29,6 +30,7 @@ type Errors = Partial<Record<keyof ServerFormValues | "general", string>>;
  * and "Test connection" before saving.
  */
 export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, onSaved, onCancel }: ServerFormProps) {
+  const ws = useWorkspaceSlug();
   const [values, setValues] = useState<ServerFormValues>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
@@ -40,7 +42,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
     setBusy(true);
     setErrors({});
     try {
-      await saveServer(serverId, { name: values.name.trim(), config: formToConfig(values, original) });
+      await saveServer(ws, serverId, { name: values.name.trim(), config: formToConfig(values, original) });
     } catch (error) {
       setBusy(false);
       if (!(error instanceof ApiError)) throw error;
@@ -57,7 +59,12 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
     setBusy(true);
     try {
       const body = { name: values.name.trim() || undefined, config: formToConfig(values, original), ...(serverId ? { serverId } : {}) };
-      setTest(await apiRequest<{ ok: boolean; message: string }>("/api/servers/test", { method: "POST", body: JSON.stringify(body) }));
+      setTest(
+        await apiRequest<{ ok: boolean; message: string }>(workspaceApiPath(ws, "servers/test"), {
+          method: "POST",
+          body: JSON.stringify(body),
+        }),
+      );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setErrors({ [formFieldOf(error.field) ?? "general"]: error.message });

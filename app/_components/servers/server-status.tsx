@@ -7,6 +7,7 @@ import { OAUTH_CHANGED_EVENT } from "./oauth-connect";
 import { useServerStatusEvents } from "../events/live-events";
 import { Badge } from "../ui/primitives/badge";
 import { Button } from "../ui/primitives/button";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 const STATE_TONE: Record<string, "neutral" | "primary" | "success" | "warning" | "danger"> = {
   connected: "success",
@@ -23,6 +24,7 @@ const STATE_TONE: Record<string, "neutral" | "primary" | "success" | "warning" |
  * and Reconnect. Showing it never connects: a server starts when saved, used, or on Start.
  */
 export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; authSlot?: (state: string) => React.ReactNode }) {
+  const ws = useWorkspaceSlug();
   const [status, setStatus] = useState<ServerStatus | null>(null);
   const [tools, setTools] = useState<RegisteredTool[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -36,7 +38,7 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
       setBusy(true);
       const before = pushes.current;
       try {
-        const body = await serverStatus(serverId, connect);
+        const body = await serverStatus(ws, serverId, connect);
         setError(null);
         if (pushes.current === before) setStatus(body);
       } catch (error) {
@@ -46,7 +48,7 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
         setBusy(false);
       }
     },
-    [serverId],
+    [ws, serverId],
   );
 
   useEffect(() => {
@@ -74,7 +76,7 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
   async function reconnect() {
     setBusy(true);
     try {
-      setStatus(await reconnectServer(serverId));
+      setStatus(await reconnectServer(ws, serverId));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setError(error.message);
@@ -86,7 +88,7 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
   async function showTools() {
     if (tools) return setTools(null);
     try {
-      setTools(await listServerTools(serverId));
+      setTools(await listServerTools(ws, serverId));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setError(error.message);

@@ -7,7 +7,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { definitionText, lineDiff } from "@/lib/trust/diff";
-import { apiRequest, serverStatus } from "../api-client";
+import { apiRequest, serverStatus, workspaceApiPath } from "../api-client";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { useServerStatusEvents } from "../events/live-events";
 import { Button } from "../ui/primitives/button";
 
@@ -51,9 +52,10 @@ function DefinitionDiff({ tool }: { tool: HeldTool }) {
  * becomes connected, and never connects it itself: opening a page starts nothing.
  */
 export function ServerTrustPanel({ serverId }: { serverId: string }) {
+  const ws = useWorkspaceSlug();
   const [view, setView] = useState<TrustView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const base = `/api/servers/${encodeURIComponent(serverId)}`;
+  const base = workspaceApiPath(ws, `servers/${encodeURIComponent(serverId)}`);
   const load = useCallback(
     (withRefresh: boolean) => {
       apiRequest<TrustView>(`${base}/trust${withRefresh ? "?refresh=1" : ""}`).then(setView, (e: Error) => setProblem(e.message));
@@ -73,11 +75,11 @@ export function ServerTrustPanel({ serverId }: { serverId: string }) {
   const resync = useCallback(() => {
     load(false);
     lastState.current = null;
-    serverStatus(serverId, false).then(
+    serverStatus(ws, serverId, false).then(
       (status) => onStatus(status.state),
       (e: Error) => setProblem(e.message),
     );
-  }, [load, onStatus, serverId]);
+  }, [load, onStatus, ws, serverId]);
   useEffect(resync, [resync]);
   useServerStatusEvents(serverId, (status) => onStatus(status.state), resync);
 

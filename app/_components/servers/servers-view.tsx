@@ -13,6 +13,7 @@ import { ImportPanel } from "./import-panel";
 import { Badge } from "../ui/primitives/badge";
 import { Button } from "../ui/primitives/button";
 import { FieldError } from "../ui/primitives/label";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 /** A server as listed by `GET /api/servers`. */
 export type ServerListItem = ServerView;
@@ -21,13 +22,14 @@ export type ServerListItem = ServerView;
 export function ServersView({ initialServers, isAdmin }: { initialServers: ServerListItem[]; isAdmin: boolean }) {
   const router = useRouter();
   const pathname = usePathname();
+  const ws = useWorkspaceSlug();
   const [servers, setServers] = useState(initialServers);
   const [editing, setEditing] = useState<string | "new" | "import" | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   async function reload() {
     // As before: a failed reload keeps the list shown; the next action or page load shows the truth.
-    const listed = await listServers().catch((error: unknown) => {
+    const listed = await listServers(ws).catch((error: unknown) => {
       if (error instanceof ApiError) return null;
       throw error;
     });
@@ -39,7 +41,7 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
   async function remove(server: ServerListItem) {
     if (!confirm(`Delete server "${server.name}"?`)) return;
     try {
-      await deleteServer(server.id);
+      await deleteServer(ws, server.id);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setError(error.message);

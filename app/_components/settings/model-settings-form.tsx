@@ -2,14 +2,16 @@
 /** The user's own model: provider, model, base URL and API key (shown masked, never in clear). */
 import { toast } from "../ui/primitives/toast";
 import { useCallback, useEffect, useState } from "react";
-import { apiRequest, getModelSettings, type ModelSettingsView, saveModelSettings } from "../api-client";
+import { apiRequest, getModelSettings, type ModelSettingsView, saveModelSettings, workspaceApiPath } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 /** The form. */
 export function ModelSettingsForm() {
+  const ws = useWorkspaceSlug();
   const [view, setView] = useState<ModelSettingsView | null>(null);
   const [form, setForm] = useState({ provider: "", model: "", baseUrl: "", apiKey: "" });
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
@@ -44,7 +46,10 @@ export function ModelSettingsForm() {
   const test = async () => {
     setMessage(null);
     try {
-      const result = await apiRequest<{ ok: boolean; message: string }>("/api/settings/model/test", { method: "POST", body: "{}" });
+      const result = await apiRequest<{ ok: boolean; message: string }>(workspaceApiPath(ws, "settings/model/test"), {
+        method: "POST",
+        body: "{}",
+      });
       setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
     } catch (e) {
       setMessage({ tone: "error", text: (e as Error).message });

@@ -5,8 +5,9 @@
  */
 import { ScrollX } from "../ui/primitives/scroll-x";
 import { useCallback, useEffect, useState } from "react";
-import { apiRequest, type ToolPolicyRow } from "../api-client";
+import { apiRequest, type ToolPolicyRow, workspaceApiPath } from "../api-client";
 import { NativeSelect } from "../ui/primitives/select";
+import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 type Policy = "ask" | "allow" | "deny";
 type Listing = { tools: ToolPolicyRow[]; errors: { serverName: string; message: string }[]; canManageWorkspace: boolean };
@@ -14,17 +15,19 @@ const LABEL: Record<Policy, string> = { ask: "ask", allow: "always", deny: "neve
 
 /** The table. */
 export function ToolPolicies() {
+  const ws = useWorkspaceSlug();
+  const url = workspaceApiPath(ws, "settings/tool-policies");
   const [data, setData] = useState<Listing | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
-    apiRequest<Listing>("/api/settings/tool-policies").then(setData, (e: Error) => setProblem(e.message));
-  }, []);
+    apiRequest<Listing>(url).then(setData, (e: Error) => setProblem(e.message));
+  }, [url]);
   useEffect(load, [load]);
 
   const change = async (row: ToolPolicyRow, value: string, scope: "user" | "workspace" = "user") => {
     setProblem(null);
     try {
-      await apiRequest("/api/settings/tool-policies", {
+      await apiRequest(url, {
         method: "PUT",
         body: JSON.stringify({ serverId: row.serverId, toolName: row.toolName, policy: value === "default" ? null : value, scope }),
       });

@@ -2,16 +2,18 @@
 
 import { toast } from "../ui/primitives/toast";
 import { useState } from "react";
-import { api } from "../api-client";
+import { api, workspaceApiPath } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { Label } from "../ui/primitives/label";
+import { useWorkspaceSlug } from "./workspace-scope";
 
 /**
  * The caller's own values for a server's per-member header/env keys (like a personal API key).
  * Values are write-only: the API says which keys are set, never what they hold.
  */
 export function MemberValuesForm({ serverId, serverName, keys }: { serverId: string; serverName: string; keys: string[] }) {
+  const ws = useWorkspaceSlug();
   const [set, setSet] = useState<Record<string, boolean> | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   return (
@@ -24,10 +26,13 @@ export function MemberValuesForm({ serverId, serverName, keys }: { serverId: str
         const form = new FormData(element);
         const values = Object.fromEntries(keys.map((key) => [key, String(form.get(key) ?? "")]).filter(([, v]) => v));
         try {
-          const view = await api<{ keys: { key: string; set: boolean }[] }>(`/api/servers/${serverId}/member-values`, {
-            method: "PUT",
-            json: { values },
-          });
+          const view = await api<{ keys: { key: string; set: boolean }[] }>(
+            workspaceApiPath(ws, `servers/${encodeURIComponent(serverId)}/member-values`),
+            {
+              method: "PUT",
+              json: { values },
+            },
+          );
           setSet(Object.fromEntries(view.keys.map((k) => [k.key, k.set])));
           setMessage("Saved.");
           toast.success("Saved");

@@ -6,8 +6,7 @@ export default async function WorkspaceLayout({ children, params }: { children: 
   const caller = await requirePageWorkspace((await params).slug);
   return (
     <div data-testid="workspace-page" data-workspace-id={caller.workspaceId}>
-      <WorkspaceScope workspaceId={caller.workspaceId} slug={slugOf(caller.workspace)} />
-      {children}
+      <WorkspaceScope slug={slugOf(caller.workspace)}>{children}</WorkspaceScope>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace, slugOf } from "@/lib/auth/workspace";
 import { serverInfo } from "@/lib/host/server-ops";
 import { idParam, route } from "@/lib/http";
 
@@ -7,5 +7,5 @@ type Context = { params: Promise<{ id: string }> };
 /** The inspector header: status, capabilities, instructions and safe icons; never connects. */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  return Response.json(serverInfo(caller, await idParam(context)));
+  return Response.json(serverInfo(caller, await idParam(context), slugOf(caller.workspace)));
 });
