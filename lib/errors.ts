@@ -78,6 +78,7 @@ export const ERROR_STATUS = {
   "net.dns_failed": 502,
   "net.redirect_failed": 502,
   "net.too_many_redirects": 502,
+  "net.response_too_large": 502,
   "oauth.insecure_url": 400,
   "oauth.pkce_unsupported": 400,
   "oauth.resource_mismatch": 400,
@@ -91,6 +92,11 @@ export const ERROR_STATUS = {
   "oauth.step_up_limit": 400,
   "oauth.not_http_server": 400,
   "oauth.issuer_mismatch": 400,
+  "oauth.invalid_metadata": 502,
+  "oauth.endpoint_origin_mismatch": 502,
+  "oauth.invalid_registration": 502,
+  "oauth.invalid_token_response": 502,
+  "oauth.upstream_failed": 502,
 } as const;
 
 /** A code from ERROR_STATUS. */

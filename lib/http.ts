@@ -8,6 +8,7 @@ import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors
 import { ConfigError } from "./mcp/config";
 import { EngineError } from "./mcp/errors";
 import { NetError } from "./net/errors";
+import { readCapped } from "./net/read-capped";
 import { OAuthFlowError } from "./oauth/shared/errors";
 import { redact } from "./redact";
 import type { z } from "zod";
@@ -80,26 +81,8 @@ export async function readBodyText(request: Request, maxBytes = maxBodyBytes()):
   return (await readCapped(request.body, maxBytes, tooLarge)).toString("utf8");
 }
 
-/**
- * Read a byte stream to its end, but stop and throw `tooLarge()` as soon as it passes `maxBytes`
- * (the rest is never read, so an oversized body or download costs at most the cap).
- */
-export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
-  const reader = body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined); // the error is the answer; the rest is not read
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts);
-}
+/** Capped stream reading lives in lib/net (outbound answers use it too); routes and icons import it from here. */
+export { readCapped };
 
 /** Read a JSON body (at most `maxBytes`, else 413), or throw a 400. Call it after the session check. */
 export async function readJson(request: Request, maxBytes = maxBodyBytes()): Promise<unknown> {

@@ -12,7 +12,8 @@ export type NetErrorCode =
   | "invalid_allow_list"
   | "dns_failed"
   | "redirect_failed"
-  | "too_many_redirects";
+  | "too_many_redirects"
+  | "response_too_large";
 
 /** Base class: a code for callers and an HTTP status for the one place errors become responses. */
 export class NetError extends Error {

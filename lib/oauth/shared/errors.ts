@@ -18,7 +18,12 @@ export type OAuthErrorCode =
   | "no_redirect"
   | "step_up_limit"
   | "not_http_server"
-  | "issuer_mismatch";
+  | "issuer_mismatch"
+  | "invalid_metadata"
+  | "endpoint_origin_mismatch"
+  | "invalid_registration"
+  | "invalid_token_response"
+  | "upstream_failed";
 
 /** Fixed texts per code: safe to put in HTML as they are. */
 export const OAUTH_ERROR_MESSAGES: Record<OAuthErrorCode, string> = {
@@ -35,6 +40,12 @@ export const OAUTH_ERROR_MESSAGES: Record<OAuthErrorCode, string> = {
   step_up_limit: "The server kept asking for more permissions; gave up after 3 authorizations.",
   not_http_server: "Only remote (URL) servers use OAuth.",
   issuer_mismatch: "The answer came from another authorization server than the one Switchboard asked, so it was refused.",
+  invalid_metadata: "The server's authorization metadata is malformed or names an unusable endpoint, so Switchboard refused to use it.",
+  endpoint_origin_mismatch:
+    "The authorization server's sign-in and token endpoints are on different origins, so Switchboard refused to use it.",
+  invalid_registration: "The authorization server registered Switchboard with an unusable client id, so it was refused.",
+  invalid_token_response: "The authorization server's token answer was not acceptable, so the tokens were refused.",
+  upstream_failed: "The authorization server's answer could not be used. Try Connect again later, or ask the server's operator.",
 };
 
 /** A refused or failed OAuth step; `message` is the fixed text of `code` unless a detail is given. */

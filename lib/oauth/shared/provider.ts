@@ -11,6 +11,7 @@ import type { FetchLike } from "@modelcontextprotocol/client";
 import { checkResourceAllowed } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
 import { OAuthFlowError } from "./errors";
+import { assertUsableClient, checkedTokens } from "./response-checks";
 import { unionScopes } from "./scopes";
 import { registerWithoutScope } from "./scope-free-registration";
 import { singleFlight } from "./single-flight";
@@ -135,12 +136,14 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
   /** Register without a scope limit where the SDK would register (after discovery, before the authorization request). */
   private async registerUnrestricted(issuer: string | undefined): Promise<OAuthClientInformationMixed | undefined> {
     const info = await registerWithoutScope(this, await this.discoveryState(), this.options.fetch, issuer);
+    if (info) assertUsableClient(info);
     if (info) await this.write("client", info);
     return info;
   }
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     if (this.options.preRegistered) return; // the config is the source of truth
+    assertUsableClient(info);
     // In the background, a new registration means a new authorization is coming: leave both to the user.
     if (!this.options.onAuthorize && !(await this.read("client"))) {
       throw new UnauthorizedError("authorization needed: connect the server to sign in");
@@ -156,7 +159,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     return singleFlight(JSON.stringify([this.options.key.userId, this.options.key.serverId]), () => this.refresh());
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  /** Store tokens the authorization server issued, after the checks of response-checks.ts. */
+  async saveTokens(received: OAuthTokens): Promise<void> {
+    const tokens = checkedTokens(received, await this.allowedScopes());
     const record: StoredTokens = { tokens, obtainedAt: this.now(), serverUrl: this.options.serverUrl };
     const expiresAt = tokens.expires_in ? record.obtainedAt + tokens.expires_in * 1000 : undefined;
     await this.options.store.set(this.options.key, "tokens", JSON.stringify(record), expiresAt);
@@ -167,6 +172,10 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     if (!this.options.onAuthorize || !this.pendingState || !this.verifier) {
       throw new UnauthorizedError("authorization needed: connect the server to sign in");
     }
+    // The scope this authorization asks for: the token answer may grant no more (saveTokens).
+    const scope = url.searchParams.get("scope");
+    if (scope) await this.options.store.set(this.options.key, "requested_scope", scope);
+    else await this.options.store.delete(this.options.key, ["requested_scope"]);
     await this.options.onAuthorize({ url, state: this.pendingState, codeVerifier: this.verifier });
   }
 
@@ -247,8 +256,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
       await this.saveTokens(tokens);
       return tokens;
     } catch (error) {
-      // The AS refused the refresh token (revoked, expired): forget it, so the user is asked again.
-      if (error instanceof OAuthError) {
+      // The AS refused the refresh token (revoked, expired), or answered with tokens Switchboard
+      // refuses (saveTokens): forget them, so the user is asked again.
+      if (error instanceof OAuthError || error instanceof OAuthFlowError) {
         await this.options.store.delete(this.options.key, ["tokens"]);
         return undefined;
       }
@@ -259,6 +269,17 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
 
   /** Set by subclasses for private_key_jwt and similar; undefined = the SDK's default methods. */
   addClientAuthentication?: OAuthClientProvider["addClientAuthentication"];
+
+  /**
+   * The scopes a token answer may grant: what the last authorization asked for plus what was
+   * granted before (a refresh keeps its grant). Undefined when neither is known: nothing to compare.
+   */
+  private async allowedScopes(): Promise<Set<string> | undefined> {
+    const requested = await this.options.store.get(this.options.key, "requested_scope");
+    const granted = (await this.read<StoredTokens>("tokens"))?.tokens.scope;
+    if (!requested && !granted) return undefined;
+    return new Set(`${requested ?? ""} ${granted ?? ""}`.split(/\s+/).filter(Boolean));
+  }
 
   private isExpired(stored: StoredTokens): boolean {
     const expiresIn = stored.tokens.expires_in;

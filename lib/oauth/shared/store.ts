@@ -10,10 +10,11 @@ export interface CredentialKey {
 }
 
 /**
- * What is stored per key: the client registration, the tokens, the discovery result, and the wider
- * scope a server asked for with a 403 `insufficient_scope` (requested on the next Connect).
+ * What is stored per key: the client registration, the tokens, the discovery result, the wider
+ * scope a server asked for with a 403 `insufficient_scope` (requested on the next Connect), and the
+ * scope the last authorization asked for (a token answer may grant no more).
  */
-export type CredentialKind = "client" | "tokens" | "discovery" | "required_scope";
+export type CredentialKind = "client" | "tokens" | "discovery" | "required_scope" | "requested_scope";
 
 /** A pending authorization, from `redirectToAuthorization` until the callback takes it. */
 export interface PendingAuthorization extends CredentialKey {

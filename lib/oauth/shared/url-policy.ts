@@ -31,8 +31,9 @@ export function assertOAuthUrl(url: string | URL, policy: OAuthUrlPolicy): URL {
 }
 
 /**
- * Check what discovery found before any secret is sent: every endpoint under the https rule, and
- * PKCE S256 advertised (MCP 2025-11-25 "Authorization": refuse when it is absent).
+ * Check what discovery found before any secret is sent: every endpoint under the https rule, the
+ * authorization and token endpoints on one origin, and PKCE S256 advertised (MCP 2025-11-25
+ * "Authorization": refuse when it is absent).
  */
 export function assertDiscoveryState(state: OAuthDiscoveryState, policy: OAuthUrlPolicy): void {
   assertOAuthUrl(state.authorizationServerUrl, policy);
@@ -46,6 +47,10 @@ export function assertDiscoveryState(state: OAuthDiscoveryState, policy: OAuthUr
     (metadata as { revocation_endpoint?: string }).revocation_endpoint,
   ]) {
     if (endpoint) assertOAuthUrl(endpoint, policy);
+  }
+  // The code is issued on one origin and redeemed on another: a mix-up waiting to happen. Refused.
+  if (new URL(metadata.authorization_endpoint).origin !== new URL(metadata.token_endpoint).origin) {
+    throw new OAuthFlowError("endpoint_origin_mismatch");
   }
   if (!metadata.code_challenge_methods_supported?.includes("S256")) throw new OAuthFlowError("pkce_unsupported");
 }

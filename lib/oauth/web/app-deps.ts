@@ -8,6 +8,7 @@ import { getDb } from "../../../db/client";
 import { instanceKey } from "../../../db/key-check";
 import type { AuthProviderFactory } from "../../mcp/types";
 import { guardedFetchFromEnv } from "../../net";
+import { withResponseCap } from "../../net/capped-response";
 import { oauthTimeoutMs, withTimeout } from "../../net/fetch-timeout";
 import { configuredPublicOrigin, fallbackOrigin } from "../../security/public-url";
 import { providerFor, type OAuthDeps } from "./deps";
@@ -38,7 +39,10 @@ export function appOAuthDeps(origin: string = publicBaseUrl()): OAuthDeps {
       store: createSqliteStore(getDb(), instanceKey()),
       policy,
       // Every OAuth exchange has a time limit: metadata that never answers must not hang the request.
-      oauthFetch: withTimeout(guardedFetchFromEnv({ allowHttp: policy.allowLoopbackHttp ? "loopback" : "never" }), oauthTimeoutMs()),
+      // And a byte cap on every answer: metadata or a token response of megabytes is refused.
+      oauthFetch: withResponseCap(
+        withTimeout(guardedFetchFromEnv({ allowHttp: policy.allowLoopbackHttp ? "loopback" : "never" }), oauthTimeoutMs()),
+      ),
       serverFetch: withTimeout(guardedFetchFromEnv(), oauthTimeoutMs()),
     };
   }

@@ -9,6 +9,8 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
 import { sendableHeaders, type ServerDefinition } from "../../mcp/config";
 import { providerFor, type OAuthDeps } from "./deps";
 import { OAuthFlowError } from "../shared/errors";
+import { oauthFailure } from "../shared/failure";
+import { NetError } from "../../net/errors";
 import { revokeTokens } from "./revoke";
 import { unionScopes } from "../shared/scopes";
 
@@ -17,9 +19,21 @@ const DEFAULT_STATE_TTL_MS = 10 * 60_000;
 /** Connect's outcome: send the browser to `url`, or nothing to do (a refresh or grant sufficed). */
 export type BeginResult = { status: "redirect"; url: string } | { status: "authorized" };
 
-/** Start an authorization of `server` for `userId`. */
+/**
+ * Start an authorization of `server` for `userId`. Whatever the server or its authorization server
+ * answer, a failure is an OAuthFlowError or NetError with a code (lib/oauth/shared/failure.ts).
+ */
 export async function beginAuthorization(deps: OAuthDeps, userId: string, server: ServerDefinition): Promise<BeginResult> {
   if (!server.config.url) throw new OAuthFlowError("not_http_server");
+  try {
+    return await authorize(deps, userId, server);
+  } catch (error) {
+    throw oauthFailure(error);
+  }
+}
+
+// The authorization itself: the challenge probe, discovery, registration and the redirect.
+async function authorize(deps: OAuthDeps, userId: string, server: ServerDefinition): Promise<BeginResult> {
   const now = deps.now ?? Date.now;
   const challenge = await probeChallenge(deps, server);
   let redirect: URL | undefined;
@@ -45,7 +59,7 @@ export async function beginAuthorization(deps: OAuthDeps, userId: string, server
   const scope = unionScopes(challenge.scope, required);
   await forgetUnfitRegistration(deps, key, required);
   const result = await runAuth(provider, {
-    serverUrl: server.config.url,
+    serverUrl: server.config.url!,
     scope,
     resourceMetadataUrl: challenge.resourceMetadataUrl,
     fetchFn: deps.oauthFetch,
@@ -87,10 +101,13 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   } catch (error) {
     if (error instanceof OAuthFlowError) throw error;
     if (error instanceof IssuerMismatchError) throw new OAuthFlowError("issuer_mismatch");
+    // Too large, blocked: the reason is the guard's. Anything else: the code was not redeemed.
+    if (error instanceof NetError) throw error;
     throw new OAuthFlowError("exchange_failed");
   }
   // The new token was asked for with the step-up scope; if the AS granted less, the next 403 says so again.
-  await deps.store.delete({ userId: input.userId, serverId: server.id }, ["required_scope"]);
+  // The scope this authorization asked for has served its check (saveTokens): refreshes keep to the grant.
+  await deps.store.delete({ userId: input.userId, serverId: server.id }, ["required_scope", "requested_scope"]);
   return server;
 }
 
