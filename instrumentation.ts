@@ -1,9 +1,15 @@
 /**
- * Next runs `register` once when the server starts. On Node it installs the direct lane
- * (lib/host/direct-lane.ts) that the app's HTTP server (scripts/server.mjs) consults first.
+ * Next runs `register` once when the server starts. On Node it installs the front door
+ * (lib/host/front-door.ts) and the direct lane (lib/host/direct-lane.ts) that the app's HTTP server
+ * (scripts/server.mjs) consults, in that order, before Next.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const [{ installDirectLane }, { DIRECT_ROUTES }] = await Promise.all([import("./lib/host/direct-lane"), import("./app/_direct/routes")]);
+  const [{ installFrontDoor }, { installDirectLane }, { DIRECT_ROUTES }] = await Promise.all([
+    import("./lib/host/front-door"),
+    import("./lib/host/direct-lane"),
+    import("./app/_direct/routes"),
+  ]);
+  installFrontDoor();
   installDirectLane(DIRECT_ROUTES);
 }

@@ -65,6 +65,9 @@ export default defineConfig({
         SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH: "1",
         // Every browser test signs up from 127.0.0.1: more accounts than the default 30 per hour per address.
         SWITCHBOARD_REGISTRATIONS_PER_ADDRESS: "500",
+        // The tests' API clients act as a proxy on 127.0.0.1 that names made-up client addresses in
+        // X-Forwarded-For (hardening.spec.ts); any other peer (127.0.0.2 in edge.spec.ts) is a client.
+        SWITCHBOARD_TRUSTED_PROXIES: "127.0.0.1,::1",
         SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
         SWITCHBOARD_LLM_MODEL: "scripted",
         SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,

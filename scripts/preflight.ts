@@ -5,6 +5,7 @@ import { getDb, closeDb } from "../db/client";
 import { SecretKeyError, readOrCreateSecretFile } from "../lib/crypto";
 import { dataDir } from "../lib/env";
 import { ensureSetupCode, setupCodeLogLine } from "../lib/auth/setup-code";
+import { TrustedProxiesError, parseTrustedProxies } from "../lib/security/client-address";
 import { describePublicUrl } from "../lib/security/public-url";
 
 try {
@@ -13,10 +14,14 @@ try {
   closeDb();
   console.log(`switchboard: data directory ${dataDir()} ready`);
   console.log(`switchboard: ${describePublicUrl()}`);
+  // Checked here so a malformed entry stops the start with its message (the front door reads it too).
+  const proxies = process.env.SWITCHBOARD_TRUSTED_PROXIES?.trim();
+  parseTrustedProxies(proxies);
+  console.log(`switchboard: client addresses from ${proxies ? `X-Forwarded-For behind ${proxies}` : "the socket (no trusted proxies)"}`);
   // Printed at every start while no account exists, so the code is in the log whoever looks.
   if (setup) console.log(setupCodeLogLine(setup.code));
 } catch (error) {
-  if (error instanceof SecretKeyError) {
+  if (error instanceof SecretKeyError || error instanceof TrustedProxiesError) {
     console.error(`switchboard: ${error.message}`);
     process.exit(1);
   }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The app's HTTP server (started by scripts/start.mjs, after the build and the preflight): Next's
-// request handler behind one check. A request the direct lane claims (lib/host/direct-lane.ts,
-// installed by instrumentation.ts when Next starts) is served without Next's router; every other
-// request goes to Next as `next start` would pass it. PORT and HOSTNAME as for `next start`.
+// request handler behind two checks, both installed by instrumentation.ts when Next starts. The front
+// door (lib/host/front-door.ts) stamps the client address from the socket and refuses a body declared
+// over the cap; a request the direct lane (lib/host/direct-lane.ts) claims is then served without
+// Next's router; every other request goes to Next as `next start` would pass it. PORT and HOSTNAME as
+// for `next start`.
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,14 +15,19 @@ const { default: next } = await import("next");
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || undefined;
+const FRONT_DOOR = Symbol.for("switchboard.frontDoor");
 const DIRECT_LANE = Symbol.for("switchboard.directLane");
 const SHUTDOWN_HANDLERS = Symbol.for("switchboard.shutdownHandlers");
 
 const app = next({ dev: false, dir: root, hostname: hostname ?? "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare();
+// Without the front door the throttles could not tell one client from another: refuse to serve.
+const frontDoor = globalThis[FRONT_DOOR];
+if (!frontDoor) throw new Error("switchboard: the front door was not installed (instrumentation.ts did not run)");
 
 const server = http.createServer((req, res) => {
+  if (frontDoor(req, res)) return;
   const lane = globalThis[DIRECT_LANE];
   if (lane?.(req, res)) return;
   // Next answers its own failures with a 500 page (and logs them); anything still thrown ends this

@@ -6,6 +6,7 @@
 import { normaliseEmail } from "../../db/queries/users";
 import { AppError } from "../errors";
 import { Backoff } from "../security/backoff";
+import { stampedClientAddress } from "../security/client-address";
 
 const MINUTE_MS = 60_000;
 
@@ -35,14 +36,12 @@ export interface AttemptKeys {
 }
 
 /**
- * The client address of a request: the first `X-Forwarded-For` hop. `next start` fills that header
- * from the socket only when the client sent none, so behind no proxy a client can choose its own
- * value; the per-account limit and the hashing cap still hold whatever it claims.
+ * The client address of a request: the socket's peer, or behind a trusted proxy the right-most
+ * untrusted `X-Forwarded-For` hop (`SWITCHBOARD_TRUSTED_PROXIES`), as the app's HTTP server stamped
+ * it (lib/security/client-address.ts). A client cannot choose it by sending a header.
  */
 export function clientAddress(headers: Headers | Record<string, string | string[] | undefined>): string {
-  const raw = headers instanceof Headers ? headers.get("x-forwarded-for") : headers["x-forwarded-for"];
-  const first = (Array.isArray(raw) ? raw[0] : raw)?.split(",")[0]?.trim();
-  return first || "unknown";
+  return stampedClientAddress(headers);
 }
 
 function pair(kind: "signIn" | "register"): Backoff[] {
