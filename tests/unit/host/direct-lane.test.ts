@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDirectLane, type RouteHandler } from "@/lib/host/direct-lane";
 import { jsonResponse, readJson } from "@/lib/http";
+import { WORKSPACE_PATH_HEADER } from "@/lib/workspaces/api-path";
 
 const seen: { request: Request; params: Record<string, string> }[] = [];
 let aborted: Promise<void> = Promise.resolve();
@@ -27,6 +28,15 @@ const remembered: RouteHandler = async (request) => {
   expect(response.body).toBeNull(); // on the lane: no stream made only to be thrown away
   return response;
 };
+
+// Stands in for the tool-call route: what it is told about the workspace and its own path.
+const scoped: RouteHandler = async (request, context) =>
+  Response.json({
+    params: await context.params,
+    workspace: request.headers.get(WORKSPACE_PATH_HEADER),
+    pathname: new URL(request.url).pathname,
+    search: new URL(request.url).search,
+  });
 
 const slow: RouteHandler = async (request) => {
   aborted = new Promise((resolve) => request.signal.addEventListener("abort", () => resolve()));
@@ -64,6 +74,7 @@ const lane = createDirectLane([
   { method: "POST", pattern: /^\/api\/slow$/, handler: slow },
   { method: "POST", pattern: /^\/api\/remembered$/, handler: remembered },
   { method: "GET", pattern: /^\/api\/stream$/, handler: stream },
+  { method: "POST", pattern: /^\/api\/servers\/(?<id>[^/]+)\/tools\/call$/, handler: scoped },
 ]);
 const server = http.createServer((req, res) => {
   if (lane(req, res)) return;
@@ -207,5 +218,29 @@ describe("direct lane", () => {
   it("leaves every other path and method to the next handler", async () => {
     expect((await fetch(`${base}/api/things/abc/echo`)).status).toBe(299);
     expect((await post("/api/things/abc/other", "{}")).status).toBe(299);
+  });
+
+  it("serves a route at its workspace-scoped path: the route's own path, told the path's slug", async () => {
+    const response = await post("/api/w/acme/servers/s%201/tools/call?x=1", "{}");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("server-timing")).toContain('lane;desc="direct"');
+    expect(await response.json()).toEqual({
+      params: { id: "s 1" },
+      workspace: "acme",
+      pathname: "/api/servers/s%201/tools/call",
+      search: "?x=1",
+    });
+  });
+
+  it("drops the internal header a client sends, with or without a workspace in the path", async () => {
+    const spoofed = { [WORKSPACE_PATH_HEADER]: "victim" };
+    expect((await (await post("/api/servers/s1/tools/call", "{}", spoofed)).json()).workspace).toBeNull();
+    expect((await (await post("/api/w/acme/servers/s1/tools/call", "{}", spoofed)).json()).workspace).toBe("acme");
+  });
+
+  it("applies the cross-site rule to a workspace-scoped path, and leaves other /api/w/ paths to Next", async () => {
+    expect((await post("/api/w/acme/servers/s1/tools/call", "{}", { origin: "https://evil.example" })).status).toBe(403);
+    expect((await post("/api/w/acme/things/abc/echo", "{}")).status).toBe(299);
+    expect((await post("/api/w/a%20b/servers/s1/tools/call", "{}")).status).toBe(299);
   });
 });
