@@ -96,6 +96,6 @@ describe("error families across two bundles", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     expect((await answer(lane.http, impostor)).body.code).toBe("internal.error");
     expect({ code: "x" } instanceof lane.errors.AppError).toBe(false);
-    expect(null instanceof lane.errors.AppError).toBe(false);
+    expect((null as unknown as object) instanceof lane.errors.AppError).toBe(false);
   });
 });
