@@ -2,10 +2,16 @@
  * Per-(user, server) credentials: OAuth tokens, client registration and discovery state, each an
  * encrypted envelope. Every query is scoped by both user and server (tokens never cross users or servers; docs/security.md).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, like, ne } from "drizzle-orm";
 import type { Db } from "../client";
 import { serverCredentials } from "../schema";
 import { bumpGeneration } from "../generation";
+
+/**
+ * Kinds under this prefix are a person's tokens for everyone on a `shared` server ("Connect for
+ * everyone"), stored apart from their own tokens for the same server (docs/workspaces.md).
+ */
+export const SHARED_KIND_PREFIX = "shared.";
 
 /** One stored credential; `valueEnc` is an envelope from lib/crypto. */
 export interface CredentialRow {
@@ -47,5 +53,19 @@ export function deleteCredentials(db: Db, ref: { userId: string; serverId: strin
   const scope = and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId));
   db.delete(serverCredentials)
     .where(ref.kinds ? and(scope, inArray(serverCredentials.kind, ref.kinds)) : scope)
+    .run();
+}
+
+/**
+ * Forget the shared slots ("Connect for everyone" tokens) of a server, except `keepUserId`'s: the
+ * account a shared server uses changed or ended, so no other person's shared tokens may linger.
+ */
+export function deleteSharedCredentials(db: Db, ref: { serverId: string; keepUserId?: string | null; onlyUserId?: string }): void {
+  bumpGeneration();
+  const where = [eq(serverCredentials.serverId, ref.serverId), like(serverCredentials.kind, `${SHARED_KIND_PREFIX}%`)];
+  if (ref.keepUserId) where.push(ne(serverCredentials.userId, ref.keepUserId));
+  if (ref.onlyUserId) where.push(eq(serverCredentials.userId, ref.onlyUserId));
+  db.delete(serverCredentials)
+    .where(and(...where))
     .run();
 }

@@ -13,6 +13,8 @@ export interface OAuthStateRow {
   serverId: string;
   codeVerifierEnc: string | null;
   expiresAt: Date;
+  /** A Connect for everyone (the tokens go to the user's shared slot). */
+  forEveryone: boolean;
 }
 
 /** Record a pending authorization (and sweep expired ones, so the table stays small). */
@@ -35,6 +37,7 @@ export function takeOAuthState(db: Db, state: string): OAuthStateRow | null {
       serverId: oauthStates.serverId,
       codeVerifierEnc: oauthStates.codeVerifierEnc,
       expiresAt: oauthStates.expiresAt,
+      forEveryone: oauthStates.forEveryone,
     })
     .get();
   return row ?? null;

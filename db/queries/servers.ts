@@ -11,6 +11,7 @@ import { decrypt, encrypt } from "../../lib/crypto";
 import { transportOf, type ServerConfig, type ServerDefinition } from "../../lib/mcp/config";
 import { mergeSecrets, splitSecrets, type ServerSecrets } from "../server-secrets";
 import { bumpGeneration } from "../generation";
+import { deleteSharedCredentials } from "./credentials";
 
 /** A stored server with its masked config (safe to return to a client). */
 export interface ServerRecord {
@@ -148,25 +149,32 @@ export function toServerDefinition(db: Db, record: ServerRecord): ServerDefiniti
   return { id: record.id, name: record.name, config: mergeSecrets(record.config, secrets) };
 }
 
-/** Record the owner/admin whose credentials a `shared` server uses (null: nobody's). */
+/**
+ * Record the owner/admin whose "Connect for everyone" tokens a `shared` server uses (null: nobody's).
+ * Every other person's shared tokens for it are forgotten: only the account in use keeps any.
+ */
 export function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceId: string }, userId: string | null): void {
   bumpGeneration();
-  db.update(mcpServers)
+  const changed = db
+    .update(mcpServers)
     .set({ sharedCredentialsUserId: userId })
     .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-    .run();
+    .run().changes;
+  if (changed) deleteSharedCredentials(db, { serverId: ref.id, keepUserId: userId });
 }
 
-/** Stop using this user's credentials for the workspace's shared servers; returns the servers affected. */
+/** Stop using (and forget) this user's shared tokens for the workspace's shared servers; returns the servers affected. */
 export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: string): string[] {
   bumpGeneration();
-  return db
+  const ids = db
     .update(mcpServers)
     .set({ sharedCredentialsUserId: null })
     .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.sharedCredentialsUserId, userId)))
     .returning({ id: mcpServers.id })
     .all()
     .map((r) => r.id);
+  for (const serverId of ids) deleteSharedCredentials(db, { serverId, onlyUserId: userId });
+  return ids;
 }
 
 /**
@@ -176,11 +184,13 @@ export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: 
  */
 export function clearSharedCredentialsUserEverywhere(db: Db, userId: string): string[] {
   bumpGeneration();
-  return db
+  const ids = db
     .update(mcpServers)
     .set({ sharedCredentialsUserId: null })
     .where(eq(mcpServers.sharedCredentialsUserId, userId))
     .returning({ id: mcpServers.id })
     .all()
     .map((r) => r.id);
+  for (const serverId of ids) deleteSharedCredentials(db, { serverId, onlyUserId: userId });
+  return ids;
 }

@@ -5,7 +5,15 @@
  */
 import "server-only";
 import path from "node:path";
-import { closeGlobalPool, engineLimitsFromEnv, getPool, McpPool, type PoolOptions, type ServerDefinition } from "../mcp";
+import {
+  closeGlobalPool,
+  engineLimitsFromEnv,
+  getPool,
+  McpPool,
+  samplingMaxTokensFromEnv,
+  type PoolOptions,
+  type ServerDefinition,
+} from "../mcp";
 import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
@@ -15,13 +23,15 @@ import type { Db } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { getDb } from "../../db/client";
-import { credentialsUserFor, definitionFor } from "../servers/credential-mode";
+import { credentialAccountFor, definitionFor } from "../servers/credential-mode";
 import { consoleLogger } from "./console-logger";
 import { cachedServerDefinition, cachedServerDefinitions } from "./definition-cache";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
 import { interactionLog } from "./interactions";
-import { appAuthProviderFactory } from "../oauth/web/app-deps";
+import { appAuthProviderFactory, appOAuthDeps } from "../oauth/web/app-deps";
+import { providerFor } from "../oauth/web/deps";
+import { forEveryoneDeps } from "../oauth/web/for-everyone";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 import { closeOnSignals } from "./shutdown";
@@ -74,6 +84,7 @@ function poolOptions(): PoolOptions {
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
     limits: engineLimitsFromEnv(process.env),
+    samplingMaxTokens: samplingMaxTokensFromEnv(process.env),
     admission: poolAdmission,
     turnWaitMs: Number(process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS) * 1000 || undefined,
     // Wrapped so a running chat turn can show each exchange in its transcript.
@@ -86,11 +97,16 @@ function poolOptions(): PoolOptions {
   };
 }
 
-// A `shared` server's calls use the tokens of the owner/admin who connected it; the connection
-// itself stays the caller's, so elicitations, sampling and approvals reach the right person.
+// A `shared` server's calls use the tokens an owner/admin obtained with Connect for everyone (their
+// shared slot, never their own tokens); the connection itself stays the caller's, so elicitations,
+// sampling and approvals reach the right person.
 function sharedAwareAuthProvider(): AuthProviderFactory {
   const factory = appAuthProviderFactory();
-  return (userId, server) => factory(credentialsUserFor(getDb(), userId, server), server);
+  return (userId, server) => {
+    const account = credentialAccountFor(getDb(), userId, server);
+    if (!account.forEveryone || !server.config.url) return factory(userId, server);
+    return providerFor(forEveryoneDeps(appOAuthDeps()), account.userId, server);
+  };
 }
 
 /** Every server of the caller's workspace as engine definitions for them (secrets decrypted, never returned). */

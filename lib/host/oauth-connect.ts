@@ -2,9 +2,17 @@
 import "server-only";
 import { getDb } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
+import { getMembershipRole } from "../../db/queries/workspaces";
 import type { ServerDefinition } from "../mcp";
 import { appOAuthDeps } from "../oauth/web/app-deps";
-import { beginConnect, endConnect, type ConnectCaller } from "../servers/connect";
+import {
+  adoptSharedAccount,
+  beginConnect,
+  endConnect,
+  mayConnectForEveryone,
+  type ConnectCaller,
+  type ConnectOptions,
+} from "../servers/connect";
 import { credentialModeOf } from "../servers/credential-mode";
 import { appPool, memberServerDefinition, workspaceServerDefinition } from "./engine";
 
@@ -13,11 +21,11 @@ import { appPool, memberServerDefinition, workspaceServerDefinition } from "./en
  * authorization server sends the browser back to `origin` (the one the Connect came from, see
  * `oauthRequestOrigin`), whose callback then finishes the flow.
  */
-export async function connectServer(caller: ConnectCaller, serverId: string, origin: string) {
+export async function connectServer(caller: ConnectCaller, serverId: string, origin: string, options: ConnectOptions = {}) {
   const db = getDb();
   const server = workspaceServerDefinition(db, caller, serverId);
-  const result = await beginConnect(db, appOAuthDeps(origin), caller, server);
-  if (result.status === "authorized") await afterAuthorized(caller.id, server);
+  const result = await beginConnect(db, appOAuthDeps(origin), caller, server, options);
+  if (result.status === "authorized") await afterAuthorized(caller.id, server, { forEveryone: options.forEveryone === true });
   return result;
 }
 
@@ -37,18 +45,32 @@ export async function disconnectServer(caller: ConnectCaller, serverId: string) 
   return { ...result, status: (await pool.discover(caller.id, [server]))[0] };
 }
 
-/** The server the OAuth callback completes for `userId` (any workspace they belong to), or null. */
-export function callbackServer(userId: string | null, serverId: string): ServerDefinition | null {
-  return userId ? memberServerDefinition(getDb(), userId, serverId) : null;
+/**
+ * The server the OAuth callback completes for `userId` (any workspace they belong to), or null. A
+ * Connect for everyone completes only while the server is still `shared` and the user still an
+ * owner or admin of its workspace: otherwise nothing is exchanged or stored.
+ */
+export function callbackServer(userId: string | null, serverId: string, forEveryone = false): ServerDefinition | null {
+  if (!userId) return null;
+  const db = getDb();
+  if (forEveryone) {
+    const record = getServerByIdUnscoped(db, serverId);
+    if (!record || credentialModeOf(record.config) !== "shared") return null;
+    if (!mayConnectForEveryone(getMembershipRole(db, record.workspaceId, userId))) return null;
+  }
+  return memberServerDefinition(db, userId, serverId);
 }
 
 /**
- * After an authorization: reconnect the user; for a shared server whose account this is, every
- * member's connection is closed so their next call uses the new tokens.
+ * After an authorization: reconnect the user. After a Connect for everyone the user's shared
+ * tokens become the server's account and every member's connection is closed, so their next call
+ * uses them.
  */
-export async function afterAuthorized(userId: string, server: ServerDefinition): Promise<void> {
+export async function afterAuthorized(userId: string, server: ServerDefinition, grant: { forEveryone: boolean }): Promise<void> {
   const record = getServerByIdUnscoped(getDb(), server.id);
-  if (record && credentialModeOf(record.config) === "shared" && record.sharedCredentialsUserId === userId)
+  if (grant.forEveryone && record) {
+    adoptSharedAccount(getDb(), userId, record);
     await appPool().closeServer(server.id);
+  }
   await appPool().reconnect(userId, server);
 }

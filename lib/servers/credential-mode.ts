@@ -1,13 +1,12 @@
 /**
  * Whose credentials a call to a workspace server uses. `per_member` (the default): the caller's
- * own OAuth tokens and their own values for per-member header/env keys. `shared`: the tokens of
- * the owner/admin who connected the server; members never see them.
+ * own OAuth tokens and their own values for per-member header/env keys. `shared`: the tokens an
+ * owner/admin obtained with "Connect for everyone", kept apart from their own; members never see them.
  */
 import type { Db } from "../../db/client";
 import { getCredential, putCredential } from "../../db/queries/credentials";
 import { instanceKey } from "../../db/key-check";
 import { getServerByIdUnscoped, toServerDefinition, type ServerRecord } from "../../db/queries/servers";
-import { getMembershipRole } from "../../db/queries/workspaces";
 import { decrypt, encrypt } from "../crypto";
 import type { ServerConfig, ServerDefinition } from "../mcp/config";
 
@@ -22,27 +21,31 @@ export function credentialModeOf(config: ServerConfig): CredentialMode {
   return config.credentials === "shared" ? "shared" : "per_member";
 }
 
-/**
- * The account a `shared` server's calls use: the owner/admin who connected it, else its creator
- * while still an owner/admin of the workspace, else nobody (null).
- */
-export function sharedAccountUserId(db: Db, record: ServerRecord): string | null {
-  if (record.sharedCredentialsUserId) return record.sharedCredentialsUserId;
-  if (!record.createdBy) return null;
-  const role = getMembershipRole(db, record.workspaceId, record.createdBy);
-  return role === "owner" || role === "admin" ? record.createdBy : null;
+/** Whose stored OAuth credentials a call uses: a person, and whether their tokens for everyone or their own. */
+export interface CredentialAccount {
+  userId: string;
+  forEveryone: boolean;
 }
 
 /**
- * The user whose stored credentials a call by `callerId` uses: the caller for `per_member`; for
- * `shared`, the shared account (see `sharedAccountUserId`), else the caller, who then sees
- * "needs authorization" and asks an owner or admin to connect it.
+ * The account a `shared` server's calls use: the owner/admin who did its Connect for everyone, else
+ * nobody (null). Never a fallback to anyone's personal tokens, the creator's included.
  */
-export function credentialsUserFor(db: Db, callerId: string, server: ServerDefinition): string {
-  if (credentialModeOf(server.config) !== "shared") return callerId;
+export function sharedAccountUserId(record: ServerRecord): string | null {
+  return record.sharedCredentialsUserId;
+}
+
+/**
+ * The credentials a call by `callerId` uses: the caller's own for `per_member`; for `shared`, the
+ * shared slot of whoever connected it for everyone. While nobody has, the caller's shared slot,
+ * which is empty (only the account in use keeps one, db/queries/servers.ts): the server then
+ * waits in "needs authorization" until an owner or admin connects it for everyone.
+ */
+export function credentialAccountFor(db: Db, callerId: string, server: ServerDefinition): CredentialAccount {
+  if (credentialModeOf(server.config) !== "shared") return { userId: callerId, forEveryone: false };
   // By id alone: the caller's access was checked before the engine got the definition.
   const record = getServerByIdUnscoped(db, server.id);
-  return (record && sharedAccountUserId(db, record)) ?? callerId;
+  return { userId: (record && sharedAccountUserId(record)) ?? callerId, forEveryone: true };
 }
 
 /** The member's own values for the server's per-member keys (`headers.X`, `env.Y`), decrypted. */

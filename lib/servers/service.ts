@@ -37,7 +37,7 @@ export function listServers(db: Db, actor: Actor) {
 
 /** The name of the member whose account a shared server uses, or null. */
 export function sharedByName(db: Db, record: ServerRecord): string | null {
-  const userId = sharedAccountUserId(db, record);
+  const userId = sharedAccountUserId(record);
   return userId ? (getUserById(db, userId)?.name ?? null) : null;
 }
 
@@ -172,8 +172,9 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.update", target: id, detail: { name } });
   const [from, to] = [credentialModeOf(existing.config), credentialModeOf(config)];
   if (from !== to) {
-    // Leaving `shared` must not keep using the admin's tokens for anyone.
-    if (to === "per_member") setSharedCredentialsUserId(db, existing, null);
+    // Either way nobody's tokens carry over: leaving `shared` stops using the account's tokens for
+    // everyone; entering it waits for an explicit Connect for everyone (no fallback to anyone's own).
+    setSharedCredentialsUserId(db, existing, null);
     recordAudit(db, {
       actorId: actor.id,
       workspaceId: actor.workspaceId,

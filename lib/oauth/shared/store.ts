@@ -22,6 +22,8 @@ export interface PendingAuthorization extends CredentialKey {
   codeVerifier: string;
   /** Epoch ms after which the callback refuses it. */
   expiresAt: number;
+  /** A "Connect for everyone" of a shared server: the callback stores the tokens apart (lib/oauth/web/for-everyone.ts). */
+  forEveryone?: boolean;
 }
 
 /** Credentials and pending authorizations; values are JSON text, encrypted at rest by SQL stores. */

@@ -17,21 +17,26 @@ export interface CallbackRequest {
   url: URL;
   /** The signed-in user, or null (then nothing is taken or exchanged). */
   userId: string | null;
-  findServer: (serverId: string) => ServerDefinition | null;
-  /** Runs after the tokens are stored (the app reconnects the server). */
-  onAuthorized?: (server: ServerDefinition) => Promise<void>;
+  /** The server of the flow, or null; `forEveryone` for a Connect for everyone (see CallbackInput). */
+  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null;
+  /** Runs after the tokens are stored (the app reconnects the server; a Connect for everyone adopts the account). */
+  onAuthorized?: (server: ServerDefinition, grant: { forEveryone: boolean }) => Promise<void>;
 }
 
 /** Handle `GET /api/oauth/callback`. */
 export async function oauthCallbackResponse(deps: OAuthDeps, request: CallbackRequest): Promise<Response> {
   if (!request.userId) return page(401, "Sign in to Switchboard first, then start again with Connect.");
   try {
+    let forEveryone = false;
     const server = await completeAuthorization(deps, {
       userId: request.userId,
       query: request.url.searchParams,
-      findServer: request.findServer,
+      findServer: (serverId, shared) => {
+        forEveryone = shared;
+        return request.findServer(serverId, shared);
+      },
     });
-    await request.onAuthorized?.(server);
+    await request.onAuthorized?.(server, { forEveryone });
     return new Response(null, { status: 303, headers: { location: AFTER_CONNECT_PATH, "cache-control": "no-store" } });
   } catch (error) {
     if (error instanceof OAuthFlowError) return errorPage(error.code);

@@ -12,6 +12,7 @@ import { OAuthFlowError } from "../shared/errors";
 import { oauthFailure } from "../shared/failure";
 import { NetError } from "../../net/errors";
 import { revokeTokens } from "./revoke";
+import { forEveryoneDeps } from "./for-everyone";
 import { unionScopes } from "../shared/scopes";
 
 const DEFAULT_STATE_TTL_MS = 10 * 60_000;
@@ -73,8 +74,11 @@ export interface CallbackInput {
   /** The signed-in user completing the flow. */
   userId: string;
   query: URLSearchParams;
-  /** The server with this id in the user's workspace, or null. */
-  findServer: (serverId: string) => ServerDefinition | null;
+  /**
+   * The server with this id in the user's workspace, or null; `forEveryone` for a Connect for
+   * everyone, which the caller refuses (null) unless the user may still connect it for the team.
+   */
+  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null;
 }
 
 /**
@@ -91,9 +95,12 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   if (input.query.get("error")) throw new OAuthFlowError("authorization_denied");
   const code = input.query.get("code");
   if (!code) throw new OAuthFlowError("exchange_failed");
-  const server = input.findServer(pending.serverId);
+  const forEveryone = pending.forEveryone === true;
+  const server = input.findServer(pending.serverId, forEveryone);
   if (!server?.config.url) throw new OAuthFlowError("invalid_state");
-  const provider = providerFor(deps, input.userId, server, { codeVerifier: pending.codeVerifier });
+  // A Connect for everyone stores its tokens in the person's shared slot, apart from their own.
+  const flow = forEveryone ? forEveryoneDeps(deps) : deps;
+  const provider = providerFor(flow, input.userId, server, { codeVerifier: pending.codeVerifier });
   try {
     // RFC 9207: the SDK checks `iss` against the issuer it discovered (a mix-up defense).
     const iss = input.query.get("iss") ?? undefined;
@@ -107,7 +114,7 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   }
   // The new token was asked for with the step-up scope; if the AS granted less, the next 403 says so again.
   // The scope this authorization asked for has served its check (saveTokens): refreshes keep to the grant.
-  await deps.store.delete({ userId: input.userId, serverId: server.id }, ["required_scope", "requested_scope"]);
+  await flow.store.delete({ userId: input.userId, serverId: server.id }, ["required_scope", "requested_scope"]);
   return server;
 }
 

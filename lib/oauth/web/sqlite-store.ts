@@ -42,6 +42,7 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
         serverId: pending.serverId,
         codeVerifierEnc: encrypt(pending.codeVerifier, key),
         expiresAt: new Date(pending.expiresAt),
+        forEveryone: pending.forEveryone === true,
       });
     },
     async takePending(state) {
@@ -53,6 +54,7 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
         serverId: row.serverId,
         codeVerifier: row.codeVerifierEnc ? decrypt(row.codeVerifierEnc, key) : "",
         expiresAt: row.expiresAt.getTime(),
+        ...(row.forEveryone ? { forEveryone: true } : {}),
       };
     },
   };

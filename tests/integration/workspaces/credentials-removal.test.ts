@@ -15,9 +15,9 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { McpPool, type ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
 import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
-import { providerFor, type OAuthDeps } from "@/lib/oauth/web/deps";
-import { beginConnect, endConnect } from "@/lib/servers/connect";
-import { credentialsUserFor, definitionFor } from "@/lib/servers/credential-mode";
+import type { OAuthDeps } from "@/lib/oauth/web/deps";
+import { adoptSharedAccount, beginConnect, endConnect } from "@/lib/servers/connect";
+import { definitionFor } from "@/lib/servers/credential-mode";
 import { setMemberValues } from "@/lib/servers/member-values";
 import { listServers, serverViewById } from "@/lib/servers/service";
 import { invitationSchema, acceptInvitation, createInvitation } from "@/lib/workspaces/invitations";
@@ -25,7 +25,7 @@ import { removeMember } from "@/lib/workspaces/members";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer, stopProcess } from "../mcp/helpers";
 import { devLogin, startFixture, testDeps, type OAuthFixture } from "../oauth/helpers";
-import { actorIn, person, recordingEffects, team, type Person } from "./helpers";
+import { actorIn, person, recordingEffects, sharedAwareProvider, team, type Person } from "./helpers";
 
 const TEAM_SECRET = "team-header-secret-0123456789";
 let dir: string;
@@ -43,10 +43,10 @@ beforeAll(async () => {
   as = await startFixture();
   deps = testDeps();
   const db = getDb();
-  // The app's wiring: a shared server's calls use its credentials account's tokens.
+  // The app's wiring: a shared server's calls use its credentials account's tokens for everyone.
   pool = new McpPool({
     fetch: createGuardedFetch({ allowedHosts: parseAllowedHosts("127.0.0.1,localhost") }),
-    authProvider: (userId, server) => (server.config.url ? providerFor(deps, credentialsUserFor(db, userId, server), server) : undefined),
+    authProvider: sharedAwareProvider(db, deps),
   });
   admin = await person("admin@example.com");
   bob = await person("bob@example.com");
@@ -73,12 +73,19 @@ function defFor(user: Person, id: string): ServerDefinition {
   return definitionFor(getDb(), user.id, getServerById(getDb(), { id, workspaceId: acme })!);
 }
 
-async function connect(user: Person, server: ServerDefinition, login: string) {
+async function connect(user: Person, server: ServerDefinition, login: string, forEveryone = false) {
   const actor = actorIn(user, acme);
-  const begun = await beginConnect(getDb(), deps, actor, server);
+  const begun = await beginConnect(getDb(), deps, actor, server, { forEveryone });
   if (begun.status !== "redirect") throw new Error("expected a redirect");
   const back = await devLogin(begun.url, login);
-  const response = await oauthCallbackResponse(deps, { url: back, userId: user.id, findServer: () => server });
+  const response = await oauthCallbackResponse(deps, {
+    url: back,
+    userId: user.id,
+    findServer: () => server,
+    onAuthorized: async (_server, grant) => {
+      if (grant.forEveryone) adoptSharedAccount(getDb(), user.id, { id: server.id, workspaceId: acme });
+    },
+  });
   expect(response.status).toBe(303);
   await pool.reconnect(user.id, server);
 }
@@ -102,7 +109,7 @@ describe("shared vs per-member credentials", () => {
 
   it("a member's call to a shared server sends the admin's token", async () => {
     sharedId = addServer("shared", { url: as.mcpUrl, auth: "oauth", credentials: "shared", headers: { "x-team-key": TEAM_SECRET } }).id;
-    await connect(admin, defFor(admin, sharedId), "admin-at-as");
+    await connect(admin, defFor(admin, sharedId), "admin-at-as", true);
     expect(await whoami(admin, defFor(admin, sharedId))).toBe("admin-at-as");
     const seen = as.stats.bearerSubjects.length;
     expect(await whoami(bob, defFor(bob, sharedId))).toBe("admin-at-as");

@@ -3,7 +3,11 @@ import { getDb } from "@/db/client";
 import { getMembershipRole, getWorkspaceById, getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { registerTestUser } from "../../helpers/register";
 import type { McpPool } from "@/lib/mcp";
-import type { OAuthDeps } from "@/lib/oauth/web/deps";
+import type { Db } from "@/db/client";
+import type { AuthProviderFactory } from "@/lib/mcp/types";
+import { providerFor, type OAuthDeps } from "@/lib/oauth/web/deps";
+import { forEveryoneDeps } from "@/lib/oauth/web/for-everyone";
+import { credentialAccountFor } from "@/lib/servers/credential-mode";
 import { disconnect } from "@/lib/oauth/web/flow";
 import type { AccessEffects } from "@/lib/workspaces/effects";
 import { createWorkspace, type WorkspaceActor } from "@/lib/workspaces/service";
@@ -53,4 +57,16 @@ export function recordingEffects(pool: McpPool, deps?: OAuthDeps) {
     },
   };
   return { effects, calls };
+}
+
+/**
+ * The app's auth provider wiring (lib/host/engine.ts) over test deps: a `shared` server's calls use
+ * the shared slot of whoever connected it for everyone, a `per_member` one the caller's own tokens.
+ */
+export function sharedAwareProvider(db: Db, deps: OAuthDeps): AuthProviderFactory {
+  return (userId, server) => {
+    if (!server.config.url) return undefined;
+    const account = credentialAccountFor(db, userId, server);
+    return providerFor(account.forEveryone ? forEveryoneDeps(deps) : deps, account.userId, server);
+  };
 }

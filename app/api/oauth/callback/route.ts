@@ -18,9 +18,9 @@ export async function GET(request: Request): Promise<Response> {
   return oauthCallbackResponse(appOAuthDeps(oauthRequestOrigin(request)), {
     url: new URL(request.url),
     userId: user?.id ?? null,
-    findServer: (serverId) => callbackServer(user?.id ?? null, serverId),
-    onAuthorized: async (server) => {
-      if (user) await afterAuthorized(user.id, server);
+    findServer: (serverId, forEveryone) => callbackServer(user?.id ?? null, serverId, forEveryone),
+    onAuthorized: async (server, grant) => {
+      if (user) await afterAuthorized(user.id, server, grant);
     },
   });
 }

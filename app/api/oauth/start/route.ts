@@ -2,15 +2,18 @@ import { requireWorkspace } from "@/lib/auth/workspace";
 import { connectServer } from "@/lib/host/oauth-connect";
 import { parseJson, route } from "@/lib/http";
 import { oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
-import { serverRefBody } from "../schema";
+import { connectBody } from "../schema";
 
 /**
- * Connect: start an authorization of one of the workspace's servers. Answers `{status: "redirect",
+ * Connect: start an authorization of one of the workspace's servers (`forEveryone: true`: the
+ * Connect for everyone of a shared server, owners and admins only). Answers `{status: "redirect",
  * url}` (open it in the browser) or `{status: "authorized"}` (a refresh sufficed; reconnected). The
  * browser comes back to this request's origin under the public-URL rule (lib/oauth/web/redirect.ts).
  */
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
-  const { serverId } = await parseJson(request, serverRefBody, 10_000);
-  return Response.json(await connectServer(caller, serverId, oauthRequestOrigin(request)), { headers: { "cache-control": "no-store" } });
+  const { serverId, forEveryone } = await parseJson(request, connectBody, 10_000);
+  return Response.json(await connectServer(caller, serverId, oauthRequestOrigin(request), { forEveryone }), {
+    headers: { "cache-control": "no-store" },
+  });
 });
