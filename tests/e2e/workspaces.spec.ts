@@ -74,15 +74,17 @@ test("owner creates Acme, invites a teammate who chats with its server, then rem
   await expect(teammate.getByTestId("shared-everything")).toContainText("credentials its owners and admins configured");
   await teammate.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chat" }).click();
   await expect(teammate).toHaveURL(new RegExp(`${acmePath}/chat$`));
+  // The page's own API path names Acme (`/api/w/<slug>/…`), as every call from the page does.
   const forbidden = await teammate.evaluate(
-    async () =>
+    async (slug) =>
       (
-        await fetch("/api/servers", {
+        await fetch(`/api/w/${slug}/servers`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ name: "mine", config: { url: "http://127.0.0.1:1/mcp" } }),
         })
       ).status,
+    acmePath.split("/")[2],
   );
   expect(forbidden).toBe(403);
 
@@ -157,9 +159,13 @@ test("two tabs in two workspaces do not mix", async ({ browser, everything }) =>
   await second.goto("/w/personal/chat");
   await Promise.all([waitForHydration(first), waitForHydration(second)]);
 
-  // The same API call from each tab answers for that tab's workspace.
+  // Each tab names its page's workspace in the API path (`/w/<slug>/…` → `/api/w/<slug>/…`).
+  const pageApi = (page: Page, route: string) => `/api/w/${new URL(page.url()).pathname.split("/")[2]}/${route}`;
   const serversIn = (page: Page) =>
-    page.evaluate(async () => ((await (await fetch("/api/servers")).json()) as { servers: { name: string }[] }).servers.map((s) => s.name));
+    page.evaluate(
+      async (url) => ((await (await fetch(url)).json()) as { servers: { name: string }[] }).servers.map((s) => s.name),
+      pageApi(page, "servers"),
+    );
   expect(await serversIn(first)).toEqual(["keyed", "team-only"]);
   expect(await serversIn(second)).toEqual([]);
 
@@ -171,7 +177,10 @@ test("two tabs in two workspaces do not mix", async ({ browser, everything }) =>
   await expect(first).toHaveURL(new RegExp(`/w/${team.slug}/chat/${teamChatId}$`));
   await expect(second).toHaveURL(new RegExp(`/w/personal/chat/${personalChatId}$`));
   const chatsIn = (page: Page) =>
-    page.evaluate(async () => ((await (await fetch("/api/chats")).json()) as { chats: { id: string }[] }).chats.map((c) => c.id));
+    page.evaluate(
+      async (url) => ((await (await fetch(url)).json()) as { chats: { id: string }[] }).chats.map((c) => c.id),
+      pageApi(page, "chats"),
+    );
   expect(await chatsIn(first)).toEqual([teamChatId]);
   expect(await chatsIn(second)).toEqual([personalChatId]);
   // Opening the team's chat under the personal workspace is a 404, not a leak.

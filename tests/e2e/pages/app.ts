@@ -88,6 +88,15 @@ export class ServersPage {
     await expect(this.page.getByTestId(`server-${name}`)).toBeVisible();
   }
 
+  /** Download the page's export from the Import / export panel (a link, not a fetch) and return the file's text. */
+  async exportServers(format: "yaml" | "json"): Promise<string> {
+    await this.page.getByTestId("open-import").click();
+    const [download] = await Promise.all([this.page.waitForEvent("download"), this.page.getByTestId(`export-${format}`).click()]);
+    const text = fs.readFileSync(await download.path(), "utf8");
+    await this.page.getByRole("button", { name: "Cancel" }).click();
+    return text;
+  }
+
   async addStdio(name: string, command: string, args: string[]) {
     await this.startAdding(name);
     await this.page.getByLabel("Local (stdio)").check();
