@@ -1,14 +1,16 @@
 /**
  * Reading an MCP App for the chat (docs/mcp-apps.md): the `ui://` resource must be linked by a tool
  * of that server in the caller's workspace and be `text/html;profile=mcp-app`; its declared CSP is
- * reduced to safe origins before it reaches the frame.
+ * reduced to safe origins before it reaches the frame, loopback ones only for a server on loopback.
  */
 import "server-only";
 import { getDb } from "../../db/client";
 import { AppError } from "../errors";
 import { appPool, workspaceServerDefinition } from "../host/engine";
 import { MCP_APP_MIME_TYPE } from "../mcp";
+import { isLoopbackUrl } from "../net";
 import { type AppCsp, sanitizeAppCsp } from "./app-csp";
+import { withLoopbackGrant } from "./loopback-grant";
 
 /** Largest app HTML served (a bundled single-file app is typically well under 1 MB). */
 export const MAX_APP_HTML_BYTES = 5 * 1024 * 1024;
@@ -48,5 +50,11 @@ export async function readAppResource(caller: AppCaller, serverId: string, uri: 
   const html = "text" in content ? content.text : Buffer.from(content.blob, "base64").toString("utf8");
   if (Buffer.byteLength(html) > MAX_APP_HTML_BYTES) throw new AppError("app.invalid", "The server's app is larger than 5 MB.");
   const meta = uiMeta(content._meta);
-  return { html, csp: sanitizeAppCsp(meta.csp), prefersBorder: meta.prefersBorder !== false };
+  // Only a server on this machine may give its app the machine's own services (its app is as local as it is).
+  const url = server.config.url;
+  const csp =
+    url && isLoopbackUrl(new URL(url))
+      ? withLoopbackGrant(sanitizeAppCsp(meta.csp, { loopback: true }), caller.id)
+      : sanitizeAppCsp(meta.csp);
+  return { html, csp, prefersBorder: meta.prefersBorder !== false };
 }

@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/session";
-import { sanitizeAppCsp } from "@/lib/apps/app-csp";
+import { grantedAppCsp } from "@/lib/apps/loopback-grant";
 import { sandboxPage } from "@/lib/apps/sandbox-page";
 import { parseQuery, route } from "@/lib/http";
 import { publicOriginFor } from "@/lib/security/public-url";
@@ -15,12 +15,13 @@ function parsed(text: string): unknown {
 
 /**
  * The first page of an MCP App's iframe (docs/mcp-apps.md#the-frame): an opaque-origin document with
- * the app's CSP that loads the HTML the host sends it. It carries no user data.
+ * the app's CSP that loads the HTML the host sends it. It carries no user data. Loopback origins
+ * reach the CSP only with the host's grant for this user (lib/apps/loopback-grant.ts).
  */
 export const GET = route(async (request: Request) => {
-  await requireUser();
+  const user = await requireUser();
   const query = parseQuery(request, sandboxQuery);
   const origin = publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") });
-  const page = sandboxPage(sanitizeAppCsp(parsed(query.csp)), origin);
+  const page = sandboxPage(grantedAppCsp(parsed(query.csp), user.id), origin);
   return new Response(page.body, { headers: page.headers });
 });
