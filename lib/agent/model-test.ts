@@ -5,22 +5,13 @@
  */
 import { generateText } from "ai";
 import type { Db } from "../../db/client";
-import { ALLOWED_HOSTS_ENV } from "../net";
-import { BlockedRequestError } from "../net/errors";
+import { blockedCause, blockedMessage } from "../net/blocked-message";
 import { redact } from "../redact";
 import { userLanguageModel, userModelResolution } from "./user-model";
 import type { UserModelChoice } from "./model-config";
 
 /** How long the test waits for the provider. */
 const TEST_TIMEOUT_MS = 20_000;
-
-/** Find a refusal of the SSRF guard anywhere in an error's cause chain. */
-function blockedIn(error: unknown): BlockedRequestError | null {
-  for (let e = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof BlockedRequestError) return e;
-  }
-  return null;
-}
 
 /** Send one short request to the user's effective model; never throws for provider failures. */
 export async function testUserModel(
@@ -42,13 +33,8 @@ export async function testUserModel(
     });
     return { ok: true, message: `${label} answered.` };
   } catch (error) {
-    const blocked = blockedIn(error);
-    if (blocked) {
-      return {
-        ok: false,
-        message: `The base URL is refused: ${blocked.reason}. Switchboard does not reach internal addresses unless an administrator lists the host in ${ALLOWED_HOSTS_ENV} and restarts the app.`,
-      };
-    }
+    const blocked = blockedCause(error);
+    if (blocked) return { ok: false, message: blockedMessage(blocked, "The base URL") };
     return {
       ok: false,
       message: `${label} did not answer: ${redact(error instanceof Error ? error.message : String(error), built.secrets)}`,

@@ -10,7 +10,8 @@ import { getDb } from "../../db/client";
 import { readServerSecrets } from "../../db/queries/servers";
 import { AppError } from "../errors";
 import { parseServerConfig, transportOf } from "../mcp/config";
-import { ALLOWED_HOSTS_ENV, allowedHostsFromEnv, checkTarget, systemResolver } from "../net";
+import { allowedHostsFromEnv, checkTarget, systemResolver } from "../net";
+import { blockedMessage } from "../net/blocked-message";
 import { BlockedRequestError } from "../net/errors";
 import { getServer } from "../servers/lookup";
 import { restoreMaskedSecrets } from "../servers/secrets";
@@ -25,11 +26,6 @@ export interface ConnectionTestResult {
   message: string;
   serverInfo: { name: string; version: string } | null;
   counts: { tools: number; resources: number; prompts: number } | null;
-}
-
-/** The sentence for a URL the SSRF guard refuses, naming the allow-list setting. */
-export function blockedMessage(error: BlockedRequestError, hostname: string): string {
-  return `The address is refused: ${error.reason}. Switchboard does not reach internal addresses (loopback, private networks) unless an administrator lists the host in ${ALLOWED_HOSTS_ENV} (for example ${ALLOWED_HOSTS_ENV}=${hostname}) and restarts the app.`;
 }
 
 /** Test `config` (with `serverId`, masked secrets are the saved server's). Never saves or keeps anything. */
@@ -54,7 +50,7 @@ export async function testServerConnection(
       await checkTarget(url, { allowedHosts: allowedHostsFromEnv(), allowHttp: "always", resolver: systemResolver });
     } catch (error) {
       if (error instanceof BlockedRequestError) {
-        return { ok: false, state: "blocked", message: blockedMessage(error, url.hostname), serverInfo: null, counts: null };
+        return { ok: false, state: "blocked", message: blockedMessage(error), serverInfo: null, counts: null };
       }
       throw error;
     }

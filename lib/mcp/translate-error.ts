@@ -14,6 +14,9 @@ import {
 import { totalTimeoutOf } from "./call-deadline";
 import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
 import { LaunchRefusedError } from "./launch";
+import { flattenIssueDump } from "./issue-line";
+import { BlockedRequestError } from "../net/errors";
+import { blockedCause, blockedMessage } from "../net/blocked-message";
 
 /** What the translator knows about where the error happened. */
 export interface ErrorContext {
@@ -52,6 +55,9 @@ export function translateError(error: unknown, context: ErrorContext): EngineErr
   if (error instanceof UnauthorizedError || httpStatus(error) === 401) {
     return new EngineError("needs_authorization", `${name} needs authorization: connect it from the server settings to sign in`, opts);
   }
+  // The SSRF guard refused the URL: the same sentence as Test connection, naming the allow-list.
+  const blocked = blockedIn(error);
+  if (blocked) return new EngineError("unreachable", `${name}: ${blockedMessage(blocked, "the address")}`, opts);
   const netCode = networkCode(error);
   if (netCode) {
     return new EngineError("unreachable", `${name}: cannot reach ${context.url ?? "the server"} (${describeNetCode(netCode)})`, opts);
@@ -68,10 +74,19 @@ export function translateError(error: unknown, context: ErrorContext): EngineErr
         opts,
       );
     }
-    return new EngineError("server_error", `${name}: HTTP ${status}: ${(error as Error).message}`, opts);
+    return new EngineError("server_error", `${name}: HTTP ${status}: ${flattenIssueDump((error as Error).message)}`, opts);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new EngineError("server_error", `${name}: ${message}`, opts);
+  return new EngineError("server_error", `${name}: ${flattenIssueDump(message)}`, opts);
+}
+
+// A guard refusal in the cause chain, or (where a library kept only the text, as the SSE client
+// does) in the message in the guard's own words: "blocked <url>: <reason>".
+function blockedIn(error: unknown): BlockedRequestError | null {
+  const found = blockedCause(error);
+  if (found) return found;
+  const text = /\bblocked (https?:\/\/\S+): (.+)$/.exec(error instanceof Error ? error.message : "");
+  return text ? new BlockedRequestError(text[1], text[2]) : null;
 }
 
 function translateRpcError(error: McpError, context: ErrorContext): EngineError {
@@ -85,7 +100,7 @@ function translateRpcError(error: McpError, context: ErrorContext): EngineError 
     case RpcCode.UrlElicitationRequired:
       return new EngineError("server_error", `${name}: complete the URL elicitation the server asked for, then retry`, opts);
     default:
-      return new EngineError("server_error", `${name}: ${stripPrefix(error.message)}`, opts);
+      return new EngineError("server_error", `${name}: ${flattenIssueDump(stripPrefix(error.message))}`, opts);
   }
 }
 
@@ -111,7 +126,8 @@ function translateSdkError(error: SdkError, context: ErrorContext): EngineError 
     case SdkErrorCode.ConnectionClosed:
       return closedDuring(context, error);
     default:
-      return new EngineError("server_error", `${name}: ${stripPrefix(error.message)}`, opts);
+      // "Invalid result for tools/list: [ …issues as JSON… ]": one line naming the field instead.
+      return new EngineError("server_error", `${name}: ${flattenIssueDump(stripPrefix(error.message))}`, opts);
   }
 }
 
