@@ -7,6 +7,7 @@ import { SecretKeyError } from "./crypto";
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors";
 import { ConfigError } from "./mcp/config";
 import { EngineError } from "./mcp/errors";
+import { zodErrorLine } from "./mcp/issue-line";
 import { NetError } from "./net/errors";
 import { readCapped } from "./net/read-capped";
 import { OAuthFlowError } from "./oauth/shared/errors";
@@ -121,7 +122,10 @@ export function errorBody(error: unknown): ErrorBody {
   if (error instanceof NetError) return { code: `net.${error.code}` satisfies ErrorCode, message: redact(error.message) };
   if (error instanceof SecretKeyError) return { code: "instance.secret_key", message: error.message };
   // Log the cause for the operator, redacted: library messages can carry tokens or URLs with passwords.
-  console.error("[switchboard] unhandled error:", redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
+  // A validation failure is logged as one line naming its field, never as a multi-line issue dump.
+  const issues = zodErrorLine(error);
+  const text = issues ? `ZodError: ${issues}` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error("[switchboard] unhandled error:", redact(text));
   return { code: "internal.error", message: "Something went wrong on the server." };
 }
 

@@ -1,6 +1,7 @@
 /** Validation failures in one line (lib/mcp/issue-line.ts): the field at fault, never a dump. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { errorResponse } from "@/lib/http";
 import { flattenIssueDump, issuesLine, zodErrorLine } from "@/lib/mcp/issue-line";
 
 describe("issue lines", () => {
@@ -20,5 +21,19 @@ describe("issue lines", () => {
   it("is not fooled by an error that only looks like Zod's", () => {
     expect(zodErrorLine(new Error("ZodError"))).toBeUndefined();
     expect(zodErrorLine({ name: "ZodError", issues: [] })).toBeUndefined();
+  });
+
+  it("logs a Zod error that reaches a route as one line naming the field", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const parsed = z.object({ password: z.string().min(20) }).safeParse({ password: "short" });
+      if (parsed.success) throw new Error("expected a failure");
+      expect((await errorResponse(parsed.error).json()).code).toBe("internal.error");
+      const line = String(log.mock.calls[0]?.[1]);
+      expect(line).toMatch(/^ZodError: `password`: /);
+      expect(line).not.toMatch(/[\r\n]/);
+    } finally {
+      log.mockRestore();
+    }
   });
 });
