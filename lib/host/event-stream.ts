@@ -18,6 +18,8 @@ export interface EventStreamOptions {
   signal?: AbortSignal;
   /** Send `ready` and end (a probe that the caller may open the stream). Default: false. */
   once?: boolean;
+  /** Called once when the stream ends, however it ends (frees the caller's stream slot). Default: none. */
+  onClose?: () => void;
 }
 
 /** Whether `userId` may see events of `serverId` right now (a member of its workspace). */
@@ -59,6 +61,7 @@ export function openEventStream(caller: { id: string; sessionId: string }, optio
         clearInterval(heartbeat);
         unsubscribe();
         options.signal?.removeEventListener("abort", finish);
+        options.onClose?.();
         try {
           controller.close();
         } catch {

@@ -2,7 +2,7 @@
  * Quotas with 429 (docs/limits.md): one user at their limits cannot take capacity from others.
  * Checked in lib: servers per workspace in the server service, API requests per minute where the
  * session is checked, concurrent calls and connections through the engine pool's admission hook,
- * concurrent chat turns around the chat stream.
+ * concurrent chat turns around the chat stream, open event streams around `GET /api/events`.
  */
 import type { PoolAdmission } from "../mcp";
 import { MinuteWindow, SlotCounter } from "./counters";
@@ -13,7 +13,14 @@ export { QuotaError } from "./errors";
 export { DEFAULT_QUOTAS, QUOTA_ENV, quotasFromEnv, type Quotas } from "./settings";
 
 const slot = globalThis as {
-  __switchboardQuotas?: { quotas: Quotas; calls: SlotCounter; turns: SlotCounter; requests: MinuteWindow; reconnects: MinuteWindow };
+  __switchboardQuotas?: {
+    quotas: Quotas;
+    calls: SlotCounter;
+    turns: SlotCounter;
+    streams: SlotCounter;
+    requests: MinuteWindow;
+    reconnects: MinuteWindow;
+  };
 };
 
 function state() {
@@ -21,6 +28,7 @@ function state() {
     quotas: quotasFromEnv(),
     calls: new SlotCounter(),
     turns: new SlotCounter(),
+    streams: new SlotCounter(),
     requests: new MinuteWindow(),
     reconnects: new MinuteWindow(),
   };
@@ -62,6 +70,28 @@ export function acquireTurn(userId: string): () => void {
   const release = turns.acquire(userId, quotas.concurrentTurnsPerUser);
   if (!release) throw new QuotaError("concurrentTurnsPerUser", quotas.concurrentTurnsPerUser, "chat answers running at once", 5);
   return release;
+}
+
+// The instance-wide count of event streams, kept beside the per-user ones (user ids never contain a newline).
+const ALL_STREAMS = "\n*";
+
+/**
+ * Hold one of the user's live event streams until the returned function runs; 429 past the user's
+ * or the instance's cap. Each stream holds a socket and a timer for as long as the tab is open.
+ */
+export function acquireEventStream(userId: string): () => void {
+  const { quotas, streams } = state();
+  const mine = streams.acquire(userId, quotas.eventStreamsPerUser);
+  if (!mine) throw new QuotaError("eventStreamsPerUser", quotas.eventStreamsPerUser, "live event streams per user (browser tabs)", 10);
+  const all = streams.acquire(ALL_STREAMS, quotas.eventStreamsTotal);
+  if (!all) {
+    mine();
+    throw new QuotaError("eventStreamsTotal", quotas.eventStreamsTotal, "live event streams on this instance", 10);
+  }
+  return () => {
+    mine();
+    all();
+  };
 }
 
 /** The engine pool's admission hook: concurrent calls per user, connections per user and instance. */

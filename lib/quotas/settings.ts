@@ -21,6 +21,10 @@ export interface Quotas {
   sandboxesTotal: number;
   /** Explicit reconnects of one user to one server per minute. Default 20. */
   reconnectsPerMinute: number;
+  /** Open `GET /api/events` streams of one user (one per browser tab). Default 20. */
+  eventStreamsPerUser: number;
+  /** Open `GET /api/events` streams of the whole instance (each holds a socket). Default 1000. */
+  eventStreamsTotal: number;
 }
 
 /** The documented defaults. */
@@ -33,6 +37,8 @@ export const DEFAULT_QUOTAS: Quotas = {
   connectionsTotal: 2000,
   sandboxesTotal: 200,
   reconnectsPerMinute: 20,
+  eventStreamsPerUser: 20,
+  eventStreamsTotal: 1000,
 };
 
 /** The environment variable of each quota (named in every 429 message). */
@@ -45,6 +51,8 @@ export const QUOTA_ENV: Record<keyof Quotas, string> = {
   connectionsTotal: "SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL",
   sandboxesTotal: "SWITCHBOARD_QUOTA_SANDBOXES_TOTAL",
   reconnectsPerMinute: "SWITCHBOARD_QUOTA_RECONNECTS_PER_MINUTE",
+  eventStreamsPerUser: "SWITCHBOARD_QUOTA_EVENT_STREAMS_PER_USER",
+  eventStreamsTotal: "SWITCHBOARD_QUOTA_EVENT_STREAMS_TOTAL",
 };
 
 /** Quotas from environment variables; unset or invalid values keep the default. */

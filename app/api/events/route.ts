@@ -1,16 +1,20 @@
 import { requireUser } from "@/lib/auth/session";
 import { openEventStream } from "@/lib/host/event-stream";
 import { parseQuery, route } from "@/lib/http";
+import { acquireEventStream } from "@/lib/quotas";
 import { eventsQuery } from "./schema";
 
 /**
  * The caller's live events (server statuses, resource updates) as server-sent events: one stream
- * per browser tab, for servers of every workspace the caller belongs to (docs/workbench.md).
+ * per browser tab, for servers of every workspace the caller belongs to (docs/workbench.md). Each
+ * open stream holds one of the caller's and the instance's stream slots (429 past either cap).
  */
 export const GET = route(async (request: Request) => {
   const caller = await requireUser();
   const query = parseQuery(request, eventsQuery);
-  return new Response(openEventStream(caller, { signal: request.signal, once: query.once === "1" }), {
+  const release = acquireEventStream(caller.id);
+  const stream = openEventStream(caller, { signal: request.signal, once: query.once === "1", onClose: release });
+  return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store, no-transform",
