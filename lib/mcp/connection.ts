@@ -21,6 +21,7 @@ import {
 import { secretValuesOf } from "../redact";
 import { startCallDeadline } from "./call-deadline";
 import { childEnvironment } from "./child-env";
+import { ConnectPhase } from "./connect-phase";
 import { createClient } from "./client-factory";
 import { STDIO_PROBE_TIMEOUT_MS, type Era, type EraCache } from "./era";
 import type { SamplingGate } from "./sampling";
@@ -285,9 +286,10 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     abort.abort();
   }, settings.connectTimeoutMs);
   let connection: Connection | undefined;
+  const phase = new ConnectPhase(server.name);
   try {
     const attempt = async () => {
-      const opened = await connectTransport(options, abort.signal, (t) => (transport = t));
+      const opened = await connectTransport(options, abort.signal, phase, (t) => (transport = t));
       const discovered = await discover(opened.client, {
         timeoutMs: settings.connectTimeoutMs,
         logger: options.logger,
@@ -303,7 +305,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     const aborted = new Promise<never>((_, reject) =>
       abort.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
     );
-    const result = await Promise.race([attempt(), aborted]);
+    const result = await Promise.race([attempt(), aborted, phase.failed]);
     result.ready = true;
     return result;
   } catch (error) {
@@ -320,6 +322,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     }
     throw translateError(error, context);
   } finally {
+    phase.end();
     options.clock.clearTimeout(timer);
     options.signal?.removeEventListener("abort", onOuterAbort);
   }
@@ -328,11 +331,13 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
 async function connectTransport(
   options: ConnectionOptions,
   signal: AbortSignal,
+  phase: ConnectPhase,
   track: (transport: Transport) => void,
 ): Promise<{ client: Client; transport: Transport; kind: TransportUsed; guard: ConnectionGuard }> {
   const { server, eras, eraKey } = options;
   // One guard per connection: its caps, rates and reopen budget hold across every wire it opens.
   const guard = new ConnectionGuard(options.limits, () => options.clock.now());
+  phase.watchGuard(guard);
   const limited = (transport: Transport) =>
     transport instanceof ChildProcessTransport ? new LimitedStdioTransport(transport, guard) : new LimitedTransport(transport, guard);
   const config = server.config;
@@ -368,6 +373,7 @@ async function connectTransport(
         secrets: secretValuesOf(config),
       });
       track(transport);
+      phase.watchChild(transport);
       const client = createClient({ ...options, probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, settings.connectTimeoutMs) });
       await connect(client, transport, prior);
       return { client, transport, kind: "stdio" as const, guard };

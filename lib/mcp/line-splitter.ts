@@ -1,8 +1,10 @@
 /**
  * Splits a child's stdout into newline-delimited JSON-RPC lines without ever buffering more than
- * `maxBytes` of one line: an over-long line is reported once (with its head and tail, where the
- * response id usually sits) and discarded, so one huge result cannot exhaust memory or the link.
+ * `maxBytes` of one line: an over-long line is discarded up to its newline (the next line starts
+ * there), reported once as it passes the cap (with its head) and once as it ends (with its head
+ * and tail, where the response id usually sits), so one huge result cannot exhaust memory or the link.
  */
+import { PEEK_BYTES } from "./limits/response-id";
 
 /** What is known about a discarded over-long line. */
 export interface OversizedLine {
@@ -10,8 +12,6 @@ export interface OversizedLine {
   head: string;
   tail: string;
 }
-
-const PEEK_BYTES = 512;
 
 /** Incremental splitter; call `push` with each stdout chunk. */
 export class LineSplitter {
@@ -74,22 +74,4 @@ export class LineSplitter {
 
 function lastBytes(buffer: Buffer, count: number): Buffer {
   return buffer.length <= count ? Buffer.from(buffer) : Buffer.from(buffer.subarray(buffer.length - count));
-}
-
-const ID_VALUE = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
-const HEAD_ID = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE);
-const TAIL_ID = new RegExp(String.raw`"id"\s*:\s*` + ID_VALUE + String.raw`\s*\}\s*$`);
-
-/**
- * The response id of a discarded line, if it can be read from its head (`{"jsonrpc":"2.0","id":..`)
- * or its tail (`.."id":7}`: the SDK's servers write the id last). Undefined when unknown.
- */
-export function guessResponseId(line: Pick<OversizedLine, "head" | "tail">): string | number | undefined {
-  const match = HEAD_ID.exec(line.head) ?? TAIL_ID.exec(line.tail);
-  if (!match) return undefined;
-  try {
-    return JSON.parse(match[1]) as string | number;
-  } catch {
-    return undefined; // an unparsable id is treated as unknown: the oldest request is failed instead
-  }
 }

@@ -12,7 +12,9 @@ import { redactForDisplay } from "../redact";
 import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
 import { checkJsonShape, describeRefusal } from "./limits";
 import type { StdioLaunch } from "./launch";
-import { LineSplitter, guessResponseId, type OversizedLine } from "./line-splitter";
+import { LineSplitter, type OversizedLine } from "./line-splitter";
+import { guessResponseId, PEEK_BYTES, startsAsServerMessage } from "./limits/response-id";
+import { LogThrottle } from "./log-throttle";
 import { silentLogger, type Logger } from "./logger";
 import { RingBuffer } from "./ring-buffer";
 
@@ -51,6 +53,11 @@ export class ChildProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * A message was discarded for a cap and no request in flight could be named as the one it
+   * answered (the connect sets this: whatever it waits for is that message).
+   */
+  onUnattributedDiscard?: (code: number, message: string) => void;
 
   private child: ChildProcess | null = null;
   private readonly stderr: RingBuffer;
@@ -61,7 +68,9 @@ export class ChildProcessTransport implements Transport {
   /** Set by `close()` before the child had exited. */
   private stopRequested = false;
   private closedNotified = false;
-  private overflowed: RequestId | undefined;
+  /** Whether the over-cap line being discarded already failed its request. */
+  private overflowAnswered = false;
+  private readonly logThrottle = new LogThrottle();
   private readonly closed: Promise<void>;
   private resolveClosed!: () => void;
 
@@ -193,17 +202,25 @@ export class ChildProcessTransport implements Transport {
 
   private dropLine(line: string, why: string): void {
     // MCP stdio: stdout is protocol only, but servers print banners; dropping keeps the link alive.
+    // Rate-limited: a server printing garbage without end must not fill the app's log.
+    const { log, held } = this.logThrottle.take("garbage");
+    if (!log) return;
     this.logger.warn(`dropped a stdout line from the server (${why})`, {
       pid: this.pid,
       preview: redactForDisplay(line, this.options.secrets ?? [], 200),
+      ...(held > 0 ? { alsoDroppedSinceLastWarning: held } : {}),
     });
   }
 
-  /** A line passed the cap: fail its request now, the rest of the line (maybe endless) is discarded. */
+  /**
+   * A line passed the cap (it may never end): the request whose id its start shows fails now; with
+   * no id there, its end may show one (`handleOversized`).
+   */
   private handleOverflow(head: string): void {
-    const guessed = guessResponseId({ head, tail: "" });
-    this.overflowed = guessed !== undefined && this.inFlight.has(guessed) ? guessed : this.inFlight.values().next().value;
-    this.failRequest(this.overflowed, MESSAGE_TOO_LARGE_RPC_CODE, this.overCapMessage());
+    const id = guessResponseId({ head, tail: "" });
+    this.overflowAnswered = id !== undefined && this.failRequest(id, MESSAGE_TOO_LARGE_RPC_CODE, this.overCapMessage());
+    // While connecting, whatever the connect waits for may be this line: it fails now, not at its timeout.
+    if (id === undefined && !startsAsServerMessage(head)) this.onUnattributedDiscard?.(MESSAGE_TOO_LARGE_RPC_CODE, this.overCapMessage());
   }
 
   private overCapMessage(bytes?: number): string {
@@ -211,29 +228,33 @@ export class ChildProcessTransport implements Transport {
     return `result exceeds ${this.maxBytes} bytes${sent}; it was discarded (raise SWITCHBOARD_MCP_MAX_MESSAGE_BYTES to allow more)`;
   }
 
+  /** The over-cap line ended: the next line starts after its newline. */
   private handleOversized(line: OversizedLine): void {
-    // Already failed when the line passed the cap; only log the final size.
-    if (this.overflowed !== undefined) {
-      this.overflowed = undefined;
-      this.logger.warn(`discarded a ${line.bytes}-byte message over the ${this.maxBytes}-byte cap`, { pid: this.pid });
-      return;
-    }
     this.logger.warn(`discarded a ${line.bytes}-byte message over the ${this.maxBytes}-byte cap`, { pid: this.pid });
-    this.failRequest(guessResponseId(line), MESSAGE_TOO_LARGE_RPC_CODE, this.overCapMessage(line.bytes));
+    const answered = this.overflowAnswered;
+    this.overflowAnswered = false;
+    if (answered) return;
+    const id = guessResponseId(line);
+    if (id !== undefined) this.failRequest(id, MESSAGE_TOO_LARGE_RPC_CODE, this.overCapMessage(line.bytes));
   }
 
   private failLine(line: string, code: number, message: string): void {
     this.logger.warn(`discarded a message: ${message}`, { pid: this.pid });
-    this.failRequest(guessResponseId({ head: line.slice(0, 512), tail: line.slice(-512) }), code, message);
+    const head = line.slice(0, PEEK_BYTES);
+    const id = guessResponseId({ head, tail: line.slice(-PEEK_BYTES) });
+    if (id !== undefined) this.failRequest(id, code, message);
+    else if (!startsAsServerMessage(head)) this.onUnattributedDiscard?.(code, message);
   }
 
-  /** Fail the request a discarded message answered (or the oldest in flight when its id is unknown). */
-  private failRequest(guessed: RequestId | undefined, code: number, message: string): void {
-    let id = guessed;
-    if (id === undefined || !this.inFlight.has(id)) id = this.inFlight.values().next().value;
-    if (id === undefined) return;
+  /**
+   * Fail the request a discarded message answered, when it is in flight; never another one (a
+   * guess would fail an unrelated call). False when no request has that id.
+   */
+  private failRequest(id: RequestId, code: number, message: string): boolean {
+    if (!this.inFlight.has(id)) return false;
     this.inFlight.delete(id);
     this.onmessage?.({ jsonrpc: "2.0", id, error: { code, message } });
+    return true;
   }
 }
 

@@ -33,6 +33,12 @@ export class ConnectionGuard {
   private readonly notifications: TokenBucket;
   private dropWindow = { start: 0, drops: 0 };
   private readonly inflight = new Map<RpcId, AbortController>();
+  private readonly awaiting = new Set<RpcId>();
+  /**
+   * Set while connecting: a message discarded for a cap that answers no request anyone can name
+   * fails the connect at once (whatever it waits for may be that message).
+   */
+  onUnattributedRefusal?: (reason: string) => void;
   private readonly streams = new Set<AbortController>();
   private refusedMessages = 0;
   private droppedNotifications = 0;
@@ -63,6 +69,21 @@ export class ConnectionGuard {
     return () => {
       for (const id of ids) if (this.inflight.get(id) === controller) this.inflight.delete(id);
     };
+  }
+
+  /** The client sent request `id` and awaits its answer (on whichever stream it comes). */
+  noteAwaiting(id: RpcId): void {
+    this.awaiting.add(id);
+  }
+
+  /** Request `id` was answered or given up on. */
+  noteSettled(id: RpcId): void {
+    this.awaiting.delete(id);
+  }
+
+  /** Whether the client still awaits request `id`: only then may a discarded message fail it. */
+  isAwaiting(id: RpcId): boolean {
+    return this.awaiting.has(id);
   }
 
   /** Remember a standalone event stream so a flood can close it; returns the forget function. */

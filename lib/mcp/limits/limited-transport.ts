@@ -46,8 +46,12 @@ export class LimitedTransport implements Transport {
     if ("method" in message && message.method === "notifications/cancelled") {
       const requestId = (message.params as { requestId?: RpcId } | undefined)?.requestId;
       // The client gave up on this call (cancel or timeout): end its response so its socket is freed.
-      if (requestId !== undefined) queueMicrotask(() => this.guard.abortRequest(requestId));
+      if (requestId !== undefined) {
+        this.guard.noteSettled(requestId);
+        queueMicrotask(() => this.guard.abortRequest(requestId));
+      }
     }
+    if ("method" in message && "id" in message && message.id !== undefined) this.guard.noteAwaiting(message.id);
     if (!("method" in message) && "id" in message && message.id !== undefined) this.pendingServerRequests.delete(message.id);
     return this.inner.send(message, options);
   }
@@ -57,6 +61,7 @@ export class LimitedTransport implements Transport {
   }
 
   private receive(message: JSONRPCMessage, extra: Parameters<NonNullable<Transport["onmessage"]>>[1]): void {
+    if (!("method" in message) && "id" in message && message.id !== undefined) this.guard.noteSettled(message.id);
     if ("method" in message && !("id" in message)) {
       // Over the rate: dropped and counted; a flood closes the event stream (ConnectionGuard).
       if (!this.guard.takeNotification()) {

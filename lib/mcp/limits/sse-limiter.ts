@@ -2,11 +2,16 @@
  * Limits for `text/event-stream` bodies, applied while streaming: one line and one event at most
  * `maxMessageBytes`, the JSON shape of each event's data, and `retry:` at least 500 ms. Only whole,
  * checked events are passed on, so memory stays bounded by one event. Over a cap, or when the
- * stream breaks or ends without an answer, the request this stream answers fails at once.
+ * stream breaks or ends without an answer, the request this stream answers fails at once. On a
+ * standalone event stream (which carries the whole session's answers over legacy HTTP+SSE) an
+ * event over a cap is discarded up to its end and the stream goes on; the request it answered,
+ * read from its id, fails with the cap's message, and no other.
  */
 import { sseErrorEvent, type BodyProcessor, type Emit } from "./body-processor";
 import type { ConnectionGuard, RpcId } from "./connection-guard";
+import { EventSkipper } from "./event-skipper";
 import { describeRefusal, JsonShapeScanner } from "./json-shape";
+import { guessResponseId, PEEK_BYTES, startsAsServerMessage } from "./response-id";
 import { MIN_REOPEN_MS } from "./reconnect-budget";
 import { raiseHint } from "./settings";
 
@@ -24,6 +29,9 @@ export class SseLimiter implements BodyProcessor {
   private lineBytes = 0;
   private sawData = false;
   private eventHasData = false;
+  private skipper: EventSkipper | null = null;
+  private skipReason = "";
+  private skipAnswered = false;
 
   /** `standalone`: the GET event stream, which carries notifications and server requests only. */
   constructor(
@@ -38,10 +46,22 @@ export class SseLimiter implements BodyProcessor {
     const max = this.guard.limits.maxMessageBytes;
     let start = 0;
     while (start < chunk.length) {
+      if (this.skipper) {
+        start = this.skipper.feed(chunk, start);
+        if (start === -1) return true;
+        this.endSkip(emit);
+        continue;
+      }
       const newline = chunk.indexOf(0x0a, start);
       const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline);
       this.lineBytes += piece.length;
-      if (this.lineBytes + this.eventBytes > max) return this.fail(overCap(max), emit);
+      if (this.lineBytes + this.eventBytes > max) {
+        if (!this.standalone) return this.fail(overCap(max), emit);
+        // The event stream carries other answers too: drop this event only, up to its end.
+        this.startSkip(overCap(max), [...this.line, piece], emit);
+        start = newline === -1 ? chunk.length : newline;
+        continue;
+      }
       this.line.push(piece.slice());
       if (newline === -1) return true;
       if (!this.finishLine(emit)) return false;
@@ -81,6 +101,10 @@ export class SseLimiter implements BodyProcessor {
       this.sawData = true;
       this.eventHasData = true;
       const refusal = this.scanner.pushBytes(text.subarray(DATA_PREFIX.length));
+      if (refusal && this.standalone) {
+        this.startSkip(describeRefusal(refusal), [text], emit, true);
+        return true;
+      }
       if (refusal) return this.fail(describeRefusal(refusal), emit);
     } else if (startsWith(text, RETRY_PREFIX)) {
       const retry = Number(new TextDecoder().decode(text.subarray(RETRY_PREFIX.length)).trim());
@@ -93,6 +117,44 @@ export class SseLimiter implements BodyProcessor {
     return true;
   }
 
+  /**
+   * Start discarding the current event of the standalone stream (`lineSoFar`: the pieces of the
+   * line the cap fired in, a whole line when `lineEnded`). The request whose id the event's start shows fails now; with no id
+   * there, the event's end may show one. While connecting, an event that answers nothing known
+   * fails the connect (ConnectionGuard.onUnattributedRefusal).
+   */
+  private startSkip(reason: string, lineSoFar: Uint8Array[], emit: Emit, lineEnded = false): void {
+    this.guard.noteRefused(reason);
+    const head = dataHead(this.event, lineSoFar.length > 0 ? firstBytes(lineSoFar) : []);
+    this.skipper = new EventSkipper(head, lineSoFar, lineEnded);
+    this.skipReason = reason;
+    this.event = [];
+    this.eventBytes = 0;
+    this.line = [];
+    this.lineBytes = 0;
+    this.scanner.reset();
+    this.eventHasData = false;
+    const id = guessResponseId({ head, tail: "" });
+    this.skipAnswered = id !== undefined && this.failAwaited(id, reason, emit);
+    if (id === undefined && !startsAsServerMessage(head)) this.guard.onUnattributedRefusal?.(reason);
+  }
+
+  /** The skipped event ended: the stream goes on with the next one. */
+  private endSkip(emit: Emit): void {
+    const skipper = this.skipper!;
+    this.skipper = null;
+    if (this.skipAnswered) return;
+    const id = guessResponseId({ head: skipper.head, tail: skipper.tail });
+    if (id !== undefined) this.failAwaited(id, this.skipReason, emit);
+  }
+
+  /** Fail request `id` when the client still awaits it; never another one. */
+  private failAwaited(id: RpcId, reason: string, emit: Emit): boolean {
+    if (!this.guard.isAwaiting(id)) return false;
+    emit(sseErrorEvent(id, reason));
+    return true;
+  }
+
   private fail(reason: string, emit: Emit): false {
     this.guard.noteRefused(reason);
     this.event = [];
@@ -100,6 +162,31 @@ export class SseLimiter implements BodyProcessor {
     if (this.ids.length > 0) emit(sseErrorEvent(this.ids[0], reason));
     return false;
   }
+}
+
+/** The first bytes of an event's first data line (of its whole `lines`, then the `partial` one), without `data:`. */
+function dataHead(lines: Uint8Array[], partial: Uint8Array[]): string {
+  const starts = lines.filter((line) => line !== NEWLINE).map((line) => line.subarray(0, PEEK_BYTES + DATA_PREFIX.length));
+  starts.push(
+    concat(
+      partial,
+      partial.reduce((n, part) => n + part.length, 0),
+    ).subarray(0, PEEK_BYTES + DATA_PREFIX.length),
+  );
+  const first = starts.find((line) => startsWith(line, DATA_PREFIX));
+  return first ? new TextDecoder().decode(first.subarray(DATA_PREFIX.length)).replace(/^ /, "") : "";
+}
+
+/** The leading pieces of a line, enough for its first PEEK_BYTES and field name. */
+function firstBytes(parts: Uint8Array[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let total = 0;
+  for (const part of parts) {
+    if (total > PEEK_BYTES + DATA_PREFIX.length) break;
+    out.push(part.subarray(0, PEEK_BYTES + DATA_PREFIX.length));
+    total += part.length;
+  }
+  return out;
 }
 
 /** The message of an over-size refusal. */

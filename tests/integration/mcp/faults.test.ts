@@ -1,7 +1,8 @@
 /**
  * Fault fixtures through the pool: crash mid-call then reconnect, a server that never answers
  * initialize, an over-long result, colliding names, credentials in errors, list_changed, garbage
- * on stdout, the stdio environment allow-list, and specific troubleshooting messages.
+ * on stdout (warned about at a bounded rate), the stdio environment allow-list, and specific
+ * troubleshooting messages.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { McpPool } from "@/lib/mcp";
@@ -81,6 +82,19 @@ describe("messages", () => {
     expect(out.forModel).toEqual({ result: "after garbage" });
     const next = await pool.callTool("u", server, "echo", { message: "ok" });
     expect(next.forModel).toEqual({ result: "echo: ok" });
+  });
+
+  it("warns about garbage lines once per minute, counting the rest", async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => warnings.push(message) };
+    const quiet = new McpPool({ killGraceMs: 1000, logger });
+    try {
+      for (let i = 0; i < 3; i++) expect((await quiet.callTool("u", server, "garbage", {})).forModel).toEqual({ result: "after garbage" });
+      // One banner and 3 × 3 garbage lines: one warning.
+      expect(warnings.filter((w) => w.startsWith("dropped a stdout line"))).toHaveLength(1);
+    } finally {
+      await quiet.closeAll();
+    }
   });
 
   it("redacts credentials and the server's own secret values in errors", async () => {

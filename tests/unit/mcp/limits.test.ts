@@ -120,6 +120,56 @@ describe("SseLimiter", () => {
     expect(answered.split("\n\n").filter(Boolean)).toHaveLength(50);
   });
 
+  describe("on a standalone stream (legacy HTTP+SSE answers)", () => {
+    const awaiting = (...ids: number[]) => {
+      const g = guard();
+      for (const id of ids) g.noteAwaiting(id);
+      return g;
+    };
+    const answers = (out: string) =>
+      out
+        .split("\n\n")
+        .filter(Boolean)
+        .map((event) => JSON.parse(event.replace(/^(event: message\n)?data: /, "")) as { id: number; error?: { message: string } });
+    const big = (head: string, tail: string) => `data: ${head}${"x".repeat(500)}${tail}\n\n`;
+
+    it.each([
+      ["its start", '{"jsonrpc":"2.0","id":2,"result":"', '"}'],
+      ["its end (id last, as the SDK writes)", '{"result":"', '","jsonrpc":"2.0","id":2}'],
+    ])("discards an over-cap event to its end, fails the request whose id %s shows, and passes the next event", async (_, head, tail) => {
+      const g = awaiting(1, 2);
+      const text = `data: {"jsonrpc":"2.0","id":3,"result":{}}\n\n${big(head, tail)}data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n`;
+      // In 7-byte chunks, so the cap and the event's end fall in the middle of chunks.
+      const chunks = Array.from({ length: Math.ceil(text.length / 7) }, (_, i) => text.slice(i * 7, i * 7 + 7));
+      const out = answers(await readAll(limitedBody(source(chunks), new SseLimiter(g, [], true), () => {})));
+      expect(out.map((m) => m.id)).toEqual([3, 2, 1]);
+      expect(out[1].error?.message).toMatch(/exceeds 200 bytes.*SWITCHBOARD_MCP_MAX_MESSAGE_BYTES/);
+      expect(out[2].error).toBeUndefined();
+      expect(g.snapshot().refusedMessages).toBe(1);
+    });
+
+    it("fails no request when the event's id is unknown, not awaited, or it is the server's own request", async () => {
+      for (const [head, tail] of [
+        ['{"result":"', '"}'],
+        ['{"jsonrpc":"2.0","id":9,"result":"', '"}'],
+        ['{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":"', '"}'],
+      ]) {
+        const out = await readAll(
+          limitedBody(source([big(head, tail), 'data: {"n":1}\n\n']), new SseLimiter(awaiting(1), [], true), () => {}),
+        );
+        expect(out).toBe('data: {"n":1}\n\n');
+      }
+    });
+
+    it("while connecting, an event that answers nothing known fails the connect", async () => {
+      const g = awaiting(1);
+      const refusals: string[] = [];
+      g.onUnattributedRefusal = (reason) => refusals.push(reason);
+      await readAll(limitedBody(source([big('{"result":"', "")]), new SseLimiter(g, [], true), () => {}));
+      expect(refusals).toEqual([expect.stringMatching(/exceeds 200 bytes/)]);
+    });
+  });
+
   it("fails the request with the reason when the stream breaks", async () => {
     const out = await readAll(limitedBody(source(['data: {"a":'], new Error("socket hang up")), new SseLimiter(guard(), [3]), () => {}));
     expect(out).toContain('"id":3');

@@ -1,6 +1,7 @@
 /** The stdio line splitter: lines across chunks, the size cap, and reading ids of discarded lines. */
 import { describe, expect, it } from "vitest";
-import { guessResponseId, LineSplitter, type OversizedLine } from "@/lib/mcp/line-splitter";
+import { LineSplitter, type OversizedLine } from "@/lib/mcp/line-splitter";
+import { guessResponseId } from "@/lib/mcp/limits/response-id";
 
 function split(chunks: string[], max = 20) {
   const lines: string[] = [];
@@ -40,5 +41,7 @@ describe("guessResponseId", () => {
     ["id at the tail (SDK order)", '{"result":{"content":[', '..."}]},"jsonrpc":"2.0","id":12}', 12],
     ["nested id at the tail is not taken", '{"result":{', ',"x":{"id":3}}}', undefined],
     ["no id", '{"result":', "]}", undefined],
+    ["a request from the server, id first", '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage"', "", undefined],
+    ["a request from the server, id last", '{"method":"sampling/createMessage","params":{', ',"jsonrpc":"2.0","id":0}', undefined],
   ])("%s", (_name, head, tail, expected) => expect(guessResponseId({ head, tail })).toBe(expected));
 });
