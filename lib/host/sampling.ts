@@ -1,17 +1,27 @@
 /**
- * The web app's answer to servers' sampling requests: the user's own model (as in their chat),
- * with a human in the loop — the user sees the request (and may edit or deny it) and reviews the
- * answer before it goes back (docs/architecture.md#sampling-and-elicitation). `sampling.review: false` skips both reviews.
+ * The web app's answer to servers' sampling requests: the model the user chats with in the
+ * server's workspace, with a human in the loop — the user sees the request (and may edit or deny
+ * it) and reviews the answer before it goes back (docs/architecture.md#sampling-and-elicitation).
+ * `sampling.review: false` skips both reviews where the instance allows it (sampling-access.ts).
  */
 import { streamText } from "ai";
 import { ProtocolError as McpError } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { SamplingProvider } from "../mcp";
-import { userModelResolution } from "../agent/user-model";
 import { createLanguageModel, type ProviderFetch } from "../agent/model";
 import { guardedFetchFromEnv } from "../net";
 import { PendingRequests } from "./pending-requests";
-import { offeredTools, samplingResult, textOf, toModelMessages, type ModelToolCall, type OfferedToolSet } from "./sampling-messages";
+import { samplingAccess } from "./sampling-access";
+import {
+  offeredTools,
+  samplingResult,
+  samplingSystemPrompt,
+  serverPromptMessage,
+  textOf,
+  toModelMessages,
+  type ModelToolCall,
+  type OfferedToolSet,
+} from "./sampling-messages";
 import { singleton } from "../singleton";
 
 /** How long a review waits for its user before the request is denied (ms). */
@@ -75,14 +85,15 @@ export class SamplingHost {
 
   /** The engine's `onSampling`. */
   readonly provider: SamplingProvider = async (userId, server, request, signal) => {
-    const resolution = userModelResolution(getDb(), userId);
-    if (!resolution.ok) throw new McpError(USER_REJECTED, `No model is configured for sampling: ${resolution.reason}`);
-    const modelId = request.model ?? resolution.config.model;
+    // The chat's model for this workspace (the workspace default included) and the review rule.
+    const access = samplingAccess(getDb(), userId, server);
+    if (!access.ok) throw new McpError(USER_REJECTED, access.reason);
+    const modelId = request.model ?? access.model.model;
     if (request.allowedModels.length && !request.allowedModels.includes(modelId)) {
       throw new McpError(USER_REJECTED, `model "${modelId}" is not in this server's allowed_models`);
     }
     const { params } = request;
-    const review = server.config.sampling?.review ?? true;
+    const { review } = access;
     const base = {
       serverId: server.id,
       serverName: server.name,
@@ -104,9 +115,10 @@ export class SamplingHost {
     const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
     const generated = await complete(
       {
-        model: createLanguageModel({ ...resolution.config, model: modelId }, fetch),
-        system: params.systemPrompt,
-        messages: toModelMessages(params.messages, edited, offered),
+        model: createLanguageModel({ ...access.model, model: modelId }, fetch),
+        // The server's system prompt is its data, never the system prompt (docs/tool-trust.md).
+        system: samplingSystemPrompt(server.name),
+        messages: [...serverPromptMessage(server.name, params.systemPrompt), ...toModelMessages(params.messages, edited, offered)],
         maxOutputTokens: request.maxTokens,
         temperature: params.temperature,
         stopSequences: params.stopSequences,

@@ -37,6 +37,7 @@ export { unwrappedLaunch, LaunchRefusedError, type LaunchWrapper, type StdioLaun
 export {
   SamplingGate,
   samplingPolicy,
+  samplingMaxTokensFromEnv,
   SAMPLING_DEFAULTS,
   type SamplingAudit,
   type SamplingPolicy,

@@ -73,7 +73,7 @@ export class ManagedServer {
     this.secrets = secretValuesOf(server.config);
     this.queue = new CallQueue(effectiveSettings(server.config).parallel);
     if (!effectiveSettings(server.config).enabled) this.state = "disabled";
-    this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger);
+    this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger, options.samplingMaxTokens);
     this.failures = new FailureMemory(() => options.clock.now());
     this.log = new ServerLog(this.secrets);
     const hook = options.onStatusChange;

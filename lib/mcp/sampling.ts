@@ -29,13 +29,28 @@ export const SAMPLING_DEFAULTS = {
 /** The policy of one server with defaults applied. */
 export type SamplingPolicy = typeof SAMPLING_DEFAULTS & { model?: string };
 
-/** Apply the defaults (docs/configuration.md#sampling) to a server's `sampling` config. */
-export function samplingPolicy(config: ServerConfig): SamplingPolicy {
+/** The instance's ceiling on output tokens per sampling request when none is set (`SWITCHBOARD_SAMPLING_MAX_TOKENS`). */
+export const DEFAULT_SAMPLING_MAX_TOKENS = 16_384;
+
+/**
+ * The instance ceiling from `SWITCHBOARD_SAMPLING_MAX_TOKENS` (a positive integer; default
+ * 16384): no server's `max_tokens_cap` goes above it (docs/configuration.md#sampling).
+ */
+export function samplingMaxTokensFromEnv(env: Record<string, string | undefined>): number {
+  const value = Number(env.SWITCHBOARD_SAMPLING_MAX_TOKENS);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_SAMPLING_MAX_TOKENS;
+}
+
+/**
+ * Apply the defaults (docs/configuration.md#sampling) to a server's `sampling` config; the
+ * instance's `maxTokensCeiling` caps `max_tokens_cap`, whatever the server's config says.
+ */
+export function samplingPolicy(config: ServerConfig, maxTokensCeiling = DEFAULT_SAMPLING_MAX_TOKENS): SamplingPolicy {
   const s = config.sampling ?? {};
   return {
     enabled: s.enabled ?? SAMPLING_DEFAULTS.enabled,
     model: s.model,
-    max_tokens_cap: s.max_tokens_cap ?? SAMPLING_DEFAULTS.max_tokens_cap,
+    max_tokens_cap: Math.min(s.max_tokens_cap ?? SAMPLING_DEFAULTS.max_tokens_cap, maxTokensCeiling),
     timeout: s.timeout ?? SAMPLING_DEFAULTS.timeout,
     max_rpm: s.max_rpm ?? SAMPLING_DEFAULTS.max_rpm,
     allowed_models: s.allowed_models ?? SAMPLING_DEFAULTS.allowed_models,
@@ -47,7 +62,7 @@ export function samplingPolicy(config: ServerConfig): SamplingPolicy {
 /** What the host's LLM is asked, after the policy was applied. */
 export interface SamplingRequest {
   params: CreateMessageRequest["params"];
-  /** `params.maxTokens` capped by `max_tokens_cap`. */
+  /** `params.maxTokens` capped by `max_tokens_cap` (itself capped by the instance's ceiling). */
   maxTokens: number;
   /** The policy's model override, else the first model hint the allow-list permits, else undefined (host default). */
   model?: string;
@@ -97,8 +112,9 @@ export class SamplingGate {
     private readonly provider: SamplingProvider | undefined,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    maxTokensCeiling?: number,
   ) {
-    this.policy = samplingPolicy(server.config);
+    this.policy = samplingPolicy(server.config, maxTokensCeiling);
   }
 
   /** Whether the client should declare the sampling capability to this server. */

@@ -167,6 +167,8 @@ export interface PoolOptions {
   onElicitation?: ElicitationHandler;
   /** The host's LLM for server-initiated sampling; when absent the client does not declare sampling. */
   onSampling?: SamplingProvider;
+  /** The instance's ceiling on a sampling request's output tokens: no server's `max_tokens_cap` exceeds it. Default: 16384. */
+  samplingMaxTokens?: number;
   /** Receives server log messages. */
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */

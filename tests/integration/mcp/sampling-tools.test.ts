@@ -5,11 +5,17 @@
  * engine refuses a tool round beyond `max_tool_rounds` and counts tool uses in the audit.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { upsertMembership } from "@/db/queries/memberships";
+import { createServer, toServerDefinition } from "@/db/queries/servers";
+import { createUserWithWorkspace } from "@/db/queries/users";
+import { createTeamWorkspace } from "@/db/queries/workspaces";
 import { SamplingHost } from "@/lib/host/sampling";
 import { McpPool } from "@/lib/mcp";
+import { parseServerConfig } from "@/lib/mcp/config";
 import { startScriptedLlm, type ScriptedLlm } from "../agent/helpers";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { FIXTURES, fixture, waitUntil } from "./helpers";
+import { FIXTURES, waitUntil } from "./helpers";
 
 type LlmBody = { tools?: { function?: { name?: string } }[]; tool_choice?: unknown; messages: { role: string }[] };
 
@@ -18,8 +24,21 @@ let dir = "";
 const host = new SamplingHost();
 const pool = new McpPool({ onSampling: host.provider });
 
+// Members of a team whose servers an instance administrator added (so `review: false` holds).
+const user = { u1: "", u2: "", u3: "" };
+let teamId = "";
+let adminId = "";
+
 beforeAll(async () => {
   dir = useTempDataDir();
+  const db = getDb();
+  const person = (name: string) => createUserWithWorkspace(db, { email: `${name}@example.com`, name, passwordHash: "x" })!.id;
+  adminId = person("admin"); // the first account is the instance administrator
+  teamId = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: adminId }).id;
+  for (const key of Object.keys(user) as (keyof typeof user)[]) {
+    user[key] = person(key);
+    upsertMembership(db, { workspaceId: teamId, userId: user[key], role: "member" });
+  }
   llm = await startScriptedLlm();
   process.env.SWITCHBOARD_LLM_PROVIDER = "openai-compatible";
   process.env.SWITCHBOARD_LLM_MODEL = "scripted";
@@ -42,15 +61,21 @@ async function resetLlm() {
   await fetch(`${llm.baseUrl.replace(/\/v1$/, "")}/reset`, { method: "POST" });
 }
 
+/** The fixture stored in the team (the sampling host reads its workspace and creator). */
+function stored(name: string, config: Record<string, unknown>) {
+  const parsed = parseServerConfig({ command: process.execPath, args: [`${FIXTURES}/sampling-tools-server.mjs`], ...config }, name);
+  return toServerDefinition(getDb(), createServer(getDb(), { workspaceId: teamId, name, config: parsed, createdBy: adminId }));
+}
+
 function server(id: string, sampling: Record<string, unknown>) {
-  return fixture(id, "sampling-tools-server.mjs", { sampling }, id);
+  return stored(id, { sampling });
 }
 
 describe("sampling with tools", () => {
   it("describes the server's tools to the model and sends its call back as tool_use for the server to run", async () => {
     await resetLlm();
     const def = server("weather", { review: false });
-    const outcome = await pool.callTool("u1", def, "forecast", { city: "Paris" });
+    const outcome = await pool.callTool(user.u1, def, "forecast", { city: "Paris" });
     expect(outcome.isError).toBe(false);
     const text = JSON.stringify(outcome.content);
     expect(text).toMatch(/round 1: get_weather\(\{\\"city\\":\\"Paris\\"\}\) id=call_\w+ stop=toolUse/);
@@ -58,42 +83,43 @@ describe("sampling with tools", () => {
     const [first, second] = await llmRequests();
     expect(first.tools?.map((t) => t.function?.name)).toEqual(["get_weather"]);
     expect(first.tool_choice).toBe("auto");
-    // The second round carries the model's call and the server's result, as an assistant/tool pair.
-    expect(second.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
-    expect(pool.status("u1", def).sampling).toMatchObject({ requests: 2, errors: 0, rejected: 0, toolUses: 1 });
+    // The second round carries the model's call and the server's result, as an assistant/tool pair
+    // (after the host's own system prompt).
+    expect(second.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    expect(pool.status(user.u1, def).sampling).toMatchObject({ requests: 2, errors: 0, rejected: 0, toolUses: 1 });
   }, 30_000);
 
   it("refuses the tool round after max_tool_rounds without asking the model", async () => {
     await resetLlm();
     const def = server("looping", { review: false, max_tool_rounds: 2 });
-    const outcome = await pool.callTool("u1", def, "forecast", { city: "Oslo", loop: true });
+    const outcome = await pool.callTool(user.u1, def, "forecast", { city: "Oslo", loop: true });
     expect(outcome.isError).toBe(true);
     const text = JSON.stringify(outcome.content);
     expect(text).toContain("round 2: get_weather");
     expect(text).toMatch(/round 3 refused: .*sampling tool rounds exhausted: 2 already run \(max_tool_rounds: 2\)/);
     expect(await llmRequests()).toHaveLength(2);
-    expect(pool.status("u1", def).sampling).toMatchObject({ requests: 3, rejected: 1, toolUses: 2 });
+    expect(pool.status(user.u1, def).sampling).toMatchObject({ requests: 3, rejected: 1, toolUses: 2 });
   }, 30_000);
 
   it("shows the offered tools and the model's tool calls in the user's review", async () => {
     await resetLlm();
     const def = server("reviewed", {});
-    const call = pool.callTool("u2", def, "forecast", { city: "Lima" });
+    const call = pool.callTool(user.u2, def, "forecast", { city: "Lima" });
     const next = async (stage: "request" | "answer") => {
-      await waitUntil(() => host.reviews.list("u2").some((v) => v.stage === stage), 20_000, `${stage} review`);
-      return host.reviews.list("u2").find((v) => v.stage === stage)!;
+      await waitUntil(() => host.reviews.list(user.u2).some((v) => v.stage === stage), 20_000, `${stage} review`);
+      return host.reviews.list(user.u2).find((v) => v.stage === stage)!;
     };
     const request = await next("request");
     expect(request.tools).toEqual([{ name: "get_weather", description: "Current weather for a city" }]);
-    host.reviews.answer("u2", request.id, { action: "approve" });
+    host.reviews.answer(user.u2, request.id, { action: "approve" });
     const answer = await next("answer");
     expect(answer.toolCalls).toEqual([{ name: "get_weather", input: { city: "Lima" } }]);
-    host.reviews.answer("u2", answer.id, { action: "approve" });
+    host.reviews.answer(user.u2, answer.id, { action: "approve" });
     // Round 2: the model answers in text once it has the server's result.
-    host.reviews.answer("u2", (await next("request")).id, { action: "approve" });
+    host.reviews.answer(user.u2, (await next("request")).id, { action: "approve" });
     const final = await next("answer");
     expect(final.answer).toBe("Tool results: sunny in Lima");
-    host.reviews.answer("u2", final.id, { action: "approve" });
+    host.reviews.answer(user.u2, final.id, { action: "approve" });
     const outcome = await call;
     expect(outcome.isError).toBe(false);
     expect(JSON.stringify(outcome.content)).toContain("final: Tool results: sunny in Lima");
@@ -102,28 +128,28 @@ describe("sampling with tools", () => {
 
 describe("sampling with tools on 2026-07-28 (input_required)", () => {
   function modern(id: string, sampling: Record<string, unknown>) {
-    return fixture(id, "sampling-tools-server.mjs", { args: [`${FIXTURES}/sampling-tools-server.mjs`, "modern"], sampling }, id);
+    return stored(id, { args: [`${FIXTURES}/sampling-tools-server.mjs`, "modern"], sampling });
   }
 
   it("answers each input_required round with the model's tool_use, and the server's loop ends in text", async () => {
     await resetLlm();
     const def = modern("modern-weather", { review: false });
-    const outcome = await pool.callTool("u3", def, "forecast", { city: "Quito" });
-    expect(pool.status("u3", def).protocol?.era).toBe("modern");
+    const outcome = await pool.callTool(user.u3, def, "forecast", { city: "Quito" });
+    expect(pool.status(user.u3, def).protocol?.era).toBe("modern");
     expect(outcome.isError).toBe(false);
     const text = JSON.stringify(outcome.content);
     expect(text).toMatch(/round 1: get_weather\(\{\\"city\\":\\"Quito\\"\}\) id=call_\w+ stop=toolUse/);
     expect(text).toContain("final: Tool results: sunny in Quito");
-    expect(pool.status("u3", def).sampling).toMatchObject({ requests: 2, toolUses: 1 });
+    expect(pool.status(user.u3, def).sampling).toMatchObject({ requests: 2, toolUses: 1 });
   }, 30_000);
 
   it("refuses the round after max_tool_rounds, failing the call", async () => {
     await resetLlm();
     const def = modern("modern-looping", { review: false, max_tool_rounds: 1 });
-    const outcome = await pool.callTool("u3", def, "forecast", { city: "Lagos", loop: true });
+    const outcome = await pool.callTool(user.u3, def, "forecast", { city: "Lagos", loop: true });
     expect(outcome.isError).toBe(true);
     expect(JSON.stringify(outcome.forModel)).toMatch(/sampling tool rounds exhausted: 1 already run \(max_tool_rounds: 1\)/);
     expect(await llmRequests()).toHaveLength(1);
-    expect(pool.status("u3", def).sampling).toMatchObject({ requests: 2, rejected: 1, toolUses: 1 });
+    expect(pool.status(user.u3, def).sampling).toMatchObject({ requests: 2, rejected: 1, toolUses: 1 });
   }, 30_000);
 });
