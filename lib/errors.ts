@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   "server.not_found": 404,
   "server.name_taken": 409,
   "server.invalid_config": 400,
+  "server.secret_moved": 400,
   "server.upstream": 502,
   "server.import_invalid": 400,
   "chat.not_found": 404,

@@ -69,3 +69,12 @@ export function deleteSharedCredentials(db: Db, ref: { serverId: string; keepUse
     .where(and(...where))
     .run();
 }
+
+/** Every user's credential of this kind for a server (for re-binding per-member values when its address changes). */
+export function listServerCredentials(db: Db, ref: { serverId: string; kind: string }): Array<CredentialRow & { userId: string }> {
+  return db
+    .select({ userId: serverCredentials.userId, valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
+    .from(serverCredentials)
+    .where(and(eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)))
+    .all();
+}

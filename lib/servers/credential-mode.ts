@@ -4,17 +4,13 @@
  * owner/admin obtained with "Connect for everyone", kept apart from their own; members never see them.
  */
 import type { Db } from "../../db/client";
-import { getCredential, putCredential } from "../../db/queries/credentials";
-import { instanceKey } from "../../db/key-check";
 import { getServerByIdUnscoped, toServerDefinition, type ServerRecord } from "../../db/queries/servers";
-import { decrypt, encrypt } from "../crypto";
+import { isSendable, readMemberValues } from "./member-value-store";
+import { secretOrigin } from "./secrets";
 import type { ServerConfig, ServerDefinition } from "../mcp/config";
 
 /** A server's credential mode. */
 export type CredentialMode = "per_member" | "shared";
-
-/** The credential kind a member's own header/env values are stored under (one encrypted JSON map). */
-export const MEMBER_VALUES_KIND = "member_values";
 
 /** The mode of a config (absent means `per_member`). */
 export function credentialModeOf(config: ServerConfig): CredentialMode {
@@ -48,31 +44,20 @@ export function credentialAccountFor(db: Db, callerId: string, server: ServerDef
   return { userId: (record && sharedAccountUserId(record)) ?? callerId, forEveryone: true };
 }
 
-/** The member's own values for the server's per-member keys (`headers.X`, `env.Y`), decrypted. */
-export function readMemberValues(db: Db, userId: string, serverId: string): Record<string, string> {
-  const row = getCredential(db, { userId, serverId, kind: MEMBER_VALUES_KIND });
-  return row ? (JSON.parse(decrypt(row.valueEnc, instanceKey())) as Record<string, string>) : {};
-}
-
-/** Store the member's own values (encrypted); only keys the server marks per-member are kept. */
-export function writeMemberValues(db: Db, userId: string, record: ServerRecord, values: Record<string, string>): void {
-  const allowed = new Set(record.memberKeys);
-  const kept = Object.fromEntries(Object.entries(values).filter(([key]) => allowed.has(key)));
-  putCredential(
-    db,
-    { userId, serverId: record.id, kind: MEMBER_VALUES_KIND },
-    { valueEnc: encrypt(JSON.stringify(kept), instanceKey()), expiresAt: null },
-  );
-}
-
 /**
  * The engine definition of a server for one caller: secrets decrypted and, on a `per_member`
- * server, each per-member header/env key set to the caller's own value (left out while unset).
+ * server, each per-member header/env key set to the caller's own value, left out while unset or
+ * held (entered for another origin than the server's current one).
  */
 export function definitionFor(db: Db, userId: string, record: ServerRecord): ServerDefinition {
   const definition = toServerDefinition(db, record);
   if (!record.memberKeys.length || credentialModeOf(record.config) === "shared") return definition;
-  const own = readMemberValues(db, userId, record.id);
+  const origin = secretOrigin(definition.config);
+  const own = Object.fromEntries(
+    Object.entries(readMemberValues(db, userId, record.id))
+      .filter(([, entry]) => isSendable(entry, origin))
+      .map(([key, entry]) => [key, entry.value]),
+  );
   const config: ServerConfig = { ...definition.config };
   for (const section of ["headers", "env"] as const) {
     const map = { ...(config[section] ?? {}) };

@@ -9,7 +9,6 @@ import {
   listServersByWorkspace,
   readServerSecrets,
   serverNameTaken,
-  setSharedCredentialsUserId,
   updateServer,
   type ServerRecord,
 } from "../../db/queries/servers";
@@ -19,7 +18,8 @@ import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
 import { getServer } from "./lookup";
-import { restoreMaskedSecrets } from "./secrets";
+import { restoreMaskedSecrets, secretOrigin } from "./secrets";
+import { recordServerChange } from "./change-effects";
 import { credentialModeOf, sharedAccountUserId, splitKey } from "./credential-mode";
 import { releaseServer } from "./release";
 import { assertServerRoom } from "../quotas";
@@ -140,7 +140,10 @@ export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
   return record;
 }
 
-/** Change a server: `{name?, config?}`; secrets sent back masked keep their stored value. */
+/**
+ * Change a server: `{name?, config?}`; secrets sent back masked keep their stored value, unless the
+ * edit moves the server to another origin (scheme, host, port): then they must be entered again.
+ */
 export function changeServer(db: Db, actor: Actor, id: string, body: unknown): ServerRecord {
   const existing = getServer(db, actor, id);
   const input = parseInput(body);
@@ -149,7 +152,13 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   const stored = readServerSecrets(db, existing);
   if (input.config !== undefined) {
     const parsed = prefixConfigError(() => parseServerConfig(input.config, name));
-    const restored = restoreMaskedSecrets(parsed, stored);
+    const restored = restoreMaskedSecrets(parsed, stored, secretOrigin(parsed) === secretOrigin(existing.config));
+    if (restored.moved)
+      throw new AppError(
+        "server.secret_moved",
+        "The address changed: enter the API key again for the new address (a stored secret never follows a server to another origin).",
+        `config.${restored.moved}`,
+      );
     if (restored.missing)
       throw new AppError(
         "server.invalid_config",
@@ -169,20 +178,7 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
     throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
   const record = updateServer(db, existing, { name, config, memberKeys });
   if (!record) throw new AppError("server.not_found", "No such server.");
-  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "server.update", target: id, detail: { name } });
-  const [from, to] = [credentialModeOf(existing.config), credentialModeOf(config)];
-  if (from !== to) {
-    // Either way nobody's tokens carry over: leaving `shared` stops using the account's tokens for
-    // everyone; entering it waits for an explicit Connect for everyone (no fallback to anyone's own).
-    setSharedCredentialsUserId(db, existing, null);
-    recordAudit(db, {
-      actorId: actor.id,
-      workspaceId: actor.workspaceId,
-      action: "server.credentials_mode",
-      target: id,
-      detail: { from, to },
-    });
-  }
+  recordServerChange(db, actor, existing, record, config);
   // Every user's connection to the old config ends now, not at idle eviction (docs/limits.md).
   void releaseServer(id);
   return record;
