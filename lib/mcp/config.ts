@@ -105,7 +105,7 @@ const baseShape = {
 };
 
 /**
- * Request headers a config may not set (docs/configuration.md#headers): hop-by-hop and routing
+ * Request headers a config may not set (docs/configuration.md, `headers`): hop-by-hop and routing
  * headers, which would send the request to another virtual host or desynchronise a kept-alive
  * connection, and the MCP transport's own session and version headers. Every `proxy-*` too.
  */
