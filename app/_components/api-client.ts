@@ -189,10 +189,10 @@ export function completePromptArgument(
 }
 
 /** Start OAuth for a server: a URL to open, or already authorized. */
-export function startOAuth(ws: WorkspaceSlug, serverId: string): Promise<BeginResult> {
+export function startOAuth(ws: WorkspaceSlug, serverId: string, options: { forEveryone?: boolean } = {}): Promise<BeginResult> {
   return apiRequest<BeginResult>(
     workspaceApiPath(ws, "oauth/start"),
-    json("POST", { serverId }),
+    json("POST", options.forEveryone ? { serverId, forEveryone: true } : { serverId }),
     (status) => `Request failed (${status}).`,
   );
 }

@@ -12,9 +12,11 @@ export const OAUTH_CHANGED_EVENT = "switchboard:oauth-changed";
 
 /**
  * Connect / Disconnect for a remote server that needs OAuth. Connect sends the browser to the
- * authorization server; the callback brings it back to the Servers page, connected.
+ * authorization server; the callback brings it back to the Servers page, connected. With
+ * `forEveryone` (a shared server, shown to owners and admins) it connects the caller's account for
+ * every member, stored apart from their own tokens, and Disconnect ends that account's use.
  */
-export function OAuthConnect({ serverId, state }: { serverId: string; state: string }) {
+export function OAuthConnect({ serverId, state, forEveryone = false }: { serverId: string; state: string; forEveryone?: boolean }) {
   const router = useRouter();
   const ws = useWorkspaceSlug();
   const [busy, setBusy] = useState(false);
@@ -40,7 +42,7 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
   }
 
   async function connect() {
-    const body = await post(startOAuth);
+    const body = await post((ws, id) => startOAuth(ws, id, { forEveryone }));
     if (!body) return;
     if (body.status === "redirect") {
       if (typeof body.url !== "string" || !isSafeLinkUrl(body.url))
@@ -57,14 +59,14 @@ export function OAuthConnect({ serverId, state }: { serverId: string; state: str
   }
 
   return (
-    <span className="inline-flex items-center gap-2" data-testid={`oauth-${serverId}`}>
+    <span className="inline-flex items-center gap-2" data-testid={forEveryone ? `oauth-everyone-${serverId}` : `oauth-${serverId}`}>
       {state === "connected" ? (
         <Button type="button" variant="secondary" size="sm" onClick={disconnect} disabled={busy}>
-          Disconnect
+          {forEveryone ? "Disconnect for everyone" : "Disconnect"}
         </Button>
       ) : (
         <Button type="button" size="sm" onClick={connect} disabled={busy}>
-          {busy ? "Connecting…" : "Connect"}
+          {busy ? "Connecting…" : forEveryone ? "Connect for everyone" : "Connect"}
         </Button>
       )}
       {error && (

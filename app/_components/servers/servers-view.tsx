@@ -115,7 +115,8 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                     key={JSON.stringify(server.config)}
                     serverId={server.id}
                     authSlot={(state) =>
-                      server.config.auth === "oauth" || state === "needs_authorization" ? (
+                      // A shared server is connected for everyone from the note above the list (owners/admins).
+                      server.credentials !== "shared" && (server.config.auth === "oauth" || state === "needs_authorization") ? (
                         <OAuthConnect serverId={server.id} state={state} />
                       ) : null
                     }

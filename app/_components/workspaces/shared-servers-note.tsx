@@ -1,6 +1,10 @@
+import { OAuthConnect } from "../servers/oauth-connect";
 import { MemberValuesForm } from "./member-values-form";
 
-/** Above the server list: the caller's role, and whose account each shared server uses (never the credentials). */
+/**
+ * Above the server list: the caller's role, whose account each shared server uses (never the
+ * credentials), and for owners and admins the Connect for everyone of each shared server.
+ */
 export function SharedServersNote({
   servers,
   role,
@@ -32,7 +36,12 @@ export function SharedServersNote({
                 ? "every member's calls use the credentials its owners and admins configured."
                 : s.sharedBy
                   ? `every member's calls use ${s.sharedBy}'s account.`
-                  : "not connected yet (an owner or admin connects it for everyone)."}
+                  : "waiting: nobody's account is used until an owner or admin uses Connect for everyone."}
+              {role !== "member" && (s.config.auth === "oauth" || s.sharedBy) && (
+                <span className="ml-2">
+                  <OAuthConnect serverId={s.id} state={s.sharedBy ? "connected" : "needs_authorization"} forEveryone />
+                </span>
+              )}
             </li>
           ))}
         </ul>
