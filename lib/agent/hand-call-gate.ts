@@ -47,7 +47,12 @@ export async function gateHandCall(
 }
 
 /** Every listed tool with what a hand call of it would meet: held, never, ask (with the reason) or allow. */
-export async function handCallPolicies(db: Db, pool: Pick<McpPool, "listTools" | "toolset">, caller: TrustActor, server: ServerDefinition) {
+export async function handCallPolicies(
+  db: Db,
+  pool: Pick<McpPool, "listToolsWithin" | "toolset">,
+  caller: TrustActor,
+  server: ServerDefinition,
+) {
   const tools = await listToolsWithHeld(db, pool, caller, server);
   const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
   await gate.refresh();

@@ -15,7 +15,7 @@ import {
   setToolPolicy,
   setWorkspaceToolPolicy,
 } from "../../db/queries/tool-policies";
-import type { McpPool, ServerDefinition } from "../mcp";
+import { isEngineError, type McpPool, type ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";
 import { canManageWorkspacePolicies, type TrustActor } from "../trust/permissions";
@@ -56,8 +56,12 @@ export interface ToolPolicyRow {
   isDefault: boolean;
 }
 
-/** Every server's tools with their policies; a server that cannot connect is reported, not hidden. */
-export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listTools">, actor: TrustActor, servers: ServerDefinition[]) {
+/**
+ * Every server's tools with their policies; a server that cannot connect is reported, not hidden,
+ * and one still connecting after the page's bound (`SWITCHBOARD_MCP_TURN_WAIT_SECONDS`) is
+ * reported as `connecting`.
+ */
+export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listToolsWithin">, actor: TrustActor, servers: ServerDefinition[]) {
   const own = new Map(listToolPoliciesByUser(db, actor.id).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
   const workspace = new Map(
     listWorkspaceToolPolicies(
@@ -65,14 +69,15 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listTools"
       servers.map((s) => s.id),
     ).map((p) => [policyKey(p.serverId, p.toolName), p.policy]),
   );
-  const results = await Promise.allSettled(servers.map((server) => pool.listTools(actor.id, server)));
+  const results = await Promise.allSettled(servers.map((server) => pool.listToolsWithin(actor.id, server)));
   const rows: ToolPolicyRow[] = [];
-  const errors: { serverId: string; serverName: string; message: string }[] = [];
+  const errors: { serverId: string; serverName: string; message: string; connecting: boolean }[] = [];
   results.forEach((result, index) => {
     const server = servers[index];
     if (result.status === "rejected") {
       const message = result.reason instanceof Error ? result.reason.message : String(result.reason);
-      errors.push({ serverId: server.id, serverName: server.name, message: redact(message) });
+      const connecting = isEngineError(result.reason, "not_connected");
+      errors.push({ serverId: server.id, serverName: server.name, message: redact(message), connecting });
       return;
     }
     const trusted = getServerTrust(db, server.id).trusted;

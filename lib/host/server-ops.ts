@@ -80,7 +80,8 @@ export async function callServerTool(
 export async function serverResources(caller: Caller, serverId: string) {
   const pool = appPool();
   const server = definition(caller, serverId);
-  await pool.discover(caller.id, [server]);
+  // A page waits on this: at most the turn bound, then "still connecting".
+  await pool.requireConnectedWithin(caller.id, server);
   const [resources, resourceTemplates] = await Promise.all([
     pool.listResources(caller.id, server),
     pool.listResourceTemplates(caller.id, server),
@@ -97,7 +98,7 @@ export async function readServerResource(caller: Caller, serverId: string, uri: 
 export async function serverPrompts(caller: Caller, serverId: string) {
   const pool = appPool();
   const server = definition(caller, serverId);
-  await pool.discover(caller.id, [server]);
+  await pool.requireConnectedWithin(caller.id, server);
   return { prompts: await pool.listPrompts(caller.id, server) };
 }
 

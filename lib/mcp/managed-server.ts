@@ -60,6 +60,8 @@ export class ManagedServer {
   private lastLimits: LimitCounters | null = null;
   private readonly failures: FailureMemory;
   private connectedAt = 0;
+  /** When the current (or last) connect attempt began: bounded waits count from here. */
+  private connectStartedAt = 0;
   /** The current connection's server log (a new connection starts a new one). */
   log: ServerLog;
   private readonly resourceListeners = new Set<(uri: string) => void>();
@@ -175,6 +177,25 @@ export class ManagedServer {
     return this.startConnect("connecting");
   }
 
+  /**
+   * Connect if needed and wait for it, but only until `waitMs` after the current attempt began: a
+   * caller who comes later waits the rest, none after that (a person waiting on a chat turn or a
+   * page never pays a slow server's wait twice; it joins once connected). A failure is in status().
+   */
+  async settleWithin(waitMs: number): Promise<void> {
+    if (this.connection || this.state === "disabled") return;
+    const attempt = this.ensureConnected().then(
+      () => undefined,
+      () => undefined, // the failure is in status()
+    );
+    const left = this.connectStartedAt + waitMs - this.options.clock.now();
+    if (this.connection || !this.connecting || left <= 0) return;
+    let timer: TimerHandle | undefined;
+    const waited = new Promise<void>((resolve) => (timer = this.options.clock.setTimeout(resolve, left)));
+    await Promise.race([attempt, waited]);
+    if (timer !== undefined) this.options.clock.clearTimeout(timer);
+  }
+
   /** Drop the current connection (if any) and connect again now, resetting the backoff. */
   async reconnectNow(): Promise<void> {
     // A connect already under way is the reconnect asked for: repeated requests share it instead of
@@ -286,6 +307,7 @@ export class ManagedServer {
     const generation = ++this.generation;
     const abort = new AbortController();
     this.connectAbort = abort;
+    this.connectStartedAt = this.options.clock.now();
     const log = new ServerLog(this.secrets);
     this.log = log;
     this.setState(mode);

@@ -12,7 +12,6 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from "@modelcontextprotocol/client";
-import type { Clock } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
@@ -75,11 +74,44 @@ export class McpPool {
       return managed?.isConnected() && managed.hash === configHash(server);
     });
     if (ready) return this.namedTools(userId, servers).tools;
-    let timer: ReturnType<Clock["setTimeout"]> | undefined;
-    const waited = new Promise<void>((resolve) => (timer = this.options.clock.setTimeout(resolve, this.options.turnWaitMs)));
-    await Promise.race([this.connectAll(userId, servers), waited]);
-    if (timer !== undefined) this.options.clock.clearTimeout(timer);
+    await this.connectWithin(userId, servers);
     return this.namedTools(userId, servers).tools;
+  }
+
+  /**
+   * Connect what is not connected yet and wait at most `turnWaitMs` from the start of each
+   * server's connect attempt (a second wait on the same attempt, in the same turn or the next one,
+   * waits only the rest: a chat turn or a page waits for a slow server once, never twice). A server
+   * still connecting after that shows `connecting` in its status and joins once connected.
+   */
+  async connectWithin(userId: string, servers: ServerDefinition[]): Promise<ServerStatus[]> {
+    const refused = new Set<ManagedServer>();
+    const managed = servers.map((server) => this.admittedOrRefused(userId, server, refused));
+    await Promise.all(managed.filter((m) => !refused.has(m)).map((m) => m.settleWithin(this.options.turnWaitMs)));
+    return managed.map((m) => m.status());
+  }
+
+  /**
+   * Like `listTools`, for a page a person waits on: waits at most as `connectWithin` does; a server
+   * still connecting then fails with `not_connected` saying so (its tools appear once connected).
+   */
+  async listToolsWithin(userId: string, server: ServerDefinition): Promise<RegisteredTool[]> {
+    await this.requireConnectedWithin(userId, server);
+    return this.namedTools(userId, [server]).tools;
+  }
+
+  /** Wait for the server as `connectWithin` does; throws its failure, or `not_connected` while it still connects. */
+  async requireConnectedWithin(userId: string, server: ServerDefinition): Promise<void> {
+    const [status] = await this.connectWithin(userId, [server]);
+    if (status.state === "connected") return;
+    if (status.state === "connecting" || status.state === "reconnecting") {
+      throw new EngineError(
+        "not_connected",
+        `server "${server.name}" is still connecting (waited ${Math.round(this.options.turnWaitMs / 1000)} s); its tools appear once it is connected`,
+      );
+    }
+    // Failed, disabled, needs authorization, refused: the entry's own error says why.
+    await this.admitted(userId, server).ensureConnected();
   }
 
   /**

@@ -31,14 +31,17 @@ function assertCanManage(db: Db, actor: TrustActor, record: ServerRecord): void 
 /** A registered tool with its review state. */
 export type ToolWithHeld = RegisteredTool & { held: HeldState | null };
 
-/** The server's tools, listed now, each with `held: null | "new" | "changed"` (pins synced first). */
+/**
+ * The server's tools, listed now, each with `held: null | "new" | "changed"` (pins synced first).
+ * A page waits on this: a server still connecting after the bound fails with `not_connected`.
+ */
 export async function listToolsWithHeld(
   db: Db,
-  pool: Pick<McpPool, "listTools">,
+  pool: Pick<McpPool, "listToolsWithin">,
   actor: TrustActor,
   server: ServerDefinition,
 ): Promise<ToolWithHeld[]> {
-  const tools = await pool.listTools(actor.id, server);
+  const tools = await pool.listToolsWithin(actor.id, server);
   const held = syncToolPins(db, server.id, tools, { userId: actor.id, workspaceId: actor.workspaceId });
   return tools.map((tool) => ({ ...tool, held: tool.kind === "tool" ? (held.get(tool.rawName) ?? null) : null }));
 }
@@ -50,7 +53,7 @@ export async function listToolsWithHeld(
  */
 export async function serverTrustView(
   db: Db,
-  pool: Pick<McpPool, "listTools">,
+  pool: Pick<McpPool, "listToolsWithin">,
   actor: TrustActor,
   server: ServerDefinition,
   refresh: boolean,

@@ -10,7 +10,11 @@ import { NativeSelect } from "../ui/primitives/select";
 import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
 type Policy = "ask" | "allow" | "deny";
-type Listing = { tools: ToolPolicyRow[]; errors: { serverName: string; message: string }[]; canManageWorkspace: boolean };
+type Listing = {
+  tools: ToolPolicyRow[];
+  errors: { serverName: string; message: string; connecting: boolean }[];
+  canManageWorkspace: boolean;
+};
 const LABEL: Record<Policy, string> = { ask: "ask", allow: "always", deny: "never" };
 
 /** The table. */
@@ -51,11 +55,17 @@ export function ToolPolicies() {
         </p>
       )}
       {!data && !problem && <p className="text-sm text-muted-foreground">Loading tools…</p>}
-      {data?.errors.map((e) => (
-        <p key={e.serverName} className="text-sm text-red-700">
-          {e.serverName}: {e.message}
-        </p>
-      ))}
+      {data?.errors.map((e) =>
+        e.connecting ? (
+          <p key={e.serverName} className="text-sm text-muted-foreground" data-testid="policies-connecting">
+            {e.serverName} is still connecting; its tools appear here once it is connected.
+          </p>
+        ) : (
+          <p key={e.serverName} className="text-sm text-red-700">
+            {e.serverName}: {e.message}
+          </p>
+        ),
+      )}
       {data && data.tools.length === 0 && <p className="text-sm text-muted-foreground">No tools yet.</p>}
       {data && data.tools.length > 0 && (
         <ScrollX label="Tool policies">
