@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The app's HTTP server (started by scripts/start.mjs, after the build and the preflight): Next's
-// request handler behind two checks, both installed by instrumentation.ts when Next starts. The front
-// door (lib/host/front-door.ts) stamps the client address from the socket and refuses a body declared
-// over the cap; a request the direct lane (lib/host/direct-lane.ts) claims is then served without
-// Next's router; every other request goes to Next as `next start` would pass it. PORT and HOSTNAME as
-// for `next start`.
+// request handler behind two checks, both installed by instrumentation.ts (which Next runs with its
+// first request). The front door (lib/host/front-door.ts) stamps the client address from the socket
+// and refuses a body declared over the cap; a request the direct lane (lib/host/direct-lane.ts)
+// claims is then served without Next's router; every other request goes to Next as `next start`
+// would pass it. PORT and HOSTNAME as for `next start`.
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,12 +22,22 @@ const SHUTDOWN_HANDLERS = Symbol.for("switchboard.shutdownHandlers");
 const app = next({ dev: false, dir: root, hostname: hostname ?? "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare();
-// Without the front door the throttles could not tell one client from another: refuse to serve.
-const frontDoor = globalThis[FRONT_DOOR];
-if (!frontDoor) throw new Error("switchboard: the front door was not installed (instrumentation.ts did not run)");
+
+// The header the front door stamps the client address in (lib/security/client-address.ts).
+const CLIENT_ADDRESS_HEADER = "x-switchboard-client-address";
+
+// Next runs instrumentation.ts, which installs the front door, with its first request. Until then no
+// client-sent value of the stamp may pass: the throttles count such a request as address "unknown".
+function dropClientStamp(req) {
+  delete req.headers[CLIENT_ADDRESS_HEADER];
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === CLIENT_ADDRESS_HEADER) raw.splice(i, 2);
+}
 
 const server = http.createServer((req, res) => {
-  if (frontDoor(req, res)) return;
+  const frontDoor = globalThis[FRONT_DOOR];
+  if (!frontDoor) dropClientStamp(req);
+  else if (frontDoor(req, res)) return;
   const lane = globalThis[DIRECT_LANE];
   if (lane?.(req, res)) return;
   // Next answers its own failures with a 500 page (and logs them); anything still thrown ends this
