@@ -88,6 +88,8 @@ const baseShape = {
   read_only_paths: z.array(z.string().min(1)).optional(),
   // HTTP
   url: z.string().min(1).optional(),
+  /** The URL itself is a credential (a token in its path or query): stored encrypted, shown masked. */
+  secret_url: boolLike.optional(),
   headers: stringMap.optional(),
   auth: z.literal("oauth").optional(),
   oauth: oauthSchema.optional(),
@@ -139,7 +141,7 @@ export function sendableHeaders(headers: Record<string, string> | undefined): Re
 }
 
 const STDIO_ONLY = ["args", "env", "network", "cwd", "read_only_paths"] as const;
-const HTTP_ONLY = ["headers", "auth", "oauth"] as const;
+const HTTP_ONLY = ["headers", "auth", "oauth", "secret_url"] as const;
 
 /** The config of one MCP server as accepted from users (docs/configuration.md keys, snake_case). */
 export const serverConfigSchema = z

@@ -1,9 +1,11 @@
 /**
  * A workspace's servers written out as the command line's `mcp_servers:` document (YAML or JSON),
- * with every secret value (header and env values, the OAuth client secret) replaced by an
+ * with every secret value (header and env values, the OAuth client secret, a URL with credentials
+ * in it) replaced by an
  * `${input:…}` placeholder that an import asks for again (docs/workbench.md#import-and-export).
  */
 import { stringify as toYaml } from "yaml";
+import { URL_MASK } from "../redact";
 
 /** The placeholder for one secret: `${input:<server>.<section>.<key>}`. */
 export function secretPlaceholder(server: string, path: string): string {
@@ -19,6 +21,8 @@ export interface ExportableServer {
 /** The config with each secret value replaced by its placeholder. */
 export function withPlaceholders(server: ExportableServer): Record<string, unknown> {
   const config: Record<string, unknown> = structuredClone(server.config);
+  // A URL stored with credentials in it is exported masked: the import asks for it again.
+  if (typeof config.url === "string" && config.url.includes(URL_MASK)) config.url = secretPlaceholder(server.name, "url");
   for (const section of ["headers", "env"] as const) {
     const map = config[section] as Record<string, string> | undefined;
     if (!map) continue;

@@ -7,6 +7,7 @@
 import type { Db } from "../../db/client";
 import { listServersByWorkspace, serverNameTaken } from "../../db/queries/servers";
 import { splitSecrets } from "../../db/server-secrets";
+import { maskUrlSecrets } from "../redact";
 import { AppError } from "../errors";
 import type { ServerConfig } from "../mcp/config";
 import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
@@ -87,6 +88,7 @@ export function exportWorkspaceServers(db: Db, actor: Actor, format: "yaml" | "j
 // An invalid entry is shown as written, with the values of its secret-bearing maps masked all the same.
 function maskLoose(config: Record<string, unknown>): Record<string, unknown> {
   const out = { ...config };
+  if (typeof out.url === "string") out.url = maskUrlSecrets(out.url, out.secret_url === true);
   for (const key of ["headers", "env"]) {
     const map = out[key];
     if (map && typeof map === "object" && !Array.isArray(map)) out[key] = Object.fromEntries(Object.keys(map).map((k) => [k, "********"]));

@@ -1,11 +1,13 @@
 /**
- * Secret values of a server config (header values, env values, OAuth client secret) are shown
+ * Secret values of a server config (header values, env values, OAuth client secret, credentials in
+ * its URL) are shown
  * masked and kept when an edit sends the mask back, but only for the address they were entered
  * for: every stored secret is bound to the origin (scheme, host, port) of the server's URL. How
  * they are split off and stored encrypted is db/server-secrets.ts.
  */
 import { SECRET_MASK, type ServerSecrets } from "../../db/server-secrets";
 import type { ServerConfig } from "../mcp/config";
+import { maskUrlSecrets, URL_MASK } from "../redact";
 
 /**
  * The origin a server's secrets are bound to: its URL's scheme, host and port (default ports
@@ -36,6 +38,12 @@ export interface RestoredSecrets {
  */
 export function restoreMaskedSecrets(incoming: ServerConfig, stored: ServerSecrets, sameOrigin = true): RestoredSecrets {
   const config: ServerConfig = { ...incoming };
+  if (incoming.url?.includes(URL_MASK)) {
+    // Only the stored URL's own masked form (either style) keeps it; its origin is the stored one.
+    const kept = stored.url && [maskUrlSecrets(stored.url), maskUrlSecrets(stored.url, true)].includes(incoming.url);
+    if (!kept) return { config, missing: "url" };
+    config.url = stored.url;
+  }
   for (const section of ["headers", "env"] as const) {
     const map = incoming[section];
     if (!map) continue;
