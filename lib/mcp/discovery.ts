@@ -38,6 +38,14 @@ export interface Discovered {
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
   capabilities: ServerCapabilities;
+  /** Tools the server listed but the engine refused (a second tool of the same name, unusable headers), with why. */
+  refusedTools?: RefusedTool[];
+}
+
+/** A listed tool the engine refused: a server defect, shown in the server's status. */
+export interface RefusedTool {
+  name: string;
+  reason: string;
 }
 
 /** One page as the SDK returns it. */
@@ -149,9 +157,40 @@ export async function discover(
             "prompts/list",
           ),
   ]);
+  const refusedTools: RefusedTool[] = [];
+  const unique = want("tools") ? withoutDuplicateNames(tools, refusedTools) : tools;
   // On 2026-07-28, a tool whose header declarations break SEP-2243 could never be called correctly.
-  const usable = client.getProtocolEra() === "modern" ? withoutInvalidParamHeaders(tools, options.logger) : tools;
-  return { tools: usable, resources, resourceTemplates, prompts, capabilities: caps };
+  const usable = client.getProtocolEra() === "modern" ? withoutInvalidParamHeaders(unique, refusedTools) : unique;
+  for (const refused of refusedTools)
+    options.logger.warn(`tool "${refused.name}" refused: ${refused.reason}`, { server: options.serverName });
+  return {
+    tools: usable,
+    resources,
+    resourceTemplates,
+    prompts,
+    capabilities: caps,
+    refusedTools: want("tools") ? refusedTools : (prev?.refusedTools ?? []),
+  };
+}
+
+/**
+ * The first tool of each name. Two tools of one server with the same name are a server defect: a
+ * call by that name cannot say which one it means, and their definitions could never be pinned
+ * stably (docs/tool-trust.md#pinning-tools-cannot-change-behind-peoples-backs). The later ones are refused, with the reason.
+ */
+function withoutDuplicateNames(tools: Tool[], refused: RefusedTool[]): Tool[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => {
+    if (!seen.has(tool.name)) {
+      seen.add(tool.name);
+      return true;
+    }
+    refused.push({
+      name: tool.name,
+      reason: "the server lists two tools with this name (a server defect); only the first is offered",
+    });
+    return false;
+  });
 }
 
 /**
@@ -167,10 +206,10 @@ function page<M extends "tools/list" | "resources/list" | "resources/templates/l
   return client.request({ method, params: cursor === undefined ? {} : { cursor } }, options);
 }
 
-function withoutInvalidParamHeaders(tools: Tool[], logger: Logger): Tool[] {
+function withoutInvalidParamHeaders(tools: Tool[], refused: RefusedTool[]): Tool[] {
   return tools.filter((tool) => {
     const reason = invalidParamHeaders(tool.inputSchema);
-    if (reason) logger.warn(`tool "${tool.name}" excluded: ${reason}`);
+    if (reason) refused.push({ name: tool.name, reason });
     return !reason;
   });
 }

@@ -119,6 +119,7 @@ export class ManagedServer {
       pid: c?.pid ?? null,
       sessionId: c?.sessionId ?? null,
       limits: c ? c.limitCounters() : this.lastLimits,
+      refusedTools: d?.refusedTools ?? [],
     };
   }
 

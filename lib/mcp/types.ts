@@ -17,6 +17,7 @@ import type { ServerDefinition } from "./config";
 import type { LaunchWrapper } from "./launch";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";
+import type { RefusedTool } from "./discovery";
 import type { ErrorCode } from "./errors";
 import type { SamplingAudit, SamplingProvider } from "./sampling";
 import type { EngineLimits, LimitCounters } from "./limits";
@@ -102,6 +103,8 @@ export interface ServerStatus {
   sessionId: string | null;
   /** Limit counters of the current (or last) connection; null before the first connect. */
   limits: LimitCounters | null;
+  /** Listed tools the engine refused as server defects (a duplicate name, unusable headers), with why. */
+  refusedTools: RefusedTool[];
 }
 
 /** Builds an SDK OAuth provider for (user, server); undefined = no OAuth for it. */

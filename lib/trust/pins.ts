@@ -66,7 +66,10 @@ function sameHashes(a: Map<string, string>, b: Map<string, string>): boolean {
  * return the held ones by raw tool name. Wrapper tools are ours, not the server's: never pinned.
  */
 export function syncToolPins(db: Db, serverId: string, listed: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
-  const tools = listed.filter((t) => t.kind === "tool" && t.serverId === serverId);
+  // A pin is keyed by (server, raw name): a second tool of one name (a server defect the engine
+  // already refuses, lib/mcp/discovery.ts) must never take turns with the first under one key.
+  const names = new Set<string>();
+  const tools = listed.filter((t) => t.kind === "tool" && t.serverId === serverId && !names.has(t.rawName) && names.add(t.rawName));
   const hashes = new Map(tools.map((tool) => [tool.rawName, definitionHash(tool)]));
   const last = lastSyncs.get(serverId, generationOf(db));
   if (last && sameHashes(last.hashes, hashes)) return new Map(last.held);

@@ -143,6 +143,15 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
           {status.lastError.message}
         </p>
       )}
+      {status && status.refusedTools?.length > 0 && (
+        <ul className="rounded bg-amber-50 p-2 text-amber-800 dark:bg-amber-950 dark:text-amber-300" data-testid="server-refused-tools">
+          {status.refusedTools.map((refused, index) => (
+            <li key={`${refused.name}-${index}`}>
+              Tool <code>{refused.name}</code> refused: {refused.reason}
+            </li>
+          ))}
+        </ul>
+      )}
       {error && <p className="field-error">{error}</p>}
       {tools && (
         <ul className="divide-y divide-border rounded border border-border" data-testid="server-tools">

@@ -1,0 +1,48 @@
+/**
+ * Two tools of one server with the same name (tests/fixtures/mcp/hostile-core.mjs, `dup-tools`):
+ * a server defect the status names, with the second refused; the first is pinned like any tool
+ * (held as new when it appears later, approved once) and stays approved on every later listing —
+ * before, the two definitions took turns under one pin key and the tool was held forever.
+ */
+import path from "node:path";
+import { expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { gateHandCall } from "@/lib/agent/hand-call-gate";
+import { listHeldTools } from "@/lib/trust/pins";
+import { listToolsWithHeld, reviewHeldTool } from "@/lib/trust/trust-service";
+import { FIXTURES, waitUntil } from "../mcp/helpers";
+import { newUserWithChat, useAgentEnvironment } from "./helpers";
+
+const env = useAgentEnvironment();
+
+it("a duplicate tool name is reported and refused, and the first tool is callable after approval, stably", async () => {
+  const { user, servers } = newUserWithChat({
+    dups: { command: process.execPath, args: [path.join(FIXTURES, "hostile-stdio.mjs")], env: { HOSTILE_MODE: "dup-tools" } },
+  });
+  const [server] = servers;
+  const actor = { id: user.id, isAdmin: false, workspaceId: user.workspaceId };
+  const db = getDb();
+  const heldOf = async (name: string) => (await listToolsWithHeld(db, env.pool, actor, server)).find((t) => t.rawName === name)?.held;
+
+  // The first listing is pinned as the person who added the server saw it.
+  expect(await heldOf("echo")).toBeNull();
+  expect(env.pool.status(user.id, server).refusedTools).toEqual([]);
+  // Now the server lists two tools named `dup` (and says so with list_changed).
+  await env.pool.callTool(user.id, server, "add_dups", {});
+  await waitUntil(() => env.pool.status(user.id, server).refusedTools.length > 0, 20_000, "the re-list");
+  expect(env.pool.status(user.id, server).refusedTools).toEqual([
+    { name: "dup", reason: expect.stringMatching(/two tools with this name \(a server defect\); only the first is offered/) },
+  ]);
+  const listed = await listToolsWithHeld(db, env.pool, actor, server);
+  expect(listed.filter((t) => t.rawName === "dup").map((t) => [t.description, t.held])).toEqual([["the first dup", "new"]]);
+  await expect(gateHandCall(db, env.pool, actor, server, "dup")).rejects.toThrow(/review/i);
+
+  const [pending] = listHeldTools(db, server.id);
+  expect(pending).toMatchObject({ toolName: "dup", held: "new", current: expect.objectContaining({ description: "the first dup" }) });
+  reviewHeldTool(db, actor, server.id, { toolName: "dup", hash: pending.currentHash });
+  // Approved once, it stays approved however often the server lists its two `dup`s.
+  for (let i = 0; i < 3; i++) expect(await heldOf("dup")).toBeNull();
+  expect(listHeldTools(db, server.id)).toEqual([]);
+  await expect(gateHandCall(db, env.pool, actor, server, "dup")).resolves.toBeDefined();
+  expect((await env.pool.callTool(user.id, server, "dup", {})).forModel).toEqual({ result: "ran the first dup" });
+});
