@@ -9,7 +9,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { PaperclipIcon } from "lucide-react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { mediaDataUrl, safeHref } from "@/lib/agent/safe-content";
 import { redact, redactJson } from "@/lib/redact";
 import { Button } from "../ui/primitives/button";
@@ -184,8 +184,9 @@ export function maskedResult(result: CallToolResult): CallToolResult {
 /** Every content block, then structuredContent (as a table or JSON tree), each shown once; masked unless the user opts in. */
 export function ToolResult({ result, server }: { result: CallToolResult; server?: ResultServer }) {
   const [raw, setRaw] = useState(false);
-  const masked = maskedResult(result);
-  const hidesSomething = JSON.stringify(masked) !== JSON.stringify(result);
+  // Masking walks the whole result: once per result, not on every render of the card.
+  const masked = useMemo(() => maskedResult(result), [result]);
+  const hidesSomething = useMemo(() => JSON.stringify(masked) !== JSON.stringify(result), [masked, result]);
   const shown = raw ? result : masked;
   const blocks = (shown.content ?? []).filter((b) => !repeatsStructured(b, shown.structuredContent));
   return (
