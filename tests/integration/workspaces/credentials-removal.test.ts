@@ -147,7 +147,7 @@ describe("shared vs per-member credentials", () => {
       "headers.x-member-key",
     ]);
     const result = setMemberValues(getDb(), actorIn(bob, acme), keyed.id, { "headers.x-member-key": "bob-personal-key" });
-    expect(result).toEqual({ keys: [{ key: "headers.x-member-key", set: true }] });
+    expect(result).toEqual({ origin: sessionsBase, keys: [{ key: "headers.x-member-key", set: true, held: false }] });
     expect(JSON.stringify(result)).not.toContain("bob-personal-key");
     expect(defFor(bob, keyed.id).config.headers).toEqual({ "x-member-key": "bob-personal-key" });
     // The admin has not set one: the header is left out rather than sending someone else's value.
