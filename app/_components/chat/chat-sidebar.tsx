@@ -27,8 +27,9 @@ export function ChatSidebar({ chats, activeId, className }: { chats: ChatListIte
   const create = async () => {
     try {
       const chat = await createChat(ws);
+      // The new page is rendered fresh, chat list included; a refresh right after would race the
+      // push and could keep the browser on the current page.
       router.push(`${chatsHref}/${chat.id}`);
-      router.refresh();
     } catch (e) {
       setProblem((e as Error).message);
     }
@@ -49,7 +50,7 @@ export function ChatSidebar({ chats, activeId, className }: { chats: ChatListIte
       await deleteChat(ws, id);
       toast.success("Chat deleted");
       if (id === activeId) router.push(chatsHref);
-      router.refresh();
+      else router.refresh();
     } catch (e) {
       setProblem((e as Error).message);
     }
