@@ -9,6 +9,8 @@ export interface ServerFormValues {
   name: string;
   transport: "http" | "stdio";
   url: string;
+  /** `secret_url`: the URL itself is a credential (stored encrypted, shown masked). */
+  secretUrl: boolean;
   headers: string;
   oauth: boolean;
   oauthClientId: string;
@@ -53,6 +55,7 @@ export const EMPTY_FORM: ServerFormValues = {
   name: "",
   transport: "http",
   url: "",
+  secretUrl: false,
   headers: "",
   oauth: false,
   oauthClientId: "",
@@ -125,6 +128,7 @@ export function formToConfig(v: ServerFormValues, original?: ServerConfig): Reco
   };
   if (v.transport === "http") {
     set("url", v.url.trim());
+    if (v.secretUrl) config.secret_url = true;
     set("headers", pairs(v.headers, /:\s*/));
     if (v.oauth) config.auth = "oauth";
     const oauth: Record<string, string> = {};
@@ -178,6 +182,7 @@ const DEFAULTS: [string[], unknown][] = [
   [["enabled"], true],
   [["network"], false],
   [["supports_parallel_tool_calls"], false],
+  [["secret_url"], false],
   [["credentials"], "per_member"],
   [["args"], []],
   [["env"], {}],
@@ -223,6 +228,7 @@ export function configToForm(name: string, c: ServerConfig): ServerFormValues {
     name,
     transport: c.command !== undefined ? "stdio" : "http",
     url: str(c.url),
+    secretUrl: c.secret_url === true,
     headers: joinPairs(c.headers, ": "),
     oauth: c.auth === "oauth",
     oauthClientId: str(c.oauth?.client_id),
@@ -262,6 +268,7 @@ export function configToForm(name: string, c: ServerConfig): ServerFormValues {
 const FIELD_OF_PATH: Record<string, keyof ServerFormValues> = {
   name: "name",
   url: "url",
+  secret_url: "secretUrl",
   headers: "headers",
   auth: "oauth",
   "oauth.client_id": "oauthClientId",

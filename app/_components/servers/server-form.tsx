@@ -186,9 +186,14 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
           </>
         )}
         <div className="space-y-2">
+          {!stdio && check("secretUrl", "The URL is a secret (shown masked to everyone)", "secret_url")}
           {!stdio && check("oauth", "Requires OAuth sign-in (auth: oauth)")}
           {check("enabled", "Enabled (connect and offer its tools)", "enabled")}
-          {check("sharedCredentials", "Shared credentials (members use an admin's)", "credentials: shared")}
+          {check(
+            "sharedCredentials",
+            "Shared credentials (one account, connected for everyone by an owner or admin)",
+            "credentials: shared",
+          )}
         </div>
       </div>
 
