@@ -78,6 +78,7 @@ function poolOptions(): PoolOptions {
       projectRoot: path.resolve(/*turbopackIgnore: true*/ process.cwd()),
       mode: process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required",
       limits: sandboxLimitsFromEnv(process.env),
+      seccomp: process.env.SWITCHBOARD_SANDBOX_SECCOMP !== "off",
     }),
     fetch: guardedFetchFromEnv(),
     authProvider: sharedAwareAuthProvider(),

@@ -46,6 +46,8 @@ export interface SandboxPlan {
   limits: SandboxLimits;
   /** bubblewrap as seen inside the sandbox (under /usr, or shared by the caller). */
   bwrapInside: string;
+  /** The inherited fd holding the seccomp program (lib/mcp/sandbox/seccomp.ts); none = no filter. */
+  seccompFd?: number;
   command: string;
   args: string[];
 }
@@ -104,9 +106,18 @@ export function systemMountArgs(rootLayout: RootEntry[]): string[] {
  * The program bwrap starts: drop to the sandbox uid (as root), apply the limits, then exec
  * `command`. `bwrapInside` is bubblewrap's path inside the sandbox, `chdir` the start directory.
  */
-export function commandTail(identity: SandboxIdentity, limits: SandboxLimits, bwrapInside: string, chdir: string): string[] {
+export function commandTail(
+  identity: SandboxIdentity,
+  limits: SandboxLimits,
+  bwrapInside: string,
+  chdir: string,
+  seccompFd?: number,
+): string[] {
   const limitArgs = [SANDBOX_TOOLS.prlimit, ...prlimitOptions(limits), "--"];
-  if (identity.kind === "self") return ["--", ...limitArgs];
+  // The filter goes on the bubblewrap that starts the server: the inner one, which itself needs
+  // mount and pivot_root to build its view; as the app's own user there is only the outer one.
+  const seccomp = seccompFd === undefined ? [] : ["--seccomp", String(seccompFd)];
+  if (identity.kind === "self") return [...seccomp, "--", ...limitArgs];
   return [
     // Only for setpriv: it needs them to change uid and empty the bounding set; a non-root uid
     // then has no capabilities left, and no_new_privs stops any from coming back on exec.
@@ -136,6 +147,7 @@ export function commandTail(identity: SandboxIdentity, limits: SandboxLimits, bw
     "/",
     "/",
     "--die-with-parent",
+    ...seccomp,
     "--chdir",
     chdir,
     "--",
@@ -198,7 +210,7 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
   const startsInHome = isWithin(SANDBOX_HOME, plan.cwd) && plan.cwd !== SANDBOX_HOME;
   const chdir = startsInHome ? SANDBOX_HOME : plan.cwd;
   args.push("--chdir", chdir);
-  args.push(...commandTail(plan.identity, plan.limits, plan.bwrapInside, chdir));
+  args.push(...commandTail(plan.identity, plan.limits, plan.bwrapInside, chdir, plan.seccompFd));
   if (startsInHome) {
     // Created by the server's own uid inside the sandbox: a root mkdir on the host could be
     // steered through symlinks the server planted in its home.

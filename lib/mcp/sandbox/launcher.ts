@@ -7,11 +7,16 @@
  */
 import { EGRESS_TOOLS } from "./egress";
 
+/** The fd the seccomp program reaches bubblewrap on (7, 8 and 9 are the launcher's own). */
+export const SECCOMP_FD = 6;
+
 // $1 cgroup.procs files (":"-separated), $2 note for stderr, $3 blocked routes ("" = no egress
-// setup), $4 ip, $5 home image ("" = none), $6 where to mount it.
+// setup), $4 ip, $5 home image ("" = none), $6 where to mount it, $7 seccomp program ("" = none).
 const SCRIPT = [
-  "files=$1; note=$2; routes=$3; ip=$4; image=$5; home=$6; shift 6",
+  "files=$1; note=$2; routes=$3; ip=$4; image=$5; home=$6; seccomp=$7; shift 7",
   '[ -z "$note" ] || echo "switchboard sandbox: $note" >&2',
+  // The filter reaches bubblewrap as an inherited fd (SECCOMP_FD, bwrap --seccomp), read there once.
+  `[ -z "$seccomp" ] || exec ${SECCOMP_FD}<"$seccomp" || { echo "switchboard sandbox: cannot read the seccomp filter" >&2; exit 93; }`,
   'IFS=:; for f in $files; do echo $$ > "$f" || { echo "switchboard sandbox: cannot join $f" >&2; exit 97; }; done; unset IFS',
   // One sandbox at a time per home image: fd 9 holds the lock for the life of the process tree.
   'if [ -n "$image" ]; then exec 9<"$image" && flock -w 15 9 || { echo "switchboard sandbox: the home is still in use by an earlier start" >&2; exit 96; }; fi',
@@ -55,6 +60,8 @@ export interface LauncherPlan {
   egress: { routes: string[]; ip: string } | null;
   /** A size-capped home image to mount at `mountPoint` (the host home bwrap binds); null = none. */
   home?: { image: string; mountPoint: string } | null;
+  /** The seccomp program file opened as SECCOMP_FD for bwrap; null = no filter. */
+  seccomp?: string | null;
 }
 
 /** The launch `{command, args, env}` that runs `bwrap bwrapArgs` through the launcher. */
@@ -71,6 +78,7 @@ export function launcherCommand(plan: LauncherPlan, bwrapPath: string, bwrapArgs
       plan.egress?.ip ?? "",
       plan.home?.image ?? "",
       plan.home?.mountPoint ?? "",
+      plan.seccomp ?? "",
       bwrapPath,
       ...bwrapArgs,
     ],

@@ -16,7 +16,8 @@ import { assertNotProtected, assertShareable, hostHomeDir, normaliseSharedPath, 
 import { buildSandboxEnv } from "./sandbox-env";
 import { prepareGroup } from "./cgroups";
 import { blockedRoutes, egressToolsAvailable, SLIRP_DNS } from "./egress";
-import { launcherCommand, type LauncherPlan } from "./launcher";
+import { launcherCommand, SECCOMP_FD, type LauncherPlan } from "./launcher";
+import { seccompFile } from "./seccomp";
 import { prepareHomeImage } from "./home-image";
 
 /** Options of `createSandboxWrapper`. */
@@ -38,6 +39,11 @@ export interface SandboxOptions {
   protectedPaths?: string[];
   /** Where control groups are mounted. Default: `/sys/fs/cgroup`. */
   cgroupRoot?: string;
+  /**
+   * Default true: the seccomp filter denies dangerous system calls (lib/mcp/sandbox/seccomp.ts).
+   * `SWITCHBOARD_SANDBOX_SECCOMP=off` turns it off (a server that really needs one of them).
+   */
+  seccomp?: boolean;
 }
 
 /**
@@ -57,6 +63,10 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
       throw new SandboxRefusedError("unavailable", `Cannot start "${context.serverName}": ${status.reason}`, status.fix);
     }
     const launcher = await planLauncher(context, options, limits);
+    if (options.seccomp !== false) {
+      launcher.seccomp = await seccompFile(options.dataDir);
+      if (!launcher.seccomp) launcher.notEnforced.push(`the system call filter is not enforced (no table for ${process.arch})`);
+    }
     const args = await planLaunch(
       launch,
       context,
@@ -65,6 +75,7 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
       status.bwrapPath,
       launcher.egress ? await resolvConf(options.dataDir) : undefined,
       !!launcher.home,
+      launcher.seccomp ? SECCOMP_FD : undefined,
     );
     // bwrap's own environment is irrelevant (--clearenv) and its cwd is replaced by --chdir.
     return { ...launcherCommand(launcher, status.bwrapPath, args), cwd: "/" };
@@ -122,6 +133,7 @@ async function planLaunch(
   bwrapPath: string,
   resolvConfFile: string | undefined,
   homeImage: boolean,
+  seccompFd: number | undefined,
 ): Promise<string[]> {
   const { config } = context;
   const network = networkOf(config);
@@ -174,6 +186,7 @@ async function planLaunch(
     cwd,
     limits,
     bwrapInside: bwrapPath,
+    seccompFd,
     command: launch.command,
     args: launch.args,
   });
