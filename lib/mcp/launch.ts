@@ -10,6 +10,8 @@ export interface StdioLaunch {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** Which limit of the wrapper ended the process, read when it exits (the sandbox's counters); null when none. */
+  explainExit?: (exit: { code: number | null; signal: string | null }) => string | null;
 }
 
 /** Who a launch is for: the sandbox keys its private home by (user, server). */

@@ -46,6 +46,8 @@ type RequestId = string | number;
 export interface ExitInfo {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** The launch's limit that ended it (the sandbox's memory, processes or CPU time), when one did. */
+  cause?: string;
 }
 
 /** A Transport over a child process's stdin/stdout. */
@@ -135,7 +137,8 @@ export class ChildProcessTransport implements Transport {
         reject(spawnError(error, this.options.launch));
       });
       child.once("exit", (code, signal) => {
-        this.exit = { code, signal };
+        const cause = this.options.launch.explainExit?.({ code, signal }) ?? undefined;
+        this.exit = cause ? { code, signal, cause } : { code, signal };
         // 'close' waits for stdio to drain; a grandchild holding the pipe must not delay the news.
         setTimeout(() => this.finish(this.exit!), 1000).unref();
       });

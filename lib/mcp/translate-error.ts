@@ -27,7 +27,7 @@ export interface ErrorContext {
   /** Redacted stderr tail of a stdio child. */
   stderr?: string;
   /** How a stdio child exited, if it did. */
-  exit?: { code: number | null; signal: string | null } | null;
+  exit?: { code: number | null; signal: string | null; cause?: string } | null;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -153,8 +153,9 @@ export function closedDuring(context: ErrorContext, cause?: unknown): EngineErro
       opts,
     );
   }
+  const limit = context.exit?.cause ? `: ${context.exit.cause}` : "";
   const exit = context.exit
-    ? ` (process exited${context.exit.code !== null ? ` with code ${context.exit.code}` : ""}${context.exit.signal ? ` on ${context.exit.signal}` : ""})`
+    ? ` (process exited${context.exit.code !== null ? ` with code ${context.exit.code}` : ""}${context.exit.signal ? ` on ${context.exit.signal}` : ""}${limit})`
     : "";
   const when = { connect: "before it finished initializing", call: "during the call", idle: "unexpectedly" }[context.phase];
   const tail = stderr ? `\nstderr:\n${stderr}` : "";

@@ -23,6 +23,16 @@ export interface GroupPlacement {
   procsFiles: string[];
   /** Sentences about limits that are not enforced on this host (empty when all are). */
   notEnforced: string[];
+  /** The kernel's counters of the group's limits (lib/mcp/sandbox/exit-cause.ts reads them). */
+  counters?: GroupCounters;
+}
+
+/** Files whose counters go up when a limit of the group acts (each with the line to read). */
+export interface GroupCounters {
+  /** OOM kills: `oom_kill N` in memory.oom_control (v1) or memory.events (v2). */
+  memoryKills?: string;
+  /** Forks refused at the process limit: `max N` in pids.events. */
+  processLimitHits?: string;
 }
 
 const CPU_PERIOD_US = 100_000;
@@ -106,7 +116,8 @@ async function prepareV2(name: string, limits: GroupLimits, root: string): Promi
         if (what !== "swap") notEnforced.push(`${what} limit not enforced (cgroup v2 ${file}: ${error.code ?? error.message})`);
       });
     }
-    return { procsFiles: [path.join(dir, "cgroup.procs")], notEnforced };
+    const counters = { memoryKills: path.join(dir, "memory.events"), processLimitHits: path.join(dir, "pids.events") };
+    return { procsFiles: [path.join(dir, "cgroup.procs")], notEnforced, counters };
   } catch (error) {
     return {
       procsFiles: [],
@@ -150,6 +161,9 @@ async function prepareV1(name: string, limits: GroupLimits, root: string): Promi
       await claimGroupDir(dir);
       for (const [file, value] of files) await writeFile(path.join(dir, file), value);
       placement.procsFiles.push(path.join(dir, "cgroup.procs"));
+      placement.counters ??= {};
+      if (controller === "memory") placement.counters.memoryKills = path.join(dir, "memory.oom_control");
+      if (controller === "pids") placement.counters.processLimitHits = path.join(dir, "pids.events");
     } catch (error) {
       placement.notEnforced.push(
         `${what} limit for the whole sandbox not enforced (cgroup v1 ${controller}: ${(error as NodeJS.ErrnoException).code ?? "unavailable"})`,

@@ -5,6 +5,7 @@
  * with the blocked routes. Every step keeps the same pid (exec), so the group and the namespaces
  * hold everything bwrap starts. slirp4netns ends when the last process of the sandbox has ended.
  */
+import type { GroupCounters } from "./cgroups";
 import { EGRESS_TOOLS } from "./egress";
 
 /** The fd the seccomp program reaches bubblewrap on (7, 8 and 9 are the launcher's own). */
@@ -62,6 +63,8 @@ export interface LauncherPlan {
   home?: { image: string; mountPoint: string } | null;
   /** The seccomp program file opened as SECCOMP_FD for bwrap; null = no filter. */
   seccomp?: string | null;
+  /** The control group's counters, to name the limit that ended the server. */
+  counters?: GroupCounters;
 }
 
 /** The launch `{command, args, env}` that runs `bwrap bwrapArgs` through the launcher. */

@@ -18,6 +18,7 @@ import { prepareGroup } from "./cgroups";
 import { blockedRoutes, egressToolsAvailable, SLIRP_DNS } from "./egress";
 import { launcherCommand, SECCOMP_FD, type LauncherPlan } from "./launcher";
 import { seccompFile } from "./seccomp";
+import { exitCauseReader } from "./exit-cause";
 import { prepareHomeImage } from "./home-image";
 
 /** Options of `createSandboxWrapper`. */
@@ -78,7 +79,7 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
       launcher.seccomp ? SECCOMP_FD : undefined,
     );
     // bwrap's own environment is irrelevant (--clearenv) and its cwd is replaced by --chdir.
-    return { ...launcherCommand(launcher, status.bwrapPath, args), cwd: "/" };
+    return { ...launcherCommand(launcher, status.bwrapPath, args), cwd: "/", explainExit: exitCauseReader(launcher.counters, limits) };
   };
 }
 
