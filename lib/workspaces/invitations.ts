@@ -112,9 +112,12 @@ export function usableInvitation(db: Db, token: string, now = new Date()): Invit
 export function describeInvitation(db: Db, token: string, now = new Date()) {
   const invitation = usableInvitation(db, token, now);
   const workspace = invitation.workspaceId ? getWorkspaceById(db, invitation.workspaceId) : null;
+  // The role accepting would grant now (capped by the inviter's current role), not the one asked.
+  const role = invitation.workspaceId ? grantedRole(db, invitation) : invitation.role;
+  if (!role) throw new AppError("invitation.revoked", "This invitation was withdrawn: whoever sent it no longer manages the workspace.");
   return {
     email: invitation.email,
-    role: invitation.role,
+    role,
     workspace: workspace && { id: workspace.id, name: workspace.name, slug: workspace.slug },
   };
 }

@@ -9,7 +9,7 @@ import { listAudit } from "@/db/queries/audit";
 import { deleteMembership, setMembershipRole } from "@/db/queries/memberships";
 import { getMembershipRole } from "@/db/queries/workspaces";
 import { McpPool } from "@/lib/mcp";
-import { acceptInvitation, createInvitation, listInvitations } from "@/lib/workspaces/invitations";
+import { acceptInvitation, createInvitation, describeInvitation, listInvitations } from "@/lib/workspaces/invitations";
 import { changeMemberRole, removeMember } from "@/lib/workspaces/members";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { actorIn, person, recordingEffects, team, type Person } from "./helpers";
@@ -88,6 +88,7 @@ describe("authority ends with the role", () => {
     const third = await person("third@example.com");
     const link = invite(second, third.email, "owner");
     setMembershipRole(getDb(), { workspaceId: acme, userId: second.id, role: "admin" });
+    expect(describeInvitation(getDb(), link.token).role).toBe("admin"); // the page shows what accepting grants
     acceptInvitation(getDb(), third, link.token);
     expect(getMembershipRole(getDb(), acme, third.id)).toBe("admin");
     expect(listAudit(getDb(), { workspaceId: acme, action: "invitation.accept" }).entries[0]).toMatchObject({
@@ -99,6 +100,7 @@ describe("authority ends with the role", () => {
     const fourth = await person("fourth@example.com");
     const link = invite(mallory, fourth.email, "member");
     deleteMembership(getDb(), { workspaceId: acme, userId: mallory.id });
+    expect(() => describeInvitation(getDb(), link.token)).toThrow(expect.objectContaining({ code: "invitation.revoked" }));
     expect(() => acceptInvitation(getDb(), fourth, link.token)).toThrow(expect.objectContaining({ code: "invitation.revoked" }));
     expect(getMembershipRole(getDb(), acme, fourth.id)).toBeNull();
   });
