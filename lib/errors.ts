@@ -59,6 +59,7 @@ export const ERROR_STATUS = {
   "engine.launch_refused": 503,
   "engine.quota_exceeded": 429,
   "engine.limit_exceeded": 502,
+  "engine.stream_broken": 502,
   "engine.call_timeout": 504,
   "engine.connect_timeout": 504,
   "engine.command_not_found": 502,

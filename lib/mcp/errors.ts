@@ -22,6 +22,7 @@ export type ErrorCode =
   | "cancelled"
   | "message_too_large"
   | "limit_exceeded"
+  | "stream_broken"
   | "quota_exceeded"
   | "connection_closed"
   | "session_expired"
@@ -53,5 +54,8 @@ export function isEngineError(error: unknown, ...codes: ErrorCode[]): error is E
 /** JSON-RPC error code the stdio transport uses for a response over `maxMessageBytes`. */
 export const MESSAGE_TOO_LARGE_RPC_CODE = -32099;
 
-/** JSON-RPC error code the engine's limits answer a request with (over a cap, stream broken). */
+/** JSON-RPC error code the engine's limits answer a request with (over a cap). */
 export const LIMIT_EXCEEDED_RPC_CODE = -32098;
+
+/** JSON-RPC error code for a request whose response stream broke or ended without an answer. */
+export const STREAM_BROKEN_RPC_CODE = -32097;

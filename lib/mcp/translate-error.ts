@@ -12,7 +12,7 @@ import {
   SdkHttpError,
 } from "@modelcontextprotocol/client";
 import { totalTimeoutOf } from "./call-deadline";
-import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE } from "./errors";
+import { EngineError, LIMIT_EXCEEDED_RPC_CODE, MESSAGE_TOO_LARGE_RPC_CODE, STREAM_BROKEN_RPC_CODE } from "./errors";
 import { LaunchRefusedError } from "./launch";
 import { flattenIssueDump } from "./issue-line";
 import { BlockedRequestError } from "../net/errors";
@@ -97,6 +97,8 @@ function translateRpcError(error: McpError, context: ErrorContext): EngineError 
       return new EngineError("message_too_large", `${name}: ${stripPrefix(error.message)}`, opts);
     case LIMIT_EXCEEDED_RPC_CODE:
       return new EngineError("limit_exceeded", `${name}: ${stripPrefix(error.message)}`, opts);
+    case STREAM_BROKEN_RPC_CODE:
+      return new EngineError("stream_broken", `${name}: ${stripPrefix(error.message)}`, opts);
     case RpcCode.UrlElicitationRequired:
       return new EngineError("server_error", `${name}: complete the URL elicitation the server asked for, then retry`, opts);
     default:

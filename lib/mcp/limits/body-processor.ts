@@ -62,12 +62,12 @@ export function limitedBody(upstream: ReadableStream<Uint8Array>, processor: Bod
 
 const encoder = new TextEncoder();
 
-/** An SSE event carrying a JSON-RPC error for `id`. */
-export function sseErrorEvent(id: RpcId, message: string): Uint8Array {
-  return encoder.encode(`event: message\ndata: ${JSON.stringify(limitErrorResponse(id, message))}\n\n`);
+/** An SSE event carrying a JSON-RPC error for `id` (default: a cap's code). */
+export function sseErrorEvent(id: RpcId, message: string, code?: number): Uint8Array {
+  return encoder.encode(`event: message\ndata: ${JSON.stringify(limitErrorResponse(id, message, code))}\n\n`);
 }
 
-/** A JSON body carrying a JSON-RPC error for `id`. */
-export function jsonErrorBody(id: RpcId, message: string): Uint8Array {
-  return encoder.encode(JSON.stringify(limitErrorResponse(id, message)));
+/** A JSON body carrying a JSON-RPC error for `id` (default: a cap's code). */
+export function jsonErrorBody(id: RpcId, message: string, code?: number): Uint8Array {
+  return encoder.encode(JSON.stringify(limitErrorResponse(id, message, code)));
 }

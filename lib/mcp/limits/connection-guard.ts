@@ -148,6 +148,6 @@ export class ConnectionGuard {
 }
 
 /** A JSON-RPC error response that fails request `id` with `message` (the caller sees it at once). */
-export function limitErrorResponse(id: RpcId, message: string) {
-  return { jsonrpc: "2.0" as const, id, error: { code: LIMIT_EXCEEDED_RPC_CODE, message } };
+export function limitErrorResponse(id: RpcId, message: string, code = LIMIT_EXCEEDED_RPC_CODE) {
+  return { jsonrpc: "2.0" as const, id, error: { code, message } };
 }

@@ -4,6 +4,7 @@
  * body answering a request is replaced by a JSON-RPC error naming the cap, so the call fails at
  * once; other bodies (OAuth metadata, errors) end early and fail to parse.
  */
+import { STREAM_BROKEN_RPC_CODE } from "../errors";
 import { jsonErrorBody, type BodyProcessor, type Emit } from "./body-processor";
 import type { ConnectionGuard, RpcId } from "./connection-guard";
 import { describeRefusal, JsonShapeScanner } from "./json-shape";
@@ -44,7 +45,7 @@ export class JsonLimiter implements BodyProcessor {
 
   broken(reason: string, emit: Emit): void {
     this.parts = [];
-    if (this.json && this.ids.length > 0) emit(jsonErrorBody(this.ids[0], `the response broke: ${reason}`));
+    if (this.json && this.ids.length > 0) emit(jsonErrorBody(this.ids[0], `the response broke: ${reason}`, STREAM_BROKEN_RPC_CODE));
   }
 
   private fail(reason: string, emit: Emit): false {

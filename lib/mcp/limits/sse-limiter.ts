@@ -9,6 +9,7 @@
  */
 import { sseErrorEvent, type BodyProcessor, type Emit } from "./body-processor";
 import type { ConnectionGuard, RpcId } from "./connection-guard";
+import { STREAM_BROKEN_RPC_CODE } from "../errors";
 import { EventSkipper } from "./event-skipper";
 import { describeRefusal, JsonShapeScanner } from "./json-shape";
 import { guessResponseId, PEEK_BYTES, startsAsServerMessage } from "./response-id";
@@ -72,11 +73,13 @@ export class SseLimiter implements BodyProcessor {
 
   end(emit: Emit): void {
     // A request that got no data at all fails now instead of waiting out its timeout.
-    if (!this.sawData && this.ids.length > 0) emit(sseErrorEvent(this.ids[0], "the server closed the response stream without answering"));
+    if (!this.sawData && this.ids.length > 0) {
+      emit(sseErrorEvent(this.ids[0], "the server closed the response stream without answering", STREAM_BROKEN_RPC_CODE));
+    }
   }
 
   broken(reason: string, emit: Emit): void {
-    if (this.ids.length > 0) emit(sseErrorEvent(this.ids[0], `the response stream broke: ${reason}`));
+    if (this.ids.length > 0) emit(sseErrorEvent(this.ids[0], `the response stream broke: ${reason}`, STREAM_BROKEN_RPC_CODE));
   }
 
   private finishLine(emit: Emit): boolean {

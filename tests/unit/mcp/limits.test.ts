@@ -174,6 +174,8 @@ describe("SseLimiter", () => {
     const out = await readAll(limitedBody(source(['data: {"a":'], new Error("socket hang up")), new SseLimiter(guard(), [3]), () => {}));
     expect(out).toContain('"id":3');
     expect(out).toContain("the response stream broke: socket hang up");
+    // Its own code, not a cap's (engine.stream_broken, docs/errors.md).
+    expect(out).toContain('"code":-32097');
   });
 });
 

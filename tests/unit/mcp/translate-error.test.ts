@@ -1,7 +1,7 @@
 /** SDK and system errors → specific EngineError codes and troubleshooting messages (docs/errors.md, engine). */
 import { ProtocolError as McpError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { MESSAGE_TOO_LARGE_RPC_CODE } from "@/lib/mcp/errors";
+import { MESSAGE_TOO_LARGE_RPC_CODE, STREAM_BROKEN_RPC_CODE } from "@/lib/mcp/errors";
 import { LaunchRefusedError } from "@/lib/mcp/launch";
 import { closedDuring, translateError, type ErrorContext } from "@/lib/mcp/translate-error";
 
@@ -55,6 +55,13 @@ describe("translateError", () => {
       ctx(),
       "message_too_large",
       /result exceeds 10 bytes/,
+    ],
+    [
+      "stream broke",
+      new McpError(STREAM_BROKEN_RPC_CODE, "the response stream broke: socket hang up"),
+      ctx(),
+      "stream_broken",
+      /srv.*the response stream broke: socket hang up/,
     ],
     ["launch refused", new LaunchRefusedError("sandbox unavailable"), ctx(), "launch_refused", /sandbox unavailable/],
     ["aborted", new SdkError(SdkErrorCode.ConnectionClosed, "x"), ctx({ signal: AbortSignal.abort() }), "cancelled", /cancelled/],
