@@ -24,7 +24,7 @@ describe("seccompProgram", () => {
     expect(insns[deny - 1]).toEqual({ code: 0x06, jt: 0, jf: 0, k: 0x7fff0000 });
     expect(insns[deny]).toEqual({ code: 0x06, jt: 0, jf: 0, k: 0x00050001 });
     const tests = insns.slice(3 + x32, 3 + x32 + denied);
-    tests.forEach((insn, i) => expect(3 + x32 + i + 1 + insn.jt).toBe(deny));
+    for (const [i, insn] of tests.entries()) expect(3 + x32 + i + 1 + insn.jt).toBe(deny);
     expect(tests.map((t) => t.k)).toEqual(Object.values(DENIED_SYSCALLS).map((n) => n[arch === "x64" ? 0 : 1]));
   });
 
