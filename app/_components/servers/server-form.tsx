@@ -186,7 +186,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
           </>
         )}
         <div className="space-y-2">
-          {!stdio && check("secretUrl", "Secret address: shown masked to everyone", "secret_url")}
+          {!stdio && check("secretUrl", "Secret address: shown masked to everyone")}
           {!stdio && check("oauth", "Requires OAuth sign-in (auth: oauth)")}
           {check("enabled", "Enabled (connect and offer its tools)", "enabled")}
           {check(
