@@ -20,6 +20,7 @@ import { AppError } from "../errors";
 import { redact } from "../redact";
 import { canManageWorkspacePolicies, type TrustActor } from "../trust/permissions";
 import { syncToolPins, type HeldState } from "../trust/pins";
+import { displayTool } from "../trust/untrusted-text";
 import { TOOL_POLICIES, claimsReadOnly, defaultPolicy, effectivePolicy, policyKey, policyToolName, type ToolPolicy } from "./policy";
 
 /** How the resource/prompt wrapper tools are named in Settings. */
@@ -91,7 +92,7 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listToolsW
         serverId: server.id,
         serverName: server.name,
         toolName,
-        title: tool.kind === "tool" ? tool.title : WRAPPER_TITLES[tool.kind],
+        title: tool.kind === "tool" ? displayTool(tool).title : WRAPPER_TITLES[tool.kind],
         readOnlyHint: claimsReadOnly(tool),
         trusted,
         held: tool.kind === "tool" ? (held.get(tool.rawName) ?? null) : null,

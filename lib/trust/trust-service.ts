@@ -3,6 +3,7 @@
  * or switching its lethal-trifecta check (audited), approving a held tool's new definition
  * (audited), and the tool list with each tool's `held` state.
  */
+import { displayTool } from "./untrusted-text";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
@@ -43,7 +44,7 @@ export async function listToolsWithHeld(
 ): Promise<ToolWithHeld[]> {
   const tools = await pool.listToolsWithin(actor.id, server);
   const held = syncToolPins(db, server.id, tools, { userId: actor.id, workspaceId: actor.workspaceId });
-  return tools.map((tool) => ({ ...tool, held: tool.kind === "tool" ? (held.get(tool.rawName) ?? null) : null }));
+  return tools.map((tool) => ({ ...displayTool(tool), held: tool.kind === "tool" ? (held.get(tool.rawName) ?? null) : null }));
 }
 
 /**

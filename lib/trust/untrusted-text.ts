@@ -23,9 +23,29 @@ const INVISIBLE =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: joiners and selectors are listed to be removed one by one.
   /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ufe00-\ufe0f\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
-/** Remove ANSI escapes, control characters and invisible/bidi/tag characters; keeps tabs and line breaks. */
+// A UTF-16 surrogate without its partner: not a character at all (JSON can carry one as \udXXX);
+// it breaks encoders downstream and renders as garbage.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Remove ANSI escapes, control characters (NUL included), invisible/bidi/tag characters and lone
+ * surrogates; keeps tabs and line breaks.
+ */
 export function stripInvisible(text: string): string {
-  return text.replace(ANSI, "").replace(INVISIBLE, "");
+  return text.replace(ANSI, "").replace(INVISIBLE, "").replace(LONE_SURROGATE, "");
+}
+
+/**
+ * A server tool as pages and the API show it: title and description stripped as the model gets
+ * them, so a person never reads text reordered or hidden by invisible characters. The definition
+ * pinned and hashed stays the server's own (lib/trust/pins.ts), so a change in them still shows.
+ */
+export function displayTool<T extends { title?: string; description?: string }>(tool: T): T {
+  return {
+    ...tool,
+    ...(tool.title !== undefined ? { title: stripInvisible(tool.title) } : {}),
+    ...(tool.description !== undefined ? { description: stripInvisible(tool.description) } : {}),
+  };
 }
 
 /** Strip, then cut to `max` characters with a visible marker (never mid surrogate pair). */

@@ -2,12 +2,14 @@
  * Two tools of one server with the same name (tests/fixtures/mcp/hostile-core.mjs, `dup-tools`):
  * a server defect the status names, with the second refused; the first is pinned like any tool
  * (held as new when it appears later, approved once) and stays approved on every later listing —
- * before, the two definitions took turns under one pin key and the tool was held forever.
+ * before, the two definitions took turns under one pin key and the tool was held forever. And a
+ * tool's title and description reach the API as the model gets them (invisible characters gone).
  */
 import path from "node:path";
 import { expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { gateHandCall } from "@/lib/agent/hand-call-gate";
+import { listToolPolicyRows } from "@/lib/agent/tool-policy-service";
 import { listHeldTools } from "@/lib/trust/pins";
 import { listToolsWithHeld, reviewHeldTool } from "@/lib/trust/trust-service";
 import { FIXTURES, waitUntil } from "../mcp/helpers";
@@ -45,4 +47,15 @@ it("a duplicate tool name is reported and refused, and the first tool is callabl
   expect(listHeldTools(db, server.id)).toEqual([]);
   await expect(gateHandCall(db, env.pool, actor, server, "dup")).resolves.toBeDefined();
   expect((await env.pool.callTool(user.id, server, "dup", {})).forModel).toEqual({ result: "ran the first dup" });
+});
+
+it("titles and descriptions reach the API without bidi, zero-width, NUL or lone surrogates", async () => {
+  const { user, servers } = newUserWithChat({
+    sneaky: { command: process.execPath, args: [path.join(FIXTURES, "hostile-stdio.mjs")], env: { HOSTILE_MODE: "sneaky-text" } },
+  });
+  const actor = { id: user.id, isAdmin: false, workspaceId: user.workspaceId };
+  const [tool] = (await listToolsWithHeld(getDb(), env.pool, actor, servers[0])).filter((t) => t.rawName === "sneaky");
+  expect({ title: tool.title, description: tool.description }).toEqual({ title: "Safetxt.exe", description: "Reads your files" });
+  const rows = await listToolPolicyRows(getDb(), env.pool, actor, servers);
+  expect(rows.tools.find((row) => row.toolName === "sneaky")?.title).toBe("Safetxt.exe");
 });

@@ -3,6 +3,7 @@ import {
   MAX_DESCRIPTION_CHARS,
   capText,
   sanitizeJson,
+  displayTool,
   stripInvisible,
   wrapToolResult,
   wrapUntrustedBlock,
@@ -31,8 +32,17 @@ describe("stripping invisible and control characters", () => {
     ["C0 controls (NUL, BEL, backspace, escape)", "a\u0000b\u0007c\u0008d\u001be", "abcde"],
     ["DEL and C1 controls", "a\u007fb\u0085c\u0090d", "abcd"],
     ["emoji and accents stay", "café 🙂 日本", "café 🙂 日本"],
+    ["lone surrogates (high, low, reversed pair)", "a\ud800b\udc00c\udc00\ud800d", "abcd"],
   ])("%s", (_name, input, expected) => {
     expect(stripInvisible(input)).toBe(expected);
+  });
+});
+
+describe("displayTool", () => {
+  it("strips a tool's title and description for pages and the API, and keeps everything else", () => {
+    const tool = { name: "n\u200b", title: "Safe\u202etxt.exe", description: "Reads\u0000 files\ud800", inputSchema: { a: "\u200b" } };
+    expect(displayTool(tool)).toEqual({ name: "n\u200b", title: "Safetxt.exe", description: "Reads files", inputSchema: { a: "\u200b" } });
+    expect(displayTool({ name: "plain" })).toEqual({ name: "plain" });
   });
 });
 
