@@ -42,7 +42,7 @@ describe("displayTool", () => {
   it("strips a tool's title and description for pages and the API, and keeps everything else", () => {
     const tool = { name: "n\u200b", title: "Safe\u202etxt.exe", description: "Reads\u0000 files\ud800", inputSchema: { a: "\u200b" } };
     expect(displayTool(tool)).toEqual({ name: "n\u200b", title: "Safetxt.exe", description: "Reads files", inputSchema: { a: "\u200b" } });
-    expect(displayTool({ name: "plain" })).toEqual({ name: "plain" });
+    expect(displayTool({ name: "plain" } as { name: string; title?: string })).toEqual({ name: "plain" });
   });
 });
 
