@@ -28,7 +28,15 @@ describe("prepareGroup", () => {
   it("on cgroup v2 writes memory.max, pids.max and cpu.max in one group and enables the controllers above it", async () => {
     fakeRoot(["cgroup.controllers"]);
     const placement = await prepareGroup("sandbox-7", LIMITS, root);
-    expect(placement).toEqual({ procsFiles: [path.join(root, "switchboard/sandbox-7/cgroup.procs")], notEnforced: [] });
+    expect(placement).toEqual({
+      procsFiles: [path.join(root, "switchboard/sandbox-7/cgroup.procs")],
+      notEnforced: [],
+      // Where the kernel counts what the limits did (lib/mcp/sandbox/exit-cause.ts).
+      counters: {
+        memoryKills: path.join(root, "switchboard/sandbox-7/memory.events"),
+        processLimitHits: path.join(root, "switchboard/sandbox-7/pids.events"),
+      },
+    });
     expect(read("switchboard/sandbox-7/memory.max")).toBe(String(LIMITS.memoryBytes));
     expect(read("switchboard/sandbox-7/memory.swap.max")).toBe("0");
     expect(read("switchboard/sandbox-7/pids.max")).toBe("64");
@@ -49,6 +57,10 @@ describe("prepareGroup", () => {
     expect(read("pids/switchboard/sandbox-7/pids.max")).toBe("64");
     expect(read("cpu/switchboard/sandbox-7/cpu.cfs_quota_us")).toBe("50000");
     expect(read("cpu/switchboard/sandbox-7/cpu.cfs_period_us")).toBe("100000");
+    expect(placement.counters).toEqual({
+      memoryKills: path.join(root, "memory/switchboard/sandbox-7/memory.oom_control"),
+      processLimitHits: path.join(root, "pids/switchboard/sandbox-7/pids.events"),
+    });
   });
 
   it("says plainly which limits it could not set up", async () => {
