@@ -118,7 +118,10 @@ describe("messages", () => {
     try {
       const envServer = fixture("envcheck", "fault-server.mjs", { env: { EXTRA: "from-config" } });
       const out = await pool.callTool("u", envServer, "env", {});
-      const env = (out.forModel as { result: { env: Record<string, string> } }).result.env;
+      // The UI content keeps the result as the server sent it; the model's view masks the config's
+      // own env values, which are secrets as far as the engine knows.
+      const env = (out.content.structuredContent as { env: Record<string, string> }).env;
+      expect((out.forModel as { result: { env: Record<string, string> } }).result.env.EXTRA).toBe("[REDACTED]");
       expect(env.SWITCHBOARD_FAKE_API_KEY).toBeUndefined();
       expect(env.EXTRA).toBe("from-config");
       expect(env.XDG_SB_TEST).toBe("xdg-ok");
