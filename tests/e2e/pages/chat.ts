@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { newAccount, setupCode } from "./app";
+import { newAccount, setupCode, waitForHydration } from "./app";
 
 /**
  * Register and sign in through the HTTP API (the session cookie lands in the page's context),
@@ -66,11 +66,13 @@ export class ChatPage {
 
   /** Start a new chat and return its id. */
   async newChat(): Promise<string> {
-    // Retried: a click that lands before the sidebar hydrates does nothing.
-    await expect(async () => {
-      await this.page.getByTestId("new-chat").click();
-      await expect(this.page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/, { timeout: 5_000 });
-    }).toPass({ timeout: 45_000 });
+    // One click, once React has hydrated (a click before that does nothing). Not retried: on a
+    // loaded machine a second click makes a second chat whose navigation lands after the first.
+    await waitForHydration(this.page);
+    const before = this.page.url();
+    await this.page.getByTestId("new-chat").click();
+    await expect.poll(() => this.page.url(), { timeout: 45_000 }).not.toBe(before);
+    await expect(this.page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
     await expect(this.page.getByTestId("chat-input")).toBeEnabled();
     // The strip is filled by client code: once it has, the page is hydrated and typing is safe.
     await expect(this.page.getByTestId("status-strip")).not.toContainText("checking…", { timeout: 30_000 });
