@@ -39,9 +39,14 @@ test.describe
       // Editing keeps the masked secret: the stored value is not shown and not lost.
       await page.getByTestId("server-remote-api").getByRole("button", { name: "Edit" }).click();
       await expect(page.getByLabel(/^Headers/)).toHaveValue("Authorization: ********");
+      // Another host: a stored secret never follows the server there; it must be entered again.
       await page.getByLabel("URL").fill("https://mcp2.example.com/mcp");
       await page.getByRole("button", { name: "Save changes" }).click();
-      await expect(page.getByTestId("server-remote-api")).toContainText("https://mcp2.example.com/mcp");
+      await expect(page.getByTestId("field-error-headers")).toContainText("enter the API key again for the new address");
+      // Another path on the same origin keeps it.
+      await page.getByLabel("URL").fill("https://mcp.example.com/v2/mcp");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByTestId("server-remote-api")).toContainText("https://mcp.example.com/v2/mcp");
 
       const listed = await (await page.request.get("/api/servers")).json();
       adminServerId = listed.servers.find((s: { name: string }) => s.name === "remote-api").id;
