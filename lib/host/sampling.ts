@@ -10,6 +10,7 @@ import { getDb } from "../../db/client";
 import type { SamplingProvider } from "../mcp";
 import { createLanguageModel, type ProviderFetch } from "../agent/model";
 import { guardedFetchFromEnv } from "../net";
+import { logModelError } from "./model-error-log";
 import { PendingRequests } from "./pending-requests";
 import { samplingAccess } from "./sampling-access";
 import {
@@ -61,7 +62,9 @@ async function complete(options: Parameters<typeof streamText>[0], offered: Offe
   let finishReason = "stop";
   let usage: { inputTokens?: number; outputTokens?: number } = {};
   const calls: ModelToolCall[] = [];
-  for await (const part of streamText(options).fullStream) {
+  // The error reaches the caller through the stream; the log gets one line per kind, not a stack each.
+  const onError = ({ error }: { error: unknown }) => void logModelError("sampling model request", error);
+  for await (const part of streamText({ ...options, onError }).fullStream) {
     if (part.type === "text-delta") text += part.text;
     else if (part.type === "tool-call") {
       const name = offered?.serverName.get(part.toolName) ?? part.toolName;
