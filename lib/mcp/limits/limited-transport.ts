@@ -11,6 +11,32 @@ import { raiseHint } from "./settings";
 
 const USER_FACING_REQUESTS = new Set(["elicitation/create", "sampling/createMessage"]);
 
+/**
+ * Answers to the server's own requests sent at once per connection. Over HTTP each answer is a
+ * POST, so a server that sends a hundred requests together would otherwise make the app open about
+ * a hundred sockets to it; the rest wait their turn (an answer's POST is acknowledged at once).
+ */
+export const MAX_ANSWERS_IN_FLIGHT = 4;
+
+/** Runs at most `limit` sends at a time, in arrival order. */
+class SendQueue {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run(send: () => Promise<void>): Promise<void> {
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      await send();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
 /** Wraps `inner`; give this to the SDK client and keep `inner` for transport-specific calls. */
 export class LimitedTransport implements Transport {
   onclose?: () => void;
@@ -18,6 +44,7 @@ export class LimitedTransport implements Transport {
   onmessage?: Transport["onmessage"];
   private readonly serverRequests: TokenBucket;
   private readonly pendingServerRequests = new Set<RpcId>();
+  private readonly answers = new SendQueue(MAX_ANSWERS_IN_FLIGHT);
 
   constructor(
     readonly inner: Transport,
@@ -52,7 +79,10 @@ export class LimitedTransport implements Transport {
       }
     }
     if ("method" in message && "id" in message && message.id !== undefined) this.guard.noteAwaiting(message.id);
-    if (!("method" in message) && "id" in message && message.id !== undefined) this.pendingServerRequests.delete(message.id);
+    if (!("method" in message) && "id" in message && message.id !== undefined) {
+      this.pendingServerRequests.delete(message.id);
+      return this.answers.run(() => this.inner.send(message, options));
+    }
     return this.inner.send(message, options);
   }
 
@@ -72,8 +102,9 @@ export class LimitedTransport implements Transport {
       const refusal = this.refusal();
       if (refusal) {
         this.guard.noteRefusedServerRequest(refusal);
-        void this.inner
-          .send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: refusal } })
+        const id = message.id;
+        void this.answers
+          .run(() => this.inner.send({ jsonrpc: "2.0", id, error: { code: -32000, message: refusal } }))
           .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
         return;
       }

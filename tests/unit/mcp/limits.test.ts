@@ -4,8 +4,9 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { checkJsonShape, ConnectionGuard, JsonShapeScanner, LimitedTransport, resolveEngineLimits } from "@/lib/mcp/limits";
+import { MAX_ANSWERS_IN_FLIGHT } from "@/lib/mcp/limits/limited-transport";
 import { limitedBody } from "@/lib/mcp/limits/body-processor";
 import { ReconnectBudget } from "@/lib/mcp/limits/reconnect-budget";
 import { SseLimiter } from "@/lib/mcp/limits/sse-limiter";
@@ -205,7 +206,7 @@ describe("LimitedTransport", () => {
     await limited.start();
     for (let id = 1; id <= 50; id++) inner.deliver({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "pw?" } });
     expect(reached).toHaveLength(3);
-    expect(inner.sent).toHaveLength(47);
+    await vi.waitFor(() => expect(inner.sent).toHaveLength(47));
     expect(inner.sent[0]).toMatchObject({
       id: 4,
       error: { message: expect.stringMatching(/SWITCHBOARD_MCP_MAX_PENDING_SERVER_REQUESTS/) },
@@ -215,6 +216,31 @@ describe("LimitedTransport", () => {
     inner.deliver({ jsonrpc: "2.0", id: 99, method: "elicitation/create", params: { message: "again" } });
     expect(reached.map((m) => ("id" in m ? m.id : null))).toEqual([1, 2, 3, 99]);
     expect(guard.snapshot().refusedServerRequests).toBe(47);
+  });
+
+  it("sends at most MAX_ANSWERS_IN_FLIGHT answers to the server at once, the rest in order after them", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const inner = new ScriptedTransport();
+    inner.send = async (message: JSONRPCMessage) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise<void>((resolve) => release.push(resolve));
+      inFlight--;
+      inner.sent.push(message);
+    };
+    const guard = new ConnectionGuard(resolveEngineLimits({ maxPendingServerRequests: 3, serverRequestsPerMinute: 1000 }), () => 0);
+    const limited = new LimitedTransport(inner, guard);
+    await limited.start();
+    for (let id = 1; id <= 100; id++) inner.deliver({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: {} });
+    for (let answered = 0; answered < 97; answered++) {
+      await vi.waitFor(() => expect(release.length).toBeGreaterThan(0));
+      release.shift()!();
+    }
+    await vi.waitFor(() => expect(inner.sent).toHaveLength(97));
+    expect(most).toBe(MAX_ANSWERS_IN_FLIGHT);
+    expect(inner.sent.map((m) => ("id" in m ? m.id : null))).toEqual(Array.from({ length: 97 }, (_, i) => i + 4));
   });
 
   it("drops notifications past the rate and counts them", async () => {
