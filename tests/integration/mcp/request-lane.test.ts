@@ -94,7 +94,7 @@ describe("the request lane", () => {
     const pool = poolWith(refused as never);
     const statuses = await pool.discover("u", [def("blocked", { url: sessionUrl })]);
     expect(statuses[0].state).toBe("failed");
-    expect(statuses[0].lastError?.message).toMatch(/blocked http:\/\/127\.0\.0\.1:\d+\/mcp: 127\.0\.0\.1 is loopback/);
+    expect(statuses[0].lastError?.message).toMatch(/refused: 127\.0\.0\.1 is loopback\..*SWITCHBOARD_ALLOWED_HOSTS=127\.0\.0\.1/);
     await expect(refused.request(new URL(sessionUrl), { method: "GET", headers: new Headers() })).rejects.toMatchObject({
       code: "ssrf_blocked",
     });
