@@ -171,12 +171,15 @@ describe("server configs are per workspace", () => {
     });
   });
 
-  it("keeps a secret when an edit sends the mask back", () => {
+  it("keeps a secret when an edit on the same origin sends the mask back, and refuses it for another origin", () => {
     const db = getDb();
     const record = addServer(db, alice, { name: "keep", config: { url: "https://k.example/mcp", headers: { "X-Key": "value-1234" } } });
-    changeServer(db, alice, record.id, { config: { url: "https://k2.example/mcp", headers: { "X-Key": "********" } } });
+    changeServer(db, alice, record.id, { config: { url: "https://k.example/v2/mcp", headers: { "X-Key": "********" } } });
     const definition = toServerDefinition(db, getServer(db, alice, record.id));
-    expect(definition.config.url).toBe("https://k2.example/mcp");
+    expect(definition.config.url).toBe("https://k.example/v2/mcp");
     expect(definition.config.headers).toEqual({ "X-Key": "value-1234" });
+    expect(
+      errorOf(() => changeServer(db, alice, record.id, { config: { url: "https://k2.example/mcp", headers: { "X-Key": "********" } } })),
+    ).toMatchObject({ status: 400, code: "server.secret_moved" });
   });
 });

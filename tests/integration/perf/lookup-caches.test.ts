@@ -123,12 +123,13 @@ describe("server definition cache", () => {
     expect(cachedServerDefinition(db, asMember, record.id).config.headers?.["X-Api-Key"]).toBe("member-key-2");
     expect(cachedServerDefinition(db, asOwner, record.id).config.headers?.["X-Api-Key"]).toBe("owner-key");
 
-    // The owner edits the server: every member's next definition has the new URL.
+    // The owner edits the server (a new path on the same origin, so the masked secrets stay): every
+    // member's next definition has the new URL.
     changeServer(db, ownerActor, record.id, {
-      config: { url: "https://edited.example.com/mcp", headers: { "X-Api-Key": "********", "X-Fixed": "********" } },
+      config: { url: "https://mcp.example.com/v2/mcp", headers: { "X-Api-Key": "********", "X-Fixed": "********" } },
     });
-    expect(cachedServerDefinition(db, asMember, record.id).config.url).toBe("https://edited.example.com/mcp");
-    expect(cachedServerDefinitions(db, asOwner).find((s) => s.id === record.id)?.config.url).toBe("https://edited.example.com/mcp");
+    expect(cachedServerDefinition(db, asMember, record.id).config.url).toBe("https://mcp.example.com/v2/mcp");
+    expect(cachedServerDefinitions(db, asOwner).find((s) => s.id === record.id)?.config.url).toBe("https://mcp.example.com/v2/mcp");
 
     // Deleted: a 404 on the next lookup, and gone from the list.
     removeServer(db, ownerActor, record.id);
