@@ -5,7 +5,9 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkRuntime } from "./runtime.mjs";
 
+console.log(`switchboard: ${checkRuntime("switchboard")}`);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
