@@ -60,6 +60,12 @@ export async function callTool(base, cookie, serverId, name, args) {
   return result;
 }
 
+/** The caller's connection status of a server (state, lastError, stderrTail …). */
+export async function serverStatus(base, cookie, serverId) {
+  const response = await expectStatus(await fetch(`${base}/api/servers/${serverId}/status`, { headers: { cookie } }), 200, "server status");
+  return response.json();
+}
+
 /** The servers of the caller's personal workspace. */
 export async function listServers(base, cookie) {
   const response = await expectStatus(await fetch(`${base}/api/servers`, { headers: { cookie } }), 200, "list servers");

@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addServer, callTool, listServers, register, signIn } from "./api.mjs";
+import { addServer, callTool, listServers, register, serverStatus, signIn } from "./api.mjs";
 import { BASE_IMAGE, buildBaseImage, ensureDebianImage } from "./base-image.mjs";
 import { ensurePackages, podman, podmanOk, writeContainersConf } from "./podman.mjs";
 
@@ -109,8 +109,8 @@ async function startContainer(port) {
   const options = [
     ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     ...["--network", "host", "--health-interval", "disable"],
-    // What unprivileged bubblewrap needs (docs/deployment.md, "The stdio sandbox in a container").
-    ...["--security-opt", "unmask=/proc/*"],
+    // What unprivileged bubblewrap needs, as the README runs it (docs/deployment.md, "The stdio sandbox in a container").
+    ...["--security-opt", "seccomp=unconfined", "--security-opt", "systempaths=unconfined"],
     ...["-v", `${volume}:/data`],
     // The sandbox probe and the SDK it imports (a dev dependency, not in the image), read-only.
     ...[
@@ -248,13 +248,20 @@ async function main() {
       args: ["/opt/probe/probe-server.mjs"],
       read_only_paths: ["/opt/probe", "/opt/node_modules"],
     });
-    const seen = JSON.parse((await callTool(base, cookie, probeId, "identity", {})).content[0].text);
+    const identity = await callTool(base, cookie, probeId, "identity", {}).catch(async (error) => {
+      const { lastError } = await serverStatus(base, cookie, probeId);
+      throw new Error(`${error.message}; status: ${JSON.stringify(lastError)}`);
+    });
+    const seen = JSON.parse(identity.content[0].text);
     if (seen.interfaces.join() !== "lo" || seen.pids.length > 5) throw new Error(`not in its own namespaces: ${JSON.stringify(seen)}`);
     const files = JSON.parse(
       (await callTool(base, cookie, probeId, "read_files", { paths: ["/data/secret.key", "/data/switchboard.db"] })).content[0].text,
     );
     const readable = Object.entries(files).filter(([, outcome]) => outcome.ok);
     if (readable.length) throw new Error(`read from inside: ${readable.map(([file]) => file).join(", ")}`);
+    // Not root: no cgroup limits, no image home; the status must say so (docs/deployment.md's table).
+    const { stderrTail } = await serverStatus(base, cookie, probeId);
+    if (!/limits are not enforced/.test(stderrTail) || !/kept in memory/.test(stderrTail)) throw new Error(`status: ${stderrTail}`);
     return `uid ${seen.uid}, pids ${seen.pids.join(" ")}`;
   });
   await check(CHECKS[7], async () => {
