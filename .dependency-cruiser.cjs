@@ -1,6 +1,6 @@
 /**
  * Import boundaries, checked in `npm test` (docs/architecture.md explains the layers).
- * Run: `node scripts/check-boundaries.mjs` (dependency-cruiser 18 needs Node 22; the script finds it).
+ * Run: `npm run check:boundaries` (scripts/check-boundaries.mjs).
  */
 const fs = require("node:fs");
 const path = require("node:path");

@@ -9,6 +9,9 @@ const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir()
 process.env.E2E_DATA_DIR = dataDir;
 // The scripted OpenAI-compatible model the chat tests drive (tests/fixtures/llm/scripted-llm.mjs).
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 3198);
+// The servers run on the Node running Playwright (the project's Node 24 under npm), not whichever
+// `node` the shell would find first.
+const NODE = JSON.stringify(process.execPath);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -42,14 +45,14 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "node tests/fixtures/llm/scripted-llm.mjs",
+      command: `${NODE} tests/fixtures/llm/scripted-llm.mjs`,
       url: `http://127.0.0.1:${LLM_PORT}/requests`,
       reuseExistingServer: false,
       timeout: 30_000,
       env: { PORT: String(LLM_PORT) },
     },
     {
-      command: "node scripts/start.mjs",
+      command: `${NODE} scripts/start.mjs`,
       url: `http://localhost:${PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 240_000,

@@ -5,7 +5,9 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkRuntime } from "./runtime.mjs";
 
+console.log(`switchboard: ${checkRuntime("switchboard")}`);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -54,5 +56,16 @@ env.NEXTAUTH_SECRET ||= fs.readFileSync(path.join(dataDir, "nextauth.secret"), "
 // HOSTNAME binds to one interface (127.0.0.1 keeps a fresh instance off the network); the default is every interface.
 console.log(`switchboard: listening on ${process.env.HOSTNAME || "every interface"}, port ${port}`);
 const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { stdio: "inherit", env });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+// A stop that was asked for (SIGTERM from a container runtime or service manager, Ctrl-C) and that
+// the server completes (it then exits 128 + the signal's number) is a clean stop: exit 0.
+let stopCode = 0;
+for (const [signal, number] of [
+  ["SIGINT", 2],
+  ["SIGTERM", 15],
+]) {
+  process.on(signal, () => {
+    stopCode = 128 + number;
+    server.kill(signal);
+  });
+}
+server.on("exit", (code, signal) => process.exit(stopCode && (code === stopCode || signal) ? 0 : (code ?? (signal ? 0 : 1))));

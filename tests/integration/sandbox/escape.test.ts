@@ -29,7 +29,7 @@ import {
 
 // The persistent home (homeBytes: null) and no CPU quota here (a throttled fork bomb skews the
 // /proc sampling); the whole-sandbox limits have their own tests below.
-const LIMITS = { processes: 64, fileSizeBytes: 8 * 1024 * 1024, memoryBytes: 512 * 1024 * 1024, homeBytes: null, groupCpus: null };
+const LIMITS = { processes: 64, fileSizeBytes: 8 * 1024 * 1024, memoryBytes: 1024 * 1024 * 1024, homeBytes: null, groupCpus: null };
 const HOST_SECRET = `host-secret-${process.pid}-${Date.now()}`;
 
 let data: FakeData;

@@ -40,9 +40,14 @@ afterAll(() => {
   data?.cleanup();
 });
 
-/** The host pid of the probe server itself (bwrap's processes carry the marker too). */
+/**
+ * The host pid of the probe server itself (bwrap's processes carry the marker too): the one whose
+ * program is Node. By its argv[0], not its name: Node 24 names its main thread `MainThread`.
+ */
 function serverPid(marker: string): number {
-  const [pid] = pidsWithMarker(marker).filter((candidate) => readFileSync(`/proc/${candidate}/comm`, "utf8").trim() === "node");
+  const [pid] = pidsWithMarker(marker).filter(
+    (candidate) => readFileSync(`/proc/${candidate}/cmdline`, "utf8").split("\0")[0] === process.execPath,
+  );
   if (pid === undefined) throw new Error("the probe server's process was not found");
   return pid;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { maskKey, resolveModelConfig } from "@/lib/agent/model-config";
+// Imported with the file, not inside the test: loading the agent (the AI SDK) is no part of the behaviour under test.
+import { maxAgentSteps } from "@/lib/agent/run-chat";
 
 describe("model resolution", () => {
   it("says what to do when nothing is configured", () => {
@@ -90,8 +92,7 @@ describe("model resolution", () => {
 });
 
 describe("agent step bound", () => {
-  it("reads SWITCHBOARD_AGENT_MAX_STEPS with a default of 10", async () => {
-    const { maxAgentSteps } = await import("@/lib/agent/run-chat");
+  it("reads SWITCHBOARD_AGENT_MAX_STEPS with a default of 10", () => {
     expect(maxAgentSteps({})).toBe(10);
     expect(maxAgentSteps({ SWITCHBOARD_AGENT_MAX_STEPS: "3" })).toBe(3);
     expect(maxAgentSteps({ SWITCHBOARD_AGENT_MAX_STEPS: "0" })).toBe(10);
