@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { APP_V8_FLAGS } from "./scripts/v8-flags.mjs";
 
 // Two projects: fast unit tests, and integration tests against real servers, a real SQLite file
 // and real child processes (run one file at a time: they spawn processes and bind ports).
@@ -19,6 +20,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // The app's young generation (scripts/v8-flags.mjs): memory bounds measured here mean
+          // what they mean for the running app, whatever default the Node release picks.
+          execArgv: APP_V8_FLAGS,
         },
       },
     ],

@@ -10,6 +10,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../tests/helpers/ports";
+import { APP_V8_FLAGS } from "../scripts/v8-flags.mjs";
 
 /** The project root. */
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -156,7 +157,7 @@ export async function startApp(env: Record<string, string> = {}, cpuProfileDir?:
     const profile = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
     child = start(
       process.execPath,
-      [...profile, ...extraFlags, server],
+      [...APP_V8_FLAGS, ...profile, ...extraFlags, server],
       { ...appEnv, NEXTAUTH_SECRET: secret },
       process.env.BENCH_APP_STDOUT,
     );

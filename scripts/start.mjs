@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkRuntime } from "./runtime.mjs";
+import { APP_V8_FLAGS } from "./v8-flags.mjs";
 
 console.log(`switchboard: ${checkRuntime("switchboard")}`);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -55,7 +56,7 @@ env.NEXTAUTH_SECRET ||= fs.readFileSync(path.join(dataDir, "nextauth.secret"), "
 
 // HOSTNAME binds to one interface (127.0.0.1 keeps a fresh instance off the network); the default is every interface.
 console.log(`switchboard: listening on ${process.env.HOSTNAME || "every interface"}, port ${port}`);
-const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { stdio: "inherit", env });
+const server = spawn(process.execPath, [...APP_V8_FLAGS, path.join(root, "scripts", "server.mjs")], { stdio: "inherit", env });
 // A stop that was asked for (SIGTERM from a container runtime or service manager, Ctrl-C) and that
 // the server completes (it then exits 128 + the signal's number) is a clean stop: exit 0.
 let stopCode = 0;
