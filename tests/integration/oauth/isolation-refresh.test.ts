@@ -121,13 +121,15 @@ describe("per-user OAuth in the pool", () => {
   });
 
   it("refreshes an expired token silently, once for many concurrent calls; asks again only when refresh fails", async () => {
-    const x = await fixture(4);
+    // 10 s: the shortest lifetime the client accepts as given (EXPIRES_IN_RANGE); a token counts as
+    // expired a quarter of its life early, so it is due for refresh after 7.5 s.
+    const x = await fixture(10);
     const server = addOAuthServer(alice, "short-lived", x.mcpUrl);
     newPool();
     await connect(alice, server, "alice");
     expect(await whoami(alice, server)).toBe("alice");
     expect(x.stats.refreshGrants).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
     const answers = await Promise.all(Array.from({ length: 5 }, () => whoami(alice, server)));
     expect(answers).toEqual(Array(5).fill("alice"));
     expect(x.stats.refreshGrants).toBe(1);
@@ -135,7 +137,7 @@ describe("per-user OAuth in the pool", () => {
     // The AS forgets the refresh token: the next expiry ends in needs_authorization, not an error loop.
     const stored = JSON.parse((await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens"))!);
     await (await x.provider.RefreshToken.find(stored.tokens.refresh_token))?.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
     const outcome = await pool.callTool(alice.id, server, "whoami");
     expect(outcome.isError).toBe(true);
     // The failed call itself moves the server to needs_authorization: no reconnect is needed to notice.
@@ -143,7 +145,7 @@ describe("per-user OAuth in the pool", () => {
     const status = await pool.reconnect(alice.id, server);
     expect(status.state).toBe("needs_authorization");
     expect(await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens")).toBeUndefined();
-  }, 30_000);
+  }, 45_000);
 
   it("steps up: a 403 insufficient_scope asks the user to connect again, and that Connect requests the wider scope", async () => {
     const x = await fixture(undefined, "mcp:admin");
