@@ -48,7 +48,8 @@ describe("switchboard --sandbox", () => {
     expect(JSON.parse(cli("call", "everything.echo", "message=boxed").stdout)).toEqual({ result: "Echo: boxed" });
     const env = JSON.parse(JSON.parse(cli("call", "everything.get-env").stdout).result);
     expect(env.HOME).toBe("/home/sandbox");
-    expect(env.SERVER_TOKEN).toBe("only-for-this-server");
+    // The server got its config env; the value is the config's own secret, so the result shows it masked.
+    expect(env.SERVER_TOKEN).toBe("[REDACTED]");
     for (const name of Object.keys(env)) {
       expect(
         ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "SHELL", "TMPDIR", "PWD", "SERVER_TOKEN", "npm_config_cache"].includes(name) ||
