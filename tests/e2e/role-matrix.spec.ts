@@ -80,8 +80,10 @@ async function invitationToken(owner: Signed, workspaceId: string, email: string
 }
 
 /** A new team of the cell's scope owner that the caller is not in, for accepting an invitation. */
-async function teamToJoin(c: Cell): Promise<string> {
-  return (await createTeam(c.scope === "own" ? people.owner : people.owner2, `To join ${++unique}`)).id;
+async function teamToJoin(c: Cell): Promise<{ inviter: Signed; teamId: string }> {
+  // The scope's owner, unless that is the caller (who would already be in their own new team).
+  const inviter = c.scope === "own" && c.me !== people.owner ? people.owner : people.owner2;
+  return { inviter, teamId: (await createTeam(inviter, `To join ${++unique}`)).id };
 }
 
 let unique = 0;
@@ -348,7 +350,7 @@ const ROUTES: Route[] = [
     prepare: async (c) => ({
       // A current member cannot be invited (invitation.already_member), so the invitation is to a
       // fresh workspace of that scope's owner, which the caller is not yet in.
-      target: (await invitationToken(c.scope === "own" ? people.owner : people.owner2, await teamToJoin(c), c.me.account.email)).token,
+      target: await teamToJoin(c).then(async ({ inviter, teamId }) => (await invitationToken(inviter, teamId, c.me.account.email)).token),
     }),
     url: (c) => `/api/invitations/${(c as { target?: string }).target}/accept`,
     own: EVERYONE(200),
