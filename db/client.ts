@@ -1,6 +1,6 @@
 /**
  * The SQLite database: opened lazily (so `next build` never touches it), with WAL, foreign keys
- * and a busy timeout; migrations from `drizzle/` are applied on first open.
+ * and a busy timeout; migrations from `drizzle/sqlite/` are applied on first open.
  */
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
@@ -24,7 +24,7 @@ interface OpenDb {
 const DB_SLOT = "db";
 
 /** Where drizzle-kit writes migrations; resolved from the project root. */
-export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
+export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle", "sqlite");
 
 /** Open (and migrate) a database file. Tests call this with their own temp file. */
 export function openDatabase(file: string): OpenDb {
