@@ -6,7 +6,15 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 /** Leaf modules: they import no project module except other leaves. */
-const LEAVES = ["lib/errors.ts", "lib/error-brand.ts", "lib/redact.ts", "lib/crypto.ts", "lib/env.ts", "lib/singleton.ts"];
+const LEAVES = [
+  "lib/errors.ts",
+  "lib/error-brand.ts",
+  "lib/redact.ts",
+  "lib/crypto.ts",
+  "lib/env.ts",
+  "lib/singleton.ts",
+  "lib/shutdown.ts",
+];
 
 /**
  * Modules that may run in the browser, and so may be imported (as values) by client code. Client
@@ -18,7 +26,7 @@ const BROWSER_SAFE = [
   "lib/domain/",
   "lib/agent/approvals.ts",
   "lib/agent/chat-request.ts",
-  "lib/agent/policy.ts",
+  "lib/trust/policy.ts",
   "lib/agent/safe-content.ts",
   "lib/agent/structured-table.ts",
   "lib/agent/uri-template.ts",
@@ -90,9 +98,9 @@ module.exports = {
       name: "oauth-web-not-headless",
       severity: "error",
       comment:
-        "The web app's OAuth (lib/oauth/web, and the app and lib/host that use it) never uses the headless flow: " +
+        "The web app's OAuth (lib/oauth/web, and the app, lib/runtime and lib/use-cases that use it) never uses the headless flow: " +
         "the app must never follow an authorization URL itself on a user's behalf.",
-      from: { path: "^(lib/oauth/web|lib/host|app)/" },
+      from: { path: "^(lib/oauth/web|lib/runtime|lib/use-cases|app)/" },
       to: { path: "^lib/oauth/headless/" },
     },
     {

@@ -1,13 +1,13 @@
 /**
  * Next runs `register` once when the server starts. On Node it installs the front door
- * (lib/host/front-door.ts) and the direct lane (lib/host/direct-lane.ts) that the app's HTTP server
+ * (lib/lane/front-door.ts) and the direct lane (lib/lane/direct-lane.ts) that the app's HTTP server
  * (scripts/server.mjs) consults, in that order, before Next.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const [{ installFrontDoor }, { installDirectLane }, { DIRECT_ROUTES }] = await Promise.all([
-    import("./lib/host/front-door"),
-    import("./lib/host/direct-lane"),
+    import("./lib/lane/front-door"),
+    import("./lib/lane/direct-lane"),
     import("./app/_direct/routes"),
   ]);
   installFrontDoor();

@@ -11,7 +11,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Server code is never downloaded: readable names in stack traces and CPU profiles are worth more
   // than the bytes minifying would save (docs/performance.md profiles the server bundle).
-  // A body declared over the cap is refused unread by the front door (lib/host/front-door.ts); one
+  // A body declared over the cap is refused unread by the front door (lib/lane/front-door.ts); one
   // sent without a length is buffered only up to the cap, and a route reading it then sees it cut short.
   experimental: { serverMinification: false, proxyClientMaxBodySize: maxBodyBytes },
   // `npm test` runs `tsc --noEmit` over the whole project first; skipping it here halves build time.

@@ -31,7 +31,7 @@ export function maxBodyBytes(): number {
   return Number.isFinite(value) && value > 0 ? value : 1_000_000;
 }
 
-// Requests the direct lane serves (lib/host/direct-lane.ts), and the bodies it read whole before the
+// Requests the direct lane serves (lib/lane/direct-lane.ts), and the bodies it read whole before the
 // route ran: the readers below take those from here, and jsonResponse answers a lane request
 // without a body stream, since the lane sends the text itself. A web stream made only to be read
 // back out cost as much as the rest of reading a small body.

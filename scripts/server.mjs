@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The app's HTTP server (started by scripts/start.mjs, after the build and the preflight): Next's
 // request handler behind two checks, both installed by instrumentation.ts (which Next runs with its
-// first request). The front door (lib/host/front-door.ts) stamps the client address from the socket
-// and refuses a body declared over the cap; a request the direct lane (lib/host/direct-lane.ts)
+// first request). The front door (lib/lane/front-door.ts) stamps the client address from the socket
+// and refuses a body declared over the cap; a request the direct lane (lib/lane/direct-lane.ts)
 // claims is then served without Next's router; every other request goes to Next as `next start`
 // would pass it. PORT and HOSTNAME as for `next start`.
 import http from "node:http";
@@ -55,7 +55,7 @@ server.listen(port, hostname, () => console.log(`switchboard: ready on ${hostnam
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
     server.close();
-    // With an engine running, lib/host/shutdown.ts closes its connections and exits; without one, exit now.
+    // With an engine running, lib/shutdown.ts closes its connections and exits; without one, exit now.
     if (!globalThis[SHUTDOWN_HANDLERS]) process.exit(128 + (signal === "SIGINT" ? 2 : 15));
   });
 }

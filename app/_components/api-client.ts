@@ -7,11 +7,11 @@
  */
 import type { GetPromptResult, Prompt, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import type { chatView } from "@/lib/agent/chat-service";
-import type { modelSettingsView } from "@/lib/agent/settings-service";
-import type { listToolPolicyRows } from "@/lib/agent/tool-policy-service";
+import type { modelSettingsView } from "@/lib/models/settings-service";
+import type { listToolPolicyRows } from "@/lib/trust/tool-policy-service";
 import type { ErrorCode } from "@/lib/errors";
-import type { PendingElicitationView } from "@/lib/host/elicitations";
-import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/host/sampling";
+import type { PendingElicitationView } from "@/lib/runtime/elicitations";
+import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/runtime/sampling";
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import type { BeginResult } from "@/lib/oauth/web/flow";
 import type { serverView } from "@/lib/servers/service";

@@ -4,7 +4,7 @@
  * approval or rewrite history, only answer what it was asked (docs/architecture.md#the-agent).
  */
 import type { ChatMessage } from "../domain/chat-message";
-import { DENIED_BY_USER } from "./policy";
+import { DENIED_BY_USER } from "../trust/policy";
 
 /** One answer from the approval card; `input` carries edited arguments (used only when approved). */
 export interface ApprovalDecision {

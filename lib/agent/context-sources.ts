@@ -7,7 +7,7 @@
  */
 import type { DynamicToolUIPart } from "ai";
 import type { ChatMessage, ToolCallOutput, ToolMeta } from "../domain/chat-message";
-import type { ContentSource } from "./policy";
+import type { ContentSource } from "../trust/policy";
 
 function toolSource(part: DynamicToolUIPart): ContentSource | undefined {
   // Only a returned result carries the server's text; a denied or interrupted call carries none.

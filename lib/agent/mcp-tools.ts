@@ -9,7 +9,7 @@ import { visibleToModel } from "../mcp/apps";
 import { redactJson } from "../redact";
 import { capText, sanitizeJson, wrapToolResult } from "../trust/untrusted-text";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
-import { policyToolName } from "./policy";
+import { policyToolName } from "../trust/policy";
 
 /** What building the tool set needs. */
 export interface McpToolsOptions {

@@ -20,11 +20,11 @@ import { redact } from "../redact";
 import { metadataOf, type ChatMessage, type ChatMetadata, type InteractionData, type ServerNotice } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
-import type { ContentSource } from "./policy";
-import { HELD_TOOL_ERROR, ToolGate } from "./tool-gate";
+import type { ContentSource } from "../trust/policy";
+import { HELD_TOOL_ERROR, ToolGate } from "../trust/tool-gate";
 import { SEARCH_TOOL_NAME } from "./tool-search";
 import { ToolSearchRun } from "./tool-search-run";
-import { getToolSearchSettings } from "../workspaces/tool-search-settings";
+import { getToolSearchSettings } from "./tool-search-settings";
 import { contextSources } from "./context-sources";
 import { withServerInstructions } from "./server-instructions";
 

@@ -8,9 +8,9 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { getDb } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
-import { HELD_TOOL_ERROR, ToolGate } from "../agent/tool-gate";
+import { HELD_TOOL_ERROR, ToolGate } from "../trust/tool-gate";
 import { AppError } from "../errors";
-import { appPool, workspaceServerDefinition } from "../host/engine";
+import { appPool, workspaceServerDefinition } from "../runtime/engine";
 import { redact } from "../redact";
 import type { AppCaller } from "./app-resource";
 

@@ -11,7 +11,7 @@ import { listMessagesByChat } from "../../db/queries/messages";
 import { requireOwnChat } from "../agent/chat-service";
 import type { ToolCallOutput } from "../domain/chat-message";
 import { AppError } from "../errors";
-import { workspaceServerDefinition } from "../host/engine";
+import { workspaceServerDefinition } from "../runtime/engine";
 import { redact } from "../redact";
 import type { AppCaller } from "./app-resource";
 

@@ -6,7 +6,7 @@
 import "server-only";
 import { getDb } from "../../db/client";
 import { AppError } from "../errors";
-import { appPool, workspaceServerDefinition } from "../host/engine";
+import { appPool, workspaceServerDefinition } from "../runtime/engine";
 import { MCP_APP_MIME_TYPE } from "../mcp";
 import { isLoopbackUrl } from "../net";
 import { type AppCsp, sanitizeAppCsp } from "./app-csp";

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { getPasswordHashById, updatePasswordHash } from "../../db/queries/users";
 import { AppError } from "../errors";
-import { hashPassword, passwordWeakness, verifyPassword } from "./password";
+import { hashPassword, passwordWeakness, verifyPassword } from "../security/password";
 import { endUserSessions } from "./sessions";
 import { takeAttempt } from "./sign-in-throttle";
 

@@ -5,7 +5,7 @@
 import type { Db } from "../../db/client";
 import { getUserWithPasswordByEmail, type UserRecord } from "../../db/queries/users";
 import { unauthenticatedHashGate } from "../security/hash-gate";
-import { hashPassword, verifyPassword } from "./password";
+import { hashPassword, verifyPassword } from "../security/password";
 
 // A hash with the same parameters as real ones, for emails that have no account; made once, ahead
 // of the first sign-in, so even the first unknown email costs one hash like any other.

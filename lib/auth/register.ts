@@ -10,7 +10,7 @@ import { createUserWithWorkspace, hasAnyUser, type UserRecord } from "../../db/q
 import { registrationOpen } from "../env";
 import { AppError } from "../errors";
 import { unauthenticatedHashGate } from "../security/hash-gate";
-import { hashPassword, passwordWeakness } from "./password";
+import { hashPassword, passwordWeakness } from "../security/password";
 import { consumeSetupCode } from "./setup-code";
 import { takeAttempt } from "./sign-in-throttle";
 

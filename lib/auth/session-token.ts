@@ -52,7 +52,7 @@ function cookieFromHeader(header: string | null, name: string): string | undefin
 }
 
 // From the request when the caller has it (a route, which may run outside Next's request scope on
-// the direct lane, lib/host/direct-lane.ts), else from Next's request scope (pages).
+// the direct lane, lib/lane/direct-lane.ts), else from Next's request scope (pages).
 async function sessionToken(request?: Request): Promise<string | undefined> {
   if (request) {
     const header = request.headers.get("cookie");

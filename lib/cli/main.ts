@@ -9,7 +9,7 @@ import { redact } from "../redact";
 import { UsageError, jsonArguments, parseArgv, parseKeyValues, splitTarget } from "./args";
 import { runConformance } from "./conformance";
 import { createSandboxWrapper } from "../mcp/sandbox";
-import { closeOnSignals } from "../host/shutdown";
+import { closeOnSignals } from "../shutdown";
 import { exportCommand, importCommand } from "./import-export";
 
 const USAGE = `usage: switchboard <command> [--config FILE]

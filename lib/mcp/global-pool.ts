@@ -1,6 +1,6 @@
 /**
  * One pool per process (lib/singleton.ts) so Next's dev hot reload does not orphan connections.
- * Closing it on process signals is the host's business (lib/host/shutdown.ts), not the engine's.
+ * Closing it on process signals is the host's business (lib/shutdown.ts), not the engine's.
  */
 import { clearSingleton, singleton } from "../singleton";
 import { McpPool } from "./pool";

@@ -3,7 +3,7 @@
  * unless that peer is a proxy the operator trusts (`SWITCHBOARD_TRUSTED_PROXIES`), and then the
  * right-most `X-Forwarded-For` hop that is not itself a trusted proxy (each proxy appends the address
  * it saw, so everything left of the first untrusted hop is the client's to choose). The app's HTTP
- * server stamps the result on every request before anything else reads it (lib/host/front-door.ts).
+ * server stamps the result on every request before anything else reads it (lib/lane/front-door.ts).
  */
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";

@@ -1,6 +1,6 @@
 /**
  * What every request meets before any route or page, in one function for both ways a request can
- * arrive (proxy.ts in front of Next's router, and the direct lane, lib/host/direct-lane.ts): the
+ * arrive (proxy.ts in front of Next's router, and the direct lane, lib/lane/direct-lane.ts): the
  * cross-site refusal, the security headers with a per-request CSP nonce, and the public origin.
  */
 import { csrfRefusal, type CsrfRefusal } from "./csrf";

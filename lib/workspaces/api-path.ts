@@ -2,7 +2,7 @@
  * Workspace-scoped API paths (docs/workspaces.md#which-workspace-a-request-works-on): every route
  * that acts inside one workspace is also served at `/api/w/<slug>/<route>`, so links, images,
  * downloads and forms name the workspace of the page they are on. proxy.ts and the direct lane
- * (lib/host/direct-lane.ts) turn such a path into the route's own path plus `WORKSPACE_PATH_HEADER`.
+ * (lib/lane/direct-lane.ts) turn such a path into the route's own path plus `WORKSPACE_PATH_HEADER`.
  * Pure: no Next, no database.
  */
 

@@ -19,8 +19,8 @@ import { getMembershipRole, getWorkspaceById, type WorkspaceRole } from "../../d
 import { upsertMembership } from "../../db/queries/memberships";
 import { createUserWithWorkspace, getUserById, getUserIdByEmail, normaliseEmail, type UserRecord } from "../../db/queries/users";
 import { AppError } from "../errors";
-import { hashPassword, passwordWeakness } from "../auth/password";
-import type { WorkspaceActor } from "./service";
+import { hashPassword, passwordWeakness } from "../security/password";
+import type { WorkspaceActor } from "../domain/workspace-actor";
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;

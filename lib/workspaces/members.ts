@@ -13,7 +13,7 @@ import { clearSharedCredentialsUser, listServersByWorkspace, toServerDefinition 
 import { getMembershipRole, type WorkspaceRole } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
 import type { AccessEffects } from "./effects";
-import type { WorkspaceActor } from "./service";
+import type { WorkspaceActor } from "../domain/workspace-actor";
 
 /** Body of `PATCH /api/workspaces/:id/members/:userId`. */
 export const memberRoleSchema = z.object({ role: z.enum(["owner", "admin", "member"]) }).strict();

@@ -6,29 +6,14 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { listServersByWorkspace } from "../../db/queries/servers";
-import {
-  createTeamWorkspace,
-  deleteTeamWorkspace,
-  listWorkspacesForUser,
-  renameWorkspace,
-  slugTaken,
-  type WorkspaceRecord,
-  type WorkspaceRole,
-} from "../../db/queries/workspaces";
+import { createTeamWorkspace, deleteTeamWorkspace, listWorkspacesForUser, renameWorkspace, slugTaken } from "../../db/queries/workspaces";
+import type { WorkspaceActor } from "../domain/workspace-actor";
 import { AppError } from "../errors";
 import type { AccessEffects } from "./effects";
 import { uniqueSlug } from "./slug";
 
 /** Body of `POST /api/workspaces` and `PATCH /api/workspaces/:id`. */
 export const workspaceNameSchema = z.object({ name: z.string().trim().min(1).max(80) }).strict();
-
-/** The acting user inside a workspace (what `requireWorkspace` returns). */
-export interface WorkspaceActor {
-  id: string;
-  workspaceId: string;
-  role: WorkspaceRole;
-  workspace: WorkspaceRecord;
-}
 
 /** The caller's workspaces as the API returns them. */
 export function listMyWorkspaces(db: Db, userId: string) {

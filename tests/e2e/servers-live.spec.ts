@@ -25,7 +25,7 @@ test("a remote server shows live status and tools, and the engine API calls it",
   const call = await page.request.post(`/api/servers/${id}/tools/call`, { data: { name: "echo", arguments: { message: "hi there" } } });
   expect(call.status()).toBe(200);
   expect(call.headers()["server-timing"]).toMatch(/^mcp;dur=/);
-  // Served on the direct lane (lib/host/direct-lane.ts), with the proxy's headers and refusals.
+  // Served on the direct lane (lib/lane/direct-lane.ts), with the proxy's headers and refusals.
   expect(call.headers()["server-timing"]).toContain('lane;desc="direct"');
   expect(call.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
   expect((await call.json()).content[0].text).toContain("hi there");

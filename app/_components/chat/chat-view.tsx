@@ -12,7 +12,7 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
-import { DENIED_BY_USER } from "@/lib/agent/policy";
+import { DENIED_BY_USER } from "@/lib/trust/policy";
 import { metadataOf } from "@/lib/domain/chat-message";
 import { errorMessage, workspaceApiPath } from "../api-client";
 import { toast } from "../ui/primitives/toast";

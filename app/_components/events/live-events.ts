@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import type { ServerStatus } from "@/lib/mcp/types";
 
-/** One event of `GET /api/events` (lib/host/status-events.ts). */
+/** One event of `GET /api/events` (lib/runtime/status-events.ts). */
 export type LiveEvent =
   | { type: "status"; serverId: string; status: ServerStatus }
   | { type: "resource_updated"; serverId: string; uri: string }

@@ -3,9 +3,9 @@
  * workspace (`ws`, `/api/w/<ws>/servers/…`). Response types are the server's own, imported as types only.
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
-import type { handCallPolicies } from "@/lib/agent/hand-call-gate";
-import type { LogLine } from "@/lib/host/connection-log";
-import type { serverInfo } from "@/lib/host/server-ops";
+import type { handCallPolicies } from "@/lib/trust/hand-call-gate";
+import type { LogLine } from "@/lib/runtime/connection-log";
+import type { serverInfo } from "@/lib/use-cases/server-ops";
 import { apiErrorOf, apiRequest, type WorkspaceSlug, workspaceApiPath } from "../api-client";
 
 /** The inspector header's data. */

@@ -64,7 +64,7 @@ export function InspectorView({
       </Link>
       <header className="flex items-start gap-3">
         {info?.icons[0] && (
-          // The app's own icon route (lib/host/server-icons.ts): the browser loads nothing from the server.
+          // The app's own icon route (lib/use-cases/server-icons.ts): the browser loads nothing from the server.
           // biome-ignore lint/performance/noImgElement: a small same-origin icon; next/image adds nothing here.
           <img src={info.icons[0].src} alt="" className="h-10 w-10 rounded" data-testid="server-icon" />
         )}

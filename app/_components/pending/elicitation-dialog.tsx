@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { PendingElicitationView } from "@/lib/host/elicitations";
+import type { PendingElicitationView } from "@/lib/runtime/elicitations";
 import { ApiError, answerElicitation } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { DialogDescription, DialogTitle } from "../ui/primitives/dialog";

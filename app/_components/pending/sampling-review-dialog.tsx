@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/host/sampling";
+import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/runtime/sampling";
 import { ApiError, answerSamplingReview } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { DialogDescription, DialogTitle } from "../ui/primitives/dialog";

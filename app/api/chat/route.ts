@@ -1,6 +1,6 @@
 import { chatBody } from "./schema";
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { chatTurnResponse } from "@/lib/host/chat-turn";
+import { chatTurnResponse } from "@/lib/use-cases/chat-turn";
 import { parseJson, route } from "@/lib/http";
 
 // The agent may run for minutes (tool calls); never cache, never prerender.

@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/session";
-import { openEventStream } from "@/lib/host/event-stream";
+import { openEventStream } from "@/lib/use-cases/event-stream";
 import { parseQuery, route } from "@/lib/http";
 import { acquireEventStream } from "@/lib/quotas";
 import { eventsQuery } from "./schema";

@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/session";
-import { pendingForUser } from "@/lib/host/user-requests";
+import { pendingForUser } from "@/lib/use-cases/user-requests";
 import { route } from "@/lib/http";
 
 /** Everything servers are waiting on the caller for: elicitations and sampling reviews. */

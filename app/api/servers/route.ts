@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { parseJson, route } from "@/lib/http";
-import { addAndStartServer } from "@/lib/host/saved-servers";
+import { addAndStartServer } from "@/lib/use-cases/saved-servers";
 import { listServers } from "@/lib/servers/service";
 import { serverBody } from "./schema";
 

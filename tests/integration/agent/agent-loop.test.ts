@@ -9,7 +9,7 @@ import { listMessagesByChat } from "@/db/queries/messages";
 import { updateServerTrust } from "@/db/queries/server-trust";
 import { setToolPolicy } from "@/db/queries/tool-policies";
 import type { ChatMessage } from "@/lib/domain/chat-message";
-import { DENIED_BY_USER } from "@/lib/agent/policy";
+import { DENIED_BY_USER } from "@/lib/trust/policy";
 import { textOf } from "@/lib/agent/message-parts";
 import { EVERYTHING } from "../mcp/helpers";
 import { newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";

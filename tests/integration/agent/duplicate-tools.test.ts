@@ -8,8 +8,8 @@
 import path from "node:path";
 import { expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { gateHandCall } from "@/lib/agent/hand-call-gate";
-import { listToolPolicyRows } from "@/lib/agent/tool-policy-service";
+import { gateHandCall } from "@/lib/trust/hand-call-gate";
+import { listToolPolicyRows } from "@/lib/trust/tool-policy-service";
 import { listHeldTools } from "@/lib/trust/pins";
 import { listToolsWithHeld, reviewHeldTool } from "@/lib/trust/trust-service";
 import { FIXTURES, waitUntil } from "../mcp/helpers";

@@ -1,5 +1,5 @@
 /**
- * Calling a tool by hand goes through the agent's gate (lib/agent/hand-call-gate.ts), against the
+ * Calling a tool by hand goes through the agent's gate (lib/trust/hand-call-gate.ts), against the
  * hostile fixture server and a real SQLite file: a held tool (rug-pulled definition) is refused, a
  * "never" policy is refused, an untrusted server's tool asks, a trusted read-only one is allowed,
  * and each hand call is audited.
@@ -12,7 +12,7 @@ import { getDb } from "@/db/client";
 import { listRecentAudit } from "@/db/queries/audit";
 import { updateServerTrust } from "@/db/queries/server-trust";
 import { setToolPolicy } from "@/db/queries/tool-policies";
-import { auditHandCall, gateHandCall } from "@/lib/agent/hand-call-gate";
+import { auditHandCall, gateHandCall } from "@/lib/trust/hand-call-gate";
 import { AppError } from "@/lib/errors";
 import { McpPool } from "@/lib/mcp";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";

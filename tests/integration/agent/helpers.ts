@@ -13,7 +13,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { createUserWithWorkspace } from "@/db/queries/users";
 import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import type { ChatRequest } from "@/lib/agent/chat-request";
-import { createLanguageModel } from "@/lib/agent/model";
+import { createLanguageModel } from "@/lib/models/model";
 import { prepareTurn } from "@/lib/agent/prepare-turn";
 import { runChat, type RunChatOptions } from "@/lib/agent/run-chat";
 import { McpPool, type ServerDefinition } from "@/lib/mcp";

@@ -8,7 +8,7 @@ import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { updateServerTrust } from "@/db/queries/server-trust";
 import { setToolPolicy } from "@/db/queries/tool-policies";
-import { InteractionLog, maskedContent } from "@/lib/host/interactions";
+import { InteractionLog, maskedContent } from "@/lib/runtime/interactions";
 import { McpPool } from "@/lib/mcp";
 import { EVERYTHING } from "../mcp/helpers";
 import { newUserWithChat, runTurn, useAgentEnvironment } from "./helpers";

@@ -11,7 +11,7 @@ import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { updateServerTrust } from "@/db/queries/server-trust";
 import { setToolPolicy } from "@/db/queries/tool-policies";
-import { consoleLogger } from "@/lib/host/console-logger";
+import { consoleLogger } from "@/lib/runtime/console-logger";
 import { errorResponse } from "@/lib/http";
 import { McpPool } from "@/lib/mcp";
 import { CANARIES } from "../../fixtures/canaries.mjs";

@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { updateServerTrust } from "@/db/queries/server-trust";
 import { SEARCH_TOOL_NAME, ToolIndex } from "@/lib/agent/tool-search";
-import { getToolSearchSettings, setToolSearchSettings, toolSearchSettingsSchema } from "@/lib/workspaces/tool-search-settings";
+import { getToolSearchSettings, setToolSearchSettings, toolSearchSettingsSchema } from "@/lib/agent/tool-search-settings";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import type { ToolsetData } from "@/lib/domain/chat-message";
 import { newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";

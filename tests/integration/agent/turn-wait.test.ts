@@ -8,7 +8,7 @@
 import path from "node:path";
 import { expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { listToolPolicyRows } from "@/lib/agent/tool-policy-service";
+import { listToolPolicyRows } from "@/lib/trust/tool-policy-service";
 import { McpPool } from "@/lib/mcp";
 import { FIXTURES } from "../mcp/helpers";
 import { newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";

@@ -18,9 +18,9 @@ const FILES: Record<string, string> = {
   "lib/errors.ts": `import { NetError } from "./net/errors";\nexport const E = NetError;\n`,
   "lib/net/errors.ts": "export class NetError extends Error {}\n",
   "lib/mcp/pool.ts": `import { NextResponse } from "next/server";\nexport const r = NextResponse;\n`,
-  "lib/host/engine.ts": "export const pool = 1;\n",
-  "lib/host/view.ts": "export type View = { id: string };\n",
-  "app/_components/panel.tsx": `"use client";\nimport { pool } from "@/lib/host/engine";\nimport type { View } from "@/lib/host/view";\nexport const p: View | number = pool;\n`,
+  "lib/runtime/engine.ts": "export const pool = 1;\n",
+  "lib/runtime/view.ts": "export type View = { id: string };\n",
+  "app/_components/panel.tsx": `"use client";\nimport { pool } from "@/lib/runtime/engine";\nimport type { View } from "@/lib/runtime/view";\nexport const p: View | number = pool;\n`,
   "lib/auth/a.ts": `import { b } from "./b";\nexport const a = () => b;\n`,
   "lib/auth/b.ts": `import { a } from "./a";\nexport const b = () => a;\n`,
   // OAuth: the shared part imports neither flow; the web and headless flows never import each other,
@@ -31,8 +31,8 @@ const FILES: Record<string, string> = {
   "lib/oauth/headless/memory-store.ts": `import { deps } from "../web/deps";\nexport const store = deps;\n`,
   "lib/oauth/web/deps.ts": "export const deps = 1;\n",
   "lib/cli/main.ts": `import { relay } from "./relay";\nexport const main = relay;\n`,
-  "lib/cli/relay.ts": `import { wiring } from "../host/wiring";\nexport const relay = wiring;\n`,
-  "lib/host/wiring.ts": `import { deps } from "../oauth/web/deps";\nexport const wiring = deps;\n`,
+  "lib/cli/relay.ts": `import { wiring } from "../runtime/wiring";\nexport const relay = wiring;\n`,
+  "lib/runtime/wiring.ts": `import { deps } from "../oauth/web/deps";\nexport const wiring = deps;\n`,
 };
 
 let dir = "";
@@ -67,12 +67,12 @@ describe("import boundaries", () => {
     expect(out).toContain("db-is-the-bottom: db/queries/chats.ts → lib/agent/turn.ts");
     expect(out).toContain("leaves-are-leaves: lib/errors.ts → lib/net/errors.ts");
     expect(out).toMatch(/engine-is-standalone: lib\/mcp\/pool\.ts → \S*node_modules\/next\//);
-    expect(out).toContain("client-imports-browser-safe: app/_components/panel.tsx → lib/host/engine.ts");
+    expect(out).toContain("client-imports-browser-safe: app/_components/panel.tsx → lib/runtime/engine.ts");
     expect(out).toMatch(/no-circular: lib\/auth\/(a|b)\.ts →\s+lib\/auth\/(a|b)\.ts/);
     expect(out).toContain("oauth-shared-is-shared: lib/oauth/shared/provider.ts → lib/oauth/web/flow.ts");
     expect(out).toContain("oauth-web-not-headless: lib/oauth/web/flow.ts → lib/oauth/headless/authorizer.ts");
     expect(out).toContain("oauth-headless-not-web: lib/oauth/headless/memory-store.ts → lib/oauth/web/deps.ts");
     expect(out).toContain("cli-never-reaches-oauth-web: lib/cli/main.ts → lib/oauth/web/deps.ts");
-    expect(out).not.toContain("lib/host/view.ts");
+    expect(out).not.toContain("lib/runtime/view.ts");
   });
 });

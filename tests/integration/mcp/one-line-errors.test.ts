@@ -5,12 +5,12 @@
  */
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { testServerConnection } from "@/lib/host/test-connection";
+import { testServerConnection } from "@/lib/use-cases/test-connection";
 import { McpPool } from "@/lib/mcp";
 import { createGuardedFetch } from "@/lib/net";
 import { FIXTURES, def } from "./helpers";
 
-// lib/host's modules are marked server-only (a bundler marker that throws outside Next's server build).
+// lib/runtime's and lib/use-cases' modules are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
 
 const pools: McpPool[] = [];

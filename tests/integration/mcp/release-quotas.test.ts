@@ -34,7 +34,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   http = await startHttpServer([path.join(FIXTURES, "hostile-http.mjs")], { PORT: String(port) }, `${base}/stats`);
-  // As the web app's wiring does (lib/host/engine.ts): a released server is closed for every user.
+  // As the web app's wiring does (lib/runtime/engine.ts): a released server is closed for every user.
   onServerReleased((serverId) => pool.closeServer(serverId));
 });
 

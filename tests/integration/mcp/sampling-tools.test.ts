@@ -10,7 +10,7 @@ import { upsertMembership } from "@/db/queries/memberships";
 import { createServer, toServerDefinition } from "@/db/queries/servers";
 import { createUserWithWorkspace } from "@/db/queries/users";
 import { createTeamWorkspace } from "@/db/queries/workspaces";
-import { SamplingHost } from "@/lib/host/sampling";
+import { SamplingHost } from "@/lib/runtime/sampling";
 import { McpPool } from "@/lib/mcp";
 import { parseServerConfig } from "@/lib/mcp/config";
 import { startScriptedLlm, type ScriptedLlm } from "../agent/helpers";

@@ -13,7 +13,7 @@ import { setUserDisabled } from "@/db/queries/users";
 import { upsertMembership } from "@/db/queries/memberships";
 import { membershipOf } from "@/lib/workspaces/membership-lookup";
 import { endOneSession, resolveSession, startSession } from "@/lib/auth/sessions";
-import { cachedServerDefinition, cachedServerDefinitions } from "@/lib/host/definition-cache";
+import { cachedServerDefinition, cachedServerDefinitions } from "@/lib/runtime/definition-cache";
 import { addServer, changeServer, removeServer } from "@/lib/servers/service";
 import { setMemberValues } from "@/lib/servers/member-values";
 import { removeMember } from "@/lib/workspaces/members";

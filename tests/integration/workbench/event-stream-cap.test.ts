@@ -8,7 +8,7 @@ import { getDb } from "@/db/client";
 import { createUserWithWorkspace } from "@/db/queries/users";
 import { startSession } from "@/lib/auth/sessions";
 import { errorResponse } from "@/lib/http";
-import { openEventStream } from "@/lib/host/event-stream";
+import { openEventStream } from "@/lib/use-cases/event-stream";
 import { acquireEventStream } from "@/lib/quotas";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 

@@ -1,5 +1,5 @@
 /**
- * The live event stream of `GET /api/events` (lib/host/event-stream.ts) over a real SQLite file:
+ * The live event stream of `GET /api/events` (lib/use-cases/event-stream.ts) over a real SQLite file:
  * a caller receives their own statuses for servers of workspaces they belong to, never another
  * user's, stops receiving a workspace's servers once removed from it, and the stream ends when
  * the session ends.
@@ -11,8 +11,8 @@ import { createServer } from "@/db/queries/servers";
 import { createUserWithWorkspace } from "@/db/queries/users";
 import { createTeamWorkspace, getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { endOneSession, startSession } from "@/lib/auth/sessions";
-import { openEventStream } from "@/lib/host/event-stream";
-import { publishStatus, statusEvents } from "@/lib/host/status-events";
+import { openEventStream } from "@/lib/use-cases/event-stream";
+import { publishStatus, statusEvents } from "@/lib/runtime/status-events";
 import { parseServerConfig } from "@/lib/mcp/config";
 import type { ServerStatus } from "@/lib/mcp/types";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";

@@ -1,5 +1,5 @@
 /**
- * "Test connection" for the model settings (lib/agent/model-test.ts) over a real SQLite file and
+ * "Test connection" for the model settings (lib/models/model-test.ts) over a real SQLite file and
  * the real provider path: a loopback base URL is refused by the SSRF guard with a message naming
  * SWITCHBOARD_ALLOWED_HOSTS, and no model configured says so.
  */
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { saveUserModelChoice } from "@/db/queries/settings";
 import { createUserWithWorkspace } from "@/db/queries/users";
-import { testUserModel } from "@/lib/agent/model-test";
+import { testUserModel } from "@/lib/models/model-test";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 
 let dir = "";

@@ -10,7 +10,8 @@ import { forEveryoneDeps } from "@/lib/oauth/web/for-everyone";
 import { credentialAccountFor } from "@/lib/servers/credential-mode";
 import { disconnect } from "@/lib/oauth/web/flow";
 import type { AccessEffects } from "@/lib/workspaces/effects";
-import { createWorkspace, type WorkspaceActor } from "@/lib/workspaces/service";
+import type { WorkspaceActor } from "@/lib/domain/workspace-actor";
+import { createWorkspace } from "@/lib/workspaces/service";
 
 /** A registered user. */
 export interface Person {
@@ -60,7 +61,7 @@ export function recordingEffects(pool: McpPool, deps?: OAuthDeps) {
 }
 
 /**
- * The app's auth provider wiring (lib/host/engine.ts) over test deps: a `shared` server's calls use
+ * The app's auth provider wiring (lib/runtime/engine.ts) over test deps: a `shared` server's calls use
  * the shared slot of whoever connected it for everyone, a `per_member` one the caller's own tokens.
  */
 export function sharedAwareProvider(db: Db, deps: OAuthDeps): AuthProviderFactory {

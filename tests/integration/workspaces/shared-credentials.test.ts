@@ -44,7 +44,7 @@ beforeAll(async () => {
     fetch: createGuardedFetch({ allowedHosts: parseAllowedHosts("127.0.0.1,localhost") }),
     authProvider: sharedAwareProvider(db, deps),
   });
-  // The host's wiring (lib/host/engine.ts): a changed server's connections close at once.
+  // The host's wiring (lib/runtime/engine.ts): a changed server's connections close at once.
   onServerReleased((id) => {
     const closing = pool.closeServer(id);
     released.push(closing);

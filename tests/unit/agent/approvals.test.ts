@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SKIPPED_BY_USER, applyApprovalDecisions, denyPendingApprovals, hasPendingApprovals } from "@/lib/agent/approvals";
 import type { ChatMessage } from "@/lib/domain/chat-message";
-import { DENIED_BY_USER } from "@/lib/agent/policy";
+import { DENIED_BY_USER } from "@/lib/trust/policy";
 
 function message(): ChatMessage {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskKey, resolveModelConfig } from "@/lib/agent/model-config";
+import { maskKey, resolveModelConfig } from "@/lib/models/model-config";
 // Imported with the file, not inside the test: loading the agent (the AI SDK) is no part of the behaviour under test.
 import { maxAgentSteps } from "@/lib/agent/run-chat";
 

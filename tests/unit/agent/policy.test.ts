@@ -11,7 +11,7 @@ import {
   type ApprovalInput,
   type ContentSource,
   type ToolPolicy,
-} from "@/lib/agent/policy";
+} from "@/lib/trust/policy";
 import { chatErrorText } from "@/lib/agent/run-chat";
 
 const SELF: ContentSource = { serverId: "s1", serverName: "files" };

@@ -6,7 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDirectLane, type RouteHandler } from "@/lib/host/direct-lane";
+import { createDirectLane, type RouteHandler } from "@/lib/lane/direct-lane";
 import { jsonResponse, readJson } from "@/lib/http";
 import { WORKSPACE_PATH_HEADER } from "@/lib/workspaces/api-path";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ElicitationBroker } from "@/lib/host/elicitations";
+import { ElicitationBroker } from "@/lib/runtime/elicitations";
 import { contentOf, fieldsOf } from "@/app/_components/pending/elicitation-form-model";
 
 const server = { id: "s1", name: "everything", config: { url: "https://x.example/mcp" } };

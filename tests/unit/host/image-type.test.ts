@@ -1,6 +1,6 @@
 /** Server icons are served only when their bytes are a PNG, JPEG, GIF or WebP image (an SVG can carry script). */
 import { describe, expect, it } from "vitest";
-import { rasterType } from "@/lib/host/image-type";
+import { rasterType } from "@/lib/use-cases/image-type";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logModelError, modelErrorKind } from "@/lib/host/model-error-log";
+import { logModelError, modelErrorKind } from "@/lib/runtime/model-error-log";
 import { LogThrottle } from "@/lib/mcp/log-throttle";
 
 function providerError(status: number, message: string): Error {

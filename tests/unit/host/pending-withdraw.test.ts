@@ -3,7 +3,7 @@
  * "cancel", and answering the old id delivers nothing.
  */
 import { describe, expect, it } from "vitest";
-import { ElicitationBroker } from "@/lib/host/elicitations";
+import { ElicitationBroker } from "@/lib/runtime/elicitations";
 
 const removed = { id: "s1", name: "removed", config: { url: "https://x.example/mcp" } };
 const kept = { id: "s2", name: "kept", config: { url: "https://y.example/mcp" } };

@@ -1,7 +1,7 @@
 /** Who may skip the sampling review, the instance's token ceiling, and the server's system prompt as data. */
 import { describe, expect, it } from "vitest";
-import { reviewOptionalFor, reviewRequired, type ReviewOptionalFor } from "@/lib/host/sampling-access";
-import { samplingSystemPrompt, serverPromptMessage } from "@/lib/host/sampling-messages";
+import { reviewOptionalFor, reviewRequired, type ReviewOptionalFor } from "@/lib/runtime/sampling-access";
+import { samplingSystemPrompt, serverPromptMessage } from "@/lib/runtime/sampling-messages";
 import { parseServerConfig } from "@/lib/mcp/config";
 import { DEFAULT_SAMPLING_MAX_TOKENS, samplingMaxTokensFromEnv, samplingPolicy } from "@/lib/mcp/sampling";
 

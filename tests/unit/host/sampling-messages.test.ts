@@ -1,7 +1,7 @@
 /** MCP sampling messages with tool_use/tool_result as AI SDK messages, and the model's calls back as a sampling result. */
 import { describe, expect, it } from "vitest";
 import type { CreateMessageRequest } from "@modelcontextprotocol/client";
-import { offeredTools, samplingResult, toModelMessages } from "@/lib/host/sampling-messages";
+import { offeredTools, samplingResult, toModelMessages } from "@/lib/runtime/sampling-messages";
 
 type Params = CreateMessageRequest["params"];
 const params = {

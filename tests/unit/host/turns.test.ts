@@ -1,6 +1,6 @@
 /** Running chat turns stop when their user loses the workspace, and only theirs. */
 import { describe, expect, it } from "vitest";
-import { endWithStream, stopTurns, trackTurn } from "@/lib/host/turns";
+import { endWithStream, stopTurns, trackTurn } from "@/lib/runtime/turns";
 
 describe("turns", () => {
   it("stops the turns of one user in one workspace, not others", () => {

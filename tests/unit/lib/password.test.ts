@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, passwordWeakness, verifyPassword } from "@/lib/auth/password";
+import { hashPassword, passwordWeakness, verifyPassword } from "@/lib/security/password";
 
 describe("password hashing", () => {
   it("verifies the right password and rejects a wrong one", async () => {

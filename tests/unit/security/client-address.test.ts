@@ -7,7 +7,7 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFrontDoor } from "@/lib/host/front-door";
+import { createFrontDoor } from "@/lib/lane/front-door";
 import {
   CLIENT_ADDRESS_HEADER,
   normaliseAddress,

@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/session";
-import { answerElicitation } from "@/lib/host/user-requests";
+import { answerElicitation } from "@/lib/use-cases/user-requests";
 import { idParam, parseJson, route } from "@/lib/http";
 import { answerBody } from "./schema";
 

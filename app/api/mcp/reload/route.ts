@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { reloadWorkspace } from "@/lib/host/server-ops";
+import { reloadWorkspace } from "@/lib/use-cases/server-ops";
 import { route } from "@/lib/http";
 
 /** Re-read the caller's server configs and reconnect only what changed (the reference's /reload-mcp). */

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { workspaceStatus } from "@/lib/host/server-ops";
+import { workspaceStatus } from "@/lib/use-cases/server-ops";
 import { parseQuery, route } from "@/lib/http";
 import { workspaceStatusQuery } from "./schema";
 

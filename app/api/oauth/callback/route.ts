@@ -1,6 +1,6 @@
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { afterAuthorized, callbackServer } from "@/lib/host/oauth-connect";
+import { afterAuthorized, callbackServer } from "@/lib/use-cases/oauth-connect";
 import { appOAuthDeps, oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
 import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
 

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { disconnectServer } from "@/lib/host/oauth-connect";
+import { disconnectServer } from "@/lib/use-cases/oauth-connect";
 import { parseJson, route } from "@/lib/http";
 import { serverRefBody } from "../schema";
 

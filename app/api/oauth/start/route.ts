@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { connectServer } from "@/lib/host/oauth-connect";
+import { connectServer } from "@/lib/use-cases/oauth-connect";
 import { parseJson, route } from "@/lib/http";
 import { oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
 import { connectBody } from "../schema";

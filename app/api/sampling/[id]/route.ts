@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/session";
-import { answerSamplingReview } from "@/lib/host/user-requests";
+import { answerSamplingReview } from "@/lib/use-cases/user-requests";
 import { idParam, parseJson, route } from "@/lib/http";
 import { reviewBody } from "./schema";
 

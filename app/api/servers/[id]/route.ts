@@ -1,8 +1,8 @@
 import { getDb } from "@/db/client";
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { appAccessEffects } from "@/lib/host/access-effects";
+import { appAccessEffects } from "@/lib/use-cases/access-effects";
 import { idParam, parseJson, route } from "@/lib/http";
-import { changeAndStartServer } from "@/lib/host/saved-servers";
+import { changeAndStartServer } from "@/lib/use-cases/saved-servers";
 import { removeServerNow, serverViewById } from "@/lib/servers/service";
 import { serverBody } from "./schema";
 

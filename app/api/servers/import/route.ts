@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { importAndStartServers } from "@/lib/host/saved-servers";
+import { importAndStartServers } from "@/lib/use-cases/saved-servers";
 import { parseJson, route } from "@/lib/http";
 import { previewImport } from "@/lib/servers/import-service";
 import { importBody } from "./schema";

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { testServerConnection } from "@/lib/host/test-connection";
+import { testServerConnection } from "@/lib/use-cases/test-connection";
 import { parseJson, route } from "@/lib/http";
 import { testBody } from "./schema";
 

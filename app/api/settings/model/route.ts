@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { modelSettingsView, updateModelSettings } from "@/lib/agent/settings-service";
+import { modelSettingsView, updateModelSettings } from "@/lib/models/settings-service";
 import { requireUser } from "@/lib/auth/session";
 import { parseJson, route } from "@/lib/http";
 import { modelSettingsBody } from "./schema";

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { toolPolicies, setToolPolicy } from "@/lib/host/tool-policies";
+import { toolPolicies, setToolPolicy } from "@/lib/use-cases/tool-policies";
 import { parseJson, route } from "@/lib/http";
 import { toolPolicyBody } from "./schema";
 

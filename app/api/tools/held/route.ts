@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { heldTools } from "@/lib/host/trust-ops";
+import { heldTools } from "@/lib/use-cases/trust-ops";
 import { route } from "@/lib/http";
 
 /** Tools of the caller's workspace held for review (new or changed definitions); the model does not get them. */

@@ -1,8 +1,8 @@
 import { getDb } from "@/db/client";
 import { requirePageWorkspace, slugOf } from "@/lib/auth/workspace";
 import { listChats } from "@/lib/agent/chat-service";
-import { userModelResolution } from "@/lib/agent/user-model";
-import { workspaceModelChoice } from "@/lib/workspaces/default-model";
+import { userModelResolution } from "@/lib/models/user-model";
+import { workspaceModelChoice } from "@/lib/models/workspace-default";
 import { ChatShell } from "@/app/_components/chat/chat-shell";
 import { listServersByWorkspace } from "@/db/queries/servers";
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { requireInstanceAdmin } from "@/lib/auth/workspace";
-import { appAccessEffects } from "@/lib/host/access-effects";
+import { appAccessEffects } from "@/lib/use-cases/access-effects";
 import { idParam, parseJson, route } from "@/lib/http";
 import { adminDeleteUser, adminUpdateUser } from "@/lib/workspaces/admin";
 import { updateUserBody } from "./schema";

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { resumeChatTurn, stopChatTurn } from "@/lib/host/chat-turn";
+import { resumeChatTurn, stopChatTurn } from "@/lib/use-cases/chat-turn";
 import { idParam, route } from "@/lib/http";
 
 // A live stream that may last minutes; never cache, never prerender.

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { completeServerArgument } from "@/lib/host/server-ops";
+import { completeServerArgument } from "@/lib/use-cases/server-ops";
 import { idParam, parseJson, route } from "@/lib/http";
 import { completeBody } from "./schema";
 

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { serverIcon } from "@/lib/host/server-icons";
+import { serverIcon } from "@/lib/use-cases/server-icons";
 import { idParam, parseQuery, route } from "@/lib/http";
 import { iconQuery } from "./schema";
 

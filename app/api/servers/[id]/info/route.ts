@@ -1,5 +1,5 @@
 import { requireWorkspace, slugOf } from "@/lib/auth/workspace";
-import { serverInfo } from "@/lib/host/server-ops";
+import { serverInfo } from "@/lib/use-cases/server-ops";
 import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { serverLogLines } from "@/lib/host/server-logs";
+import { serverLogLines } from "@/lib/use-cases/server-logs";
 import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };

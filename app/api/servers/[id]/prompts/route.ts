@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { serverPrompts } from "@/lib/host/server-ops";
+import { serverPrompts } from "@/lib/use-cases/server-ops";
 import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };

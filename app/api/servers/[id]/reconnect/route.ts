@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { reconnectServer } from "@/lib/host/server-ops";
+import { reconnectServer } from "@/lib/use-cases/server-ops";
 import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { serverResources } from "@/lib/host/server-ops";
+import { serverResources } from "@/lib/use-cases/server-ops";
 import { idParam, route } from "@/lib/http";
 
 type Context = { params: Promise<{ id: string }> };

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { serverStatus } from "@/lib/host/server-ops";
+import { serverStatus } from "@/lib/use-cases/server-ops";
 import { idParam, parseQuery, route } from "@/lib/http";
 import { statusQuery } from "./schema";
 

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { serverTrust, setServerTrust } from "@/lib/host/trust-ops";
+import { serverTrust, setServerTrust } from "@/lib/use-cases/trust-ops";
 import { idParam, parseJson, route } from "@/lib/http";
 import { trustBody } from "./schema";
 

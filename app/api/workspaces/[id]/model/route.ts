@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { requireWorkspaceById } from "@/lib/auth/workspace";
 import { idParam, parseJson, route } from "@/lib/http";
-import { setWorkspaceModel, workspaceModelView } from "@/lib/workspaces/default-model";
+import { setWorkspaceModel, workspaceModelView } from "@/lib/models/workspace-default";
 import { workspaceModelBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };

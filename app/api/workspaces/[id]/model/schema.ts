@@ -1,1 +1,1 @@
-export { modelSettingsSchema as workspaceModelBody } from "@/lib/agent/settings-service";
+export { modelSettingsSchema as workspaceModelBody } from "@/lib/models/settings-service";

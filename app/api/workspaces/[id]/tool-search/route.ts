@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { requireWorkspaceById } from "@/lib/auth/workspace";
 import { idParam, parseJson, route } from "@/lib/http";
-import { getToolSearchSettings, setToolSearchSettings } from "@/lib/workspaces/tool-search-settings";
+import { getToolSearchSettings, setToolSearchSettings } from "@/lib/agent/tool-search-settings";
 import { toolSearchBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };

@@ -4,8 +4,8 @@ import { getChatById } from "@/db/queries/chats";
 import { listMessagesByChat } from "@/db/queries/messages";
 import { requirePageWorkspace } from "@/lib/auth/workspace";
 import { listChats } from "@/lib/agent/chat-service";
-import { userModelResolution } from "@/lib/agent/user-model";
-import { workspaceModelChoice } from "@/lib/workspaces/default-model";
+import { userModelResolution } from "@/lib/models/user-model";
+import { workspaceModelChoice } from "@/lib/models/workspace-default";
 import { ChatShell } from "@/app/_components/chat/chat-shell";
 import { ChatView } from "@/app/_components/chat/chat-view";
 

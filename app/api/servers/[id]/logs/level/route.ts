@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { setServerLogLevel } from "@/lib/host/server-logs";
+import { setServerLogLevel } from "@/lib/use-cases/server-logs";
 import { idParam, parseJson, route } from "@/lib/http";
 import { logLevelBody } from "./schema";
 

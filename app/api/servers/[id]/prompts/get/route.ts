@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { getServerPrompt } from "@/lib/host/server-ops";
+import { getServerPrompt } from "@/lib/use-cases/server-ops";
 import { idParam, parseJson, route } from "@/lib/http";
 import { getPromptBody } from "./schema";
 

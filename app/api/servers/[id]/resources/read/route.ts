@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { readServerResource } from "@/lib/host/server-ops";
+import { readServerResource } from "@/lib/use-cases/server-ops";
 import { idParam, parseJson, route } from "@/lib/http";
 import { readResourceBody } from "./schema";
 

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { subscribeResource, unsubscribeResource } from "@/lib/host/resource-subscriptions";
+import { subscribeResource, unsubscribeResource } from "@/lib/use-cases/resource-subscriptions";
 import { idParam, parseJson, route } from "@/lib/http";
 import { subscribeBody } from "./schema";
 

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { callServerTool } from "@/lib/host/server-ops";
+import { callServerTool } from "@/lib/use-cases/server-ops";
 import { idParam, jsonResponse, parseJson, route } from "@/lib/http";
 import { toolCallBody } from "./schema";
 

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/workspace";
-import { approveHeldTool } from "@/lib/host/trust-ops";
+import { approveHeldTool } from "@/lib/use-cases/trust-ops";
 import { idParam, parseJson, route } from "@/lib/http";
 import { toolReviewBody } from "./schema";
 

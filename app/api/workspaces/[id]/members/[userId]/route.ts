@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { requireWorkspaceById } from "@/lib/auth/workspace";
-import { appAccessEffects } from "@/lib/host/access-effects";
+import { appAccessEffects } from "@/lib/use-cases/access-effects";
 import { param, parseJson, route } from "@/lib/http";
 import { changeMemberRole, removeMember } from "@/lib/workspaces/members";
 import { memberRoleBody } from "./schema";

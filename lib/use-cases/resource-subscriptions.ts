@@ -7,9 +7,9 @@ import "server-only";
 import { getDb } from "../../db/client";
 import { AppError } from "../errors";
 import { singleton } from "../singleton";
-import { appPool, workspaceServerDefinition } from "./engine";
+import { appPool, workspaceServerDefinition } from "../runtime/engine";
 import type { Caller } from "./server-ops";
-import { statusEvents } from "./status-events";
+import { statusEvents } from "../runtime/status-events";
 
 /** Subscriptions one user may hold at once. */
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;

@@ -14,7 +14,7 @@ import {
   type ConnectOptions,
 } from "../servers/connect";
 import { credentialModeOf } from "../servers/credential-mode";
-import { appPool, memberServerDefinition, workspaceServerDefinition } from "./engine";
+import { appPool, memberServerDefinition, workspaceServerDefinition } from "../runtime/engine";
 
 /**
  * Start the caller's authorization: `{status: "redirect", url}` or `{status: "authorized"}`. The

@@ -6,8 +6,8 @@
 import "server-only";
 import type { LoggingLevel } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
-import { type LogLine, connectionLog } from "./connection-log";
-import { appPool, workspaceServerDefinition } from "./engine";
+import { type LogLine, connectionLog } from "../runtime/connection-log";
+import { appPool, workspaceServerDefinition } from "../runtime/engine";
 import type { Caller } from "./server-ops";
 
 /** Lines of stderr returned at most. */

@@ -8,7 +8,7 @@ import { streamText } from "ai";
 import { ProtocolError as McpError } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { SamplingProvider } from "../mcp";
-import { createLanguageModel, type ProviderFetch } from "../agent/model";
+import { createLanguageModel, type ProviderFetch } from "../models/model";
 import { guardedFetchFromEnv } from "../net";
 import { logModelError } from "./model-error-log";
 import { PendingRequests } from "./pending-requests";

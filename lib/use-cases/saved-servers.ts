@@ -7,8 +7,8 @@ import "server-only";
 import { getDb } from "../../db/client";
 import { confirmImport, type ImportRequest } from "../servers/import-service";
 import { addServerView, changeServerView, type Actor } from "../servers/service";
-import { consoleLogger } from "./console-logger";
-import { appPool, workspaceServerDefinition } from "./engine";
+import { consoleLogger } from "../runtime/console-logger";
+import { appPool, workspaceServerDefinition } from "../runtime/engine";
 
 /** Connect the caller's (user, server) in the background; a failure lands in the server's status. */
 export function startSavedServer(caller: Actor, serverId: string): void {

@@ -4,8 +4,8 @@
  */
 import "server-only";
 import { AppError } from "../errors";
-import { elicitationBroker } from "./elicitations";
-import { samplingHost, type SamplingReviewAnswer } from "./sampling";
+import { elicitationBroker } from "../runtime/elicitations";
+import { samplingHost, type SamplingReviewAnswer } from "../runtime/sampling";
 
 /** Every pending request of the user. */
 export function pendingForUser(userId: string) {

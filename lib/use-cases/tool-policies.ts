@@ -2,9 +2,9 @@
 import "server-only";
 import type { z } from "zod";
 import { getDb } from "../../db/client";
-import { listToolPolicyRows, updateToolPolicy, type toolPolicyUpdateSchema } from "../agent/tool-policy-service";
+import { listToolPolicyRows, updateToolPolicy, type toolPolicyUpdateSchema } from "../trust/tool-policy-service";
 import type { TrustActor } from "../trust/permissions";
-import { appPool, workspaceServerDefinitions } from "./engine";
+import { appPool, workspaceServerDefinitions } from "../runtime/engine";
 
 /** Every tool of the workspace's servers with the caller's policy. */
 export async function toolPolicies(caller: TrustActor) {

@@ -8,8 +8,8 @@ import { appOAuthDeps } from "../oauth/web/app-deps";
 import { disconnect } from "../oauth/web/flow";
 import type { AccessEffects } from "../workspaces/effects";
 import { getDb } from "../../db/client";
-import { appPool } from "./engine";
-import { stopTurns } from "./turns";
+import { appPool } from "../runtime/engine";
+import { stopTurns } from "../runtime/turns";
 import { withdrawingEffects } from "./withdraw-requests";
 
 /** The effects wired to this process's pool, OAuth store and turns. */

@@ -9,10 +9,10 @@ import type { Db } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getUserById } from "../../db/queries/users";
 import { getMembershipRole } from "../../db/queries/workspaces";
-import type { ModelConfig } from "../agent/model-config";
-import { userModelResolution } from "../agent/user-model";
+import type { ModelConfig } from "../models/model-config";
+import { userModelResolution } from "../models/user-model";
 import type { ServerConfig } from "../mcp";
-import { workspaceModelChoice } from "../workspaces/default-model";
+import { workspaceModelChoice } from "../models/workspace-default";
 
 /** Whose servers may skip the review (`SWITCHBOARD_SAMPLING_REVIEW_OPTIONAL_FOR`). */
 export type ReviewOptionalFor = "admins" | "everyone" | "nobody";

@@ -9,8 +9,8 @@ import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import type { McpPool, ServerDefinition, ToolCallOutcome } from "../mcp";
-import type { TrustActor } from "../trust/permissions";
-import { listToolsWithHeld } from "../trust/trust-service";
+import type { TrustActor } from "./permissions";
+import { listToolsWithHeld } from "./trust-service";
 import { ToolGate } from "./tool-gate";
 
 /** The gate's verdict for one raw tool: `allow`, or `ask` with the reason the person sees. */

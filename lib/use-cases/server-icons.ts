@@ -11,7 +11,7 @@ import { AppError } from "../errors";
 import { guardedFetchFromEnv } from "../net";
 import { singleton } from "../singleton";
 import { rasterType } from "./image-type";
-import { appPool, workspaceServerDefinition } from "./engine";
+import { appPool, workspaceServerDefinition } from "../runtime/engine";
 import type { Caller } from "./server-ops";
 
 /** Largest icon accepted, in bytes. */

@@ -8,12 +8,12 @@ import type { Db } from "../../db/client";
 import { instanceKey } from "../../db/key-check";
 import { recordAudit } from "../../db/queries/audit";
 import { workspaceSettings } from "../../db/schema";
-import type { UserModelChoice } from "../agent/model-config";
-import { maskKey } from "../agent/model-config";
-import type { modelSettingsSchema } from "../agent/settings-service";
-import { validateModelChoice } from "../agent/settings-service";
+import type { UserModelChoice } from "./model-config";
+import { maskKey } from "./model-config";
+import type { modelSettingsSchema } from "./settings-service";
+import { validateModelChoice } from "./settings-service";
 import { decrypt, encrypt } from "../crypto";
-import type { WorkspaceActor } from "./service";
+import type { WorkspaceActor } from "../domain/workspace-actor";
 
 /** The workspace's default model choice (key decrypted, server-side only), or null. */
 export function workspaceModelChoice(db: Db, workspaceId: string): UserModelChoice | null {

@@ -13,13 +13,13 @@ import { prepareTurn } from "../agent/prepare-turn";
 import { messageToChunks } from "../agent/replay-chunks";
 import { runChat } from "../agent/run-chat";
 import { TurnBuffer } from "../agent/turn-buffer";
-import { userLanguageModel } from "../agent/user-model";
+import { userLanguageModel } from "../models/user-model";
 import { AppError } from "../errors";
 import { acquireTurn, releasedAtEnd } from "../quotas";
-import { workspaceModelChoice } from "../workspaces/default-model";
-import { appPool, workspaceServerDefinitions } from "./engine";
-import { interactionLog } from "./interactions";
-import { endWithStream, trackTurn } from "./turns";
+import { workspaceModelChoice } from "../models/workspace-default";
+import { appPool, workspaceServerDefinitions } from "../runtime/engine";
+import { interactionLog } from "../runtime/interactions";
+import { endWithStream, trackTurn } from "../runtime/turns";
 
 const slot = globalThis as { __switchboardTurnBuffer?: TurnBuffer<UIMessageChunk> };
 // One buffer per process, surviving dev-mode module reloads like the engine does.

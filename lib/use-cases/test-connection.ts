@@ -16,7 +16,7 @@ import { BlockedRequestError } from "../net/errors";
 import { getServer } from "../servers/lookup";
 import { restoreMaskedSecrets } from "../servers/secrets";
 import type { Actor } from "../servers/service";
-import { isolatedPool } from "./engine";
+import { isolatedPool } from "../runtime/engine";
 
 /** What the form shows after a test. */
 export interface ConnectionTestResult {

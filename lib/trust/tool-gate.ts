@@ -11,7 +11,7 @@ import { getServerTrust, type ServerTrustRecord } from "../../db/queries/server-
 import { listToolPoliciesByUser, listWorkspaceToolPolicies } from "../../db/queries/tool-policies";
 import { LookupCache } from "../lookup-cache";
 import type { McpPool, RegisteredTool, ServerDefinition } from "../mcp";
-import { syncToolPins, type HeldState, type PinActor } from "../trust/pins";
+import { syncToolPins, type HeldState, type PinActor } from "./pins";
 import { approvalStatus, decideApproval, policyKey, policyToolName, type ContentSource, type ToolPolicy } from "./policy";
 
 /** What gating needs. */

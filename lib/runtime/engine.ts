@@ -34,7 +34,7 @@ import { providerFor } from "../oauth/web/deps";
 import { forEveryoneDeps } from "../oauth/web/for-everyone";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
-import { closeOnSignals } from "./shutdown";
+import { closeOnSignals } from "../shutdown";
 import { publishStatus } from "./status-events";
 import { connectionLog } from "./connection-log";
 

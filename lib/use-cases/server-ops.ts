@@ -8,9 +8,9 @@ import { getDb } from "../../db/client";
 import type { ServerDefinition } from "../mcp";
 import type { TrustActor } from "../trust/permissions";
 import { capText } from "../trust/untrusted-text";
-import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
+import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "../runtime/engine";
 import { enforceReconnectRate } from "../quotas";
-import { auditHandCall, gateHandCall, handCallPolicies } from "../agent/hand-call-gate";
+import { auditHandCall, gateHandCall, handCallPolicies } from "../trust/hand-call-gate";
 
 /** Who is calling, in which workspace (what `requireWorkspace` returns). */
 export interface Caller {
@@ -41,7 +41,7 @@ export function serverInfo(caller: Caller, serverId: string, slug: string) {
   const server = definition(caller, serverId);
   const status = pool.status(caller.id, server);
   const details = pool.details(caller.id, server);
-  // Every icon is served from the app's origin (lib/host/server-icons.ts), never from the server's URL.
+  // Every icon is served from the app's origin (lib/use-cases/server-icons.ts), never from the server's URL.
   const icons = (status.serverInfo?.icons ?? []).flatMap((icon, index) =>
     SAFE_ICON.test(icon.src) || /^https?:\/\//.test(icon.src)
       ? [{ src: `/api/w/${encodeURIComponent(slug)}/servers/${encodeURIComponent(serverId)}/icon?i=${index}`, mimeType: icon.mimeType }]
@@ -60,7 +60,7 @@ const SAFE_ICON = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/;
 
 /**
  * Call a tool by its raw name, by hand: through the agent's gate (held and "never" tools refused,
- * lib/agent/hand-call-gate.ts) and audited. Tool failures are `isError` results, not throws.
+ * lib/trust/hand-call-gate.ts) and audited. Tool failures are `isError` results, not throws.
  */
 export async function callServerTool(
   caller: TrustActor,

@@ -18,9 +18,9 @@ import {
 import { isEngineError, type McpPool, type ServerDefinition } from "../mcp";
 import { AppError } from "../errors";
 import { redact } from "../redact";
-import { canManageWorkspacePolicies, type TrustActor } from "../trust/permissions";
-import { syncToolPins, type HeldState } from "../trust/pins";
-import { displayTool } from "../trust/untrusted-text";
+import { canManageWorkspacePolicies, type TrustActor } from "./permissions";
+import { syncToolPins, type HeldState } from "./pins";
+import { displayTool } from "./untrusted-text";
 import { TOOL_POLICIES, claimsReadOnly, defaultPolicy, effectivePolicy, policyKey, policyToolName, type ToolPolicy } from "./policy";
 
 /** How the resource/prompt wrapper tools are named in Settings. */

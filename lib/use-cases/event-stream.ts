@@ -8,7 +8,7 @@ import { getDb } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { resolveSession } from "../auth/sessions";
-import { type LiveEvent, statusEvents } from "./status-events";
+import { type LiveEvent, statusEvents } from "../runtime/status-events";
 
 /** Options of `openEventStream`. */
 export interface EventStreamOptions {

@@ -11,8 +11,8 @@ import { listChatsByOwner } from "../../db/queries/chats";
 import { listMessagesByChat, saveMessage } from "../../db/queries/messages";
 import type { ChatMessage } from "../domain/chat-message";
 import type { AccessEffects } from "../workspaces/effects";
-import { elicitationBroker } from "./elicitations";
-import { samplingHost } from "./sampling";
+import { elicitationBroker } from "../runtime/elicitations";
+import { samplingHost } from "../runtime/sampling";
 
 /** The reason kept on an approval withdrawn because its user lost access (the card shows it). */
 export const WITHDRAWN_ACCESS_ENDED = "Withdrawn: access to the workspace ended before this call was approved.";

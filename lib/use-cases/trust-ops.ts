@@ -15,7 +15,7 @@ import {
   type trustUpdateSchema,
   workspaceHeldTools,
 } from "../trust/trust-service";
-import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "./engine";
+import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "../runtime/engine";
 
 /** Trust settings, whether the caller may change them, and the held tools (`refresh`: list first). */
 export function serverTrust(caller: TrustActor, serverId: string, refresh: boolean) {
