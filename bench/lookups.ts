@@ -17,7 +17,7 @@ import { getMembershipRole, getPersonalWorkspaceId, getWorkspaceById } from "../
 import { getCredential } from "../db/queries/credentials";
 import { decrypt } from "../lib/crypto";
 import { resolveSession, startSession } from "../lib/auth/sessions";
-import { cachedServerDefinition } from "../lib/host/definition-cache";
+import { cachedServerDefinition } from "../lib/runtime/definition-cache";
 import { createSqliteStore } from "../lib/oauth/web/sqlite-store";
 import { addServer } from "../lib/servers/service";
 import { membershipOf } from "../lib/workspaces/membership-lookup";
