@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check and suite, in order: system packages (when root), lint + format check
-// (Biome), import boundaries (dependency-cruiser), type-check, the scripts' planted-violation check,
+// (Biome), import boundaries (dependency-cruiser), the docs check, type-check, the scripts' planted-violation check,
 // unit + integration tests (vitest), a production build and browser tests (Playwright + Debian
 // chromium). Ends with `N passed, N failed`. `node scripts/test.mjs <part>… [args]` runs only those
 // parts (npm run test:unit, test:integration, test:e2e); args after a single part go to its runner.
@@ -90,6 +90,7 @@ function ensureConformanceTools() {
 const CHECKS = {
   lint: { label: "lint and format (npm run lint: biome ci)", script: "lint" },
   boundaries: { label: "import boundaries (npm run check:boundaries: dependency-cruiser)", script: "check:boundaries" },
+  docs: { label: "docs name only what exists (npm run check:docs)", script: "check:docs" },
   typecheck: { label: "type-check (npm run typecheck: tsc)", script: "typecheck" },
   scripts: { label: "the scripts fail on planted violations (npm run check:scripts)", script: "check:scripts" },
 };
