@@ -24,11 +24,10 @@ import { credentialModeOf, sharedAccountUserId, splitKey } from "./credential-mo
 import { releaseServer } from "./release";
 import { assertServerRoom } from "../quotas";
 import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
-import type { SessionUser } from "../auth/session";
-import type { AccessEffects } from "../workspaces/effects";
+import type { AccessEffects } from "../domain/access-effects";
 
 /** The caller of a server use case: who, in which workspace. */
-export type Actor = Pick<SessionUser, "id" | "isAdmin" | "workspaceId">;
+export type Actor = { id: string; isAdmin: boolean; workspaceId: string };
 
 /** The server list of the workspace for the caller: masked, with whose account shared servers use. */
 export function listServers(db: Db, actor: Actor) {

@@ -6,7 +6,7 @@
 import "server-only";
 import { appOAuthDeps } from "../oauth/web/app-deps";
 import { disconnect } from "../oauth/web/flow";
-import type { AccessEffects } from "../workspaces/effects";
+import type { AccessEffects } from "../domain/access-effects";
 import { getDb } from "../../db/client";
 import { appPool } from "../runtime/engine";
 import { stopTurns } from "../runtime/turns";

@@ -10,7 +10,7 @@ import type { Db } from "../../db/client";
 import { listChatsByOwner } from "../../db/queries/chats";
 import { listMessagesByChat, saveMessage } from "../../db/queries/messages";
 import type { ChatMessage } from "../domain/chat-message";
-import type { AccessEffects } from "../workspaces/effects";
+import type { AccessEffects } from "../domain/access-effects";
 import { elicitationBroker } from "../runtime/elicitations";
 import { samplingHost } from "../runtime/sampling";
 

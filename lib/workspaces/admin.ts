@@ -18,7 +18,7 @@ import {
 import { listAllWorkspaces } from "../../db/queries/workspaces";
 import { clearSharedCredentialsUserEverywhere } from "../../db/queries/servers";
 import { AppError } from "../errors";
-import type { AccessEffects } from "./effects";
+import type { AccessEffects } from "../domain/access-effects";
 import { createInvitation } from "./invitations";
 
 /** Query of `GET /api/admin/users`. */

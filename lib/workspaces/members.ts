@@ -12,7 +12,7 @@ import { countOwners, deleteMembership, listMembers, setMembershipRole } from ".
 import { clearSharedCredentialsUser, listServersByWorkspace, toServerDefinition } from "../../db/queries/servers";
 import { getMembershipRole, type WorkspaceRole } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
-import type { AccessEffects } from "./effects";
+import type { AccessEffects } from "../domain/access-effects";
 import type { WorkspaceActor } from "../domain/workspace-actor";
 
 /** Body of `PATCH /api/workspaces/:id/members/:userId`. */

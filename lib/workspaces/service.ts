@@ -9,7 +9,7 @@ import { listServersByWorkspace } from "../../db/queries/servers";
 import { createTeamWorkspace, deleteTeamWorkspace, listWorkspacesForUser, renameWorkspace, slugTaken } from "../../db/queries/workspaces";
 import type { WorkspaceActor } from "../domain/workspace-actor";
 import { AppError } from "../errors";
-import type { AccessEffects } from "./effects";
+import type { AccessEffects } from "../domain/access-effects";
 import { uniqueSlug } from "./slug";
 
 /** Body of `POST /api/workspaces` and `PATCH /api/workspaces/:id`. */

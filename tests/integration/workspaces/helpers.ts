@@ -9,7 +9,7 @@ import { providerFor, type OAuthDeps } from "@/lib/oauth/web/deps";
 import { forEveryoneDeps } from "@/lib/oauth/web/for-everyone";
 import { credentialAccountFor } from "@/lib/servers/credential-mode";
 import { disconnect } from "@/lib/oauth/web/flow";
-import type { AccessEffects } from "@/lib/workspaces/effects";
+import type { AccessEffects } from "@/lib/domain/access-effects";
 import type { WorkspaceActor } from "@/lib/domain/workspace-actor";
 import { createWorkspace } from "@/lib/workspaces/service";
 
