@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run check:scripts`: the usual npm scripts catch what they exist for. In a throw-away copy of
 // only the files they read (package.json, the tools' configs, node_modules linked), `format` fixes
-// a badly formatted file, after which `lint`, `typecheck` and `check:boundaries` pass on the clean
-// copy; then one violation each is planted (a lint error, a type error, a boundary breach) and each
-// script must exit non-zero and name its own violation. Also checks that every npm script has a
+// a badly formatted file, after which `lint`, `typecheck`, `check:boundaries` and `check:docs` pass
+// on the clean copy; then one violation each is planted (a lint error, a type error, a boundary
+// breach, a dead link) and each script must exit non-zero and name its own violation. Also checks that every npm script has a
 // one-line description in package.json's "scripts-info" and a row in docs/testing.md.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -21,6 +21,7 @@ const COPIED = [
   ".gitignore",
   ".nvmrc",
   "scripts/check-boundaries.mjs",
+  "scripts/check-docs.mjs",
 ];
 // dependency-cruiser reads these folders; each gets one clean module (and app/ a client component,
 // without which the config's list of client files would be empty).
@@ -51,6 +52,12 @@ const PLANTED = [
     file: "lib/errors.ts",
     text: 'import { NetError } from "./net/errors";\n\nexport const code = NetError.name;\n',
     expect: /leaves-are-leaves: lib\/errors\.ts → lib\/net\/errors\.ts/,
+  },
+  {
+    script: "check:docs",
+    file: "README.md",
+    text: "# Planted\n\nSee [the guide](docs/missing.md).\n",
+    expect: /README\.md:3: dead link docs\/missing\.md/,
   },
 ];
 
