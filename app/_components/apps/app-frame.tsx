@@ -9,7 +9,7 @@
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { useEffect, useRef, useState } from "react";
-import type { AppResourceView } from "@/lib/apps/app-resource";
+import type { AppResourceView } from "@/lib/use-cases/app-resource";
 import { api, workspaceApiPath } from "../api-client";
 import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { AppPrompt, type AppQuestion } from "./app-prompt";

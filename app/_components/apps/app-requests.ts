@@ -4,7 +4,7 @@
  * confirms in the host's own prompt, never inside the app. Each asks in the page's workspace (`ws`).
  */
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import type { AppCallOutcome } from "@/lib/apps/app-calls";
+import type { AppCallOutcome } from "@/lib/use-cases/app-calls";
 import { api, type WorkspaceSlug, workspaceApiPath } from "../api-client";
 import type { AppQuestion } from "./app-prompt";
 

@@ -1,4 +1,4 @@
-import { callAppTool } from "@/lib/apps/app-calls";
+import { callAppTool } from "@/lib/use-cases/app-calls";
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { parseJson, route } from "@/lib/http";
 import { appCallBody } from "./schema";

@@ -1,1 +1,1 @@
-export { appCallSchema as appCallBody } from "@/lib/apps/app-calls";
+export { appCallSchema as appCallBody } from "@/lib/use-cases/app-calls";

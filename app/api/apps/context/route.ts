@@ -1,4 +1,4 @@
-import { updateAppContext } from "@/lib/apps/app-context";
+import { updateAppContext } from "@/lib/use-cases/app-context";
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { parseJson, route } from "@/lib/http";
 import { appContextBody } from "./schema";

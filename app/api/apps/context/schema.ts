@@ -1,1 +1,1 @@
-export { appContextSchema as appContextBody } from "@/lib/apps/app-context";
+export { appContextSchema as appContextBody } from "@/lib/use-cases/app-context";

@@ -1,4 +1,4 @@
-import { recordAppRequest } from "@/lib/apps/app-calls";
+import { recordAppRequest } from "@/lib/use-cases/app-calls";
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { parseJson, route } from "@/lib/http";
 import { appRequestBody } from "./schema";

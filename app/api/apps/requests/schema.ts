@@ -1,1 +1,1 @@
-export { appRequestSchema as appRequestBody } from "@/lib/apps/app-calls";
+export { appRequestSchema as appRequestBody } from "@/lib/use-cases/app-calls";

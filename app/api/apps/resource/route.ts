@@ -1,4 +1,4 @@
-import { readAppResource } from "@/lib/apps/app-resource";
+import { readAppResource } from "@/lib/use-cases/app-resource";
 import { requireWorkspace } from "@/lib/auth/workspace";
 import { parseQuery, route } from "@/lib/http";
 import { appResourceQuery } from "./schema";

@@ -9,8 +9,8 @@ import { AppError } from "../errors";
 import { appPool, workspaceServerDefinition } from "../runtime/engine";
 import { MCP_APP_MIME_TYPE } from "../mcp";
 import { isLoopbackUrl } from "../net";
-import { type AppCsp, sanitizeAppCsp } from "./app-csp";
-import { withLoopbackGrant } from "./loopback-grant";
+import { type AppCsp, sanitizeAppCsp } from "../apps/app-csp";
+import { withLoopbackGrant } from "../apps/loopback-grant";
 
 /** Largest app HTML served (a bundled single-file app is typically well under 1 MB). */
 export const MAX_APP_HTML_BYTES = 5 * 1024 * 1024;
