@@ -29,7 +29,7 @@ import { cachedServerDefinition, cachedServerDefinitions } from "./definition-ca
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
 import { interactionLog } from "./interactions";
-import { appAuthProviderFactory, appOAuthDeps } from "../oauth/web/app-deps";
+import { appAuthProviderFactory, appOAuthDeps } from "./oauth-deps";
 import { providerFor } from "../oauth/web/deps";
 import { forEveryoneDeps } from "../oauth/web/for-everyone";
 import { onServerReleased } from "../servers/release";

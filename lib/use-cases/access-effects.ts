@@ -4,7 +4,7 @@
  * tokens through the OAuth store, stop running turns.
  */
 import "server-only";
-import { appOAuthDeps } from "../oauth/web/app-deps";
+import { appOAuthDeps } from "../runtime/oauth-deps";
 import { disconnect } from "../oauth/web/flow";
 import type { AccessEffects } from "../domain/access-effects";
 import { getDb } from "../../db/client";

@@ -4,7 +4,7 @@ import { getDb } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import type { ServerDefinition } from "../mcp";
-import { appOAuthDeps } from "../oauth/web/app-deps";
+import { appOAuthDeps } from "../runtime/oauth-deps";
 import {
   adoptSharedAccount,
   beginConnect,

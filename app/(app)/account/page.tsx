@@ -1,7 +1,7 @@
 import { PasswordForm, SignOutEverywhereButton } from "@/app/_components/ui/account-forms";
 import { requirePageUser } from "@/lib/auth/session";
 import { headers } from "next/headers";
-import { oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
+import { oauthRequestOrigin } from "@/lib/runtime/oauth-deps";
 import { configuredPublicOrigin } from "@/lib/security/public-url";
 
 /** The signed-in user's own account: password and sessions; administrators also see the public URL in use. */

@@ -1,4 +1,4 @@
-import { oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
+import { oauthRequestOrigin } from "@/lib/runtime/oauth-deps";
 import { clientMetadataDocument } from "@/lib/oauth/web/client-metadata";
 
 export const dynamic = "force-dynamic";

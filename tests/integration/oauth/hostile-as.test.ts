@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "@/lib/http";
-import { appOAuthDeps } from "@/lib/oauth/web/app-deps";
+import { appOAuthDeps } from "@/lib/runtime/oauth-deps";
 import { beginAuthorization, completeAuthorization } from "@/lib/oauth/web/flow";
 import { startHostileAs } from "../../fixtures/oauth/hostile-as.mjs";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";

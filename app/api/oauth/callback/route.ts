@@ -1,7 +1,7 @@
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { afterAuthorized, callbackServer } from "@/lib/use-cases/oauth-connect";
-import { appOAuthDeps, oauthRequestOrigin } from "@/lib/oauth/web/app-deps";
+import { appOAuthDeps, oauthRequestOrigin } from "@/lib/runtime/oauth-deps";
 import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
 
 /**

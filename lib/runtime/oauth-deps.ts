@@ -4,18 +4,18 @@
  * provider factory (background use: never starts an authorization by itself).
  */
 import "server-only";
-import { getDb } from "../../../db/client";
-import { instanceKey } from "../../../db/key-check";
-import type { AuthProviderFactory } from "../../mcp/types";
-import { guardedFetchFromEnv } from "../../net";
-import { withResponseCap } from "../../net/capped-response";
-import { oauthTimeoutMs, withTimeout } from "../../net/fetch-timeout";
-import { configuredPublicOrigin, fallbackOrigin } from "../../security/public-url";
-import { providerFor, type OAuthDeps } from "./deps";
-import { depsForOrigin, type OriginFreeDeps } from "./redirect";
-export { oauthRequestOrigin } from "./redirect";
-import { createSqliteStore } from "./sqlite-store";
-import { urlPolicyFromEnv } from "../shared/url-policy";
+import { getDb } from "../../db/client";
+import { instanceKey } from "../../db/key-check";
+import type { AuthProviderFactory } from "../mcp/types";
+import { guardedFetchFromEnv } from "../net";
+import { withResponseCap } from "../net/capped-response";
+import { oauthTimeoutMs, withTimeout } from "../net/fetch-timeout";
+import { configuredPublicOrigin, fallbackOrigin } from "../security/public-url";
+import { providerFor, type OAuthDeps } from "../oauth/web/deps";
+import { depsForOrigin, type OriginFreeDeps } from "../oauth/web/redirect";
+export { oauthRequestOrigin } from "../oauth/web/redirect";
+import { createSqliteStore } from "../oauth/web/sqlite-store";
+import { urlPolicyFromEnv } from "../oauth/shared/url-policy";
 
 let cached: OriginFreeDeps | undefined;
 
