@@ -3,7 +3,7 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { invitations, users } from "../schema";
-import type { WorkspaceRole } from "./workspaces";
+import type { WorkspaceRole } from "../../lib/domain/workspace";
 
 /** A stored invitation. */
 export type InvitationRecord = typeof invitations.$inferSelect;

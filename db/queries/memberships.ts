@@ -2,7 +2,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { memberships, users } from "../schema";
-import type { WorkspaceRole } from "./workspaces";
+import type { WorkspaceRole } from "../../lib/domain/workspace";
 import { bumpGeneration } from "../generation";
 
 /** A member as listed to the workspace's members (never a password hash). */

@@ -4,17 +4,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, workspaces } from "../schema";
 import { bumpGeneration } from "../generation";
-
-/** A role inside a workspace. */
-export type WorkspaceRole = "owner" | "admin" | "member";
-
-/** A workspace as the app sees it. `personal` is true for a user's own workspace. */
-export interface WorkspaceRecord {
-  id: string;
-  name: string;
-  slug: string | null;
-  personal: boolean;
-}
+import type { WorkspaceRecord, WorkspaceRole } from "../../lib/domain/workspace";
 
 /** The slug that always names the caller's own personal workspace in URLs. */
 export const PERSONAL_SLUG = "personal";

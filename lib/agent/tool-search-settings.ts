@@ -8,7 +8,7 @@ import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { workspaceSettings } from "../../db/schema";
 import { DEFAULT_TOOL_SEARCH, PROVIDER_TOOL_LIMIT, type ToolSearchSettings } from "./tool-search";
-import type { WorkspaceActor } from "../domain/workspace-actor";
+import type { WorkspaceActor } from "../domain/workspace";
 
 /** Body of `PUT /api/workspaces/:id/tool-search`; 0 turns search off (below the provider limit). */
 export const toolSearchSettingsSchema = z.object({

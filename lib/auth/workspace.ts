@@ -5,8 +5,9 @@
  */
 import "server-only";
 import { notFound } from "next/navigation";
-import { getDb, type Db } from "../../db/client";
-import { PERSONAL_SLUG, type WorkspaceRecord, type WorkspaceRole } from "../../db/queries/workspaces";
+import type { Db } from "../../db/client";
+import { PERSONAL_SLUG } from "../../db/queries/workspaces";
+import type { WorkspaceRecord, WorkspaceRole } from "../domain/workspace";
 import { AppError } from "../errors";
 import { WORKSPACE_PATH_HEADER } from "../workspaces/api-path";
 import { membershipOf, type WorkspaceHint } from "../workspaces/membership-lookup";
@@ -39,20 +40,20 @@ export function hasRole(role: WorkspaceRole, least: WorkspaceRole): boolean {
  * the `x-workspace-id` header, else the personal workspace. A workspace the caller is not a member
  * of is a 404 (its existence is not revealed); a role below `options.role` is a 403.
  */
-export async function requireWorkspace(request: Request, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
-  const user = await requireUser(request);
-  return resolveWorkspace(getDb(), user, workspaceHint(request), options.role ?? "member");
+export async function requireWorkspace(db: Db, request: Request, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
+  const user = await requireUser(db, request);
+  return resolveWorkspace(db, user, workspaceHint(request), options.role ?? "member");
 }
 
 /** Like `requireWorkspace` for a workspace named in the path (`/api/workspaces/:id/…`). */
-export async function requireWorkspaceById(id: string, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
-  const user = await requireUser();
-  return resolveWorkspace(getDb(), user, { id }, options.role ?? "member");
+export async function requireWorkspaceById(db: Db, id: string, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
+  const user = await requireUser(db);
+  return resolveWorkspace(db, user, { id }, options.role ?? "member");
 }
 
 /** The signed-in instance administrator, or a 403. */
-export async function requireInstanceAdmin(): Promise<SessionUser> {
-  const user = await requireUser();
+export async function requireInstanceAdmin(db: Db): Promise<SessionUser> {
+  const user = await requireUser(db);
   if (!user.isAdmin) throw new AppError("auth.forbidden", "Only instance administrators can do this.");
   return user;
 }
@@ -68,9 +69,9 @@ export function workspaceForSlug(db: Db, user: SessionUser, slug: string): Works
 }
 
 /** A workspace page's caller: redirects to sign-in when signed out, 404 when not a member. */
-export async function requirePageWorkspace(slug: string): Promise<WorkspaceCaller> {
-  const user = await requirePageUser();
-  const caller = workspaceForSlug(getDb(), user, decodeURIComponent(slug));
+export async function requirePageWorkspace(db: Db, slug: string): Promise<WorkspaceCaller> {
+  const user = await requirePageUser(db);
+  const caller = workspaceForSlug(db, user, decodeURIComponent(slug));
   if (!caller) notFound();
   return caller;
 }

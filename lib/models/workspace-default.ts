@@ -13,7 +13,7 @@ import { maskKey } from "./model-config";
 import type { modelSettingsSchema } from "./settings-service";
 import { validateModelChoice } from "./settings-service";
 import { decrypt, encrypt } from "../crypto";
-import type { WorkspaceActor } from "../domain/workspace-actor";
+import type { WorkspaceActor } from "../domain/workspace";
 
 /** The workspace's default model choice (key decrypted, server-side only), or null. */
 export function workspaceModelChoice(db: Db, workspaceId: string): UserModelChoice | null {

@@ -7,7 +7,7 @@
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { setSharedCredentialsUserId, type ServerRecord } from "../../db/queries/servers";
-import type { WorkspaceRole } from "../../db/queries/workspaces";
+import type { WorkspaceRole } from "../domain/workspace";
 import { AppError } from "../errors";
 import type { ServerDefinition } from "../mcp/config";
 import type { OAuthDeps } from "../oauth/web/deps";

@@ -15,12 +15,13 @@ import {
   revokeInvitation,
   type InvitationRecord,
 } from "../../db/queries/invitations";
-import { getMembershipRole, getWorkspaceById, type WorkspaceRole } from "../../db/queries/workspaces";
+import { getMembershipRole, getWorkspaceById } from "../../db/queries/workspaces";
+import type { WorkspaceRole } from "../domain/workspace";
 import { upsertMembership } from "../../db/queries/memberships";
 import { createUserWithWorkspace, getUserById, getUserIdByEmail, normaliseEmail, type UserRecord } from "../../db/queries/users";
 import { AppError } from "../errors";
 import { hashPassword, passwordWeakness } from "../security/password";
-import type { WorkspaceActor } from "../domain/workspace-actor";
+import type { WorkspaceActor } from "../domain/workspace";
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;

@@ -10,10 +10,11 @@ import { recordAudit } from "../../db/queries/audit";
 import { revokeInvitationsBy } from "../../db/queries/invitations";
 import { countOwners, deleteMembership, listMembers, setMembershipRole } from "../../db/queries/memberships";
 import { clearSharedCredentialsUser, listServersByWorkspace, toServerDefinition } from "../../db/queries/servers";
-import { getMembershipRole, type WorkspaceRole } from "../../db/queries/workspaces";
+import { getMembershipRole } from "../../db/queries/workspaces";
+import type { WorkspaceRole } from "../domain/workspace";
 import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
-import type { WorkspaceActor } from "../domain/workspace-actor";
+import type { WorkspaceActor } from "../domain/workspace";
 
 /** Body of `PATCH /api/workspaces/:id/members/:userId`. */
 export const memberRoleSchema = z.object({ role: z.enum(["owner", "admin", "member"]) }).strict();

@@ -11,9 +11,8 @@ import {
   getWorkspaceById,
   getWorkspaceBySlug,
   PERSONAL_SLUG,
-  type WorkspaceRecord,
-  type WorkspaceRole,
 } from "../../db/queries/workspaces";
+import type { WorkspaceRecord, WorkspaceRole } from "../domain/workspace";
 import { LookupCache } from "../lookup-cache";
 
 /** How a request names its workspace: by id, by URL slug, or not at all (the personal one). */

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { listServersByWorkspace } from "../../db/queries/servers";
 import { createTeamWorkspace, deleteTeamWorkspace, listWorkspacesForUser, renameWorkspace, slugTaken } from "../../db/queries/workspaces";
-import type { WorkspaceActor } from "../domain/workspace-actor";
+import type { WorkspaceActor } from "../domain/workspace";
 import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import { uniqueSlug } from "./slug";

@@ -16,7 +16,7 @@ import { SamplingHost } from "@/lib/runtime/sampling";
 import { McpPool } from "@/lib/mcp";
 import { parseServerConfig } from "@/lib/mcp/config";
 import { setWorkspaceModel } from "@/lib/models/workspace-default";
-import type { WorkspaceActor } from "@/lib/domain/workspace-actor";
+import type { WorkspaceActor } from "@/lib/domain/workspace";
 import { startScriptedLlm, type ScriptedLlm } from "../agent/helpers";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { EVERYTHING, waitUntil } from "./helpers";
@@ -82,7 +82,7 @@ async function llmRequests(): Promise<LlmBody[]> {
 }
 
 const ask = (userId: string, server: ReturnType<typeof everything>) =>
-  pool.callTool(userId, server, "trigger-sampling-request", { prompt: "What is six times seven?", maxTokens: 5000 });
+  pool.session(userId, server).callTool("trigger-sampling-request", { prompt: "What is six times seven?", maxTokens: 5000 });
 
 describe("sampling in a team workspace", () => {
   it("a member without a model of their own is answered by the workspace default, under the instance's token ceiling, with the server's system prompt as untrusted data", async () => {

@@ -10,7 +10,7 @@ import { forEveryoneDeps } from "@/lib/oauth/web/for-everyone";
 import { credentialAccountFor } from "@/lib/servers/credential-mode";
 import { disconnect } from "@/lib/oauth/web/flow";
 import type { AccessEffects } from "@/lib/domain/access-effects";
-import type { WorkspaceActor } from "@/lib/domain/workspace-actor";
+import type { WorkspaceActor } from "@/lib/domain/workspace";
 import { createWorkspace } from "@/lib/workspaces/service";
 
 /** A registered user. */
