@@ -6,6 +6,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { secretKeySetting } from "./env";
 import { brandError, isBrandedInstance } from "./error-brand";
 
 const ALGORITHM = "aes-256-gcm";
@@ -72,7 +73,7 @@ export function readOrCreateSecretFile(file: string): string {
 
 /** The instance key: `SWITCHBOARD_SECRET_KEY`, else `<dataDir>/secret.key`, generated on first use. */
 export function loadSecretKey(dataDir: string): SecretKey {
-  const fromEnv = process.env.SWITCHBOARD_SECRET_KEY;
+  const fromEnv = secretKeySetting();
   return keyFromText(fromEnv?.trim() ? fromEnv : readOrCreateSecretFile(path.join(dataDir, "secret.key")));
 }
 

@@ -1,8 +1,21 @@
 /**
- * The instance's environment settings, read in one place. Every variable here is documented in
- * the README's Configuration table.
+ * The one module of lib/, app/ and db/ that touches `process.env` (tests/unit/lib/env-module.test.ts
+ * keeps it so; docs/configuration.md documents every variable). Each read happens when its function
+ * is called, never at import, so a test that changes a variable between cases sees the change; the
+ * callers parse and default the raw values as before.
  */
 import path from "node:path";
+
+/** The environment as a bag of variables, for callers that take one (tests pass their own). */
+export type EnvBag = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The whole environment, for the parsers that read a family of variables by name (quotas, engine
+ * and sandbox limits, the model's defaults, the public URL) and for a stdio child's filtered copy.
+ */
+export function environment(): NodeJS.ProcessEnv {
+  return process.env;
+}
 
 /** Directory for the database, generated keys and sandbox homes (`SWITCHBOARD_DATA_DIR`, default `./data`). */
 export function dataDir(): string {
@@ -12,6 +25,104 @@ export function dataDir(): string {
 /** Whether self-registration is open (`SWITCHBOARD_REGISTRATION=closed` closes it). */
 export function registrationOpen(): boolean {
   return (process.env.SWITCHBOARD_REGISTRATION ?? "open").toLowerCase() !== "closed";
+}
+
+/** `SWITCHBOARD_SECRET_KEY`: the instance key given by the administrator, if any. */
+export function secretKeySetting(): string | undefined {
+  return process.env.SWITCHBOARD_SECRET_KEY;
+}
+
+/** `NEXTAUTH_SECRET`: the session-cookie secret given by the administrator, if any. */
+export function nextAuthSecretSetting(): string | undefined {
+  return process.env.NEXTAUTH_SECRET;
+}
+
+/**
+ * Set `AUTH_TRUST_HOST` so next-auth builds redirects from X-Forwarded-Host/-Proto, which proxy.ts
+ * replaces on every request with the app's public origin (the client cannot choose them).
+ */
+export function trustForwardedHostForNextAuth(): void {
+  process.env.AUTH_TRUST_HOST = "1";
+}
+
+/** `SWITCHBOARD_SESSION_MAX_AGE_HOURS`, raw. */
+export function sessionMaxAgeHoursSetting(): string | undefined {
+  return process.env.SWITCHBOARD_SESSION_MAX_AGE_HOURS;
+}
+
+/** `SWITCHBOARD_SESSION_IDLE_MINUTES`, raw. */
+export function sessionIdleMinutesSetting(): string | undefined {
+  return process.env.SWITCHBOARD_SESSION_IDLE_MINUTES;
+}
+
+/** `SWITCHBOARD_REGISTRATIONS_PER_ADDRESS`, raw. */
+export function registrationsPerAddressSetting(): string | undefined {
+  return process.env.SWITCHBOARD_REGISTRATIONS_PER_ADDRESS;
+}
+
+/** `SWITCHBOARD_TRUSTED_PROXIES`, raw (comma-separated addresses and CIDRs). */
+export function trustedProxiesSetting(): string | undefined {
+  return process.env.SWITCHBOARD_TRUSTED_PROXIES;
+}
+
+/** `SWITCHBOARD_MAX_BODY_BYTES`, raw. */
+export function maxBodyBytesSetting(): string | undefined {
+  return process.env.SWITCHBOARD_MAX_BODY_BYTES;
+}
+
+/** `SWITCHBOARD_ALLOWED_HOSTS`, raw (comma-separated hosts, addresses and CIDRs). */
+export function allowedHostsSetting(): string | undefined {
+  return process.env.SWITCHBOARD_ALLOWED_HOSTS;
+}
+
+/** `SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH`, raw. */
+export function allowHttpLoopbackOAuthSetting(): string | undefined {
+  return process.env.SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH;
+}
+
+/** Whether `SWITCHBOARD_LOG_LEVEL=debug` asks for the engine's debug lines. */
+export function debugLogging(): boolean {
+  return process.env.SWITCHBOARD_LOG_LEVEL === "debug";
+}
+
+/** The sandbox mode of stdio servers (`SWITCHBOARD_SANDBOX=off` is the administrator's override). */
+export function sandboxMode(): "required" | "off" {
+  return process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required";
+}
+
+/** Whether the sandbox's system call filter is on (`SWITCHBOARD_SANDBOX_SECCOMP=off` turns it off). */
+export function sandboxSeccomp(): boolean {
+  return process.env.SWITCHBOARD_SANDBOX_SECCOMP !== "off";
+}
+
+/** `SWITCHBOARD_MCP_IDLE_MINUTES`, raw. */
+export function mcpIdleMinutesSetting(): string | undefined {
+  return process.env.SWITCHBOARD_MCP_IDLE_MINUTES;
+}
+
+/** `SWITCHBOARD_MCP_TURN_WAIT_SECONDS`, raw. */
+export function turnWaitSecondsSetting(): string | undefined {
+  return process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS;
+}
+
+/** The instance's default model (`SWITCHBOARD_LLM_PROVIDER`, `SWITCHBOARD_LLM_MODEL`), unset as null. */
+export function instanceModelSetting(): { provider: string | null; model: string | null } {
+  return { provider: process.env.SWITCHBOARD_LLM_PROVIDER || null, model: process.env.SWITCHBOARD_LLM_MODEL || null };
+}
+
+/** What the MCP conformance suite tells its client (`MCP_CONFORMANCE_SCENARIO`, `MCP_CONFORMANCE_CONTEXT`). */
+export function conformanceSetting(): { scenario: string; context: string } {
+  return { scenario: process.env.MCP_CONFORMANCE_SCENARIO ?? "", context: process.env.MCP_CONFORMANCE_CONTEXT ?? "{}" };
+}
+
+/** The program search path (`PATH`), for finding bubblewrap. */
+export function searchPath(): string {
+  return process.env.PATH ?? "";
+}
+
+/** Whether this is Next's development server (`NODE_ENV=development`, inlined by Next at build). */
+export function isDevelopment(): boolean {
+  return process.env.NODE_ENV === "development";
 }
 
 /** The app's own version, reported by /api/health. */

@@ -3,6 +3,7 @@
  * request, both from the environment, and the pure rule that decides whether a session still counts.
  */
 import type { SessionState } from "../../db/queries/sessions";
+import { sessionIdleMinutesSetting, sessionMaxAgeHoursSetting } from "../env";
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -15,12 +16,12 @@ function positiveNumber(raw: string | undefined, fallback: number): number {
 
 /** Absolute session lifetime (`SWITCHBOARD_SESSION_MAX_AGE_HOURS`, default 720 = 30 days). */
 export function sessionLifetimeMs(): number {
-  return Math.max(1, positiveNumber(process.env.SWITCHBOARD_SESSION_MAX_AGE_HOURS, 720)) * HOUR_MS;
+  return Math.max(1, positiveNumber(sessionMaxAgeHoursSetting(), 720)) * HOUR_MS;
 }
 
 /** Idle timeout (`SWITCHBOARD_SESSION_IDLE_MINUTES`, default 10080 = 7 days; 0 = none). */
 export function sessionIdleMs(): number {
-  return positiveNumber(process.env.SWITCHBOARD_SESSION_IDLE_MINUTES, 10_080) * MINUTE_MS;
+  return positiveNumber(sessionIdleMinutesSetting(), 10_080) * MINUTE_MS;
 }
 
 /** Why a session no longer counts, or null while it is valid. */

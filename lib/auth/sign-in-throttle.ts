@@ -4,6 +4,7 @@
  * successful sign-in clears its account's count and gives its address the attempt back.
  */
 import { normaliseEmail } from "../../db/queries/users";
+import { registrationsPerAddressSetting } from "../env";
 import { AppError } from "../errors";
 import { Backoff } from "../security/backoff";
 import { stampedClientAddress } from "../security/client-address";
@@ -15,7 +16,7 @@ const MINUTE_MS = 60_000;
  * default 30): an office behind one address onboarding a whole team at once may need more.
  */
 function registrationsPerAddress(): number {
-  const value = Number(process.env.SWITCHBOARD_REGISTRATIONS_PER_ADDRESS);
+  const value = Number(registrationsPerAddressSetting());
   return Number.isInteger(value) && value > 0 ? value : 30;
 }
 

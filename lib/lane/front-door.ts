@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
+import { trustedProxiesSetting } from "../env";
 import { maxBodyBytes } from "../http";
 import { parseTrustedProxies, stampClientAddress } from "../security/client-address";
 import { applySecurityHeaders } from "../security/headers";
@@ -31,7 +32,7 @@ export function installFrontDoor(): void {
 
 /** The front door for `options`. */
 export function createFrontDoor(options: FrontDoorOptions = {}): FrontDoor {
-  const trusted = options.trusted ?? parseTrustedProxies(process.env.SWITCHBOARD_TRUSTED_PROXIES);
+  const trusted = options.trusted ?? parseTrustedProxies(trustedProxiesSetting());
   const cap = options.maxBodyBytes ?? maxBodyBytes();
   return (req, res) => {
     stampClientAddress(req, trusted);

@@ -1,7 +1,8 @@
 /**
  * The environment of a stdio child (docs/security.md#stdio-sandbox): only the allow-list from the parent plus the
- * config's `env`. Never `process.env` wholesale: it holds the app's secrets and model API keys.
+ * config's `env`. Never the app's whole environment: it holds the app's secrets and model API keys.
  */
+import { environment } from "../env";
 
 /** Parent variables a child may inherit; every `XDG_*` variable is allowed too. */
 export const ENV_ALLOW_LIST = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "SHELL", "TMPDIR"] as const;
@@ -9,7 +10,7 @@ export const ENV_ALLOW_LIST = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM",
 /** Build the child's environment from the parent's (`source`) and the config `env`, which wins. */
 export function childEnvironment(
   configEnv: Record<string, string> | undefined,
-  source: Record<string, string | undefined> = process.env,
+  source: Record<string, string | undefined> = environment(),
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {

@@ -3,6 +3,7 @@
  * from the environment. Pure: the environment and the stored settings are passed in.
  */
 import type { UserModelChoice } from "../domain/model-choice";
+import { type EnvBag, environment } from "../env";
 
 /** The providers the agent can talk to (AI SDK providers). */
 export type ProviderId = "openai" | "anthropic" | "openai-compatible";
@@ -64,7 +65,7 @@ function mayUseInstanceKey(provider: ProviderId, baseUrl: string | undefined, en
  * Resolve the model for a user. A user who picked a provider and model uses them (their key, else
  * the instance key for the same provider and endpoint); otherwise the instance defaults apply.
  */
-export function resolveModelConfig(user: UserModelChoice | null, env: Record<string, string | undefined> = process.env): ModelResolution {
+export function resolveModelConfig(user: UserModelChoice | null, env: EnvBag = environment()): ModelResolution {
   const userProvider = clean(user?.provider);
   const userModel = clean(user?.model);
   if (userProvider && userModel) {

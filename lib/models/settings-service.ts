@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { getUserModelChoice, saveUserModelChoice } from "../../db/queries/settings";
+import { instanceModelSetting } from "../env";
 import { AppError } from "../errors";
 import { isSafeLinkUrl } from "../net/url-safety";
 import { PROVIDERS, maskKey, resolveModelConfig } from "./model-config";
@@ -40,8 +41,7 @@ export function modelSettingsView(db: Db, userId: string) {
     baseUrl: choice?.baseUrl ?? null,
     apiKey: maskKey(choice?.apiKey),
     instance: {
-      provider: process.env.SWITCHBOARD_LLM_PROVIDER || null,
-      model: process.env.SWITCHBOARD_LLM_MODEL || null,
+      ...instanceModelSetting(),
     },
     effective: resolution.ok
       ? { ok: true as const, provider: resolution.config.provider, model: resolution.config.model, source: resolution.config.source }

@@ -5,9 +5,10 @@
  * their bounds from the MCP engine instead.
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { type EnvBag, environment } from "../env";
 
 /** Default limit of one OAuth exchange (`SWITCHBOARD_OAUTH_TIMEOUT_SECONDS`, default 15). */
-export function oauthTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+export function oauthTimeoutMs(env: EnvBag = environment()): number {
   const seconds = Number(env.SWITCHBOARD_OAUTH_TIMEOUT_SECONDS);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 15_000;
 }

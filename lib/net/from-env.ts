@@ -2,6 +2,7 @@
  * The process-wide allow-list from `SWITCHBOARD_ALLOWED_HOSTS`, read once: changing it needs a
  * restart, so a request can never observe a half-updated policy.
  */
+import { allowedHostsSetting } from "../env";
 import { parseAllowedHosts, type AllowList } from "./address-policy";
 import { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from "./guarded-fetch";
 
@@ -12,7 +13,7 @@ let cached: AllowList | undefined;
 
 /** The allow-list from the environment, parsed on first use; throws AllowListError on a bad entry. */
 export function allowedHostsFromEnv(): AllowList {
-  cached ??= parseAllowedHosts(process.env[ALLOWED_HOSTS_ENV]);
+  cached ??= parseAllowedHosts(allowedHostsSetting());
   return cached;
 }
 

@@ -2,6 +2,7 @@
  * Per-user and per-instance quotas (docs/limits.md): generous defaults for a team, each one an
  * environment variable read when first needed.
  */
+import { type EnvBag, environment } from "../env";
 
 /** Every quota; each field's default is in `DEFAULT_QUOTAS`. */
 export interface Quotas {
@@ -56,7 +57,7 @@ export const QUOTA_ENV: Record<keyof Quotas, string> = {
 };
 
 /** Quotas from environment variables; unset or invalid values keep the default. */
-export function quotasFromEnv(env: Record<string, string | undefined> = process.env): Quotas {
+export function quotasFromEnv(env: EnvBag = environment()): Quotas {
   const quotas = { ...DEFAULT_QUOTAS };
   for (const key of Object.keys(QUOTA_ENV) as (keyof Quotas)[]) {
     const raw = env[QUOTA_ENV[key]];

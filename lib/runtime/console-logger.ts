@@ -1,4 +1,5 @@
 /** The app's log sink for the engine: one line per entry on stderr, redacted once more. */
+import { debugLogging } from "../env";
 import type { Logger } from "../mcp/logger";
 import { redact } from "../redact";
 
@@ -9,7 +10,7 @@ function line(level: string, message: string, fields?: Record<string, unknown>):
 /** Logs info and above; `SWITCHBOARD_LOG_LEVEL=debug` adds debug lines. */
 export const consoleLogger: Logger = {
   debug: (message, fields) => {
-    if (process.env.SWITCHBOARD_LOG_LEVEL === "debug") console.error(line("debug", message, fields));
+    if (debugLogging()) console.error(line("debug", message, fields));
   },
   info: (message, fields) => console.error(line("info", message, fields)),
   warn: (message, fields) => console.error(line("warn", message, fields)),

@@ -18,7 +18,7 @@ import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
-import { dataDir } from "../env";
+import { dataDir, environment, mcpIdleMinutesSetting, sandboxMode, sandboxSeccomp, turnWaitSecondsSetting } from "../env";
 import type { Db } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
@@ -40,7 +40,7 @@ import { connectionLog } from "./connection-log";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
-  const minutes = Number(process.env.SWITCHBOARD_MCP_IDLE_MINUTES ?? 30);
+  const minutes = Number(mcpIdleMinutesSetting() ?? 30);
   return Number.isFinite(minutes) && minutes > 0 ? minutes * 60_000 : 0;
 }
 
@@ -76,18 +76,18 @@ function poolOptions(): PoolOptions {
     launchWrapper: createSandboxWrapper({
       dataDir: dataDir(),
       projectRoot: path.resolve(/*turbopackIgnore: true*/ process.cwd()),
-      mode: process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required",
-      limits: sandboxLimitsFromEnv(process.env),
-      seccomp: process.env.SWITCHBOARD_SANDBOX_SECCOMP !== "off",
+      mode: sandboxMode(),
+      limits: sandboxLimitsFromEnv(environment()),
+      seccomp: sandboxSeccomp(),
     }),
     fetch: guardedFetchFromEnv(),
     authProvider: sharedAwareAuthProvider(),
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
-    limits: engineLimitsFromEnv(process.env),
-    samplingMaxTokens: samplingMaxTokensFromEnv(process.env),
+    limits: engineLimitsFromEnv(environment()),
+    samplingMaxTokens: samplingMaxTokensFromEnv(environment()),
     admission: poolAdmission,
-    turnWaitMs: Number(process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS) * 1000 || undefined,
+    turnWaitMs: Number(turnWaitSecondsSetting()) * 1000 || undefined,
     // Wrapped so a running chat turn can show each exchange in its transcript.
     onElicitation: interactionLog().elicitation(elicitationBroker().handler),
     onSampling: interactionLog().sampling(samplingHost().provider),

@@ -9,6 +9,7 @@ import type { Db } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getUserById } from "../../db/queries/users";
 import { getMembershipRole } from "../../db/queries/workspaces";
+import { type EnvBag, environment } from "../env";
 import type { ModelConfig } from "../models/model-config";
 import { userModelResolution } from "../models/user-model";
 import type { ServerConfig } from "../mcp";
@@ -18,7 +19,7 @@ import { workspaceModelChoice } from "../models/workspace-default";
 export type ReviewOptionalFor = "admins" | "everyone" | "nobody";
 
 /** `SWITCHBOARD_SAMPLING_REVIEW_OPTIONAL_FOR`: `admins` (default), `everyone` or `nobody`. */
-export function reviewOptionalFor(env: Record<string, string | undefined> = process.env): ReviewOptionalFor {
+export function reviewOptionalFor(env: EnvBag = environment()): ReviewOptionalFor {
   const value = env.SWITCHBOARD_SAMPLING_REVIEW_OPTIONAL_FOR?.trim().toLowerCase();
   return value === "everyone" || value === "nobody" ? value : "admins";
 }
@@ -47,7 +48,7 @@ export function samplingAccess(
   db: Db,
   userId: string,
   server: { id: string; config: ServerConfig },
-  env: Record<string, string | undefined> = process.env,
+  env: EnvBag = environment(),
 ): SamplingAccess {
   const record = getServerByIdUnscoped(db, server.id);
   if (!record) return { ok: false, reason: "the server is not stored in this instance" };

@@ -4,9 +4,10 @@
  * development). A non-loopback Host header is never trusted on its own: a DNS-rebinding page would
  * otherwise pass for the app itself.
  */
+import { type EnvBag, environment } from "../env";
 
 /** The configured public origin (no path, no trailing slash), or null when none is set. */
-export function configuredPublicOrigin(env: NodeJS.ProcessEnv = process.env): string | null {
+export function configuredPublicOrigin(env: EnvBag = environment()): string | null {
   const raw = env.SWITCHBOARD_PUBLIC_URL || env.NEXTAUTH_URL;
   if (!raw) return null;
   // Every request asks; the answer changes only with the variable.
@@ -26,7 +27,7 @@ function originOfConfigured(raw: string): string | null {
 }
 
 /** The origin used when nothing is configured and the request's host is not trusted. */
-export function fallbackOrigin(env: NodeJS.ProcessEnv = process.env): string {
+export function fallbackOrigin(env: EnvBag = environment()): string {
   return `http://localhost:${env.PORT || "3000"}`;
 }
 
@@ -47,7 +48,7 @@ export interface OriginRequest {
 }
 
 /** The public origin for a request under the rule above. */
-export function publicOriginFor(request: OriginRequest, env: NodeJS.ProcessEnv = process.env): string {
+export function publicOriginFor(request: OriginRequest, env: EnvBag = environment()): string {
   const configured = configuredPublicOrigin(env);
   if (configured) return configured;
   if (request.host) {
@@ -63,12 +64,12 @@ export function publicOriginFor(request: OriginRequest, env: NodeJS.ProcessEnv =
 }
 
 /** The public origin for an incoming request (its `Host` and `X-Forwarded-Proto` headers) under the rule above. */
-export function requestPublicOrigin(request: { headers: Pick<Headers, "get"> }, env: NodeJS.ProcessEnv = process.env): string {
+export function requestPublicOrigin(request: { headers: Pick<Headers, "get"> }, env: EnvBag = environment()): string {
   return publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") }, env);
 }
 
 /** One line for the start-up log naming the public URL and where it comes from. */
-export function describePublicUrl(env: NodeJS.ProcessEnv = process.env): string {
+export function describePublicUrl(env: EnvBag = environment()): string {
   const configured = configuredPublicOrigin(env);
   if (configured) {
     const source = env.SWITCHBOARD_PUBLIC_URL ? "SWITCHBOARD_PUBLIC_URL" : "NEXTAUTH_URL";

@@ -3,6 +3,7 @@
  * arrive (proxy.ts in front of Next's router, and the direct lane, lib/lane/direct-lane.ts): the
  * cross-site refusal, the security headers with a per-request CSP nonce, and the public origin.
  */
+import { isDevelopment } from "../env";
 import { csrfRefusal, type CsrfRefusal } from "./csrf";
 import { contentSecurityPolicy, newNonce } from "./headers";
 import { publicOriginFor } from "./public-url";
@@ -23,7 +24,7 @@ export function requestPolicy(request: { method: string; pathname: string; heade
   const publicOrigin = publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") });
   const https = publicOrigin.startsWith("https://");
   const nonce = newNonce();
-  const csp = contentSecurityPolicy({ nonce, https, development: process.env.NODE_ENV === "development" });
+  const csp = contentSecurityPolicy({ nonce, https, development: isDevelopment() });
   const refusal = csrfRefusal({ method: request.method, pathname: request.pathname, headers: request.headers, publicOrigin });
   return { refusal, publicOrigin, https, nonce, csp };
 }

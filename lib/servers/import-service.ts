@@ -8,12 +8,13 @@ import type { Db } from "../../db/client";
 import { listServersByWorkspace, serverNameTaken } from "../../db/queries/servers";
 import { splitSecrets } from "../../db/server-secrets";
 import { maskUrlSecrets } from "../redact";
+import { environment, sandboxMode } from "../env";
 import { AppError } from "../errors";
 import type { ServerConfig } from "../mcp/config";
 import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { exportServers } from "./export-format";
 import { ImportError, parseImport, type ImportEntry } from "./import-formats";
-import { addServer, sandboxMode, type Actor } from "./service";
+import { addServer, type Actor } from "./service";
 
 /** Body of `POST /api/servers/import`. */
 export interface ImportRequest {
@@ -54,7 +55,7 @@ export function previewImport(db: Db, actor: Actor, request: ImportRequest): { f
       const config = entry.valid ? (splitSecrets(entry.config as ServerConfig).masked as Record<string, unknown>) : maskLoose(entry.config);
       const launch =
         entry.valid && entry.needsConsent
-          ? describeLaunch(entry.config as ServerConfig, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(process.env) }).text
+          ? describeLaunch(entry.config as ServerConfig, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(environment()) }).text
           : null;
       return { ...entry, config, launch, valid: error === undefined, ...(error ? { error } : {}) };
     }),

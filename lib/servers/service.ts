@@ -15,6 +15,7 @@ import {
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { getUserById } from "../../db/queries/users";
 import { recordAudit } from "../../db/queries/audit";
+import { environment, sandboxMode } from "../env";
 import { AppError } from "../errors";
 import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
 import { getServer } from "./lookup";
@@ -40,11 +41,6 @@ export function sharedByName(db: Db, record: ServerRecord): string | null {
   return userId ? (getUserById(db, userId)?.name ?? null) : null;
 }
 
-/** The sandbox mode the instance runs stdio servers in (`SWITCHBOARD_SANDBOX=off` is the admin override). */
-export function sandboxMode(): "required" | "off" {
-  return process.env.SWITCHBOARD_SANDBOX === "off" ? "off" : "required";
-}
-
 /**
  * The JSON shape servers are returned in: masked config, never a secret. stdio servers carry the
  * exact launch (command, args, env names, network, shared paths) so it is seen before it runs.
@@ -53,7 +49,7 @@ export function serverView(record: ServerRecord, extra: { sharedBy?: string | nu
   return {
     launch:
       record.transport === "stdio"
-        ? describeLaunch(record.config, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(process.env) })
+        ? describeLaunch(record.config, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(environment()) })
         : null,
     id: record.id,
     name: record.name,

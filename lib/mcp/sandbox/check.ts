@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import { access } from "node:fs/promises";
 import { constants } from "node:fs";
 import path from "node:path";
+import { searchPath } from "../../env";
 import { commandTail, namespaceArgs, SANDBOX_TOOLS, systemMountArgs } from "./bwrap-args";
 import { findExecutable, readRootLayout } from "./host-facts";
 import { identityFor } from "./identity";
@@ -60,7 +61,7 @@ export function resetSandboxCheck(): void {
 }
 
 async function runCheck(explicitPath: string | undefined): Promise<SandboxStatus> {
-  const bwrapPath = explicitPath ?? (await findExecutable("bwrap", `${process.env.PATH ?? ""}:/usr/bin:/bin:/usr/local/bin`));
+  const bwrapPath = explicitPath ?? (await findExecutable("bwrap", `${searchPath()}:/usr/bin:/bin:/usr/local/bin`));
   if (!bwrapPath || !(await canExecute(bwrapPath))) {
     return {
       available: false,

@@ -3,6 +3,7 @@
  * are https, or http to a loopback host when the instance allows it; the AS must offer PKCE S256.
  */
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import { allowHttpLoopbackOAuthSetting } from "../../env";
 import { assertHttpsUnlessLoopback, UnsafeUrlError } from "../../net";
 import { OAuthFlowError } from "./errors";
 
@@ -17,7 +18,7 @@ export interface OAuthUrlPolicy {
 
 /** The policy from `SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH` (1/true/yes allows loopback http). */
 export function urlPolicyFromEnv(): OAuthUrlPolicy {
-  return { allowLoopbackHttp: /^(1|true|yes)$/i.test(process.env[ALLOW_HTTP_LOOPBACK_ENV] ?? "") };
+  return { allowLoopbackHttp: /^(1|true|yes)$/i.test(allowHttpLoopbackOAuthSetting() ?? "") };
 }
 
 /** Parse `url` under the https rule; throws OAuthFlowError "insecure_url" otherwise. */
