@@ -4,6 +4,7 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
+const { DOMAIN_ORDER, layerPattern, orderRuleName } = require("./scripts/domain-order.cjs");
 
 /** Leaf modules: they import no project module except other leaves. */
 const LEAVES = [
@@ -36,7 +37,8 @@ const BROWSER_SAFE = [
 ];
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const anyOf = (paths) => `^(${paths.map(escapeRegExp).join("|")})`;
+// An empty list matches nothing (a bare `^()` would match every path).
+const anyOf = (paths) => (paths.length === 0 ? "(?!)" : `^(${paths.map(escapeRegExp).join("|")})`);
 
 /** Every project file whose first statement is the "use client" directive. */
 function clientFiles(dir, found = []) {
@@ -55,8 +57,40 @@ const CLIENT_ENTRIES = ["app", "lib"]
 const PROJECT = "^(app|lib|db|bin|scripts)/";
 const ERASED = ["type-only", "type-import"];
 
+/**
+ * One rule per (lower, upper) pair of lib/'s layer order (scripts/domain-order.cjs): a layer never
+ * imports one above it, not even a type, so the folders form no cycle and a move that would point
+ * upward fails the check with the pair's name.
+ */
+const LAYER_ORDER_RULES = DOMAIN_ORDER.flatMap((lower, i) =>
+  DOMAIN_ORDER.slice(i + 1).map((upper) => ({
+    name: orderRuleName(lower.path, upper.path),
+    severity: "error",
+    comment: `${lower.path} (${lower.why}) sits below ${upper.path} (${upper.why}): it must not import it.`,
+    from: { path: layerPattern(lower.path) },
+    to: { path: layerPattern(upper.path) },
+  })),
+);
+
 module.exports = {
   forbidden: [
+    ...LAYER_ORDER_RULES,
+    {
+      name: "lib-never-imports-app",
+      severity: "error",
+      comment: "app/ is the web edge on top of lib/: lib/ and db/ run without it (the command line, tests, the lane).",
+      from: { path: "^(lib|db)/" },
+      to: { path: "^app/" },
+    },
+    {
+      name: "entries-stay-on-top",
+      severity: "error",
+      comment:
+        "The command line (lib/cli) and the direct lane (lib/lane) are entry points, each started by its own program " +
+        "(bin/, scripts/server.mjs); no layer of lib/ depends on them.",
+      from: { path: "^lib/", pathNot: "^lib/(cli|lane)/" },
+      to: { path: "^lib/(cli|lane)/" },
+    },
     {
       name: "no-circular",
       severity: "error",

@@ -21,6 +21,7 @@ const COPIED = [
   ".gitignore",
   ".nvmrc",
   "scripts/check-boundaries.mjs",
+  "scripts/domain-order.cjs",
   "scripts/check-docs.mjs",
 ];
 // dependency-cruiser reads these folders; each gets one clean module (and app/ a client component,

@@ -40,6 +40,8 @@ let dir = "";
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-boundaries-"));
   fs.copyFileSync(path.join(ROOT, ".dependency-cruiser.cjs"), path.join(dir, ".dependency-cruiser.cjs"));
+  fs.mkdirSync(path.join(dir, "scripts"));
+  fs.copyFileSync(path.join(ROOT, "scripts/domain-order.cjs"), path.join(dir, "scripts/domain-order.cjs"));
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@/*": ["./*"] } } }));
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   for (const [file, text] of Object.entries(FILES)) {
