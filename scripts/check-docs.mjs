@@ -237,6 +237,10 @@ function checkPathsAndSymbols(rel, lines) {
     spans.forEach((span, k) => {
       const asPath = asProjectPath(span.text);
       if (asPath?.kind === "path" && !pathExists(asPath.text)) report(rel, i + 1, `\`${span.text}\` names no file or folder`);
+      // `lib/x.ts#name`: the file must have the symbol.
+      const hashed = span.text.match(/^([\w./[\]()-]+\.(?:ts|tsx|mts|mjs|cjs|js))#([A-Za-z_$][\w$]*)$/);
+      if (hashed && exists(hashed[1]) && !hasWord(code(hashed[1]), hashed[2]))
+        report(rel, i + 1, `\`${hashed[2]}\` is not in ${hashed[1]}`);
       if (asPath?.kind === "file" && !BASENAMES.has(asPath.text)) report(rel, i + 1, `\`${span.text}\` names no file of the tree`);
 
       const called = calledName(span.text);

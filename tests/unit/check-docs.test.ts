@@ -15,7 +15,7 @@ const CLEAN: Record<string, string> = {
     "",
     "## First steps",
     "",
-    "Call `readSetting()` (`lib/env.ts`); `lib/env.ts`'s `readSetting` reads the variable.",
+    "Call `readSetting()` (`lib/env.ts`); `lib/env.ts`'s `readSetting` (`lib/env.ts#readSetting`) reads the variable.",
     "The files `lib/` and `app/**/route.ts`, `tests/<kind>/*.test.ts` and `env.ts` exist; so does lib/env.ts.",
     "Back to [the top](#guide) or [configuration](configuration.md#environment-variables).",
     "```sh",
@@ -94,8 +94,9 @@ const DRIFTS: { name: string; file: string; text: string; expect: RegExp }[] = [
   {
     name: "a symbol its file does not contain",
     file: "docs/more.md",
-    text: "# More\n\n`lib/env.ts`'s `writeSetting` and `dataDir` in `lib/env.ts`.\n",
-    expect: /^docs\/more\.md:3: `writeSetting` is not in lib\/env\.ts.*\n.*docs\/more\.md:3: `dataDir` is not in lib\/env\.ts/m,
+    text: "# More\n\n`lib/env.ts`'s `writeSetting`, `dataDir` in `lib/env.ts` and `lib/env.ts#secretKey`.\n",
+    expect:
+      /^docs\/more\.md:3: `writeSetting` is not in lib\/env\.ts\n.*docs\/more\.md:3: `dataDir` is not in lib\/env\.ts\n.*docs\/more\.md:3: `secretKey` is not in lib\/env\.ts/m,
   },
   {
     name: "a variable read but not documented",
