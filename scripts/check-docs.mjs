@@ -7,11 +7,14 @@
 //   - a project path in backticks (`lib/mcp/pool.ts`, `scripts/`, `app/api/**/route.ts`) that
 //     matches nothing; a bare file name (`pool.ts`) must name some file of the tree;
 //   - a code symbol named in backticks that the code does not have: a call (`requireUser()`,
-//     `pool.callTool(…)`) whose name appears nowhere in the code, or a symbol tied to a file
-//     (`lib/x.ts`'s `name`, `name` in `lib/x.ts`, `lib/x.ts` (`name`)) that that file does not contain;
+//     `pool.callTool(…)`) whose name appears nowhere in the code; a symbol tied to a file
+//     (`lib/x.ts`'s `name`, `name` in `lib/x.ts`, `lib/x.ts` (`name`), `lib/x.ts#name`) that that
+//     file does not contain; a bare camelCase/PascalCase name (`appPool`) that neither the code, its
+//     JSON configs nor a dependency's type declarations have;
 //   - an environment variable read by the code and missing from docs/configuration.md's
 //     "Environment variables" tables, or listed there and read nowhere.
 // docs/testing.md#the-docs-check explains each rule. `--root <dir>` checks another tree (the tests).
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,6 +75,27 @@ let codeWords;
 function wordsOfCode() {
   codeWords ??= new Set(CODE_FILES.flatMap((f) => code(f).match(/[A-Za-z_$][\w$]*/g) ?? []));
   return codeWords;
+}
+let knownWords;
+/** Every identifier of the code with its comments, and of the root's JSON configs. */
+function wordsKnown() {
+  knownWords ??= new Set(
+    [...CODE_FILES, ...FILES.filter((f) => !f.includes("/") && f.endsWith(".json"))].flatMap(
+      (f) => read(f).match(/[A-Za-z_$][\w$]*/g) ?? [],
+    ),
+  );
+  return knownWords;
+}
+const declaredCache = new Map();
+/** Whether a dependency's type declarations name `word` (the SDK, Node, the DOM, TypeScript's options). */
+function declaredByDependency(word) {
+  if (!declaredCache.has(word)) {
+    const found = fs.existsSync(path.join(root, "node_modules"))
+      ? spawnSync("grep", ["-rlw", "-m1", "--include=*.d.ts", word, "node_modules"], { cwd: root, encoding: "utf8" }).stdout.trim() !== ""
+      : false;
+    declaredCache.set(word, found);
+  }
+  return declaredCache.get(word);
 }
 const hasWord = (text, word) => new RegExp(`(^|[^\\w$])${word.replace(/\$/g, "\\$")}($|[^\\w$])`).test(text);
 
@@ -231,34 +255,48 @@ function checkProsePaths(rel, lines) {
   });
 }
 
+/** The spans of a line tied to a source file: "`file`'s `name`", "`name` in `file`", "`file` (`name`)", "`file` `name`". */
+function tiedSymbols(line, spans) {
+  const tied = new Map();
+  spans.forEach((span, k) => {
+    const next = spans[k + 1];
+    if (!next) return;
+    const between = line.slice(span.end, next.index);
+    let pair = null;
+    if (/^'s\s+$|^\s+\(?$/.test(between)) pair = { file: span.text, symbol: next };
+    else if (/^\s+(in|from)\s+$/.test(between)) pair = { file: next.text, symbol: span };
+    if (pair && CODE_EXT.test(pair.file) && pair.file.includes("/") && exists(pair.file) && !tied.has(pair.symbol))
+      tied.set(pair.symbol, pair.file);
+  });
+  return tied;
+}
+
 function checkPathsAndSymbols(rel, lines) {
   lines.forEach((line, i) => {
     const spans = codeSpans(line);
-    spans.forEach((span, k) => {
+    const tied = tiedSymbols(line, spans);
+    for (const span of spans) {
       const asPath = asProjectPath(span.text);
       if (asPath?.kind === "path" && !pathExists(asPath.text)) report(rel, i + 1, `\`${span.text}\` names no file or folder`);
+      if (asPath?.kind === "file" && !BASENAMES.has(asPath.text)) report(rel, i + 1, `\`${span.text}\` names no file of the tree`);
       // `lib/x.ts#name`: the file must have the symbol.
       const hashed = span.text.match(/^([\w./[\]()-]+\.(?:ts|tsx|mts|mjs|cjs|js))#([A-Za-z_$][\w$]*)$/);
       if (hashed && exists(hashed[1]) && !hasWord(code(hashed[1]), hashed[2]))
         report(rel, i + 1, `\`${hashed[2]}\` is not in ${hashed[1]}`);
-      if (asPath?.kind === "file" && !BASENAMES.has(asPath.text)) report(rel, i + 1, `\`${span.text}\` names no file of the tree`);
 
+      const file = tied.get(span);
+      if (file) {
+        const name = span.text.match(IDENTIFIER)?.[1];
+        if (name && !hasWord(code(file), name)) report(rel, i + 1, `\`${name}\` is not in ${file}`);
+        continue;
+      }
       const called = calledName(span.text);
       if (called && !wordsOfCode().has(called)) report(rel, i + 1, `\`${span.text}\`: no \`${called}\` in the code`);
-
-      // A symbol tied to a source file: "`file`'s `name`", "`name` in `file`", "`file` (`name`)", "`file` `name`".
-      const next = spans[k + 1];
-      if (!next) return;
-      const between = line.slice(span.end, next.index);
-      let file = null;
-      let symbol = null;
-      if (/^'s\s+$|^\s+\(?$/.test(between)) [file, symbol] = [span.text, next.text];
-      else if (/^\s+(in|from)\s+$/.test(between)) [symbol, file] = [span.text, next.text];
-      if (!file || !symbol || !CODE_EXT.test(file) || !file.includes("/")) return;
-      const name = symbol.match(IDENTIFIER)?.[1];
-      if (!name || !exists(file)) return;
-      if (!hasWord(code(file), name)) report(rel, i + 1, `\`${name}\` is not in ${file}`);
-    });
+      // A bare camelCase or PascalCase name (`appPool`, `ManagedServer`): a word of ours or of a dependency.
+      const bare = /^(?:[a-z][a-z0-9]*|[A-Z][a-z0-9]+)(?:[A-Z][a-z0-9]*)+$/.test(span.text);
+      if (bare && !wordsKnown().has(span.text) && !declaredByDependency(span.text))
+        report(rel, i + 1, `\`${span.text}\` is no name of the code, its configs or its dependencies`);
+    }
   });
 }
 

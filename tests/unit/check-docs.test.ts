@@ -99,6 +99,12 @@ const DRIFTS: { name: string; file: string; text: string; expect: RegExp }[] = [
       /^docs\/more\.md:3: `writeSetting` is not in lib\/env\.ts\n.*docs\/more\.md:3: `dataDir` is not in lib\/env\.ts\n.*docs\/more\.md:3: `secretKey` is not in lib\/env\.ts/m,
   },
   {
+    name: "a bare camelCase name nothing declares",
+    file: "docs/more.md",
+    text: "# More\n\nThe `readSetting` function, not `writeSetting`.\n",
+    expect: /^docs\/more\.md:3: `writeSetting` is no name of the code, its configs or its dependencies/m,
+  },
+  {
     name: "a variable read but not documented",
     file: "lib/env.ts",
     text: "/** Two settings. */\nexport const both = () => [process.env.SWITCHBOARD_DEMO, process.env.SWITCHBOARD_SECRET];\n",
