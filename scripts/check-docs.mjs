@@ -7,10 +7,10 @@
 //   - a project path in backticks (`lib/mcp/pool.ts`, `scripts/`, `app/api/**/route.ts`) that
 //     matches nothing; a bare file name (`pool.ts`) must name some file of the tree;
 //   - a code symbol named in backticks that the code does not have: a call (`requireUser()`,
-//     `pool.callTool(…)`) whose name appears nowhere in the code; a symbol tied to a file
+//     `pool.callTool(…)`) or a camelCase/PascalCase name (`appPool`) that neither the code (comments
+//     included), its JSON configs nor a dependency's type declarations have; a symbol tied to a file
 //     (`lib/x.ts`'s `name`, `name` in `lib/x.ts`, `lib/x.ts` (`name`), `lib/x.ts#name`) that that
-//     file does not contain; a bare camelCase/PascalCase name (`appPool`) that neither the code, its
-//     JSON configs nor a dependency's type declarations have;
+//     file does not contain;
 //   - an environment variable read by the code and missing from docs/configuration.md's
 //     "Environment variables" tables, or listed there and read nowhere.
 // docs/testing.md#the-docs-check explains each rule. `--root <dir>` checks another tree (the tests).
@@ -70,12 +70,6 @@ const code = (rel) => {
   return codeCache.get(rel);
 };
 const CODE_FILES = FILES.filter((f) => CODE_EXT.test(f) && !f.startsWith("docs/"));
-let codeWords;
-/** Every identifier in the project's code. */
-function wordsOfCode() {
-  codeWords ??= new Set(CODE_FILES.flatMap((f) => code(f).match(/[A-Za-z_$][\w$]*/g) ?? []));
-  return codeWords;
-}
 let knownWords;
 /** Every identifier of the code with its comments, and of the root's JSON configs. */
 function wordsKnown() {
@@ -291,7 +285,8 @@ function checkPathsAndSymbols(rel, lines) {
         continue;
       }
       const called = calledName(span.text);
-      if (called && !wordsOfCode().has(called)) report(rel, i + 1, `\`${span.text}\`: no \`${called}\` in the code`);
+      if (called && !wordsKnown().has(called) && !declaredByDependency(called))
+        report(rel, i + 1, `\`${span.text}\`: no \`${called}\` in the code or its dependencies`);
       // A bare camelCase or PascalCase name (`appPool`, `ManagedServer`): a word of ours or of a dependency.
       const bare = /^(?:[a-z][a-z0-9]*|[A-Z][a-z0-9]+)(?:[A-Z][a-z0-9]*)+$/.test(span.text);
       if (bare && !wordsKnown().has(span.text) && !declaredByDependency(span.text))
