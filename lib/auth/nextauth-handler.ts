@@ -5,21 +5,22 @@
  */
 import "server-only";
 import NextAuth from "next-auth";
+import type { Db } from "../../db/client";
+import { trustForwardedHostForNextAuth } from "../env";
 import { AppError } from "../errors";
 import { errorResponse } from "../http";
 import { unauthenticatedHashGate } from "../security/hash-gate";
 import { getAuthOptions } from "./options";
 import { clientAddress, takeAttempt } from "./sign-in-throttle";
 
-// next-auth builds redirect URLs from X-Forwarded-Host/-Proto when this is set; proxy.ts replaces
-// those headers on every request with the app's public origin, so the client cannot choose them.
 // Set here, the one module every next-auth request loads, whether under `npm start` or `next dev`.
-process.env.AUTH_TRUST_HOST = "1";
+trustForwardedHostForNextAuth();
 
-type Context = { params: Promise<{ nextauth: string[] }> };
+/** The catch-all route's parameters. */
+export type Context = { params: Promise<{ nextauth: string[] }> };
 
-/** Handle one request to `/api/auth/[...nextauth]`. */
-export async function handleNextAuth(request: Request, context: Context): Promise<Response> {
+/** Handle one request to `/api/auth/[...nextauth]`, over the database handle `db` gives. */
+export async function handleNextAuth(db: () => Db, request: Request, context: Context): Promise<Response> {
   const { nextauth } = await context.params;
   if (request.method === "POST" && nextauth[0] === "callback" && nextauth[1] === "credentials") {
     // A body that is not a form still counts as an attempt (under an empty email); next-auth refuses it itself.
@@ -37,5 +38,5 @@ export async function handleNextAuth(request: Request, context: Context): Promis
       return errorResponse(error);
     }
   }
-  return NextAuth(getAuthOptions())(request, context);
+  return NextAuth(getAuthOptions(db))(request, context);
 }

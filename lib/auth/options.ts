@@ -7,10 +7,10 @@ import "server-only";
 import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { getDb } from "../../db/client";
+import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { readOrCreateSecretFile } from "../crypto";
-import { dataDir } from "../env";
+import { dataDir, nextAuthSecretSetting } from "../env";
 import { redact } from "../redact";
 import { checkCredentials } from "./credentials";
 import { sessionLifetimeMs } from "./session-policy";
@@ -21,11 +21,14 @@ let cached: NextAuthOptions | undefined;
 
 /** `NEXTAUTH_SECRET`, or one generated once into the data directory. */
 export function nextAuthSecret(): string {
-  return process.env.NEXTAUTH_SECRET || readOrCreateSecretFile(path.join(dataDir(), "nextauth.secret"));
+  return nextAuthSecretSetting() || readOrCreateSecretFile(path.join(dataDir(), "nextauth.secret"));
 }
 
-/** The next-auth options (cached). */
-export function getAuthOptions(): NextAuthOptions {
+/**
+ * The next-auth options (cached). `db` gives the database handle at each callback (the handle may
+ * be reopened while the options live); lib/use-cases/sign-in.ts binds it.
+ */
+export function getAuthOptions(db: () => Db): NextAuthOptions {
   cached ??= {
     secret: nextAuthSecret(),
     session: { strategy: "jwt", maxAge: Math.floor(sessionLifetimeMs() / 1000) },
@@ -37,7 +40,7 @@ export function getAuthOptions(): NextAuthOptions {
         // Throttling happens before next-auth sees the request (lib/auth/nextauth-handler.ts), where a 429 can be sent.
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await checkCredentials(getDb(), credentials.email, credentials.password);
+          const user = await checkCredentials(db(), credentials.email, credentials.password);
           if (!user) return null;
           clearAccountAttempts(credentials.email, clientAddress(request?.headers ?? {}));
           return { id: user.id, email: user.email, name: user.name };
@@ -49,8 +52,8 @@ export function getAuthOptions(): NextAuthOptions {
       jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
-          token.sid = startSession(getDb(), user.id);
-        } else if (typeof token.sid !== "string" || !resolveSession(getDb(), token.sid)) {
+          token.sid = startSession(db(), user.id);
+        } else if (typeof token.sid !== "string" || !resolveSession(db(), token.sid)) {
           // next-auth's /api/auth/session answers "signed out" and clears the cookie when this throws.
           throw new Error("The session has ended.");
         }
@@ -80,10 +83,10 @@ export function getAuthOptions(): NextAuthOptions {
     },
     events: {
       signIn({ user }) {
-        recordAudit(getDb(), { actorId: user.id, action: "user.sign_in", target: user.id });
+        recordAudit(db(), { actorId: user.id, action: "user.sign_in", target: user.id });
       },
       signOut({ token }) {
-        if (typeof token?.sid === "string") endOneSession(getDb(), token.sid);
+        if (typeof token?.sid === "string") endOneSession(db(), token.sid);
       },
     },
   };

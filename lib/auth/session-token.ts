@@ -8,7 +8,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { decode } from "next-auth/jwt";
-import { getDb } from "../../db/client";
+import type { Db } from "../../db/client";
 import { nextAuthSecret } from "./options";
 import { resolveSession } from "./sessions";
 
@@ -66,16 +66,16 @@ async function sessionToken(request?: Request): Promise<string | undefined> {
  * The request's live session, or null (no cookie, bad or expired token, session ended, user
  * disabled). Routes pass their `request`; pages read the cookie from Next's request scope.
  */
-export async function currentSession(request?: Request): Promise<CurrentSession | null> {
+export async function currentSession(db: Db, request?: Request): Promise<CurrentSession | null> {
   const token = await sessionToken(request);
   if (!token) return null;
   const sessionId = await verifiedSessionId(token, Date.now());
   if (!sessionId) return null;
-  const userId = resolveSession(getDb(), sessionId);
+  const userId = resolveSession(db, sessionId);
   return userId ? { userId, sessionId } : null;
 }
 
 /** The user id of the request's live session, or null. */
-export async function sessionUserId(request?: Request): Promise<string | null> {
-  return (await currentSession(request))?.userId ?? null;
+export async function sessionUserId(db: Db, request?: Request): Promise<string | null> {
+  return (await currentSession(db, request))?.userId ?? null;
 }

@@ -1,10 +1,11 @@
 /**
- * The one way routes and pages learn who is calling. Every route handler calls `requireUser()`
- * itself; pages call `requirePageUser()`, which redirects to sign-in.
+ * Who is calling, over a database handle the caller passes in. Routes and pages reach these
+ * through lib/use-cases/caller.ts, which binds the handle: every route handler calls
+ * `requireUser()` itself; pages call `requirePageUser()`, which redirects to sign-in.
  */
 import "server-only";
 import { redirect } from "next/navigation";
-import { getDb } from "../../db/client";
+import type { Db } from "../../db/client";
 import { generationOf } from "../../db/generation";
 import { getUserById, type UserRecord } from "../../db/queries/users";
 import { getPersonalWorkspaceId } from "../../db/queries/workspaces";
@@ -24,10 +25,9 @@ export interface SessionUser extends UserRecord {
 // workspaces or memberships (db/generation.ts): a deleted or disabled account is seen at once.
 const users = new LookupCache<{ user: UserRecord; workspaceId: string }>(10_000);
 
-async function currentUser(request?: Request): Promise<SessionUser | null> {
-  const session = await currentSession(request);
+async function currentUser(db: Db, request?: Request): Promise<SessionUser | null> {
+  const session = await currentSession(db, request);
   if (!session) return null;
-  const db = getDb();
   // The token may outlive its user (deleted account): check the database, not just the JWT.
   const found = users.read(session.userId, generationOf(db), () => {
     const user = getUserById(db, session.userId);
@@ -41,8 +41,8 @@ async function currentUser(request?: Request): Promise<SessionUser | null> {
  * The signed-in user, or an `unauthorized` AppError (401 JSON at the boundary). A route passes its
  * `request` so the cookie is read from it (it may run on the direct lane, outside Next's scope).
  */
-export async function requireUser(request?: Request): Promise<SessionUser> {
-  const user = await currentUser(request);
+export async function requireUser(db: Db, request?: Request): Promise<SessionUser> {
+  const user = await currentUser(db, request);
   if (!user) throw new AppError("auth.unauthorized", "Sign in first.");
   // Every API route passes here first: the one place the per-user request rate is counted.
   enforceRequestRate(user.id);
@@ -50,8 +50,8 @@ export async function requireUser(request?: Request): Promise<SessionUser> {
 }
 
 /** The signed-in user for a page; redirects to /signin otherwise. */
-export async function requirePageUser(): Promise<SessionUser> {
-  const user = await currentUser();
+export async function requirePageUser(db: Db): Promise<SessionUser> {
+  const user = await currentUser(db);
   if (!user) redirect("/signin");
   return user;
 }

@@ -7,7 +7,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { getDb } from "../../db/client";
+import type { Db } from "../../db/client";
 import { getChatById } from "../../db/queries/chats";
 import { getWorkspaceById, PERSONAL_SLUG } from "../../db/queries/workspaces";
 import { requirePageUser } from "./session";
@@ -17,18 +17,17 @@ import { slugOf, workspaceForSlug } from "./workspace";
 const LAST_WORKSPACE_COOKIE = "switchboard-workspace";
 
 /** Redirect `/<section>` to `/w/<slug>/<section>` of the last workspace page opened, else the personal one. */
-export async function redirectToWorkspaceSection(section: "chat" | "servers" | "settings"): Promise<never> {
-  const user = await requirePageUser();
+export async function redirectToWorkspaceSection(db: Db, section: "chat" | "servers" | "settings"): Promise<never> {
+  const user = await requirePageUser(db);
   const fromCookie = (await cookies()).get(LAST_WORKSPACE_COOKIE)?.value;
   // Only a workspace the caller still belongs to; anything else falls back to their own.
-  const slug = fromCookie && workspaceForSlug(getDb(), user, safeDecode(fromCookie)) ? fromCookie : PERSONAL_SLUG;
+  const slug = fromCookie && workspaceForSlug(db, user, safeDecode(fromCookie)) ? fromCookie : PERSONAL_SLUG;
   redirect(`/w/${slug}/${section}`);
 }
 
 /** Redirect `/chat/:id` to the chat's own workspace; someone else's chat stays not found. */
-export async function redirectToChat(id: string): Promise<string | null> {
-  const user = await requirePageUser();
-  const db = getDb();
+export async function redirectToChat(db: Db, id: string): Promise<string | null> {
+  const user = await requirePageUser(db);
   const chat = getChatById(db, { id, ownerId: user.id });
   const workspace = chat && getWorkspaceById(db, chat.workspaceId);
   if (!chat || !workspace || !workspaceForSlug(db, user, slugOf(workspace))) return null;

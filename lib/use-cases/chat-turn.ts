@@ -21,6 +21,8 @@ import { appPool, workspaceServerDefinitions } from "../runtime/engine";
 import { interactionLog } from "../runtime/interactions";
 import { endWithStream, trackTurn } from "../runtime/turns";
 
+export { chatRequestSchema } from "../agent/chat-request";
+
 const slot = globalThis as { __switchboardTurnBuffer?: TurnBuffer<UIMessageChunk> };
 // One buffer per process, surviving dev-mode module reloads like the engine does.
 slot.__switchboardTurnBuffer ??= new TurnBuffer<UIMessageChunk>();

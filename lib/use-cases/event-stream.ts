@@ -8,6 +8,7 @@ import { getDb } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { resolveSession } from "../auth/sessions";
+import { acquireEventStream } from "../quotas";
 import { type LiveEvent, statusEvents } from "../runtime/status-events";
 
 /** Options of `openEventStream`. */
@@ -32,6 +33,18 @@ export function mayWatch(userId: string, serverId: string): boolean {
 /** Encode one SSE event (JSON data on one line, so no `data:` splitting is needed). */
 export function sseEvent(name: string, data: unknown): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * The SSE body for one browser tab of the caller, holding one of the caller's and one of the
+ * instance's stream slots while open (429 past either cap, docs/limits.md).
+ */
+export function openCallerEventStream(
+  caller: { id: string; sessionId: string },
+  options: Pick<EventStreamOptions, "signal" | "once">,
+): ReadableStream<Uint8Array> {
+  const release = acquireEventStream(caller.id);
+  return openEventStream(caller, { ...options, onClose: release });
 }
 
 /** The SSE body for one caller; closes on abort, on session end, or when the consumer cancels. */

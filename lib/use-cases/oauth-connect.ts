@@ -4,7 +4,9 @@ import { getDb } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import type { ServerDefinition } from "../mcp";
-import { appOAuthDeps } from "../runtime/oauth-deps";
+import { oauthCallbackResponse } from "../oauth/web/callback";
+import { clientMetadataDocument } from "../oauth/web/client-metadata";
+import { appOAuthDeps, oauthRequestOrigin } from "../runtime/oauth-deps";
 import {
   adoptSharedAccount,
   beginConnect,
@@ -15,6 +17,8 @@ import {
 } from "../servers/connect";
 import { credentialModeOf } from "../servers/credential-mode";
 import { appPool, memberServerDefinition, workspaceServerDefinition } from "../runtime/engine";
+
+export { oauthRequestOrigin } from "../runtime/oauth-deps";
 
 /**
  * Start the caller's authorization: `{status: "redirect", url}` or `{status: "authorized"}`. The
@@ -73,4 +77,25 @@ export async function afterAuthorized(userId: string, server: ServerDefinition, 
     await appPool().closeServer(server.id);
   }
   await appPool().reconnect(userId, server);
+}
+
+/**
+ * Finish an authorization the authorization server sent the browser back with: the state must be
+ * the signed-in user's own (`userId`, null when signed out), unused and fresh; the code is exchanged
+ * for the redirect URI on this request's origin (the one it was issued for), then the server reconnects.
+ */
+export function finishAuthorization(request: Request, userId: string | null): Promise<Response> {
+  return oauthCallbackResponse(appOAuthDeps(oauthRequestOrigin(request)), {
+    url: new URL(request.url),
+    userId,
+    findServer: (serverId, forEveryone) => callbackServer(userId, serverId, forEveryone),
+    onAuthorized: async (server, grant) => {
+      if (userId) await afterAuthorized(userId, server, grant);
+    },
+  });
+}
+
+/** The app's Client ID Metadata Document for the origin the request came to. */
+export function oauthClientMetadata(request: Request) {
+  return clientMetadataDocument(oauthRequestOrigin(request));
 }

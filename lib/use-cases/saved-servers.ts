@@ -1,12 +1,17 @@
 /**
- * Saving a server starts it: a new or changed config connects at once (HTTP and stdio alike; the
- * stdio launch was shown before saving), so opening a page never has to start anything. The connect
- * runs in the background and its outcome arrives as live status (docs/workbench.md#one-start-rule).
+ * The workspace's saved servers: list, view, add, change, remove, import and export, and each
+ * member's own values. Saving a server starts it: a new or changed config connects at once (HTTP
+ * and stdio alike; the stdio launch was shown before saving), so opening a page never has to start
+ * anything. The connect runs in the background and its outcome arrives as live status
+ * (docs/workbench.md#one-start-rule).
  */
 import "server-only";
 import { getDb } from "../../db/client";
-import { confirmImport, type ImportRequest } from "../servers/import-service";
-import { addServerView, changeServerView, type Actor } from "../servers/service";
+import { getServerById } from "../../db/queries/servers";
+import { confirmImport, exportWorkspaceServers, type ImportRequest, previewImport } from "../servers/import-service";
+import { memberValuesView, setMemberValues } from "../servers/member-values";
+import { addServerView, changeServerView, type Actor, listServers, removeServerNow, serverView, serverViewById } from "../servers/service";
+import { appAccessEffects } from "./access-effects";
 import { consoleLogger } from "../runtime/console-logger";
 import { appPool, workspaceServerDefinition } from "../runtime/engine";
 
@@ -37,4 +42,45 @@ export function importAndStartServers(caller: Actor, request: ImportRequest & { 
   const result = confirmImport(getDb(), caller, request);
   for (const id of result.created) startSavedServer(caller, id);
   return result;
+}
+
+/** The servers of the caller's workspace (secrets masked). */
+export function workspaceServers(caller: Actor) {
+  return listServers(getDb(), caller);
+}
+
+/** One server of the caller's workspace (secrets masked); another workspace's id is a 404. */
+export function savedServer(caller: Actor, id: string) {
+  return serverViewById(getDb(), caller, id);
+}
+
+/** The inspector page's server of the caller's workspace (secrets masked), or null when it has no such server. */
+export function inspectedServer(caller: Actor, id: string) {
+  const record = getServerById(getDb(), { id, workspaceId: caller.workspaceId });
+  return record ? serverView(record) : null;
+}
+
+/** Delete a server (owners/admins); every member's connection to it closes. */
+export function removeSavedServer(caller: Actor, id: string): Promise<void> {
+  return removeServerNow(getDb(), caller, id, appAccessEffects());
+}
+
+/** What an import would create (nothing saved). */
+export function previewServerImport(caller: Actor, request: ImportRequest) {
+  return previewImport(getDb(), caller, request);
+}
+
+/** The workspace's servers as an `mcp_servers:` document, secret values as `${input:…}` placeholders. */
+export function exportServers(caller: Actor, format: "yaml" | "json"): string {
+  return exportWorkspaceServers(getDb(), caller, format);
+}
+
+/** Which per-member keys the server has and which of them the caller filled (never the values). */
+export function memberValues(caller: Actor, serverId: string) {
+  return memberValuesView(getDb(), caller, serverId);
+}
+
+/** Set the caller's own values for a server (encrypted per user); the mask keeps a stored value. */
+export function setOwnMemberValues(caller: Actor, serverId: string, values: Record<string, string>) {
+  return setMemberValues(getDb(), caller, serverId, values);
 }

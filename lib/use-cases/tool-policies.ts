@@ -6,6 +6,8 @@ import { listToolPolicyRows, updateToolPolicy, type toolPolicyUpdateSchema } fro
 import type { TrustActor } from "../trust/permissions";
 import { appPool, workspaceServerDefinitions } from "../runtime/engine";
 
+export { toolPolicyUpdateSchema } from "../trust/tool-policy-service";
+
 /** Every tool of the workspace's servers with the caller's policy. */
 export async function toolPolicies(caller: TrustActor) {
   const db = getDb();

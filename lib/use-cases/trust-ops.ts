@@ -17,6 +17,8 @@ import {
 } from "../trust/trust-service";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "../runtime/engine";
 
+export { toolReviewSchema, trustUpdateSchema } from "../trust/trust-service";
+
 /** Trust settings, whether the caller may change them, and the held tools (`refresh`: list first). */
 export function serverTrust(caller: TrustActor, serverId: string, refresh: boolean) {
   const db = getDb();

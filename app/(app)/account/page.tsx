@@ -1,25 +1,25 @@
 import { PasswordForm, SignOutEverywhereButton } from "@/app/_components/ui/account-forms";
-import { requirePageUser } from "@/lib/auth/session";
+import { requirePageUser } from "@/lib/use-cases/caller";
 import { headers } from "next/headers";
-import { oauthRequestOrigin } from "@/lib/runtime/oauth-deps";
-import { configuredPublicOrigin } from "@/lib/security/public-url";
+import { publicUrlInUse } from "@/lib/use-cases/account";
 
 /** The signed-in user's own account: password and sessions; administrators also see the public URL in use. */
 export default async function AccountPage() {
   const user = await requirePageUser();
+  const publicUrl = user.isAdmin ? publicUrlInUse(await headers()) : null;
   return (
     <section className="mx-auto max-w-xl space-y-8 p-6">
       <h1 className="text-xl font-semibold">Account</h1>
       <p className="text-sm text-muted-foreground">Signed in as {user.email}</p>
       <PasswordForm />
       <SignOutEverywhereButton />
-      {user.isAdmin && (
+      {publicUrl && (
         <div className="space-y-1 text-sm" data-testid="public-url">
           <h2 className="text-lg font-medium">Public URL</h2>
           <p>
-            OAuth redirects from this address use <code>{oauthRequestOrigin({ headers: await headers() })}/api/oauth/callback</code>.
+            OAuth redirects from this address use <code>{publicUrl.callbackUrl}</code>.
           </p>
-          {!configuredPublicOrigin() && (
+          {!publicUrl.configured && (
             <p className="text-muted-foreground">
               SWITCHBOARD_PUBLIC_URL is not set: the app answers on loopback addresses only. Set it to the address you serve the app at.
             </p>

@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { requirePageUser } from "@/lib/auth/session";
+import { requirePageUser } from "@/lib/use-cases/caller";
 import { AdminView } from "@/app/_components/admin/admin-view";
 
 /** Instance administration: users, workspaces, audit log (instance administrators only). */

@@ -1,9 +1,8 @@
 import { connection } from "next/server";
 import { SignInForm } from "@/app/_components/ui/sign-in-form";
-import { getDb } from "@/db/client";
-import { isFreshInstance } from "@/lib/auth/first-run";
+import { freshInstance } from "@/lib/use-cases/account";
 
 export default async function SignInPage() {
   await connection();
-  return <SignInForm fresh={isFreshInstance(getDb())} />;
+  return <SignInForm fresh={freshInstance()} />;
 }

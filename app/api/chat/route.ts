@@ -1,5 +1,5 @@
 import { chatBody } from "./schema";
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { chatTurnResponse } from "@/lib/use-cases/chat-turn";
 import { parseJson, route } from "@/lib/http";
 

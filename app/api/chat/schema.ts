@@ -1,1 +1,1 @@
-export { chatRequestSchema as chatBody } from "@/lib/agent/chat-request";
+export { chatRequestSchema as chatBody } from "@/lib/use-cases/chat-turn";

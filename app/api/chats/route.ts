@@ -1,18 +1,17 @@
-import { getDb } from "@/db/client";
-import { listChats, startChat } from "@/lib/agent/chat-service";
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { chats, newChat } from "@/lib/use-cases/chats";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { parseJson, route } from "@/lib/http";
 import { createChatBody } from "./schema";
 
 /** The caller's chats in the workspace, most recent first (chats are private to their author). */
 export const GET = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
-  return Response.json({ chats: listChats(getDb(), caller) });
+  return Response.json({ chats: chats(caller) });
 });
 
 /** Start a new chat in the workspace. */
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, createChatBody);
-  return Response.json(startChat(getDb(), caller, body.title), { status: 201 });
+  return Response.json(newChat(caller, body.title), { status: 201 });
 });

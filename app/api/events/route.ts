@@ -1,7 +1,6 @@
-import { requireUser } from "@/lib/auth/session";
-import { openEventStream } from "@/lib/use-cases/event-stream";
+import { requireUser } from "@/lib/use-cases/caller";
+import { openCallerEventStream } from "@/lib/use-cases/event-stream";
 import { parseQuery, route } from "@/lib/http";
-import { acquireEventStream } from "@/lib/quotas";
 import { eventsQuery } from "./schema";
 
 /**
@@ -12,8 +11,7 @@ import { eventsQuery } from "./schema";
 export const GET = route(async (request: Request) => {
   const caller = await requireUser();
   const query = parseQuery(request, eventsQuery);
-  const release = acquireEventStream(caller.id);
-  const stream = openEventStream(caller, { signal: request.signal, once: query.once === "1", onClose: release });
+  const stream = openCallerEventStream(caller, { signal: request.signal, once: query.once === "1" });
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/use-cases/caller";
 import { pendingForUser } from "@/lib/use-cases/user-requests";
 import { route } from "@/lib/http";
 

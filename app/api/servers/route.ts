@@ -1,14 +1,12 @@
-import { getDb } from "@/db/client";
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { parseJson, route } from "@/lib/http";
-import { addAndStartServer } from "@/lib/use-cases/saved-servers";
-import { listServers } from "@/lib/servers/service";
+import { addAndStartServer, workspaceServers } from "@/lib/use-cases/saved-servers";
 import { serverBody } from "./schema";
 
 /** The servers of the workspace (secrets masked). */
 export const GET = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
-  return Response.json({ servers: listServers(getDb(), caller) });
+  return Response.json({ servers: workspaceServers(caller) });
 });
 
 /** Add a server (owners/admins): `{name, config}` with the keys of docs/configuration.md; it starts at once. */

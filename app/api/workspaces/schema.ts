@@ -1,1 +1,1 @@
-export { workspaceNameSchema as createWorkspaceBody } from "@/lib/workspaces/service";
+export { workspaceNameSchema as createWorkspaceBody } from "@/lib/use-cases/workspaces";

@@ -1,7 +1,6 @@
-import { getDb } from "@/db/client";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/use-cases/caller";
 import { AppError } from "@/lib/errors";
-import { describeInvitation } from "@/lib/workspaces/invitations";
+import { invitationByToken } from "@/lib/use-cases/workspaces";
 import { InvitationAccept } from "@/app/_components/workspaces/invitation-accept";
 import { HydrationMarker } from "@/app/_components/ui/hydration-marker";
 
@@ -15,10 +14,10 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
     if (error instanceof AppError && error.code === "auth.unauthorized") return null;
     throw error;
   });
-  let invitation: ReturnType<typeof describeInvitation> | null = null;
+  let invitation: ReturnType<typeof invitationByToken> | null = null;
   let problem: string | null = null;
   try {
-    invitation = describeInvitation(getDb(), token);
+    invitation = invitationByToken(token);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     problem = error.message;

@@ -1,9 +1,8 @@
-import { oauthRequestOrigin } from "@/lib/runtime/oauth-deps";
-import { clientMetadataDocument } from "@/lib/oauth/web/client-metadata";
+import { oauthClientMetadata } from "@/lib/use-cases/oauth-connect";
 
 export const dynamic = "force-dynamic";
 
 /** The app's Client ID Metadata Document for the origin it is fetched at (public, cacheable for an hour). */
 export function GET(request: Request): Response {
-  return Response.json(clientMetadataDocument(oauthRequestOrigin(request)), { headers: { "cache-control": "public, max-age=3600" } });
+  return Response.json(oauthClientMetadata(request), { headers: { "cache-control": "public, max-age=3600" } });
 }

@@ -1,4 +1,4 @@
-import { requirePageWorkspace, slugOf } from "@/lib/auth/workspace";
+import { requirePageWorkspace, slugOf } from "@/lib/use-cases/caller";
 import { WorkspaceScope } from "@/app/_components/workspaces/workspace-scope";
 
 /** Every page under `/w/<slug>/` works in that workspace; a non-member gets a 404. */

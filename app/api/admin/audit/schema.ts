@@ -1,1 +1,1 @@
-export { auditQuerySchema as auditQuery } from "@/lib/workspaces/admin";
+export { auditQuerySchema as auditQuery } from "@/lib/use-cases/admin";

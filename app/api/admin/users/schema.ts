@@ -1,1 +1,1 @@
-export { createUserSchema as createUserBody, userSearchSchema as userSearchQuery } from "@/lib/workspaces/admin";
+export { createUserSchema as createUserBody, userSearchSchema as userSearchQuery } from "@/lib/use-cases/admin";

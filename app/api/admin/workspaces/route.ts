@@ -1,10 +1,9 @@
-import { getDb } from "@/db/client";
-import { requireInstanceAdmin } from "@/lib/auth/workspace";
+import { requireInstanceAdmin } from "@/lib/use-cases/caller";
 import { route } from "@/lib/http";
-import { adminListWorkspaces } from "@/lib/workspaces/admin";
+import { instanceWorkspaces } from "@/lib/use-cases/admin";
 
 /** Every workspace with its member count (instance administrators). */
 export const GET = route(async () => {
   await requireInstanceAdmin();
-  return Response.json(adminListWorkspaces(getDb()));
+  return Response.json(instanceWorkspaces());
 });

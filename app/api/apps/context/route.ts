@@ -1,5 +1,5 @@
 import { updateAppContext } from "@/lib/use-cases/app-context";
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { parseJson, route } from "@/lib/http";
 import { appContextBody } from "./schema";
 

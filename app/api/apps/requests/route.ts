@@ -1,5 +1,5 @@
 import { recordAppRequest } from "@/lib/use-cases/app-calls";
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { parseJson, route } from "@/lib/http";
 import { appRequestBody } from "./schema";
 

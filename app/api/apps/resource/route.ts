@@ -1,5 +1,5 @@
 import { readAppResource } from "@/lib/use-cases/app-resource";
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { parseQuery, route } from "@/lib/http";
 import { appResourceQuery } from "./schema";
 

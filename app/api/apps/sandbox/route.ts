@@ -1,8 +1,6 @@
-import { requireUser } from "@/lib/auth/session";
-import { grantedAppCsp } from "@/lib/apps/loopback-grant";
-import { sandboxPage } from "@/lib/apps/sandbox-page";
+import { requireUser } from "@/lib/use-cases/caller";
 import { parseQuery, route } from "@/lib/http";
-import { publicOriginFor } from "@/lib/security/public-url";
+import { appSandboxPage } from "@/lib/use-cases/app-sandbox";
 import { sandboxQuery } from "./schema";
 
 function parsed(text: string): unknown {
@@ -21,7 +19,6 @@ function parsed(text: string): unknown {
 export const GET = route(async (request: Request) => {
   const user = await requireUser();
   const query = parseQuery(request, sandboxQuery);
-  const origin = publicOriginFor({ host: request.headers.get("host"), forwardedProto: request.headers.get("x-forwarded-proto") });
-  const page = sandboxPage(grantedAppCsp(parsed(query.csp), user.id), origin);
+  const page = appSandboxPage(request, user.id, parsed(query.csp));
   return new Response(page.body, { headers: page.headers });
 });

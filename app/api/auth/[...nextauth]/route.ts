@@ -1,3 +1,3 @@
-import { handleNextAuth } from "@/lib/auth/nextauth-handler";
+import { handleSignIn } from "@/lib/use-cases/account";
 
-export { handleNextAuth as GET, handleNextAuth as POST };
+export { handleSignIn as GET, handleSignIn as POST };

@@ -1,1 +1,1 @@
-export { chatTitleSchema as renameChatBody } from "@/lib/agent/chat-service";
+export { chatTitleSchema as renameChatBody } from "@/lib/use-cases/chats";

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { workspaceStatus } from "@/lib/use-cases/server-ops";
 import { parseQuery, route } from "@/lib/http";
 import { workspaceStatusQuery } from "./schema";

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { disconnectServer } from "@/lib/use-cases/oauth-connect";
 import { parseJson, route } from "@/lib/http";
 import { serverRefBody } from "../schema";

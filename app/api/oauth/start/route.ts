@@ -1,7 +1,7 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
-import { connectServer } from "@/lib/use-cases/oauth-connect";
+import { requireWorkspace } from "@/lib/use-cases/caller";
+import { connectServer, oauthRequestOrigin } from "@/lib/use-cases/oauth-connect";
 import { parseJson, route } from "@/lib/http";
-import { oauthRequestOrigin } from "@/lib/runtime/oauth-deps";
+
 import { connectBody } from "../schema";
 
 /**

@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/use-cases/caller";
 import { answerSamplingReview } from "@/lib/use-cases/user-requests";
 import { idParam, parseJson, route } from "@/lib/http";
 import { reviewBody } from "./schema";

@@ -1,8 +1,6 @@
-import { getDb } from "@/db/client";
-import { requireWorkspace } from "@/lib/auth/workspace";
-import { importAndStartServers } from "@/lib/use-cases/saved-servers";
+import { requireWorkspace } from "@/lib/use-cases/caller";
+import { importAndStartServers, previewServerImport } from "@/lib/use-cases/saved-servers";
 import { parseJson, route } from "@/lib/http";
-import { previewImport } from "@/lib/servers/import-service";
 import { importBody } from "./schema";
 
 /**
@@ -13,6 +11,6 @@ import { importBody } from "./schema";
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, importBody);
-  if (!body.confirm) return Response.json(previewImport(getDb(), caller, body));
+  if (!body.confirm) return Response.json(previewServerImport(caller, body));
   return Response.json(importAndStartServers(caller, { ...body, confirm: body.confirm }), { status: 201 });
 });

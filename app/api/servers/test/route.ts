@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { testServerConnection } from "@/lib/use-cases/test-connection";
 import { parseJson, route } from "@/lib/http";
 import { testBody } from "./schema";

@@ -1,18 +1,17 @@
-import { getDb } from "@/db/client";
-import { modelSettingsView, updateModelSettings } from "@/lib/models/settings-service";
-import { requireUser } from "@/lib/auth/session";
 import { parseJson, route } from "@/lib/http";
+import { setUserModelSettings, userModelSettings } from "@/lib/use-cases/account";
+import { requireUser } from "@/lib/use-cases/caller";
 import { modelSettingsBody } from "./schema";
 
 /** The caller's model settings (API key masked) and which model is in effect. */
 export const GET = route(async () => {
   const user = await requireUser();
-  return Response.json(modelSettingsView(getDb(), user.id));
+  return Response.json(userModelSettings(user.id));
 });
 
 /** Change provider, model, base URL or key (omit `apiKey` to keep the stored one). */
 export const PUT = route(async (request: Request) => {
   const user = await requireUser();
   const body = await parseJson(request, modelSettingsBody);
-  return Response.json(updateModelSettings(getDb(), user.id, body));
+  return Response.json(setUserModelSettings(user.id, body));
 });

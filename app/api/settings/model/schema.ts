@@ -1,1 +1,1 @@
-export { modelSettingsSchema as modelSettingsBody } from "@/lib/models/settings-service";
+export { modelSettingsSchema as modelSettingsBody } from "@/lib/use-cases/account";

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { toolPolicies, setToolPolicy } from "@/lib/use-cases/tool-policies";
 import { parseJson, route } from "@/lib/http";
 import { toolPolicyBody } from "./schema";

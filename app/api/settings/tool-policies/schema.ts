@@ -1,1 +1,1 @@
-export { toolPolicyUpdateSchema as toolPolicyBody } from "@/lib/trust/tool-policy-service";
+export { toolPolicyUpdateSchema as toolPolicyBody } from "@/lib/use-cases/tool-policies";

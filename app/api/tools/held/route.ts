@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { heldTools } from "@/lib/use-cases/trust-ops";
 import { route } from "@/lib/http";
 

@@ -1,8 +1,6 @@
-import { getDb } from "@/db/client";
-import { requireWorkspaceById } from "@/lib/auth/workspace";
-import { appAccessEffects } from "@/lib/use-cases/access-effects";
+import { requireWorkspaceById } from "@/lib/use-cases/caller";
+import { removeWorkspace, renameWorkspace, workspaceView } from "@/lib/use-cases/workspaces";
 import { idParam, parseJson, route } from "@/lib/http";
-import { deleteWorkspace, renameTeamWorkspace, workspaceView } from "@/lib/workspaces/service";
 import { renameWorkspaceBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
@@ -17,12 +15,12 @@ export const GET = route(async (_request: Request, context: Context) => {
 export const PATCH = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "owner" });
   const body = await parseJson(request, renameWorkspaceBody);
-  return Response.json(renameTeamWorkspace(getDb(), caller, body.name));
+  return Response.json(renameWorkspace(caller, body.name));
 });
 
 /** Delete with its servers, credentials and chats; closes every live connection to its servers (owners). */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "owner" });
-  await deleteWorkspace(getDb(), caller, appAccessEffects());
+  await removeWorkspace(caller);
   return new Response(null, { status: 204 });
 });

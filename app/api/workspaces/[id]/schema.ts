@@ -1,1 +1,1 @@
-export { workspaceNameSchema as renameWorkspaceBody } from "@/lib/workspaces/service";
+export { workspaceNameSchema as renameWorkspaceBody } from "@/lib/use-cases/workspaces";

@@ -1,18 +1,11 @@
-import { getDb } from "@/db/client";
-import { requirePageWorkspace, slugOf } from "@/lib/auth/workspace";
-import { listChats } from "@/lib/agent/chat-service";
-import { userModelResolution } from "@/lib/models/user-model";
-import { workspaceModelChoice } from "@/lib/models/workspace-default";
+import { requirePageWorkspace, slugOf } from "@/lib/use-cases/caller";
+import { chatIndexPage } from "@/lib/use-cases/chats";
 import { ChatShell } from "@/app/_components/chat/chat-shell";
-import { listServersByWorkspace } from "@/db/queries/servers";
 
 /** The caller's chats in this workspace; a conversation opens at /w/<slug>/chat/:id. */
 export default async function WorkspaceChatIndexPage({ params }: { params: Promise<{ slug: string }> }) {
   const caller = await requirePageWorkspace((await params).slug);
-  const db = getDb();
-  const model = userModelResolution(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
-  const chats = listChats(db, caller);
-  const servers = listServersByWorkspace(db, caller.workspaceId).length;
+  const { chats, model, servers } = chatIndexPage(caller);
   const slug = slugOf(caller.workspace);
   return (
     <ChatShell chats={chats} title={<h1 className="font-semibold">Chat</h1>}>

@@ -1,13 +1,12 @@
-import { getDb } from "@/db/client";
-import { requirePageWorkspace } from "@/lib/auth/workspace";
-import { listServers } from "@/lib/servers/service";
+import { requirePageWorkspace } from "@/lib/use-cases/caller";
+import { workspaceServers } from "@/lib/use-cases/saved-servers";
 import { ServersView } from "@/app/_components/servers/servers-view";
 import { SharedServersNote } from "@/app/_components/workspaces/shared-servers-note";
 
 /** The workspace's servers: owners/admins manage them, members see and use them. */
 export default async function WorkspaceServersPage({ params }: { params: Promise<{ slug: string }> }) {
   const caller = await requirePageWorkspace((await params).slug);
-  const servers = listServers(getDb(), caller);
+  const servers = workspaceServers(caller);
   return (
     <>
       <SharedServersNote servers={servers} role={caller.role} />

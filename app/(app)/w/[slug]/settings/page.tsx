@@ -1,4 +1,4 @@
-import { requirePageWorkspace } from "@/lib/auth/workspace";
+import { requirePageWorkspace } from "@/lib/use-cases/caller";
 import { ModelSettingsForm } from "@/app/_components/settings/model-settings-form";
 import { ToolPolicies } from "@/app/_components/settings/tool-policies";
 import { WorkspaceSettings } from "@/app/_components/workspaces/workspace-settings";

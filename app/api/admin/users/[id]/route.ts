@@ -1,8 +1,6 @@
-import { getDb } from "@/db/client";
-import { requireInstanceAdmin } from "@/lib/auth/workspace";
-import { appAccessEffects } from "@/lib/use-cases/access-effects";
+import { requireInstanceAdmin } from "@/lib/use-cases/caller";
+import { deleteUser, updateUser } from "@/lib/use-cases/admin";
 import { idParam, parseJson, route } from "@/lib/http";
-import { adminDeleteUser, adminUpdateUser } from "@/lib/workspaces/admin";
 import { updateUserBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
@@ -11,12 +9,12 @@ type Context = { params: Promise<{ id: string }> };
 export const PATCH = route(async (request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, updateUserBody);
-  return Response.json(await adminUpdateUser(getDb(), admin, await idParam(context), body, appAccessEffects()));
+  return Response.json(await updateUser(admin, await idParam(context), body));
 });
 
 /** Delete a user with their personal data. */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
-  await adminDeleteUser(getDb(), admin, await idParam(context), appAccessEffects());
+  await deleteUser(admin, await idParam(context));
   return new Response(null, { status: 204 });
 });

@@ -1,1 +1,1 @@
-export { updateUserSchema as updateUserBody } from "@/lib/workspaces/admin";
+export { updateUserSchema as updateUserBody } from "@/lib/use-cases/admin";

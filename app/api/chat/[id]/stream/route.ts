@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { resumeChatTurn, stopChatTurn } from "@/lib/use-cases/chat-turn";
 import { idParam, route } from "@/lib/http";
 

@@ -1,6 +1,5 @@
-import { getDb } from "@/db/client";
 import { param, parseJson, route } from "@/lib/http";
-import { registerWithInvitation } from "@/lib/workspaces/invitations";
+import { registerByInvitation } from "@/lib/use-cases/workspaces";
 import { invitationRegisterBody } from "./schema";
 
 type Context = { params: Promise<{ token: string }> };
@@ -11,5 +10,5 @@ type Context = { params: Promise<{ token: string }> };
  */
 export const POST = route(async (request: Request, context: Context) => {
   const body = await parseJson(request, invitationRegisterBody);
-  return Response.json(await registerWithInvitation(getDb(), await param(context, "token"), body), { status: 201 });
+  return Response.json(await registerByInvitation(await param(context, "token"), body), { status: 201 });
 });

@@ -1,1 +1,1 @@
-export { invitationRegisterSchema as invitationRegisterBody } from "@/lib/workspaces/invitations";
+export { invitationRegisterSchema as invitationRegisterBody } from "@/lib/use-cases/workspaces";

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { serverIcon } from "@/lib/use-cases/server-icons";
 import { idParam, parseQuery, route } from "@/lib/http";
 import { iconQuery } from "./schema";

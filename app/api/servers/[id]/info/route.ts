@@ -1,4 +1,4 @@
-import { requireWorkspace, slugOf } from "@/lib/auth/workspace";
+import { requireWorkspace, slugOf } from "@/lib/use-cases/caller";
 import { serverInfo } from "@/lib/use-cases/server-ops";
 import { idParam, route } from "@/lib/http";
 

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { serverLogLines } from "@/lib/use-cases/server-logs";
 import { idParam, route } from "@/lib/http";
 

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { serverStatus } from "@/lib/use-cases/server-ops";
 import { idParam, parseQuery, route } from "@/lib/http";
 import { statusQuery } from "./schema";

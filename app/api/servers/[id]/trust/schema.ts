@@ -1,1 +1,1 @@
-export { trustUpdateSchema as trustBody } from "@/lib/trust/trust-service";
+export { trustUpdateSchema as trustBody } from "@/lib/use-cases/trust-ops";

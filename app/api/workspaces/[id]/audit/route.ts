@@ -1,7 +1,6 @@
-import { getDb } from "@/db/client";
-import { requireWorkspaceById } from "@/lib/auth/workspace";
+import { requireWorkspaceById } from "@/lib/use-cases/caller";
 import { idParam, parseQuery, route } from "@/lib/http";
-import { auditPage } from "@/lib/workspaces/admin";
+import { workspaceAudit } from "@/lib/use-cases/workspaces";
 import { auditQuery } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
@@ -10,5 +9,5 @@ type Context = { params: Promise<{ id: string }> };
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
   const query = parseQuery(request, auditQuery);
-  return Response.json(auditPage(getDb(), query, { workspaceId: caller.workspaceId }));
+  return Response.json(workspaceAudit(caller, query));
 });

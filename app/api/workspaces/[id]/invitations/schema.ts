@@ -1,1 +1,1 @@
-export { invitationSchema as invitationBody } from "@/lib/workspaces/invitations";
+export { invitationSchema as invitationBody } from "@/lib/use-cases/workspaces";

@@ -1,1 +1,1 @@
-export { modelSettingsSchema as workspaceModelBody } from "@/lib/models/settings-service";
+export { modelSettingsSchema as workspaceModelBody } from "@/lib/use-cases/workspaces";

@@ -1,1 +1,1 @@
-export { toolSearchSettingsSchema as toolSearchBody } from "@/lib/agent/tool-search-settings";
+export { toolSearchSettingsSchema as toolSearchBody } from "@/lib/use-cases/workspaces";

@@ -1,11 +1,6 @@
 import { notFound } from "next/navigation";
-import { getDb } from "@/db/client";
-import { getChatById } from "@/db/queries/chats";
-import { listMessagesByChat } from "@/db/queries/messages";
-import { requirePageWorkspace } from "@/lib/auth/workspace";
-import { listChats } from "@/lib/agent/chat-service";
-import { userModelResolution } from "@/lib/models/user-model";
-import { workspaceModelChoice } from "@/lib/models/workspace-default";
+import { requirePageWorkspace } from "@/lib/use-cases/caller";
+import { chatPage } from "@/lib/use-cases/chats";
 import { ChatShell } from "@/app/_components/chat/chat-shell";
 import { ChatView } from "@/app/_components/chat/chat-view";
 
@@ -13,13 +8,12 @@ import { ChatView } from "@/app/_components/chat/chat-view";
 export default async function WorkspaceChatPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
   const { slug, id } = await params;
   const caller = await requirePageWorkspace(slug);
-  const db = getDb();
-  const chat = getChatById(db, { id, ownerId: caller.id });
-  if (!chat || chat.workspaceId !== caller.workspaceId) notFound();
-  const model = userModelResolution(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
+  const page = chatPage(caller, id);
+  if (!page) notFound();
+  const { chat, model } = page;
   return (
     <ChatShell
-      chats={listChats(db, caller)}
+      chats={page.chats}
       activeId={chat.id}
       title={
         <h1 data-testid="chat-title" className="min-w-0 truncate font-semibold">
@@ -27,12 +21,7 @@ export default async function WorkspaceChatPage({ params }: { params: Promise<{ 
         </h1>
       }
     >
-      <ChatView
-        key={chat.id}
-        chatId={chat.id}
-        initialMessages={listMessagesByChat(db, chat.id)}
-        modelProblem={model.ok ? null : model.reason}
-      />
+      <ChatView key={chat.id} chatId={chat.id} initialMessages={page.messages} modelProblem={model.ok ? null : model.reason} />
     </ChatShell>
   );
 }

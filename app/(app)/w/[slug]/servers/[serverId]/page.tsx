@@ -1,8 +1,6 @@
 import { notFound } from "next/navigation";
-import { getDb } from "@/db/client";
-import { getServerById } from "@/db/queries/servers";
-import { requirePageWorkspace, slugOf } from "@/lib/auth/workspace";
-import { serverView } from "@/lib/servers/service";
+import { requirePageWorkspace, slugOf } from "@/lib/use-cases/caller";
+import { inspectedServer } from "@/lib/use-cases/saved-servers";
 import { InspectorView, type InspectorTab } from "@/app/_components/inspector/inspector-view";
 
 const TABS: InspectorTab[] = ["tools", "resources", "prompts", "logs"];
@@ -18,12 +16,12 @@ export default async function ServerInspectorPage({
   const { slug, serverId } = await params;
   const query = await searchParams;
   const caller = await requirePageWorkspace(slug);
-  const record = getServerById(getDb(), { id: serverId, workspaceId: caller.workspaceId });
-  if (!record) notFound();
+  const server = inspectedServer(caller, serverId);
+  if (!server) notFound();
   const tab = TABS.find((t) => t === query.tab) ?? "tools";
   return (
     <InspectorView
-      server={serverView(record)}
+      server={server}
       tab={tab}
       uri={typeof query.uri === "string" ? query.uri : null}
       serversHref={`/w/${slugOf(caller.workspace)}/servers`}

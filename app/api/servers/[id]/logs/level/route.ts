@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { setServerLogLevel } from "@/lib/use-cases/server-logs";
 import { idParam, parseJson, route } from "@/lib/http";
 import { logLevelBody } from "./schema";

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { readServerResource } from "@/lib/use-cases/server-ops";
 import { idParam, parseJson, route } from "@/lib/http";
 import { readResourceBody } from "./schema";

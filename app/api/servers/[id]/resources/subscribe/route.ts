@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { subscribeResource, unsubscribeResource } from "@/lib/use-cases/resource-subscriptions";
 import { idParam, parseJson, route } from "@/lib/http";
 import { subscribeBody } from "./schema";

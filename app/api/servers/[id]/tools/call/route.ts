@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { callServerTool } from "@/lib/use-cases/server-ops";
 import { idParam, jsonResponse, parseJson, route } from "@/lib/http";
 import { toolCallBody } from "./schema";

@@ -1,4 +1,4 @@
-import { requireWorkspace } from "@/lib/auth/workspace";
+import { requireWorkspace } from "@/lib/use-cases/caller";
 import { approveHeldTool } from "@/lib/use-cases/trust-ops";
 import { idParam, parseJson, route } from "@/lib/http";
 import { toolReviewBody } from "./schema";

@@ -1,1 +1,1 @@
-export { toolReviewSchema as toolReviewBody } from "@/lib/trust/trust-service";
+export { toolReviewSchema as toolReviewBody } from "@/lib/use-cases/trust-ops";

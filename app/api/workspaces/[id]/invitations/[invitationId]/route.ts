@@ -1,13 +1,12 @@
-import { getDb } from "@/db/client";
-import { requireWorkspaceById } from "@/lib/auth/workspace";
+import { requireWorkspaceById } from "@/lib/use-cases/caller";
 import { param, route } from "@/lib/http";
-import { revokeWorkspaceInvitation } from "@/lib/workspaces/invitations";
+import { revokeInvitation } from "@/lib/use-cases/workspaces";
 
 type Context = { params: Promise<{ id: string; invitationId: string }> };
 
 /** Revoke a pending invitation (owners/admins). */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await param(context, "id"), { role: "admin" });
-  revokeWorkspaceInvitation(getDb(), caller, await param(context, "invitationId"));
+  revokeInvitation(caller, await param(context, "invitationId"));
   return new Response(null, { status: 204 });
 });

@@ -1,8 +1,7 @@
-import { getDb } from "@/db/client";
-import { requireWorkspaceById } from "@/lib/auth/workspace";
-import { appAccessEffects } from "@/lib/use-cases/access-effects";
+import { requireWorkspaceById } from "@/lib/use-cases/caller";
+
 import { param, parseJson, route } from "@/lib/http";
-import { changeMemberRole, removeMember } from "@/lib/workspaces/members";
+import { removeWorkspaceMember, setMemberRole } from "@/lib/use-cases/workspaces";
 import { memberRoleBody } from "./schema";
 
 type Context = { params: Promise<{ id: string; userId: string }> };
@@ -11,12 +10,12 @@ type Context = { params: Promise<{ id: string; userId: string }> };
 export const PATCH = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await param(context, "id"), { role: "admin" });
   const body = await parseJson(request, memberRoleBody);
-  return Response.json(await changeMemberRole(getDb(), caller, await param(context, "userId"), body.role, appAccessEffects()));
+  return Response.json(await setMemberRole(caller, await param(context, "userId"), body.role));
 });
 
 /** Remove a member, or leave (your own id, any role). Takes effect at once. */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await param(context, "id"));
-  await removeMember(getDb(), caller, await param(context, "userId"), appAccessEffects());
+  await removeWorkspaceMember(caller, await param(context, "userId"));
   return new Response(null, { status: 204 });
 });

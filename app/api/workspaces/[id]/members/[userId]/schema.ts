@@ -1,1 +1,1 @@
-export { memberRoleSchema as memberRoleBody } from "@/lib/workspaces/members";
+export { memberRoleSchema as memberRoleBody } from "@/lib/use-cases/workspaces";

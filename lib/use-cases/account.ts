@@ -1,0 +1,93 @@
+/**
+ * The account's use cases: signing in and up, the password, the sessions, the user's own model
+ * settings, and the instance's liveness. Each binds the database handle for lib/auth and lib/models.
+ */
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { z } from "zod";
+import { getDb } from "../../db/client";
+import { getUserById } from "../../db/queries/users";
+import { changePassword as changePasswordIn, signOutEverywhere as signOutEverywhereIn } from "../auth/account";
+import { isFreshInstance } from "../auth/first-run";
+import { type Context, handleNextAuth } from "../auth/nextauth-handler";
+import { registerUser } from "../auth/register";
+import { clientAddress } from "../auth/sign-in-throttle";
+import { SecretKeyError } from "../crypto";
+import { APP_VERSION } from "../env";
+import { testUserModel } from "../models/model-test";
+import { type modelSettingsSchema, modelSettingsView, updateModelSettings } from "../models/settings-service";
+import { workspaceModelChoice } from "../models/workspace-default";
+import { oauthRequestOrigin } from "../runtime/oauth-deps";
+import { configuredPublicOrigin } from "../security/public-url";
+import type { SessionUser } from "../auth/session";
+
+export { modelSettingsSchema } from "../models/settings-service";
+
+/** next-auth's own endpoints (`/api/auth/*`: sign-in, sign-out, session) with sign-in throttling in front. */
+export function handleSignIn(request: Request, context: Context): Promise<Response> {
+  return handleNextAuth(getDb, request, context);
+}
+
+/** Whether no account exists yet (the sign-in and sign-up pages then ask for the setup code). */
+export function freshInstance(): boolean {
+  return isFreshInstance(getDb());
+}
+
+/**
+ * Sign up (open registration, or the first account with the setup code), or an administrator adding
+ * a user. Self sign-up answers the same for a new and a taken email, so it reveals no accounts.
+ */
+export async function register(request: Request, body: unknown, callerId: string | null) {
+  const db = getDb();
+  const byAdmin = !!callerId && !!getUserById(db, callerId)?.isAdmin;
+  const user = await registerUser(db, body, { byAdmin, address: clientAddress(request.headers) });
+  if (byAdmin && user) return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
+  const { email, name } = body as { email: string; name: string };
+  return { email: String(email).trim().toLowerCase(), name: String(name).trim() };
+}
+
+/** Change the caller's password (throttled like a sign-in); their other sessions end. */
+export function changePassword(user: SessionUser, request: Request, body: unknown) {
+  const actor = { id: user.id, email: user.email, sessionId: user.sessionId, address: clientAddress(request.headers) };
+  return changePasswordIn(getDb(), actor, body);
+}
+
+/** Sign out of all devices: every session of the user ends. */
+export function signOutEverywhere(userId: string) {
+  return signOutEverywhereIn(getDb(), userId);
+}
+
+/** The user's model settings (API key masked) and which model is in effect. */
+export function userModelSettings(userId: string) {
+  return modelSettingsView(getDb(), userId);
+}
+
+/** Change the user's provider, model, base URL or key. */
+export function setUserModelSettings(userId: string, input: z.infer<typeof modelSettingsSchema>) {
+  return updateModelSettings(getDb(), userId, input);
+}
+
+/** One short request to the model the caller would chat with in their workspace; never throws for provider failures. */
+export function testCallerModel(caller: { id: string; workspaceId: string }) {
+  const db = getDb();
+  return testUserModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
+}
+
+/**
+ * The public URL in use, for an administrator's account page: the OAuth callback a Connect from this
+ * request's origin comes back to, and whether SWITCHBOARD_PUBLIC_URL is set.
+ */
+export function publicUrlInUse(headers: Headers): { callbackUrl: string; configured: boolean } {
+  return { callbackUrl: `${oauthRequestOrigin({ headers })}/api/oauth/callback`, configured: !!configuredPublicOrigin() };
+}
+
+/** Liveness and database reachability: the health answer and its status. */
+export function health(): { status: number; body: Record<string, unknown> } {
+  try {
+    getDb().get(sql`select 1`);
+    return { status: 200, body: { ok: true, version: APP_VERSION, database: "ok" } };
+  } catch (error) {
+    const message = error instanceof SecretKeyError ? error.message : "The database cannot be opened.";
+    return { status: 503, body: { ok: false, version: APP_VERSION, database: "error", message } };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Who is calling, for routes and pages: the session and workspace checks of lib/auth bound to the
+ * process's database handle. Every route handler calls one of these first (tests/unit/app/route-guards.test.ts).
+ */
+import "server-only";
+import { getDb } from "../../db/client";
+import { type SessionUser, requirePageUser as pageUserOver, requireUser as userOver } from "../auth/session";
+import { sessionUserId as sessionUserIdOver } from "../auth/session-token";
+import {
+  type RequireWorkspaceOptions,
+  type WorkspaceCaller,
+  requireInstanceAdmin as instanceAdminOver,
+  requirePageWorkspace as pageWorkspaceOver,
+  requireWorkspaceById as workspaceByIdOver,
+  requireWorkspace as workspaceOver,
+} from "../auth/workspace";
+import { redirectToChat as chatRedirectOver, redirectToWorkspaceSection as sectionRedirectOver } from "../auth/workspace-redirect";
+
+export type { SessionUser, WorkspaceCaller };
+export { slugOf } from "../auth/workspace";
+
+/**
+ * The signed-in user, or an `auth.unauthorized` AppError (401). A route passes its `request` so the
+ * cookie is read from it (it may run on the direct lane, outside Next's request scope).
+ */
+export function requireUser(request?: Request): Promise<SessionUser> {
+  return userOver(getDb(), request);
+}
+
+/** The signed-in user for a page; redirects to /signin otherwise. */
+export function requirePageUser(): Promise<SessionUser> {
+  return pageUserOver(getDb());
+}
+
+/** The user id of the request's live session, or null (routes open to the signed-out too). */
+export function sessionUserId(request?: Request): Promise<string | null> {
+  return sessionUserIdOver(getDb(), request);
+}
+
+/** The caller and the workspace the request names (path, else header, else personal); 404 for a non-member, 403 below `options.role`. */
+export function requireWorkspace(request: Request, options?: RequireWorkspaceOptions): Promise<WorkspaceCaller> {
+  return workspaceOver(getDb(), request, options);
+}
+
+/** Like `requireWorkspace` for a workspace named by id in the path (`/api/workspaces/:id/…`). */
+export function requireWorkspaceById(id: string, options?: RequireWorkspaceOptions): Promise<WorkspaceCaller> {
+  return workspaceByIdOver(getDb(), id, options);
+}
+
+/** The signed-in instance administrator, or a 403. */
+export function requireInstanceAdmin(): Promise<SessionUser> {
+  return instanceAdminOver(getDb());
+}
+
+/** A workspace page's caller: redirects to sign-in when signed out, 404 when not a member. */
+export function requirePageWorkspace(slug: string): Promise<WorkspaceCaller> {
+  return pageWorkspaceOver(getDb(), slug);
+}
+
+/** Redirect `/<section>` to that section of the last workspace page opened, else the personal one. */
+export function redirectToWorkspaceSection(section: "chat" | "servers" | "settings"): Promise<never> {
+  return sectionRedirectOver(getDb(), section);
+}
+
+/** Redirect `/chat/:id` to the chat's own workspace; someone else's chat stays not found (null). */
+export function redirectToChat(id: string): Promise<string | null> {
+  return chatRedirectOver(getDb(), id);
+}

@@ -1,0 +1,124 @@
+/**
+ * The workspace's use cases: the caller's workspaces, renaming and deleting one, its members,
+ * invitations, tool-search and default-model settings, and its audit log. Each binds the database
+ * handle (and the process's access effects) for lib/workspaces, lib/agent and lib/models.
+ */
+import "server-only";
+import type { z } from "zod";
+import { getDb } from "../../db/client";
+import { getToolSearchSettings, setToolSearchSettings, type toolSearchSettingsSchema } from "../agent/tool-search-settings";
+import type { SessionUser } from "../auth/session";
+import type { WorkspaceCaller } from "../auth/workspace";
+import { setWorkspaceModel, workspaceModelView } from "../models/workspace-default";
+import type { modelSettingsSchema } from "../models/settings-service";
+import { requestPublicOrigin } from "../security/public-url";
+import { type auditQuerySchema, auditPage } from "../workspaces/admin";
+import {
+  acceptInvitation as acceptInvitationIn,
+  createInvitation,
+  describeInvitation,
+  type invitationRegisterSchema,
+  listInvitations,
+  registerWithInvitation,
+  revokeWorkspaceInvitation,
+} from "../workspaces/invitations";
+import { changeMemberRole, listWorkspaceMembers, removeMember } from "../workspaces/members";
+import { createWorkspace, deleteWorkspace, listMyWorkspaces, renameTeamWorkspace } from "../workspaces/service";
+import { appAccessEffects } from "./access-effects";
+
+export { toolSearchSettingsSchema } from "../agent/tool-search-settings";
+export { modelSettingsSchema } from "../models/settings-service";
+export { auditQuerySchema } from "../workspaces/admin";
+export { invitationRegisterSchema, invitationSchema } from "../workspaces/invitations";
+export { memberRoleSchema } from "../workspaces/members";
+export { workspaceNameSchema, workspaceView } from "../workspaces/service";
+
+/** The user's workspaces: `[{id, slug, name, role, personal}]`. */
+export function myWorkspaces(userId: string) {
+  return listMyWorkspaces(getDb(), userId);
+}
+
+/** Create a team workspace owned by the user. */
+export function newWorkspace(userId: string, name: string) {
+  return createWorkspace(getDb(), userId, name);
+}
+
+/** Rename a team workspace (owners). */
+export function renameWorkspace(caller: WorkspaceCaller, name: string) {
+  return renameTeamWorkspace(getDb(), caller, name);
+}
+
+/** Delete the workspace with its servers, credentials and chats, closing its live connections (owners). */
+export function removeWorkspace(caller: WorkspaceCaller): Promise<void> {
+  return deleteWorkspace(getDb(), caller, appAccessEffects());
+}
+
+/** The workspace's members with their roles. */
+export function workspaceMembers(caller: WorkspaceCaller) {
+  return listWorkspaceMembers(getDb(), caller);
+}
+
+/** Change a member's role; a demotion takes effect at once. */
+export function setMemberRole(caller: WorkspaceCaller, userId: string, role: "owner" | "admin" | "member") {
+  return changeMemberRole(getDb(), caller, userId, role, appAccessEffects());
+}
+
+/** Remove a member: their connections to the workspace's servers close, their pending requests end. */
+export function removeWorkspaceMember(caller: WorkspaceCaller, userId: string): Promise<void> {
+  return removeMember(getDb(), caller, userId, appAccessEffects());
+}
+
+/** The workspace's pending invitations (never their tokens). */
+export function workspaceInvitations(caller: WorkspaceCaller) {
+  return listInvitations(getDb(), caller);
+}
+
+/** Invite `{email, role}`; the link, on the origin the request came to, is shown once. */
+export function inviteToWorkspace(caller: WorkspaceCaller, input: { email: string; role: "owner" | "admin" | "member" }, request: Request) {
+  return createInvitation(getDb(), caller, input, { baseUrl: requestPublicOrigin(request) });
+}
+
+/** Revoke a pending invitation of the workspace. */
+export function revokeInvitation(caller: WorkspaceCaller, invitationId: string): void {
+  revokeWorkspaceInvitation(getDb(), caller, invitationId);
+}
+
+/** What an invitation link offers (workspace, role, email), or an AppError when it is not usable. */
+export function invitationByToken(token: string) {
+  return describeInvitation(getDb(), token);
+}
+
+/** Accept an invitation addressed to the signed-in user. */
+export function acceptInvitation(user: SessionUser, token: string) {
+  return acceptInvitationIn(getDb(), user, token);
+}
+
+/** Create the invited account and its membership in one step (the token is the permission). */
+export function registerByInvitation(token: string, body: z.infer<typeof invitationRegisterSchema>) {
+  return registerWithInvitation(getDb(), token, body);
+}
+
+/** The workspace's tool-search settings. */
+export function workspaceToolSearch(caller: WorkspaceCaller) {
+  return getToolSearchSettings(getDb(), caller.workspaceId);
+}
+
+/** Change the workspace's tool-search settings (admins). */
+export function setWorkspaceToolSearch(caller: WorkspaceCaller, input: z.infer<typeof toolSearchSettingsSchema>) {
+  return setToolSearchSettings(getDb(), caller, input);
+}
+
+/** The workspace's default model (key masked). */
+export function workspaceModel(caller: WorkspaceCaller) {
+  return workspaceModelView(getDb(), caller.workspaceId);
+}
+
+/** Change the workspace's default model (admins). */
+export function setWorkspaceDefaultModel(caller: WorkspaceCaller, input: z.infer<typeof modelSettingsSchema>) {
+  return setWorkspaceModel(getDb(), caller, input);
+}
+
+/** One page of the workspace's audit log. */
+export function workspaceAudit(caller: WorkspaceCaller, query: z.infer<typeof auditQuerySchema>) {
+  return auditPage(getDb(), query, { workspaceId: caller.workspaceId });
+}
