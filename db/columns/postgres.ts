@@ -7,6 +7,14 @@ import type { Writable } from "drizzle-orm";
 import { bigint, boolean, index, integer, json, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { ColumnKit } from "./sqlite";
 
+// Every entry of the SQLite kit; the column helpers take the same arguments (what they build is
+// pg-core's). The table and index functions differ in their callbacks' column types, so only their
+// presence is checked.
+type Structural = "table" | "index" | "uniqueIndex" | "primaryKey";
+type KitShape = { [K in Structural]: unknown } & {
+  [K in Exclude<keyof ColumnKit, Structural>]: ColumnKit[K] extends (...args: infer A) => unknown ? (...args: A) => unknown : never;
+};
+
 const time = <N extends string>(name: N) => timestamp(name, { withTimezone: true, precision: 3 });
 
 /** The Postgres column kit (see the module comment); each entry mirrors the SQLite kit's of the same name. */
@@ -27,4 +35,4 @@ export const postgresColumns = {
   serialId: <N extends string>(name: N) => bigint(name, { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
   createdAt: () => time("created_at").notNull().defaultNow(),
   updatedAt: () => time("updated_at").notNull().defaultNow(),
-} satisfies Record<keyof ColumnKit, unknown>;
+} satisfies KitShape;
