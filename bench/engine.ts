@@ -54,7 +54,7 @@ async function main() {
     const server = { id: "s", name: "s", config: { url } };
     await pool.discover("u", [server]);
     const call = async () => {
-      const outcome = await pool.callTool("u", server, "echo", { message: "bench" });
+      const outcome = await pool.session("u", server).callTool("echo", { message: "bench" });
       if (outcome.content.isError) throw new Error("echo failed");
     };
     rows.push([label, await sequential(call, CALLS, ownCpuMs)]);

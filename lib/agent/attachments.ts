@@ -13,7 +13,7 @@ import { promptContentText } from "../domain/prompt-text";
 export { promptContentText };
 
 /** The pool calls attachments need. */
-export type AttachmentPool = Pick<McpPool, "readResource" | "getPrompt">;
+export type AttachmentPool = Pick<McpPool, "session">;
 
 function serverOf(servers: ServerDefinition[], serverId: string): ServerDefinition {
   const server = servers.find((s) => s.id === serverId);
@@ -43,7 +43,7 @@ export async function resolveResource(
   const server = serverOf(servers, ref.serverId);
   let result: ReadResourceResult;
   try {
-    result = await pool.readResource(userId, server, ref.uri, { signal });
+    result = await pool.session(userId, server).readResource(ref.uri, { signal });
   } catch (error) {
     throw new AppError(
       "server.upstream",
@@ -72,7 +72,7 @@ export async function resolvePrompt(
   const server = serverOf(servers, ref.serverId);
   let result: GetPromptResult;
   try {
-    result = await pool.getPrompt(userId, server, ref.name, ref.arguments, { signal });
+    result = await pool.session(userId, server).getPrompt(ref.name, ref.arguments, { signal });
   } catch (error) {
     throw new AppError(
       "server.upstream",

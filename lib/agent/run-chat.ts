@@ -46,7 +46,7 @@ export const SYSTEM_PROMPT = [
 /** What one model run needs; everything is computed on the server. */
 export interface RunChatOptions {
   db: Db;
-  pool: Pick<McpPool, "toolset" | "callRegistered" | "status" | "details">;
+  pool: Pick<McpPool, "toolset" | "callRegistered" | "session">;
   model: LanguageModel;
   user: { id: string; workspaceId?: string };
   chatId: string;
@@ -63,9 +63,9 @@ export interface RunChatOptions {
 }
 
 /** Servers whose tools are missing from this turn, with the reason (the user sees why; docs/limits.md). */
-function leftOut(pool: Pick<McpPool, "status">, userId: string, servers: RunChatOptions["servers"]): ServerNotice[] {
+function leftOut(pool: Pick<McpPool, "session">, userId: string, servers: RunChatOptions["servers"]): ServerNotice[] {
   return servers.flatMap((server) => {
-    const status = pool.status(userId, server);
+    const status = pool.session(userId, server).status();
     if (status.state === "connected" || status.state === "disabled") return [];
     const why = status.lastError ? status.lastError.message : `still ${status.state}`;
     return [{ serverId: server.id, serverName: server.name, text: `${server.name} is left out of this answer: ${why}` }];

@@ -4,7 +4,7 @@
  * server's own description of how to use its tools, so it goes to the model as server text the
  * system prompt already tells it never to obey as orders (docs/workbench.md#server-instructions).
  */
-import type { McpPool, ServerDefinition } from "../mcp";
+import type { ServerDefinition, ServerSession } from "../mcp";
 import { capText, wrapUntrustedBlock } from "../trust/untrusted-text";
 
 /** Characters of one server's instructions passed on. */
@@ -13,12 +13,12 @@ export const MAX_INSTRUCTIONS_CHARS = 4000;
 /** The system prompt with the connected servers' instructions appended, or unchanged when none have any. */
 export function withServerInstructions(
   system: string,
-  pool: Pick<McpPool, "details">,
+  pool: { session(userId: string, server: ServerDefinition): Pick<ServerSession, "details"> },
   userId: string,
   servers: ServerDefinition[],
 ): string {
   const blocks = servers.flatMap((server) => {
-    const text = pool.details(userId, server)?.instructions?.trim();
+    const text = pool.session(userId, server).details()?.instructions?.trim();
     if (!text) return [];
     return [wrapUntrustedBlock(server.name, "How this server describes its tools (server text):", capText(text, MAX_INSTRUCTIONS_CHARS))];
   });

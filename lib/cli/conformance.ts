@@ -134,12 +134,12 @@ async function transportWiring(
 
 /** What each scenario expects the client to do once connected. */
 async function exercise(pool: McpPool, server: ServerDefinition, scenario: string, context: ConformanceContext): Promise<void> {
-  const tools = (await pool.listTools(CONFORMANCE_USER, server)).filter((tool) => tool.kind === "tool");
+  const tools = (await pool.session(CONFORMANCE_USER, server).listTools()).filter((tool) => tool.kind === "tool");
   const byName = new Map(tools.map((tool) => [tool.rawName, tool]));
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const tool = byName.get(name);
     if (!tool) throw new Error(`the server offers no tool "${name}"`);
-    const outcome = await pool.callTool(CONFORMANCE_USER, server, tool, args);
+    const outcome = await pool.session(CONFORMANCE_USER, server).callTool(tool, args);
     if (outcome.isError) throw new Error(`tool ${name} returned an error: ${JSON.stringify(outcome.forModel)}`);
   };
   if (context.toolCalls) {

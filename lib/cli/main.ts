@@ -98,8 +98,8 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
         const server = findServer(servers, rest[0]);
         await pool.discover(LOCAL_USER, [server]);
         const [resources, resourceTemplates] = [
-          await pool.listResources(LOCAL_USER, server),
-          await pool.listResourceTemplates(LOCAL_USER, server),
+          await pool.session(LOCAL_USER, server).listResources(),
+          await pool.session(LOCAL_USER, server).listResourceTemplates(),
         ];
         print(io, { resources, resourceTemplates });
         return EXIT.ok;
@@ -107,13 +107,13 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
       case "read": {
         const server = findServer(servers, rest[0]);
         if (!rest[1]) throw new UsageError("read needs a resource URI");
-        print(io, await pool.readResource(LOCAL_USER, server, rest[1]));
+        print(io, await pool.session(LOCAL_USER, server).readResource(rest[1]));
         return EXIT.ok;
       }
       case "prompts": {
         const server = findServer(servers, rest[0]);
         await pool.discover(LOCAL_USER, [server]);
-        print(io, await pool.listPrompts(LOCAL_USER, server));
+        print(io, await pool.session(LOCAL_USER, server).listPrompts());
         return EXIT.ok;
       }
       case "prompt": {
@@ -122,7 +122,7 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
         const args = Object.fromEntries(
           Object.entries(parseKeyValues(rest.slice(2))).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
         );
-        print(io, await pool.getPrompt(LOCAL_USER, server, rest[1], args));
+        print(io, await pool.session(LOCAL_USER, server).getPrompt(rest[1], args));
         return EXIT.ok;
       }
       default:
@@ -165,9 +165,9 @@ async function call(
     io.err(`switchboard: server "${server.name}" is ${status.state}${status.lastError ? `: ${status.lastError.message}` : ""}`);
     return EXIT.failure;
   }
-  const tool = (await pool.listTools(LOCAL_USER, server)).find((t) => t.kind === "tool" && t.rawName === target.tool);
+  const tool = (await pool.session(LOCAL_USER, server).listTools()).find((t) => t.kind === "tool" && t.rawName === target.tool);
   const args = { ...jsonArguments(flags.json), ...parseKeyValues(rest.slice(1), tool?.inputSchema as never) };
-  const outcome = await pool.callTool(LOCAL_USER, server, target.tool, args);
+  const outcome = await pool.session(LOCAL_USER, server).callTool(target.tool, args);
   print(io, outcome.forModel);
   if (!outcome.isError) return EXIT.ok;
   // The tool itself said no (isError): 1. The engine could not get an answer (timeout, drop): 2.

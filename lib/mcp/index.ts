@@ -3,6 +3,7 @@
  * API routes, the agent and the CLI import from here only.
  */
 export { McpPool } from "./pool";
+export type { ServerSession } from "./session";
 export { getPool, closeGlobalPool } from "./global-pool";
 export { EngineError, isEngineError, type ErrorCode } from "./errors";
 export type {

@@ -1,28 +1,19 @@
 /**
  * The connection pool (docs/architecture.md#connection-lifecycle): long-lived connections keyed by (user, server), idempotent
  * discovery where one failing server never blocks others, reload of changed configs only, and the
- * toolset the agent sees with a reverse map from registered name to (server, raw tool).
+ * toolset the agent sees with a reverse map from registered name to (server, raw tool). Requests on
+ * one (user, server) go through its session handle (`session()`, lib/mcp/session.ts).
  */
-import type {
-  CompleteRequest,
-  GetPromptResult,
-  LoggingLevel,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplateType as ResourceTemplate,
-} from "@modelcontextprotocol/client";
-import { effectiveSettings, type ServerDefinition } from "./config";
+import type { ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
-import { boundCompletion, checkCompletionRef } from "./completions";
 import { ManagedServer } from "./managed-server";
 import { resolvePoolOptions, type ResolvedPoolOptions } from "./pool-options";
 import { nameTools, type UnnamedTool } from "./registry";
 import { errorOutcome } from "./results";
 import type { CallOptions, PoolOptions, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
 import { callWrapper } from "./wrapper-calls";
-import type { ServerLogEntry } from "./server-log";
+import { ServerSession, type SessionHost } from "./session";
 
 /** Pool of MCP connections for all users of this process. */
 export class McpPool {
@@ -33,33 +24,29 @@ export class McpPool {
   private readonly named = new Map<string, Map<string, { parts: UnnamedTool[][]; named: NamedTools }>>();
   private readonly options: ResolvedPoolOptions;
 
+  private readonly host: SessionHost;
+
   /** See `PoolOptions` for each option's default. */
   constructor(options: PoolOptions = {}) {
     this.options = resolvePoolOptions(options);
+    this.host = {
+      entry: (userId, server) => this.entry(userId, server),
+      admitted: (userId, server) => this.admitted(userId, server),
+      namedTools: (userId, servers) => this.namedTools(userId, servers),
+      connectWithin: (userId, servers) => this.connectWithin(userId, servers),
+      admission: this.options.admission,
+      turnWaitMs: this.options.turnWaitMs,
+    };
+  }
+
+  /** The handle for every request on one (user, server): tools, resources, prompts, logs, status. */
+  session(userId: string, server: ServerDefinition): ServerSession {
+    return new ServerSession(this.host, userId, server);
   }
 
   /** Connect every enabled server not yet connected (failed ones are retried) and report all statuses. */
   async discover(userId: string, servers: ServerDefinition[]): Promise<ServerStatus[]> {
     return (await this.connectAll(userId, servers)).map((m) => m.status());
-  }
-
-  /** Synchronous status snapshot; never connects. */
-  status(userId: string, server: ServerDefinition): ServerStatus {
-    return this.entry(userId, server).status();
-  }
-
-  /** Close and connect again now (resets backoff); the outcome is in the returned status. */
-  async reconnect(userId: string, server: ServerDefinition): Promise<ServerStatus> {
-    const managed = this.entry(userId, server);
-    await managed.reconnectNow();
-    return managed.status();
-  }
-
-  /** Registered tools (including wrappers) of one server; connects if needed, throws EngineError. */
-  async listTools(userId: string, server: ServerDefinition): Promise<RegisteredTool[]> {
-    const managed = this.admitted(userId, server);
-    await this.connected(managed);
-    return this.namedTools(userId, [server]).tools;
   }
 
   /**
@@ -91,52 +78,6 @@ export class McpPool {
     return managed.map((m) => m.status());
   }
 
-  /**
-   * Like `listTools`, for a page a person waits on: waits at most as `connectWithin` does; a server
-   * still connecting then fails with `not_connected` saying so (its tools appear once connected).
-   */
-  async listToolsWithin(userId: string, server: ServerDefinition): Promise<RegisteredTool[]> {
-    await this.requireConnectedWithin(userId, server);
-    return this.namedTools(userId, [server]).tools;
-  }
-
-  /** Wait for the server as `connectWithin` does; throws its failure, or `not_connected` while it still connects. */
-  async requireConnectedWithin(userId: string, server: ServerDefinition): Promise<void> {
-    const [status] = await this.connectWithin(userId, [server]);
-    if (status.state === "connected") return;
-    if (status.state === "connecting" || status.state === "reconnecting") {
-      throw new EngineError(
-        "not_connected",
-        `server "${server.name}" is still connecting (waited ${Math.round(this.options.turnWaitMs / 1000)} s); its tools appear once it is connected`,
-      );
-    }
-    // Failed, disabled, needs authorization, refused: the entry's own error says why.
-    await this.admitted(userId, server).ensureConnected();
-  }
-
-  /**
-   * Call a server tool: the registered tool the caller already holds, or its raw name. Failures are error
-   * outcomes; only a quota refusal throws.
-   */
-  async callTool(
-    userId: string,
-    server: ServerDefinition,
-    tool: string | Pick<RegisteredTool, "rawName" | "serverId">,
-    args: Record<string, unknown> = {},
-    options: CallOptions = {},
-  ): Promise<ToolCallOutcome> {
-    if (typeof tool !== "string" && tool.serverId !== server.id) {
-      return errorOutcome(new EngineError("not_found", `tool "${tool.rawName}" does not belong to server "${server.name}"`), 0);
-    }
-    const managed = this.admitted(userId, server);
-    const release = this.options.admission?.call(userId);
-    try {
-      return await managed.callTool(typeof tool === "string" ? tool : tool.rawName, args, options);
-    } finally {
-      release?.();
-    }
-  }
-
   /** Call by registered name through the reverse map (wrappers included). Never throws. */
   async callRegistered(
     userId: string,
@@ -152,7 +93,7 @@ export class McpPool {
     }
     if (!tool) return errorOutcome(new EngineError("not_found", `no tool named "${registeredName}" is registered`), 0);
     const server = servers.find((s) => s.id === tool.serverId)!;
-    if (tool.kind === "tool") return this.callTool(userId, server, tool, args, options);
+    if (tool.kind === "tool") return this.session(userId, server).callTool(tool, args, options);
     const managed = this.admitted(userId, server);
     const release = this.options.admission?.call(userId);
     try {
@@ -160,105 +101,6 @@ export class McpPool {
     } finally {
       release?.();
     }
-  }
-
-  /** resources/list (all pages, bounded). */
-  async listResources(userId: string, server: ServerDefinition): Promise<Resource[]> {
-    return (await this.entry(userId, server).relist("resources")).resources;
-  }
-
-  /** resources/templates/list (all pages, bounded). */
-  async listResourceTemplates(userId: string, server: ServerDefinition): Promise<ResourceTemplate[]> {
-    return (await this.entry(userId, server).relist("resources")).resourceTemplates;
-  }
-
-  /** resources/read. */
-  async readResource(userId: string, server: ServerDefinition, uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    const timeoutMs = effectiveSettings(server.config).timeoutMs;
-    return this.entry(userId, server).request((c) => c.readResource(uri, { ...options, timeoutMs }));
-  }
-
-  /** prompts/list (all pages, bounded). */
-  async listPrompts(userId: string, server: ServerDefinition): Promise<Prompt[]> {
-    return (await this.entry(userId, server).relist("prompts")).prompts;
-  }
-
-  /** prompts/get. */
-  async getPrompt(
-    userId: string,
-    server: ServerDefinition,
-    name: string,
-    args: Record<string, string> = {},
-    options: CallOptions = {},
-  ): Promise<GetPromptResult> {
-    const timeoutMs = effectiveSettings(server.config).timeoutMs;
-    return this.entry(userId, server).request((c) => c.getPrompt(name, args, { ...options, timeoutMs }));
-  }
-
-  /**
-   * completion/complete for a resource-template variable (`ref/resource` with the template as
-   * listed) or a prompt argument; unknown references are refused before anything is sent.
-   */
-  async complete(
-    userId: string,
-    server: ServerDefinition,
-    ref: CompleteRequest["params"]["ref"],
-    argument: CompleteRequest["params"]["argument"],
-    context?: CompleteRequest["params"]["context"],
-  ) {
-    const timeoutMs = effectiveSettings(server.config).timeoutMs;
-    return this.entry(userId, server).request(async (c) => {
-      checkCompletionRef(server.name, c.client.getServerCapabilities(), c.discovered, ref, argument.name);
-      return boundCompletion(await c.complete({ ref, argument, context }, { timeoutMs }));
-    });
-  }
-
-  /** The server's `instructions` for the host (untrusted text, like every server string); connects if needed. */
-  async instructions(userId: string, server: ServerDefinition): Promise<string | undefined> {
-    return this.entry(userId, server).request(async (c) => c.instructions);
-  }
-
-  /** Capabilities and instructions of the live connection, or null when not connected; never connects. */
-  details(userId: string, server: ServerDefinition) {
-    return this.entry(userId, server).details();
-  }
-
-  /** The current connection's server log: bounded, redacted, oldest first. */
-  serverLog(userId: string, server: ServerDefinition): ServerLogEntry[] {
-    return this.entry(userId, server).log.list();
-  }
-
-  /** logging/setLevel on the (user, server) connection. */
-  async setLogLevel(userId: string, server: ServerDefinition, level: LoggingLevel): Promise<void> {
-    const timeoutMs = effectiveSettings(server.config).timeoutMs;
-    await this.entry(userId, server).request((c) => c.setLogLevel(level, { timeoutMs }));
-  }
-
-  /**
-   * resources/subscribe: `onUpdated` runs for each `notifications/resources/updated` of `uri`.
-   * Returns the unsubscribe function (resources/unsubscribe, and the listener removed).
-   */
-  async subscribeResource(
-    userId: string,
-    server: ServerDefinition,
-    uri: string,
-    onUpdated: (uri: string) => void,
-  ): Promise<() => Promise<void>> {
-    const managed = this.entry(userId, server);
-    const timeoutMs = effectiveSettings(server.config).timeoutMs;
-    const stop = managed.onResourceUpdated((updated) => {
-      if (updated === uri) onUpdated(updated);
-    });
-    try {
-      await managed.request((c) => c.subscribeResource(uri, { timeoutMs }));
-    } catch (error) {
-      stop();
-      throw error;
-    }
-    return async () => {
-      stop();
-      await managed.request((c) => c.unsubscribeResource(uri, { timeoutMs }));
-    };
   }
 
   /** Apply a new config set for a user: close removed and changed servers, keep the rest, then discover. */
@@ -378,10 +220,6 @@ export class McpPool {
       refused.add(managed);
       return managed;
     }
-  }
-
-  private async connected(managed: ManagedServer): Promise<void> {
-    await managed.ensureConnected();
   }
 
   private namedTools(userId: string, servers: ServerDefinition[]): NamedTools {

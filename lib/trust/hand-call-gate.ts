@@ -23,13 +23,13 @@ export type HandCallPolicy = { action: "allow" } | { action: "ask"; reason: stri
  */
 export async function gateHandCall(
   db: Db,
-  pool: Pick<McpPool, "listTools" | "toolset">,
+  pool: Pick<McpPool, "session" | "toolset">,
   caller: TrustActor,
   server: ServerDefinition,
   rawName: string,
 ): Promise<HandCallPolicy> {
   // Connects if needed and throws when the server cannot be reached, before anything is decided.
-  await pool.listTools(caller.id, server);
+  await pool.session(caller.id, server).listTools();
   const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
   await gate.refresh();
   const tool = gate.serverTool(server.id, rawName);
@@ -47,12 +47,7 @@ export async function gateHandCall(
 }
 
 /** Every listed tool with what a hand call of it would meet: held, never, ask (with the reason) or allow. */
-export async function handCallPolicies(
-  db: Db,
-  pool: Pick<McpPool, "listToolsWithin" | "toolset">,
-  caller: TrustActor,
-  server: ServerDefinition,
-) {
+export async function handCallPolicies(db: Db, pool: Pick<McpPool, "session" | "toolset">, caller: TrustActor, server: ServerDefinition) {
   const tools = await listToolsWithHeld(db, pool, caller, server);
   const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
   await gate.refresh();

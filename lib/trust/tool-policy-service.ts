@@ -62,7 +62,7 @@ export interface ToolPolicyRow {
  * and one still connecting after the page's bound (`SWITCHBOARD_MCP_TURN_WAIT_SECONDS`) is
  * reported as `connecting`.
  */
-export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listToolsWithin">, actor: TrustActor, servers: ServerDefinition[]) {
+export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "session">, actor: TrustActor, servers: ServerDefinition[]) {
   const own = new Map(listToolPoliciesByUser(db, actor.id).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
   const workspace = new Map(
     listWorkspaceToolPolicies(
@@ -70,7 +70,7 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "listToolsW
       servers.map((s) => s.id),
     ).map((p) => [policyKey(p.serverId, p.toolName), p.policy]),
   );
-  const results = await Promise.allSettled(servers.map((server) => pool.listToolsWithin(actor.id, server)));
+  const results = await Promise.allSettled(servers.map((server) => pool.session(actor.id, server).listToolsWithin()));
   const rows: ToolPolicyRow[] = [];
   const errors: { serverId: string; serverName: string; message: string; connecting: boolean }[] = [];
   results.forEach((result, index) => {

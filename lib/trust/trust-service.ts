@@ -38,11 +38,11 @@ export type ToolWithHeld = RegisteredTool & { held: HeldState | null };
  */
 export async function listToolsWithHeld(
   db: Db,
-  pool: Pick<McpPool, "listToolsWithin">,
+  pool: Pick<McpPool, "session">,
   actor: TrustActor,
   server: ServerDefinition,
 ): Promise<ToolWithHeld[]> {
-  const tools = await pool.listToolsWithin(actor.id, server);
+  const tools = await pool.session(actor.id, server).listToolsWithin();
   const held = syncToolPins(db, server.id, tools, { userId: actor.id, workspaceId: actor.workspaceId });
   return tools.map((tool) => ({ ...displayTool(tool), held: tool.kind === "tool" ? (held.get(tool.rawName) ?? null) : null }));
 }
@@ -54,7 +54,7 @@ export async function listToolsWithHeld(
  */
 export async function serverTrustView(
   db: Db,
-  pool: Pick<McpPool, "listToolsWithin">,
+  pool: Pick<McpPool, "session">,
   actor: TrustActor,
   server: ServerDefinition,
   refresh: boolean,

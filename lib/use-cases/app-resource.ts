@@ -42,7 +42,7 @@ export async function readAppResource(caller: AppCaller, serverId: string, uri: 
   if (!tools.some((t) => t.serverId === server.id && t.ui?.resourceUri === uri)) {
     throw new AppError("app.not_found", "No tool of this server links that app.");
   }
-  const result = await pool.readResource(caller.id, server, uri, { signal });
+  const result = await pool.session(caller.id, server).readResource(uri, { signal });
   const content = result.contents.find((c) => c.uri === uri) ?? result.contents[0];
   if (!content || content.mimeType !== MCP_APP_MIME_TYPE) {
     throw new AppError("app.invalid", `The server's app is not ${MCP_APP_MIME_TYPE}.`);

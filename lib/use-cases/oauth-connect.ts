@@ -76,7 +76,7 @@ export async function afterAuthorized(userId: string, server: ServerDefinition, 
     adoptSharedAccount(getDb(), userId, record);
     await appPool().closeServer(server.id);
   }
-  await appPool().reconnect(userId, server);
+  await appPool().session(userId, server).reconnect();
 }
 
 /**

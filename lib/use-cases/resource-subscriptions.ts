@@ -33,9 +33,9 @@ export async function subscribeResource(caller: Caller, serverId: string, uri: s
     );
   }
   const server = workspaceServerDefinition(getDb(), caller, serverId);
-  const stop = await appPool().subscribeResource(caller.id, server, uri, (updated) =>
-    statusEvents().publish(caller.id, { type: "resource_updated", serverId, uri: updated }),
-  );
+  const stop = await appPool()
+    .session(caller.id, server)
+    .subscribeResource(uri, (updated) => statusEvents().publish(caller.id, { type: "resource_updated", serverId, uri: updated }));
   all.set(key, stop);
   return { subscribed: uri };
 }

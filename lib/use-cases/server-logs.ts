@@ -17,15 +17,19 @@ const MAX_STDERR_LINES = 200;
 export function serverLogLines(caller: Caller, serverId: string): LogLine[] {
   const server = workspaceServerDefinition(getDb(), caller, serverId);
   const pool = appPool();
-  const own: LogLine[] = pool.serverLog(caller.id, server).map((entry) => ({
-    time: entry.at,
-    level: entry.level,
-    source: "server",
-    text: entry.logger ? `[${entry.logger}] ${entry.text}` : entry.text,
-  }));
+  const own: LogLine[] = pool
+    .session(caller.id, server)
+    .serverLog()
+    .map((entry) => ({
+      time: entry.at,
+      level: entry.level,
+      source: "server",
+      text: entry.logger ? `[${entry.logger}] ${entry.text}` : entry.text,
+    }));
   const timed = [...own, ...connectionLog().list(caller.id, serverId)].sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
   const stderr: LogLine[] = pool
-    .status(caller.id, server)
+    .session(caller.id, server)
+    .status()
     .stderrTail.split("\n")
     .filter((line) => line.trim() !== "")
     .slice(-MAX_STDERR_LINES)
@@ -35,6 +39,8 @@ export function serverLogLines(caller: Caller, serverId: string): LogLine[] {
 
 /** logging/setLevel on the caller's connection (connects if needed: the person asked for it). */
 export async function setServerLogLevel(caller: Caller, serverId: string, level: LoggingLevel): Promise<{ level: LoggingLevel }> {
-  await appPool().setLogLevel(caller.id, workspaceServerDefinition(getDb(), caller, serverId), level);
+  await appPool()
+    .session(caller.id, workspaceServerDefinition(getDb(), caller, serverId))
+    .setLogLevel(level);
   return { level };
 }

@@ -39,8 +39,8 @@ export async function serverTools(caller: TrustActor, serverId: string) {
 export function serverInfo(caller: Caller, serverId: string, slug: string) {
   const pool = appPool();
   const server = definition(caller, serverId);
-  const status = pool.status(caller.id, server);
-  const details = pool.details(caller.id, server);
+  const status = pool.session(caller.id, server).status();
+  const details = pool.session(caller.id, server).details();
   // Every icon is served from the app's origin (lib/use-cases/server-icons.ts), never from the server's URL.
   const icons = (status.serverInfo?.icons ?? []).flatMap((icon, index) =>
     SAFE_ICON.test(icon.src) || /^https?:\/\//.test(icon.src)
@@ -71,7 +71,7 @@ export async function callServerTool(
   const server = definition(caller, serverId);
   const pool = appPool();
   const policy = await gateHandCall(getDb(), pool, caller, server, body.name);
-  const outcome = await pool.callTool(caller.id, server, body.name, body.arguments, { signal });
+  const outcome = await pool.session(caller.id, server).callTool(body.name, body.arguments, { signal });
   auditHandCall(getDb(), caller, server, body.name, policy, outcome);
   return { ...outcome, policy };
 }
@@ -81,25 +81,25 @@ export async function serverResources(caller: Caller, serverId: string) {
   const pool = appPool();
   const server = definition(caller, serverId);
   // A page waits on this: at most the turn bound, then "still connecting".
-  await pool.requireConnectedWithin(caller.id, server);
+  await pool.session(caller.id, server).requireConnectedWithin();
   const [resources, resourceTemplates] = await Promise.all([
-    pool.listResources(caller.id, server),
-    pool.listResourceTemplates(caller.id, server),
+    pool.session(caller.id, server).listResources(),
+    pool.session(caller.id, server).listResourceTemplates(),
   ]);
   return { resources, resourceTemplates };
 }
 
 /** resources/read. */
 export async function readServerResource(caller: Caller, serverId: string, uri: string, signal: AbortSignal) {
-  return appPool().readResource(caller.id, definition(caller, serverId), uri, { signal });
+  return appPool().session(caller.id, definition(caller, serverId)).readResource(uri, { signal });
 }
 
 /** The server's prompts. */
 export async function serverPrompts(caller: Caller, serverId: string) {
   const pool = appPool();
   const server = definition(caller, serverId);
-  await pool.requireConnectedWithin(caller.id, server);
-  return { prompts: await pool.listPrompts(caller.id, server) };
+  await pool.session(caller.id, server).requireConnectedWithin();
+  return { prompts: await pool.session(caller.id, server).listPrompts() };
 }
 
 /** prompts/get. */
@@ -109,7 +109,7 @@ export async function getServerPrompt(
   body: { name: string; arguments: Record<string, string> },
   signal: AbortSignal,
 ) {
-  return appPool().getPrompt(caller.id, definition(caller, serverId), body.name, body.arguments, { signal });
+  return appPool().session(caller.id, definition(caller, serverId)).getPrompt(body.name, body.arguments, { signal });
 }
 
 /** completion/complete. */
@@ -118,7 +118,7 @@ export async function completeServerArgument(
   serverId: string,
   body: Pick<CompleteRequest["params"], "ref" | "argument" | "context">,
 ) {
-  return appPool().complete(caller.id, definition(caller, serverId), body.ref, body.argument, body.context);
+  return appPool().session(caller.id, definition(caller, serverId)).complete(body.ref, body.argument, body.context);
 }
 
 /** The caller's connection status; `connect` connects first if needed. */
@@ -126,14 +126,14 @@ export async function serverStatus(caller: Caller, serverId: string, connect: bo
   const pool = appPool();
   const server = definition(caller, serverId);
   if (connect) await pool.discover(caller.id, [server]);
-  return pool.status(caller.id, server);
+  return pool.session(caller.id, server).status();
 }
 
 /** Close and connect again now (within the caller's reconnect quota for this server). */
 export async function reconnectServer(caller: Caller, serverId: string) {
   const server = definition(caller, serverId);
   enforceReconnectRate(caller.id, server.id);
-  return appPool().reconnect(caller.id, server);
+  return appPool().session(caller.id, server).reconnect();
 }
 
 /**
@@ -144,7 +144,7 @@ export async function workspaceStatus(caller: Caller, connect = false) {
   const pool = appPool();
   const servers = workspaceServerDefinitions(getDb(), caller);
   if (connect) return { servers: await pool.discover(caller.id, servers) };
-  return { servers: servers.map((server) => pool.status(caller.id, server)) };
+  return { servers: servers.map((server) => pool.session(caller.id, server).status()) };
 }
 
 /** Re-read the caller's server configs and reconnect only what changed. */
@@ -152,5 +152,5 @@ export async function reloadWorkspace(caller: Caller) {
   const servers = workspaceServerDefinitions(getDb(), caller);
   const pool = appPool();
   await pool.reload(caller.id, servers);
-  return { servers: servers.map((server) => pool.status(caller.id, server)) };
+  return { servers: servers.map((server) => pool.session(caller.id, server).status()) };
 }

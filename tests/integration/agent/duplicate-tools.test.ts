@@ -28,11 +28,11 @@ it("a duplicate tool name is reported and refused, and the first tool is callabl
 
   // The first listing is pinned as the person who added the server saw it.
   expect(await heldOf("echo")).toBeNull();
-  expect(env.pool.status(user.id, server).refusedTools).toEqual([]);
+  expect(env.pool.session(user.id, server).status().refusedTools).toEqual([]);
   // Now the server lists two tools named `dup` (and says so with list_changed).
-  await env.pool.callTool(user.id, server, "add_dups", {});
-  await waitUntil(() => env.pool.status(user.id, server).refusedTools.length > 0, 20_000, "the re-list");
-  expect(env.pool.status(user.id, server).refusedTools).toEqual([
+  await env.pool.session(user.id, server).callTool("add_dups", {});
+  await waitUntil(() => env.pool.session(user.id, server).status().refusedTools.length > 0, 20_000, "the re-list");
+  expect(env.pool.session(user.id, server).status().refusedTools).toEqual([
     { name: "dup", reason: expect.stringMatching(/two tools with this name \(a server defect\); only the first is offered/) },
   ]);
   const listed = await listToolsWithHeld(db, env.pool, actor, server);
@@ -46,7 +46,7 @@ it("a duplicate tool name is reported and refused, and the first tool is callabl
   for (let i = 0; i < 3; i++) expect(await heldOf("dup")).toBeNull();
   expect(listHeldTools(db, server.id)).toEqual([]);
   await expect(gateHandCall(db, env.pool, actor, server, "dup")).resolves.toBeDefined();
-  expect((await env.pool.callTool(user.id, server, "dup", {})).forModel).toEqual({ result: "ran the first dup" });
+  expect((await env.pool.session(user.id, server).callTool("dup", {})).forModel).toEqual({ result: "ran the first dup" });
 });
 
 it("titles and descriptions reach the API without bidi, zero-width, NUL or lone surrogates", async () => {

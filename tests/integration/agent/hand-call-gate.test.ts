@@ -53,7 +53,7 @@ describe("hand calls", () => {
     const { server, actor } = setup();
     const db = getDb();
     expect(await gateHandCall(db, pool, actor, server, "add")).toMatchObject({ action: "ask" });
-    const outcome = await pool.callTool(actor.id, server, "add", { a: 1, b: 2 });
+    const outcome = await pool.session(actor.id, server).callTool("add", { a: 1, b: 2 });
     expect(outcome.isError).toBe(false);
     auditHandCall(db, actor, server, "add", { action: "ask", reason: "" }, outcome);
     expect(listRecentAudit(db, 5).find((e) => e.action === "tool.called_by_hand")).toMatchObject({
@@ -61,7 +61,7 @@ describe("hand calls", () => {
       detail: { tool: "add", policy: "ask", isError: false },
     });
 
-    await pool.reconnect(actor.id, server); // the server now lists a changed `add`
+    await pool.session(actor.id, server).reconnect(); // the server now lists a changed `add`
     expect(await codeOf(() => gateHandCall(db, pool, actor, server, "add"))).toBe("tool.held");
     expect(await codeOf(() => gateHandCall(db, pool, actor, server, "exfiltrate"))).toBe("tool.held");
   });

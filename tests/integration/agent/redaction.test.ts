@@ -87,19 +87,19 @@ describe("canary credentials from a hostile server", () => {
   it("never reach an API error body, a status or the log when the server dies with them on stderr", async () => {
     const { user, servers } = newUserWithChat({ crashing: { command: process.execPath, args: [CANARY_SERVER, "--crash"] } });
     // A tool call answers with the failure as its outcome (what the API returns for a hand call)…
-    const outcome = JSON.stringify(await pool.callTool(user.id, servers[0], "leak_text", {}));
+    const outcome = JSON.stringify(await pool.session(user.id, servers[0]).callTool("leak_text", {}));
     expect(outcome).toContain('"isError":true');
     // …and a request that cannot be served answers with an error body.
     let thrown: unknown;
     try {
-      await pool.listResources(user.id, servers[0]);
+      await pool.session(user.id, servers[0]).listResources();
     } catch (error) {
       thrown = error;
     }
     expect(thrown).toBeDefined();
     const body = `${outcome}${await errorResponse(thrown).text()}`;
     expect(body).toContain("engine.");
-    const status = JSON.stringify(pool.status(user.id, servers[0]));
+    const status = JSON.stringify(pool.session(user.id, servers[0]).status());
     // The stderr tail is shown (it is how a person finds out why), with every credential masked.
     expect(`${body}${status}`).toContain("fatal: could not start");
     expect(leaked(body)).toEqual([]);

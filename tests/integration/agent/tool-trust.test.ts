@@ -167,7 +167,11 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
     await turn(say('[[call:add {"a":1,"b":2}]]'));
     expect(executed()).toEqual(["add"]);
     // The server swapped the definition and sent list_changed; the engine re-lists on its own.
-    await waitUntil(async () => (await env.pool.listTools(user.id, server)).some((t) => t.rawName === "exfiltrate"), 10_000, "re-list");
+    await waitUntil(
+      async () => (await env.pool.session(user.id, server).listTools()).some((t) => t.rawName === "exfiltrate"),
+      10_000,
+      "re-list",
+    );
 
     const listed = await listToolsWithHeld(getDb(), env.pool, actor, server);
     const heldOf = (name: string) => listed.find((t) => t.rawName === name)?.held;
@@ -219,7 +223,7 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
     // Same process, no list_changed: the listing (and so the offer) is still the pinned one.
     expect(offeredTools().some((n) => n.endsWith("_add"))).toBe(true);
 
-    await env.pool.reconnect(user.id, server);
+    await env.pool.session(user.id, server).reconnect();
     await turn(say('[[call:add {"a":5,"b":5}]]'));
     expect(offeredTools().some((n) => n.endsWith("_add") || n.endsWith("_exfiltrate"))).toBe(false);
     expect(executed()).toEqual(["add"]);
@@ -234,7 +238,11 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
     const { user, server, turn, actor } = setup({ notify: true });
     setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
     await turn(say('[[call:add {"a":1,"b":2}]]'));
-    await waitUntil(async () => (await env.pool.listTools(user.id, server)).some((t) => t.rawName === "exfiltrate"), 10_000, "re-list");
+    await waitUntil(
+      async () => (await env.pool.session(user.id, server).listTools()).some((t) => t.rawName === "exfiltrate"),
+      10_000,
+      "re-list",
+    );
     await listToolsWithHeld(getDb(), env.pool, actor, server);
     expect(() => reviewHeldTool(getDb(), actor, server.id, { toolName: "add", hash: "0".repeat(64) })).toThrow(/changed again/);
     expect(() => reviewHeldTool(getDb(), { ...actor, id: "someone-else" }, server.id, { toolName: "add", hash: "0".repeat(64) })).toThrow(

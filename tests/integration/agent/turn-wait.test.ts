@@ -66,7 +66,7 @@ it("a chat turn waits for a never-initializing server at most the bound in total
     expect(waits.total()).toBeLessThan(BOUND_MS + SLACK_MS);
     const notices = first.filter((c) => c.type === "data-notice") as { data: { serverName: string; text: string } }[];
     expect(notices.map((n) => n.data.text)).toEqual(["stuck is left out of this answer: still connecting"]);
-    expect(env.pool.status(user.id, defs[0]).state).toBe("connecting");
+    expect(env.pool.session(user.id, defs[0]).status().state).toBe("connecting");
     // The same connect attempt is still under way: the next turn does not wait for it again.
     const before = waits.total();
     await turn();

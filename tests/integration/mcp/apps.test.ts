@@ -15,7 +15,7 @@ afterAll(() => pool.closeAll());
 describe("MCP Apps extension", () => {
   it("declares the extension with the app MIME type in initialize", async () => {
     const probe = fixture("probe", "apps-probe-server.mjs");
-    const outcome = await pool.callTool("u1", probe, "capabilities", {});
+    const outcome = await pool.session("u1", probe).callTool("capabilities", {});
     const declared = JSON.parse((outcome.content.content[0] as { text: string }).text);
     expect(declared.extensions).toEqual({ "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } });
   });
@@ -41,7 +41,7 @@ describe("MCP Apps extension", () => {
     const tools = await pool.toolset("u1", [vanilla]);
     const tool = tools.find((t) => t.rawName === "get-time");
     expect(tool?.ui?.resourceUri).toBe("ui://get-time/mcp-app.html");
-    const read = await pool.readResource("u1", vanilla, tool!.ui!.resourceUri);
+    const read = await pool.session("u1", vanilla).readResource(tool!.ui!.resourceUri);
     expect(read.contents[0].mimeType).toBe("text/html;profile=mcp-app");
     expect((read.contents[0] as { text: string }).text).toContain('id="get-time-btn"');
   });

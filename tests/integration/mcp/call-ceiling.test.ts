@@ -24,13 +24,9 @@ describe("max_total_timeout", () => {
     await pool.discover("u", [server]); // connected first: the duration below is the call's alone
     let progress = 0;
     // Without a ceiling the call would run until this outer stop (and fail as "cancelled").
-    const outcome = await pool.callTool(
-      "u",
-      server,
-      "progress_forever",
-      { everyMs: 100, log },
-      { signal: AbortSignal.timeout(8000), onProgress: () => progress++ },
-    );
+    const outcome = await pool
+      .session("u", server)
+      .callTool("progress_forever", { everyMs: 100, log }, { signal: AbortSignal.timeout(8000), onProgress: () => progress++ });
     expect(outcome.isError).toBe(true);
     expect(outcome.errorCode).toBe("call_timeout");
     const message = (outcome.forModel as { error: string }).error;
@@ -40,13 +36,13 @@ describe("max_total_timeout", () => {
     expect(outcome.durationMs).toBeGreaterThanOrEqual(1400);
     expect(outcome.durationMs).toBeLessThan(4000);
     await waitUntil(() => fs.existsSync(log) && fs.readFileSync(log, "utf8").includes("cancelled"), 5000, "server saw the cancel");
-    const after = await pool.callTool("u", server, "echo", { message: "still here" });
+    const after = await pool.session("u", server).callTool("echo", { message: "still here" });
     expect(after.forModel).toEqual({ result: "echo: still here" });
   });
 
   it("a call without progress still ends at its own timeout, named as such", async () => {
     const server = fixture("quiet", "fault-server.mjs", { timeout: 0.5, max_total_timeout: 30 });
-    const outcome = await pool.callTool("u", server, "slow", { ms: 5000, label: "quiet" });
+    const outcome = await pool.session("u", server).callTool("slow", { ms: 5000, label: "quiet" });
     expect(outcome.errorCode).toBe("call_timeout");
     expect((outcome.forModel as { error: string }).error).toMatch(/timed out after 0\.5 s without progress; raise `timeout`/);
   });

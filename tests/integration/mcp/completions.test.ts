@@ -14,27 +14,26 @@ const TEXT_TEMPLATE = "demo://resource/dynamic/text/{resourceId}";
 
 describe("completions", () => {
   it("completes a resource template's variable", async () => {
-    const result = await pool.complete("u1", server, { type: "ref/resource", uri: TEXT_TEMPLATE }, { name: "resourceId", value: "1" });
+    const result = await pool
+      .session("u1", server)
+      .complete({ type: "ref/resource", uri: TEXT_TEMPLATE }, { name: "resourceId", value: "1" });
     expect(result.completion.values).toEqual(["1"]);
     expect(result.completion.hasMore).toBe(false);
   }, 30_000);
 
   it("completes a prompt argument", async () => {
-    const result = await pool.complete(
-      "u1",
-      server,
-      { type: "ref/prompt", name: "completable-prompt" },
-      { name: "department", value: "E" },
-    );
+    const result = await pool
+      .session("u1", server)
+      .complete({ type: "ref/prompt", name: "completable-prompt" }, { name: "department", value: "E" });
     expect(result.completion.values).toContain("Engineering");
   }, 30_000);
 
   it("refuses a template the server did not list, or a variable it does not have", async () => {
     await expect(
-      pool.complete("u1", server, { type: "ref/resource", uri: "demo://resource/other/{id}" }, { name: "id", value: "" }),
+      pool.session("u1", server).complete({ type: "ref/resource", uri: "demo://resource/other/{id}" }, { name: "id", value: "" }),
     ).rejects.toMatchObject({ code: "not_found" });
     await expect(
-      pool.complete("u1", server, { type: "ref/resource", uri: TEXT_TEMPLATE }, { name: "path", value: "" }),
+      pool.session("u1", server).complete({ type: "ref/resource", uri: TEXT_TEMPLATE }, { name: "path", value: "" }),
     ).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining('no variable "path"') });
   }, 30_000);
 });

@@ -18,7 +18,7 @@ async function exerciseEverything(pool: McpPool, server: ServerDefinition, expec
   expect(status.transport).toBe(expectedTransport);
   expect(status.counts.tools).toBeGreaterThan(3);
 
-  const tools = await pool.listTools("alice", server);
+  const tools = await pool.session("alice", server).listTools();
   const names = tools.map((t) => t.name);
   expect(names).toContain(`mcp_${server.name}_echo`);
   expect(names).toEqual(expect.arrayContaining([`mcp_${server.name}_read_resource`, `mcp_${server.name}_get_prompt`]));
@@ -27,17 +27,17 @@ async function exerciseEverything(pool: McpPool, server: ServerDefinition, expec
   expect(echo.isError).toBe(false);
   expect(echo.forModel).toEqual({ result: "Echo: hello" });
 
-  const resources = await pool.listResources("alice", server);
+  const resources = await pool.session("alice", server).listResources();
   expect(resources.length).toBeGreaterThan(0);
-  const read = await pool.readResource("alice", server, resources[0].uri);
+  const read = await pool.session("alice", server).readResource(resources[0].uri);
   expect(read.contents[0].uri).toBe(resources[0].uri);
   const viaWrapper = await pool.callRegistered("alice", [server], `mcp_${server.name}_read_resource`, { uri: resources[0].uri });
   expect(viaWrapper.isError).toBe(false);
 
-  const prompts = await pool.listPrompts("alice", server);
+  const prompts = await pool.session("alice", server).listPrompts();
   const simple = prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
   expect(simple).toBeDefined();
-  const prompt = await pool.getPrompt("alice", server, simple!.name, {});
+  const prompt = await pool.session("alice", server).getPrompt(simple!.name, {});
   expect(prompt.messages.length).toBeGreaterThan(0);
 }
 
@@ -68,7 +68,7 @@ describe("server-everything", () => {
     it("works over Streamable HTTP with a session", async () => {
       const server = def("everything_http", { url: `http://127.0.0.1:${httpPort}/mcp`, headers: { "X-Test": "1" } });
       await exerciseEverything(pool, server, "streamable_http");
-      expect(pool.status("alice", server).sessionId).toBeTruthy();
+      expect(pool.session("alice", server).status().sessionId).toBeTruthy();
     });
 
     it("goes straight to legacy SSE for a /sse URL", async () => {
@@ -108,11 +108,11 @@ describe("server-filesystem and server-memory over stdio", () => {
   it("stores and reads an entity through server-memory", async () => {
     const bin = path.join(ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
     const memory = def("memory", { command: process.execPath, args: [bin], env: { MEMORY_FILE_PATH: path.join(dir, "memory.jsonl") } });
-    const created = await pool.callTool("bob", memory, "create_entities", {
+    const created = await pool.session("bob", memory).callTool("create_entities", {
       entities: [{ name: "Switchboard", entityType: "project", observations: ["connects MCP servers"] }],
     });
     expect(created.isError).toBe(false);
-    const graph = await pool.callTool("bob", memory, "read_graph", {});
+    const graph = await pool.session("bob", memory).callTool("read_graph", {});
     expect(JSON.stringify(graph.forModel)).toContain("connects MCP servers");
   });
 });

@@ -19,18 +19,18 @@ describe("a crash mid-call", () => {
     expect(first.state).toBe("connected");
     const pid = first.pid!;
 
-    const out = await pool.callTool("u", server, "crash", {});
+    const out = await pool.session("u", server).callTool("crash", {});
     expect(out.isError).toBe(true);
     expect(out.errorCode).toBe("connection_closed");
     expect((out.forModel as { error: string }).error).toMatch(/closed the connection during the call \(process exited with code 3\)/);
     expect((out.forModel as { error: string }).error).toContain("about to crash");
 
     // The first retry is scheduled 1 s after the drop (docs/architecture.md#connection-lifecycle); the schedule itself is unit-tested.
-    await waitUntil(() => pool.status("u", server).state === "connected", 30_000, "reconnect");
-    const status = pool.status("u", server);
+    await waitUntil(() => pool.session("u", server).status().state === "connected", 30_000, "reconnect");
+    const status = pool.session("u", server).status();
     expect(status.pid).not.toBe(pid);
     expect(isAlive(pid)).toBe(false);
-    const again = await pool.callTool("u", server, "echo", { message: "back" });
+    const again = await pool.session("u", server).callTool("echo", { message: "back" });
     expect(again.forModel).toEqual({ result: "echo: back" });
   });
 });
@@ -69,18 +69,18 @@ describe("messages", () => {
   const server = fixture("faulty", "fault-server.mjs", { env: { FIXTURE_SECRET: SECRET, FAULT_BANNER: "1" } });
 
   it("fails an over-long result with a clear error and keeps the connection", async () => {
-    const out = await pool.callTool("u", server, "big", { bytes: 200_000 });
+    const out = await pool.session("u", server).callTool("big", { bytes: 200_000 });
     expect(out.isError).toBe(true);
     expect(out.errorCode).toBe("message_too_large");
     expect((out.forModel as { error: string }).error).toMatch(/result exceeds 65536 bytes/);
-    const next = await pool.callTool("u", server, "echo", { message: "still here" });
+    const next = await pool.session("u", server).callTool("echo", { message: "still here" });
     expect(next.forModel).toEqual({ result: "echo: still here" });
   });
 
   it("drops garbage lines (and a startup banner) and keeps going", async () => {
-    const out = await pool.callTool("u", server, "garbage", {});
+    const out = await pool.session("u", server).callTool("garbage", {});
     expect(out.forModel).toEqual({ result: "after garbage" });
-    const next = await pool.callTool("u", server, "echo", { message: "ok" });
+    const next = await pool.session("u", server).callTool("echo", { message: "ok" });
     expect(next.forModel).toEqual({ result: "echo: ok" });
   });
 
@@ -89,7 +89,8 @@ describe("messages", () => {
     const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => warnings.push(message) };
     const quiet = new McpPool({ killGraceMs: 1000, logger });
     try {
-      for (let i = 0; i < 3; i++) expect((await quiet.callTool("u", server, "garbage", {})).forModel).toEqual({ result: "after garbage" });
+      for (let i = 0; i < 3; i++)
+        expect((await quiet.session("u", server).callTool("garbage", {})).forModel).toEqual({ result: "after garbage" });
       // One banner and 3 × 3 garbage lines: one warning.
       expect(warnings.filter((w) => w.startsWith("dropped a stdout line"))).toHaveLength(1);
     } finally {
@@ -98,7 +99,7 @@ describe("messages", () => {
   });
 
   it("redacts credentials and the server's own secret values in errors", async () => {
-    const leak = await pool.callTool("u", server, "leak", {});
+    const leak = await pool.session("u", server).callTool("leak", {});
     expect(leak.isError).toBe(true);
     const text = (leak.forModel as { error: string }).error;
     expect(text).not.toContain(SECRET);
@@ -106,7 +107,7 @@ describe("messages", () => {
     expect(text).not.toContain("ghp_aaaa");
     expect(JSON.stringify(leak.content)).not.toContain(SECRET);
 
-    const thrown = await pool.callTool("u", server, "throw", {});
+    const thrown = await pool.session("u", server).callTool("throw", {});
     const thrownText = (thrown.forModel as { error: string }).error;
     expect(thrownText).not.toContain("hunter2hunter2");
     expect(thrownText).not.toContain(SECRET);
@@ -117,7 +118,7 @@ describe("messages", () => {
     process.env.XDG_SB_TEST = "xdg-ok";
     try {
       const envServer = fixture("envcheck", "fault-server.mjs", { env: { EXTRA: "from-config" } });
-      const out = await pool.callTool("u", envServer, "env", {});
+      const out = await pool.session("u", envServer).callTool("env", {});
       // The UI content keeps the result as the server sent it; the model's view masks the config's
       // own env values, which are secrets as far as the engine knows.
       const env = (out.content.structuredContent as { env: Record<string, string> }).env;
@@ -139,7 +140,7 @@ describe("messages", () => {
 describe("registration", () => {
   it("suffixes tool names that collide after normalisation and routes each back correctly", async () => {
     const server = fixture("collide", "fault-server.mjs", { env: { FAULT_COLLIDE: "1" } });
-    const tools = await pool.listTools("u", server);
+    const tools = await pool.session("u", server).listTools();
     const colliding = tools.filter((t) => ["list-items", "list.items", "list_items"].includes(t.rawName));
     expect(colliding).toHaveLength(3);
     const names = colliding.map((t) => t.name);
@@ -153,19 +154,23 @@ describe("registration", () => {
 
   it("refreshes the registration on tools/list_changed", async () => {
     const server = fixture("changing", "fault-server.mjs");
-    const before = await pool.listTools("u", server);
+    const before = await pool.session("u", server).listTools();
     expect(before.some((t) => t.rawName === "late_tool")).toBe(false);
-    await pool.callTool("u", server, "add_tool", { name: "late_tool" });
-    await waitUntil(async () => (await pool.listTools("u", server)).some((t) => t.rawName === "late_tool"), 20_000, "list_changed refresh");
+    await pool.session("u", server).callTool("add_tool", { name: "late_tool" });
+    await waitUntil(
+      async () => (await pool.session("u", server).listTools()).some((t) => t.rawName === "late_tool"),
+      20_000,
+      "list_changed refresh",
+    );
     const out = await pool.callRegistered("u", [server], "mcp_changing_late_tool", {});
     expect(out.forModel).toEqual({ result: "late_tool ran" });
   });
 
   it("applies include/exclude on raw names and refuses filtered-out tools", async () => {
     const server = fixture("filtered", "fault-server.mjs", { tools: { include: ["echo"], exclude: ["echo"] } });
-    const tools = await pool.listTools("u", server);
+    const tools = await pool.session("u", server).listTools();
     expect(tools.map((t) => t.rawName)).toEqual(["echo"]);
-    const out = await pool.callTool("u", server, "env", {});
+    const out = await pool.session("u", server).callTool("env", {});
     expect(out.errorCode).toBe("not_found");
   });
 

@@ -56,7 +56,7 @@ async function underHostility<T>(hostile: () => Promise<T>) {
   // a collection and counts.
   // The neighbour's connection is opened first: loading and compiling the client code paths is
   // not growth caused by the hostile server.
-  await pool.callTool("b", good, "echo", { message: "warm-up" });
+  await pool.session("b", good).callTool("echo", { message: "warm-up" });
   collectGarbage();
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
@@ -74,7 +74,7 @@ async function underHostility<T>(hostile: () => Promise<T>) {
   const healthChecks = { ok: 0, failed: 0 };
   const neighbourLoop = (async () => {
     while (!done) {
-      const out = await pool.callTool("b", good, "echo", { message: "hi" });
+      const out = await pool.session("b", good).callTool("echo", { message: "hi" });
       sample(); // the interval alone can starve while a flood keeps the loop busy
       if (out.isError) neighbour.failed.push(JSON.stringify(out.forModel));
       else neighbour.ok++;
@@ -123,7 +123,7 @@ async function failedDiscovery(definition: ServerDefinition) {
 }
 
 async function failedCall(definition: ServerDefinition, tool = "big") {
-  const out = await pool.callTool("a", definition, tool, {});
+  const out = await pool.session("a", definition).callTool(tool, {});
   expect(out.isError).toBe(true);
   return { code: out.errorCode, message: (out.forModel as { error: string }).error };
 }
@@ -146,7 +146,7 @@ describe.each(["http", "stdio"] as const)("a hostile server over %s", (wire) => 
     expectContained(run);
     // Over HTTP each call has its own response; over stdio the server's own pipe stays busy with its 1 GB.
     if (wire === "http")
-      expect((await pool.callTool("a", definition, "echo", { message: "still" })).forModel).toEqual({ result: "echo: still" });
+      expect((await pool.session("a", definition).callTool("echo", { message: "still" })).forModel).toEqual({ result: "echo: still" });
   });
 
   it("an endless line fails the call at the cap", async () => {
@@ -164,8 +164,12 @@ describe.each(["http", "stdio"] as const)("a hostile server over %s", (wire) => 
   it("a notification flood is dropped past the rate and calls still answer", async () => {
     const definition = hostile("flood");
     const run = await underHostility(async () => {
-      const out = await pool.callTool("a", definition, "big", {});
-      await waitUntil(() => (pool.status("a", definition).limits?.droppedNotifications ?? 0) > 0, 20_000, "dropped notifications");
+      const out = await pool.session("a", definition).callTool("big", {});
+      await waitUntil(
+        () => (pool.session("a", definition).status().limits?.droppedNotifications ?? 0) > 0,
+        20_000,
+        "dropped notifications",
+      );
       return out;
     });
     expect(run.result.forModel).toEqual({ result: "done" });
@@ -203,12 +207,13 @@ describe("reconnect discipline", () => {
       const [status] = await budgetPool.discover("a", [definition]);
       expect(status.state).toBe("connected");
       // The reopen past the budget is refused and visible in the status.
-      const refused = () => budgetPool.status("a", definition).limits?.lastRefusal?.includes("SWITCHBOARD_MCP_MAX_STREAM_OPENS") === true;
+      const refused = () =>
+        budgetPool.session("a", definition).status().limits?.lastRefusal?.includes("SWITCHBOARD_MCP_MAX_STREAM_OPENS") === true;
       await waitUntil(refused, 30_000, "the budget to run out");
       expect((await stats()).gets.retry0).toBe(3);
-      expect(budgetPool.status("a", definition).limits?.streamOpens).toEqual({ opens: 3, max: 3, exhausted: true });
+      expect(budgetPool.session("a", definition).status().limits?.streamOpens).toEqual({ opens: 3, max: 3, exhausted: true });
       // The connection itself stays usable, and nothing reopens the stream any more.
-      expect((await budgetPool.callTool("a", definition, "echo", { message: "x" })).forModel).toEqual({ result: "echo: x" });
+      expect((await budgetPool.session("a", definition).callTool("echo", { message: "x" })).forModel).toEqual({ result: "echo: x" });
       expect((await stats()).gets.retry0).toBe(3);
     } finally {
       await budgetPool.closeAll();
@@ -220,7 +225,7 @@ describe("calls that time out", () => {
   it("release their HTTP response (and socket) instead of leaving it open", async () => {
     for (const query of ["", "?sse=1"]) {
       const hanging = httpServer("hang", query, { timeout: 1 });
-      const out = await pool.callTool("t", hanging, "big", {});
+      const out = await pool.session("t", hanging).callTool("big", {});
       expect(out.errorCode).toBe("call_timeout");
     }
     await waitUntil(
@@ -235,9 +240,9 @@ describe("reconnect requests", () => {
   it("a reconnect asked for while one is under way shares it instead of starting over", async () => {
     const slow = httpServer("never-init", "?r=1", { connect_timeout: 2 });
     const before = (await stats()).initializes["never-init"] ?? 0;
-    const first = pool.reconnect("r", slow);
+    const first = pool.session("r", slow).reconnect();
     await waitUntil(async () => ((await stats()).initializes["never-init"] ?? 0) === before + 1, 10_000, "the first initialize");
-    const again = await Promise.all([pool.reconnect("r", slow), pool.reconnect("r", slow)]);
+    const again = await Promise.all([pool.session("r", slow).reconnect(), pool.session("r", slow).reconnect()]);
     await first;
     expect((await stats()).initializes["never-init"]).toBe(before + 1);
     expect(again.map((status) => status.lastError?.code)).toEqual(["connect_timeout", "connect_timeout"]);
@@ -251,7 +256,7 @@ describe("one bad server among good ones", () => {
     const initializesBefore = (await stats()).initializes["never-init"] ?? 0;
     const run = await underHostility(async () => {
       const first = await pool.toolset("c", servers);
-      await waitUntil(() => pool.status("c", servers[1]).state === "failed", 20_000, "never-init to fail");
+      await waitUntil(() => pool.session("c", servers[1]).status().state === "failed", 20_000, "never-init to fail");
       const second = await pool.toolset("c", servers);
       const third = await pool.toolset("c", servers);
       return { first, second, third };
@@ -264,8 +269,8 @@ describe("one bad server among good ones", () => {
       expect(names.some((n) => n.startsWith("mcp_h_never_init"))).toBe(false);
     }
     expect((await stats()).initializes["never-init"]).toBe(initializesBefore + 1);
-    expect(pool.status("c", servers[1]).lastError?.code).toBe("connect_timeout");
-    expect(pool.status("c", servers[0]).lastError?.code).toBe("limit_exceeded");
+    expect(pool.session("c", servers[1]).status().lastError?.code).toBe("connect_timeout");
+    expect(pool.session("c", servers[0]).status().lastError?.code).toBe("limit_exceeded");
     expectContained(run);
   });
 });

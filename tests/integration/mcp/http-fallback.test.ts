@@ -23,7 +23,7 @@ it("falls back to legacy SSE when Streamable HTTP is refused with 405", async ()
   const [status] = await pool.discover("u", [legacy]);
   expect(status.lastError).toBeNull();
   expect(status.transport).toBe("sse");
-  const out = await pool.callTool("u", legacy, "echo", { message: "old" });
+  const out = await pool.session("u", legacy).callTool("echo", { message: "old" });
   expect(out.forModel).toEqual({ result: "legacy: old" });
 });
 

@@ -22,18 +22,18 @@ describe("users and parallelism", () => {
     expect(a.pid).toBeTruthy();
     expect(b.pid).toBeTruthy();
     expect(a.pid).not.toBe(b.pid);
-    const fromAlice = await pool.callTool("alice", server, "pid", {});
-    const fromBob = await pool.callTool("bob", server, "pid", {});
+    const fromAlice = await pool.session("alice", server).callTool("pid", {});
+    const fromBob = await pool.session("bob", server).callTool("pid", {});
     expect((fromAlice.forModel as { result: { pid: number } }).result.pid).toBe(a.pid);
     expect((fromBob.forModel as { result: { pid: number } }).result.pid).toBe(b.pid);
-    expect(pool.status("alice", server).metrics.calls).toBe(1);
+    expect(pool.session("alice", server).status().metrics.calls).toBe(1);
   });
 
   it("serialises calls when supports_parallel_tool_calls is false", async () => {
     const server = fixture("serial", "fault-server.mjs", { supports_parallel_tool_calls: false });
     const [x, y] = await Promise.all([
-      pool.callTool("alice", server, "slow", { ms: 300, label: "x" }),
-      pool.callTool("alice", server, "slow", { ms: 300, label: "y" }),
+      pool.session("alice", server).callTool("slow", { ms: 300, label: "x" }),
+      pool.session("alice", server).callTool("slow", { ms: 300, label: "y" }),
     ]);
     const [first, second] = [slowOf(x), slowOf(y)].sort((p, q) => p.start - q.start);
     expect(second.start).toBeGreaterThanOrEqual(first.end);
@@ -44,8 +44,8 @@ describe("users and parallelism", () => {
     const server = fixture("parallel", "fault-server.mjs", { supports_parallel_tool_calls: true });
     // Each call waits (up to 20 s) until both are in flight at the server: overlap is proven there.
     const [x, y] = await Promise.all([
-      pool.callTool("alice", server, "slow", { ms: 20_000, waitFor: 2, label: "x" }),
-      pool.callTool("alice", server, "slow", { ms: 20_000, waitFor: 2, label: "y" }),
+      pool.session("alice", server).callTool("slow", { ms: 20_000, waitFor: 2, label: "x" }),
+      pool.session("alice", server).callTool("slow", { ms: 20_000, waitFor: 2, label: "y" }),
     ]);
     expect(slowOf(x).maxInFlight).toBe(2);
     expect(slowOf(y).maxInFlight).toBe(2);
@@ -54,18 +54,18 @@ describe("users and parallelism", () => {
   it("cancels a call through an AbortSignal", async () => {
     const server = fixture("cancel", "fault-server.mjs", { supports_parallel_tool_calls: true });
     const controller = new AbortController();
-    const pending = pool.callTool("alice", server, "slow", { ms: 20_000, label: "c" }, { signal: controller.signal });
-    await waitUntil(() => pool.status("alice", server).state === "connected", 20_000, "connect");
+    const pending = pool.session("alice", server).callTool("slow", { ms: 20_000, label: "c" }, { signal: controller.signal });
+    await waitUntil(() => pool.session("alice", server).status().state === "connected", 20_000, "connect");
     setTimeout(() => controller.abort(), 200);
     const out = await pending;
     expect(out.errorCode).toBe("cancelled");
-    const next = await pool.callTool("alice", server, "echo", { message: "after cancel" });
+    const next = await pool.session("alice", server).callTool("echo", { message: "after cancel" });
     expect(next.forModel).toEqual({ result: "echo: after cancel" });
   });
 
   it("times out a call after `timeout` seconds", async () => {
     const server = fixture("slowpoke", "fault-server.mjs", { timeout: 0.5 });
-    const out = await pool.callTool("alice", server, "slow", { ms: 10_000, label: "t" });
+    const out = await pool.session("alice", server).callTool("slow", { ms: 10_000, label: "t" });
     expect(out.errorCode).toBe("call_timeout");
     expect((out.forModel as { error: string }).error).toMatch(/raise `timeout`/);
   });
@@ -105,12 +105,12 @@ describe("Streamable HTTP sessions", () => {
   it("sends configured headers, starts a new session after a 404, and DELETEs on close", async () => {
     const pool = new McpPool();
     const http = def("sessions", { url: `${base}/mcp`, headers: { "x-fixture-key": "k-123456" } });
-    const first = await pool.callTool("erin", http, "echo", { message: "one" });
+    const first = await pool.session("erin", http).callTool("echo", { message: "one" });
     expect(first.isError).toBe(false);
     const firstSession = (first.forModel as { result: { sessionId: string } }).result.sessionId;
 
     await fetch(`${base}/forget`, { method: "POST" });
-    const second = await pool.callTool("erin", http, "echo", { message: "two" });
+    const second = await pool.session("erin", http).callTool("echo", { message: "two" });
     expect(second.isError).toBe(false);
     const secondSession = (second.forModel as { result: { sessionId: string } }).result.sessionId;
     expect(secondSession).not.toBe(firstSession);

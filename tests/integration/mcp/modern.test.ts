@@ -38,28 +38,28 @@ async function exerciseModern(server: ServerDefinition, transport: string) {
 
     // Icons metadata of the server and its tools reach the host.
     expect(status.serverInfo?.icons).toEqual([{ src: "https://example.com/server.png", mimeType: "image/png" }]);
-    const registered = await pool.listTools("alice", server);
+    const registered = await pool.session("alice", server).listTools();
     expect(registered.find((t) => t.rawName === "echo")?.icons).toEqual([
       { src: "https://example.com/echo.svg", mimeType: "image/svg+xml" },
     ]);
 
-    const echo = await pool.callTool("alice", server, "echo", { message: "hi" });
+    const echo = await pool.session("alice", server).callTool("echo", { message: "hi" });
     expect(echo.forModel).toEqual({ result: "Echo: hi" });
 
     // input_required → the same elicitation handler the user's dialog answers → the retried call.
-    const confirm = await pool.callTool("alice", server, "confirm", { what: "deploy" });
+    const confirm = await pool.session("alice", server).callTool("confirm", { what: "deploy" });
     expect(confirm.forModel).toEqual({ result: "confirmed deploy" });
     expect(elicited).toEqual([expect.objectContaining({ message: "Confirm deploy?" })]);
 
     // input_required sampling → the server's sampling policy and the host's model.
-    const summary = await pool.callTool("alice", server, "summarize", { text: "a long text" });
+    const summary = await pool.session("alice", server).callTool("summarize", { text: "a long text" });
     expect(summary.forModel).toEqual({ result: "model said: short" });
     expect(sampled).toHaveLength(1);
-    expect(pool.status("alice", server).sampling).toMatchObject({ requests: 1 });
+    expect(pool.session("alice", server).status().sampling).toMatchObject({ requests: 1 });
 
-    const read = await pool.readResource("alice", server, "memo://readme");
+    const read = await pool.session("alice", server).readResource("memo://readme");
     expect(read.contents[0]).toMatchObject({ uri: "memo://readme", text: "modern readme" });
-    const prompt = await pool.getPrompt("alice", server, "greet", { name: "Bo" });
+    const prompt = await pool.session("alice", server).getPrompt("greet", { name: "Bo" });
     expect(prompt.messages[0].content).toEqual({ type: "text", text: "Hello, Bo" });
   } finally {
     await pool.closeAll();
@@ -93,10 +93,10 @@ describe("a 2025-11-25 server (server-everything)", () => {
       const [first] = await pool.discover("alice", [server]);
       expect(first.protocol).toEqual({ era: "legacy", version: "2025-11-25" });
       const started = Date.now();
-      const second = await pool.reconnect("bob", server);
+      const second = await pool.session("bob", server).reconnect();
       expect(second.protocol?.era).toBe("legacy");
       expect(Date.now() - started).toBeLessThan(5_000);
-      expect((await pool.callTool("bob", server, "echo", { message: "x" })).forModel).toEqual({ result: "Echo: x" });
+      expect((await pool.session("bob", server).callTool("echo", { message: "x" })).forModel).toEqual({ result: "Echo: x" });
     } finally {
       await pool.closeAll();
     }

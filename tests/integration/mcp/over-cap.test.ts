@@ -42,7 +42,7 @@ const errorOf = (out: { errorCode?: string; forModel: unknown }) => ({
 
 describe.each(Object.keys(wires) as (keyof typeof wires)[])("over %s", (wire) => {
   const server = (mode: string, extra?: Record<string, unknown>) => wires[wire](mode, extra);
-  const echo = (definition: ServerDefinition, message: string) => pool.callTool(wire, definition, "echo", { message });
+  const echo = (definition: ServerDefinition, message: string) => pool.session(wire, definition).callTool("echo", { message });
   // stdio keeps its own code for the size cap; the HTTP wires share the limits' one (docs/errors.md).
   const sizeCode = wire === "stdio" ? "message_too_large" : "limit_exceeded";
 
@@ -51,7 +51,7 @@ describe.each(Object.keys(wires) as (keyof typeof wires)[])("over %s", (wire) =>
     ["a 27 MB message of many keys, id last", { bytes: 27 * MB, keys: true, idLast: true }],
   ])("%s fails its call with the cap's message, and the very next call succeeds", async (_, args) => {
     const good = server("good");
-    const out = await pool.callTool(wire, good, "huge", args);
+    const out = await pool.session(wire, good).callTool("huge", args);
     expect(errorOf(out)).toMatchObject({ code: sizeCode, message: expect.stringMatching(CAP) });
     expect((await echo(good, "next")).forModel).toEqual({ result: "echo: next" });
     expect((await echo(good, "and the next")).forModel).toEqual({ result: "echo: and the next" });
@@ -59,10 +59,10 @@ describe.each(Object.keys(wires) as (keyof typeof wires)[])("over %s", (wire) =>
 
   it("fails only the call it answered while other calls, older and newer, run beside it", async () => {
     const good = server("good");
-    const older = pool.callTool(wire, good, "slow", { ms: 3000 });
+    const older = pool.session(wire, good).callTool("slow", { ms: 3000 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const [big, ...others] = await Promise.all([
-      pool.callTool(wire, good, "huge", { bytes: 27 * MB, idLast: true }),
+      pool.session(wire, good).callTool("huge", { bytes: 27 * MB, idLast: true }),
       echo(good, "one"),
       older,
     ]);

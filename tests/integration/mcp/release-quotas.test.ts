@@ -89,14 +89,14 @@ describe("prompt release", () => {
 describe("quotas", () => {
   it("connections per user: the N+1th answers 429 with Retry-After; another user still connects", async () => {
     const servers = [1, 2, 3].map((i) => def(`good${i}`, { url: `${base}/mcp/good?n=${i}` }, `good-${i}`));
-    await pool.callTool("q1", servers[0], "echo", { message: "1" });
-    await pool.callTool("q1", servers[1], "echo", { message: "2" });
-    const refused = await quotaErrorOf(() => pool.callTool("q1", servers[2], "echo", { message: "3" }));
+    await pool.session("q1", servers[0]).callTool("echo", { message: "1" });
+    await pool.session("q1", servers[1]).callTool("echo", { message: "2" });
+    const refused = await quotaErrorOf(() => pool.session("q1", servers[2]).callTool("echo", { message: "3" }));
     const response = errorResponse(refused);
     expect(response.status).toBe(429);
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await response.json()).message).toMatch(/SWITCHBOARD_QUOTA_CONNECTIONS_PER_USER/);
-    expect((await pool.callTool("q2", servers[2], "echo", { message: "other" })).forModel).toEqual({ result: "echo: other" });
+    expect((await pool.session("q2", servers[2]).callTool("echo", { message: "other" })).forModel).toEqual({ result: "echo: other" });
     await pool.closeUser("q1");
     await pool.closeUser("q2");
   });
@@ -104,14 +104,14 @@ describe("quotas", () => {
   it("concurrent calls per user: the N+1th answers 429; another user's call runs", async () => {
     const server = fixture("slowpoke", "fault-server.mjs", { supports_parallel_tool_calls: true }, "slow-1");
     await pool.discover("q3", [server]);
-    const running = [1, 2].map((i) => pool.callTool("q3", server, "slow", { ms: 1500, label: `c${i}` }));
-    const refused = await quotaErrorOf(() => pool.callTool("q3", server, "echo", { message: "third" }));
+    const running = [1, 2].map((i) => pool.session("q3", server).callTool("slow", { ms: 1500, label: `c${i}` }));
+    const refused = await quotaErrorOf(() => pool.session("q3", server).callTool("echo", { message: "third" }));
     expect(errorResponse(refused).status).toBe(429);
     expect(refused.message).toMatch(/SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER/);
-    expect((await pool.callTool("q4", server, "echo", { message: "b" })).forModel).toEqual({ result: "echo: b" });
+    expect((await pool.session("q4", server).callTool("echo", { message: "b" })).forModel).toEqual({ result: "echo: b" });
     expect((await Promise.all(running)).every((outcome) => !outcome.isError)).toBe(true);
     // Slots are released when calls end.
-    expect((await pool.callTool("q3", server, "echo", { message: "after" })).forModel).toEqual({ result: "echo: after" });
+    expect((await pool.session("q3", server).callTool("echo", { message: "after" })).forModel).toEqual({ result: "echo: after" });
     await pool.closeServer("slow-1");
   });
 

@@ -17,14 +17,14 @@ it("reconnects only what changed and closes what was removed", async () => {
   const same = fixture("keep", "fault-server.mjs"); // an equal config, a new object
   await pool.reload("u", [same, changed]);
 
-  expect(pool.status("u", same).pid).toBe(keepPid);
-  expect(pool.status("u", changed).pid).not.toBe(changePid);
-  expect(pool.status("u", changed).state).toBe("connected");
+  expect(pool.session("u", same).status().pid).toBe(keepPid);
+  expect(pool.session("u", changed).status().pid).not.toBe(changePid);
+  expect(pool.session("u", changed).status().state).toBe("connected");
   expect(isAlive(changePid)).toBe(false);
   expect(isAlive(removePid)).toBe(false);
 
   await pool.reload("u", [fixture("keep", "fault-server.mjs", { enabled: false }), changed]);
-  expect(pool.status("u", fixture("keep", "fault-server.mjs", { enabled: false })).state).toBe("disabled");
+  expect(pool.session("u", fixture("keep", "fault-server.mjs", { enabled: false })).status().state).toBe("disabled");
   expect(isAlive(keepPid)).toBe(false);
 });
 
@@ -33,7 +33,7 @@ it("gives the same tool objects while nothing changes, and a changed config's to
   const first = await pool.toolset("v", [narrow]);
   // Connected and unchanged: the same objects (what callers derive from them is kept per object).
   expect(await pool.toolset("v", [narrow])).toBe(first);
-  expect(await pool.listTools("v", narrow)).toBe(first);
+  expect(await pool.session("v", narrow).listTools()).toBe(first);
   const rawNames = (tools: { kind: string; rawName: string }[]) =>
     tools
       .filter((t) => t.kind === "tool")

@@ -73,7 +73,7 @@ describe("the request lane", () => {
     const pool = poolWith(fetch);
     const server = def("lane", { url: sessionUrl });
     for (let i = 0; i < 20; i++) {
-      const result = await pool.callTool("u", server, "echo", { message: `m${i}` });
+      const result = await pool.session("u", server).callTool("echo", { message: `m${i}` });
       expect(result.content.structuredContent).toMatchObject({ message: `m${i}` });
     }
     // The initialize POST, the initialized notification, discovery, the event stream GET and 20 calls.
@@ -100,7 +100,7 @@ describe("the request lane", () => {
     });
     const allowed = createGuardedFetch({ allowedHosts: parseAllowedHosts("127.0.0.1") });
     const ok = poolWith(allowed as never);
-    const result = await ok.callTool("u", def("allowed", { url: sessionUrl }), "echo", { message: "guarded" });
+    const result = await ok.session("u", def("allowed", { url: sessionUrl })).callTool("echo", { message: "guarded" });
     expect(result.content.structuredContent).toMatchObject({ message: "guarded" });
     await refused.close();
     await allowed.close();
@@ -122,7 +122,7 @@ describe("the request lane", () => {
         const { fetch, counts } = countingFetch(lane);
         const pool = poolWith(fetch);
         const server = def(`h_${mode.replace("-", "_")}`, { url: `${hostileBase}/mcp/${mode}${query}` });
-        const outcome = await pool.callTool("u", server, "big", {});
+        const outcome = await pool.session("u", server).callTool("big", {});
         expect(outcome.isError).toBe(true);
         const message = (outcome.forModel as { error: string }).error;
         expect(message).toMatch(expected);

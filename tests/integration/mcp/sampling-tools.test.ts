@@ -75,7 +75,7 @@ describe("sampling with tools", () => {
   it("describes the server's tools to the model and sends its call back as tool_use for the server to run", async () => {
     await resetLlm();
     const def = server("weather", { review: false });
-    const outcome = await pool.callTool(user.u1, def, "forecast", { city: "Paris" });
+    const outcome = await pool.session(user.u1, def).callTool("forecast", { city: "Paris" });
     expect(outcome.isError).toBe(false);
     const text = JSON.stringify(outcome.content);
     expect(text).toMatch(/round 1: get_weather\(\{\\"city\\":\\"Paris\\"\}\) id=call_\w+ stop=toolUse/);
@@ -86,25 +86,25 @@ describe("sampling with tools", () => {
     // The second round carries the model's call and the server's result, as an assistant/tool pair
     // (after the host's own system prompt).
     expect(second.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
-    expect(pool.status(user.u1, def).sampling).toMatchObject({ requests: 2, errors: 0, rejected: 0, toolUses: 1 });
+    expect(pool.session(user.u1, def).status().sampling).toMatchObject({ requests: 2, errors: 0, rejected: 0, toolUses: 1 });
   }, 30_000);
 
   it("refuses the tool round after max_tool_rounds without asking the model", async () => {
     await resetLlm();
     const def = server("looping", { review: false, max_tool_rounds: 2 });
-    const outcome = await pool.callTool(user.u1, def, "forecast", { city: "Oslo", loop: true });
+    const outcome = await pool.session(user.u1, def).callTool("forecast", { city: "Oslo", loop: true });
     expect(outcome.isError).toBe(true);
     const text = JSON.stringify(outcome.content);
     expect(text).toContain("round 2: get_weather");
     expect(text).toMatch(/round 3 refused: .*sampling tool rounds exhausted: 2 already run \(max_tool_rounds: 2\)/);
     expect(await llmRequests()).toHaveLength(2);
-    expect(pool.status(user.u1, def).sampling).toMatchObject({ requests: 3, rejected: 1, toolUses: 2 });
+    expect(pool.session(user.u1, def).status().sampling).toMatchObject({ requests: 3, rejected: 1, toolUses: 2 });
   }, 30_000);
 
   it("shows the offered tools and the model's tool calls in the user's review", async () => {
     await resetLlm();
     const def = server("reviewed", {});
-    const call = pool.callTool(user.u2, def, "forecast", { city: "Lima" });
+    const call = pool.session(user.u2, def).callTool("forecast", { city: "Lima" });
     const next = async (stage: "request" | "answer") => {
       await waitUntil(() => host.reviews.list(user.u2).some((v) => v.stage === stage), 20_000, `${stage} review`);
       return host.reviews.list(user.u2).find((v) => v.stage === stage)!;
@@ -134,22 +134,22 @@ describe("sampling with tools on 2026-07-28 (input_required)", () => {
   it("answers each input_required round with the model's tool_use, and the server's loop ends in text", async () => {
     await resetLlm();
     const def = modern("modern-weather", { review: false });
-    const outcome = await pool.callTool(user.u3, def, "forecast", { city: "Quito" });
-    expect(pool.status(user.u3, def).protocol?.era).toBe("modern");
+    const outcome = await pool.session(user.u3, def).callTool("forecast", { city: "Quito" });
+    expect(pool.session(user.u3, def).status().protocol?.era).toBe("modern");
     expect(outcome.isError).toBe(false);
     const text = JSON.stringify(outcome.content);
     expect(text).toMatch(/round 1: get_weather\(\{\\"city\\":\\"Quito\\"\}\) id=call_\w+ stop=toolUse/);
     expect(text).toContain("final: Tool results: sunny in Quito");
-    expect(pool.status(user.u3, def).sampling).toMatchObject({ requests: 2, toolUses: 1 });
+    expect(pool.session(user.u3, def).status().sampling).toMatchObject({ requests: 2, toolUses: 1 });
   }, 30_000);
 
   it("refuses the round after max_tool_rounds, failing the call", async () => {
     await resetLlm();
     const def = modern("modern-looping", { review: false, max_tool_rounds: 1 });
-    const outcome = await pool.callTool(user.u3, def, "forecast", { city: "Lagos", loop: true });
+    const outcome = await pool.session(user.u3, def).callTool("forecast", { city: "Lagos", loop: true });
     expect(outcome.isError).toBe(true);
     expect(JSON.stringify(outcome.forModel)).toMatch(/sampling tool rounds exhausted: 1 already run \(max_tool_rounds: 1\)/);
     expect(await llmRequests()).toHaveLength(1);
-    expect(pool.status(user.u3, def).sampling).toMatchObject({ requests: 2, rejected: 1, toolUses: 1 });
+    expect(pool.session(user.u3, def).status().sampling).toMatchObject({ requests: 2, rejected: 1, toolUses: 1 });
   }, 30_000);
 });

@@ -36,21 +36,29 @@ describe("sampling", () => {
     const seen: SamplingRequest[] = [];
     const pool = poolWith(scriptedProvider(seen));
     const server = everything({ sampling: { max_tokens_cap: 50, model: "small-model" } });
-    const outcome = await pool.callTool("u1", server, "trigger-sampling-request", { prompt: "What is six times seven?", maxTokens: 1000 });
+    const outcome = await pool
+      .session("u1", server)
+      .callTool("trigger-sampling-request", { prompt: "What is six times seven?", maxTokens: 1000 });
     expect(outcome.isError).toBe(false);
     expect(JSON.stringify(outcome.content)).toContain("forty-two");
     expect(seen).toHaveLength(1);
     expect(seen[0].maxTokens).toBe(50);
     expect(seen[0].model).toBe("small-model");
     expect(JSON.stringify(seen[0].params.messages)).toContain("six times seven");
-    expect(pool.status("u1", server).sampling).toMatchObject({ requests: 1, errors: 0, rejected: 0, inputTokens: 12, outputTokens: 3 });
+    expect(pool.session("u1", server).status().sampling).toMatchObject({
+      requests: 1,
+      errors: 0,
+      rejected: 0,
+      inputTokens: 12,
+      outputTokens: 3,
+    });
   });
 
   it("does not offer sampling to a server whose policy disables it", async () => {
     const seen: SamplingRequest[] = [];
     const pool = poolWith(scriptedProvider(seen));
     const server = everything({ sampling: { enabled: false } });
-    const tools = await pool.listTools("u1", server);
+    const tools = await pool.session("u1", server).listTools();
     // server-everything registers its sampling tool only for clients that declare the capability.
     expect(tools.map((t) => t.rawName)).not.toContain("trigger-sampling-request");
     expect(tools.map((t) => t.rawName)).toContain("echo");
@@ -58,7 +66,7 @@ describe("sampling", () => {
   });
 
   it("does not declare sampling at all when the host has no LLM for it", async () => {
-    const tools = await poolWith(undefined).listTools("u1", everything());
+    const tools = await poolWith(undefined).session("u1", everything()).listTools();
     expect(tools.map((t) => t.rawName)).not.toContain("trigger-sampling-request");
   });
 
@@ -66,13 +74,13 @@ describe("sampling", () => {
     const seen: SamplingRequest[] = [];
     const pool = poolWith(scriptedProvider(seen));
     const server = everything({ sampling: { max_rpm: 1 } });
-    const first = await pool.callTool("u1", server, "trigger-sampling-request", { prompt: "one" });
-    const second = await pool.callTool("u1", server, "trigger-sampling-request", { prompt: "two" });
+    const first = await pool.session("u1", server).callTool("trigger-sampling-request", { prompt: "one" });
+    const second = await pool.session("u1", server).callTool("trigger-sampling-request", { prompt: "two" });
     expect(first.isError).toBe(false);
     expect(second.isError).toBe(true);
     expect(JSON.stringify(second.forModel)).toMatch(/rate limit/);
     expect(seen).toHaveLength(1);
-    expect(pool.status("u1", server).sampling).toMatchObject({ requests: 2, rejected: 1 });
+    expect(pool.session("u1", server).status().sampling).toMatchObject({ requests: 2, rejected: 1 });
   });
 
   it("times out a slow LLM per the policy and aborts the host's request", async () => {
@@ -82,11 +90,11 @@ describe("sampling", () => {
       return new Promise(() => {}); // never answers
     });
     const server = everything({ sampling: { timeout: 0.5 } });
-    const outcome = await pool.callTool("u1", server, "trigger-sampling-request", { prompt: "slow" });
+    const outcome = await pool.session("u1", server).callTool("trigger-sampling-request", { prompt: "slow" });
     expect(outcome.isError).toBe(true);
     expect(JSON.stringify(outcome.forModel)).toMatch(/timed out after 0.5 s/);
     expect(aborted).toBe(true);
-    expect(pool.status("u1", server).sampling).toMatchObject({ requests: 1, errors: 1 });
+    expect(pool.session("u1", server).status().sampling).toMatchObject({ requests: 1, errors: 1 });
   });
 });
 
@@ -94,7 +102,7 @@ describe("roots", () => {
   it("offers a stdio server its shared read-only paths as roots", async () => {
     const pool = poolWith();
     const server = everything({ read_only_paths: ["/usr/share"] });
-    const outcome = await pool.callTool("u1", server, "get-roots-list", {});
+    const outcome = await pool.session("u1", server).callTool("get-roots-list", {});
     expect(outcome.isError).toBe(false);
     expect(JSON.stringify(outcome.content)).toContain("file:///usr/share");
   });

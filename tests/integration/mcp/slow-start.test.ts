@@ -23,7 +23,7 @@ describe("a stdio server slow to start", () => {
       expect(status).toMatchObject({ state: "connected", lastError: null, protocol: { era: "legacy" } });
     }
     for (const server of servers) {
-      expect((await pool.callTool("u", server, "echo", { message: "late" })).forModel).toEqual({ result: "echo: late" });
+      expect((await pool.session("u", server).callTool("echo", { message: "late" })).forModel).toEqual({ result: "echo: late" });
     }
   });
 
@@ -48,7 +48,7 @@ describe("a stdio server slow to start", () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await pool.close("v", server.id);
     await connecting;
-    expect(JSON.stringify(pool.status("v", server))).not.toMatch(/SIGTERM|exited/);
+    expect(JSON.stringify(pool.session("v", server).status())).not.toMatch(/SIGTERM|exited/);
   });
 });
 

@@ -41,15 +41,15 @@ describe("tasks (2025-11-25)", () => {
   it("calls a task-required tool as a task, polls it with its status as progress, and returns the result", async () => {
     const { server, wire } = tapped();
     const progress: string[] = [];
-    const outcome = await pool().callTool(
-      "u1",
-      server,
-      "simulate-research-query",
-      { topic: "tides" },
-      {
-        onProgress: (p) => progress.push(p.message ?? ""),
-      },
-    );
+    const outcome = await pool()
+      .session("u1", server)
+      .callTool(
+        "simulate-research-query",
+        { topic: "tides" },
+        {
+          onProgress: (p) => progress.push(p.message ?? ""),
+        },
+      );
     expect(outcome.isError).toBe(false);
     expect(JSON.stringify(outcome.content)).toContain("Research Report: tides");
     // Polled once a second while the stages change about once a second: which stages are seen varies.
@@ -75,9 +75,7 @@ describe("tasks (2025-11-25)", () => {
     });
     pools.push(p);
     const progress: string[] = [];
-    const outcome = await p.callTool(
-      "u1",
-      server,
+    const outcome = await p.session("u1", server).callTool(
       "simulate-research-query",
       { topic: "tides", ambiguous: true },
       {
@@ -93,16 +91,16 @@ describe("tasks (2025-11-25)", () => {
   it("cancels the task on the server when the call is aborted", async () => {
     const { server, wire } = tapped();
     const abort = new AbortController();
-    const outcome = await pool().callTool(
-      "u1",
-      server,
-      "simulate-research-query",
-      { topic: "storms" },
-      {
-        signal: abort.signal,
-        onProgress: () => abort.abort(),
-      },
-    );
+    const outcome = await pool()
+      .session("u1", server)
+      .callTool(
+        "simulate-research-query",
+        { topic: "storms" },
+        {
+          signal: abort.signal,
+          onProgress: () => abort.abort(),
+        },
+      );
     expect(outcome.isError).toBe(true);
     expect(outcome.errorCode).toBe("cancelled");
     await waitUntil(
@@ -117,7 +115,7 @@ describe("tasks (2025-11-25)", () => {
 
   it("calls a task-forbidden tool the ordinary way", async () => {
     const { server, wire } = tapped();
-    const outcome = await pool().callTool("u1", server, "echo", { message: "hi" });
+    const outcome = await pool().session("u1", server).callTool("echo", { message: "hi" });
     expect(outcome.isError).toBe(false);
     expect(wire().some((l) => l.includes('"task":{'))).toBe(false);
   }, 30_000);

@@ -89,10 +89,13 @@ describe.each(["lane", "fetch"] as const)("upstream failures on the %s path", (k
     const port = await listen(proxy.server);
     const server = def(`reset-${kind}`, { url: `http://127.0.0.1:${port}/mcp`, connect_timeout: 5 });
     const p = pool(kind);
-    const error = await p.listTools("u", server).catch((e: unknown) => e);
+    const error = await p
+      .session("u", server)
+      .listTools()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "unreachable" });
     expect(await answered(error)).toEqual({ status: 502, code: "engine.unreachable" });
-    expect((await p.callTool("u", server, "echo", { message: "x" })).errorCode).toBe("unreachable");
+    expect((await p.session("u", server).callTool("echo", { message: "x" })).errorCode).toBe("unreachable");
     expect(proxy.state.resets).toBeGreaterThan(0);
   });
 
@@ -100,7 +103,8 @@ describe.each(["lane", "fetch"] as const)("upstream failures on the %s path", (k
     const port = await freePort();
     const server = def(`refused-${kind}`, { url: `http://127.0.0.1:${port}/mcp`, connect_timeout: 5 });
     const error = await pool(kind)
-      .listTools("u", server)
+      .session("u", server)
+      .listTools()
       .catch((e: unknown) => e);
     expect(await answered(error)).toEqual({ status: 502, code: "engine.unreachable" });
   });
@@ -110,9 +114,9 @@ describe.each(["lane", "fetch"] as const)("upstream failures on the %s path", (k
     const port = await listen(proxy.server);
     const server = def(`midway-${kind}`, { url: `http://127.0.0.1:${port}/mcp`, connect_timeout: 5 });
     const p = pool(kind);
-    expect((await p.callTool("u", server, "echo", { message: "before" })).errorCode).toBeUndefined();
+    expect((await p.session("u", server).callTool("echo", { message: "before" })).errorCode).toBeUndefined();
     proxy.resetAll();
-    const outcome = await p.callTool("u", server, "echo", { message: "after" });
+    const outcome = await p.session("u", server).callTool("echo", { message: "after" });
     expect(outcome.errorCode).toBe("unreachable");
     expect(outcome.content.isError).toBe(true);
   });

@@ -23,7 +23,7 @@ describe("URL elicitation required (-32042)", () => {
     };
     const pool = new McpPool({ onElicitation });
     pools.push(pool);
-    const outcome = await pool.callTool("u1", server(), "link_account", {});
+    const outcome = await pool.session("u1", server()).callTool("link_account", {});
     expect(outcome.isError).toBe(false);
     expect(outcome.forModel).toEqual({ result: "linked after 2 calls" });
     expect(asked).toEqual([expect.objectContaining({ mode: "url", url: "https://accounts.example.com/link?session=abc" })]);
@@ -32,7 +32,7 @@ describe("URL elicitation required (-32042)", () => {
   it("keeps the error when the user declines", async () => {
     const pool = new McpPool({ onElicitation: async () => ({ action: "decline" }) });
     pools.push(pool);
-    const outcome = await pool.callTool("u1", server(), "link_account", {});
+    const outcome = await pool.session("u1", server()).callTool("link_account", {});
     expect(outcome.isError).toBe(true);
     expect(JSON.stringify(outcome.forModel)).toMatch(/complete the URL elicitation/);
   });

@@ -109,7 +109,7 @@ describe("reserved request headers", () => {
     const definition: ServerDefinition = { id: "capture", name: "capture", config: { url: `${base}/mcp`, headers: HOSTILE_HEADERS } };
     const from = seen.length;
     try {
-      const outcome = await pool.callTool("u", definition, "ping", {});
+      const outcome = await pool.session("u", definition).callTool("ping", {});
       expect(outcome.forModel).toEqual({ result: "pong" });
     } finally {
       await pool.closeAll();

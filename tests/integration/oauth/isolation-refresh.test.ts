@@ -56,12 +56,12 @@ async function connect(user: TestUser, server: ServerDefinition, login: string):
   const back = await devLogin(begun.url, login);
   const response = await oauthCallbackResponse(deps, { url: back, userId: user.id, findServer: () => server });
   expect(response.status).toBe(303);
-  await pool.reconnect(user.id, server);
+  await pool.session(user.id, server).reconnect();
   return new URL(begun.url);
 }
 
 async function whoami(user: TestUser, server: ServerDefinition): Promise<string> {
-  const outcome = await pool.callTool(user.id, server, "whoami");
+  const outcome = await pool.session(user.id, server).callTool("whoami");
   if (outcome.isError) throw new Error(`whoami failed: ${JSON.stringify(outcome.forModel)}`);
   return (outcome.content.content[0] as { text: string }).text;
 }
@@ -94,7 +94,7 @@ describe("per-user OAuth in the pool", () => {
     expect(await whoami(alice, serverX)).toBe("alice");
     expect((await pool.discover(alice.id, [serverY]))[0].state).toBe("needs_authorization");
     const moved = { ...serverX, config: { ...serverX.config, url: y.mcpUrl } };
-    expect((await pool.reconnect(alice.id, moved)).state).toBe("needs_authorization");
+    expect((await pool.session(alice.id, moved).reconnect()).state).toBe("needs_authorization");
     expect(y.stats.tokensSeen).toEqual([]);
     expect(x.stats.tokensSeen.length).toBeGreaterThan(0);
   });
@@ -138,11 +138,11 @@ describe("per-user OAuth in the pool", () => {
     const stored = JSON.parse((await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens"))!);
     await (await x.provider.RefreshToken.find(stored.tokens.refresh_token))?.destroy();
     await new Promise((resolve) => setTimeout(resolve, 8_000));
-    const outcome = await pool.callTool(alice.id, server, "whoami");
+    const outcome = await pool.session(alice.id, server).callTool("whoami");
     expect(outcome.isError).toBe(true);
     // The failed call itself moves the server to needs_authorization: no reconnect is needed to notice.
-    expect(pool.status(alice.id, server).state).toBe("needs_authorization");
-    const status = await pool.reconnect(alice.id, server);
+    expect(pool.session(alice.id, server).status().state).toBe("needs_authorization");
+    const status = await pool.session(alice.id, server).reconnect();
     expect(status.state).toBe("needs_authorization");
     expect(await deps.store.get({ userId: alice.id, serverId: server.id }, "tokens")).toBeUndefined();
   }, 45_000);
@@ -155,16 +155,16 @@ describe("per-user OAuth in the pool", () => {
     expect(first.searchParams.get("scope") ?? "").not.toContain("mcp:admin");
     expect(await whoami(alice, server)).toBe("alice");
 
-    const denied = await pool.callTool(alice.id, server, "admin_action");
+    const denied = await pool.session(alice.id, server).callTool("admin_action");
     expect(denied.isError).toBe(true);
     expect(denied.errorCode).toBe("needs_authorization");
     expect(JSON.stringify(denied.forModel)).toContain("wider scope");
-    expect(pool.status(alice.id, server).state).toBe("needs_authorization");
+    expect(pool.session(alice.id, server).status().state).toBe("needs_authorization");
     expect(x.stats.stepUpChallenges).toBeGreaterThan(0);
 
     const second = await connect(alice, server, "alice");
     expect(second.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
-    const allowed = await pool.callTool(alice.id, server, "admin_action");
+    const allowed = await pool.session(alice.id, server).callTool("admin_action");
     expect(allowed.forModel).toEqual({ result: "admin done for alice" });
   }, 30_000);
 
@@ -176,18 +176,18 @@ describe("per-user OAuth in the pool", () => {
     expect((await pool.discover(alice.id, [server]))[0].state).toBe("needs_authorization");
     await connect(alice, server, "alice");
     expect(x.stats.registered).toEqual([{ application_type: "web", scope: undefined }]);
-    expect((await pool.callTool(alice.id, server, "admin_action")).errorCode).toBe("needs_authorization");
+    expect((await pool.session(alice.id, server).callTool("admin_action")).errorCode).toBe("needs_authorization");
 
     // The narrow token would connect again: the status must keep saying what is missing.
-    const status = await pool.reconnect(alice.id, server);
+    const status = await pool.session(alice.id, server).reconnect();
     expect(status.state).toBe("needs_authorization");
     expect(status.stepUp?.scope.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
     expect(status.lastError?.message).toContain("needs a wider scope");
 
     const second = await connect(alice, server, "alice");
     expect(second.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
-    expect(pool.status(alice.id, server).stepUp).toBeNull();
-    expect((await pool.callTool(alice.id, server, "admin_action")).forModel).toEqual({ result: "admin done for alice" });
+    expect(pool.session(alice.id, server).status().stepUp).toBeNull();
+    expect((await pool.session(alice.id, server).callTool("admin_action")).forModel).toEqual({ result: "admin done for alice" });
     expect(await whoami(alice, server)).toBe("alice");
     expect(x.stats.registrations).toBe(1);
   }, 30_000);
@@ -197,12 +197,12 @@ describe("per-user OAuth in the pool", () => {
     const server = addOAuthServer(alice, "step-up-disconnect", x.mcpUrl);
     newPool();
     await connect(alice, server, "alice");
-    await pool.callTool(alice.id, server, "admin_action");
+    await pool.session(alice.id, server).callTool("admin_action");
     await disconnect(deps, alice.id, server);
-    expect((await pool.reconnect(alice.id, server)).stepUp).not.toBeNull();
+    expect((await pool.session(alice.id, server).reconnect()).stepUp).not.toBeNull();
     const again = await connect(alice, server, "alice");
     expect(again.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["mcp:tools", "mcp:admin"]));
-    expect((await pool.callTool(alice.id, server, "admin_action")).forModel).toEqual({ result: "admin done for alice" });
+    expect((await pool.session(alice.id, server).callTool("admin_action")).forModel).toEqual({ result: "admin done for alice" });
   }, 30_000);
 
   it("asks for offline_access only when the authorization server lists it", async () => {
@@ -228,7 +228,7 @@ describe("per-user OAuth in the pool", () => {
     for (const kind of ["tokens", "client", "discovery"] as const) {
       expect(await deps.store.get({ userId: alice.id, serverId: server.id }, kind)).toBeUndefined();
     }
-    expect((await pool.reconnect(alice.id, server)).state).toBe("needs_authorization");
+    expect((await pool.session(alice.id, server).reconnect()).state).toBe("needs_authorization");
   });
 
   it("refuses plain-http OAuth endpoints unless loopback http is allowed", async () => {

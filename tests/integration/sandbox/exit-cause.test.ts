@@ -33,9 +33,9 @@ it("a memory bomb's call and status name the sandbox's memory limit", async () =
   };
   const [status] = await pool.discover("alice", [server]);
   expect(status.state).toBe("connected");
-  const out = await pool.callTool("alice", server, "hog_memory", {});
+  const out = await pool.session("alice", server).callTool("hog_memory", {});
   expect(out.errorCode).toBe("connection_closed");
   const named = /memory limit \(268435456 bytes, SWITCHBOARD_SANDBOX_MEMORY_BYTES\) was reached/;
   expect((out.forModel as { error: string }).error).toMatch(named);
-  expect(pool.status("alice", server).lastError?.message).toMatch(named);
+  expect(pool.session("alice", server).status().lastError?.message).toMatch(named);
 }, 120_000);

@@ -25,7 +25,7 @@ describe("status hook", () => {
     const server = def("filtered", { command: process.execPath, args: [EVERYTHING, "stdio"], tools: { include: ["echo", "get-sum"] } });
     const [status] = await pool.discover("alice", [server]);
     expect(status.state).toBe("connected");
-    const listed = await pool.listTools("alice", server);
+    const listed = await pool.session("alice", server).listTools();
     expect(
       listed
         .filter((t) => t.kind === "tool")

@@ -49,7 +49,7 @@ describe("instance administration", () => {
       createdBy: alice.id,
     });
     const server = toServerDefinition(getDb(), record);
-    expect((await pool.callTool(alice.id, server, "echo", { message: "hi" })).isError).toBe(false);
+    expect((await pool.session(alice.id, server).callTool("echo", { message: "hi" })).isError).toBe(false);
     const stats = async () => (await (await fetch(`${base}/stats`)).json()) as { deletes: number };
     const before = (await stats()).deletes;
 

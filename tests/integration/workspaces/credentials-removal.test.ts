@@ -87,11 +87,11 @@ async function connect(user: Person, server: ServerDefinition, login: string, fo
     },
   });
   expect(response.status).toBe(303);
-  await pool.reconnect(user.id, server);
+  await pool.session(user.id, server).reconnect();
 }
 
 async function whoami(user: Person, server: ServerDefinition) {
-  const outcome = await pool.callTool(user.id, server, "whoami");
+  const outcome = await pool.session(user.id, server).callTool("whoami");
   return outcome.isError ? `error: ${JSON.stringify(outcome.forModel)}` : (outcome.content.content[0] as { text: string }).text;
 }
 
@@ -115,7 +115,7 @@ describe("shared vs per-member credentials", () => {
     expect(await whoami(bob, defFor(bob, sharedId))).toBe("admin-at-as");
     expect(as.stats.bearerSubjects.slice(seen)).toEqual(expect.arrayContaining(["admin-at-as"]));
     // One connection per (user, server): bob's call ran on his own connection.
-    expect(pool.status(bob.id, defFor(bob, sharedId)).state).toBe("connected");
+    expect(pool.session(bob.id, defFor(bob, sharedId)).status().state).toBe("connected");
     expect(tokenRows(bob, sharedId)).toHaveLength(0);
   });
 
@@ -159,7 +159,7 @@ describe("removal takes effect at once", () => {
   it("closes the member's live session, deletes and revokes their tokens, stops their turns", async () => {
     const live = addServer("live", { url: `${sessionsBase}/mcp` });
     const own = listServers(getDb(), actorIn(admin, acme)).find((s) => s.name === "own")!;
-    const echo = await pool.callTool(bob.id, defFor(bob, live.id), "echo", { message: "hi" });
+    const echo = await pool.session(bob.id, defFor(bob, live.id)).callTool("echo", { message: "hi" });
     expect(echo.isError).toBe(false);
     const stats = async () => (await (await fetch(`${sessionsBase}/stats`)).json()) as { deletes: number };
     const deletesBefore = (await stats()).deletes;
@@ -171,7 +171,7 @@ describe("removal takes effect at once", () => {
 
     // The fixture saw bob's session terminated (DELETE), and his pool entries are gone.
     expect((await stats()).deletes).toBe(deletesBefore + 1);
-    expect(pool.status(bob.id, defFor(admin, live.id)).state).not.toBe("connected");
+    expect(pool.session(bob.id, defFor(admin, live.id)).status().state).not.toBe("connected");
     expect(tokenRows(bob, own.id)).toHaveLength(0);
     expect(as.stats.revocations).toBeGreaterThan(revocationsBefore);
     expect(calls.stopped).toContainEqual([bob.id, acme]);

@@ -52,7 +52,7 @@ async function elicit(user: Person): Promise<{ outcome: Promise<ToolCallOutcome>
       .list(user.id)
       .map((view) => view.id),
   );
-  const outcome = pool.callTool(user.id, defFor(user), "trigger-elicitation-request", {});
+  const outcome = pool.session(user.id, defFor(user)).callTool("trigger-elicitation-request", {});
   let id = "";
   await waitUntil(
     () => {

@@ -90,7 +90,7 @@ describe("a secret URL never reaches a member, an export or an error", () => {
       listServers(getDb(), actorIn(bob, acme)),
       Object.values(ids).map((id) => serverViewById(getDb(), actorIn(bob, acme), id)),
       Object.values(ids).map((id) =>
-        pool.status(bob.id, definitionFor(getDb(), bob.id, getServerById(getDb(), { id, workspaceId: acme })!)),
+        pool.session(bob.id, definitionFor(getDb(), bob.id, getServerById(getDb(), { id, workspaceId: acme })!)).status(),
       ),
       exportWorkspaceServers(getDb(), actorIn(bob, acme), "yaml"),
       exportWorkspaceServers(getDb(), actorIn(bob, acme), "json"),

@@ -91,7 +91,7 @@ async function connect(user: Person, login: string, forEveryone = false) {
 }
 
 async function whoami(user: Person): Promise<string> {
-  const outcome = await pool.callTool(user.id, defFor(user), "whoami");
+  const outcome = await pool.session(user.id, defFor(user)).callTool("whoami");
   return outcome.isError ? "error" : (outcome.content.content[0] as { text: string }).text;
 }
 
@@ -120,10 +120,10 @@ describe("switching to shared never serves anyone's personal tokens", () => {
   });
 
   it("after an admin switches it to shared, nobody's call carries a personal token: everyone waits", async () => {
-    expect(pool.status(bob.id, defFor(bob)).state).toBe("connected");
+    expect(pool.session(bob.id, defFor(bob)).status().state).toBe("connected");
     await setMode("shared");
     // The switch closed every connection to the server.
-    expect(pool.status(bob.id, defFor(bob)).state).not.toBe("connected");
+    expect(pool.session(bob.id, defFor(bob)).status().state).not.toBe("connected");
     const seen = as.stats.bearerSubjects.length;
     for (const user of [bob, carol, creator]) expect(await whoami(user)).toBe("error");
     expect(as.stats.bearerSubjects.slice(seen)).toEqual([]);

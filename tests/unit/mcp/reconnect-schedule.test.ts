@@ -58,13 +58,13 @@ describe("reconnect schedule", () => {
   it("retries at 1, 2, 4, 8, 16 s and then reports failed with the reason", async () => {
     const [status] = await pool.discover("u", [server]);
     expect(status.state).toBe("connected");
-    const crash = await pool.callTool("u", server, "crash", {});
+    const crash = await pool.session("u", server).callTool("crash", {});
     expect(crash.errorCode).toBe("connection_closed");
 
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
-      await until(() => pool.status("u", server).reconnect?.attempt === attempt, `attempt ${attempt} scheduled`);
-      const { reconnect, state } = pool.status("u", server);
+      await until(() => pool.session("u", server).status().reconnect?.attempt === attempt, `attempt ${attempt} scheduled`);
+      const { reconnect, state } = pool.session("u", server).status();
       expect(state).toBe("reconnecting");
       const delay = reconnect!.at - clock.now();
       delays.push(delay);
@@ -76,8 +76,8 @@ describe("reconnect schedule", () => {
       await until(() => launches === launchesBefore + 1, `attempt ${attempt} launched`);
     }
     expect(delays).toEqual([1000, 2000, 4000, 8000, 16000]);
-    await until(() => pool.status("u", server).state === "failed", "failed state");
-    const final = pool.status("u", server);
+    await until(() => pool.session("u", server).status().state === "failed", "failed state");
+    const final = pool.session("u", server).status();
     expect(final.lastError?.message).toMatch(/gave up after 5 reconnect attempts; last error: .*command not found/);
     expect(final.lastError?.code).toBe("command_not_found");
   });
@@ -106,15 +106,15 @@ describe("idle eviction", () => {
   it("never evicts while a call is in flight, then evicts after the idle time", async () => {
     const [status] = await pool.discover("u", [server]);
     const pid = status.pid!;
-    const slow = pool.callTool("u", server, "slow", { ms: 400, label: "s" });
+    const slow = pool.session("u", server).callTool("slow", { ms: 400, label: "s" });
     await new Promise((r) => setTimeout(r, 100));
     clock.advance(60_000);
-    expect(pool.status("u", server).state).toBe("connected");
+    expect(pool.session("u", server).status().state).toBe("connected");
     expect((await slow).isError).toBe(false);
     clock.advance(4999);
-    expect(pool.status("u", server).state).toBe("connected");
+    expect(pool.session("u", server).status().state).toBe("connected");
     clock.advance(1);
-    await until(() => pool.status("u", server).state === "idle", "eviction");
+    await until(() => pool.session("u", server).status().state === "idle", "eviction");
     await until(() => {
       try {
         process.kill(pid, 0);
@@ -123,7 +123,7 @@ describe("idle eviction", () => {
         return true; // ESRCH: the child is gone
       }
     }, "child exit");
-    const again = await pool.callTool("u", server, "echo", { message: "woke" });
+    const again = await pool.session("u", server).callTool("echo", { message: "woke" });
     expect(again.forModel).toEqual({ result: "echo: woke" });
   });
 });

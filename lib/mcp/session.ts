@@ -1,0 +1,203 @@
+/**
+ * One (user, server) as callers see it: `pool.session(userId, server)` returns this handle, and
+ * every request on that pair goes through it (tools, resources, prompts, completion, logs, status).
+ * It holds no connection itself: each call finds the pool's current entry, so a handle kept across
+ * a reconnect or a config change reaches the new connection, exactly as the pool would.
+ */
+import type {
+  CompleteRequest,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/client";
+import { boundCompletion, checkCompletionRef } from "./completions";
+import { effectiveSettings, type ServerDefinition } from "./config";
+import { EngineError } from "./errors";
+import type { ManagedServer } from "./managed-server";
+import { errorOutcome } from "./results";
+import type { ServerLogEntry } from "./server-log";
+import type { CallOptions, PoolAdmission, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
+
+/** What a session needs from its pool (the pool's own entry lookup, admission and naming). */
+export interface SessionHost {
+  /** The current entry of (user, server), created or replaced when the config changed. */
+  entry(userId: string, server: ServerDefinition): ManagedServer;
+  /** The entry, after the admission hook approved opening it (throws over a quota). */
+  admitted(userId: string, server: ServerDefinition): ManagedServer;
+  /** The servers' tools named together (the same array until a listing changes). */
+  namedTools(userId: string, servers: ServerDefinition[]): { tools: RegisteredTool[] };
+  /** Connect and wait at most the turn wait (see `McpPool.connectWithin`). */
+  connectWithin(userId: string, servers: ServerDefinition[]): Promise<ServerStatus[]>;
+  /** The per-call admission hook, if any. */
+  admission?: PoolAdmission;
+  /** How long a page waits for a server still connecting. */
+  turnWaitMs: number;
+}
+
+/** The per-(user, server) handle of the pool. */
+export class ServerSession {
+  constructor(
+    private readonly host: SessionHost,
+    readonly userId: string,
+    readonly server: ServerDefinition,
+  ) {}
+
+  /** Synchronous status snapshot; never connects. */
+  status(): ServerStatus {
+    return this.entry().status();
+  }
+
+  /** Close and connect again now (resets backoff); the outcome is in the returned status. */
+  async reconnect(): Promise<ServerStatus> {
+    const managed = this.entry();
+    await managed.reconnectNow();
+    return managed.status();
+  }
+
+  /** Registered tools (including wrappers) of this server; connects if needed, throws EngineError. */
+  async listTools(): Promise<RegisteredTool[]> {
+    await this.host.admitted(this.userId, this.server).ensureConnected();
+    return this.host.namedTools(this.userId, [this.server]).tools;
+  }
+
+  /**
+   * Like `listTools`, for a page a person waits on: waits at most as `connectWithin` does; a server
+   * still connecting then fails with `not_connected` saying so (its tools appear once connected).
+   */
+  async listToolsWithin(): Promise<RegisteredTool[]> {
+    await this.requireConnectedWithin();
+    return this.host.namedTools(this.userId, [this.server]).tools;
+  }
+
+  /** Wait for the server as `connectWithin` does; throws its failure, or `not_connected` while it still connects. */
+  async requireConnectedWithin(): Promise<void> {
+    const [status] = await this.host.connectWithin(this.userId, [this.server]);
+    if (status.state === "connected") return;
+    if (status.state === "connecting" || status.state === "reconnecting") {
+      throw new EngineError(
+        "not_connected",
+        `server "${this.server.name}" is still connecting (waited ${Math.round(this.host.turnWaitMs / 1000)} s); its tools appear once it is connected`,
+      );
+    }
+    // Failed, disabled, needs authorization, refused: the entry's own error says why.
+    await this.host.admitted(this.userId, this.server).ensureConnected();
+  }
+
+  /**
+   * Call a server tool: the registered tool the caller already holds, or its raw name. Failures are error
+   * outcomes; only a quota refusal throws.
+   */
+  async callTool(
+    tool: string | Pick<RegisteredTool, "rawName" | "serverId">,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<ToolCallOutcome> {
+    if (typeof tool !== "string" && tool.serverId !== this.server.id) {
+      return errorOutcome(new EngineError("not_found", `tool "${tool.rawName}" does not belong to server "${this.server.name}"`), 0);
+    }
+    const managed = this.host.admitted(this.userId, this.server);
+    const release = this.host.admission?.call(this.userId);
+    try {
+      return await managed.callTool(typeof tool === "string" ? tool : tool.rawName, args, options);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** resources/list (all pages, bounded). */
+  async listResources(): Promise<Resource[]> {
+    return (await this.entry().relist("resources")).resources;
+  }
+
+  /** resources/templates/list (all pages, bounded). */
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    return (await this.entry().relist("resources")).resourceTemplates;
+  }
+
+  /** resources/read. */
+  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    const timeoutMs = this.timeoutMs();
+    return this.entry().request((c) => c.readResource(uri, { ...options, timeoutMs }));
+  }
+
+  /** prompts/list (all pages, bounded). */
+  async listPrompts(): Promise<Prompt[]> {
+    return (await this.entry().relist("prompts")).prompts;
+  }
+
+  /** prompts/get. */
+  async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    const timeoutMs = this.timeoutMs();
+    return this.entry().request((c) => c.getPrompt(name, args, { ...options, timeoutMs }));
+  }
+
+  /**
+   * completion/complete for a resource-template variable (`ref/resource` with the template as
+   * listed) or a prompt argument; unknown references are refused before anything is sent.
+   */
+  async complete(
+    ref: CompleteRequest["params"]["ref"],
+    argument: CompleteRequest["params"]["argument"],
+    context?: CompleteRequest["params"]["context"],
+  ) {
+    const timeoutMs = this.timeoutMs();
+    return this.entry().request(async (c) => {
+      checkCompletionRef(this.server.name, c.client.getServerCapabilities(), c.discovered, ref, argument.name);
+      return boundCompletion(await c.complete({ ref, argument, context }, { timeoutMs }));
+    });
+  }
+
+  /** The server's `instructions` for the host (untrusted text, like every server string); connects if needed. */
+  async instructions(): Promise<string | undefined> {
+    return this.entry().request(async (c) => c.instructions);
+  }
+
+  /** Capabilities and instructions of the live connection, or null when not connected; never connects. */
+  details() {
+    return this.entry().details();
+  }
+
+  /** The current connection's server log: bounded, redacted, oldest first. */
+  serverLog(): ServerLogEntry[] {
+    return this.entry().log.list();
+  }
+
+  /** logging/setLevel on the (user, server) connection. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    const timeoutMs = this.timeoutMs();
+    await this.entry().request((c) => c.setLogLevel(level, { timeoutMs }));
+  }
+
+  /**
+   * resources/subscribe: `onUpdated` runs for each `notifications/resources/updated` of `uri`.
+   * Returns the unsubscribe function (resources/unsubscribe, and the listener removed).
+   */
+  async subscribeResource(uri: string, onUpdated: (uri: string) => void): Promise<() => Promise<void>> {
+    const managed = this.entry();
+    const timeoutMs = this.timeoutMs();
+    const stop = managed.onResourceUpdated((updated) => {
+      if (updated === uri) onUpdated(updated);
+    });
+    try {
+      await managed.request((c) => c.subscribeResource(uri, { timeoutMs }));
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return async () => {
+      stop();
+      await managed.request((c) => c.unsubscribeResource(uri, { timeoutMs }));
+    };
+  }
+
+  private entry(): ManagedServer {
+    return this.host.entry(this.userId, this.server);
+  }
+
+  private timeoutMs(): number {
+    return effectiveSettings(this.server.config).timeoutMs;
+  }
+}
