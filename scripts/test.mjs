@@ -28,10 +28,40 @@ const SYSTEM_PACKAGES = [
   { pkg: "slirp4netns", probe: "/usr/bin/slirp4netns" },
   // A sandbox's kept, size-capped home is an ext4 image mounted through a loop device.
   { pkg: "e2fsprogs", probe: "/usr/sbin/mkfs.ext4" },
+  // The database tests start their own throw-away clusters with initdb/pg_ctl (tests/helpers/postgres.ts).
+  { pkg: "postgresql", probe: () => hasPostgres() },
 ];
 
+/** Whether initdb is installed (Debian keeps it in a versioned folder, off the PATH). */
+function hasPostgres() {
+  const debian = "/usr/lib/postgresql";
+  if (fs.existsSync(debian) && fs.readdirSync(debian).some((v) => fs.existsSync(path.join(debian, v, "bin/initdb")))) return true;
+  return spawnSync("sh", ["-c", "command -v initdb"], { stdio: "ignore" }).status === 0;
+}
+
+/**
+ * Installing Debian's postgresql would create and start a system cluster: the tests want neither
+ * (they run their own under temp dirs), so no main cluster is created and invoke-rc.d starts no
+ * service during the install (a policy-rc.d answering 101, removed afterwards).
+ */
+function withoutPostgresService(install) {
+  const conf = "/etc/postgresql-common/createcluster.conf";
+  fs.mkdirSync(path.dirname(conf), { recursive: true });
+  const kept = fs.existsSync(conf) ? fs.readFileSync(conf, "utf8").replace(/^create_main_cluster.*$/gm, "") : "";
+  fs.writeFileSync(conf, `${kept.trimEnd()}\ncreate_main_cluster = false\n`);
+  const policy = "/usr/sbin/policy-rc.d";
+  const ownPolicy = !fs.existsSync(policy);
+  if (ownPolicy) fs.writeFileSync(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 });
+  try {
+    return install();
+  } finally {
+    if (ownPolicy) fs.rmSync(policy, { force: true });
+  }
+}
+
 function ensureSystemPackages() {
-  const missing = SYSTEM_PACKAGES.filter((p) => !fs.existsSync(p.probe)).map((p) => p.pkg);
+  const present = (p) => (typeof p.probe === "function" ? p.probe() : fs.existsSync(p.probe));
+  const missing = SYSTEM_PACKAGES.filter((p) => !present(p)).map((p) => p.pkg);
   if (!missing.length) return;
   if (process.getuid?.() !== 0) {
     console.error(
@@ -41,16 +71,20 @@ function ensureSystemPackages() {
   }
   console.log(`switchboard test: installing ${missing.join(", ")} …`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [
-    ["update", "-q"],
-    ["install", "-y", "-q", "--no-install-recommends", ...missing],
-  ]) {
-    const result = spawnSync("apt-get", args, { stdio: "inherit", env });
-    if (result.status !== 0) {
-      console.error(`switchboard test: apt-get ${args[0]} failed; install ${missing.join(" ")} by hand.`);
-      process.exit(1);
+  const install = () => {
+    for (const args of [
+      ["update", "-q"],
+      ["install", "-y", "-q", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", ...missing],
+    ]) {
+      const result = spawnSync("apt-get", args, { stdio: "inherit", env });
+      if (result.status !== 0) {
+        console.error(`switchboard test: apt-get ${args[0]} failed; install ${missing.join(" ")} by hand.`);
+        process.exit(1);
+      }
     }
-  }
+  };
+  if (missing.includes("postgresql")) withoutPostgresService(install);
+  else install();
 }
 
 function step(label, command, args, options = {}) {
