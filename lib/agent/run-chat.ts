@@ -16,6 +16,7 @@ import type { Db } from "../../db/client";
 import { newId } from "../../db/ids";
 import { saveMessage } from "../../db/queries/messages";
 import type { McpPool, ServerDefinition } from "../mcp";
+import { type EnvBag, environment } from "../env";
 import { redact } from "../redact";
 import { metadataOf, type ChatMessage, type ChatMetadata, type InteractionData, type ServerNotice } from "../domain/chat-message";
 import { buildMcpTools, historyTools } from "./mcp-tools";
@@ -29,7 +30,7 @@ import { contextSources } from "./context-sources";
 import { withServerInstructions } from "./server-instructions";
 
 /** Upper bound on model steps per turn (`SWITCHBOARD_AGENT_MAX_STEPS`, default 10). */
-export function maxAgentSteps(env: Record<string, string | undefined> = process.env): number {
+export function maxAgentSteps(env: EnvBag = environment()): number {
   const value = Number(env.SWITCHBOARD_AGENT_MAX_STEPS);
   return Number.isInteger(value) && value > 0 ? Math.min(value, 100) : 10;
 }

@@ -4,6 +4,7 @@
  * the scenario named in `MCP_CONFORMANCE_SCENARIO` (credentials in `MCP_CONFORMANCE_CONTEXT`).
  */
 import { ClientCredentialsProvider, PrivateKeyJwtProvider, type FetchLike, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { conformanceSetting } from "../env";
 import { McpPool, type ServerDefinition } from "../mcp";
 import { createGuardedFetch, parseAllowedHosts } from "../net";
 import { redact } from "../redact";
@@ -45,8 +46,9 @@ function conformanceServer(url: string): ServerDefinition {
  * provider), so a pass certifies what users run; returns the exit code (0 = done, 1 = failed).
  */
 export async function runConformance(url: string): Promise<number> {
-  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ConformanceContext;
+  const setting = conformanceSetting();
+  const scenario = setting.scenario;
+  const context = JSON.parse(setting.context) as ConformanceContext;
   // A local command talking to the suite's mock servers: loopback (and plain http to it) is allowed.
   const baseFetch = createGuardedFetch({ allowedHosts: parseAllowedHosts("localhost,127.0.0.1,::1"), allowHttp: "loopback" });
   const policy: OAuthUrlPolicy = { allowLoopbackHttp: true };
