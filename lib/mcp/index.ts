@@ -1,6 +1,7 @@
 /**
- * The MCP engine's public surface: one pool of connections per process, keyed by (user, server).
- * API routes, the agent and the CLI import from here only.
+ * The MCP engine's main surface: one pool of connections per process, keyed by (user, server).
+ * Callers take the pool and its types from here; a few take one part directly where that is all
+ * they need (the config schema, which db/ uses too, the hook types, the sandbox, errors, the logger).
  */
 export { McpPool } from "./pool";
 export type { ServerSession } from "./session";
