@@ -84,10 +84,10 @@ const declaredCache = new Map();
 /** Whether a dependency's type declarations name `word` (the SDK, Node, the DOM, TypeScript's options). */
 function declaredByDependency(word) {
   if (!declaredCache.has(word)) {
-    const found = fs.existsSync(path.join(root, "node_modules"))
-      ? spawnSync("grep", ["-rlw", "-m1", "--include=*.d.ts", word, "node_modules"], { cwd: root, encoding: "utf8" }).stdout.trim() !== ""
-      : false;
-    declaredCache.set(word, found);
+    const search = fs.existsSync(path.join(root, "node_modules"))
+      ? spawnSync("grep", ["-rlw", "-m1", "--include=*.d.ts", word, "node_modules"], { cwd: root, encoding: "utf8" })
+      : null;
+    declaredCache.set(word, Boolean(search?.stdout?.trim()));
   }
   return declaredCache.get(word);
 }
