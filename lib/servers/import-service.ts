@@ -14,6 +14,7 @@ import type { ServerConfig } from "../mcp/config";
 import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { exportServers } from "./export-format";
 import { ImportError, parseImport, type ImportEntry } from "./import-formats";
+import { newServerSchema } from "./input";
 import { addServer, type Actor } from "./service";
 
 /** Body of `POST /api/servers/import`. */
@@ -72,7 +73,7 @@ export function confirmImport(db: Db, actor: Actor, request: ImportRequest & { c
     if (problem) throw new AppError(entry.needsConsent && !actor.isAdmin ? "auth.forbidden" : "server.invalid_config", problem, "confirm");
     return entry;
   });
-  return { created: chosen.map((entry) => addServer(db, actor, { name: entry.name, config: entry.config }).id) };
+  return { created: chosen.map((entry) => addServer(db, actor, newServerSchema.parse({ name: entry.name, config: entry.config })).id) };
 }
 
 /** The workspace's servers as an `mcp_servers:` document, secrets as placeholders. */

@@ -17,7 +17,8 @@ import { getUserById } from "../../db/queries/users";
 import { recordAudit } from "../../db/queries/audit";
 import { environment, sandboxMode } from "../env";
 import { AppError } from "../errors";
-import { ConfigError, assertServerName, parseServerConfig, transportOf, type ServerConfig } from "../mcp/config";
+import { transportOf, type ServerConfig } from "../mcp/config";
+import type { NewServerInput, ServerInput } from "./input";
 import { getServer } from "./lookup";
 import { restoreMaskedSecrets, secretOrigin } from "./secrets";
 import { recordServerChange } from "./change-effects";
@@ -77,48 +78,24 @@ function assertMayUseTransport(actor: Actor, config: ServerConfig): void {
   }
 }
 
-function parseInput(body: unknown): { name: unknown; config: unknown; memberKeys: unknown } {
-  if (!body || typeof body !== "object" || Array.isArray(body))
-    throw new AppError("request.invalid", "Send a JSON object `{name, config}`.");
-  const unknownKeys = Object.keys(body).filter((k) => k !== "name" && k !== "config" && k !== "memberKeys");
-  if (unknownKeys.length) throw new AppError("request.invalid", `unknown key \`${unknownKeys[0]}\``, unknownKeys[0]);
-  return body as { name: unknown; config: unknown; memberKeys: unknown };
-}
-
 // Per-member keys name header/env keys of the config itself: `headers.<name>` or `env.<name>`.
-function parseMemberKeys(value: unknown, config: ServerConfig): string[] | undefined {
+function checkMemberKeys(value: string[] | undefined, config: ServerConfig): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.some((k) => typeof k !== "string") || value.length > 50)
-    throw new AppError("request.invalid", "memberKeys: expected a list of `headers.<name>` / `env.<name>` keys", "memberKeys");
-  for (const key of value as string[]) {
+  for (const key of value) {
     const [section, name] = splitKey(key);
     if ((section !== "headers" && section !== "env") || config[section]?.[name] === undefined)
       throw new AppError("request.invalid", `memberKeys: \`${key}\` is not a header or env key of this server`, "memberKeys");
   }
-  return [...new Set(value as string[])];
-}
-
-function prefixConfigError<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      const { field, message } = error;
-      throw new AppError("server.invalid_config", message, field === "name" ? "name" : field ? `config.${field}` : "config");
-    }
-    throw error;
-  }
+  return [...new Set(value)];
 }
 
 /** One server of the actor's workspace, or a 404 (re-exported: the one lookup lives in lookup.ts). */
 export { getServer } from "./lookup";
 
-/** Create a server from `{name, config}`. */
-export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
-  const input = parseInput(body);
-  const name = prefixConfigError(() => assertServerName(input.name));
-  const config = prefixConfigError(() => parseServerConfig(input.config ?? {}, name));
-  const memberKeys = parseMemberKeys(input.memberKeys, config);
+/** Create a server from `{name, config}` parsed at the boundary (`newServerSchema`, lib/servers/input.ts). */
+export function addServer(db: Db, actor: Actor, input: NewServerInput): ServerRecord {
+  const { name, config } = input;
+  const memberKeys = checkMemberKeys(input.memberKeys, config);
   assertCanManage(db, actor);
   assertMayUseTransport(actor, config);
   assertServerRoom(listServersByWorkspace(db, actor.workspaceId).length);
@@ -139,14 +116,13 @@ export function addServer(db: Db, actor: Actor, body: unknown): ServerRecord {
  * Change a server: `{name?, config?}`; secrets sent back masked keep their stored value, unless the
  * edit moves the server to another origin (scheme, host, port): then they must be entered again.
  */
-export function changeServer(db: Db, actor: Actor, id: string, body: unknown): ServerRecord {
+export function changeServer(db: Db, actor: Actor, id: string, input: ServerInput): ServerRecord {
   const existing = getServer(db, actor, id);
-  const input = parseInput(body);
-  const name = input.name === undefined ? existing.name : prefixConfigError(() => assertServerName(input.name));
+  const name = input.name ?? existing.name;
   let config = existing.config;
   const stored = readServerSecrets(db, existing);
   if (input.config !== undefined) {
-    const parsed = prefixConfigError(() => parseServerConfig(input.config, name));
+    const parsed = input.config;
     const restored = restoreMaskedSecrets(parsed, stored, secretOrigin(parsed) === secretOrigin(existing.config));
     if (restored.moved)
       throw new AppError(
@@ -164,7 +140,7 @@ export function changeServer(db: Db, actor: Actor, id: string, body: unknown): S
   } else {
     config = restoreMaskedSecrets(existing.config, stored).config;
   }
-  const memberKeys = parseMemberKeys(input.memberKeys, config);
+  const memberKeys = checkMemberKeys(input.memberKeys, config);
   assertCanManage(db, actor);
   // Changing an existing stdio server, or turning a server into one, both need an administrator.
   assertMayUseTransport(actor, existing.config);
@@ -203,13 +179,13 @@ export function serverViewById(db: Db, actor: Actor, id: string) {
 }
 
 /** `addServer`, answered as its view. */
-export function addServerView(db: Db, actor: Actor, body: unknown) {
-  return serverView(addServer(db, actor, body));
+export function addServerView(db: Db, actor: Actor, input: NewServerInput) {
+  return serverView(addServer(db, actor, input));
 }
 
 /** `changeServer`, answered as its view. */
-export function changeServerView(db: Db, actor: Actor, id: string, body: unknown) {
-  const record = changeServer(db, actor, id, body);
+export function changeServerView(db: Db, actor: Actor, id: string, input: ServerInput) {
+  const record = changeServer(db, actor, id, input);
   return serverView(record, { sharedBy: sharedByName(db, record) });
 }
 

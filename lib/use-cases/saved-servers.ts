@@ -10,8 +10,11 @@ import { getDb } from "../../db/client";
 import { getServerById } from "../../db/queries/servers";
 import { confirmImport, exportWorkspaceServers, type ImportRequest, previewImport } from "../servers/import-service";
 import { memberValuesView, setMemberValues } from "../servers/member-values";
+import type { NewServerInput, ServerInput } from "../servers/input";
 import { addServerView, changeServerView, type Actor, listServers, removeServerNow, serverView, serverViewById } from "../servers/service";
 import { appAccessEffects } from "./access-effects";
+
+export { newServerSchema, serverChangeSchema } from "../servers/input";
 import { consoleLogger } from "../runtime/console-logger";
 import { appPool, workspaceServerDefinition } from "../runtime/engine";
 
@@ -24,14 +27,14 @@ export function startSavedServer(caller: Actor, serverId: string): void {
 }
 
 /** Add a server and start it. */
-export function addAndStartServer(caller: Actor, body: unknown) {
+export function addAndStartServer(caller: Actor, body: NewServerInput) {
   const view = addServerView(getDb(), caller, body);
   startSavedServer(caller, view.id);
   return view;
 }
 
 /** Change a server and start it with its new config (the old connection closes). */
-export function changeAndStartServer(caller: Actor, id: string, body: unknown) {
+export function changeAndStartServer(caller: Actor, id: string, body: ServerInput) {
   const view = changeServerView(getDb(), caller, id, body);
   startSavedServer(caller, view.id);
   return view;

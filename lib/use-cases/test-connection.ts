@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "../../db/client";
 import { readServerSecrets } from "../../db/queries/servers";
 import { AppError } from "../errors";
-import { parseServerConfig, transportOf } from "../mcp/config";
+import { type ServerConfig, transportOf } from "../mcp/config";
 import { allowedHostsFromEnv, checkTarget, systemResolver } from "../net";
 import { blockedMessage } from "../net/blocked-message";
 import { BlockedRequestError } from "../net/errors";
@@ -17,6 +17,8 @@ import { getServer } from "../servers/lookup";
 import { restoreMaskedSecrets } from "../servers/secrets";
 import type { Actor } from "../servers/service";
 import { isolatedPool } from "../runtime/engine";
+
+export { connectionTestSchema } from "../servers/input";
 
 /** What the form shows after a test. */
 export interface ConnectionTestResult {
@@ -31,9 +33,9 @@ export interface ConnectionTestResult {
 /** Test `config` (with `serverId`, masked secrets are the saved server's). Never saves or keeps anything. */
 export async function testServerConnection(
   caller: Actor,
-  body: { name?: string; config: unknown; serverId?: string },
+  body: { name?: string; config: ServerConfig; serverId?: string },
 ): Promise<ConnectionTestResult> {
-  let config = parseServerConfig(body.config, body.name);
+  let config = body.config;
   if (transportOf(config) === "stdio" && !caller.isAdmin) {
     throw new AppError("auth.forbidden", "Only instance administrators can run stdio (command) servers.", "command");
   }

@@ -1,7 +1,5 @@
-import { z } from "zod";
-
 /**
- * Body of `POST /api/servers` and `PATCH /api/servers/:id`: `{name, config, memberKeys?}`. The
- * config is checked key by key in lib/mcp/config.ts, whose errors name the server and the key.
+ * Body of `POST /api/servers`: `{name, config, memberKeys?}`, the config parsed by its own schema
+ * (lib/mcp/config.ts); a bad name or key is `server.invalid_config` naming it.
  */
-export const serverBody = z.record(z.string(), z.unknown());
+export { newServerSchema as serverBody } from "@/lib/use-cases/saved-servers";

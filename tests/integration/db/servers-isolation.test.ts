@@ -9,6 +9,7 @@ import { registerUser } from "@/lib/auth/register";
 import { registerTestUser } from "../../helpers/register";
 import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { AppError } from "@/lib/errors";
+import { newServerSchema } from "@/lib/servers/input";
 import { addServer, changeServer, getServer, listServers, removeServer, type Actor } from "@/lib/servers/service";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 
@@ -161,7 +162,8 @@ describe("server configs are per workspace", () => {
       [{ name: "bad name!", config: { url: "https://x.example" } }, "name"],
     ];
     for (const [body, field] of cases) {
-      const error = errorOf(() => addServer(db, alice, body));
+      // Parsed at the boundary, as the route does (lib/servers/input.ts), then saved.
+      const error = errorOf(() => addServer(db, alice, newServerSchema.parse(body)));
       expect(error.status, JSON.stringify(body)).toBe(400);
       expect(error.field, JSON.stringify(body)).toBe(field);
     }

@@ -1,7 +1,7 @@
 import { requireWorkspace } from "@/lib/use-cases/caller";
 import { idParam, parseJson, route } from "@/lib/http";
 import { changeAndStartServer, removeSavedServer, savedServer } from "@/lib/use-cases/saved-servers";
-import { serverBody } from "./schema";
+import { serverChangeBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
@@ -14,7 +14,7 @@ export const GET = route(async (request: Request, context: Context) => {
 /** Change a server's name and/or config (owners/admins); it restarts with the new config. */
 export const PATCH = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  const body = await parseJson(request, serverBody);
+  const body = await parseJson(request, serverChangeBody);
   return Response.json(changeAndStartServer(caller, await idParam(context), body));
 });
 
