@@ -6,8 +6,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { mcpServers } from "../schema";
-import { instanceKey } from "../key-check";
-import { decrypt, encrypt } from "../../lib/crypto";
+import { openJson, sealJson } from "../secrets";
 import { transportOf, type ServerConfig, type ServerDefinition } from "../../lib/mcp/config";
 import { mergeSecrets, splitSecrets, type ServerSecrets } from "../server-secrets";
 import { bumpGeneration } from "../generation";
@@ -37,7 +36,7 @@ function toRecord(row: Row): ServerRecord {
 }
 
 function encryptSecrets(secrets: ServerSecrets): string | null {
-  return Object.keys(secrets).length ? encrypt(JSON.stringify(secrets), instanceKey()) : null;
+  return Object.keys(secrets).length ? sealJson(secrets) : null;
 }
 
 /** The decrypted secrets of a stored server. */
@@ -47,7 +46,7 @@ export function readServerSecrets(db: Db, ref: { id: string; workspaceId: string
     .from(mcpServers)
     .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
     .get();
-  return row?.secretsEnc ? (JSON.parse(decrypt(row.secretsEnc, instanceKey())) as ServerSecrets) : {};
+  return row?.secretsEnc ? openJson<ServerSecrets>(row.secretsEnc) : {};
 }
 
 /** Every server of a workspace, by name. */

@@ -4,9 +4,8 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
-import { instanceKey } from "../key-check";
+import { openSecret, sealSecret } from "../secrets";
 import { userSettings } from "../schema";
-import { decrypt, encrypt } from "../../lib/crypto";
 import type { UserModelChoice } from "../../lib/domain/model-choice";
 
 /** The stored choice with the key decrypted (server-side use only), or null. */
@@ -17,7 +16,7 @@ export function getUserModelChoice(db: Db, userId: string): UserModelChoice | nu
     provider: row.provider,
     model: row.model,
     baseUrl: row.baseUrl,
-    apiKey: row.apiKeyEnc ? decrypt(row.apiKeyEnc, instanceKey()) : null,
+    apiKey: row.apiKeyEnc ? openSecret(row.apiKeyEnc) : null,
   };
 }
 
@@ -36,7 +35,7 @@ export function saveUserModelChoice(db: Db, userId: string, update: ModelChoiceU
     model: update.model,
     baseUrl: update.baseUrl,
     updatedAt: new Date(),
-    ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? encrypt(update.apiKey, instanceKey()) : null }),
+    ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? sealSecret(update.apiKey) : null }),
   };
   db.insert(userSettings)
     .values({ userId, ...values })

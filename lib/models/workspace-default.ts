@@ -5,14 +5,13 @@
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import { instanceKey } from "../../db/key-check";
+import { openSecret, sealSecret } from "../../db/secrets";
 import { recordAudit } from "../../db/queries/audit";
 import { workspaceSettings } from "../../db/schema";
 import type { UserModelChoice } from "./model-config";
 import { maskKey } from "./model-config";
 import type { modelSettingsSchema } from "./settings-service";
 import { validateModelChoice } from "./settings-service";
-import { decrypt, encrypt } from "../crypto";
 import type { WorkspaceActor } from "../domain/workspace";
 
 /** The workspace's default model choice (key decrypted, server-side only), or null. */
@@ -23,7 +22,7 @@ export function workspaceModelChoice(db: Db, workspaceId: string): UserModelChoi
     provider: row.provider,
     model: row.model,
     baseUrl: row.baseUrl,
-    apiKey: row.apiKeyEnc ? decrypt(row.apiKeyEnc, instanceKey()) : null,
+    apiKey: row.apiKeyEnc ? openSecret(row.apiKeyEnc) : null,
   };
 }
 
@@ -48,7 +47,7 @@ export function setWorkspaceModel(db: Db, actor: WorkspaceActor, input: z.infer<
     baseUrl: input.baseUrl,
     updatedBy: actor.id,
     updatedAt: new Date(),
-    ...(apiKey === undefined ? {} : { apiKeyEnc: apiKey ? encrypt(apiKey, instanceKey()) : null }),
+    ...(apiKey === undefined ? {} : { apiKeyEnc: apiKey ? sealSecret(apiKey) : null }),
   };
   db.insert(workspaceSettings)
     .values({ workspaceId: actor.workspaceId, ...values })

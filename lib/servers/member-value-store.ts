@@ -6,9 +6,8 @@
  */
 import type { Db } from "../../db/client";
 import { getCredential, listServerCredentials, putCredential } from "../../db/queries/credentials";
-import { instanceKey } from "../../db/key-check";
+import { openJson, sealJson } from "../../db/secrets";
 import type { ServerRecord } from "../../db/queries/servers";
-import { decrypt, encrypt } from "../crypto";
 
 /** The credential kind a member's own header/env values are stored under (one encrypted JSON map). */
 export const MEMBER_VALUES_KIND = "member_values";
@@ -23,7 +22,7 @@ export interface MemberValue {
 }
 
 function decode(valueEnc: string): Record<string, MemberValue> {
-  const raw = JSON.parse(decrypt(valueEnc, instanceKey())) as Record<string, string | MemberValue>;
+  const raw = openJson<Record<string, string | MemberValue>>(valueEnc);
   // Earlier rows hold bare strings: the value without its origin.
   return Object.fromEntries(Object.entries(raw).map(([key, entry]) => [key, typeof entry === "string" ? { value: entry } : entry]));
 }
@@ -43,11 +42,7 @@ export function isSendable(entry: MemberValue, origin: string | null): boolean {
 export function writeMemberValues(db: Db, userId: string, record: ServerRecord, values: Record<string, MemberValue>): void {
   const allowed = new Set(record.memberKeys);
   const kept = Object.fromEntries(Object.entries(values).filter(([key]) => allowed.has(key)));
-  putCredential(
-    db,
-    { userId, serverId: record.id, kind: MEMBER_VALUES_KIND },
-    { valueEnc: encrypt(JSON.stringify(kept), instanceKey()), expiresAt: null },
-  );
+  putCredential(db, { userId, serverId: record.id, kind: MEMBER_VALUES_KIND }, { valueEnc: sealJson(kept), expiresAt: null });
 }
 
 /**
@@ -62,11 +57,7 @@ export function holdMemberValues(db: Db, serverId: string, previousOrigin: strin
     const bound = Object.fromEntries(
       Object.entries(values).map(([key, entry]) => [key, entry.origin === undefined ? { ...entry, origin: previousOrigin } : entry]),
     );
-    putCredential(
-      db,
-      { userId: row.userId, serverId, kind: MEMBER_VALUES_KIND },
-      { valueEnc: encrypt(JSON.stringify(bound), instanceKey()), expiresAt: null },
-    );
+    putCredential(db, { userId: row.userId, serverId, kind: MEMBER_VALUES_KIND }, { valueEnc: sealJson(bound), expiresAt: null });
   }
   return rows.length;
 }

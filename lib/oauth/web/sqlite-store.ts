@@ -6,7 +6,8 @@ import type { Db } from "../../../db/client";
 import { generationOf } from "../../../db/generation";
 import { deleteCredentials, getCredential, putCredential } from "../../../db/queries/credentials";
 import { insertOAuthState, takeOAuthState } from "../../../db/queries/oauth-states";
-import { decrypt, encrypt, type SecretKey } from "../../crypto";
+import type { SecretKey } from "../../crypto";
+import { openSecret, sealSecret } from "../../../db/secrets";
 import { LookupCache } from "../../lookup-cache";
 import type { OAuthStore } from "../shared/store";
 
@@ -21,7 +22,7 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
     async get(ref, kind) {
       const cached = values.read(`${ref.userId}\u0000${ref.serverId}\u0000${kind}\u0000${key.id}`, generationOf(db), () => {
         const row = getCredential(db, { ...ref, kind });
-        return { value: row ? decrypt(row.valueEnc, key) : undefined };
+        return { value: row ? openSecret(row.valueEnc, key) : undefined };
       });
       return cached.value;
     },
@@ -29,7 +30,7 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
       putCredential(
         db,
         { ...ref, kind },
-        { valueEnc: encrypt(value, key), expiresAt: expiresAt === undefined ? null : new Date(expiresAt) },
+        { valueEnc: sealSecret(value, key), expiresAt: expiresAt === undefined ? null : new Date(expiresAt) },
       );
     },
     async delete(ref, kinds) {
@@ -40,7 +41,7 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
         state: pending.state,
         userId: pending.userId,
         serverId: pending.serverId,
-        codeVerifierEnc: encrypt(pending.codeVerifier, key),
+        codeVerifierEnc: sealSecret(pending.codeVerifier, key),
         expiresAt: new Date(pending.expiresAt),
         forEveryone: pending.forEveryone === true,
       });
@@ -52,7 +53,7 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
         state: row.state,
         userId: row.userId,
         serverId: row.serverId,
-        codeVerifier: row.codeVerifierEnc ? decrypt(row.codeVerifierEnc, key) : "",
+        codeVerifier: row.codeVerifierEnc ? openSecret(row.codeVerifierEnc, key) : "",
         expiresAt: row.expiresAt.getTime(),
         ...(row.forEveryone ? { forEveryone: true } : {}),
       };
