@@ -4,6 +4,7 @@ import { WorkspaceNav } from "@/app/_components/workspaces/workspace-nav";
 import { SignOutButton } from "@/app/_components/ui/sign-out-button";
 import { PendingCenter } from "@/app/_components/pending/pending-center";
 import { AppBrand } from "@/app/_components/ui/app-brand";
+import { AccessNotice } from "@/app/_components/access/access-notice";
 
 /**
  * Every signed-in page: a skip link, the header (brand, workspace switcher, sections with the
@@ -38,6 +39,7 @@ export default async function AppLayout({ children }: { children: React.ReactNod
         {children}
       </main>
       <PendingCenter />
+      <AccessNotice />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/runtime/sam
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import type { BeginResult } from "@/lib/oauth/web/flow";
 import type { serverView } from "@/lib/servers/service";
+import { reportAccessLoss } from "./access/access-events";
 
 /** A server as `GET /api/servers` lists it (masked config, the stdio launch line). */
 export type ServerView = ReturnType<typeof serverView>;
@@ -86,7 +87,12 @@ export async function apiRequest<T>(
 ): Promise<T> {
   const response = await fetch(url, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) } });
   const text = await response.text();
-  if (!response.ok) throw apiErrorOf(response.status, text, fallback(response.status, response.statusText));
+  if (!response.ok) {
+    const error = apiErrorOf(response.status, text, fallback(response.status, response.statusText));
+    // Lost access is explained by the page's notice, whichever screen made the call.
+    reportAccessLoss(error.code, error.message);
+    throw error;
+  }
   return (text ? JSON.parse(text) : undefined) as T;
 }
 

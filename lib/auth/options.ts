@@ -12,7 +12,7 @@ import { recordAudit } from "../../db/queries/audit";
 import { readOrCreateSecretFile } from "../crypto";
 import { dataDir, nextAuthSecretSetting } from "../env";
 import { redact } from "../redact";
-import { checkCredentials } from "./credentials";
+import { ACCOUNT_DISABLED_SIGN_IN, verifyCredentials } from "./credentials";
 import { sessionLifetimeMs } from "./session-policy";
 import { endOneSession, resolveSession, startSession } from "./sessions";
 import { clearAccountAttempts, clientAddress } from "./sign-in-throttle";
@@ -40,8 +40,11 @@ export function getAuthOptions(db: () => Db): NextAuthOptions {
         // Throttling happens before next-auth sees the request (lib/auth/nextauth-handler.ts), where a 429 can be sent.
         async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await checkCredentials(db(), credentials.email, credentials.password);
-          if (!user) return null;
+          const check = await verifyCredentials(db(), credentials.email, credentials.password);
+          // next-auth answers a thrown error with 401 and `error=<message>`: the form names the reason.
+          if (check.outcome === "disabled") throw new Error(ACCOUNT_DISABLED_SIGN_IN);
+          if (check.outcome !== "ok") return null;
+          const { user } = check;
           clearAccountAttempts(credentials.email, clientAddress(request?.headers ?? {}));
           return { id: user.id, email: user.email, name: user.name };
         },

@@ -10,7 +10,7 @@ import { cookies } from "next/headers";
 import { decode } from "next-auth/jwt";
 import type { Db } from "../../db/client";
 import { nextAuthSecret } from "./options";
-import { resolveSession } from "./sessions";
+import { resolveSession, sessionUserDisabled } from "./sessions";
 
 // next-auth v4 names the cookie with a __Secure- prefix on https deployments.
 const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
@@ -78,4 +78,11 @@ export async function currentSession(db: Db, request?: Request): Promise<Current
 /** The user id of the request's live session, or null. */
 export async function sessionUserId(db: Db, request?: Request): Promise<string | null> {
   return (await currentSession(db, request))?.userId ?? null;
+}
+
+/** Whether the request carries a genuine session of an account that has since been disabled. */
+export async function sessionOfDisabledAccount(db: Db, request?: Request): Promise<boolean> {
+  const token = await sessionToken(request);
+  const sessionId = token ? await verifiedSessionId(token, Date.now()) : null;
+  return !!sessionId && sessionUserDisabled(db, sessionId);
 }

@@ -10,7 +10,7 @@ import { generationOf } from "../../db/generation";
 import { getUserById, type UserRecord } from "../../db/queries/users";
 import { getPersonalWorkspaceId } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
-import { currentSession } from "./session-token";
+import { currentSession, sessionOfDisabledAccount } from "./session-token";
 import { enforceRequestRate } from "../quotas";
 import { LookupCache } from "../lookup-cache";
 
@@ -43,15 +43,22 @@ async function currentUser(db: Db, request?: Request): Promise<SessionUser | nul
  */
 export async function requireUser(db: Db, request?: Request): Promise<SessionUser> {
   const user = await currentUser(db, request);
-  if (!user) throw new AppError("auth.unauthorized", "Sign in first.");
+  if (!user) {
+    // The account's own browser is told why it was signed out; a request without its session is not.
+    if (await sessionOfDisabledAccount(db, request)) throw new AppError("auth.account_disabled", ACCOUNT_DISABLED);
+    throw new AppError("auth.unauthorized", "Sign in first.");
+  }
   // Every API route passes here first: the one place the per-user request rate is counted.
   enforceRequestRate(user.id);
   return user;
 }
 
-/** The signed-in user for a page; redirects to /signin otherwise. */
+/** What a disabled account is told, by the API and at sign-in. */
+export const ACCOUNT_DISABLED = "Your account is disabled; ask an administrator to enable it again.";
+
+/** The signed-in user for a page; redirects to /signin otherwise (saying so when the account was disabled). */
 export async function requirePageUser(db: Db): Promise<SessionUser> {
   const user = await currentUser(db);
-  if (!user) redirect("/signin");
+  if (!user) redirect((await sessionOfDisabledAccount(db)) ? "/signin?reason=disabled" : "/signin");
   return user;
 }

@@ -39,6 +39,15 @@ export function resolveSession(db: Db, sessionId: string, now = new Date()): str
   return state.userId;
 }
 
+/**
+ * Whether `sessionId` was refused because its user's account is disabled (disabling also ends the
+ * session, so this reads the user, not the refusal). Only asked for a session the request proved
+ * it holds, so it tells the account's own browser, nobody else, why it was signed out.
+ */
+export function sessionUserDisabled(db: Db, sessionId: string): boolean {
+  return !!getSessionState(db, sessionId)?.userDisabledAt;
+}
+
 /** End one session (sign-out of this browser). */
 export function endOneSession(db: Db, sessionId: string, now = new Date()): void {
   endSession(db, sessionId, now);

@@ -4,12 +4,13 @@
  * or a role change holds from the very next request.
  */
 import "server-only";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import type { Db } from "../../db/client";
 import { PERSONAL_SLUG } from "../../db/queries/workspaces";
 import type { WorkspaceRecord, WorkspaceRole } from "../domain/workspace";
 import { AppError } from "../errors";
 import { WORKSPACE_PATH_HEADER } from "../workspaces/api-path";
+import { lostMembershipError, loweredRoleError } from "../workspaces/lost-access";
 import { membershipOf, type WorkspaceHint } from "../workspaces/membership-lookup";
 import { requirePageUser, requireUser, type SessionUser } from "./session";
 
@@ -63,17 +64,28 @@ export function workspaceForSlug(db: Db, user: SessionUser, slug: string): Works
   try {
     return resolveWorkspace(db, user, { slug }, "member");
   } catch (error) {
-    if (error instanceof AppError && error.code === "workspace.not_found") return null;
+    if (error instanceof AppError && (error.code === "workspace.not_found" || error.code === "workspace.removed")) return null;
     throw error;
   }
 }
 
-/** A workspace page's caller: redirects to sign-in when signed out, 404 when not a member. */
+/**
+ * A workspace page's caller: redirects to sign-in when signed out, to `/access/<slug>` (which says
+ * who removed them and when) for a removed member, 404 for anyone else who is not a member.
+ */
 export async function requirePageWorkspace(db: Db, slug: string): Promise<WorkspaceCaller> {
   const user = await requirePageUser(db);
-  const caller = workspaceForSlug(db, user, decodeURIComponent(slug));
-  if (!caller) notFound();
-  return caller;
+  const name = decodeURIComponent(slug);
+  const caller = workspaceForSlug(db, user, name);
+  if (caller) return caller;
+  if (lostMembershipError(db, user.id, { slug: name })) redirect(`/access/${encodeURIComponent(name)}`);
+  notFound();
+}
+
+/** Why the signed-in user lost workspace `slug` (the `workspace.removed` error), or null when they did not. */
+export function lostWorkspaceAccess(db: Db, user: SessionUser, slug: string): AppError | null {
+  if (workspaceForSlug(db, user, slug)) return null;
+  return lostMembershipError(db, user.id, { slug });
 }
 
 /** The URL slug of a workspace (`personal` for the caller's own). */
@@ -94,8 +106,13 @@ function workspaceHint(request: Request): Hint {
 
 function resolveWorkspace(db: Db, user: SessionUser, hint: Hint, least: WorkspaceRole): WorkspaceCaller {
   const found = membershipOf(db, user.id, hint);
-  if (!found) throw new AppError("workspace.not_found", "No such workspace.");
+  // A former member is told who removed them and when; anyone else learns nothing of the workspace.
+  if (!found) throw lostMembershipError(db, user.id, hint) ?? new AppError("workspace.not_found", "No such workspace.");
   const { workspace, role } = found;
-  if (!hasRole(role, least)) throw new AppError("auth.forbidden", `This needs the ${least} role in the workspace.`);
+  if (!hasRole(role, least))
+    throw (
+      loweredRoleError(db, user.id, workspace, role, least) ??
+      new AppError("auth.forbidden", `This needs the ${least} role in the workspace.`)
+    );
   return { ...user, workspaceId: workspace.id, role, workspace };
 }

@@ -9,7 +9,9 @@ import { singleton } from "../singleton";
 /** One event as the browser receives it (the SSE `event:` name is `type`). */
 export type LiveEvent =
   | { type: "status"; serverId: string; status: ServerStatus }
-  | { type: "resource_updated"; serverId: string; uri: string };
+  | { type: "resource_updated"; serverId: string; uri: string }
+  /** The user's own membership changed (joined, removed, role): their workspace list is stale. */
+  | { type: "membership"; workspaceId: string };
 
 type Listener = (event: LiveEvent) => void;
 
@@ -50,6 +52,11 @@ class StatusEvents {
 /** The process-wide event hub. */
 export function statusEvents(): StatusEvents {
   return singleton("host.statusEvents", () => new StatusEvents());
+}
+
+/** Tell `userId`'s open pages that their membership of `workspaceId` changed (the switcher re-reads its list). */
+export function publishMembership(userId: string, workspaceId: string): void {
+  statusEvents().publish(userId, { type: "membership", workspaceId });
 }
 
 /** The pool's `onStatusChange` hook: every status change becomes a `status` event for its user. */

@@ -13,7 +13,9 @@ import {
   requirePageWorkspace as pageWorkspaceOver,
   requireWorkspaceById as workspaceByIdOver,
   requireWorkspace as workspaceOver,
+  lostWorkspaceAccess as lostAccessOver,
 } from "../auth/workspace";
+import type { ErrorBody } from "../errors";
 import { redirectToChat as chatRedirectOver, redirectToWorkspaceSection as sectionRedirectOver } from "../auth/workspace-redirect";
 
 export type { SessionUser, WorkspaceCaller };
@@ -55,6 +57,12 @@ export function requireInstanceAdmin(): Promise<SessionUser> {
 /** A workspace page's caller: redirects to sign-in when signed out, 404 when not a member. */
 export function requirePageWorkspace(slug: string): Promise<WorkspaceCaller> {
   return pageWorkspaceOver(getDb(), slug);
+}
+
+/** Why the signed-in `user` lost workspace `slug` (`workspace.removed`: who removed them and when), or null when they did not. */
+export function lostWorkspaceAccess(user: SessionUser, slug: string): ErrorBody | null {
+  const error = lostAccessOver(getDb(), user, slug);
+  return error ? { code: error.code, message: error.message } : null;
 }
 
 /** Redirect `/<section>` to that section of the last workspace page opened, else the personal one. */

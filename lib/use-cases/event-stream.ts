@@ -60,7 +60,8 @@ export function openEventStream(caller: { id: string; sessionId: string }, optio
       };
       const sessionLive = () => resolveSession(getDb(), caller.sessionId) === caller.id;
       const unsubscribe = statusEvents().subscribe(caller.id, (event: LiveEvent) => {
-        if (!mayWatch(caller.id, event.serverId)) return;
+        // A membership event is about the caller's own list; server events need a membership now.
+        if (event.type !== "membership" && !mayWatch(caller.id, event.serverId)) return;
         send(sseEvent(event.type, event));
       });
       const heartbeat = setInterval(() => {

@@ -24,6 +24,7 @@ import {
 } from "../workspaces/invitations";
 import { changeMemberRole, listWorkspaceMembers, removeMember } from "../workspaces/members";
 import { createWorkspace, deleteWorkspace, listMyWorkspaces, renameTeamWorkspace } from "../workspaces/service";
+import { publishMembership } from "../runtime/status-events";
 import { appAccessEffects } from "./access-effects";
 
 export { toolSearchSettingsSchema } from "../agent/tool-search-settings";
@@ -59,13 +60,16 @@ export function workspaceMembers(caller: WorkspaceCaller) {
 }
 
 /** Change a member's role; a demotion takes effect at once. */
-export function setMemberRole(caller: WorkspaceCaller, userId: string, role: "owner" | "admin" | "member") {
-  return changeMemberRole(getDb(), caller, userId, role, appAccessEffects());
+export async function setMemberRole(caller: WorkspaceCaller, userId: string, role: "owner" | "admin" | "member") {
+  const changed = await changeMemberRole(getDb(), caller, userId, role, appAccessEffects());
+  publishMembership(userId, caller.workspaceId);
+  return changed;
 }
 
 /** Remove a member: their connections to the workspace's servers close, their pending requests end. */
-export function removeWorkspaceMember(caller: WorkspaceCaller, userId: string): Promise<void> {
-  return removeMember(getDb(), caller, userId, appAccessEffects());
+export async function removeWorkspaceMember(caller: WorkspaceCaller, userId: string): Promise<void> {
+  await removeMember(getDb(), caller, userId, appAccessEffects());
+  publishMembership(userId, caller.workspaceId);
 }
 
 /** The workspace's pending invitations (never their tokens). */
@@ -90,7 +94,9 @@ export function invitationByToken(token: string) {
 
 /** Accept an invitation addressed to the signed-in user. */
 export function acceptInvitation(user: SessionUser, token: string) {
-  return acceptInvitationIn(getDb(), user, token);
+  const joined = acceptInvitationIn(getDb(), user, token);
+  if (joined.workspaceId) publishMembership(user.id, joined.workspaceId);
+  return joined;
 }
 
 /** Create the invited account and its membership in one step (the token is the permission). */

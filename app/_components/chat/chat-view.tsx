@@ -22,6 +22,8 @@ import { useAppMessages } from "../apps/use-app-messages";
 import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";
 import { HeldToolsNotice } from "./held-tools-notice";
+import { reportAccessLossInBody } from "../access/access-events";
+import { clearSentDraft, draftKey } from "../access/drafts";
 
 /** Approval answers in the last assistant message that the server has not seen yet. */
 function answeredApprovals(
@@ -103,6 +105,22 @@ export function ChatView({
     onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
+  const draft = draftKey(ws, chatId);
+  const sentText = useRef<string | null>(null);
+  const [restoreDraft, setRestoreDraft] = useState(0);
+  // The draft goes once the server took the turn; a refused turn (lost access, an error) gives it
+  // back to the field, and an access code opens the notice that says why.
+  useEffect(() => {
+    if (status === "streaming" && sentText.current !== null) {
+      clearSentDraft(draft, sentText.current);
+      sentText.current = null;
+    }
+    if (status === "error") {
+      sentText.current = null;
+      setRestoreDraft((n) => n + 1);
+      if (error) reportAccessLossInBody(error.message);
+    }
+  }, [status, error, draft]);
   const [editing, setEditing] = useState<ChatMessage | null>(null);
   // A refreshed server render (after an answer ends) carries the stored transcript, which is the
   // truth: it has what a resumed continuation did not replay.
@@ -155,6 +173,7 @@ export function ChatView({
       });
     }
     if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
+    sentText.current = turn.text;
     if (editing) {
       // Edit and resend: the server drops the old question and its answer; so does the view.
       const at = messages.findIndex((m) => m.id === editing.id);
@@ -242,6 +261,8 @@ export function ChatView({
         onSend={onSend}
         onStop={stopTurn}
         editing={editing ? { text: textOfMessage(editing), onCancel: () => setEditing(null) } : null}
+        draftKey={draft}
+        restoreDraft={restoreDraft}
       />
     </div>
   );

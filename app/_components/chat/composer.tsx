@@ -11,6 +11,7 @@ import type { UserTurn } from "@/lib/agent/chat-request";
 import { Button } from "../ui/primitives/button";
 import { Textarea } from "../ui/primitives/textarea";
 import { useWorkspaceSlug } from "../workspaces/workspace-scope";
+import { readDraft, writeDraft } from "../access/drafts";
 import { onAttachRequest } from "./attach-event";
 import { loadPromptChoices, matchPrompts, PromptForm, PromptMenu, type PromptChoice } from "./prompt-menu";
 import { ResourcePicker, type Attachment } from "./resource-picker";
@@ -24,6 +25,10 @@ export interface ComposerProps {
   onStop: () => void;
   /** Set while the last question is being edited: its text to start from, and how to give up. */
   editing?: { text: string; onCancel: () => void } | null;
+  /** Where the text being typed is kept (app/_components/access/drafts.ts); default: not kept. */
+  draftKey?: string;
+  /** Bumped by the chat when a sent turn was refused: the field gets the kept draft back. */
+  restoreDraft?: number;
 }
 
 /** The id of the message field, so dialogs can hand focus back to it when they close. */
@@ -34,9 +39,14 @@ function addAttachment(old: Attachment[], a: Attachment): Attachment[] {
 }
 
 /** The composer. */
-export function Composer({ busy, disabled, onSend, onStop, editing }: ComposerProps) {
+export function Composer({ busy, disabled, onSend, onStop, editing, draftKey, restoreDraft = 0 }: ComposerProps) {
   const ws = useWorkspaceSlug();
   const [text, setText] = useState("");
+  // The kept draft comes back on mount and whenever a sent turn was refused (lost access, an error).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restoreDraft is the signal to read the draft again
+  useEffect(() => {
+    if (draftKey) setText((now) => now || readDraft(draftKey));
+  }, [draftKey, restoreDraft]);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [picking, setPicking] = useState(false);
   const [prompts, setPrompts] = useState<{ choices: PromptChoice[] | null; errors: string[] }>({ choices: null, errors: [] });
@@ -63,6 +73,7 @@ export function Composer({ busy, disabled, onSend, onStop, editing }: ComposerPr
 
   const changeText = (value: string) => {
     setText(value);
+    if (draftKey && !editing) writeDraft(draftKey, value);
     setMenuDismissed(false);
     if (value.startsWith("/") && prompts.choices === null) {
       setPrompts({ choices: null, errors: [] });
@@ -89,6 +100,7 @@ export function Composer({ busy, disabled, onSend, onStop, editing }: ComposerPr
       },
       { attachments: [], prompt: choice },
     );
+    if (draftKey) writeDraft(draftKey, "");
     closePrompt();
   };
   const closePrompt = () => {

@@ -7,6 +7,7 @@ import type { ServerStatus } from "@/lib/mcp/types";
 export type LiveEvent =
   | { type: "status"; serverId: string; status: ServerStatus }
   | { type: "resource_updated"; serverId: string; uri: string }
+  | { type: "membership"; workspaceId: string }
   | { type: "ready" };
 
 type Listener = (event: LiveEvent) => void;
@@ -25,7 +26,7 @@ function open(): void {
   source = new EventSource("/api/events");
   // `ready` arrives on every (re)connect: listeners re-read state they may have missed meanwhile.
   source.addEventListener("ready", () => dispatch({ type: "ready" }));
-  for (const type of ["status", "resource_updated"] as const) {
+  for (const type of ["status", "resource_updated", "membership"] as const) {
     source.addEventListener(type, (message) => {
       try {
         dispatch(JSON.parse((message as MessageEvent<string>).data) as LiveEvent);

@@ -4,7 +4,14 @@
  */
 
 /** The outcome of a sign-in attempt. */
-export type SignInOutcome = { ok: true } | { ok: false; reason: "wrong" | "throttled" | "failed"; retryAfterSeconds?: number };
+export type SignInOutcome = { ok: true } | { ok: false; reason: "wrong" | "disabled" | "throttled" | "failed"; retryAfterSeconds?: number };
+
+// The `error` the server's sign-in answers with when the password was right but the account is
+// disabled (lib/auth/credentials.ts, ACCOUNT_DISABLED_SIGN_IN); a wrong password never gets it.
+const ACCOUNT_DISABLED = "AccountDisabled";
+
+/** What a disabled account is told, at sign-in and when its open page loses the session. */
+export const ACCOUNT_DISABLED_MESSAGE = "Your account is disabled; ask an administrator to enable it again.";
 
 /** Sign in with email and password; the session cookie is set on success. */
 export async function credentialsSignIn(email: string, password: string): Promise<SignInOutcome> {
@@ -17,15 +24,16 @@ export async function credentialsSignIn(email: string, password: string): Promis
   });
   if (response.status === 429)
     return { ok: false, reason: "throttled", retryAfterSeconds: Number(response.headers.get("retry-after")) || undefined };
-  if (response.status === 401) return { ok: false, reason: "wrong" };
   const data = (await response.json().catch(() => ({}))) as { url?: string };
   const error = data.url ? new URL(data.url, window.location.href).searchParams.get("error") : "missing";
+  if (response.status === 401) return { ok: false, reason: error === ACCOUNT_DISABLED ? "disabled" : "wrong" };
   return response.ok && !error ? { ok: true } : { ok: false, reason: "failed" };
 }
 
 /** The message to show for a failed attempt. */
 export function signInFailureMessage(outcome: Exclude<SignInOutcome, { ok: true }>): string {
   if (outcome.reason === "wrong") return "Wrong email or password.";
+  if (outcome.reason === "disabled") return ACCOUNT_DISABLED_MESSAGE;
   if (outcome.reason === "throttled")
     return `Too many attempts. Try again in ${outcome.retryAfterSeconds ? `${outcome.retryAfterSeconds} seconds` : "a moment"}.`;
   return "Sign-in failed; try again.";

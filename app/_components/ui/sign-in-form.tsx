@@ -3,15 +3,18 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
+import { ACCOUNT_DISABLED_MESSAGE, credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
 import { Button } from "./primitives/button";
 import { Input } from "./primitives/input";
 import { FieldError, Label } from "./primitives/label";
 
-/** Email + password sign-in through next-auth's Credentials provider. `fresh`: the instance has no account yet. */
-export function SignInForm({ fresh = false }: { fresh?: boolean }) {
+/**
+ * Email + password sign-in through next-auth's Credentials provider. `fresh`: the instance has no
+ * account yet; `disabled`: the page was sent here because the account's session ended when it was disabled.
+ */
+export function SignInForm({ fresh = false, disabled = false }: { fresh?: boolean; disabled?: boolean }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(disabled ? ACCOUNT_DISABLED_MESSAGE : null);
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -45,7 +48,11 @@ export function SignInForm({ fresh = false }: { fresh?: boolean }) {
         <Label htmlFor="password">Password</Label>
         <Input id="password" name="password" type="password" autoComplete="current-password" required />
       </div>
-      {error && <FieldError role="alert">{error}</FieldError>}
+      {error && (
+        <FieldError role="alert" data-testid="signin-error">
+          {error}
+        </FieldError>
+      )}
       <Button className="w-full" disabled={busy} type="submit">
         {busy ? "Signing in…" : "Sign in"}
       </Button>

@@ -10,15 +10,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FieldError, Label } from "../ui/primitives/label";
 import { Input } from "../ui/primitives/input";
 import { NativeSelect } from "../ui/primitives/select";
+import { type SwitcherWorkspace, useLiveWorkspaces } from "./live-workspaces";
 
-/** One of the caller's workspaces as the switcher lists it. */
-export interface SwitcherWorkspace {
-  id: string;
-  slug: string;
-  name: string;
-  role: string;
-  personal: boolean;
-}
+export type { SwitcherWorkspace } from "./live-workspaces";
 
 const SECTIONS = [
   { path: "chat", label: "Chat" },
@@ -34,12 +28,14 @@ const linkClass = (current: boolean) =>
 
 /**
  * The header's workspace switcher and main navigation, both following the workspace in the URL;
- * the current section is marked with `aria-current="page"`. On phones the sections take the
+ * the current section is marked with `aria-current="page"`. The list follows membership changes
+ * live (the event stream), not only on navigation. On phones the sections take the
  * header's second row.
  */
-export function WorkspaceNav({ workspaces, isAdmin }: { workspaces: SwitcherWorkspace[]; isAdmin: boolean }) {
+export function WorkspaceNav({ workspaces: initial, isAdmin }: { workspaces: SwitcherWorkspace[]; isAdmin: boolean }) {
   const pathname = usePathname();
   const router = useRouter();
+  const workspaces = useLiveWorkspaces(initial);
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const match = /^\/w\/([^/]+)(?:\/([^/]+))?/.exec(pathname);
