@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpPool } from "@/lib/mcp";
-import { LANE_READER_FITS } from "@/lib/mcp/http-transport";
+import { installedSdkVersion, SDK_VERSION } from "@/lib/mcp/sdk-private/streamable-http";
 import { NodeBody } from "@/lib/mcp/limits/node-body";
 import { createGuardedFetch, createNodeRequester, parseAllowedHosts, type NodeRequester } from "@/lib/net";
 import { def, FIXTURES, freePort, startHttpServer, stopProcess } from "./helpers";
@@ -63,8 +63,8 @@ function poolWith(fetch: ReturnType<typeof countingFetch>["fetch"]): McpPool {
 }
 
 describe("the request lane", () => {
-  it("fits the SDK transport it reads for (a renamed SDK member would silently fall back to web streams)", () => {
-    expect(LANE_READER_FITS).toBe(true);
+  it("reads for the SDK release installed (the reader mirrors its private members, and refuses another release)", () => {
+    expect(installedSdkVersion()).toBe(SDK_VERSION);
   });
 
   it("carries every MCP request of a Streamable HTTP connection, and the fetch none, without web streams", async () => {
