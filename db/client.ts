@@ -26,8 +26,11 @@ const DB_SLOT = "db";
 /** Where drizzle-kit writes migrations; resolved from the project root. */
 export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle", "sqlite");
 
-/** Open (and migrate) a database file. Tests call this with their own temp file. */
-export function openDatabase(file: string): OpenDb {
+/**
+ * Open (and migrate) a database file. Tests call this with their own temp file; the command line
+ * passes the migrations of its install, since it may run from any directory.
+ */
+export function openDatabase(file: string, migrationsFolder: string = MIGRATIONS_DIR): OpenDb {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
@@ -38,7 +41,7 @@ export function openDatabase(file: string): OpenDb {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  migrate(db, { migrationsFolder });
   return { db, sqlite, file };
 }
 

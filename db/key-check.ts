@@ -9,7 +9,8 @@ import { instanceMeta } from "./schema";
 import { SecretKeyError, loadSecretKey, wrongKeyMessage, type SecretKey } from "../lib/crypto";
 import { dataDir } from "../lib/env";
 
-const KEY_ID = "secret_key_id";
+/** The `instance_meta` row holding the fingerprint of the key the data is encrypted with. */
+export const KEY_ID = "secret_key_id";
 let cachedKey: SecretKey | undefined;
 
 /** The instance key (cached after first load). */

@@ -22,6 +22,14 @@ export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.SWITCHBOARD_DATA_DIR || "./data");
 }
 
+/**
+ * `DATABASE_URL`, raw: a `postgres://` URL. Today only the `switchboard db` commands read it; the app
+ * runs on SQLite in the data directory until the async data layer lands (docs/database.md).
+ */
+export function databaseUrlSetting(): string | undefined {
+  return process.env.DATABASE_URL?.trim() || undefined;
+}
+
 /** Whether self-registration is open (`SWITCHBOARD_REGISTRATION=closed` closes it). */
 export function registrationOpen(): boolean {
   return (process.env.SWITCHBOARD_REGISTRATION ?? "open").toLowerCase() !== "closed";

@@ -9,7 +9,7 @@ export interface ParsedArgs {
   flags: Record<string, string>;
 }
 
-const VALUE_FLAGS = new Set(["config", "json", "data-dir", "inputs", "format"]);
+const VALUE_FLAGS = new Set(["config", "json", "data-dir", "inputs", "format", "from", "to"]);
 
 /** Split argv into positionals and `--config FILE` / `--json '{…}'` style flags. */
 export function parseArgv(argv: string[]): ParsedArgs {

@@ -1,5 +1,6 @@
 /**
- * `switchboard` commands: list, call, resources, read, prompts, prompt, conformance. Exit codes:
+ * `switchboard` commands: list, call, resources, read, prompts, prompt, conformance, import, export and
+ * db (lib/cli/db.ts). Exit codes:
  * 0 success, 1 the tool reported an error, 2 a usage, config or connection problem.
  */
 import fs from "node:fs";
@@ -11,6 +12,7 @@ import { runConformance } from "./conformance";
 import { createSandboxWrapper } from "../mcp/sandbox";
 import { closeOnSignals } from "../shutdown";
 import { exportCommand, importCommand } from "./import-export";
+import { DB_USAGE, dbCommand } from "./db";
 
 const USAGE = `usage: switchboard <command> [--config FILE]
   list [server]                              servers, their state and registered tool names
@@ -23,6 +25,7 @@ const USAGE = `usage: switchboard <command> [--config FILE]
   import <file> [--write [--allow-stdio]] [--inputs '{"id":"value"}']
                                              Claude Desktop / Cursor / VS Code / mcp_servers servers into the config
   export [--format yaml|json]                the config's servers, secret values as \${input:…} placeholders
+${DB_USAGE}
 Options: --sandbox runs stdio servers in the bubblewrap sandbox (homes under --data-dir, default
 ./.switchboard), as the web app does. The config (default ./switchboard.yaml) is YAML with a
 top-level mcp_servers: map.`;
@@ -85,6 +88,7 @@ export async function main(argv: string[], io: Output = stdio, projectRoot = pro
       if (!rest[0]) throw new UsageError("conformance needs the server URL");
       return await runConformance(rest[rest.length - 1]);
     }
+    if (command === "db") return await dbCommand(rest, flags, io, projectRoot);
     const configPath = path.resolve(flags.config ?? "switchboard.yaml");
     if (command === "import") return importCommand(rest[0], flags, configPath, io);
     if (command === "export") return exportCommand(flags, readConfig(configPath), io);
