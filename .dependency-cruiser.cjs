@@ -92,6 +92,25 @@ module.exports = {
       to: { path: "^lib/(cli|lane)/" },
     },
     {
+      name: "lane-is-fenced",
+      severity: "error",
+      comment:
+        "The direct lane's code (lib/lane) is loaded only by its wiring: instrumentation.ts installs it for " +
+        "scripts/server.mjs, and its table (app/_direct, derived from the route modules) feeds it. A route module " +
+        "declares `lane` with the lane's types, never its code, so an ordinary route carries no lane plumbing.",
+      from: { path: "^(app|db|bin|scripts)/", pathNot: "^app/_direct/" },
+      to: { path: "^lib/lane/", dependencyTypesNot: ERASED },
+    },
+    {
+      name: "lane-contract-only",
+      severity: "error",
+      comment:
+        "What a route module may name of the lane is its contract (lib/lane/contract.ts: the `lane` declaration's " +
+        "types), not the lane's internals, which can then change without touching a route.",
+      from: { path: "^app/", pathNot: "^app/_direct/" },
+      to: { path: "^lib/lane/", pathNot: "^lib/lane/contract\\.ts$" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "Modules form a tree: a cycle makes load order matter and hides which layer owns what.",

@@ -5,11 +5,13 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const [{ installFrontDoor }, { installDirectLane }, { DIRECT_ROUTES }] = await Promise.all([
+  const [{ installFrontDoor }, { installDirectLane }, { DIRECT_ROUTES }, { requireWorkspace }] = await Promise.all([
     import("./lib/lane/front-door"),
     import("./lib/lane/direct-lane"),
     import("./app/_direct/routes"),
+    import("./lib/use-cases/caller"),
   ]);
   installFrontDoor();
-  installDirectLane(DIRECT_ROUTES);
+  // The lane checks each caller with the guard the routes use, and hands the caller to the route.
+  installDirectLane(DIRECT_ROUTES, requireWorkspace);
 }

@@ -4,6 +4,7 @@
  * a JSON body reader that stops reading past its size cap (413) and reports malformed input as a 400.
  */
 import { SecretKeyError } from "./crypto";
+import { maxBodyBytesSetting } from "./env";
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors";
 import { ConfigError } from "./mcp/config";
 import { EngineError } from "./mcp/errors";
@@ -27,43 +28,13 @@ export function route<Args extends unknown[]>(handler: (...args: Args) => Promis
 
 /** Default cap on a JSON request body (`SWITCHBOARD_MAX_BODY_BYTES`, default 1 MB). */
 export function maxBodyBytes(): number {
-  const value = Number(process.env.SWITCHBOARD_MAX_BODY_BYTES);
+  const value = Number(maxBodyBytesSetting());
   return Number.isFinite(value) && value > 0 ? value : 1_000_000;
 }
 
-// Requests the direct lane serves (lib/lane/direct-lane.ts), and the bodies it read whole before the
-// route ran: the readers below take those from here, and jsonResponse answers a lane request
-// without a body stream, since the lane sends the text itself. A web stream made only to be read
-// back out cost as much as the rest of reading a small body.
-const laneRequests = new WeakSet<Request>();
-const readAhead = new WeakMap<Request, Buffer>();
-const serialized = new WeakMap<Response, string>();
-
-/** A request served by the direct lane; `body`, when given, was read ahead and readBodyText returns it. */
-export function laneRequest(url: URL, init: RequestInit, body?: Buffer): Request {
-  const request = new Request(url, init);
-  laneRequests.add(request);
-  if (body) readAhead.set(request, body);
-  return request;
-}
-
-/**
- * `Response.json(body, init)` that keeps its text for the direct lane to send as is. For a lane
- * request (`request`) the Response itself carries no body: only the lane ever reads it.
- */
-export function jsonResponse(body: unknown, init?: ResponseInit, request?: Request): Response {
-  const text = JSON.stringify(body);
-  const headers = new Headers(init?.headers);
-  if (!headers.has("content-type")) headers.set("content-type", "application/json");
-  const onLane = request !== undefined && laneRequests.has(request);
-  const response = new Response(onLane ? null : text, { ...init, headers });
-  serialized.set(response, text);
-  return response;
-}
-
-/** The text a jsonResponse was made from, or undefined for any other response. */
-export function serializedBody(response: Response): string | undefined {
-  return serialized.get(response);
+/** The 413 a body over `maxBytes` gets, wherever it is read (here, or by the direct lane, lib/lane). */
+export function bodyTooLarge(maxBytes: number): AppError {
+  return new AppError("request.too_large", `The request body is larger than ${maxBytes} bytes.`);
 }
 
 /**
@@ -71,13 +42,8 @@ export function serializedBody(response: Response): string | undefined {
  * 413 is thrown, so an oversized body is never buffered whole (a lying Content-Length is refused first).
  */
 export async function readBodyText(request: Request, maxBytes = maxBodyBytes()): Promise<string> {
-  const tooLarge = () => new AppError("request.too_large", `The request body is larger than ${maxBytes} bytes.`);
+  const tooLarge = () => bodyTooLarge(maxBytes);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
-  const ahead = readAhead.get(request);
-  if (ahead) {
-    if (ahead.length > maxBytes) throw tooLarge();
-    return ahead.toString("utf8");
-  }
   if (!request.body) return "";
   return (await readCapped(request.body, maxBytes, tooLarge)).toString("utf8");
 }
@@ -87,7 +53,10 @@ export { readCapped };
 
 /** Read a JSON body (at most `maxBytes`, else 413), or throw a 400. Call it after the session check. */
 export async function readJson(request: Request, maxBytes = maxBodyBytes()): Promise<unknown> {
-  const text = await readBodyText(request, maxBytes);
+  return jsonOf(await readBodyText(request, maxBytes));
+}
+
+function jsonOf(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -132,6 +101,11 @@ export function errorBody(error: unknown): ErrorBody {
 /** Read a JSON body and validate it with `schema`; the first problem is a 400 naming its field. */
 export async function parseJson<T>(request: Request, schema: z.ZodType<T>, maxBytes?: number): Promise<T> {
   return validate(schema, await readJson(request, maxBytes));
+}
+
+/** A body already read as text, parsed and validated as `parseJson` does (the same 400s). */
+export function parseJsonText<T>(text: string, schema: z.ZodType<T>): T {
+  return validate(schema, jsonOf(text));
 }
 
 /** Validate the query string with `schema` (each parameter as a string). */

@@ -1,13 +1,13 @@
 /**
- * The routes served on the direct lane (lib/lane/direct-lane.ts): the same handlers Next serves at
- * these paths, reached without Next's router. Only paths on the hot path of a tool call belong here.
- * Each is also served at its workspace-scoped form (`/api/w/<slug>/…`): the lane takes the workspace
- * off the path before matching these patterns (lib/workspaces/api-path.ts).
+ * The routes served on the direct lane (lib/lane/direct-lane.ts), by the path Next serves each at:
+ * every route module that exports `lane`. Written by tools/lane-table.mjs; do not edit (the unit
+ * test tests/unit/lane/lane-table.test.ts fails when it is out of date). Each is also served at its
+ * workspace-scoped form (`/api/w/<slug>/…`, lib/workspaces/api-path.ts).
  */
-import type { DirectRoute, RouteHandler } from "@/lib/lane/direct-lane";
-import { POST as callTool } from "../api/servers/[id]/tools/call/route";
+import { laneTable } from "@/lib/lane/lane-table";
+import * as route0 from "../api/servers/[id]/tools/call/route";
 
-/** Method, path and handler of each direct route. */
-export const DIRECT_ROUTES: DirectRoute[] = [
-  { method: "POST", pattern: /^\/api\/servers\/(?<id>[^/]+)\/tools\/call$/, handler: callTool as RouteHandler },
-];
+/** Method, path pattern and lane handler of each direct route. */
+export const DIRECT_ROUTES = laneTable({
+  "/api/servers/[id]/tools/call": route0,
+});

@@ -2,32 +2,27 @@
  * The direct lane (docs/performance.md#the-direct-lane): the hottest API routes served by the
  * app's own HTTP server without Next's router, which costs about as much CPU per request as the
  * whole MCP round trip. Nothing is skipped: the request meets the same cross-site refusal and
- * security headers as proxy.ts (lib/security/request-policy.ts), then the route's own handler runs
- * with a web `Request`, so the session check, body cap, schema, role and quotas are the route's.
- * A route is also served at its workspace-scoped path (`/api/w/<slug>/…`, lib/workspaces/api-path.ts),
- * as proxy.ts serves it. A request for any other path is left to Next.
+ * security headers as proxy.ts (lib/security/request-policy.ts), then the caller is checked by the
+ * guard the routes use, the body is read (capped) and parsed by the route's schema, and the route's
+ * own `lane` handler runs with all of it passed explicitly (lib/lane/contract.ts). A route is also
+ * served at its workspace-scoped path (`/api/w/<slug>/…`, lib/workspaces/api-path.ts), as proxy.ts
+ * serves it. A request for any other path is left to Next.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
-import { errorResponse, laneRequest, maxBodyBytes, serializedBody } from "../http";
+import { AppError } from "../errors";
+import { bodyTooLarge, errorResponse, maxBodyBytes, parseJsonText } from "../http";
 import { redact } from "../redact";
 import { applySecurityHeaders } from "../security/headers";
 import { requestPolicy } from "../security/request-policy";
 import { splitWorkspacePath, withPathWorkspace } from "../workspaces/api-path";
-
-/** A route handler as Next calls it: the request and a context with the path parameters. */
-export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import type { LaneAnswer } from "./contract";
+import type { DirectRoute } from "./lane-table";
 
 /**
- * One route the lane serves: a method, a path pattern whose named groups are the parameters, the
- * handler. The handler reads its body through lib/http's readers (readJson, parseJson), which
- * also see a body the lane read ahead.
+ * Who is calling, checked as the routes check it (the session, the workspace the path or header
+ * names, at least `role`), or thrown as the routes throw it. The lane's handlers receive its answer.
  */
-export interface DirectRoute {
-  method: string;
-  pattern: RegExp;
-  handler: RouteHandler;
-}
+export type LaneGuard<Caller> = (request: Request, options: { role?: "member" | "admin" | "owner" }) => Promise<Caller>;
 
 /** Serves `req` and answers true, or answers false and leaves it to Next. */
 export type DirectLane = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -36,12 +31,12 @@ export type DirectLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 export const DIRECT_LANE_SLOT = Symbol.for("switchboard.directLane");
 
 /** Install the lane for `routes`; the app's HTTP server consults it before handing a request to Next. */
-export function installDirectLane(routes: DirectRoute[]): void {
-  (globalThis as { [DIRECT_LANE_SLOT]?: DirectLane })[DIRECT_LANE_SLOT] = createDirectLane(routes);
+export function installDirectLane<Caller>(routes: DirectRoute<Caller>[], guard: LaneGuard<Caller>): void {
+  (globalThis as { [DIRECT_LANE_SLOT]?: DirectLane })[DIRECT_LANE_SLOT] = createDirectLane(routes, guard);
 }
 
-/** The lane for `routes`. */
-export function createDirectLane(routes: DirectRoute[]): DirectLane {
+/** The lane for `routes`, whose callers `guard` checks. */
+export function createDirectLane<Caller>(routes: DirectRoute<Caller>[], guard: LaneGuard<Caller>): DirectLane {
   return (req, res) => {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
@@ -55,7 +50,7 @@ export function createDirectLane(routes: DirectRoute[]): DirectLane {
       const params = decodedParams(match.groups ?? {});
       // A malformed escape in the path: Next answers that as it answers any bad path.
       if (!params) return false;
-      serve(route, params, target, req, res).catch((error: unknown) => failed(error, res));
+      serve(route, guard, params, target, req, res).catch((error: unknown) => failed(error, res));
       return true;
     }
     return false;
@@ -89,7 +84,14 @@ function failed(error: unknown, res: ServerResponse): void {
 // The route's path and the workspace its `/api/w/<slug>/` form named (null: none).
 type Target = { pathname: string; slug: string | null };
 
-async function serve(route: DirectRoute, params: Record<string, string>, target: Target, req: IncomingMessage, res: ServerResponse) {
+async function serve<Caller>(
+  route: DirectRoute<Caller>,
+  guard: LaneGuard<Caller>,
+  params: Record<string, string>,
+  target: Target,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
@@ -99,82 +101,93 @@ async function serve(route: DirectRoute, params: Record<string, string>, target:
   if (!headers.has("x-forwarded-proto"))
     headers.set("x-forwarded-proto", "encrypted" in req.socket && req.socket.encrypted ? "https" : "http");
   const policy = requestPolicy({ method: req.method ?? "GET", pathname: target.pathname, headers });
-  let response: Response;
+  let answer: Written;
   // Closing the request (the client went away) aborts the work, as Next's request.signal does.
   const aborted = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
   });
+  const reading = { stopped: false };
   if (policy.refusal) {
-    response = Response.json({ code: policy.refusal.code, message: policy.refusal.message }, { status: policy.refusal.status });
+    answer = await written(
+      Response.json({ code: policy.refusal.code, message: policy.refusal.message }, { status: policy.refusal.status }),
+    );
   } else {
     try {
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
       const url = new URL(req.url ?? "/", policy.publicOrigin);
       url.pathname = target.pathname;
-      const init = { method: req.method, headers, signal: aborted.signal };
-      const ahead = hasBody ? await readAhead(req) : undefined;
-      const streamed = hasBody && !ahead ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {};
-      const request = laneRequest(url, { ...init, ...streamed } as RequestInit, ahead);
-      response = await route.handler(request, { params: Promise.resolve(params) });
+      // The body stays on the socket: the route's input is passed to it, never read from the Request.
+      const request = new Request(url, { method: req.method, headers, signal: aborted.signal });
+      // The route's order: the caller first, then the body (an anonymous caller makes the app read nothing).
+      const caller = await guard(request, { role: route.lane.role });
+      const schema = route.lane.body;
+      const input = schema ? parseJsonText(await readBody(req, maxBodyBytes(), reading), schema) : undefined;
+      answer = fromAnswer(await route.lane.handle(caller, { params, body: input, signal: aborted.signal, request }));
     } catch (error) {
-      // route() already answers every thrown error; this is a failure outside it (a bad request line).
-      response = errorResponse(error);
+      answer = await written(errorResponse(error));
     }
   }
-  applySecurityHeaders(response.headers, { csp: policy.csp, https: policy.https });
+  applySecurityHeaders(answer.headers, { csp: policy.csp, https: policy.https });
   // Which way the request went, for whoever reads the timings (browser tools, the browser tests).
-  response.headers.append("server-timing", 'lane;desc="direct"');
-  await send(response, res);
+  answer.headers.append("server-timing", 'lane;desc="direct"');
+  // A body left partly on the socket (over the cap) is not read to its end: the connection closes.
+  if (reading.stopped) answer.headers.set("connection", "close");
+  send(answer, res);
 }
 
-// A body whose declared length is within the app's body cap is read here, as one buffer, and the
-// route's readers (lib/http) take it from there: a Node stream turned into a web stream, and a
-// buffer into another, cost more than the rest of reading it. Any other body (no length, or over
-// the cap) streams to the route, whose own cap answers it.
-async function readAhead(req: IncomingMessage): Promise<Buffer | undefined> {
-  const declared = Number(req.headers["content-length"]);
-  if (!Number.isInteger(declared) || declared < 0 || declared > maxBodyBytes()) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+// An answer as it goes out: status, headers, the JSON text.
+type Written = { status: number; headers: Headers; text: string };
+
+// As Next makes `Response.json(body, { status, headers })` of the same answer.
+function fromAnswer(answer: LaneAnswer): Written {
+  const headers = new Headers(answer.headers);
+  if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  return { status: answer.status ?? 200, headers, text: JSON.stringify(answer.body) };
 }
 
-// JSON answers go out in one write with their headers (a tool call's result is small); anything
-// else streams as it comes.
-async function send(response: Response, res: ServerResponse): Promise<void> {
+// A refusal or an error answer (errorResponse, always JSON).
+async function written(response: Response): Promise<Written> {
+  return { status: response.status, headers: new Headers(response.headers), text: await response.text() };
+}
+
+/**
+ * The request body as text, counting bytes as they arrive: past `cap` reading stops (`reading.stopped`)
+ * and the 413 of lib/http's readers is thrown (a body declared over the cap never got here: the
+ * front door refused it). Read straight off the socket: no web stream is made to be read back.
+ */
+function readBody(req: IncomingMessage, cap: number, reading: { stopped: boolean }): Promise<string> {
+  if (Number(req.headers["content-length"]) > cap) return Promise.reject(bodyTooLarge(cap));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: unknown) => {
+      req.off("data", onData).off("end", onEnd).off("close", onClose).off("error", done);
+      if (error) reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= cap) return void chunks.push(chunk);
+      req.pause();
+      reading.stopped = true;
+      done(bodyTooLarge(cap));
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, size).toString("utf8"));
+    };
+    const onClose = () => done(new AppError("request.invalid", "The request body was cut short."));
+    req.on("data", onData).once("end", onEnd).once("close", onClose).once("error", done);
+  });
+}
+
+// The head and the JSON text go out in one write (a string body goes out with the head).
+function send(answer: Written, res: ServerResponse): void {
   const head: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
+  answer.headers.forEach((value, name) => {
     if (name !== "set-cookie") head[name] = value;
   });
-  const cookies = response.headers.getSetCookie();
+  const cookies = answer.headers.getSetCookie();
   if (cookies.length) head["set-cookie"] = cookies;
-  // A jsonResponse's own text, sent with the head in one write (a string body goes out with it).
-  const text = serializedBody(response);
-  if (text !== undefined) {
-    head["content-length"] = String(Buffer.byteLength(text));
-    res.writeHead(response.status, head).end(text);
-    return;
-  }
-  if (!response.body) {
-    res.writeHead(response.status, head).end();
-    return;
-  }
-  if (response.headers.get("content-type")?.startsWith("application/json")) {
-    // As a string, Node sends the head and the body in one write (a Buffer body is a second chunk).
-    const body = await response.text();
-    head["content-length"] = String(Buffer.byteLength(body));
-    res.writeHead(response.status, head).end(body);
-    return;
-  }
-  res.writeHead(response.status, head);
-  const reader = response.body.getReader();
-  try {
-    for (let next = await reader.read(); !next.done && !res.destroyed; next = await reader.read()) res.write(next.value);
-  } finally {
-    reader.releaseLock();
-  }
-  // Ended only when the body was: a body that failed leaves the response cut short (failed()), so
-  // the client sees an incomplete answer, never a complete-looking one.
-  res.end();
+  head["content-length"] = String(Buffer.byteLength(answer.text));
+  res.writeHead(answer.status, head).end(answer.text);
 }

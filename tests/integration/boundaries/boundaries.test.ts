@@ -33,6 +33,12 @@ const FILES: Record<string, string> = {
   "lib/cli/main.ts": `import { relay } from "./relay";\nexport const main = relay;\n`,
   "lib/cli/relay.ts": `import { wiring } from "../runtime/wiring";\nexport const relay = wiring;\n`,
   "lib/runtime/wiring.ts": `import { deps } from "../oauth/web/deps";\nexport const wiring = deps;\n`,
+  // The direct lane: a route module names the lane's contract types only; the table (app/_direct) loads its code.
+  "lib/lane/contract.ts": "export type LaneAnswer = { body: unknown };\n",
+  "lib/lane/lane-table.ts": "export type DirectRoute = { path: string };\nexport const laneTable = () => [];\n",
+  "app/api/fast/route.ts": `import type { LaneAnswer } from "@/lib/lane/contract";\nimport { laneTable } from "@/lib/lane/lane-table";\nexport const a: LaneAnswer | unknown = laneTable;\n`,
+  "app/api/peek/route.ts": `import type { DirectRoute } from "@/lib/lane/lane-table";\nexport type R = DirectRoute;\n`,
+  "app/_direct/routes.ts": `import { laneTable } from "@/lib/lane/lane-table";\nexport const DIRECT_ROUTES = laneTable();\n`,
 };
 
 let dir = "";
@@ -75,6 +81,10 @@ describe("import boundaries", () => {
     expect(out).toContain("oauth-web-not-headless: lib/oauth/web/flow.ts → lib/oauth/headless/authorizer.ts");
     expect(out).toContain("oauth-headless-not-web: lib/oauth/headless/memory-store.ts → lib/oauth/web/deps.ts");
     expect(out).toContain("cli-never-reaches-oauth-web: lib/cli/main.ts → lib/oauth/web/deps.ts");
+    expect(out).toContain("lane-is-fenced: app/api/fast/route.ts → lib/lane/lane-table.ts");
+    expect(out).toContain("lane-contract-only: app/api/peek/route.ts → lib/lane/lane-table.ts");
+    expect(out).not.toContain("lib/lane/contract.ts");
+    expect(out).not.toContain("app/_direct/routes.ts");
     expect(out).not.toContain("lib/runtime/view.ts");
   });
 });
