@@ -1,7 +1,6 @@
 import { requireWorkspace } from "@/lib/use-cases/caller";
 import { connectServer, oauthRequestOrigin } from "@/lib/use-cases/oauth-connect";
 import { parseJson, route } from "@/lib/http";
-
 import { connectBody } from "../schema";
 
 /**

@@ -1,5 +1,4 @@
 import { requireWorkspaceById } from "@/lib/use-cases/caller";
-
 import { param, parseJson, route } from "@/lib/http";
 import { removeWorkspaceMember, setMemberRole } from "@/lib/use-cases/workspaces";
 import { memberRoleBody } from "./schema";
