@@ -16,6 +16,8 @@ import { Textarea } from "../ui/primitives/textarea";
 import { callTool, type HandCallResult, type InspectorTool, listInspectorTools } from "./inspector-api";
 import { formSchema } from "./form-schema";
 import { formValidator } from "./form-validator";
+import { rjsfTheme } from "../ui/rjsf-theme";
+import { Checkbox, ChoiceLabel } from "../ui/primitives/checkbox";
 import { ToolResult } from "./tool-result";
 import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
@@ -167,17 +169,17 @@ function ToolRunner({
           {tool.policy.reason}
         </p>
       ) : null}
-      <label className="flex items-center gap-2 text-xs">
-        <input
-          type="checkbox"
+      <ChoiceLabel className="text-xs">
+        <Checkbox
           data-testid="raw-json"
           checked={raw !== null}
           onChange={(e) => setRaw(e.target.checked ? JSON.stringify(args, null, 2) : null)}
         />
         Raw JSON
-      </label>
+      </ChoiceLabel>
       {raw === null ? (
         <Form
+          {...rjsfTheme}
           schema={formSchema(tool.inputSchema)}
           validator={formValidator}
           formData={args}
@@ -185,7 +187,9 @@ function ToolRunner({
           onSubmit={(event) => void run((event.formData ?? {}) as Record<string, unknown>, false)}
           disabled={busy}
           showErrorList={false}
-          className="rjsf space-y-2 text-sm"
+          // rjsf's own errors appear inline under each field; the browser's bubbles would hide them.
+          noHtml5Validate
+          className="rjsf space-y-3 text-sm"
         >
           <Button type="submit" disabled={busy} data-testid="call-tool">
             {busy ? "Calling…" : "Call"}
