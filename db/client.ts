@@ -38,11 +38,34 @@ export function openDatabase(file: string, migrationsFolder: string = MIGRATIONS
   // microseconds instead of a disk flush. A crash of the app loses nothing; a power cut can lose the
   // last commits, never consistency (docs/decisions.md). Every audited tool call writes a row.
   sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder });
+  migrateWithoutForeignKeys(sqlite, db, migrationsFolder);
+  sqlite.pragma("foreign_keys = ON");
   return { db, sqlite, file };
+}
+
+const appliedCount = (sqlite: Database.Database) =>
+  sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get()
+    ? (sqlite.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n
+    : 0;
+
+/**
+ * Apply the pending migrations with foreign keys off. A migration that rebuilds a parent table (0006)
+ * drops it, which with them on would delete every child row by cascade; the pragma must be set here,
+ * since SQLite ignores it inside the migrator's transaction. After any migration, every reference is
+ * checked (`PRAGMA foreign_key_check`), so a rebuild cannot leave a dangling one behind.
+ */
+function migrateWithoutForeignKeys(sqlite: Database.Database, db: Db, migrationsFolder: string): void {
+  sqlite.pragma("foreign_keys = OFF");
+  const before = appliedCount(sqlite);
+  migrate(db, { migrationsFolder });
+  if (appliedCount(sqlite) === before) return;
+  const dangling = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
+  if (dangling.length) {
+    const first = dangling[0];
+    throw new Error(`after migrating, ${dangling.length} row(s) reference missing rows (first: ${first.table} → ${first.parent})`);
+  }
 }
 
 /** The process-wide database under the data directory, opened and key-checked on first use. */

@@ -24,20 +24,6 @@ let sqlite: SchemaShape;
 let postgres: SchemaShape;
 const pools: pg.Pool[] = [];
 
-/**
- * Differences known and explained, expected exactly (fixing one fails the test until its line goes):
- * SQLite's 0002 migration added mcp_servers.shared_credentials_user_id with ALTER TABLE ADD, and
- * drizzle-kit left out the schema's ON DELETE SET NULL there (SQLite has NO ACTION). Deleting a user
- * clears the column first (clearSharedCredentialsUserEverywhere), so nothing fails today; SQLite needs a table
- * rebuild to match, which its cascading children make a careful migration of its own.
- */
-const sharedCredentialsKey = (onDelete: string) =>
-  `{"columns":["shared_credentials_user_id"],"table":"users","references":["id"],"onDelete":"${onDelete}","onUpdate":"NO ACTION"}`;
-const KNOWN = [
-  `mcp_servers: foreign key ${sharedCredentialsKey("NO ACTION")} only in sqlite`,
-  `mcp_servers: foreign key ${sharedCredentialsKey("SET NULL")} only in postgres`,
-];
-
 async function migratedPostgres(name: string): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: await cluster.createDatabase(name), max: 2 });
   pools.push(pool);
@@ -75,8 +61,8 @@ describe("schema parity", () => {
     expect(postgres.chats.columns.created_at.default).toBe("now");
   });
 
-  it("has the same tables, columns, defaults, keys and indexes on SQLite and Postgres (but for the known difference)", () => {
-    expect(compareSchemas(sqlite, postgres)).toEqual(KNOWN);
+  it("has the same tables, columns, defaults, keys and indexes on SQLite and Postgres", () => {
+    expect(compareSchemas(sqlite, postgres)).toEqual([]);
   });
 
   it("names a difference planted in the Postgres database", async () => {
@@ -89,7 +75,7 @@ describe("schema parity", () => {
       alter table chats add constraint chats_owner_id_users_id_fk foreign key (owner_id) references users(id) on delete set null;
       alter table instance_meta add column note text;
     `);
-    const differences = compareSchemas(sqlite, await postgresShape(pool)).filter((d) => !KNOWN.includes(d));
+    const differences = compareSchemas(sqlite, await postgresShape(pool));
     expect(differences).toEqual([
       expect.stringMatching(/^chats: foreign key .*"CASCADE".* only in sqlite$/),
       expect.stringMatching(/^chats: foreign key .*"SET NULL".* only in postgres$/),

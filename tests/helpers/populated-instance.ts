@@ -1,0 +1,175 @@
+/**
+ * A SQLite Switchboard instance with something in every table, made through the app's own query
+ * functions (db/queries), as the app would have written it: for the `db copy` tests and the parity
+ * of what a move keeps. The caller sets the instance key (`SWITCHBOARD_SECRET_KEY`) first.
+ */
+import { createHash } from "node:crypto";
+import { openDatabase, type Db } from "@/db/client";
+import { checkInstanceKey, instanceKey } from "@/db/key-check";
+import { saveAppContext } from "@/db/queries/app-contexts";
+import { flushAudit, recordAudit } from "@/db/queries/audit";
+import { createChat } from "@/db/queries/chats";
+import { putCredential } from "@/db/queries/credentials";
+import { insertInvitation, markInvitationAccepted } from "@/db/queries/invitations";
+import { upsertMembership } from "@/db/queries/memberships";
+import { saveMessage } from "@/db/queries/messages";
+import { insertOAuthState } from "@/db/queries/oauth-states";
+import { updateServerTrust } from "@/db/queries/server-trust";
+import { createServer, setSharedCredentialsUserId } from "@/db/queries/servers";
+import { createSession } from "@/db/queries/sessions";
+import { saveUserModelChoice } from "@/db/queries/settings";
+import { saveToolPin } from "@/db/queries/tool-pins";
+import { setToolPolicy, setWorkspaceToolPolicy } from "@/db/queries/tool-policies";
+import { createUserWithWorkspace, setUserDisabled } from "@/db/queries/users";
+import { createTeamWorkspace } from "@/db/queries/workspaces";
+import { sealSecret } from "@/db/secrets";
+import { modelSettingsSchema } from "@/lib/models/settings-service";
+import { setWorkspaceModel } from "@/lib/models/workspace-default";
+
+/** The secrets written in clear, to compare with what decrypts on the other side. */
+export interface PlantedSecrets {
+  serverHeaders: Record<string, string>;
+  oauthToken: string;
+  apiKey: string;
+  workspaceApiKey: string;
+}
+
+/** What `populateInstance` made. */
+export interface PopulatedInstance {
+  secrets: PlantedSecrets;
+  serverId: string;
+  adminId: string;
+}
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * Fill the database at `file` (created and migrated, from `migrationsFolder` when given: an older
+ * schema) with a small instance; `bulk` more audit rows and messages.
+ */
+export function populateInstance(file: string, bulk = 0, migrationsFolder?: string): PopulatedInstance {
+  const { db, sqlite } = openDatabase(file, migrationsFolder);
+  try {
+    checkInstanceKey(db);
+    return fill(db, bulk);
+  } finally {
+    flushAudit(db);
+    sqlite.close();
+  }
+}
+
+function fill(db: Db, bulk: number): PopulatedInstance {
+  const secrets: PlantedSecrets = {
+    serverHeaders: { Authorization: "Bearer planted-header" },
+    oauthToken: "planted-oauth-token",
+    apiKey: "sk-planted",
+    workspaceApiKey: "sk-team-planted",
+  };
+  const admin = createUserWithWorkspace(db, { email: "ada@example.com", name: "Ada", passwordHash: "scrypt$ada" });
+  const member = createUserWithWorkspace(db, { email: "bob@example.com", name: "Bob", passwordHash: "scrypt$bob" });
+  const gone = createUserWithWorkspace(db, { email: "cy@example.com", name: "Cy", passwordHash: "scrypt$cy" });
+  if (!admin || !member || !gone) throw new Error("users not created");
+  setUserDisabled(db, gone.id, new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)));
+  const now = new Date();
+  createSession(db, { userId: admin.id, now, expiresAt: new Date(now.getTime() + 3_600_000) });
+  createSession(db, { userId: member.id, now, expiresAt: new Date(now.getTime() + 7_200_000) });
+  const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: admin.id });
+  upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+  const accepted = insertInvitation(db, {
+    workspaceId: team.id,
+    email: "bob@example.com",
+    role: "member",
+    tokenHash: hash("accepted"),
+    invitedBy: admin.id,
+    expiresAt: new Date(now.getTime() + 86_400_000),
+  });
+  markInvitationAccepted(db, { id: accepted.id, userId: member.id }, now);
+  insertInvitation(db, {
+    workspaceId: team.id,
+    email: "dee@example.com",
+    role: "admin",
+    tokenHash: hash("pending"),
+    invitedBy: admin.id,
+    expiresAt: new Date(now.getTime() + 86_400_000),
+  });
+  const server = createServer(db, {
+    workspaceId: team.id,
+    name: "notes",
+    config: { url: "https://mcp.example.com/mcp", headers: secrets.serverHeaders },
+    createdBy: admin.id,
+    memberKeys: ["headers.X-Member"],
+  });
+  setSharedCredentialsUserId(db, { id: server.id, workspaceId: team.id }, admin.id);
+  putCredential(
+    db,
+    { userId: admin.id, serverId: server.id, kind: "tokens" },
+    { valueEnc: sealSecret(secrets.oauthToken), expiresAt: new Date(now.getTime() + 60_000) },
+  );
+  insertOAuthState(db, {
+    state: "state-1",
+    userId: member.id,
+    serverId: server.id,
+    codeVerifierEnc: sealSecret("verifier"),
+    expiresAt: new Date(now.getTime() + 600_000),
+    forEveryone: true,
+  });
+  const actor = { id: admin.id, workspaceId: team.id, role: "owner" as const, workspace: team };
+  setWorkspaceModel(
+    db,
+    actor,
+    modelSettingsSchema.parse({ provider: "openai", model: "gpt-team", baseUrl: "", apiKey: secrets.workspaceApiKey }),
+  );
+  saveUserModelChoice(db, admin.id, { provider: "openai", model: "gpt-test", baseUrl: null, apiKey: secrets.apiKey });
+  const chat = createChat(db, { ownerId: admin.id, workspaceId: team.id, title: "Notes – ünïcödé" });
+  saveMessage(db, chat.id, { id: "m1", role: "user", parts: [{ type: "text", text: "list my notes" }] });
+  saveMessage(db, chat.id, {
+    id: "m2",
+    role: "assistant",
+    parts: [
+      {
+        type: "tool-mcp_notes_list",
+        toolCallId: "call-1",
+        state: "output-available",
+        input: { q: "x" },
+        output: { notes: ["a", "b"], nested: { z: 1, a: [null, true] } },
+      },
+      { type: "text", text: "Two notes." },
+    ],
+    metadata: { model: "gpt-test" },
+  } as never);
+  saveAppContext(db, { chatId: chat.id, toolCallId: "call-1", serverId: server.id, serverName: "notes", text: "context" });
+  const definition = { name: "list", description: "List notes", inputSchema: { type: "object" } };
+  saveToolPin(db, {
+    serverId: server.id,
+    toolName: "list",
+    state: "pinned",
+    approvedHash: hash("list"),
+    approvedDefinition: definition,
+    currentHash: hash("list"),
+    currentDefinition: definition,
+    approvedBy: admin.id,
+  });
+  saveToolPin(db, {
+    serverId: server.id,
+    toolName: "delete",
+    state: "new",
+    approvedHash: null,
+    approvedDefinition: null,
+    currentHash: hash("delete"),
+    currentDefinition: { name: "delete" },
+    approvedBy: null,
+  });
+  updateServerTrust(db, server.id, { trusted: true, pinnedAt: now }, admin.id);
+  setToolPolicy(db, member.id, { serverId: server.id, toolName: "list", policy: "allow" });
+  setWorkspaceToolPolicy(db, admin.id, { serverId: server.id, toolName: "delete", policy: "deny" });
+  recordAudit(db, { actorId: admin.id, workspaceId: team.id, action: "server.create", target: server.id, detail: { name: "notes" } });
+  recordAudit(db, { actorId: null, action: "instance.start" });
+  for (let i = 0; i < bulk; i++) {
+    recordAudit(db, { actorId: member.id, workspaceId: team.id, action: "tool.call", target: server.id, detail: { tool: "list", n: i } });
+    if (i % 4 === 0) saveMessage(db, chat.id, { id: `bulk-${i}`, role: "user", parts: [{ type: "text", text: `message ${i}` }] });
+  }
+  return { secrets, serverId: server.id, adminId: admin.id };
+}
+
+/** The instance key's fingerprint (what `db check` and `db copy` report). */
+export const instanceKeyId = () => instanceKey().id;
