@@ -6,6 +6,8 @@
  * on purpose: it covers every type the reference servers use without a form library.
  */
 import { useState } from "react";
+import { Checkbox, ChoiceLabel } from "../ui/primitives/checkbox";
+import { fieldClass } from "../ui/primitives/input";
 
 /** The JSON-schema subset the form reads. */
 export interface FieldSchema {
@@ -20,7 +22,7 @@ export interface FieldSchema {
   format?: string;
 }
 
-const INPUT = "mt-0.5 block w-full rounded border border-zinc-300 bg-white px-2 py-1 text-xs dark:border-zinc-600 dark:bg-zinc-900";
+const INPUT = `${fieldClass} mt-0.5 block px-2 py-1 text-xs`;
 
 function typeOf(schema: FieldSchema, value: unknown): string {
   const declared = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
@@ -126,16 +128,10 @@ function Field({
   }
   if (type === "boolean") {
     return (
-      <label className="flex items-center gap-2 text-xs">
-        <input
-          type="checkbox"
-          aria-label={name}
-          data-testid={`arg-${name}`}
-          checked={value === true}
-          onChange={(e) => onChange(e.target.checked)}
-        />
+      <ChoiceLabel className="gap-2 text-xs">
+        <Checkbox aria-label={name} data-testid={`arg-${name}`} checked={value === true} onChange={(e) => onChange(e.target.checked)} />
         {label}
-      </label>
+      </ChoiceLabel>
     );
   }
   if (type === "number" || type === "integer") {

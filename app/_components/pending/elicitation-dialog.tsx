@@ -1,5 +1,6 @@
 "use client";
 
+import { Checkbox, ChoiceLabel } from "../ui/primitives/checkbox";
 import { useState } from "react";
 import type { PendingElicitationView } from "@/lib/runtime/elicitations";
 import { ApiError, answerElicitation } from "../api-client";
@@ -103,16 +104,11 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
         {fields.map((field) => (
           <div key={field.name}>
             {field.kind === "boolean" ? (
-              <label className="flex items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  name={field.name}
-                  checked={values[field.name] === true}
-                  onChange={(e) => set(field.name, e.target.checked)}
-                />
+              <ChoiceLabel className="gap-2 text-sm">
+                <Checkbox name={field.name} checked={values[field.name] === true} onChange={(e) => set(field.name, e.target.checked)} />
                 {field.label}
                 {field.required && " *"}
-              </label>
+              </ChoiceLabel>
             ) : (
               <>
                 <Label htmlFor={`el-${field.name}`}>
@@ -137,9 +133,8 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
                 ) : field.kind === "multi" ? (
                   <div className="flex flex-wrap gap-3 text-sm">
                     {field.options!.map((o) => (
-                      <label key={o.value} className="flex items-center gap-1">
-                        <input
-                          type="checkbox"
+                      <ChoiceLabel key={o.value} className="gap-1">
+                        <Checkbox
                           checked={(values[field.name] as string[]).includes(o.value)}
                           onChange={(e) => {
                             const list = values[field.name] as string[];
@@ -147,7 +142,7 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
                           }}
                         />
                         {o.label}
-                      </label>
+                      </ChoiceLabel>
                     ))}
                   </div>
                 ) : (

@@ -5,6 +5,7 @@
  * masked, a stdio entry's exact launch for consent), type the secrets its inputs ask for, pick,
  * and save. Export links download the workspace's servers with placeholders for secrets.
  */
+import { FileInput } from "../ui/primitives/file-input";
 import { useState } from "react";
 import type { ImportPreviewEntry } from "@/lib/servers/import-service";
 import { ApiError, apiRequest, workspaceApiPath } from "../api-client";
@@ -64,8 +65,7 @@ export function ImportPanel({ onImported, onCancel }: { onImported: () => void; 
         aria-label="Configuration to import"
         data-testid="import-text"
       />
-      <input
-        type="file"
+      <FileInput
         accept=".json,.yaml,.yml,application/json"
         aria-label="Upload a configuration file"
         onChange={(e) => void e.target.files?.[0]?.text().then(setText)}
