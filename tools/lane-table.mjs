@@ -10,9 +10,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// Run from the project root, as npm scripts and the test runners are (no import.meta: Playwright
+// loads this file as CommonJS when a spec imports it).
+const ROOT = process.cwd();
 /** The table's file, relative to the project root. */
 export const TABLE_FILE = "app/_direct/routes.ts";
 
@@ -74,7 +75,7 @@ export function tableSource(routes = laneRoutes()) {
   ].join("\n");
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.basename(process.argv[1]) === "lane-table.mjs") {
   const file = path.join(ROOT, TABLE_FILE);
   const want = tableSource();
   if (process.argv.includes("--check")) {
