@@ -106,7 +106,7 @@ async function copyInOneTransaction(pool: pg.Pool, sqlite: Database.Database, or
     broken = error as Error;
     await client.query("rollback").catch(() => {});
     if (error instanceof DatabaseOpsError) throw error;
-    throw new DatabaseOpsError(`the copy failed and was rolled back (the target is unchanged): ${(error as Error).message}`);
+    throw new DatabaseOpsError(`the copy failed and was rolled back (no row of the target changed): ${(error as Error).message}`);
   } finally {
     // A connection that failed midway is dropped rather than reused.
     client.release(broken && !(broken instanceof DatabaseOpsError) ? broken : undefined);
@@ -147,7 +147,7 @@ async function copyTable(client: pg.PoolClient, sqlite: Database.Database, table
     try {
       await target.insert(table.postgres).values(batch as never);
     } catch (error) {
-      throw new DatabaseOpsError(`copying ${table.name} failed, the copy was rolled back (the target is unchanged): ${firstLine(error)}`);
+      throw new DatabaseOpsError(`copying ${table.name} failed, the copy was rolled back (no row of the target changed): ${firstLine(error)}`);
     }
     rows += batch.length;
     batch = [];
