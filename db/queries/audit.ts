@@ -4,10 +4,10 @@
  * hand); every read writes what is waiting first, so a reader always sees every entry recorded
  * before it.
  */
-import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
-import { auditLog, users } from "../schema";
+import { auditLog, mcpServers, users, workspaces } from "../schema";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -139,6 +139,7 @@ export interface AuditFilter {
   actorId?: string;
   workspaceId?: string;
   action?: string;
+  target?: string;
   /** Entries older than this id (the previous page's `nextBefore`). */
   before?: number;
   /** Page size, default 50, at most 200. */
@@ -153,12 +154,14 @@ export function listAudit(db: Db, filter: AuditFilter) {
   if (filter.actorId) where.push(eq(auditLog.actorId, filter.actorId));
   if (filter.workspaceId) where.push(eq(auditLog.workspaceId, filter.workspaceId));
   if (filter.action) where.push(eq(auditLog.action, filter.action));
+  if (filter.target) where.push(eq(auditLog.target, filter.target));
   if (filter.before) where.push(lt(auditLog.id, filter.before));
   const rows = db
     .select({
       id: auditLog.id,
       actorId: auditLog.actorId,
       actorEmail: users.email,
+      actorName: users.name,
       workspaceId: auditLog.workspaceId,
       action: auditLog.action,
       target: auditLog.target,
@@ -173,4 +176,63 @@ export function listAudit(db: Db, filter: AuditFilter) {
     .all();
   const page = rows.slice(0, limit);
   return { entries: page, nextBefore: rows.length > limit ? page[page.length - 1].id : null };
+}
+
+/** How many distinct values of each filter `auditFacets` lists at most. */
+const FACET_LIMIT = 500;
+
+/**
+ * The values the log's filters offer, from the entries in scope: the people who acted (name and
+ * email), the actions, the targets and the workspaces named, each at most FACET_LIMIT.
+ */
+export function auditFacets(db: Db, scope: { workspaceId?: string }) {
+  flushAudit(db);
+  const inScope = scope.workspaceId ? eq(auditLog.workspaceId, scope.workspaceId) : undefined;
+  const actors = db
+    .selectDistinct({ id: users.id, name: users.name, email: users.email })
+    .from(auditLog)
+    .innerJoin(users, eq(users.id, auditLog.actorId))
+    .where(inScope)
+    .orderBy(users.name)
+    .limit(FACET_LIMIT)
+    .all();
+  const column = (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
+    db
+      .selectDistinct({ value: c })
+      .from(auditLog)
+      .where(and(inScope, isNotNull(c)))
+      .orderBy(c)
+      .limit(FACET_LIMIT)
+      .all()
+      .map((r) => r.value as string);
+  return {
+    actors,
+    actions: column(auditLog.action),
+    targets: column(auditLog.target),
+    workspaceIds: scope.workspaceId ? [] : column(auditLog.workspaceId),
+  };
+}
+
+/** What an audit target id names, when it is a user, a workspace or a server. */
+export interface AuditSubject {
+  kind: "user" | "workspace" | "server";
+  name: string;
+  email?: string;
+}
+
+/** The users, workspaces and servers among `ids` (audit targets are ids of any of them), by id. */
+export function auditSubjects(db: Db, ids: string[]): Map<string, AuditSubject> {
+  const found = new Map<string, AuditSubject>();
+  const unique = [...new Set(ids)].filter(Boolean);
+  // SQLite binds at most 32766 variables; chunks keep each query well under that.
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    for (const u of db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, chunk)).all())
+      found.set(u.id, { kind: "user", name: u.name, email: u.email });
+    for (const w of db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, chunk)).all())
+      found.set(w.id, { kind: "workspace", name: w.name });
+    for (const s of db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)).all())
+      found.set(s.id, { kind: "server", name: s.name });
+  }
+  return found;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { listAudit, recordAudit, type AuditFilter } from "../../db/queries/audit";
+import { recordAudit } from "../../db/queries/audit";
 import {
   countActiveAdmins,
   deleteUser,
@@ -21,21 +21,14 @@ import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import { createInvitation } from "./invitations";
 
+export { auditPage, auditQuerySchema } from "./audit-view";
+
 /** Query of `GET /api/admin/users`. */
 export const userSearchSchema = z.object({ q: z.string().max(200).optional() });
 /** Body of `POST /api/admin/users`: invite a new account by email. */
 export const createUserSchema = z.object({ email: z.string().trim().email().max(254) }).strict();
 /** Body of `PATCH /api/admin/users/:id`. */
 export const updateUserSchema = z.object({ isAdmin: z.boolean().optional(), disabled: z.boolean().optional() }).strict();
-/** Query of the audit log routes. */
-export const auditQuerySchema = z.object({
-  user: z.string().max(200).optional(),
-  workspace: z.string().max(200).optional(),
-  action: z.string().max(100).optional(),
-  before: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
-});
-
 /** The acting administrator. */
 interface Admin {
   id: string;
@@ -100,17 +93,4 @@ async function endEverything(db: Db, userId: string, effects: AccessEffects): Pr
 /** Every workspace with its member count. */
 export function adminListWorkspaces(db: Db) {
   return { workspaces: listAllWorkspaces(db) };
-}
-
-/** One page of the audit log; `scope.workspaceId` pins it to one workspace (owners/admins of it). */
-export function auditPage(db: Db, query: z.infer<typeof auditQuerySchema>, scope: { workspaceId?: string } = {}) {
-  const filter: AuditFilter = {
-    actorId: query.user,
-    workspaceId: scope.workspaceId ?? query.workspace,
-    action: query.action,
-    before: query.before,
-    limit: query.limit,
-  };
-  const page = listAudit(db, filter);
-  return { entries: page.entries.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })), nextBefore: page.nextBefore };
 }

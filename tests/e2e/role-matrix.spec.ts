@@ -330,6 +330,7 @@ const ROUTES: Route[] = [
     own: MANAGERS_OK(204),
   },
   { key: "GET /api/workspaces/[id]/audit", url: (c) => `/api/workspaces/${c.workspaceId}/audit`, own: MANAGERS_OK(200) },
+  { key: "GET /api/workspaces/[id]/audit/export", url: (c) => `/api/workspaces/${c.workspaceId}/audit/export`, own: MANAGERS_OK(200) },
   { key: "GET /api/workspaces/[id]/model", url: (c) => `/api/workspaces/${c.workspaceId}/model`, own: MEMBERS_OK(200) },
   {
     key: "PUT /api/workspaces/[id]/model",
@@ -392,6 +393,7 @@ const ROUTES: Route[] = [
   },
   { key: "GET /api/admin/workspaces", url: () => "/api/admin/workspaces", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit", url: () => "/api/admin/audit?action=member.role&limit=5", own: ADMIN_ONLY(200), userLevel: true },
+  { key: "GET /api/admin/audit/export", url: () => "/api/admin/audit/export?action=member.role", own: ADMIN_ONLY(200), userLevel: true },
   // The caller's own account (not workspace data). Signing out everywhere ends every session of the
   // caller, so it is the last row: each actor's next request (the other scope) is a 401.
   { key: "POST /api/account/password", url: () => "/api/account/password", body: () => ({}), own: EVERYONE(400), userLevel: true },

@@ -55,7 +55,7 @@ export function AdminView({ meId }: { meId: string }) {
   }
 
   return (
-    <section className="mx-auto max-w-5xl space-y-8 p-6">
+    <section className="mx-auto max-w-5xl min-w-0 space-y-8 p-4 sm:p-6">
       <h1 className="text-xl font-semibold">Administration</h1>
       {error && <FieldError role="alert">{error}</FieldError>}
       <section className="space-y-3">
@@ -64,14 +64,14 @@ export function AdminView({ meId }: { meId: string }) {
           <Input placeholder="Search name or email" aria-label="Search users" value={q} onChange={(e) => setQ(e.target.value)} />
         </div>
         <form
-          className="flex items-end gap-2"
+          className="flex flex-wrap items-end gap-2"
           onSubmit={async (e) => {
             e.preventDefault();
             const email = new FormData(e.currentTarget).get("email");
             await act(async () => setLink((await api<{ url: string }>("/api/admin/users", { method: "POST", json: { email } })).url));
           }}
         >
-          <Label className="mb-0 flex-1">
+          <Label className="mb-0 min-w-0 flex-1 basis-56">
             <span className="mb-1 block">Create a user (invitation link)</span>
             <Input name="email" type="email" required />
           </Label>
@@ -148,7 +148,7 @@ export function AdminView({ meId }: { meId: string }) {
           </table>
         </ScrollX>
       </section>
-      <AuditLog source="/api/admin/audit" filters />
+      <AuditLog source="/api/admin/audit" instance />
     </section>
   );
 }

@@ -1,0 +1,1 @@
+export { auditQuery } from "../schema";

@@ -1,0 +1,90 @@
+/**
+ * The audit log as people read it, over a real SQLite file: names and emails instead of ids, the
+ * filters' lists drawn from the entries in scope (never another workspace's), the target filter,
+ * and the CSV export (formula-safe, quoted, scoped).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { recordAudit } from "@/db/queries/audit";
+import { auditCsv, auditPage, csvCell } from "@/lib/workspaces/audit-view";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { person, team, type Person } from "./helpers";
+
+let dir: string;
+let owner: Person;
+let bob: Person;
+let stranger: Person;
+let acme = "";
+let other = "";
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  owner = await person("owner@example.com");
+  bob = await person("bob@example.com");
+  stranger = await person("stranger@example.com");
+  acme = team(owner, "Acme");
+  other = team(stranger, "Other");
+  const db = getDb();
+  recordAudit(db, { actorId: owner.id, workspaceId: acme, action: "member.role", target: bob.id, detail: { from: "member", to: "admin" } });
+  recordAudit(db, { actorId: bob.id, workspaceId: acme, action: "tool.policy_change", target: '=HYPERLINK("x")', detail: null });
+  recordAudit(db, { actorId: stranger.id, workspaceId: other, action: "member.remove", target: stranger.id });
+});
+afterAll(() => removeTempDataDir(dir));
+
+describe("the audit log view", () => {
+  it("names the actor, the target and the workspace instead of ids", () => {
+    const page = auditPage(getDb(), {}, { workspaceId: acme });
+    const role = page.entries.find((e) => e.action === "member.role");
+    expect(role).toMatchObject({
+      actorName: owner.name,
+      actorEmail: owner.email,
+      target: bob.id,
+      targetSubject: { kind: "user", name: bob.name, email: bob.email },
+      workspaceName: "Acme",
+    });
+    const created = page.entries.find((e) => e.action === "workspace.create");
+    expect(created?.targetSubject).toMatchObject({ kind: "workspace", name: "Acme" });
+  });
+
+  it("offers as filters only the people, actions and targets of the workspace in scope", () => {
+    const { facets } = auditPage(getDb(), { facets: "1" }, { workspaceId: acme });
+    expect(facets?.actors.map((a) => a.email).sort()).toEqual([bob.email, owner.email]);
+    expect(facets?.actions).toEqual(["member.role", "tool.policy_change", "workspace.create"]);
+    expect(facets?.targets.find((t) => t.id === bob.id)?.subject).toMatchObject({ name: bob.name, email: bob.email });
+    expect(JSON.stringify(facets)).not.toContain(stranger.email);
+    expect(facets?.workspaces).toEqual([]);
+    // Instance-wide, every workspace is offered by name.
+    const all = auditPage(getDb(), { facets: "1" });
+    expect(all.facets?.workspaces.map((w) => w.name).sort()).toEqual(expect.arrayContaining(["Acme", "Other"]));
+    expect(auditPage(getDb(), {}).facets).toBeUndefined();
+  });
+
+  it("filters by target, within the scope only", () => {
+    expect(auditPage(getDb(), { target: bob.id }, { workspaceId: acme }).entries.map((e) => e.action)).toEqual(["member.role"]);
+    expect(auditPage(getDb(), { target: stranger.id }, { workspaceId: acme }).entries).toEqual([]);
+    // The scope wins over a `workspace` filter naming another workspace.
+    expect(auditPage(getDb(), { workspace: other }, { workspaceId: acme }).entries.every((e) => e.workspaceId === acme)).toBe(true);
+  });
+
+  it("exports the scope as CSV: header, names, quoted JSON, formulas kept as text", () => {
+    const lines = auditCsv(getDb(), {}, { workspaceId: acme }).trim().split("\r\n");
+    expect(lines[0]).toBe("time,actor_name,actor_email,action,target,target_name,target_email,workspace,detail");
+    expect(lines).toHaveLength(4);
+    const role = lines.find((l) => l.includes("member.role"));
+    expect(role).toContain(
+      `${owner.name},${owner.email},member.role,${bob.id},${bob.name},${bob.email},Acme,"{""from"":""member"",""to"":""admin""}"`,
+    );
+    expect(lines.find((l) => l.includes("tool.policy_change"))).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(lines.join("\n")).not.toContain(stranger.email);
+  });
+
+  it("writes each CSV cell safely", () => {
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell("line\nbreak")).toBe('"line\nbreak"');
+    expect(csvCell("+1")).toBe("'+1");
+    expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvCell(null)).toBe("");
+    expect(csvCell({ a: 1 })).toBe('"{""a"":1}"');
+  });
+});
