@@ -59,7 +59,7 @@ test("the status strip shows connected and failed servers with the reason", asyn
 test("a user's own model: key stored masked, used for requests; blocked and missing models are explained", async ({ page, everything }) => {
   const { chat } = await userWithEverything(page, everything.url, "model");
   const settings = new SettingsPage(page);
-  await settings.open();
+  await settings.open("Model");
   const form = page.getByTestId("model-settings");
   await form.getByLabel("Provider").selectOption("openai-compatible");
   await form.getByLabel("Model").fill("scripted-own");
@@ -83,7 +83,7 @@ test("a user's own model: key stored masked, used for requests; blocked and miss
   expect(mine.at(-1)?.authorization).toBe("Bearer sk-own-secret-key-9876");
 
   // A base URL on a blocked address never gets a request (SSRF guard); the chat says why.
-  await settings.open();
+  await settings.open("Model");
   await form.getByLabel("Base URL").fill("http://169.254.169.254/v1");
   await form.getByRole("button", { name: "Save model settings" }).click();
   await expect(form.getByRole("status")).toHaveText("Saved.");
@@ -93,7 +93,7 @@ test("a user's own model: key stored masked, used for requests; blocked and miss
   await expect(page.getByTestId("chat-error")).toBeVisible({ timeout: 45_000 });
 
   // OpenAI without any key: the chat says so and how to fix it.
-  await settings.open();
+  await settings.open("Model");
   await form.getByLabel("Provider").selectOption("openai");
   await form.getByLabel("Base URL").fill("");
   await form.getByRole("button", { name: "Remove stored key" }).click();

@@ -11,7 +11,7 @@ test.describe.configure({ timeout: 120_000 });
 
 async function askForEcho(page: Page) {
   const settings = new SettingsPage(page);
-  await settings.open();
+  await settings.open("Workspace");
   // echo is annotated read-only and the helper marks server-everything trusted, so it defaults to "always": make it ask.
   await settings.setToolPolicy("everything", "echo", "ask");
 }

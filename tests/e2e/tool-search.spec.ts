@@ -10,6 +10,7 @@ test.describe.configure({ timeout: 120_000 });
 test("threshold from Settings; search_tools loads the tool; the chat shows what was loaded and why", async ({ page, everything }) => {
   const { chat } = await userWithEverything(page, everything.url, "search");
   await page.goto("/settings");
+  await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Workspace" }).click();
   const form = page.getByTestId("tool-search-settings");
   await expect(form.getByLabel("Tool search threshold")).toHaveValue("40");
   await form.getByLabel("Tool search threshold").fill("3");

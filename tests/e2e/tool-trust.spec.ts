@@ -17,7 +17,7 @@ test.describe.configure({ timeout: 120_000 });
 test("approval card: schema form, edited marker with diff, Always allow", async ({ page, everything }) => {
   const { chat } = await userWithEverything(page, everything.url, "card");
   const settings = new SettingsPage(page);
-  await settings.open();
+  await settings.open("Workspace");
   await settings.setToolPolicy("everything", "get-sum", "ask");
   await chat.open();
   await chat.newChat();

@@ -8,7 +8,6 @@ import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { FieldError, Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
-import { AuditLog } from "../admin/audit-log";
 import { InviteForm } from "./invite-form";
 import { ToolSearchForm } from "../tool-search/tool-search-form";
 import { WorkspaceModelForm } from "./workspace-model-form";
@@ -28,7 +27,7 @@ interface Invitation {
   invitedBy: { id: string; name: string | null } | null;
 }
 
-/** Members, invitations, default model, audit log, rename/delete/leave of one workspace. */
+/** Members, invitations, default model, tool search, rename/delete/leave of one workspace (its audit log is Settings › Audit). */
 export function WorkspaceSettings({
   workspace,
   me,
@@ -178,7 +177,6 @@ export function WorkspaceSettings({
       )}
       <WorkspaceModelForm workspaceId={workspace.id} editable={manager} />
       <ToolSearchForm workspaceId={workspace.id} editable={manager} />
-      {manager && <AuditLog source={`${base}/audit`} />}
       {!workspace.personal && (
         <div className="flex gap-2">
           <Button type="button" variant="secondary" onClick={() => void leaveOrDelete("leave")}>

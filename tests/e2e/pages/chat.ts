@@ -110,9 +110,13 @@ export class ChatPage {
 export class SettingsPage {
   constructor(private readonly page: Page) {}
 
-  async open() {
+  /** Open Settings from the main nav, then one of its sections (Account opens first). */
+  async open(section: "Account" | "Model" | "Workspace" | "Audit" = "Account") {
     await this.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
-    await expect(this.page.getByRole("heading", { name: "Settings" })).toBeVisible();
+    await expect(this.page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    const link = this.page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: section, exact: true });
+    await link.click();
+    await expect(link).toHaveAttribute("aria-current", "page");
   }
 
   /** Choose `ask`, `allow`, `deny` or `default` for one tool. */

@@ -1,0 +1,114 @@
+/**
+ * Settings in sections with their own pages (the old URLs land on the first), the sentence that
+ * says which model wins, and the workspace audit log as people read it: a table with headers and
+ * names at 1280 px, cards at 360 px, filters chosen from lists, pages, and a CSV export.
+ */
+import { expect, test } from "./helpers/fixtures";
+import { expectNoSeriousA11yViolations, horizontalOverflow } from "./pages/a11y";
+import { waitForHydration } from "./pages/app";
+import { addMember, createTeam, signedUp } from "./pages/workspaces";
+
+test.describe.configure({ timeout: 180_000 });
+
+test("settings sections, the model sentence, and the audit log with names, filters, pages and CSV", async ({ browser }) => {
+  const owner = await signedUp(browser, "audit-owner");
+  const mate = await signedUp(browser, "audit-mate");
+  const team = await createTeam(owner, `Audit ${Date.now()}`);
+  await addMember(owner, team.id, mate, "member");
+  // Invitations fill more than one page of 25; then a role change names the mate as its target.
+  for (let i = 0; i < 26; i++) {
+    const invited = await owner.api.post(`/api/workspaces/${team.id}/invitations`, {
+      data: { email: `audit-${i}-${Date.now()}@example.com`, role: "member" },
+    });
+    expect(invited.status()).toBe(201);
+  }
+  expect((await owner.api.patch(`/api/workspaces/${team.id}/members/${mate.id}`, { data: { role: "admin" } })).ok()).toBe(true);
+  const page = owner.page;
+  const w = `/w/${team.slug}`;
+
+  // The old single page opens the first section; each section is a page of its own.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${w}/settings`);
+  await expect(page).toHaveURL(new RegExp(`${w}/settings/account$`));
+  const sections = page.getByRole("navigation", { name: "Settings sections" });
+  await expect(sections.getByRole("link", { name: "Account" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("settings-account")).toContainText(owner.account.email);
+  await sections.getByRole("link", { name: "Model" }).click();
+  await expect(page).toHaveURL(new RegExp(`${w}/settings/model$`));
+  await expect(page.getByTestId("model-precedence")).toContainText("Your own model wins");
+  await expect(page.getByTestId("model-settings")).toBeVisible();
+  await sections.getByRole("link", { name: "Workspace" }).click();
+  await expect(page.getByTestId(`member-${mate.account.email}`)).toBeVisible();
+  await expect(page.getByTestId("audit-log")).toHaveCount(0);
+
+  // The audit log: headers, names and emails instead of ids, both times.
+  await sections.getByRole("link", { name: "Audit" }).click();
+  await waitForHydration(page);
+  const log = page.getByTestId("audit-log");
+  for (const header of ["When", "Who", "Action", "Target", "Details"]) {
+    await expect(log.getByRole("columnheader", { name: header })).toBeVisible();
+  }
+  await expect(log.getByTestId("audit-entry")).toHaveCount(25);
+  const roleRow = log.getByTestId("audit-entry").filter({ hasText: "member.role" });
+  await expect(roleRow).toContainText(owner.account.name);
+  await expect(roleRow).toContainText(owner.account.email);
+  await expect(roleRow).toContainText(mate.account.name);
+  await expect(roleRow).not.toContainText(mate.id);
+  await expect(roleRow.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d\d-\d\dT/);
+  await expect(roleRow.locator("time")).toContainText(/just now|minute/);
+
+  // Pages: Older, then Newer back.
+  await expect(log.getByTestId("audit-page")).toHaveText("Page 1");
+  await log.getByRole("button", { name: "Older" }).click();
+  await expect(log.getByTestId("audit-page")).toHaveText("Page 2");
+  await expect(log.getByTestId("audit-entry").filter({ hasText: "workspace.create" })).toHaveCount(1);
+  await log.getByRole("button", { name: "Newer" }).click();
+  await expect(log.getByTestId("audit-page")).toHaveText("Page 1");
+
+  // Filters are lists of what the log holds: people by name and email, actions, targets by name.
+  await log.getByLabel("Person").selectOption({ label: `${mate.account.name} (${mate.account.email})` });
+  await expect(log.getByTestId("audit-entry")).toHaveCount(1);
+  await expect(log.getByTestId("audit-entry")).toContainText("invitation.accept");
+  await log.getByLabel("Person").selectOption("");
+  await log.getByLabel("Action").selectOption("member.role");
+  await expect(log.getByTestId("audit-entry")).toHaveCount(1);
+  await log.getByLabel("Action").selectOption("");
+  await log.getByLabel("Target").selectOption({ label: `${mate.account.name} (${mate.account.email})` });
+  await expect(log.getByTestId("audit-entry")).toHaveCount(1);
+  await expect(log.getByTestId("audit-entry")).toContainText("member.role");
+  await expectNoSeriousA11yViolations(page, "audit log at 1280 px");
+
+  // The export holds what the filters select, as CSV with names.
+  const href = await log.getByTestId("audit-export").getAttribute("href");
+  expect(href).toContain(`target=${mate.id}`);
+  const csv = await owner.api.get(href ?? "");
+  expect(csv.status()).toBe(200);
+  expect(csv.headers()["content-type"]).toContain("text/csv");
+  expect(csv.headers()["content-disposition"]).toContain("attachment");
+  const lines = (await csv.text()).trim().split("\r\n");
+  expect(lines[0]).toBe("time,actor_name,actor_email,action,target,target_name,target_email,workspace,detail");
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(`${owner.account.email},member.role,${mate.id},${mate.account.name},${mate.account.email}`);
+  const all = await owner.api.get(`/api/workspaces/${team.id}/audit/export`);
+  expect((await all.text()).trim().split("\r\n").length).toBeGreaterThan(28);
+
+  // On a phone the entries are cards, and nothing scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.reload();
+  await waitForHydration(page);
+  await expect(log.getByTestId("audit-table")).toBeHidden();
+  await expect(log.getByTestId("audit-card")).toHaveCount(25);
+  await expect(log.getByTestId("audit-card").filter({ hasText: "member.role" })).toContainText(mate.account.email);
+  await expect(log.getByLabel("Person")).toBeVisible();
+  const overflow = await horizontalOverflow(page);
+  expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.innerWidth);
+  await expectNoSeriousA11yViolations(page, "audit log at 360 px");
+
+  // A plain member is told who may read the log, and the routes refuse them.
+  expect((await owner.api.patch(`/api/workspaces/${team.id}/members/${mate.id}`, { data: { role: "member" } })).ok()).toBe(true);
+  await mate.page.goto(`${w}/settings/audit`);
+  await expect(mate.page.getByTestId("audit-not-allowed")).toContainText("owners and admins");
+  expect((await mate.api.get(`/api/workspaces/${team.id}/audit/export`)).status()).toBe(403);
+  await owner.close();
+  await mate.close();
+});
