@@ -147,7 +147,9 @@ async function copyTable(client: pg.PoolClient, sqlite: Database.Database, table
     try {
       await target.insert(table.postgres).values(batch as never);
     } catch (error) {
-      throw new DatabaseOpsError(`copying ${table.name} failed, the copy was rolled back (no row of the target changed): ${firstLine(error)}`);
+      throw new DatabaseOpsError(
+        `copying ${table.name} failed, the copy was rolled back (no row of the target changed): ${firstLine(error)}`,
+      );
     }
     rows += batch.length;
     batch = [];
