@@ -129,7 +129,7 @@ export function ModelSettingsForm() {
             className={input}
           />
         </Label>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button type="submit">Save model settings</Button>
           <Button
             type="button"

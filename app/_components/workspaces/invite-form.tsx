@@ -38,8 +38,8 @@ export function InviteForm({
         }
       }}
     >
-      <div className="flex items-end gap-2">
-        <Label className="flex-1 mb-0">
+      <div className="flex flex-wrap items-end gap-2">
+        <Label className="mb-0 min-w-0 flex-1 basis-48">
           <span className="mb-1 block">Invite by email</span>
           <Input name="email" type="email" required />
         </Label>

@@ -82,7 +82,7 @@ export function WorkspaceSettings({
       {error && <FieldError role="alert">{error}</FieldError>}
       {me.role === "owner" && !workspace.personal && (
         <form
-          className="flex items-end gap-2"
+          className="flex flex-wrap items-end gap-2"
           onSubmit={(e) => {
             e.preventDefault();
             const name = String(new FormData(e.currentTarget).get("name") ?? "");
@@ -92,7 +92,7 @@ export function WorkspaceSettings({
             });
           }}
         >
-          <Label className="mb-0 flex-1">
+          <Label className="mb-0 min-w-0 flex-1 basis-48">
             <span className="mb-1 block">Workspace name</span>
             <Input name="name" defaultValue={workspace.name} required maxLength={80} />
           </Label>
@@ -157,8 +157,8 @@ export function WorkspaceSettings({
           {invitations.length > 0 && (
             <ul className="space-y-1 text-sm" data-testid="pending-invitations">
               {invitations.map((i) => (
-                <li key={i.id} className="flex items-center gap-2">
-                  <span className="flex-1">
+                <li key={i.id} className="flex flex-wrap items-center gap-2">
+                  <span className="min-w-0 flex-1 break-words">
                     {i.email} ({i.role}), until {new Date(i.expiresAt).toLocaleDateString()}
                     {i.invitedBy && <span data-testid="invited-by">, invited by {i.invitedBy.name ?? "a former member"}</span>}
                   </span>
@@ -178,7 +178,7 @@ export function WorkspaceSettings({
       <WorkspaceModelForm workspaceId={workspace.id} editable={manager} />
       <ToolSearchForm workspaceId={workspace.id} editable={manager} />
       {!workspace.personal && (
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button type="button" variant="secondary" onClick={() => void leaveOrDelete("leave")}>
             Leave workspace
           </Button>
