@@ -23,3 +23,13 @@ export const realClock: Clock = {
   },
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
+
+/** Wait for `work` but no later than `deadline` (clock time, epoch ms); never rejects for the wait itself. */
+export async function waitUntil(clock: Clock, work: Promise<unknown>, deadline: number): Promise<void> {
+  const left = deadline - clock.now();
+  if (left <= 0) return;
+  let timer: TimerHandle | undefined;
+  const waited = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, left)));
+  await Promise.race([work, waited]);
+  if (timer !== undefined) clock.clearTimeout(timer);
+}

@@ -1,18 +1,11 @@
 /**
- * One live MCP session for one (user, server): opens the transport (stdio child or HTTP with SSE
- * fallback), initializes, discovers, and runs requests. Every SDK error is translated here, once.
+ * One live MCP session for one (user, server): opens the transport through its opener (open-stdio.ts,
+ * open-http.ts), initializes, discovers, and runs requests. Every SDK error is translated here, once.
  */
-import type { Client } from "@modelcontextprotocol/client";
-import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { FetchLike, Transport } from "@modelcontextprotocol/client";
+import type { Client, PriorDiscovery, StreamableHTTPClientTransport, Transport } from "@modelcontextprotocol/client";
 import {
-  SdkError,
-  SdkErrorCode,
   UrlElicitationRequiredError,
-  type PriorDiscovery,
   type LoggingLevel,
-  type LoggingMessageNotification,
   type CallToolResult,
   type CompleteRequest,
   type GetPromptResult,
@@ -20,59 +13,24 @@ import {
 } from "@modelcontextprotocol/client";
 import { secretValuesOf } from "../redact";
 import { startCallDeadline } from "./call-deadline";
-import { childEnvironment } from "./child-env";
 import { ConnectPhase } from "./connect-phase";
-import { createClient } from "./client-factory";
-import { STDIO_PROBE_TIMEOUT_MS, type Era, type EraCache } from "./era";
-import type { SamplingGate } from "./sampling";
-import { observeScopeChallenges, recordsStepUp, StepUpRequiredError, type ScopeChallenge } from "./step-up";
-import type { Clock } from "./clock";
-import { effectiveSettings, type ServerDefinition } from "./config";
+import type { ConnectionOptions } from "./connection-options";
+import type { Era } from "./era";
+import { StepUpRequiredError } from "./step-up";
+import { effectiveSettings } from "./config";
 import { discover, type Discovered, type ListKind } from "./discovery";
 import { EngineError } from "./errors";
 import { callToolAsTask, shouldCallAsTask, taskSupportOf } from "./tasks";
-import { createSseTransport, createStreamableTransport, isLegacySseUrl, shouldFallBackToSse } from "./http-transport";
-import type { LaunchWrapper } from "./launch";
-import type { Logger } from "./logger";
+import { isLegacySseUrl } from "./http-transport";
+import { openSse, openStreamableHttp } from "./open-http";
+import { openStdio } from "./open-stdio";
 import { ChildProcessTransport } from "./stdio-transport";
-import { cappedFetch, ConnectionGuard, LimitedStdioTransport, LimitedTransport, type EngineLimits, type LimitCounters } from "./limits";
+import { ConnectionGuard, LimitedStdioTransport, LimitedTransport, type LimitCounters } from "./limits";
+import { closeQuietly, type OpenedTransport, type TransportOpener } from "./transport-opener";
 import { closedDuring, connectTimeout, translateError, type ErrorContext } from "./translate-error";
-import type { CallOptions, ElicitationHandler, LoggingMessageHandler, TransportUsed } from "./types";
+import type { CallOptions, TransportUsed } from "./types";
 
-/** Everything needed to open one connection. */
-export interface ConnectionOptions {
-  userId: string;
-  server: ServerDefinition;
-  launchWrapper: LaunchWrapper;
-  fetch?: FetchLike;
-  authProvider?: OAuthClientProvider;
-  logger: Logger;
-  clock: Clock;
-  maxMessageBytes?: number;
-  /** Caps on what the server sends (docs/limits.md). */
-  limits: EngineLimits;
-  killGraceMs?: number;
-  stderrBytes?: number;
-  clientVersion: string;
-  onElicitation?: ElicitationHandler;
-  onLoggingMessage?: LoggingMessageHandler;
-  onListChanged: (kind: ListKind) => void;
-  /** Sampling policy gate of this (user, server). */
-  samplingGate?: SamplingGate;
-  /** Where a 403 `insufficient_scope` challenge on this connection is recorded (step-up). */
-  scopeChallenge: ScopeChallenge;
-  /** The link closed without `close()` being called (crash, server exit). */
-  onUnexpectedClose: () => void;
-  /** Aborts a connect in progress (e.g. the pool closes the server). */
-  signal?: AbortSignal;
-  /** Every `notifications/message` of this connection (its log buffer). */
-  onLogEntry?: (params: LoggingMessageNotification["params"]) => void;
-  /** `notifications/resources/updated` for a subscribed resource. */
-  onResourceUpdated?: (uri: string) => void;
-  /** Remembered protocol eras, and this server's key in them (its endpoint hash: URL and headers, or the launch). */
-  eras?: EraCache;
-  eraKey?: string;
-}
+export type { ConnectionOptions } from "./connection-options";
 
 /** A connected, discovered session. */
 export class Connection {
@@ -172,7 +130,8 @@ export class Connection {
 
   /** Ask the user through the host to complete each URL elicitation; true when all were accepted. */
   private async completeUrlElicitations(error: UrlElicitationRequiredError, signal?: AbortSignal): Promise<boolean> {
-    const { onElicitation, userId, server } = this.options;
+    const { onElicitation } = this.options.hooks;
+    const { userId, server } = this.options.identity;
     if (!onElicitation) return false;
     for (const params of error.elicitations) {
       const answer = await onElicitation(userId, server, params, signal ?? new AbortController().signal);
@@ -226,7 +185,8 @@ export class Connection {
 
   /** Re-list after a list_changed notification. */
   async refresh(kind: ListKind): Promise<Discovered> {
-    const settings = effectiveSettings(this.options.server.config);
+    const { server } = this.options.identity;
+    const settings = effectiveSettings(server.config);
     this.discovered = await this.request({ timeoutMs: settings.connectTimeoutMs }, () =>
       discover(this.client, {
         timeoutMs: settings.connectTimeoutMs,
@@ -234,7 +194,7 @@ export class Connection {
         only: kind,
         previous: this.discovered,
         limits: this.options.limits,
-        serverName: this.options.server.name,
+        serverName: server.name,
       }),
     );
     return this.discovered;
@@ -255,7 +215,7 @@ export class Connection {
 
   /** Called by the transport's close: tells the owner only about closes it did not ask for. */
   handleClose(): void {
-    if (!this.closing && this.ready) this.options.onUnexpectedClose();
+    if (!this.closing && this.ready) this.options.hooks.onUnexpectedClose();
   }
 
   private async request<T>(options: CallOptions & { timeoutMs: number }, run: () => Promise<T>): Promise<T> {
@@ -263,9 +223,9 @@ export class Connection {
       return await run();
     } catch (error) {
       // The server asked for a wider scope than the token has: only a new authorization can help.
-      const scope = this.options.scopeChallenge.take();
+      const scope = this.options.hooks.scopeChallenge.take();
       if (scope) {
-        throw new StepUpRequiredError(this.options.server.name, scope, { cause: error });
+        throw new StepUpRequiredError(this.options.identity.server.name, scope, { cause: error });
       }
       throw translateError(error, this.errorContext("call", { timeoutMs: options.timeoutMs, signal: options.signal }));
     }
@@ -274,7 +234,7 @@ export class Connection {
 
 /** Open, initialize and discover within `connect_timeout`; the error says specifically what failed. */
 export async function openConnection(options: ConnectionOptions): Promise<Connection> {
-  const { server } = options;
+  const { server } = options.identity;
   const settings = effectiveSettings(server.config);
   let transport: Transport | undefined;
   const abort = new AbortController();
@@ -328,22 +288,26 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   }
 }
 
+/** The opener for a server's config: stdio for a command, HTTP+SSE for a legacy `/sse` URL, else Streamable HTTP. */
+function openerFor(options: ConnectionOptions): TransportOpener {
+  const { config } = options.identity.server;
+  if (config.command !== undefined) return openStdio;
+  return isLegacySseUrl(config.url!) ? openSse : openStreamableHttp;
+}
+
 async function connectTransport(
   options: ConnectionOptions,
   signal: AbortSignal,
   phase: ConnectPhase,
   track: (transport: Transport) => void,
-): Promise<{ client: Client; transport: Transport; kind: TransportUsed; guard: ConnectionGuard }> {
-  const { server, eras, eraKey } = options;
+): Promise<OpenedTransport> {
+  const { eras, eraKey } = options.transport;
   // One guard per connection: its caps, rates and reopen budget hold across every wire it opens.
   const guard = new ConnectionGuard(options.limits, () => options.clock.now());
   phase.watchGuard(guard);
   const limited = (transport: Transport) =>
     transport instanceof ChildProcessTransport ? new LimitedStdioTransport(transport, guard) : new LimitedTransport(transport, guard);
-  const config = server.config;
-  const settings = effectiveSettings(config);
-  const rpc = { timeout: settings.connectTimeoutMs, signal };
-  const remembered = eraKey ? eras?.prior(eraKey) : undefined;
+  const rpc = { timeout: effectiveSettings(options.identity.server.config).connectTimeoutMs, signal };
   const connect = async (client: Client, transport: Transport, prior: PriorDiscovery | undefined) => {
     try {
       await client.connect(limited(transport), { ...rpc, ...(prior ? { prior } : {}) });
@@ -353,77 +317,8 @@ async function connectTransport(
     }
     if (eraKey) eras?.remember(eraKey, client.getProtocolEra());
   };
-  const command = config.command;
-  if (command !== undefined) {
-    const open = async (prior: PriorDiscovery | undefined) => {
-      const launch = await options.launchWrapper(
-        { command, args: config.args ?? [], env: childEnvironment(config.env), cwd: config.cwd },
-        { userId: options.userId, serverId: server.id, serverName: server.name, config },
-      );
-      // The pool may have given up on this attempt while the wrapper prepared the sandbox.
-      signal.throwIfAborted();
-      const transport = new ChildProcessTransport({
-        launch,
-        maxMessageBytes: options.maxMessageBytes ?? options.limits.maxMessageBytes,
-        maxJsonDepth: options.limits.maxJsonDepth,
-        maxJsonMembers: options.limits.maxJsonMembers,
-        stderrBytes: options.stderrBytes,
-        killGraceMs: options.killGraceMs,
-        logger: options.logger,
-        secrets: secretValuesOf(config),
-      });
-      track(transport);
-      phase.watchChild(transport);
-      const client = createClient({ ...options, probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, settings.connectTimeoutMs) });
-      await connect(client, transport, prior);
-      return { client, transport, kind: "stdio" as const, guard };
-    };
-    try {
-      return await open(remembered);
-    } catch (error) {
-      // Some 2025 servers exit on a request they do not know before `initialize`: a new child, legacy.
-      if (remembered || !isProbeFailure(error)) throw error;
-      options.logger.info("protocol probe failed on stdio; starting again with the 2025-11-25 handshake", { server: server.name });
-      signal.throwIfAborted();
-      return await open({ kind: "legacy" });
-    }
-  }
-  const provider = options.authProvider;
-  // A wider scope the user has not granted yet: the old token would connect, and the status would
-  // say "connected" while the tool that needs the scope keeps failing. Ask for Connect instead.
-  const pendingScope = recordsStepUp(provider) ? await provider.pendingStepUp() : undefined;
-  if (pendingScope) throw new StepUpRequiredError(server.name, pendingScope);
-  const limitedFetch = (streamingLane: boolean) => {
-    const capped = cappedFetch(options.fetch ?? globalThis.fetch, guard, { streamingLane });
-    return recordsStepUp(provider) ? observeScopeChallenges(capped, provider, options.scopeChallenge) : capped;
-  };
-  const http = { url: config.url!, headers: config.headers, fetch: limitedFetch(false), authProvider: provider };
-  if (!isLegacySseUrl(http.url)) {
-    // Streamable HTTP reads answers from the Node request lane (lib/mcp/http-transport.ts).
-    const transport = createStreamableTransport({ ...http, fetch: limitedFetch(true) });
-    track(transport);
-    const client = createClient(options);
-    try {
-      await connect(client, transport, remembered);
-      return { client, transport, kind: "streamable_http", guard };
-    } catch (error) {
-      if (!shouldFallBackToSse(error)) throw error;
-      options.logger.info("Streamable HTTP refused; falling back to legacy HTTP+SSE", { server: server.name });
-      await closeQuietly(transport, options.logger);
-      signal.throwIfAborted();
-    }
-  }
-  const transport = createSseTransport(http);
-  track(transport);
-  const client = createClient(options);
-  // HTTP+SSE predates the 2026 revision: no probe.
-  await client.connect(limited(transport), { ...rpc, prior: { kind: "legacy" } });
-  return { client, transport, kind: "sse", guard };
-}
-
-/** The `server/discover` probe itself failed (closed link, unusable answer): not a verdict on the server. */
-function isProbeFailure(error: unknown): boolean {
-  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed;
+  const remembered = eraKey ? eras?.prior(eraKey) : undefined;
+  return openerFor(options)({ options, signal, phase, guard, track, remembered, connect, rpc });
 }
 
 function contextFor(
@@ -434,21 +329,12 @@ function contextFor(
 ): ErrorContext {
   const child = transport instanceof ChildProcessTransport ? transport : undefined;
   return {
-    serverName: options.server.name,
+    serverName: options.identity.server.name,
     phase,
-    secrets: secretValuesOf(options.server.config),
-    url: options.server.config.url,
+    secrets: secretValuesOf(options.identity.server.config),
+    url: options.identity.server.config.url,
     stderr: child?.stderrTail(),
     exit: child?.exitInfo,
     ...extra,
   };
-}
-
-async function closeQuietly(transport: Transport | undefined, logger: Logger): Promise<void> {
-  try {
-    await transport?.close();
-  } catch (error) {
-    // Closing after a failed connect: the original error is what the user needs to see.
-    logger.debug("transport close after failed connect", { error: String(error) });
-  }
 }

@@ -1,32 +1,34 @@
 /**
  * The life of one (user, server) connection (docs/architecture.md#connection-lifecycle): connect on first use with one shared
- * connect promise, reconnect after an unexpected drop on the backoff schedule, refresh on
- * list_changed, evict when idle (never mid-call), and keep the status figures.
+ * connect promise, reconnect after an unexpected drop on the backoff schedule, evict when idle
+ * (never mid-call). Its seams: the state machine (lifecycle.ts), the status projection
+ * (status-projection.ts) and the listing with its list_changed re-lists (refresh-coordinator.ts).
  */
 import { secretValuesOf } from "../redact";
-import { backoffDelay, RECONNECT_POLICY } from "./backoff";
 import { CallQueue } from "./call-queue";
-import type { TimerHandle } from "./clock";
+import { waitUntil } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
-import { configHash, endpointHash } from "./config-hash";
-import { openConnection, type Connection, type ConnectionOptions } from "./connection";
+import { configHash } from "./config-hash";
+import { openConnection, type Connection } from "./connection";
+import { connectionOptions } from "./connection-options";
 import type { Discovered, ListKind } from "./discovery";
 import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
 import { ServerLog } from "./server-log";
 import { StatusPush } from "./status-push";
-import { ScopeChallenge, StepUpRequiredError } from "./step-up";
+import { ScopeChallenge } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
-import { registrationsOf, type UnnamedTool } from "./registry";
-import { errorOutcome, outcomeOf } from "./results";
+import type { UnnamedTool } from "./registry";
 import { closedDuring, translateError } from "./translate-error";
-import type { CallOptions, ServerState, ServerStatus, ToolCallOutcome } from "./types";
-import type { LimitCounters } from "./limits";
+import type { ServerState, ServerStatus, ToolCallOutcome } from "./types";
 import { FailureMemory } from "./failure-memory";
+import { IdleTimer } from "./idle-timer";
+import { Lifecycle } from "./lifecycle";
+import { gaveUpError, ReconnectSchedule, reconnectingError } from "./reconnect-schedule";
+import { RefreshCoordinator } from "./refresh-coordinator";
+import { detailsOf, lastOf, projectStatus, type LastConnection } from "./status-projection";
 
-/** How long a connection must have lived for a drop to start a fresh reconnect schedule. */
-const STABLE_MS = 60_000;
 /** How often new call figures are pushed to the status hook (state changes go at once, lib/mcp/status-push.ts). */
 const METRICS_PUSH_MS = 1000;
 
@@ -37,27 +39,21 @@ const NO_TOOLS: UnnamedTool[] = [];
 export class ManagedServer {
   readonly hash: string;
   readonly secrets: string[];
-  private state: ServerState = "idle";
+  private readonly lifecycle: Lifecycle;
   private connection: Connection | null = null;
   private connecting: Promise<Connection> | null = null;
   private connectAbort: AbortController | null = null;
   private generation = 0;
   private lastError: EngineError | null = null;
-  private discovered: Discovered | null = null;
-  private registrations: UnnamedTool[] = [];
+  private readonly listing: RefreshCoordinator;
   private readonly metrics = new MetricsRecorder();
   private readonly statusPush: StatusPush;
   private readonly samplingGate: SamplingGate;
   private readonly queue: CallQueue;
   private inFlight = 0;
-  private reconnectAttempt = 0;
-  private reconnectAt: number | null = null;
-  private reconnectTimer: TimerHandle | null = null;
-  private idleTimer: TimerHandle | null = null;
-  private last = { pid: null as number | null, sessionId: null as string | null, stderr: "" };
-  private refreshing: Promise<void> | null = null;
-  private refreshQueued = new Set<ListKind>();
-  private lastLimits: LimitCounters | null = null;
+  private readonly reconnects: ReconnectSchedule;
+  private readonly idle: IdleTimer;
+  private last: LastConnection = { pid: null, sessionId: null, stderr: "", limits: null };
   private readonly failures: FailureMemory;
   private connectedAt = 0;
   /** When the current (or last) connect attempt began: bounded waits count from here. */
@@ -70,11 +66,31 @@ export class ManagedServer {
     readonly userId: string,
     readonly server: ServerDefinition,
     private readonly options: ResolvedPoolOptions,
+    /** Hears of every change to what `tools()` returns (a new listing, a connection opened or lost). */
+    private readonly onListing: () => void = () => {},
   ) {
     this.hash = configHash(server);
     this.secrets = secretValuesOf(server.config);
     this.queue = new CallQueue(effectiveSettings(server.config).parallel);
-    if (!effectiveSettings(server.config).enabled) this.state = "disabled";
+    this.lifecycle = new Lifecycle(effectiveSettings(server.config).enabled ? "idle" : "disabled", (from, to) =>
+      options.logger.error("refused a lifecycle move the engine does not allow", { server: server.name, from, to }),
+    );
+    this.listing = new RefreshCoordinator(server, {
+      current: () => this.connection,
+      changed: (emit) => {
+        this.onListing();
+        if (emit) this.emit();
+      },
+      failed: (kind, error) =>
+        options.logger.warn(`refresh after ${kind}/list_changed failed`, { server: server.name, error: this.asEngineError(error).message }),
+    });
+    this.reconnects = new ReconnectSchedule(options.clock);
+    this.idle = new IdleTimer(
+      options.clock,
+      options.idleTimeoutMs,
+      () => this.inFlight === 0 && this.connection !== null,
+      () => void this.close("idle"),
+    );
     this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger, options.samplingMaxTokens);
     this.failures = new FailureMemory(() => options.clock.now());
     this.log = new ServerLog(this.secrets);
@@ -88,51 +104,31 @@ export class ManagedServer {
     return () => this.resourceListeners.delete(listener);
   }
 
-  /** Current status snapshot. */
+  /** Current status snapshot (status-projection.ts derives it from the state and the facts kept here). */
   status(): ServerStatus {
-    const d = this.discovered;
-    const c = this.connection;
-    return {
+    return projectStatus({
       userId: this.userId,
-      serverId: this.server.id,
-      serverName: this.server.name,
-      state: this.state,
-      transport: c?.kind ?? null,
-      lastError: this.lastError ? { code: this.lastError.code, message: this.lastError.message } : null,
-      stepUp:
-        this.state === "needs_authorization" && this.lastError instanceof StepUpRequiredError ? { scope: this.lastError.scope } : null,
-      counts: {
-        // What the tool list shows: the server's tools after the config's include/exclude filter
-        // (the resource/prompt helper tools are listed and counted apart, in the UI).
-        tools: d ? this.registrations.filter((t) => t.kind === "tool").length : 0,
-        resources: d?.resources.length ?? 0,
-        resourceTemplates: d?.resourceTemplates.length ?? 0,
-        prompts: d?.prompts.length ?? 0,
-      },
+      server: this.server,
+      state: this.lifecycle.state,
+      connection: this.connection,
+      last: this.last,
+      lastError: this.lastError,
+      discovered: this.listing.discovered,
+      registrations: this.listing.registrations,
       metrics: this.metrics.snapshot(),
       sampling: this.samplingGate.audit(),
-      stderrTail: c ? c.stderrTail() : this.last.stderr,
-      serverInfo: c ? (c.client.getServerVersion() ?? null) : null,
-      protocol: c?.era ? { era: c.era, version: c.protocolVersion } : null,
-      reconnect:
-        this.state === "reconnecting" && this.reconnectAt !== null ? { attempt: this.reconnectAttempt, at: this.reconnectAt } : null,
-      pid: c?.pid ?? null,
-      sessionId: c?.sessionId ?? null,
-      limits: c ? c.limitCounters() : this.lastLimits,
-      refusedTools: d?.refusedTools ?? [],
-    };
+      reconnect: { attempt: this.reconnects.attempt, at: this.reconnects.at },
+    });
   }
 
   /** What the live connection negotiated (capabilities, instructions), or null when not connected; never connects. */
-  details(): { capabilities: Record<string, unknown>; instructions: string | null } | null {
-    const c = this.connection;
-    if (!c) return null;
-    return { capabilities: (c.client.getServerCapabilities() ?? {}) as Record<string, unknown>, instructions: c.instructions ?? null };
+  details() {
+    return detailsOf(this.connection);
   }
 
   /** The lifecycle state alone (status() builds the whole report). */
   currentState(): ServerState {
-    return this.state;
+    return this.lifecycle.state;
   }
 
   /** Whether a connection is open now (nothing to wait for before using it). */
@@ -151,29 +147,29 @@ export class ManagedServer {
     this.setState("failed");
   }
 
+  /** What the last listing registers, connected or not (the call path checks a tool against it). */
+  registered(): UnnamedTool[] {
+    return this.listing.registrations;
+  }
+
   /** What this server registers right now (empty unless connected; the same array until it lists again). */
   tools(): UnnamedTool[] {
-    return this.connection ? this.registrations : NO_TOOLS;
+    return this.connection ? this.listing.registrations : NO_TOOLS;
   }
 
   /** The live connection, connecting first if needed; concurrent callers share one attempt. */
   ensureConnected(): Promise<Connection> {
-    if (this.state === "disabled") return Promise.reject(new EngineError("disabled", `server "${this.server.name}" is disabled`));
+    if (this.lifecycle.state === "disabled") return Promise.reject(new EngineError("disabled", `server "${this.server.name}" is disabled`));
     if (this.connection) return Promise.resolve(this.connection);
     if (this.connecting) return this.connecting;
     // A server that just failed is not tried again on every request: its backoff decides when.
     const retryAt = this.failures.retryAt();
-    if (this.state === "failed" && retryAt !== null && this.lastError) {
+    if (this.lifecycle.state === "failed" && retryAt !== null && this.lastError) {
       const seconds = Math.ceil((retryAt - this.options.clock.now()) / 1000);
       return Promise.reject(new EngineError(this.lastError.code, `${this.lastError.message} (next try in ${seconds} s)`));
     }
-    if (this.state === "reconnecting") {
-      return Promise.reject(
-        new EngineError(
-          "reconnecting",
-          `server "${this.server.name}" dropped and is reconnecting (attempt ${this.reconnectAttempt} of ${RECONNECT_POLICY.maxAttempts}); last error: ${this.lastError?.message ?? "unknown"}`,
-        ),
-      );
+    if (this.lifecycle.state === "reconnecting") {
+      return Promise.reject(reconnectingError(this.server.name, this.reconnects.attempt, this.lastError));
     }
     return this.startConnect("connecting");
   }
@@ -184,17 +180,13 @@ export class ManagedServer {
    * page never pays a slow server's wait twice; it joins once connected). A failure is in status().
    */
   async settleWithin(waitMs: number): Promise<void> {
-    if (this.connection || this.state === "disabled") return;
+    if (this.connection || this.lifecycle.state === "disabled") return;
     const attempt = this.ensureConnected().then(
       () => undefined,
       () => undefined, // the failure is in status()
     );
-    const left = this.connectStartedAt + waitMs - this.options.clock.now();
-    if (this.connection || !this.connecting || left <= 0) return;
-    let timer: TimerHandle | undefined;
-    const waited = new Promise<void>((resolve) => (timer = this.options.clock.setTimeout(resolve, left)));
-    await Promise.race([attempt, waited]);
-    if (timer !== undefined) this.options.clock.clearTimeout(timer);
+    if (this.connection || !this.connecting) return;
+    await waitUntil(this.options.clock, attempt, this.connectStartedAt + waitMs);
   }
 
   /** Drop the current connection (if any) and connect again now, resetting the backoff. */
@@ -207,7 +199,7 @@ export class ManagedServer {
     }
     this.failures.forget();
     await this.close("idle");
-    if (this.state !== "disabled") await this.ensureConnected().catch(() => undefined); // the failure is in status()
+    if (this.lifecycle.state !== "disabled") await this.ensureConnected().catch(() => undefined); // the failure is in status()
   }
 
   /** Drop the connection and wait in `needs_authorization` until the user connects again. */
@@ -226,11 +218,10 @@ export class ManagedServer {
     const pending = this.connecting;
     this.connection = null;
     this.connecting = null;
-    this.reconnectAttempt = 0;
-    this.reconnectAt = null;
+    this.reconnects.reset();
     this.setState(next);
     if (connection) {
-      this.remember(connection);
+      this.last = lastOf(connection);
       await connection.close();
     }
     // An aborted connect rejects after it killed its own child; its error is not news.
@@ -241,7 +232,7 @@ export class ManagedServer {
   async run<T>(op: (connection: Connection) => Promise<T>, queued = false): Promise<T> {
     const connection = await this.ensureConnected();
     this.inFlight++;
-    this.clearIdle();
+    this.idle.clear();
     const exec = (c: Connection) => (queued ? this.queue.run(() => op(c)) : op(c));
     try {
       return await exec(connection);
@@ -258,28 +249,8 @@ export class ManagedServer {
       throw error;
     } finally {
       this.inFlight--;
-      this.armIdle();
+      this.idle.arm();
     }
-  }
-
-  /** Call a raw tool; failures become error outcomes, never throws. */
-  async callTool(rawName: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallOutcome> {
-    const started = this.options.clock.now();
-    const { timeoutMs, maxTotalTimeoutMs } = effectiveSettings(this.server.config);
-    let outcome: ToolCallOutcome;
-    try {
-      const result = await this.run((c) => {
-        if (!this.registrations.some((t) => t.kind === "tool" && t.rawName === rawName)) {
-          throw new EngineError("not_found", `server "${this.server.name}" has no enabled tool "${rawName}"`);
-        }
-        return c.callTool(rawName, args, { ...options, timeoutMs, maxTotalTimeoutMs });
-      }, true);
-      outcome = outcomeOf(result, this.options.clock.now() - started, this.secrets);
-    } catch (error) {
-      outcome = errorOutcome(this.asEngineError(error), this.options.clock.now() - started);
-    }
-    this.record(outcome);
-    return outcome;
   }
 
   /** Count a finished call (tools and wrappers) in the status metrics. */
@@ -300,7 +271,7 @@ export class ManagedServer {
   /** Re-list one kind now (the wrappers call this so the model sees fresh lists). */
   async relist(kind: ListKind): Promise<Discovered> {
     const discovered = await this.request((c) => c.refresh(kind));
-    this.applyDiscovered(discovered);
+    this.listing.apply(discovered);
     return discovered;
   }
 
@@ -312,23 +283,23 @@ export class ManagedServer {
     const log = new ServerLog(this.secrets);
     this.log = log;
     this.setState(mode);
-    const options: ConnectionOptions = {
-      ...this.options,
-      userId: this.userId,
-      server: this.server,
-      authProvider: this.options.authProvider?.(this.userId, this.server),
-      signal: abort.signal,
-      onListChanged: (kind) => void this.refresh(generation, kind),
-      samplingGate: this.samplingGate,
-      scopeChallenge: new ScopeChallenge(),
-      onUnexpectedClose: () => this.handleDrop(generation),
-      // The era is the endpoint's: a renamed server or one with other settings need not probe again.
-      eraKey: endpointHash(this.server.config),
-      onLogEntry: (params) => log.add(params, this.options.clock.now()),
-      onResourceUpdated: (uri) => {
-        for (const listener of this.resourceListeners) listener(uri);
+    const options = connectionOptions(
+      this.options,
+      { userId: this.userId, server: this.server },
+      {
+        onListChanged: (kind) => {
+          if (generation === this.generation && this.connection) void this.listing.listChanged(this.connection, kind);
+        },
+        samplingGate: this.samplingGate,
+        scopeChallenge: new ScopeChallenge(),
+        onUnexpectedClose: () => this.handleDrop(generation),
+        onLogEntry: (params) => log.add(params, this.options.clock.now()),
+        onResourceUpdated: (uri) => {
+          for (const listener of this.resourceListeners) listener(uri);
+        },
       },
-    };
+      abort.signal,
+    );
     const promise = openConnection(options).then(
       async (connection) => {
         if (generation !== this.generation) {
@@ -336,14 +307,14 @@ export class ManagedServer {
           throw new EngineError("not_connected", `server "${this.server.name}" was closed while connecting`);
         }
         this.connection = connection;
-        this.remember(connection);
+        this.last = lastOf(connection);
         this.lastError = null;
         this.connectedAt = this.options.clock.now();
         this.failures.succeeded();
-        this.reconnectAt = null;
-        this.applyDiscovered(connection.discovered, false);
+        this.reconnects.at = null;
+        this.listing.apply(connection.discovered, false);
         this.setState("connected");
-        this.armIdle();
+        this.idle.arm();
         return connection;
       },
       (error: EngineError) => {
@@ -370,7 +341,7 @@ export class ManagedServer {
     const connection = this.connection;
     this.connection = null;
     this.generation++;
-    this.remember(connection);
+    this.last = lastOf(connection);
     this.lastError = cause ?? closedDuring(connection.errorContext("idle"));
     this.options.logger.warn("connection dropped; reconnecting", {
       server: this.server.name,
@@ -379,98 +350,40 @@ export class ManagedServer {
     });
     void connection.close().catch((error: unknown) => this.options.logger.debug("close after drop failed", { error: String(error) }));
     // A connection that drops right after connecting keeps counting attempts: no reset while flapping.
-    if (this.options.clock.now() - this.connectedAt >= STABLE_MS) this.reconnectAttempt = 0;
+    this.reconnects.dropped(this.connectedAt);
     this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {
-    const attempt = this.reconnectAttempt + 1;
-    const delay = backoffDelay(attempt);
-    if (delay === null) {
-      const reason = this.lastError?.message ?? "unknown error";
-      this.lastError = new EngineError(
-        this.lastError?.code ?? "server_error",
-        `gave up after ${RECONNECT_POLICY.maxAttempts} reconnect attempts; last error: ${reason}`,
-      );
-      this.reconnectAt = null;
-      this.setState("failed");
-      return;
-    }
-    this.reconnectAttempt = attempt;
-    this.reconnectAt = this.options.clock.now() + delay;
-    this.setState("reconnecting");
-    this.reconnectTimer = this.options.clock.setTimeout(() => {
-      this.reconnectTimer = null;
+    const scheduled = this.reconnects.next(() =>
       this.startConnect("reconnecting").catch((error: EngineError) => {
         // Only the attempt still in charge schedules the next one (close() or reconnectNow() win).
-        if (this.state !== "reconnecting" || this.connecting || this.reconnectTimer) return;
+        if (this.lifecycle.state !== "reconnecting" || this.connecting || this.reconnects.waiting) return;
         if (error.code === "needs_authorization") return;
         this.scheduleReconnect();
-      });
-    }, delay);
-  }
-
-  private async refresh(generation: number, kind: ListKind): Promise<void> {
-    if (generation !== this.generation || !this.connection) return;
-    this.refreshQueued.add(kind);
-    if (this.refreshing !== null) return this.refreshing;
-    const connection = this.connection;
-    this.refreshing = (async () => {
-      while (this.refreshQueued.size > 0 && this.connection === connection) {
-        const next = [...this.refreshQueued][0];
-        this.refreshQueued.delete(next);
-        try {
-          this.applyDiscovered(await connection.refresh(next));
-        } catch (error) {
-          // Keep the previous list; the next notification or reconnect lists again.
-          this.options.logger.warn(`refresh after ${next}/list_changed failed`, {
-            server: this.server.name,
-            error: this.asEngineError(error).message,
-          });
-        }
-      }
-    })().finally(() => (this.refreshing = null));
-    return this.refreshing;
-  }
-
-  private applyDiscovered(discovered: Discovered, emit = true): void {
-    this.discovered = discovered;
-    this.registrations = registrationsOf(this.server, discovered);
-    if (emit) this.emit();
-  }
-
-  private armIdle(): void {
-    this.clearIdle();
-    const ms = this.options.idleTimeoutMs;
-    if (ms <= 0 || this.inFlight > 0 || !this.connection) return;
-    this.idleTimer = this.options.clock.setTimeout(() => {
-      this.idleTimer = null;
-      if (this.inFlight === 0 && this.connection) void this.close("idle");
-    }, ms);
-  }
-
-  private clearIdle(): void {
-    if (this.idleTimer !== null) this.options.clock.clearTimeout(this.idleTimer);
-    this.idleTimer = null;
+      }),
+    );
+    if (scheduled) {
+      this.setState("reconnecting");
+      return;
+    }
+    this.lastError = gaveUpError(this.lastError);
+    this.setState("failed");
   }
 
   private clearTimers(): void {
-    this.clearIdle();
-    if (this.reconnectTimer !== null) this.options.clock.clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
+    this.idle.clear();
+    this.reconnects.cancel();
   }
 
-  private remember(connection: Connection): void {
-    this.last = { pid: connection.pid, sessionId: connection.sessionId, stderr: connection.stderrTail() };
-    this.lastLimits = connection.limitCounters();
-  }
-
-  private asEngineError(error: unknown): EngineError {
+  /** An error raised by a request on this server, as the engine reports it (redacted, one line). */
+  asEngineError(error: unknown): EngineError {
     return translateError(error, { serverName: this.server.name, phase: "call", secrets: this.secrets, url: this.server.config.url });
   }
 
   private setState(state: ServerState): void {
-    this.state = state;
+    this.lifecycle.to(state);
+    this.onListing();
     this.emit();
   }
 

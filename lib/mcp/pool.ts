@@ -25,6 +25,8 @@ export class McpPool {
   private readonly options: ResolvedPoolOptions;
 
   private readonly host: SessionHost;
+  // Moves whenever any entry's listing or connection changes (listing, connect, drop, close).
+  private listings = 0;
 
   /** See `PoolOptions` for each option's default. */
   constructor(options: PoolOptions = {}) {
@@ -36,12 +38,22 @@ export class McpPool {
       connectWithin: (userId, servers) => this.connectWithin(userId, servers),
       admission: this.options.admission,
       turnWaitMs: this.options.turnWaitMs,
+      now: () => this.options.clock.now(),
     };
   }
 
   /** The handle for every request on one (user, server): tools, resources, prompts, logs, status. */
   session(userId: string, server: ServerDefinition): ServerSession {
     return new ServerSession(this.host, userId, server);
+  }
+
+  /**
+   * A stamp of what `toolset(userId, servers)` would return: while it stays the same number, so does
+   * the toolset (the same array). Null while a server is not connected with this config: then the
+   * caller lists (connecting and waiting as `toolset` does).
+   */
+  listingVersion(userId: string, servers: ServerDefinition[]): number | null {
+    return this.allConnected(userId, servers) ? this.listings : null;
   }
 
   /** Connect every enabled server not yet connected (failed ones are retried) and report all statuses. */
@@ -56,11 +68,7 @@ export class McpPool {
   async toolset(userId: string, servers: ServerDefinition[]): Promise<RegisteredTool[]> {
     // Every server already connected with this config (the usual case on every call and turn):
     // nothing to connect or wait for.
-    const ready = servers.every((server) => {
-      const managed = this.entries.get(keyOf(userId, server.id));
-      return managed?.isConnected() && managed.hash === configHash(server);
-    });
-    if (ready) return this.namedTools(userId, servers).tools;
+    if (this.allConnected(userId, servers)) return this.namedTools(userId, servers).tools;
     await this.connectWithin(userId, servers);
     return this.namedTools(userId, servers).tools;
   }
@@ -178,7 +186,7 @@ export class McpPool {
       void existing
         .close()
         .catch((error: unknown) => this.options.logger.warn("close of replaced server failed", { error: String(error) }));
-    const created = new ManagedServer(userId, server, this.options);
+    const created = new ManagedServer(userId, server, this.options, () => this.listings++);
     this.entries.set(key, created);
     return created;
   }
@@ -220,6 +228,13 @@ export class McpPool {
       refused.add(managed);
       return managed;
     }
+  }
+
+  private allConnected(userId: string, servers: ServerDefinition[]): boolean {
+    return servers.every((server) => {
+      const managed = this.entries.get(keyOf(userId, server.id));
+      return managed?.isConnected() && managed.hash === configHash(server);
+    });
   }
 
   private namedTools(userId: string, servers: ServerDefinition[]): NamedTools {

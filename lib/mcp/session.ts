@@ -18,6 +18,7 @@ import { effectiveSettings, type ServerDefinition } from "./config";
 import { EngineError } from "./errors";
 import type { ManagedServer } from "./managed-server";
 import { errorOutcome } from "./results";
+import { callServerTool } from "./tool-calls";
 import type { ServerLogEntry } from "./server-log";
 import type { CallOptions, PoolAdmission, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
 
@@ -35,6 +36,8 @@ export interface SessionHost {
   admission?: PoolAdmission;
   /** How long a page waits for a server still connecting. */
   turnWaitMs: number;
+  /** The pool's clock, for call durations. */
+  now: () => number;
 }
 
 /** The per-(user, server) handle of the pool. */
@@ -101,7 +104,7 @@ export class ServerSession {
     const managed = this.host.admitted(this.userId, this.server);
     const release = this.host.admission?.call(this.userId);
     try {
-      return await managed.callTool(typeof tool === "string" ? tool : tool.rawName, args, options);
+      return await callServerTool(managed, typeof tool === "string" ? tool : tool.rawName, args, options, this.host.now);
     } finally {
       release?.();
     }

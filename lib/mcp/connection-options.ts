@@ -1,0 +1,101 @@
+/**
+ * What opening one connection needs, in four groups: who it is for (`identity`), what it tells its
+ * owner and which host handlers it serves (`hooks`), the caps on what the server sends (`limits`)
+ * and how the server is reached (`transport`). `connectionOptions` builds them for a pool entry.
+ */
+import type { FetchLike, LoggingMessageNotification, OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { Clock } from "./clock";
+import type { ServerDefinition } from "./config";
+import { endpointHash } from "./config-hash";
+import type { ListKind } from "./discovery";
+import type { EraCache } from "./era";
+import type { LaunchWrapper } from "./launch";
+import type { EngineLimits } from "./limits";
+import type { Logger } from "./logger";
+import type { ResolvedPoolOptions } from "./pool-options";
+import type { SamplingGate } from "./sampling";
+import type { ScopeChallenge } from "./step-up";
+import type { ElicitationHandler, LoggingMessageHandler } from "./types";
+
+/** Who the connection is for. */
+export interface ConnectionIdentity {
+  userId: string;
+  server: ServerDefinition;
+  /** clientInfo.version sent in initialize. */
+  clientVersion: string;
+}
+
+/** What the connection tells its owner, and the host's handlers for what the server asks. */
+export interface ConnectionHooks {
+  onElicitation?: ElicitationHandler;
+  onLoggingMessage?: LoggingMessageHandler;
+  onListChanged: (kind: ListKind) => void;
+  /** The link closed without `close()` being called (crash, server exit). */
+  onUnexpectedClose: () => void;
+  /** Every `notifications/message` of this connection (its log buffer). */
+  onLogEntry?: (params: LoggingMessageNotification["params"]) => void;
+  /** `notifications/resources/updated` for a subscribed resource. */
+  onResourceUpdated?: (uri: string) => void;
+  /** Sampling policy gate of this (user, server). */
+  samplingGate?: SamplingGate;
+  /** Where a 403 `insufficient_scope` challenge on this connection is recorded (step-up). */
+  scopeChallenge: ScopeChallenge;
+}
+
+/** Caps on what the server sends (docs/limits.md), and on the stdio child. */
+export type ConnectionLimits = EngineLimits & {
+  /** SIGTERM → SIGKILL grace when stopping a stdio child. */
+  killGraceMs?: number;
+  /** Bytes of stderr kept per child. */
+  stderrBytes?: number;
+};
+
+/** How the server is reached. */
+export interface ConnectionTransport {
+  /** Wraps stdio launches (the sandbox). */
+  launchWrapper: LaunchWrapper;
+  /** fetch for both HTTP transports (the SSRF guard plugs in here). */
+  fetch?: FetchLike;
+  authProvider?: OAuthClientProvider;
+  /** Remembered protocol eras, and this server's key in them (its endpoint hash: URL and headers, or the launch). */
+  eras?: EraCache;
+  eraKey?: string;
+}
+
+/** Everything needed to open one connection. */
+export interface ConnectionOptions {
+  identity: ConnectionIdentity;
+  hooks: ConnectionHooks;
+  limits: ConnectionLimits;
+  transport: ConnectionTransport;
+  logger: Logger;
+  clock: Clock;
+  /** Aborts a connect in progress (e.g. the pool closes the server). */
+  signal?: AbortSignal;
+}
+
+/** A pool entry's options for one connect attempt: the pool's settings plus the entry's own hooks. */
+export function connectionOptions(
+  pool: ResolvedPoolOptions,
+  identity: Omit<ConnectionIdentity, "clientVersion">,
+  hooks: Omit<ConnectionHooks, "onElicitation" | "onLoggingMessage">,
+  signal: AbortSignal,
+): ConnectionOptions {
+  return {
+    identity: { ...identity, clientVersion: pool.clientVersion },
+    hooks: { ...hooks, onElicitation: pool.onElicitation, onLoggingMessage: pool.onLoggingMessage },
+    // `maxMessageBytes` (the older option) and `limits.maxMessageBytes` are resolved to one cap.
+    limits: { ...pool.limits, maxMessageBytes: pool.maxMessageBytes, killGraceMs: pool.killGraceMs, stderrBytes: pool.stderrBytes },
+    transport: {
+      launchWrapper: pool.launchWrapper,
+      fetch: pool.fetch,
+      authProvider: pool.authProvider?.(identity.userId, identity.server),
+      eras: pool.eras,
+      // The era is the endpoint's: a renamed server or one with other settings need not probe again.
+      eraKey: endpointHash(identity.server.config),
+    },
+    logger: pool.logger,
+    clock: pool.clock,
+    signal,
+  };
+}
