@@ -81,7 +81,15 @@ export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
   };
 
   return (
-    <div data-testid="tool-approval" className="space-y-2">
+    // Focusable (not in the Tab order itself): the composer's "Review" moves the keyboard here, and
+    // the next Tab reaches its fields and Allow once / Always allow / Deny in reading order.
+    <section
+      data-testid="tool-approval"
+      data-approval-id={part.approval.id}
+      tabIndex={-1}
+      aria-label={`Approval: ${meta.serverName ?? "a server"} wants to run ${meta.tool ?? part.toolName}`}
+      className="space-y-2 rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
       <p data-testid="approval-reason" className="text-xs text-amber-900 dark:text-amber-200">
         {reason ?? "This tool asks before it runs."}
       </p>
@@ -139,6 +147,6 @@ export function ApprovalPanel({ part, onApprove, onDeny }: ApprovalPanelProps) {
           Deny
         </Button>
       </div>
-    </div>
+    </section>
   );
 }

@@ -14,10 +14,11 @@ import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ChatRequest, UserTurn } from "@/lib/agent/chat-request";
 import { DENIED_BY_USER } from "@/lib/trust/policy";
 import { metadataOf } from "@/lib/domain/chat-message";
-import { errorMessage, workspaceApiPath } from "../api-client";
+import { errorMessage, type ServerStatusView, workspaceApiPath } from "../api-client";
+import { AuthorizationBanner } from "./authorization-banner";
 import { toast } from "../ui/primitives/toast";
 import { useWorkspaceSlug, workspaceHref } from "../workspaces/workspace-scope";
-import { Composer, type ComposerProps } from "./composer";
+import { COMPOSER_INPUT_ID, Composer, type ComposerProps } from "./composer";
 import { useAppMessages } from "../apps/use-app-messages";
 import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";
@@ -101,13 +102,18 @@ export function ChatView({
     // Rejoin an answer still running on the server (the page was left or reloaded mid-answer).
     resume: true,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    // The chat list (titles, order) is server-rendered: refresh it once an answer is stored.
-    onFinish: () => router.refresh(),
+    // The chat list (titles, order) is server-rendered: refresh it once an answer is stored. Not
+    // after a refused turn: the page stays as it is, with the text back in the field.
+    onFinish: ({ isError }) => {
+      if (!isError) router.refresh();
+    },
   });
   const busy = status === "submitted" || status === "streaming";
   const draft = draftKey(ws, chatId);
   const sentText = useRef<string | null>(null);
   const [restoreDraft, setRestoreDraft] = useState(0);
+  const [needsAuthorization, setNeedsAuthorization] = useState<ServerStatusView[]>([]);
+  const quietServers = useMemo(() => new Set(needsAuthorization.map((s) => s.serverId)), [needsAuthorization]);
   // The draft goes once the server took the turn; a refused turn (lost access, an error) gives it
   // back to the field, and an access code opens the notice that says why.
   useEffect(() => {
@@ -153,6 +159,15 @@ export function ChatView({
   };
 
   const lastUserIndex = messages.findLastIndex((m) => m.role === "user");
+  const lastMessage = messages.at(-1);
+  const waitingApproval =
+    lastMessage?.role === "assistant"
+      ? ((
+          lastMessage.parts.find((p) => p.type === "dynamic-tool" && p.state === "approval-requested") as
+            | { approval: { id: string } }
+            | undefined
+        )?.approval.id ?? null)
+      : null;
   const lastAssistantIndex = messages.findLastIndex((m) => m.role === "assistant");
 
   const onSend: ComposerProps["onSend"] = (turn, display) => {
@@ -187,9 +202,15 @@ export function ChatView({
 
   useAppMessages((text) => onSend({ text, resources: [] }, { attachments: [] }));
 
+  // A chat just opened (New chat, or the landing page's first turn) takes the keyboard in its composer.
+  useEffect(() => {
+    document.getElementById(COMPOSER_INPUT_ID)?.focus();
+  }, []);
+
   return (
     <div className="flex h-full min-h-0 flex-col">
-      <StatusStrip />
+      <StatusStrip onStatuses={(all) => setNeedsAuthorization(all.filter((st) => st.state === "needs_authorization"))} />
+      <AuthorizationBanner servers={needsAuthorization} />
       <HeldToolsNotice busy={busy} />
       {modelProblem && (
         <div
@@ -223,6 +244,7 @@ export function ChatView({
             message={m}
             idle={!busy}
             canAnswer={index === messages.length - 1}
+            quietServers={quietServers}
             actions={{
               onCopy: () => copyMessage(m),
               onRetry: !busy && index === lastAssistantIndex && index > lastUserIndex ? () => void regenerate() : undefined,
@@ -263,6 +285,7 @@ export function ChatView({
         editing={editing ? { text: textOfMessage(editing), onCancel: () => setEditing(null) } : null}
         draftKey={draft}
         restoreDraft={restoreDraft}
+        pendingApproval={waitingApproval}
       />
     </div>
   );

@@ -13,7 +13,7 @@ import { Textarea } from "../ui/primitives/textarea";
 import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { readDraft, writeDraft } from "../access/drafts";
 import { onAttachRequest } from "./attach-event";
-import { loadPromptChoices, matchPrompts, PromptForm, PromptMenu, type PromptChoice } from "./prompt-menu";
+import { exactPrompt, loadPromptChoices, matchPrompts, PromptForm, PromptMenu, type PromptChoice } from "./prompt-menu";
 import { ResourcePicker, type Attachment } from "./resource-picker";
 import { useListbox } from "./use-listbox";
 
@@ -29,6 +29,8 @@ export interface ComposerProps {
   draftKey?: string;
   /** Bumped by the chat when a sent turn was refused: the field gets the kept draft back. */
   restoreDraft?: number;
+  /** The approval id of a tool call waiting for the user: a "Review" button after Send reaches it by Tab. */
+  pendingApproval?: string | null;
 }
 
 /** The id of the message field, so dialogs can hand focus back to it when they close. */
@@ -39,7 +41,7 @@ function addAttachment(old: Attachment[], a: Attachment): Attachment[] {
 }
 
 /** The composer. */
-export function Composer({ busy, disabled, onSend, onStop, editing, draftKey, restoreDraft = 0 }: ComposerProps) {
+export function Composer({ busy, disabled, onSend, onStop, editing, draftKey, restoreDraft = 0, pendingApproval }: ComposerProps) {
   const ws = useWorkspaceSlug();
   const [text, setText] = useState("");
   // The kept draft comes back on mount and whenever a sent turn was refused (lost access, an error).
@@ -69,6 +71,17 @@ export function Composer({ busy, disabled, onSend, onStop, editing, draftKey, re
   }, [editing]);
 
   const pick = (choice: PromptChoice) => setPromptChoice(choice);
+  // `/name` + Enter before the list has loaded waits for it, then picks the exact match (or leaves
+  // the menu open): the slash text is never sent to the model by a quick Enter.
+  const [enterWaiting, setEnterWaiting] = useState(false);
+  const exactMatch = (query: string) => exactPrompt(prompts.choices, query);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the list arrives
+  useEffect(() => {
+    if (!enterWaiting || prompts.choices === null) return;
+    setEnterWaiting(false);
+    const exact = slash !== null ? exactMatch(slash) : undefined;
+    if (exact) pick(exact);
+  }, [prompts.choices]);
   const listbox = useListbox({ open: menuOpen, count: shown.length, onPick: (i) => pick(shown[i]), onClose: () => setMenuDismissed(true) });
 
   const changeText = (value: string) => {
@@ -192,6 +205,15 @@ export function Composer({ busy, disabled, onSend, onStop, editing, draftKey, re
           placeholder={disabled ? "Configure a model first" : "Ask the agent… (type / for prompts)"}
           onChange={(e) => changeText(e.target.value)}
           onKeyDown={(e) => {
+            if (menuOpen && e.key === "Enter" && !e.shiftKey) {
+              const exact = prompts.choices !== null && slash !== null ? exactMatch(slash) : undefined;
+              if (prompts.choices === null || exact) {
+                e.preventDefault();
+                if (exact) pick(exact);
+                else setEnterWaiting(true);
+                return;
+              }
+            }
             if (listbox.onKeyDown(e)) return;
             if (e.key === "Enter" && !e.shiftKey) {
               e.preventDefault();
@@ -211,6 +233,25 @@ export function Composer({ busy, disabled, onSend, onStop, editing, draftKey, re
           </Button>
         )}
       </form>
+      {pendingApproval && (
+        // The card sits above in the transcript: this keeps it one forward Tab away from the field.
+        <p className="flex flex-wrap items-center gap-2 text-xs text-amber-900 dark:text-amber-200" data-testid="approval-waiting">
+          A tool call is waiting for your approval.
+          <Button
+            variant="secondary"
+            size="sm"
+            className="h-7"
+            data-testid="review-approval"
+            onClick={() => {
+              const card = document.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(pendingApproval)}"]`);
+              card?.scrollIntoView({ block: "center" });
+              card?.focus();
+            }}
+          >
+            Review
+          </Button>
+        </p>
+      )}
     </div>
   );
 }

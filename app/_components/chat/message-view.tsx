@@ -106,7 +106,10 @@ function ActionBar({ actions, align }: { actions?: MessageActions; align: "start
   );
 }
 
-/** Render a message. */
+/**
+ * Render a message. `quietServers`: servers whose "left out of this answer" notice is not repeated
+ * in each answer, because the chat names them once in its authorization banner.
+ */
 export function MessageView({
   message,
   idle,
@@ -115,7 +118,11 @@ export function MessageView({
   onDeny,
   actions,
   extra,
-}: { message: ChatMessage; actions?: MessageActions } & Pick<ToolCardProps, "idle" | "canAnswer" | "onApprove" | "onDeny" | "extra">) {
+  quietServers,
+}: { message: ChatMessage; actions?: MessageActions; quietServers?: ReadonlySet<string> } & Pick<
+  ToolCardProps,
+  "idle" | "canAnswer" | "onApprove" | "onDeny" | "extra"
+>) {
   if (message.role === "user") {
     return (
       <div className="ml-auto max-w-[85%]">
@@ -144,6 +151,7 @@ export function MessageView({
               <Markdown text={part.text} />
             </div>
           );
+        if (part.type === "data-notice" && quietServers?.has(part.data.serverId)) return null;
         if (part.type === "data-notice")
           return (
             <p key={i} data-testid="server-notice" className="mb-1 text-xs text-amber-800 dark:text-amber-300">

@@ -49,6 +49,13 @@ export function matchPrompts(choices: PromptChoice[] | null, query: string): Pro
   return (choices ?? []).filter((c) => `${c.serverName}: ${c.prompt.name} ${c.prompt.title ?? ""}`.toLowerCase().includes(q));
 }
 
+/** The prompt `query` names exactly (`name`, or `server: name`), ignoring case; undefined when none or several do. */
+export function exactPrompt(choices: PromptChoice[] | null, query: string): PromptChoice | undefined {
+  const q = query.trim().toLowerCase();
+  const exact = (choices ?? []).filter((c) => c.prompt.name.toLowerCase() === q || `${c.serverName}: ${c.prompt.name}`.toLowerCase() === q);
+  return exact.length === 1 ? exact[0] : undefined;
+}
+
 /** The popup under the composer while the text starts with `/`. */
 export function PromptMenu({
   shown,

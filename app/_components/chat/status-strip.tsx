@@ -16,8 +16,8 @@ const TONE: Record<string, string> = {
   failed: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
 };
 
-/** The strip. */
-export function StatusStrip() {
+/** The strip; `onStatuses` hears every list it shows (the chat's authorization banner reads it). */
+export function StatusStrip({ onStatuses }: { onStatuses?: (statuses: ServerStatusView[]) => void } = {}) {
   const ws = useWorkspaceSlug();
   const [statuses, setStatuses] = useState<ServerStatusView[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -26,6 +26,10 @@ export function StatusStrip() {
     listStatuses(ws).then(setStatuses, (e: Error) => setProblem(e.message));
   }, [ws]);
   useEffect(refresh, [refresh]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reports each new list, not each new callback
+  useEffect(() => {
+    if (statuses) onStatuses?.(statuses);
+  }, [statuses]);
   useLiveEvents((event) => {
     if (event.type === "ready") refresh();
     else if (event.type === "status") {

@@ -19,6 +19,10 @@ const STATE_TONE: Record<string, "neutral" | "primary" | "success" | "warning" |
   idle: "neutral",
 };
 
+// One clear action per state: Start when idle, Connect (the auth slot) when it needs authorization,
+// Reconnect when it failed or is connected (a stale session); nothing while it is connecting.
+const RECONNECTS = new Set(["failed", "connected", "reconnecting"]);
+
 /**
  * Live status of one server for the signed-in user (pushed over the tab's event stream), its tools,
  * and Reconnect. Showing it never connects: a server starts when saved, used, or on Start.
@@ -126,8 +130,8 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
             Start
           </Button>
         )}
-        {state !== "idle" && state !== "disabled" && (
-          <Button type="button" variant="secondary" size="sm" onClick={reconnect} disabled={busy}>
+        {RECONNECTS.has(state) && (
+          <Button type="button" variant={state === "failed" ? "primary" : "secondary"} size="sm" onClick={reconnect} disabled={busy}>
             Reconnect
           </Button>
         )}
@@ -136,10 +140,18 @@ export function ServerStatusPanel({ serverId, authSlot }: { serverId: string; au
             {tools ? "Hide tools" : "Tools"}
           </Button>
         )}
-        {authSlot?.(state)}
+        {(state === "needs_authorization" || state === "connected") && authSlot?.(state)}
       </div>
       {status?.lastError && (
-        <p className="rounded bg-red-50 p-2 text-red-700 dark:bg-red-950 dark:text-red-300" data-testid="server-error">
+        // Needing authorization is a step to take, not a failure: said in the tone of a notice.
+        <p
+          className={
+            state === "needs_authorization"
+              ? "rounded bg-amber-50 p-2 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+              : "rounded bg-red-50 p-2 text-red-700 dark:bg-red-950 dark:text-red-300"
+          }
+          data-testid="server-error"
+        >
           {status.lastError.message}
         </p>
       )}

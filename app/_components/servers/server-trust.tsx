@@ -128,6 +128,12 @@ export function ServerTrustPanel({ serverId }: { serverId: string }) {
         <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={() => load(true)}>
           Check tools for changes
         </Button>
+        {!view.canManage && (
+          // The two settings above are the workspace's: say why they cannot be changed here.
+          <span className="text-muted-foreground" data-testid="trust-read-only">
+            Owners and admins set these.
+          </span>
+        )}
       </div>
       {view.listError && <p className="text-red-700">Could not list tools: {view.listError}</p>}
       {problem && (

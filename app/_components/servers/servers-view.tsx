@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
+import { FOCUS_ON_OPEN, useFocusFirst } from "../ui/focus-first";
 import { configToForm } from "./form-model";
 import { ServerForm } from "./server-form";
 import { ServerStatusPanel } from "./server-status";
@@ -18,14 +19,34 @@ import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 /** A server as listed by `GET /api/servers`. */
 export type ServerListItem = ServerView;
 
-/** The Servers page: the workspace's servers with add, edit and delete. */
-export function ServersView({ initialServers, isAdmin }: { initialServers: ServerListItem[]; isAdmin: boolean }) {
+// Why a control is disabled, said next to it (a member's missing controls are explained by the
+// role line above the list, app/_components/workspaces/shared-servers-note.tsx).
+const STDIO_NOTE = "Only instance administrators change stdio (command) servers.";
+
+/**
+ * The Servers page: the workspace's servers with add, edit and delete. `role` decides what is
+ * offered: a member sees no Add, Import, Edit or Delete (the role line above says who can), and a stdio
+ * server's Edit and Delete are disabled with the reason for anyone but an instance administrator.
+ */
+export function ServersView({
+  initialServers,
+  isAdmin,
+  role,
+}: {
+  initialServers: ServerListItem[];
+  isAdmin: boolean;
+  role: "owner" | "admin" | "member";
+}) {
+  const manages = role !== "member";
+  const opened = useRef<HTMLElement>(null);
   const router = useRouter();
   const pathname = usePathname();
   const ws = useWorkspaceSlug();
   const [servers, setServers] = useState(initialServers);
   const [editing, setEditing] = useState<string | "new" | "import" | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Add server, Import and Edit move the keyboard into the form they open.
+  useFocusFirst(opened, editing);
 
   async function reload() {
     // As before: a failed reload keeps the list shown; the next action or page load shows the truth.
@@ -50,32 +71,40 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
   }
 
   return (
-    <section className="mx-auto max-w-5xl space-y-4 p-6">
+    <section ref={opened} className="mx-auto max-w-5xl space-y-4 p-6">
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">MCP servers</h1>
-        {editing === null && (
+        {editing === null && manages && (
           <div className="flex gap-2">
             <Button type="button" variant="secondary" onClick={() => setEditing("import")} data-testid="open-import">
               Import / export
             </Button>
-            <Button type="button" onClick={() => setEditing("new")}>
+            <Button type="button" onClick={() => setEditing("new")} data-testid="add-server">
               Add server
             </Button>
           </div>
         )}
       </div>
       {error && <FieldError role="alert">{error}</FieldError>}
-      {editing === "new" && <ServerForm isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />}
-      {editing === "import" && <ImportPanel onImported={reload} onCancel={() => setEditing(null)} />}
+      {editing === "new" && (
+        <div {...FOCUS_ON_OPEN}>
+          <ServerForm isAdmin={isAdmin} onSaved={reload} onCancel={() => setEditing(null)} />
+        </div>
+      )}
+      {editing === "import" && (
+        <div {...FOCUS_ON_OPEN}>
+          <ImportPanel onImported={reload} onCancel={() => setEditing(null)} />
+        </div>
+      )}
       {servers.length === 0 && editing === null && (
         <p className="text-sm text-zinc-500" data-testid="no-servers">
-          No servers yet. Add a remote MCP server by URL{isAdmin ? ", or a local stdio one" : ""}.
+          {manages ? `No servers yet. Add a remote MCP server by URL${isAdmin ? ", or a local stdio one" : ""}.` : "No servers yet."}
         </p>
       )}
       <ul className="space-y-3" data-testid="server-list">
         {servers.map((server) =>
           editing === server.id ? (
-            <li key={server.id}>
+            <li key={server.id} {...FOCUS_ON_OPEN}>
               <ServerForm
                 serverId={server.id}
                 initial={configToForm(server.name, server.config)}
@@ -124,28 +153,41 @@ export function ServersView({ initialServers, isAdmin }: { initialServers: Serve
                 )}
                 {server.config.enabled !== false && <ServerTrustPanel serverId={server.id} />}
               </div>
-              <div className="flex shrink-0 gap-2">
-                <Button asChild variant="secondary">
-                  <Link href={`${pathname}/${server.id}`} data-testid="inspect-server">
-                    Inspect
-                  </Link>
-                </Button>
-                <Button
-                  type="button"
-                  variant="secondary"
-                  onClick={() => setEditing(server.id)}
-                  disabled={server.transport === "stdio" && !isAdmin}
-                >
-                  Edit
-                </Button>
-                <Button
-                  type="button"
-                  variant="destructive"
-                  onClick={() => remove(server)}
-                  disabled={server.transport === "stdio" && !isAdmin}
-                >
-                  Delete
-                </Button>
+              <div className="flex shrink-0 flex-col items-end gap-1">
+                <div className="flex gap-2">
+                  <Button asChild variant="secondary">
+                    <Link href={`${pathname}/${server.id}`} data-testid="inspect-server">
+                      Inspect
+                    </Link>
+                  </Button>
+                  {manages && (
+                    <>
+                      <Button
+                        type="button"
+                        variant="secondary"
+                        onClick={() => setEditing(server.id)}
+                        disabled={server.transport === "stdio" && !isAdmin}
+                        aria-describedby={server.transport === "stdio" && !isAdmin ? `stdio-note-${server.id}` : undefined}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        type="button"
+                        variant="destructive"
+                        onClick={() => remove(server)}
+                        disabled={server.transport === "stdio" && !isAdmin}
+                        aria-describedby={server.transport === "stdio" && !isAdmin ? `stdio-note-${server.id}` : undefined}
+                      >
+                        Delete
+                      </Button>
+                    </>
+                  )}
+                </div>
+                {manages && server.transport === "stdio" && !isAdmin && (
+                  <p id={`stdio-note-${server.id}`} className="max-w-56 text-right text-xs text-muted-foreground">
+                    {STDIO_NOTE}
+                  </p>
+                )}
               </div>
             </li>
           ),

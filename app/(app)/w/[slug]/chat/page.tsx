@@ -1,6 +1,7 @@
 import { requirePageWorkspace, slugOf } from "@/lib/use-cases/caller";
 import { chatIndexPage } from "@/lib/use-cases/chats";
 import { ChatShell } from "@/app/_components/chat/chat-shell";
+import { LandingComposer } from "@/app/_components/chat/landing-composer";
 
 /** The caller's chats in this workspace; a conversation opens at /w/<slug>/chat/:id. */
 export default async function WorkspaceChatIndexPage({ params }: { params: Promise<{ slug: string }> }) {
@@ -9,7 +10,7 @@ export default async function WorkspaceChatIndexPage({ params }: { params: Promi
   const slug = slugOf(caller.workspace);
   return (
     <ChatShell chats={chats} title={<h1 className="font-semibold">Chat</h1>}>
-      <div className="space-y-3 p-4 sm:p-6">
+      <div className="min-h-0 flex-1 space-y-3 overflow-y-auto p-4 sm:p-6">
         {chats.length === 0 && (
           <div data-testid="chat-welcome" className="max-w-prose space-y-2 rounded-lg border border-border bg-surface p-4 text-sm">
             <h2 className="text-base font-semibold">Welcome to Switchboard</h2>
@@ -31,12 +32,12 @@ export default async function WorkspaceChatIndexPage({ params }: { params: Promi
                   </a>
                 )}
               </li>
-              <li>Start a new chat; type / for a server&apos;s prompts or attach its resources.</li>
+              <li>Type below to start a chat; type / for a server&apos;s prompts or attach its resources.</li>
             </ol>
           </div>
         )}
         {model.ok ? (
-          chats.length > 0 && <p className="text-sm text-muted-foreground">Start a new chat or open one from the list.</p>
+          chats.length > 0 && <p className="text-sm text-muted-foreground">Type below to start a new chat, or open one from the list.</p>
         ) : (
           <p data-testid="model-missing" className="text-sm text-amber-900 dark:text-amber-200">
             {model.reason}{" "}
@@ -46,6 +47,7 @@ export default async function WorkspaceChatIndexPage({ params }: { params: Promi
           </p>
         )}
       </div>
+      <LandingComposer disabled={!model.ok} />
     </ChatShell>
   );
 }

@@ -10,7 +10,7 @@ export default async function WorkspaceServersPage({ params }: { params: Promise
   return (
     <>
       <SharedServersNote servers={servers} role={caller.role} />
-      <ServersView initialServers={servers} isAdmin={caller.isAdmin} />
+      <ServersView initialServers={servers} isAdmin={caller.isAdmin} role={caller.role} />
     </>
   );
 }
