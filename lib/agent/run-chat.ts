@@ -47,7 +47,7 @@ export const SYSTEM_PROMPT = [
 /** What one model run needs; everything is computed on the server. */
 export interface RunChatOptions {
   db: Db;
-  pool: Pick<McpPool, "toolset" | "callRegistered" | "session">;
+  pool: Pick<McpPool, "toolset" | "callRegistered" | "session" | "listingVersion">;
   model: LanguageModel;
   user: { id: string; workspaceId?: string };
   chatId: string;

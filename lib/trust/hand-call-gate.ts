@@ -23,15 +23,16 @@ export type HandCallPolicy = { action: "allow" } | { action: "ask"; reason: stri
  */
 export async function gateHandCall(
   db: Db,
-  pool: Pick<McpPool, "session" | "toolset">,
+  pool: Pick<McpPool, "session" | "toolset" | "listingVersion">,
   caller: TrustActor,
   server: ServerDefinition,
   rawName: string,
 ): Promise<HandCallPolicy> {
-  // Connects if needed and throws when the server cannot be reached, before anything is decided.
-  await pool.session(caller.id, server).listTools();
+  // Connects if needed and throws when the server cannot be reached, before anything is decided;
+  // the gate decides on this very listing (the tools are listed once).
+  const listed = await pool.session(caller.id, server).listTools();
   const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
-  await gate.refresh();
+  await gate.refresh(listed);
   const tool = gate.serverTool(server.id, rawName);
   if (!tool) return { action: "allow" };
   const held = gate.heldState(tool.name);
@@ -47,7 +48,12 @@ export async function gateHandCall(
 }
 
 /** Every listed tool with what a hand call of it would meet: held, never, ask (with the reason) or allow. */
-export async function handCallPolicies(db: Db, pool: Pick<McpPool, "session" | "toolset">, caller: TrustActor, server: ServerDefinition) {
+export async function handCallPolicies(
+  db: Db,
+  pool: Pick<McpPool, "session" | "toolset" | "listingVersion">,
+  caller: TrustActor,
+  server: ServerDefinition,
+) {
   const tools = await listToolsWithHeld(db, pool, caller, server);
   const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
   await gate.refresh();

@@ -2,8 +2,9 @@
  * Where the agent's tool set is gated: held tools (new or changed definitions awaiting review) are
  * taken out before the model sees the list, and every call is decided by the pure approval policy
  * with the server's trust settings, the user's and the workspace's choices and the conversation's
- * untrusted-content sources. `refresh` re-lists between steps, so a tool changed mid-turn
- * (`list_changed`) is withdrawn before the next model request.
+ * untrusted-content sources. `refresh` runs between steps and before each call, so a tool changed
+ * mid-turn (`list_changed`) is withdrawn before the next model request; it lists and syncs pins
+ * only when the pool's listing version or the trust tables' stamp moved since the last time.
  */
 import type { Db } from "../../db/client";
 import { generationOf } from "../../db/generation";
@@ -17,7 +18,7 @@ import { approvalStatus, decideApproval, policyKey, policyToolName, type Content
 /** What gating needs. */
 export interface ToolGateOptions {
   db: Db;
-  pool: Pick<McpPool, "toolset">;
+  pool: Pick<McpPool, "toolset" | "listingVersion">;
   user: { id: string; workspaceId?: string };
   servers: ServerDefinition[];
 }
@@ -59,6 +60,8 @@ export class ToolGate {
   private readonly userChoices: Map<string, ToolPolicy>;
   private readonly workspaceChoices: Map<string, ToolPolicy>;
   private readonly actor: PinActor;
+  // What the last refresh offered, and the listing version and trust stamp it was computed from.
+  private last: { version: number; stamp: string; offered: RegisteredTool[] } | null = null;
 
   /** Load the stored choices and trust settings once per run. */
   constructor(private readonly options: ToolGateOptions) {
@@ -77,12 +80,25 @@ export class ToolGate {
     );
   }
 
-  /** List the tools now, sync pins, and return the ones the model may be offered (none held). */
-  async refresh(): Promise<RegisteredTool[]> {
-    const registered = await this.options.pool.toolset(this.options.user.id, this.options.servers);
-    this.held = heldByName(this.options.db, this.options.servers, registered, this.actor);
+  /**
+   * The tools the model may be offered (none held): listed and checked against the pins again only
+   * when a listing changed (list_changed, connect, drop) or a trust decision was stored since the
+   * last refresh; otherwise the same array as last time. `listed` is the servers' toolset when the
+   * caller has just listed it (a hand call), so it is not listed twice.
+   */
+  async refresh(listed?: RegisteredTool[]): Promise<RegisteredTool[]> {
+    const { db, pool, user, servers } = this.options;
+    const version = pool.listingVersion(user.id, servers);
+    const last = this.last;
+    if (!listed && last && version !== null && last.version === version && last.stamp === generationOf(db)) return last.offered;
+    const registered = listed ?? (await pool.toolset(user.id, servers));
+    this.held = heldByName(db, servers, registered, this.actor);
     this.byName = new Map(registered.map((t) => [t.name, t]));
-    return registered.filter((t) => !this.held.has(t.name));
+    const offered = registered.filter((t) => !this.held.has(t.name));
+    // Stamped after the pin sync, whose own writes move the stamp; a version read before listing
+    // (null while a server is not connected) makes a change during the listing list again.
+    this.last = version === null ? null : { version, stamp: generationOf(db), offered };
+    return offered;
   }
 
   /** Whether a registered tool is held as of the last refresh. */

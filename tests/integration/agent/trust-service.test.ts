@@ -65,7 +65,7 @@ function tool(rawName: string, description: string, annotations?: RegisteredTool
 
 function gateFor(t: ReturnType<typeof team>, user: { id: string; workspaceId: string }, tools: RegisteredTool[]) {
   const listed = tools.map((x) => ({ ...x, serverId: t.server.id }));
-  return new ToolGate({ db: t.db, pool: { toolset: async () => listed }, user, servers: [t.server] });
+  return new ToolGate({ db: t.db, pool: { toolset: async () => listed, listingVersion: () => null }, user, servers: [t.server] });
 }
 
 describe("server trust", () => {
