@@ -57,8 +57,11 @@ test("a removed member is told who removed them on their next action, and keeps 
     new RegExp(`You were removed from Access Team by ${owner.account.name} on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC`),
   );
   await expect(notice.getByTestId("access-draft-kept")).toBeVisible();
-  // The page stays as it was, with the text back in the field.
+  // The page stays as it was, with the text back in the field and not in the transcript (it was
+  // never stored), and the reason is said once, by the notice.
   await expect(chat.input()).toHaveValue(draft);
+  await expect(page.getByTestId("message-user")).toHaveCount(0);
+  await expect(page.getByTestId("chat-error")).toHaveCount(0);
   expect(await draftIn(page)).toContain(draft);
   await expectNoSeriousA11yViolations(page, "access notice");
   await page.screenshot({ path: shots("removed-1280") });

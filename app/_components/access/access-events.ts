@@ -29,6 +29,16 @@ export function reportAccessLoss(code: ErrorCode | string | null | undefined, me
   window.dispatchEvent(new CustomEvent<AccessLoss>(EVENT, { detail: { code, message } }));
 }
 
+/** The access code a raw error body (`{code, message}` text) carries, or null. */
+export function accessCodeOf(text: string): AccessCode | null {
+  try {
+    const code = (JSON.parse(text) as { code?: unknown })?.code;
+    return typeof code === "string" && isAccessCode(code) ? code : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Report the access code in a raw error body (`{code, message}` text), if it carries one. */
 export function reportAccessLossInBody(text: string): void {
   try {

@@ -23,7 +23,7 @@ import { useAppMessages } from "../apps/use-app-messages";
 import { MessageView } from "./message-view";
 import { StatusStrip } from "./status-strip";
 import { HeldToolsNotice } from "./held-tools-notice";
-import { reportAccessLossInBody } from "../access/access-events";
+import { accessCodeOf, reportAccessLossInBody } from "../access/access-events";
 import { clearSentDraft, draftKey } from "../access/drafts";
 
 /** Approval answers in the last assistant message that the server has not seen yet. */
@@ -124,9 +124,14 @@ export function ChatView({
     if (status === "error") {
       sentText.current = null;
       setRestoreDraft((n) => n + 1);
-      if (error) reportAccessLossInBody(error.message);
+      if (error && accessCodeOf(error.message)) {
+        // Refused on entry: the question was never stored, so it leaves the transcript (its text is
+        // back in the field) and the notice says why.
+        setMessages((all) => (all.at(-1)?.role === "user" ? all.slice(0, -1) : all));
+        reportAccessLossInBody(error.message);
+      }
     }
-  }, [status, error, draft]);
+  }, [status, error, draft, setMessages]);
   const [editing, setEditing] = useState<ChatMessage | null>(null);
   // A refreshed server render (after an answer ends) carries the stored transcript, which is the
   // truth: it has what a resumed continuation did not replay.
@@ -271,7 +276,7 @@ export function ChatView({
             Thinking…
           </p>
         )}
-        {error && (
+        {error && !accessCodeOf(error.message) && (
           <p data-testid="chat-error" role="alert" className="text-sm text-red-700">
             {errorMessage(error.message, error.message)}
           </p>

@@ -5,7 +5,8 @@
  * whenever a turn ends, since a turn is when servers are listed again.
  */
 import { useEffect, useState } from "react";
-import { apiRequest, workspaceApiPath } from "../api-client";
+import { isAccessCode } from "../access/access-events";
+import { ApiError, apiRequest, workspaceApiPath } from "../api-client";
 import { useWorkspaceSlug, workspaceHref } from "../workspaces/workspace-scope";
 
 interface HeldEntry {
@@ -27,7 +28,8 @@ export function HeldToolsNotice({ busy }: { busy: boolean }) {
         setHeld(body.held);
         setProblem(null);
       },
-      (e: Error) => setProblem(e.message),
+      // Lost access is said once, by the page's notice (app/_components/access/access-notice.tsx).
+      (e: Error) => setProblem(e instanceof ApiError && isAccessCode(e.code) ? null : e.message),
     );
   }, [ws, busy]);
   if (problem) return <p className="px-4 py-1 text-xs text-red-700">Held tools: {problem}</p>;

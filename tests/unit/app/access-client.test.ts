@@ -5,7 +5,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Prompt } from "@modelcontextprotocol/client";
-import { type AccessLoss, onAccessLoss, reportAccessLoss, reportAccessLossInBody } from "@/app/_components/access/access-events";
+import {
+  type AccessLoss,
+  accessCodeOf,
+  onAccessLoss,
+  reportAccessLoss,
+  reportAccessLossInBody,
+} from "@/app/_components/access/access-events";
 import { clearSentDraft, draftKey, hasDraft, readDraft, writeDraft } from "@/app/_components/access/drafts";
 import { exactPrompt, type PromptChoice } from "@/app/_components/chat/prompt-menu";
 
@@ -50,6 +56,14 @@ describe("access events", () => {
       { code: "workspace.removed", message: "You were removed from Acme by Ada on 27 Nov 2026, 01:50 UTC." },
       { code: "auth.account_disabled", message: "Your account is disabled" },
     ]);
+  });
+});
+
+describe("accessCodeOf", () => {
+  it("reads an access code from an error body, nothing else", () => {
+    expect(accessCodeOf(JSON.stringify({ code: "workspace.role_changed", message: "x" }))).toBe("workspace.role_changed");
+    expect(accessCodeOf(JSON.stringify({ code: "chat.no_model", message: "x" }))).toBeNull();
+    expect(accessCodeOf("Bad Gateway")).toBeNull();
   });
 });
 
