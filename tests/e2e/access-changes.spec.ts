@@ -219,6 +219,6 @@ test("`/name` + Enter typed before the prompt list loads waits for it and picks 
   await page.keyboard.type("/args-prompt", { delay: 0 });
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("prompt-form")).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId("prompt-form")).toContainText("args-prompt");
+  await expect(page.getByTestId("prompt-form")).toContainText("Arguments Prompt");
   await expect(page.getByTestId("message-user")).toHaveCount(0);
 });
