@@ -15,6 +15,8 @@ const VIEWPORTS = [
 
 for (const viewport of VIEWPORTS) {
   test(`${viewport.name}: chat, servers, settings and account fit, Send is visible, axe is clean`, async ({ page, everything }) => {
+    // Five pages, each with an axe run of several seconds on a busy machine: more than the default minute.
+    test.setTimeout(150_000);
     await page.setViewportSize(viewport);
     await signUpByApi(page, newAccount(`layout-${viewport.name}`));
     const request = page.context().request;

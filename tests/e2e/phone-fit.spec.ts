@@ -3,7 +3,7 @@
  * than the window, so nothing scrolls sideways, and axe finds no serious or critical violation.
  * One table of routes, signed out and signed in as the instance administrator in a team workspace.
  */
-import type { Page } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./helpers/fixtures";
 import { expectNoSeriousA11yViolations, horizontalOverflow } from "./pages/a11y";
 import { waitForHydration } from "./pages/app";
@@ -26,7 +26,7 @@ async function widest(page: Page): Promise<string[]> {
   );
 }
 
-async function expectFits(page: Page, path: string) {
+async function expectFits(page: Page, path: string, testInfo: TestInfo) {
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   await waitForHydration(page);
@@ -36,6 +36,8 @@ async function expectFits(page: Page, path: string) {
     overflow.innerWidth,
   );
   await expectNoSeriousA11yViolations(page, `${path} at 360 px`);
+  // Kept in test-results, to look at the page as a person would.
+  await page.screenshot({ path: testInfo.outputPath(`${path.replaceAll("/", "_")}-360.png`), fullPage: true });
 }
 
 test("signed out: sign in and register fit 360 px", async ({ browser }) => {
@@ -50,7 +52,10 @@ test("signed out: sign in and register fit 360 px", async ({ browser }) => {
   await context.close();
 });
 
-test("signed in: every page of a team workspace, the account and the administration fit 360 px", async ({ browser, everything }) => {
+test("signed in: every page of a team workspace, the account and the administration fit 360 px", async ({
+  browser,
+  everything,
+}, testInfo) => {
   const admin = await signedInAdmin(browser);
   await admin.page.setViewportSize(PHONE);
   const api = admin.api;
@@ -82,6 +87,6 @@ test("signed in: every page of a team workspace, the account and the administrat
     "/account",
     "/admin",
   ];
-  for (const path of ROUTES) await expectFits(admin.page, path);
+  for (const path of ROUTES) await expectFits(admin.page, path, testInfo);
   await admin.close();
 });

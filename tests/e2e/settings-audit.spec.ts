@@ -10,7 +10,7 @@ import { addMember, createTeam, signedUp } from "./pages/workspaces";
 
 test.describe.configure({ timeout: 180_000 });
 
-test("settings sections, the model sentence, and the audit log with names, filters, pages and CSV", async ({ browser }) => {
+test("settings sections, the model sentence, and the audit log with names, filters, pages and CSV", async ({ browser }, testInfo) => {
   const owner = await signedUp(browser, "audit-owner");
   const mate = await signedUp(browser, "audit-mate");
   const team = await createTeam(owner, `Audit ${Date.now()}`);
@@ -77,6 +77,7 @@ test("settings sections, the model sentence, and the audit log with names, filte
   await expect(log.getByTestId("audit-entry")).toHaveCount(1);
   await expect(log.getByTestId("audit-entry")).toContainText("member.role");
   await expectNoSeriousA11yViolations(page, "audit log at 1280 px");
+  await page.screenshot({ path: testInfo.outputPath("audit-1280.png"), fullPage: true });
 
   // The export holds what the filters select, as CSV with names.
   const href = await log.getByTestId("audit-export").getAttribute("href");
@@ -103,6 +104,11 @@ test("settings sections, the model sentence, and the audit log with names, filte
   const overflow = await horizontalOverflow(page);
   expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.innerWidth);
   await expectNoSeriousA11yViolations(page, "audit log at 360 px");
+  await page.screenshot({ path: testInfo.outputPath("audit-360.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${w}/settings/model`);
+  await expect(page.getByTestId("model-precedence")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("model-390.png"), fullPage: true });
 
   // A plain member is told who may read the log, and the routes refuse them.
   expect((await owner.api.patch(`/api/workspaces/${team.id}/members/${mate.id}`, { data: { role: "member" } })).ok()).toBe(true);
