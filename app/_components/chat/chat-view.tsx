@@ -116,12 +116,15 @@ export function ChatView({
   const quietServers = useMemo(() => new Set(needsAuthorization.map((s) => s.serverId)), [needsAuthorization]);
   // The draft goes once the server took the turn; a refused turn (lost access, an error) gives it
   // back to the field, and an access code opens the notice that says why.
+  // Once per refused turn: `handled` is the error already acted on (the effect re-runs on re-renders).
+  const handled = useRef<Error | undefined>(undefined);
   useEffect(() => {
     if (status === "streaming" && sentText.current !== null) {
       clearSentDraft(draft, sentText.current);
       sentText.current = null;
     }
-    if (status === "error") {
+    if (status === "error" && error !== handled.current) {
+      handled.current = error;
       sentText.current = null;
       setRestoreDraft((n) => n + 1);
       if (error && accessCodeOf(error.message)) {
