@@ -8,16 +8,16 @@ export default async function AccountPage() {
   const user = await requirePageUser();
   const publicUrl = user.isAdmin ? publicUrlInUse(await headers()) : null;
   return (
-    <section className="mx-auto max-w-xl space-y-8 p-6">
+    <section className="mx-auto w-full max-w-xl min-w-0 space-y-8 p-4 sm:p-6">
       <h1 className="text-xl font-semibold">Account</h1>
-      <p className="text-sm text-muted-foreground">Signed in as {user.email}</p>
+      <p className="break-all text-sm text-muted-foreground">Signed in as {user.email}</p>
       <PasswordForm />
       <SignOutEverywhereButton />
       {publicUrl && (
         <div className="space-y-1 text-sm" data-testid="public-url">
           <h2 className="text-lg font-medium">Public URL</h2>
           <p>
-            OAuth redirects from this address use <code>{publicUrl.callbackUrl}</code>.
+            OAuth redirects from this address use <code className="break-all">{publicUrl.callbackUrl}</code>.
           </p>
           {!publicUrl.configured && (
             <p className="text-muted-foreground">

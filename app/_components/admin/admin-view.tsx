@@ -55,7 +55,7 @@ export function AdminView({ meId }: { meId: string }) {
   }
 
   return (
-    <section className="mx-auto max-w-5xl min-w-0 space-y-8 p-4 sm:p-6">
+    <section className="mx-auto w-full max-w-5xl min-w-0 space-y-8 p-4 sm:p-6">
       <h1 className="text-xl font-semibold">Administration</h1>
       {error && <FieldError role="alert">{error}</FieldError>}
       <section className="space-y-3">
