@@ -69,7 +69,10 @@ export function AuditLog({ source, instance = false }: { source: string; instanc
           </a>
         </Button>
       </div>
-      <div className={`grid grid-cols-1 gap-3 sm:grid-cols-2 ${instance ? "lg:grid-cols-4" : "lg:grid-cols-3"}`} data-testid="audit-filters">
+      <div
+        className={`grid grid-cols-1 gap-3 sm:grid-cols-2 ${instance ? "lg:grid-cols-4" : "lg:grid-cols-3"}`}
+        data-testid="audit-filters"
+      >
         <FilterSelect label="Person" all="Anyone" value={filters.user} onChange={(v) => choose("user", v)}>
           {facets?.actors.map((a) => (
             <option key={a.id} value={a.id}>
