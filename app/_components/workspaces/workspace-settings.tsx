@@ -120,6 +120,8 @@ export function WorkspaceSettings({
                   {manager && !workspace.personal && (me.role === "owner" || m.role !== "owner") ? (
                     <NativeSelect
                       aria-label={`Role of ${m.email}`}
+                      // A table cell would squeeze the select to its arrow on a phone; the table scrolls instead.
+                      className="w-auto min-w-24"
                       value={m.role}
                       onChange={(e) =>
                         void act(() => api(`${base}/members/${m.userId}`, { method: "PATCH", json: { role: e.target.value } }))
