@@ -176,7 +176,12 @@ test.describe("sessions end when they should", () => {
     // Written by another process: the app checks for such commits at most every 50 ms
     // (db/generation.ts, DATA_VERSION_TTL_MS); its own "disable" is seen at once.
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(await statusWith(cookie)).toBe(401);
+    // Refused, and told why: the session's own account is disabled (docs/errors.md).
+    const bare = await playwrightRequest.newContext({ baseURL: LOCALHOST });
+    const refused = await bare.get("/api/servers", { headers: { cookie } });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).code).toBe("auth.account_disabled");
+    await bare.dispose();
     expect((await signIn(client, account.email, account.password, freshAddress())).status()).toBe(401);
     await client.dispose();
   });
