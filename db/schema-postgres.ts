@@ -7,7 +7,7 @@ import type { PgColumn, PgTableWithColumns } from "drizzle-orm/pg-core";
 import type { SQLiteTableWithColumns } from "drizzle-orm/sqlite-core";
 import { postgresColumns } from "./columns/postgres";
 import type { ColumnKit } from "./columns/sqlite";
-import { defineTables } from "./schema";
+import { defineTables } from "./tables";
 
 type SqliteTables = ReturnType<typeof defineTables>;
 
@@ -30,7 +30,7 @@ export type PostgresTables = { [K in keyof SqliteTables]: AsPostgres<SqliteTable
 // (tests/integration/db-schema-parity.test.ts) checks the result table by table.
 const tables = defineTables(postgresColumns as unknown as ColumnKit) as unknown as PostgresTables;
 
-/** The Postgres tables (see `defineTables` in db/schema.ts for what each holds). */
+/** The Postgres tables (see `defineTables` in db/tables.ts for what each holds). */
 export const {
   users,
   sessions,

@@ -15,6 +15,7 @@ import { sqliteColumns } from "@/db/columns/sqlite";
 import { migratePostgres } from "@/db/migrate-postgres";
 import * as sqliteSchema from "@/db/schema";
 import * as postgresSchema from "@/db/schema-postgres";
+import { defineTables } from "@/db/tables";
 import { startPostgres, type TestPostgres } from "../helpers/postgres";
 import { compareSchemas, normaliseDefault, postgresShape, type SchemaShape, sqliteShape } from "../helpers/schema-shape";
 
@@ -47,7 +48,7 @@ afterAll(async () => {
 
 describe("schema parity", () => {
   it("reads every table of the schema from both databases", () => {
-    const tables = Object.values(sqliteSchema.defineTables(sqliteColumns)).map((t) => getTableName(t));
+    const tables = Object.values(defineTables(sqliteColumns)).map((t) => getTableName(t));
     expect(Object.keys(sqlite).sort()).toEqual([...tables].sort());
     expect(Object.keys(postgres).sort()).toEqual([...tables].sort());
     // The introspection reads real facts, not empty shapes that would agree vacuously.
