@@ -74,9 +74,14 @@ test("an image result opens in a lightbox; the answer names its model; copy, ret
   // Retry answers the same question again: one answer stays.
   const before = ((await (await page.request.get(`${LLM_BASE}/requests`)).json()) as unknown[]).length;
   await chat.lastAssistant().getByTestId("message-retry").click();
+  // The model must have been asked again before "idle" means anything: right after the click, Send is
+  // still on screen, and editing while the retry streams would race it.
+  await expect
+    .poll(async () => ((await (await page.request.get(`${LLM_BASE}/requests`)).json()) as unknown[]).length, { timeout: 45_000 })
+    .toBeGreaterThan(before);
   await chat.waitIdle();
   await expect(chat.assistantMessages()).toHaveCount(1);
-  expect(((await (await page.request.get(`${LLM_BASE}/requests`)).json()) as unknown[]).length).toBeGreaterThan(before);
+  await expect(chat.lastAssistant().getByTestId("message-retry")).toBeVisible();
 
   // Edit and resend replaces the last question and its answer.
   await page.getByTestId("message-edit").click();
