@@ -113,6 +113,11 @@ export function turnWaitSecondsSetting(): string | undefined {
   return process.env.SWITCHBOARD_MCP_TURN_WAIT_SECONDS;
 }
 
+/** `SWITCHBOARD_MCP_PING_INTERVAL_MS`, raw: idle time before a health ping of an HTTP connection (`0` = no pings). */
+export function mcpPingIntervalSetting(): string | undefined {
+  return process.env.SWITCHBOARD_MCP_PING_INTERVAL_MS;
+}
+
 /** The instance's default model (`SWITCHBOARD_LLM_PROVIDER`, `SWITCHBOARD_LLM_MODEL`), unset as null. */
 export function instanceModelSetting(): { provider: string | null; model: string | null } {
   return { provider: process.env.SWITCHBOARD_LLM_PROVIDER || null, model: process.env.SWITCHBOARD_LLM_MODEL || null };

@@ -4,6 +4,7 @@
  */
 import type { Client, PriorDiscovery, StreamableHTTPClientTransport, Transport } from "@modelcontextprotocol/client";
 import {
+  ProtocolError,
   UrlElicitationRequiredError,
   type LoggingLevel,
   type CallToolResult,
@@ -28,14 +29,19 @@ import { ChildProcessTransport } from "./stdio-transport";
 import { ConnectionGuard, LimitedStdioTransport, LimitedTransport, type LimitCounters } from "./limits";
 import { closeQuietly, type OpenedTransport, type TransportOpener } from "./transport-opener";
 import { closedDuring, connectTimeout, translateError, type ErrorContext } from "./translate-error";
+import type { Pingable } from "./health-ping";
 import type { CallOptions, TransportUsed } from "./types";
 
 export type { ConnectionOptions } from "./connection-options";
 
 /** A connected, discovered session. */
-export class Connection {
+export class Connection implements Pingable {
   private closing = false;
   ready = false;
+  /** Clock time a request last started or ended here (health pings wait for idleness). */
+  lastActivityAt: number;
+  /** Requests in flight. */
+  pending = 0;
 
   constructor(
     readonly client: Client,
@@ -44,7 +50,27 @@ export class Connection {
     public discovered: Discovered,
     private readonly options: ConnectionOptions,
     private readonly guard: ConnectionGuard,
-  ) {}
+  ) {
+    this.lastActivityAt = options.clock.now();
+  }
+
+  /** Whether close() was called (or the owner dropped it). */
+  get closed(): boolean {
+    return this.closing;
+  }
+
+  /** MCP `ping` (lib/mcp/health-ping.ts): any answer, an error response too, means the server is there. */
+  async ping(timeoutMs: number): Promise<void> {
+    try {
+      await this.client.ping({ timeout: timeoutMs });
+    } catch (error) {
+      if (error instanceof ProtocolError) return;
+      const failure = translateError(error, this.errorContext("call", { timeoutMs }));
+      if (failure.code !== "call_timeout") throw failure;
+      const name = this.options.identity.server.name;
+      throw new EngineError("unreachable", `server "${name}" did not answer a ping within ${timeoutMs / 1000} s`, { cause: error });
+    }
+  }
 
   /** Limit counters of this connection (refusals, dropped notifications, stream opens). */
   limitCounters(): LimitCounters {
@@ -219,6 +245,8 @@ export class Connection {
   }
 
   private async request<T>(options: CallOptions & { timeoutMs: number }, run: () => Promise<T>): Promise<T> {
+    this.pending++;
+    this.lastActivityAt = this.options.clock.now();
     try {
       return await run();
     } catch (error) {
@@ -228,6 +256,9 @@ export class Connection {
         throw new StepUpRequiredError(this.options.identity.server.name, scope, { cause: error });
       }
       throw translateError(error, this.errorContext("call", { timeoutMs: options.timeoutMs, signal: options.signal }));
+    } finally {
+      this.pending--;
+      this.lastActivityAt = this.options.clock.now();
     }
   }
 }
@@ -335,6 +366,8 @@ function contextFor(
     url: options.identity.server.config.url,
     stderr: child?.stderrTail(),
     exit: child?.exitInfo,
+    // A 400 answered to a request that carried a session id means the session is unknown (issue 30).
+    sessionId: transport?.sessionId,
     ...extra,
   };
 }

@@ -23,6 +23,7 @@ import type { UnnamedTool } from "./registry";
 import { closedDuring, translateError } from "./translate-error";
 import type { ServerState, ServerStatus, ToolCallOutcome } from "./types";
 import { FailureMemory } from "./failure-memory";
+import { verdictOf, type FailedOn } from "./failure-verdict";
 import { IdleTimer } from "./idle-timer";
 import { Lifecycle } from "./lifecycle";
 import { gaveUpError, ReconnectSchedule, reconnectingError } from "./reconnect-schedule";
@@ -181,10 +182,7 @@ export class ManagedServer {
    */
   async settleWithin(waitMs: number): Promise<void> {
     if (this.connection || this.lifecycle.state === "disabled") return;
-    const attempt = this.ensureConnected().then(
-      () => undefined,
-      () => undefined, // the failure is in status()
-    );
+    const attempt = this.ensureConnected().catch(() => undefined); // the failure is in status()
     if (this.connection || !this.connecting) return;
     await waitUntil(this.options.clock, attempt, this.connectStartedAt + waitMs);
   }
@@ -202,17 +200,11 @@ export class ManagedServer {
     if (this.lifecycle.state !== "disabled") await this.ensureConnected().catch(() => undefined); // the failure is in status()
   }
 
-  /** Drop the connection and wait in `needs_authorization` until the user connects again. */
-  private async requireAuthorization(error: EngineError): Promise<void> {
-    await this.close("idle");
-    this.lastError = error;
-    this.setState("needs_authorization");
-  }
-
   /** Close the connection, cancel pending reconnects and connects, and wait for the child to end. */
   async close(next: "idle" | "disabled" = "idle"): Promise<void> {
     this.generation++;
-    this.clearTimers();
+    this.idle.clear();
+    this.reconnects.cancel();
     this.connectAbort?.abort();
     const connection = this.connection;
     const pending = this.connecting;
@@ -228,25 +220,23 @@ export class ManagedServer {
     if (pending) await pending.catch(() => undefined);
   }
 
-  /** Run one request on the connection, with idle bookkeeping and one transparent retry on a new session when the server answers 404 for an expired one (docs/limits.md). */
+  /** Run one request with idle bookkeeping and one retry on a new session when the server forgot the old one (docs/limits.md#stale-sessions). */
   async run<T>(op: (connection: Connection) => Promise<T>, queued = false): Promise<T> {
     const connection = await this.ensureConnected();
     this.inFlight++;
     this.idle.clear();
-    const exec = (c: Connection) => (queued ? this.queue.run(() => op(c)) : op(c));
+    const exec = (c: Connection, on: FailedOn) =>
+      (queued ? this.queue.run(() => op(c)) : op(c)).catch(async (error: unknown) => {
+        await this.failedOn(c, error, on);
+        throw error;
+      });
     try {
-      return await exec(connection);
+      return await exec(connection, "request");
     } catch (error) {
-      if (isEngineError(error, "session_expired") && connection.kind === "streamable_http") {
-        this.options.logger.info("session expired (404); starting a new session", { server: this.server.name });
-        if (this.connection === connection) await this.close("idle");
-        return await exec(await this.ensureConnected());
-      }
-      // HTTP transports do not report a dead server as a close; an unreachable server is a drop.
-      if (isEngineError(error, "unreachable") && this.connection === connection) this.handleDrop(this.generation, error);
-      // A token rejected mid-session (revoked, refresh failed): the user must authorize again.
-      if (isEngineError(error, "needs_authorization") && this.connection === connection) await this.requireAuthorization(error);
-      throw error;
+      if (!isEngineError(error, "session_expired") || connection.kind !== "streamable_http") throw error;
+      this.options.logger.info("session expired; starting a new session", { server: this.server.name });
+      if (this.connection === connection) await this.close("idle");
+      return await exec(await this.ensureConnected(), "retry");
     } finally {
       this.inFlight--;
       this.idle.arm();
@@ -315,6 +305,7 @@ export class ManagedServer {
         this.listing.apply(connection.discovered, false);
         this.setState("connected");
         this.idle.arm();
+        if (connection.kind !== "stdio") this.options.health.watch(connection, (error) => void this.failedOn(connection, error, "ping"));
         return connection;
       },
       (error: EngineError) => {
@@ -334,6 +325,16 @@ export class ManagedServer {
     };
     promise.then(clear, clear);
     return promise;
+  }
+
+  /** A request or health ping on `connection` failed: drop it, or close it to wait in `needs_authorization` (failure-verdict.ts). */
+  private async failedOn(connection: Connection, error: unknown, on: FailedOn): Promise<void> {
+    const verdict = this.connection === connection ? verdictOf(error, on) : "keep";
+    if (verdict === "drop") this.handleDrop(this.generation, error as EngineError);
+    if (verdict !== "authorize") return;
+    await this.close("idle");
+    this.lastError = error as EngineError;
+    this.setState("needs_authorization");
   }
 
   private handleDrop(generation: number, cause?: EngineError): void {
@@ -369,11 +370,6 @@ export class ManagedServer {
     }
     this.lastError = gaveUpError(this.lastError);
     this.setState("failed");
-  }
-
-  private clearTimers(): void {
-    this.idle.clear();
-    this.reconnects.cancel();
   }
 
   /** An error raised by a request on this server, as the engine reports it (redacted, one line). */

@@ -5,6 +5,7 @@ import type { FetchLike } from "@modelcontextprotocol/client";
 import { realClock, type Clock } from "./clock";
 import { defaultEngineFetch } from "./default-fetch";
 import { erasFor, type EraCache } from "./era";
+import { DEFAULT_PING_INTERVAL_MS, DEFAULT_PINGS_PER_SECOND, HealthPings } from "./health-ping";
 import { unwrappedLaunch, type LaunchWrapper } from "./launch";
 import { resolveEngineLimits, type EngineLimits } from "./limits";
 import { silentLogger, type Logger } from "./logger";
@@ -27,6 +28,8 @@ export type ResolvedPoolOptions = Omit<
   clientVersion: string;
   /** Protocol era verdicts shared by the pool's connections (and, on the real clock, by every pool). */
   eras: EraCache;
+  /** The pool's one ping scheduler for idle HTTP connections. */
+  health: HealthPings;
 };
 
 /** Apply the documented defaults of every `PoolOptions` field. */
@@ -47,5 +50,9 @@ export function resolvePoolOptions(options: PoolOptions = {}): ResolvedPoolOptio
     clientVersion: options.clientVersion ?? "0.1.0",
     turnWaitMs: options.turnWaitMs ?? 10_000,
     eras: erasFor(options.clock ?? realClock),
+    health: new HealthPings(options.clock ?? realClock, {
+      intervalMs: Math.max(0, options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS),
+      perSecond: options.pingsPerSecond ?? DEFAULT_PINGS_PER_SECOND,
+    }),
   };
 }

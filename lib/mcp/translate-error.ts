@@ -30,6 +30,8 @@ export interface ErrorContext {
   exit?: { code: number | null; signal: string | null; cause?: string } | null;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The Streamable HTTP session id the failed request carried, if any. */
+  sessionId?: string;
 }
 
 const NETWORK_CODES = new Set([
@@ -66,7 +68,11 @@ export function translateError(error: unknown, context: ErrorContext): EngineErr
   if (error instanceof SdkError && !(error instanceof SdkHttpError)) return translateSdkError(error, context);
   const status = httpStatus(error);
   if (status !== undefined) {
-    if (status === 404 && context.phase === "call") return new EngineError("session_expired", `${name}: session expired (HTTP 404)`, opts);
+    // 404 is the spec's answer to an unknown session; real servers (the SDK's examples) answer 400
+    // "No valid session ID provided" after a restart. Either way a new session may help (docs/limits.md).
+    if (context.phase === "call" && (status === 404 || (status === 400 && context.sessionId))) {
+      return new EngineError("session_expired", `${name}: session expired (HTTP ${status})`, opts);
+    }
     if (context.phase === "connect" && (status === 400 || status === 404 || status === 405)) {
       return new EngineError(
         "transport_unavailable",

@@ -158,6 +158,10 @@ export interface PoolOptions {
   logger?: Logger;
   /** Close a connection unused this long (no call in flight). Default: 0 = never. */
   idleTimeoutMs?: number;
+  /** Ping an HTTP connection idle this long, less up to 20 % jitter (lib/mcp/health-ping.ts). Default: 50000 ms; 0 = never. */
+  pingIntervalMs?: number;
+  /** Most health pings the pool sends per second, all connections together. Default: 50. */
+  pingsPerSecond?: number;
   /** Largest message accepted on any wire. Default: 16 MiB (same as `limits.maxMessageBytes`). */
   maxMessageBytes?: number;
   /** Caps on what servers send (docs/limits.md). Default: `DEFAULT_ENGINE_LIMITS`. */

@@ -18,7 +18,15 @@ import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import { guardedFetchFromEnv } from "../net";
-import { dataDir, environment, mcpIdleMinutesSetting, sandboxMode, sandboxSeccomp, turnWaitSecondsSetting } from "../env";
+import {
+  dataDir,
+  environment,
+  mcpIdleMinutesSetting,
+  mcpPingIntervalSetting,
+  sandboxMode,
+  sandboxSeccomp,
+  turnWaitSecondsSetting,
+} from "../env";
 import type { Db } from "../../db/client";
 import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
@@ -42,6 +50,13 @@ import { connectionLog } from "./connection-log";
 function idleTimeoutMs(): number {
   const minutes = Number(mcpIdleMinutesSetting() ?? 30);
   return Number.isFinite(minutes) && minutes > 0 ? minutes * 60_000 : 0;
+}
+
+/** Idle time before a health ping (`SWITCHBOARD_MCP_PING_INTERVAL_MS`; unset or invalid: the engine's 50 s; 0 = none). */
+function pingIntervalMs(): number | undefined {
+  const raw = mcpPingIntervalSetting()?.trim();
+  const ms = raw ? Number(raw) : Number.NaN;
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
 /** The process-wide pool, created on first use with the app's sandbox, SSRF guard and logger. */
@@ -84,6 +99,7 @@ function poolOptions(): PoolOptions {
     authProvider: sharedAwareAuthProvider(),
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
+    pingIntervalMs: pingIntervalMs(),
     limits: engineLimitsFromEnv(environment()),
     samplingMaxTokens: samplingMaxTokensFromEnv(environment()),
     admission: poolAdmission,

@@ -29,6 +29,14 @@ describe("translateError", () => {
     ["ENOTFOUND", notFound, ctx(), "unreachable", /host name not found/],
     ["404 on a call: session expired", httpError(404, "gone"), ctx(), "session_expired", /session expired/],
     [
+      "400 on a call that carried a session id: session expired",
+      httpError(400, "Bad Request: No valid session ID provided"),
+      ctx({ sessionId: "sess-1" }),
+      "session_expired",
+      /session expired \(HTTP 400\)/,
+    ],
+    ["400 on a call without a session: the request itself", httpError(400, "bad params"), ctx(), "server_error", /HTTP 400: bad params/],
+    [
       "405 at connect",
       httpError(405, "no"),
       ctx({ phase: "connect" }),
