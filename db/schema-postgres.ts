@@ -34,6 +34,8 @@ const tables = defineTables(postgresColumns as unknown as ColumnKit) as unknown 
 export const {
   users,
   sessions,
+  userFactors,
+  recoveryCodes,
   workspaces,
   invitations,
   workspaceSettings,

@@ -11,6 +11,8 @@ const tables = defineTables(sqliteColumns);
 export const {
   users,
   sessions,
+  userFactors,
+  recoveryCodes,
   workspaces,
   invitations,
   workspaceSettings,

@@ -39,8 +39,49 @@ export function defineTables(k: ColumnKit) {
       lastSeenAt: k.timestamp("last_seen_at").notNull(),
       expiresAt: k.timestamp("expires_at").notNull(),
       endedAt: k.timestamp("ended_at"),
+      /** When the session's user last proved who they are (sign-in, or re-authentication before a sensitive act). */
+      authenticatedAt: k.timestamp("authenticated_at"),
     },
     (t) => [k.index("sessions_user_idx").on(t.userId)],
+  );
+
+  /**
+   * A user's second factor (docs/second-factors.md): a TOTP secret, sealed (`secret_enc`), counted only
+   * once confirmed with a code; `last_step` is the last time step used, so no code counts twice.
+   */
+  const userFactors = k.table(
+    "user_factors",
+    {
+      id: k.id(),
+      userId: k
+        .text("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      kind: k.enum("kind", ["totp"]).notNull(),
+      name: k.text("name").notNull(),
+      secretEnc: k.text("secret_enc"),
+      lastStep: k.integer("last_step"),
+      confirmedAt: k.timestamp("confirmed_at"),
+      lastUsedAt: k.timestamp("last_used_at"),
+      createdAt: k.createdAt(),
+    },
+    (t) => [k.index("user_factors_user_idx").on(t.userId)],
+  );
+
+  /** Single-use recovery codes, shown once at enrolment; only their SHA-256 is stored. */
+  const recoveryCodes = k.table(
+    "recovery_codes",
+    {
+      id: k.id(),
+      userId: k
+        .text("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      codeHash: k.text("code_hash").notNull(),
+      usedAt: k.timestamp("used_at"),
+      createdAt: k.createdAt(),
+    },
+    (t) => [k.index("recovery_codes_user_idx").on(t.userId)],
   );
 
   /** A workspace shares server configs between its members; each user has a personal one. */
@@ -356,6 +397,8 @@ export function defineTables(k: ColumnKit) {
   return {
     users,
     sessions,
+    userFactors,
+    recoveryCodes,
     workspaces,
     invitations,
     workspaceSettings,
