@@ -1,6 +1,8 @@
 /**
  * Reading a V8 `.cpuprofile` (from `node --cpu-prof`): self time per frame and per package, so
- * docs/performance.md can say where the time of a request goes. Used by bench/profile.ts.
+ * docs/performance.md can say where the time of a request goes; and a sampling `.heapprofile`
+ * (`--heap-prof`, bench/inspector.ts): the bytes still alive per allocation site and package.
+ * Used by bench/profile.ts and the load mode (bench/crowd.ts).
  */
 import fs from "node:fs";
 
@@ -67,5 +69,48 @@ export function summarise(file: string, top = 25): { total: number; frames: Shar
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([label, ms]) => ({ label, ms, percent: (100 * ms) / total }));
+  return { total, frames: rank(frames, top), packages: rank(packages, 15) };
+}
+
+/** One line of a heap summary: an allocation site or a package and the bytes it keeps alive. */
+export interface HeapShare {
+  label: string;
+  bytes: number;
+  percent: number;
+}
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/**
+ * Bytes alive per allocation site (self) and per package of a sampling heap profile, top first;
+ * `total` is every sampled byte. A site is the allocating frame; `via` names its caller, which is
+ * what tells one `Buffer` apart from another.
+ */
+export function summariseHeap(file: string, top = 25): { total: number; frames: HeapShare[]; packages: HeapShare[] } {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8")) as { head: HeapNode };
+  const frames = new Map<string, number>();
+  const packages = new Map<string, number>();
+  let total = 0;
+  const walk = (node: HeapNode, parent: HeapNode | null) => {
+    if (node.selfSize > 0) {
+      total += node.selfSize;
+      const at = (n: HeapNode) => `${n.callFrame.functionName || "(anonymous)"} ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+      const label = parent ? `${at(node)} via ${at(parent)}` : at(node);
+      frames.set(label, (frames.get(label) ?? 0) + node.selfSize);
+      const pkg = packageOf(node.callFrame.url);
+      packages.set(pkg, (packages.get(pkg) ?? 0) + node.selfSize);
+    }
+    for (const child of node.children) walk(child, node);
+  };
+  walk(profile.head, null);
+  const rank = (map: Map<string, number>, n: number): HeapShare[] =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([label, bytes]) => ({ label, bytes, percent: (100 * bytes) / Math.max(1, total) }));
   return { total, frames: rank(frames, top), packages: rank(packages, 15) };
 }

@@ -32,7 +32,7 @@ async function main() {
     async () => (await fetch(`${app.base}/api/servers/${id}/status`, { headers: { cookie } })).text(),
     app.pid,
   );
-  await measure("POST /api/servers/:id/tools/call", apiEcho(app.base, cookie, id), app.pid);
+  await measure("POST /api/servers/:id/tools/call", apiEcho(app.base, cookie, id, "node-http"), app.pid);
 }
 
 runBench(main);

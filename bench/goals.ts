@@ -37,8 +37,14 @@ export async function sequential(call: () => Promise<void>, calls: number, cpu: 
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerCall };
 }
 
-/** Sequential calls made before measuring (both the raw client and the app get the same). */
-export const WARM_UP_CALLS = 3000;
+/**
+ * Sequential calls made before measuring (the raw client and the app get the same);
+ * `BENCH_WARM_UP_CALLS` lowers it for a quick check that the machinery runs, not for figures.
+ */
+export const WARM_UP_CALLS = Number(process.env.BENCH_WARM_UP_CALLS ?? 3000);
+
+/** Calls of the unmeasured round at the throughput's concurrency, per side, before its runs. */
+export const THROUGHPUT_WARM_UP_CALLS = 500;
 
 /** Calls per second with `inflight` calls always outstanding, `total` calls in all. */
 export async function throughput(call: () => Promise<void>, total: number, inflight: number): Promise<number> {
@@ -73,14 +79,15 @@ export interface SideFigures {
 }
 
 /**
- * The tool-call figures of both sides against the same server: the raw SDK client on one
- * connection, and the app through `POST /api/servers/:id/tools/call` (`appCall`; CPU is the app's
- * process tree only, `appPid`). Sequential figures first (each side after the same warm-up), then
- * `rounds` throughput runs per side, interleaved so that neither side gets the machine's quieter
- * moments; each side's median run is kept, with its CPU split.
+ * The tool-call figures of the raw SDK client on one connection and of the app through
+ * `POST /api/servers/:id/tools/call`, once per entry of `appCalls` (by the client that sends it,
+ * bench/args.ts), all against the same server; the app's CPU is its process tree only (`appPid`).
+ * Sequential figures first (every side after the same warm-up, `WARM_UP_CALLS`), then one
+ * unmeasured round per side at `inflight`, then `rounds` throughput runs per side, interleaved so
+ * that no side gets the machine's quieter moments; each side's median run is kept, with its CPU split.
  */
 export async function toolCallFigures(options: {
-  appCall: () => Promise<void>;
+  appCalls: Record<string, () => Promise<void>>;
   appPid: number;
   mcpUrl: string;
   serverPid: number;
@@ -88,8 +95,8 @@ export async function toolCallFigures(options: {
   inflight: number;
   throughputCalls: number;
   rounds?: number;
-}): Promise<{ app: SideFigures; raw: SideFigures }> {
-  const { appCall, appPid, mcpUrl, serverPid, calls, inflight, throughputCalls, rounds = 3 } = options;
+}): Promise<{ app: Record<string, SideFigures>; raw: SideFigures }> {
+  const { appCalls, appPid, mcpUrl, serverPid, calls, inflight, throughputCalls, rounds = 3 } = options;
   const client = new Client({ name: "bench-raw", version: "1" });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
   const rawCall = async () => {
@@ -97,24 +104,26 @@ export async function toolCallFigures(options: {
   };
   const appCpu = () => treeCpuMs(appPid);
   const serverCpu = () => treeCpuMs(serverPid);
-  const seqApp = await sequential(appCall, calls, appCpu);
+  type Side = { call: () => Promise<void>; seqCpu: () => number; cpus: Record<string, () => number> };
+  const sides: Record<string, Side> = {};
+  for (const [label, call] of Object.entries(appCalls))
+    sides[label] = { call, seqCpu: appCpu, cpus: { "bench client": ownCpuMs, app: appCpu, server: serverCpu } };
   // The bench process runs nothing else meanwhile: its CPU is the raw client's.
-  const seqRaw = await sequential(rawCall, calls, ownCpuMs);
-  const sides = {
-    app: { call: appCall, cpus: { "bench client": ownCpuMs, app: appCpu, server: serverCpu } },
-    raw: { call: rawCall, cpus: { client: ownCpuMs, server: serverCpu } },
-  };
+  sides.raw = { call: rawCall, seqCpu: ownCpuMs, cpus: { client: ownCpuMs, server: serverCpu } };
+  const seq: Record<string, Awaited<ReturnType<typeof sequential>>> = {};
+  for (const [label, side] of Object.entries(sides)) seq[label] = await sequential(side.call, calls, side.seqCpu);
   // One unmeasured round each at the same concurrency: sockets opened, code hot.
-  for (const side of Object.values(sides)) await throughput(side.call, Math.min(throughputCalls, 500), inflight);
-  const runs = { app: [] as { perSecond: number; split: CpuSplit }[], raw: [] as { perSecond: number; split: CpuSplit }[] };
+  for (const side of Object.values(sides)) await throughput(side.call, Math.min(throughputCalls, THROUGHPUT_WARM_UP_CALLS), inflight);
+  const runs: Record<string, { perSecond: number; split: CpuSplit }[]> = Object.fromEntries(Object.keys(sides).map((label) => [label, []]));
   for (let r = 0; r < rounds; r++) {
-    for (const name of ["app", "raw"] as const)
-      runs[name].push(await measuredThroughput(sides[name].call, throughputCalls, inflight, sides[name].cpus));
+    for (const [label, side] of Object.entries(sides))
+      runs[label].push(await measuredThroughput(side.call, throughputCalls, inflight, side.cpus));
   }
   await client.close();
   const median = (list: { perSecond: number; split: CpuSplit }[]) =>
     [...list].sort((x, y) => x.perSecond - y.perSecond)[Math.floor(list.length / 2)];
-  return { app: { ...seqApp, ...median(runs.app) }, raw: { ...seqRaw, ...median(runs.raw) } };
+  const figures = (label: string): SideFigures => ({ ...seq[label], ...median(runs[label]) });
+  return { app: Object.fromEntries(Object.keys(appCalls).map((label) => [label, figures(label)])), raw: figures("raw") };
 }
 
 /** Engine: one pool per round, `n` servers, the i-th at `urls[i % urls.length]`; wall time (ms). */

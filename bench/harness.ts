@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "../tests/helpers/ports";
 import { APP_V8_FLAGS } from "../scripts/v8-flags.mjs";
+import type { BenchClient } from "./args";
 
 /** The project root. */
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -127,11 +128,12 @@ export interface App {
 /**
  * Build if needed and start the app on a fresh data directory. With `cpuProfileDir` the server runs
  * under `node --cpu-prof`, and with BENCH_APP_NODE_FLAGS (e.g. `--trace-gc`) under those flags
- * (neither is allowed in NODE_OPTIONS; BENCH_APP_STDOUT names a file for what they print): the
+ * (neither is allowed in NODE_OPTIONS; BENCH_APP_STDOUT names a file for what they print), and
+ * with `nodeFlags` (e.g. `--inspect=127.0.0.1:<port>`, bench/inspector.ts) under those too: the
  * preflight runs first, then the app's server
  * (scripts/server.mjs) directly, as scripts/start.mjs would.
  */
-export async function startApp(env: Record<string, string> = {}, cpuProfileDir?: string): Promise<App> {
+export async function startApp(env: Record<string, string> = {}, cpuProfileDir?: string, nodeFlags: string[] = []): Promise<App> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-"));
   const appEnv = {
@@ -144,7 +146,7 @@ export async function startApp(env: Record<string, string> = {}, cpuProfileDir?:
     ...env,
   };
   let child: ChildProcess;
-  const extraFlags = process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const extraFlags = [...nodeFlags, ...(process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [])];
   if (cpuProfileDir || extraFlags.length) {
     const preflight = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/preflight.ts"], {
       cwd: ROOT,
@@ -205,12 +207,14 @@ export async function createServer(base: string, cookie: string, name: string, c
   return ((await created.json()) as { id: string }).id;
 }
 
-// The bench's own HTTP client: node:http on kept-alive sockets. It shares the two cores with the
-// app and the MCP server, and `fetch` (web streams) cost it three times the CPU per request; the
-// client a caller of the API runs is not Switchboard's cost.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+// The two ways the bench calls the API (`--client`, bench/args.ts). `fetch` is what the raw SDK
+// client sends through, so the goals table compares like with like by default; `node:http` on
+// kept-alive sockets costs the bench process about a third of `fetch`'s CPU per request, which
+// matters when the bench shares two cores with the app under load. No socket cap: a thousand
+// users in flight are a thousand connections, as a thousand browsers would be.
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 
-/** POST `body` to `url` on a kept-alive socket; resolves with the status and the body text. */
+/** POST `body` to `url` on a kept-alive `node:http` socket; resolves with the status and the body text. */
 export function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -228,13 +232,20 @@ export function post(url: string, headers: Record<string, string>, body: string)
   });
 }
 
-/** One `echo` call through `POST /api/servers/:id/tools/call`. */
-export function apiEcho(base: string, cookie: string, serverId: string): () => Promise<void> {
+/** POST `body` to `url` with the global `fetch` (undici's kept-alive pool), as the raw SDK client sends. */
+export async function postFetch(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { method: "POST", headers, body });
+  return { status: response.status, text: await response.text() };
+}
+
+/** One `echo` call through `POST /api/servers/:id/tools/call`, sent with `client`. */
+export function apiEcho(base: string, cookie: string, serverId: string, client: BenchClient = "fetch"): () => Promise<void> {
   const url = `${base}/api/servers/${serverId}/tools/call`;
   const headers = { "content-type": "application/json", cookie };
   const body = JSON.stringify({ name: "echo", arguments: { message: "bench" } });
+  const send = client === "fetch" ? postFetch : post;
   return async () => {
-    const response = await post(url, headers, body);
+    const response = await send(url, headers, body);
     if (response.status !== 200) throw new Error(`app call failed: ${response.status} ${response.text}`);
     const result = JSON.parse(response.text) as { isError?: boolean };
     if (result.isError) throw new Error(`echo failed: ${response.text}`);

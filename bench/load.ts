@@ -1,11 +1,12 @@
 /**
- * Load mode of `npm run bench -- --load UxS [--inflight C] [--seconds T]`: U users × S Streamable
- * HTTP servers each (their own personal workspace), C calls always in flight for T seconds through
+ * Spread load mode of `npm run bench -- --load UxS [--inflight C] [--seconds T]`: U users × S Streamable
+ * HTTP servers each (their own personal workspace), C calls in flight in all for T seconds through
  * `POST /api/servers/:id/tools/call`. Users, servers and sessions are written straight into the
  * app's database (another connection: the app sees them at once) and the session cookies are
  * minted with next-auth's `encode`, so a thousand sign-ups do not cost a thousand password hashes.
  * Reports calls/s, p50/p99, the app's CPU per call against one user's sequential calls on the same
  * instance, RSS per (user, server) connection, what deleting the servers returns, and errors.
+ * The mode with every user active is bench/crowd.ts; both share the seeding and readings here.
  */
 import path from "node:path";
 import { encode } from "next-auth/jwt";
@@ -16,15 +17,14 @@ import { createUserWithWorkspace } from "../db/queries/users";
 import { getPersonalWorkspaceId } from "../db/queries/workspaces";
 import { startSession } from "../lib/auth/sessions";
 import { freePort } from "../tests/helpers/ports";
+import type { SpreadLoadArgs } from "./args";
 import { sequential } from "./goals";
 import { apiEcho, percentile, ROOT, start, startApp, treeCpuMs, treeRssBytes, waitFor } from "./harness";
 
-/** The shape of a load run. */
-export interface LoadOptions {
-  users: number;
-  servers: number;
-  inflight: number;
-  seconds: number;
+/** One seeded user: the session cookie and the ids of their servers. */
+export interface Person {
+  cookie: string;
+  serverIds: string[];
 }
 
 interface Pair {
@@ -32,9 +32,14 @@ interface Pair {
   serverId: string;
 }
 
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+/** Megabytes, rounded, for the tables. */
+export const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
-async function seed(dataDir: string, upstream: string, options: LoadOptions): Promise<Pair[]> {
+/**
+ * `users` users, each with a personal workspace, a session and `servers` servers at `upstream`
+ * (the hostile fixture's good mode, one URL per pair), written straight into the app's database.
+ */
+export async function seed(dataDir: string, upstream: string, options: { users: number; servers: number }): Promise<Person[]> {
   const { db, sqlite } = openDatabase(path.join(dataDir, "switchboard.db"));
   const secret = fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
   const people = db.transaction(() =>
@@ -54,16 +59,16 @@ async function seed(dataDir: string, upstream: string, options: LoadOptions): Pr
     }),
   );
   sqlite.close();
-  const pairs: Pair[] = [];
+  const seeded: Person[] = [];
   for (const person of people) {
     const token = await encode({ token: { sub: person.userId, sid: person.sid }, secret });
-    for (const serverId of person.serverIds) pairs.push({ cookie: `next-auth.session-token=${token}`, serverId });
+    seeded.push({ cookie: `next-auth.session-token=${token}`, serverIds: person.serverIds });
   }
-  return pairs;
+  return seeded;
 }
 
 /** Run `work` on every item with `inflight` at once; returns the errors by message. */
-async function each<T>(items: T[], inflight: number, work: (item: T) => Promise<void>): Promise<Record<string, number>> {
+export async function each<T>(items: T[], inflight: number, work: (item: T) => Promise<void>): Promise<Record<string, number>> {
   const errors: Record<string, number> = {};
   let next = 0;
   await Promise.all(
@@ -80,8 +85,8 @@ async function each<T>(items: T[], inflight: number, work: (item: T) => Promise<
   return errors;
 }
 
-// RSS once it stops falling (sampled each second, at most 20 s): what the process keeps when idle.
-async function settledRss(pid: number): Promise<number> {
+/** RSS once it stops falling (sampled each second, at most 20 s): what the process keeps when idle. */
+export async function settledRss(pid: number): Promise<number> {
   let last = treeRssBytes(pid);
   for (let i = 0; i < 20; i++) {
     await new Promise((r) => setTimeout(r, 1000));
@@ -92,21 +97,34 @@ async function settledRss(pid: number): Promise<number> {
   return last;
 }
 
-/** The load run; prints its table. */
-export async function loadMode(options: LoadOptions): Promise<void> {
+/** The upstream MCP fixture every load connection goes to; its base URL. */
+export async function startUpstream(): Promise<string> {
   const upstreamPort = await freePort();
   start(process.execPath, [path.join(ROOT, "tests/fixtures/mcp/hostile-http.mjs")], { PORT: String(upstreamPort) });
   const upstream = `http://127.0.0.1:${upstreamPort}`;
   await waitFor(`${upstream}/stats`, 20_000);
+  return upstream;
+}
+
+/** How many MCP sessions the upstream fixture has open (it counts initializes and DELETEs). */
+export async function upstreamOpen(upstream: string): Promise<number> {
+  return ((await (await fetch(`${upstream}/stats`)).json()) as { sessionsOpen: number }).sessionsOpen;
+}
+
+/** The spread load run (`--load UxS`); prints its table. */
+export async function loadMode(options: SpreadLoadArgs): Promise<void> {
+  const upstream = await startUpstream();
   const connections = options.users * options.servers;
   const app = await startApp({
     SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL: String(connections + 100),
     SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: String(options.inflight),
   });
   const t0 = performance.now();
-  const pairs = await seed(app.dataDir, upstream, options);
+  const pairs: Pair[] = (await seed(app.dataDir, upstream, options)).flatMap((p) =>
+    p.serverIds.map((serverId) => ({ cookie: p.cookie, serverId })),
+  );
   console.log(`seeded ${options.users} users × ${options.servers} servers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const calls = new Map(pairs.map((p) => [p, apiEcho(app.base, p.cookie, p.serverId)]));
+  const calls = new Map(pairs.map((p) => [p, apiEcho(app.base, p.cookie, p.serverId, options.client)]));
 
   // One user alone first, on the same instance: the CPU per call the load is compared with.
   const single = await sequential(calls.get(pairs[0])!, 300, () => treeCpuMs(app.pid));
@@ -117,8 +135,7 @@ export async function loadMode(options: LoadOptions): Promise<void> {
   // Idle connections: give V8's memory reducer (it collects once allocation stops for a few
   // seconds) time to run, so the figure is what the connections keep, not garbage of setting them up.
   const rssConnected = await settledRss(app.pid);
-  const upstreamOpen = async () => ((await (await fetch(`${upstream}/stats`)).json()) as { sessionsOpen: number }).sessionsOpen;
-  const openAtPeak = await upstreamOpen();
+  const openAtPeak = await upstreamOpen(upstream);
 
   const latencies: number[] = [];
   const errors: Record<string, number> = {};
@@ -152,17 +169,17 @@ export async function loadMode(options: LoadOptions): Promise<void> {
   });
   // Closing is asynchronous (each session ends with a DELETE upstream): wait for it, at most 60 s.
   const deleted = performance.now();
-  let openAfterDelete = await upstreamOpen();
+  let openAfterDelete = await upstreamOpen(upstream);
   while (openAfterDelete > 0 && performance.now() - deleted < 60_000) {
     await new Promise((r) => setTimeout(r, 1000));
-    openAfterDelete = await upstreamOpen();
+    openAfterDelete = await upstreamOpen(upstream);
   }
   const closeSeconds = (performance.now() - deleted) / 1000;
   const rssAfterDelete = await settledRss(app.pid);
 
   const perConnectionKb = (rssConnected - rssBefore) / connections / 1024;
   console.log(
-    `\nload: ${options.users} users × ${options.servers} servers = ${connections} connections, ${options.inflight} in flight, ${options.seconds} s\n`,
+    `\nload: ${options.users} users × ${options.servers} servers = ${connections} connections, ${options.inflight} in flight, ${options.seconds} s, client ${options.client}\n`,
   );
   console.log("| figure | value |\n|---|---|");
   console.log(`| connect phase (one call per connection) | ${connectSeconds.toFixed(1)} s, errors ${JSON.stringify(connectErrors)} |`);

@@ -37,7 +37,7 @@ async function main() {
   const cookie = await signIn(app.base, app.dataDir);
   const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
   let once: () => Promise<unknown>;
-  if (mode === "tool") once = apiEcho(app.base, cookie, id);
+  if (mode === "tool") once = apiEcho(app.base, cookie, id, "node-http");
   else if (mode === "first-token") {
     // The first-token figure's shape: plain answers for a user with ten connected servers.
     for (let i = 1; i < 10; i++) await createServer(app.base, cookie, `everything${i}`, { url: mcpUrl });

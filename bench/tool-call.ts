@@ -3,14 +3,18 @@
  * HTTP API (`POST /api/servers/:id/tools/call`) as a ratio against the raw SDK client calling the
  * same local Streamable HTTP server in the same run (bench/goals.ts), the chat rows over the
  * scripted LLM (bench/chat-bench.ts), then the hostile-neighbour and prompt-release figures.
- * `npm run bench -- --load 1000x3 [--inflight 64] [--seconds 30]` runs the load mode instead
- * (bench/load.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
+ * Both sides send through `fetch` unless `--client node-http` (Switchboard through `node:http`) or
+ * `--client both` (Switchboard through each, side by side). `npm run bench -- --load 1000x3
+ * [--inflight 64] [--seconds 30]` runs the spread load mode instead, and `npm run bench -- --users
+ * 1000 --servers 3 --inflight 1` the mode with every user active (bench/load.ts, arguments in
+ * bench/args.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
  */
 import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import { chatFigures } from "./chat-bench";
-import { connectFigures, type GoalRow, goalsTable, toolCallFigures } from "./goals";
+import { type BenchClient, parseBenchArgs } from "./args";
+import { connectFigures, type GoalRow, goalsTable, THROUGHPUT_WARM_UP_CALLS, toolCallFigures, WARM_UP_CALLS } from "./goals";
 import {
   apiEcho,
   behindLatency,
@@ -26,6 +30,7 @@ import {
   waitFor,
 } from "./harness";
 import { hostileNeighbour } from "./hostile-neighbour";
+import { crowdMode } from "./crowd";
 import { loadMode } from "./load";
 import { releaseMemoryApart } from "./release-memory";
 import { printToolSearch, toolSearchBench } from "./tool-search";
@@ -39,22 +44,13 @@ const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 3000);
 const CONNECT_RTT_MS = Number(process.env.BENCH_CONNECT_RTT_MS ?? 40);
 const SHORT_RTT_MS = 20;
 
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
-
 async function main() {
   // The raw SDK 1.x client adds an abort listener per request to one signal and Node warns about
   // each one past the limit; printing thousands of warnings would be measured as the client's cost.
   process.removeAllListeners("warning");
-  const load = flag("load");
-  if (load) {
-    const [users, servers] = load.split("x").map(Number);
-    if (!users || !servers) throw new Error("--load takes UxS, e.g. 1000x3");
-    await loadMode({ users, servers, inflight: Number(flag("inflight") ?? 64), seconds: Number(flag("seconds") ?? 30) });
-    return;
-  }
+  const args = parseBenchArgs(process.argv.slice(2));
+  if (args.mode === "load") return loadMode(args);
+  if (args.mode === "crowd") return crowdMode(args);
   const mcpUrl = await startEverything();
   const llmPort = await freePort();
   start(process.execPath, [path.join(ROOT, "tests/fixtures/llm/scripted-llm.mjs")], { PORT: String(llmPort) });
@@ -68,10 +64,13 @@ async function main() {
   await waitFor(`http://127.0.0.1:${llmPort}/requests`, 20_000);
   const cookie = await signIn(app.base, app.dataDir);
   const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
-  const goodCall = apiEcho(app.base, cookie, id);
+  // The goal rows compare Switchboard sent to through `primary` with the raw SDK client (`fetch`).
+  const primary: BenchClient = args.client === "node-http" ? "node-http" : "fetch";
+  const clients: BenchClient[] = args.client === "both" ? ["fetch", "node-http"] : [primary];
+  const appCalls = Object.fromEntries(clients.map((c) => [c, apiEcho(app.base, cookie, id, c)]));
 
-  const { app: viaApp, raw: viaSdk } = await toolCallFigures({
-    appCall: goodCall,
+  const { app: viaClients, raw: viaSdk } = await toolCallFigures({
+    appCalls,
     appPid: app.pid,
     mcpUrl,
     serverPid: serverPidOf(mcpUrl),
@@ -79,6 +78,7 @@ async function main() {
     inflight: INFLIGHT,
     throughputCalls: THROUGHPUT_CALLS,
   });
+  const viaApp = viaClients[primary];
   // Ten servers as a host meets them: ten server processes, each answering over a network round
   // trip. And the same ten connections to the one local server, where only CPU counts.
   const tenServers = await Promise.all(Array.from({ length: 10 }, () => startEverything()));
@@ -143,10 +143,29 @@ async function main() {
       limit: { max: 1.2 },
     },
   ];
+  const clientNote =
+    primary === "fetch"
+      ? "both sides send through fetch"
+      : "Switchboard called through node:http, the raw SDK through fetch: not like for like";
   console.log(
-    `\nGoals (${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; ${CALLS} sequential calls, ${THROUGHPUT_CALLS} at ${INFLIGHT} in flight):\n`,
+    `\nGoals (${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the end, ${new Date().toISOString().slice(0, 10)}; ${clientNote}; ` +
+      `warm-up ${WARM_UP_CALLS} sequential calls then ${THROUGHPUT_WARM_UP_CALLS} at ${INFLIGHT} in flight, per side; ` +
+      `${CALLS} sequential calls, throughput the median of three runs of ${THROUGHPUT_CALLS} at ${INFLIGHT} in flight, the sides interleaved):\n`,
   );
   console.log(goalsTable(rows));
+  if (args.client === "both") {
+    // Side by side: what the client's own machinery changes in the figures (the raw SDK has only fetch).
+    console.log(
+      "\n| Switchboard called through | p50 ms | p99 ms | app CPU ms per call | calls/s at 64 | ratios to the raw SDK (p50, CPU, throughput) |\n|---|---|---|---|---|---|",
+    );
+    for (const c of clients) {
+      const f = viaClients[c];
+      console.log(
+        `| ${c} | ${f.p50.toFixed(2)} | ${f.p99.toFixed(2)} | ${f.cpuPerCall.toFixed(2)} | ${f.perSecond.toFixed(0)} | ` +
+          `${(f.p50 / viaSdk.p50).toFixed(2)}, ${(f.cpuPerCall / viaSdk.cpuPerCall).toFixed(2)}, ${(f.perSecond / viaSdk.perSecond).toFixed(2)} |`,
+      );
+    }
+  }
   console.log(`\np99: raw ${ms(viaSdk.p99)}, Switchboard ${ms(viaApp.p99)}`);
   console.log(
     `connect + discovery, slowest alone → 10 in parallel: at a ${SHORT_RTT_MS} ms round trip, engine ${connectLine(shortConnect.engine)}, ` +
@@ -164,7 +183,8 @@ async function main() {
     hostileCookie: await signIn(app.base, app.dataDir, "hostile@example.com"),
     hostileBase: await startHostile(),
     calls: CALLS,
-    goodCall,
+    // node:http as when the README's figures were taken: this run compares the app with itself.
+    goodCall: apiEcho(app.base, cookie, id, "node-http"),
     appCpuMs: () => treeCpuMs(app.pid),
     // BENCH_HOSTILE_MODES=big-list,retry0,flood picks the misbehaviours (to tell their costs apart).
     modes: process.env.BENCH_HOSTILE_MODES?.split(","),

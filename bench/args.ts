@@ -1,0 +1,108 @@
+/**
+ * The arguments of `npm run bench` (bench/tool-call.ts): which run, and the client the bench calls
+ * the API with. Parsed apart from the runs so that a mistyped figure fails at once with a message,
+ * not after minutes of set-up (tests/unit/bench/args.test.ts).
+ */
+
+/** How the bench sends its HTTP requests to the app: undici's `fetch`, or `node:http` on kept-alive sockets. */
+export type BenchClient = "fetch" | "node-http";
+
+/** The goals table (the default run); `client: "both"` adds Switchboard called through `node:http`. */
+export interface GoalsArgs {
+  mode: "goals";
+  client: BenchClient | "both";
+}
+
+/** `--load UxS`: C calls in flight in all, spread at random over the U×S (user, server) pairs. */
+export interface SpreadLoadArgs {
+  mode: "load";
+  users: number;
+  servers: number;
+  inflight: number;
+  seconds: number;
+  client: BenchClient;
+}
+
+/**
+ * `--users U --servers S`: every user active, C calls in flight per user (each on its own servers
+ * in turn), beside a run of the first `baselineUsers` users alone on the same instance.
+ */
+export interface CrowdLoadArgs {
+  mode: "crowd";
+  users: number;
+  servers: number;
+  inflightPerUser: number;
+  seconds: number;
+  baselineUsers: number;
+  /** `SWITCHBOARD_MCP_IDLE_MINUTES` of the app, so the connections idle out after the load. */
+  idleMinutes: number;
+  client: BenchClient;
+  /** With a directory: CPU profiles of both phases and the heap profile of the connections, written there. */
+  profileDir?: string;
+}
+
+/** One of the bench's runs. */
+export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs;
+
+const FLAGS = new Set(["load", "users", "servers", "inflight", "seconds", "client", "baseline", "idle-minutes", "profile"]);
+
+/** `argv` (after the script's path) as one of the runs; throws a message naming the bad argument. */
+export function parseBenchArgs(argv: string[]): BenchArgs {
+  const given = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 2) {
+    const name = argv[i];
+    if (!name.startsWith("--") || !FLAGS.has(name.slice(2))) throw new Error(`unknown bench argument ${name}`);
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith("--")) throw new Error(`${name} needs a value`);
+    given.set(name.slice(2), value);
+  }
+  const number = (name: string, fallback: number, { min = 1, integer = true } = {}) => {
+    const raw = given.get(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value)))
+      throw new Error(`--${name} takes ${integer ? "a whole number" : "a number"} of at least ${min}, not ${raw}`);
+    return value;
+  };
+  const client = (allowBoth: boolean, fallback: BenchClient) => {
+    const raw = given.get("client") ?? fallback;
+    if (raw === "fetch" || raw === "node-http" || (allowBoth && raw === "both")) return raw;
+    throw new Error(`--client takes fetch or node-http${allowBoth ? " or both" : ""}, not ${raw}`);
+  };
+  const only = (mode: string, allowed: string[]) => {
+    for (const name of given.keys()) if (!allowed.includes(name)) throw new Error(`--${name} does not apply to ${mode}`);
+  };
+  if (given.has("load")) {
+    only("--load", ["load", "inflight", "seconds", "client"]);
+    const match = /^(\d+)x(\d+)$/.exec(given.get("load")!);
+    if (!match || !Number(match[1]) || !Number(match[2])) throw new Error("--load takes UxS, e.g. 1000x3");
+    return {
+      mode: "load",
+      users: Number(match[1]),
+      servers: Number(match[2]),
+      inflight: number("inflight", 64),
+      seconds: number("seconds", 30),
+      // The cheaper client: the load figures compare the app with itself, and the bench shares the cores.
+      client: client(false, "node-http") as BenchClient,
+    };
+  }
+  if (given.has("users") || given.has("servers")) {
+    only("--users", ["users", "servers", "inflight", "seconds", "client", "baseline", "idle-minutes", "profile"]);
+    const users = number("users", 1000);
+    const baselineUsers = number("baseline", Math.min(64, users));
+    if (baselineUsers > users) throw new Error(`--baseline (${baselineUsers}) cannot exceed --users (${users})`);
+    return {
+      mode: "crowd",
+      users,
+      servers: number("servers", 3),
+      inflightPerUser: number("inflight", 1),
+      seconds: number("seconds", 30),
+      baselineUsers,
+      idleMinutes: number("idle-minutes", 2, { min: 0.1, integer: false }),
+      client: client(false, "node-http") as BenchClient,
+      ...(given.has("profile") ? { profileDir: given.get("profile") } : {}),
+    };
+  }
+  only("the goals run", ["client"]);
+  return { mode: "goals", client: client(true, "fetch") };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { parseBenchArgs } from "../../../bench/args";
+
+describe("npm run bench arguments", () => {
+  it("runs the goals table with fetch on both sides by default", () => {
+    expect(parseBenchArgs([])).toEqual({ mode: "goals", client: "fetch" });
+    expect(parseBenchArgs(["--client", "both"])).toEqual({ mode: "goals", client: "both" });
+  });
+
+  it("keeps the spread load mode as it was", () => {
+    expect(parseBenchArgs(["--load", "1000x3", "--seconds", "20"])).toEqual({
+      mode: "load",
+      users: 1000,
+      servers: 3,
+      inflight: 64,
+      seconds: 20,
+      client: "node-http",
+    });
+  });
+
+  it("reads every-user-active load with C in flight per user and a 64-user baseline", () => {
+    expect(parseBenchArgs(["--users", "1000", "--servers", "3", "--inflight", "1"])).toEqual({
+      mode: "crowd",
+      users: 1000,
+      servers: 3,
+      inflightPerUser: 1,
+      seconds: 30,
+      baselineUsers: 64,
+      idleMinutes: 2,
+      client: "node-http",
+    });
+    expect(parseBenchArgs(["--users", "10", "--baseline", "4", "--idle-minutes", "0.5", "--client", "fetch"])).toMatchObject({
+      users: 10,
+      baselineUsers: 4,
+      idleMinutes: 0.5,
+      client: "fetch",
+    });
+    expect(parseBenchArgs(["--users", "1000", "--profile", "/tmp/p"])).toMatchObject({ profileDir: "/tmp/p" });
+    // Fewer users than the default baseline: the baseline is all of them.
+    expect(parseBenchArgs(["--users", "20"])).toMatchObject({ baselineUsers: 20 });
+  });
+
+  it("refuses what it cannot run, naming the argument", () => {
+    expect(() => parseBenchArgs(["--users", "0"])).toThrow("--users takes a whole number of at least 1, not 0");
+    expect(() => parseBenchArgs(["--users", "10", "--baseline", "11"])).toThrow("cannot exceed --users");
+    expect(() => parseBenchArgs(["--load", "1000"])).toThrow("--load takes UxS");
+    expect(() => parseBenchArgs(["--load", "10x3", "--baseline", "2"])).toThrow("--baseline does not apply to --load");
+    expect(() => parseBenchArgs(["--client", "both", "--users", "5"])).toThrow("--client takes fetch or node-http, not both");
+    expect(() => parseBenchArgs(["--inflight"])).toThrow("--inflight needs a value");
+    expect(() => parseBenchArgs(["--user", "5"])).toThrow("unknown bench argument --user");
+    expect(() => parseBenchArgs(["--inflight", "4"])).toThrow("--inflight does not apply to the goals run");
+  });
+});
