@@ -11,8 +11,8 @@ import { EngineError, isEngineError } from "./errors";
 
 /** Idle time before a ping by default: with the jitter and the ping's own timeout a dead server shows within 60 s. */
 export const DEFAULT_PING_INTERVAL_MS = 50_000;
-/** Pings a pool sends per second at most by default (2,500 idle connections each pinged every 50 s). */
-export const DEFAULT_PINGS_PER_SECOND = 50;
+/** Pings a pool sends per second at most by default (5,000 idle connections, the default ceiling, each pinged every 50 s). */
+export const DEFAULT_PINGS_PER_SECOND = 100;
 /** How long a ping waits for its answer (never longer than the interval). */
 export const PING_TIMEOUT_MS = 5_000;
 /** Width of one slot of the wheel: how late a due ping may go out, and the period of the budget. */

@@ -22,6 +22,7 @@ import type { ResolvedPoolOptions } from "./pool-options";
 import type { UnnamedTool } from "./registry";
 import { closedDuring, translateError } from "./translate-error";
 import type { ServerState, ServerStatus, ToolCallOutcome } from "./types";
+import { watchForReturn } from "./comeback";
 import { FailureMemory } from "./failure-memory";
 import { verdictOf, type FailedOn } from "./failure-verdict";
 import { IdleTimer } from "./idle-timer";
@@ -370,6 +371,7 @@ export class ManagedServer {
     }
     this.lastError = gaveUpError(this.lastError);
     this.setState("failed");
+    watchForReturn(this.options, this); // an HTTP server is probed until it answers again (comeback.ts)
   }
 
   /** An error raised by a request on this server, as the engine reports it (redacted, one line). */

@@ -160,7 +160,7 @@ export interface PoolOptions {
   idleTimeoutMs?: number;
   /** Ping an HTTP connection idle this long, less up to 20 % jitter (lib/mcp/health-ping.ts). Default: 50000 ms; 0 = never. */
   pingIntervalMs?: number;
-  /** Most health pings the pool sends per second, all connections together. Default: 50. */
+  /** Most health pings the pool sends per second, all connections together. Default: 100. */
   pingsPerSecond?: number;
   /** Largest message accepted on any wire. Default: 16 MiB (same as `limits.maxMessageBytes`). */
   maxMessageBytes?: number;

@@ -129,6 +129,42 @@ describe("health pings", () => {
     expect((await pool.session("ada", http).callTool("echo", { message: "back" })).isError).toBe(false);
   });
 
+  it("a server away longer than the reconnect schedule is probed each interval and connected again by itself", async () => {
+    const port = await freePort();
+    let server = await sessionServer(port);
+    const clock = new ManualClock();
+    const statuses: ServerStatus[] = [];
+    const intervalMs = 20_000;
+    const pool = poolWith({ clock, pingIntervalMs: intervalMs, onStatusChange: (s) => statuses.push(s) });
+    const http = def("away", { url: `http://127.0.0.1:${port}/mcp` });
+    await pool.discover("ada", [http]);
+    await stopProcess(server);
+
+    // The ping finds it gone, then the 1, 2, 4, 8, 16 s attempts run out: failed, with the reason.
+    const state = () => statuses.at(-1)?.state;
+    for (let step = 0; step < 120 && state() !== "failed"; step++) {
+      clock.advance(1000);
+      await new Promise((r) => setTimeout(r, 30)); // each attempt is refused on real sockets
+    }
+    expect(state()).toBe("failed");
+    expect(statuses.at(-1)?.lastError?.message).toMatch(/gave up after 5 reconnect attempts/);
+
+    // Still away: the probe costs a refused GET per interval and changes nothing.
+    clock.advance(intervalMs + 1000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(state()).toBe("failed");
+
+    server = await sessionServer(port);
+    const failedAt = clock.now();
+    for (let step = 0; step < 30 && state() !== "connected"; step++) {
+      clock.advance(1000);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    await waitUntil(() => state() === "connected", 10_000, "connected again without a request");
+    expect(clock.now() - failedAt).toBeLessThanOrEqual(intervalMs + 1000);
+    expect((await stats(port)).initialized).toBe(1);
+  });
+
   it("keeps 1,000 idle connections' pings within the pool's budget per second, on one timer", async () => {
     const port = await freePort();
     await sessionServer(port);
