@@ -62,7 +62,8 @@ export class Connection implements Pingable {
   /** MCP `ping` (lib/mcp/health-ping.ts): any answer, an error response too, means the server is there. */
   async ping(timeoutMs: number): Promise<void> {
     try {
-      await this.client.ping({ timeout: timeoutMs });
+      // 2026-07-28 has no `ping` (the SDK refuses to send it); its stateless `server/discover` asks the same.
+      await (this.era === "modern" ? this.client.discover({ timeout: timeoutMs }) : this.client.ping({ timeout: timeoutMs }));
     } catch (error) {
       if (error instanceof ProtocolError) return;
       const failure = translateError(error, this.errorContext("call", { timeoutMs }));

@@ -129,6 +129,33 @@ describe("health pings", () => {
     expect((await pool.session("ada", http).callTool("echo", { message: "back" })).isError).toBe(false);
   });
 
+  it("a live server of either era answers its pings and stays connected", async () => {
+    const [legacyPort, modernPort] = [await freePort(), await freePort()];
+    await sessionServer(legacyPort);
+    const modernUrl = `http://127.0.0.1:${modernPort}/mcp`;
+    started.push(await startHttpServer([path.join(FIXTURES, "modern-server.mjs"), "http"], { PORT: String(modernPort) }, modernUrl));
+    const clock = new ManualClock();
+    const pings: string[] = [];
+    const fetchCounting = (input: string | URL, init?: RequestInit) => {
+      // The 2026-07-28 era has no `ping`: its health check is the stateless `server/discover`.
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (body.includes('"method":"ping"') || body.includes('"method":"server/discover"')) pings.push(String(input));
+      return fetch(input, init);
+    };
+    const pool = poolWith({ clock, fetch: fetchCounting, pingIntervalMs: 10_000 });
+    const servers = [def("legacy", { url: `http://127.0.0.1:${legacyPort}/mcp` }), def("modern", { url: modernUrl })];
+    const connected = await pool.discover("ada", servers);
+    expect(connected.map((s) => s.protocol?.era)).toEqual(["legacy", "modern"]);
+    pings.length = 0; // the connect's own server/discover probe
+    for (let round = 0; round < 3; round++) {
+      clock.advance(11_000);
+      await waitUntil(() => pings.length === 2 * (round + 1), 10_000, `round ${round + 1} of pings`);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(servers.map((s) => pool.session("ada", s).status().state)).toEqual(["connected", "connected"]);
+    }
+    expect((await pool.session("ada", servers[1]).callTool("echo", { message: "still here" })).isError).toBe(false);
+  });
+
   it("a server away longer than the reconnect schedule is probed each interval and connected again by itself", async () => {
     const port = await freePort();
     let server = await sessionServer(port);
