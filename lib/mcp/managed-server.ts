@@ -68,7 +68,7 @@ export class ManagedServer {
     readonly userId: string,
     readonly server: ServerDefinition,
     private readonly options: ResolvedPoolOptions,
-    /** Hears of every change to what `tools()` returns (a new listing, a connection opened or lost). */
+    /** Hears of every change to what `tools()` returns or to `isLive()` (a listing, a state change). */
     private readonly onListing: () => void = () => {},
   ) {
     this.hash = configHash(server);
@@ -141,6 +141,11 @@ export class ManagedServer {
   /** Whether a connection is open or being opened (counted by the connection quotas). */
   isLive(): boolean {
     return this.connection !== null || this.connecting !== null;
+  }
+
+  /** Whether closing it now cuts nothing: connected, nothing in flight, no resource subscription. */
+  isIdle(): boolean {
+    return this.connection !== null && this.inFlight === 0 && this.resourceListeners.size === 0;
   }
 
   /** Record that the host refused to open this connection (a quota); it is tried again later. */
@@ -273,7 +278,6 @@ export class ManagedServer {
     this.connectStartedAt = this.options.clock.now();
     const log = new ServerLog(this.secrets);
     this.log = log;
-    this.setState(mode);
     const options = connectionOptions(
       this.options,
       { userId: this.userId, server: this.server },
@@ -310,6 +314,8 @@ export class ManagedServer {
         return connection;
       },
       (error: EngineError) => {
+        // Not live from here on: the state change below says so to the pool's connection count.
+        if (this.connecting === promise) this.connecting = null;
         if (generation === this.generation) {
           this.lastError = error;
           if (mode === "connecting") this.failures.failed();
@@ -321,6 +327,7 @@ export class ManagedServer {
       },
     );
     this.connecting = promise;
+    this.setState(mode); // after `connecting` is set: the pool counts this connection from here
     const clear = () => {
       if (this.connecting === promise) this.connecting = null;
     };

@@ -7,11 +7,13 @@
 import type { ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
+import { LiveConnections } from "./live-connections";
+import { LogThrottle } from "./log-throttle";
 import { ManagedServer } from "./managed-server";
 import { resolvePoolOptions, type ResolvedPoolOptions } from "./pool-options";
 import { nameTools, type UnnamedTool } from "./registry";
 import { errorOutcome } from "./results";
-import type { CallOptions, PoolOptions, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
+import type { CallOptions, PoolAdmission, PoolOptions, RegisteredTool, ServerStatus, ToolCallOutcome } from "./types";
 import { callWrapper } from "./wrapper-calls";
 import { ServerSession, type SessionHost } from "./session";
 
@@ -23,6 +25,12 @@ export class McpPool {
   // tool (its trust hash, lib/trust) is computed once per listing, not once per request.
   private readonly named = new Map<string, Map<string, { parts: UnnamedTool[][]; named: NamedTools }>>();
   private readonly options: ResolvedPoolOptions;
+  // Live entries least recently used first, with their counts (docs/limits.md#the-connection-ceiling).
+  private readonly live = new LiveConnections<ManagedServer>((managed) => managed.server.config.command !== undefined);
+  // Elicitations and sampling requests waiting for an answer, per (user, server): such a connection is never evicted.
+  private readonly questions = new Map<string, number>();
+  private evicted = 0;
+  private readonly ceilingLog = new LogThrottle();
 
   private readonly host: SessionHost;
   // Moves whenever any entry's listing or connection changes (listing, connect, drop, close).
@@ -30,7 +38,13 @@ export class McpPool {
 
   /** See `PoolOptions` for each option's default. */
   constructor(options: PoolOptions = {}) {
-    this.options = resolvePoolOptions(options);
+    const { onElicitation, onSampling } = options;
+    this.options = resolvePoolOptions({
+      ...options,
+      onElicitation:
+        onElicitation && ((userId, server, ...rest) => this.asking(userId, server, () => onElicitation(userId, server, ...rest))),
+      onSampling: onSampling && ((userId, server, ...rest) => this.asking(userId, server, () => onSampling(userId, server, ...rest))),
+    });
     this.host = {
       entry: (userId, server) => this.entry(userId, server),
       admitted: (userId, server) => this.admitted(userId, server),
@@ -151,11 +165,14 @@ export class McpPool {
     await this.closeWhere((managed) => managed.userId === userId && (!only || only.has(managed.server.id)));
   }
 
-  /** How many connections are open or opening (for the instance quota). */
+  /** Connections closed to make room at the instance's connection ceiling, since the pool was made. */
+  get evictions(): number {
+    return this.evicted;
+  }
+
+  /** How many connections are open or opening (of one user, or of the instance), counted as they change. */
   liveConnections(userId?: string): number {
-    let count = 0;
-    for (const managed of this.entries.values()) if ((!userId || managed.userId === userId) && managed.isLive()) count++;
-    return count;
+    return userId === undefined ? this.live.size : this.live.counts(userId).user;
   }
 
   /** Close every connection of every user; resolves when all children have ended. */
@@ -180,13 +197,19 @@ export class McpPool {
   private entry(userId: string, server: ServerDefinition): ManagedServer {
     const key = keyOf(userId, server.id);
     const existing = this.entries.get(key);
-    if (existing && existing.hash === configHash(server)) return existing;
+    if (existing && existing.hash === configHash(server)) {
+      this.live.touch(existing);
+      return existing;
+    }
     // A changed config replaces the connection, as reload() would.
     if (existing)
       void existing
         .close()
         .catch((error: unknown) => this.options.logger.warn("close of replaced server failed", { error: String(error) }));
-    const created = new ManagedServer(userId, server, this.options, () => this.listings++);
+    const created: ManagedServer = new ManagedServer(userId, server, this.options, () => {
+      this.listings++;
+      this.live.track(created);
+    });
     this.entries.set(key, created);
     return created;
   }
@@ -194,19 +217,51 @@ export class McpPool {
   /** The entry, after the admission hook approved opening it when it is not live yet (throws over a quota). */
   private admitted(userId: string, server: ServerDefinition): ManagedServer {
     const managed = this.entry(userId, server);
-    if (this.options.admission && !managed.isLive() && managed.status().state !== "disabled") {
-      let user = 0;
-      let total = 0;
-      let sandboxes = 0;
-      for (const other of this.entries.values()) {
-        if (!other.isLive()) continue;
-        total++;
-        if (other.userId === userId) user++;
-        if (other.server.config.command !== undefined) sandboxes++;
-      }
-      this.options.admission.connect(userId, server, { user, total, sandboxes });
+    const { admission } = this.options;
+    if (admission && !managed.isLive() && managed.currentState() !== "disabled") {
+      this.makeRoom(admission);
+      admission.connect(userId, server, this.live.counts(userId));
     }
     return managed;
+  }
+
+  /**
+   * At the instance's connection ceiling, close the least recently used idle connection (no call in
+   * flight, no subscription, no question waiting) until one more fits; when none may be closed the
+   * admission hook refuses as before (a 429 naming the limit).
+   */
+  private makeRoom(admission: PoolAdmission): void {
+    const ceiling = admission.connectionCeiling?.() ?? Number.POSITIVE_INFINITY;
+    while (this.live.size >= ceiling) {
+      const oldest = this.live.oldestIdle((managed) => !this.questions.has(keyOf(managed.userId, managed.server.id)));
+      if (!oldest) return;
+      this.evicted++;
+      // One line a minute at most: at the ceiling every newcomer's first call makes room.
+      const line = this.ceilingLog.take("evict");
+      if (line.log)
+        this.options.logger.info("connection ceiling reached; closing least recently used idle connections", {
+          ceiling,
+          evictions: this.evicted,
+        });
+      // close() gives up the connection at once (the count drops now); the session end goes on meanwhile.
+      void oldest
+        .close("idle")
+        .catch((error: unknown) => this.options.logger.warn("close of an evicted connection failed", { error: String(error) }));
+      this.live.track(oldest);
+    }
+  }
+
+  /** Run `ask` (an elicitation or a sampling request of `server`) with its connection marked as waiting on a question. */
+  private async asking<T>(userId: string, server: ServerDefinition, ask: () => Promise<T>): Promise<T> {
+    const key = keyOf(userId, server.id);
+    this.questions.set(key, (this.questions.get(key) ?? 0) + 1);
+    try {
+      return await ask();
+    } finally {
+      const left = (this.questions.get(key) ?? 1) - 1;
+      if (left > 0) this.questions.set(key, left);
+      else this.questions.delete(key);
+    }
   }
 
   // Every enabled server connected (failed ones retried as their backoff allows), each settled.

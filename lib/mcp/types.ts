@@ -138,6 +138,11 @@ export interface LiveCounts {
 export interface PoolAdmission {
   call(userId: string): () => void;
   connect(userId: string, server: ServerDefinition, live: LiveCounts): void;
+  /**
+   * The instance's ceiling on live connections: at it, before `connect` is asked, the pool closes its
+   * least recently used idle connection to make room (docs/limits.md#the-connection-ceiling). Default: none.
+   */
+  connectionCeiling?(): number;
 }
 
 /** Options of an `McpPool`; every field is optional. */

@@ -102,6 +102,8 @@ export const poolAdmission: PoolAdmission = {
     if (!release) throw new QuotaError("concurrentCallsPerUser", quotas.concurrentCallsPerUser, "tool calls running at once", 2);
     return release;
   },
+  // Past it the pool first closes its least recently used idle connection; `connect` refuses only when none could be.
+  connectionCeiling: () => state().quotas.connectionsTotal,
   connect(_userId, server, live) {
     const { quotas } = state();
     if (live.user >= quotas.connectionsPerUser) {

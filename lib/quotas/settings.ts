@@ -16,7 +16,10 @@ export interface Quotas {
   concurrentTurnsPerUser: number;
   /** API requests per user per minute. Default 600. */
   requestsPerMinute: number;
-  /** Live MCP connections of the whole instance. Default 2000. */
+  /**
+   * Live MCP connections of the whole instance. Default 5000: the documented capacity (1,000 users ×
+   * 3 servers) with two thirds to spare; at the ceiling the least recently used idle one is closed.
+   */
   connectionsTotal: number;
   /** Sandboxed (stdio) server processes of the whole instance. Default 200. */
   sandboxesTotal: number;
@@ -24,7 +27,7 @@ export interface Quotas {
   reconnectsPerMinute: number;
   /** Open `GET /api/events` streams of one user (one per browser tab). Default 20. */
   eventStreamsPerUser: number;
-  /** Open `GET /api/events` streams of the whole instance (each holds a socket). Default 1000. */
+  /** Open `GET /api/events` streams of the whole instance (each holds a socket). Default 3000 (1,000 users, a few tabs each). */
   eventStreamsTotal: number;
 }
 
@@ -35,11 +38,11 @@ export const DEFAULT_QUOTAS: Quotas = {
   concurrentCallsPerUser: 16,
   concurrentTurnsPerUser: 4,
   requestsPerMinute: 600,
-  connectionsTotal: 2000,
+  connectionsTotal: 5000,
   sandboxesTotal: 200,
   reconnectsPerMinute: 20,
   eventStreamsPerUser: 20,
-  eventStreamsTotal: 1000,
+  eventStreamsTotal: 3000,
 };
 
 /** The environment variable of each quota (named in every 429 message). */

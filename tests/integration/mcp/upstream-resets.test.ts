@@ -4,56 +4,31 @@
  * the fetch path alike — and never an error the HTTP boundary would answer as `internal.error`.
  */
 import type { ChildProcess } from "node:child_process";
-import net from "node:net";
+import type net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse } from "@/lib/http";
 import { McpPool } from "@/lib/mcp";
 import { createNodeRequester } from "@/lib/net";
 import { def, FIXTURES, freePort, startHttpServer, stopProcess } from "./helpers";
+import { listen, resettingProxy as proxyTo } from "./resetting-proxy";
 
 let upstream: ChildProcess | undefined;
 let upstreamPort = 0;
 const servers: net.Server[] = [];
 const pools: McpPool[] = [];
 
-/** A TCP front for the session fixture that can be switched to reset every connection, open or new. */
-function resettingProxy(target: number) {
-  const sockets = new Set<net.Socket>();
-  const state = { resetting: false, resets: 0 };
-  const server = net.createServer((client) => {
-    if (state.resetting) {
-      state.resets++;
-      client.resetAndDestroy();
-      return;
-    }
-    const upstreamSocket = net.connect(target, "127.0.0.1");
-    sockets.add(client);
-    client.on("close", () => sockets.delete(client));
-    client.on("error", () => upstreamSocket.destroy());
-    upstreamSocket.on("error", () => client.destroy());
-    client.pipe(upstreamSocket).pipe(client);
-  });
-  servers.push(server);
-  return {
-    server,
-    state,
-    resetAll() {
-      state.resetting = true;
-      for (const socket of sockets) socket.resetAndDestroy();
-    },
-  };
-}
-
-async function listen(server: net.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return (server.address() as net.AddressInfo).port;
-}
-
 const paths = {
   lane: () => Object.assign((url: string | URL | Request, init?: RequestInit) => fetch(url, init), { request: createNodeRequester() }),
   fetch: () => (url: string | URL | Request, init?: RequestInit) => fetch(url, init),
 };
+
+/** A resetting front for the session fixture, closed after the file. */
+function resettingProxy(target: number) {
+  const proxy = proxyTo(target);
+  servers.push(proxy.server);
+  return proxy;
+}
 
 function pool(kind: keyof typeof paths): McpPool {
   const created = new McpPool({ fetch: paths[kind]() });

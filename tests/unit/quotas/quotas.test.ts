@@ -124,14 +124,22 @@ describe("turn and instance quotas (defaults)", () => {
     expect(() => enforceReconnectRate("dave", "s1")).not.toThrow();
   });
 
+  it("the defaults hold the README's capacity (1,000 users × 3 servers, a tab or two each) with room to spare", () => {
+    const users = 1000;
+    expect(DEFAULT_QUOTAS.connectionsTotal).toBeGreaterThanOrEqual(users * 3 * 1.5);
+    expect(DEFAULT_QUOTAS.eventStreamsTotal).toBeGreaterThanOrEqual(users * 2);
+  });
+
   it("instance-wide connections and sandboxed processes answer 429 at their totals", async () => {
     const { poolAdmission } = await import("@/lib/quotas");
     const http = { id: "s", name: "s", config: { url: "https://x.example/mcp" } };
     const stdio = { id: "p", name: "p", config: { command: "node" } };
-    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 1999, sandboxes: 0 })).not.toThrow();
-    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 2000, sandboxes: 0 })).toThrow(
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 4999, sandboxes: 0 })).not.toThrow();
+    expect(() => poolAdmission.connect("alice", http, { user: 0, total: 5000, sandboxes: 0 })).toThrow(
       /SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL/,
     );
+    // The pool makes room at the same figure before it asks (docs/limits.md#the-connection-ceiling).
+    expect(poolAdmission.connectionCeiling?.()).toBe(5000);
     expect(() => poolAdmission.connect("alice", http, { user: 0, total: 10, sandboxes: 200 })).not.toThrow();
     expect(() => poolAdmission.connect("alice", stdio, { user: 0, total: 10, sandboxes: 200 })).toThrow(
       /SWITCHBOARD_QUOTA_SANDBOXES_TOTAL/,
