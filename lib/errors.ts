@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   "auth.account_disabled": 403,
   "auth.registration_closed": 403,
   "auth.weak_password": 400,
+  "auth.breached_password": 400,
   "auth.email_taken": 409,
   "auth.setup_code": 403,
   "auth.rate_limited": 429,

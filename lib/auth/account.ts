@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
 import { getPasswordHashById, updatePasswordHash } from "../../db/queries/users";
 import { AppError } from "../errors";
-import { hashPassword, passwordWeakness, verifyPassword } from "../security/password";
+import { hashPassword, passwordRefusal, verifyPassword } from "../security/password";
 import { endUserSessions } from "./sessions";
 import { takeAttempt } from "./sign-in-throttle";
 
@@ -38,8 +38,8 @@ export async function changePassword(db: Db, actor: AccountActor, body: unknown)
   const stored = getPasswordHashById(db, actor.id);
   if (!stored || !(await verifyPassword(currentPassword, stored)))
     throw new AppError("auth.forbidden", "The current password is not right.", "currentPassword");
-  const weakness = passwordWeakness(newPassword);
-  if (weakness) throw new AppError("auth.weak_password", weakness, "newPassword");
+  const refusal = passwordRefusal(newPassword, [actor.email]);
+  if (refusal) throw new AppError(refusal.code, refusal.message, "newPassword");
   updatePasswordHash(db, actor.id, await hashPassword(newPassword));
   recordAudit(db, { actorId: actor.id, action: "user.password_changed", target: actor.id });
   return { endedSessions: endUserSessions(db, actor.id, { keepSessionId: actor.sessionId }) };

@@ -1,11 +1,12 @@
 /**
- * Checking an email and password for sign-in. An unknown email costs the same scrypt work as a
- * wrong password (against a dummy hash), so response time does not reveal which accounts exist.
+ * Checking an email and password for sign-in. An unknown email costs the same hashing work as a
+ * wrong password (against a dummy hash), so response time does not reveal which accounts exist. A
+ * right password stored under an older scheme or weaker parameters is re-hashed at today's.
  */
 import type { Db } from "../../db/client";
-import { getUserWithPasswordByEmail, type UserRecord } from "../../db/queries/users";
+import { getUserWithPasswordByEmail, updatePasswordHash, type UserRecord } from "../../db/queries/users";
 import { unauthenticatedHashGate } from "../security/hash-gate";
-import { hashPassword, verifyPassword } from "../security/password";
+import { hashPassword, needsRehash, verifyPassword } from "../security/password";
 
 // A hash with the same parameters as real ones, for emails that have no account; made once, ahead
 // of the first sign-in, so even the first unknown email costs one hash like any other.
@@ -28,6 +29,8 @@ export async function verifyCredentials(db: Db, email: string, password: string)
   const ok = await unauthenticatedHashGate(() => verifyPassword(password, stored));
   if (!user || !ok) return { outcome: "wrong" };
   if (user.disabledAt) return { outcome: "disabled" };
+  // Only now is the password known: the one moment an old hash can be replaced (issue 31).
+  if (needsRehash(user.passwordHash)) updatePasswordHash(db, user.id, await hashPassword(password));
   return { outcome: "ok", user: { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin } };
 }
 

@@ -10,7 +10,7 @@ import { createUserWithWorkspace, hasAnyUser, type UserRecord } from "../../db/q
 import { registrationOpen } from "../env";
 import { AppError } from "../errors";
 import { unauthenticatedHashGate } from "../security/hash-gate";
-import { hashPassword, passwordWeakness } from "../security/password";
+import { hashPassword, passwordRefusal } from "../security/password";
 import { consumeSetupCode } from "./setup-code";
 import { takeAttempt } from "./sign-in-throttle";
 
@@ -51,8 +51,8 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   if (!options.byAdmin && options.address) takeAttempt("register", { email: input.email, address: options.address });
   // The very first account may always be created (with the setup code): otherwise a closed instance could never get an admin.
   if (!registrationOpen() && !options.byAdmin && hasAnyUser(db)) throw closedError();
-  const weakness = passwordWeakness(input.password);
-  if (weakness) throw new AppError("auth.weak_password", weakness, "password");
+  const refusal = passwordRefusal(input.password, [input.email, input.name]);
+  if (refusal) throw new AppError(refusal.code, refusal.message, "password");
   const hash = options.byAdmin ? hashPassword(input.password) : unauthenticatedHashGate(() => hashPassword(input.password));
   const passwordHash = await hash;
   // From here to the insert nothing awaits: the first-account check, the code's use and the insert

@@ -20,7 +20,7 @@ import type { WorkspaceRole } from "../domain/workspace";
 import { upsertMembership } from "../../db/queries/memberships";
 import { createUserWithWorkspace, getUserById, getUserIdByEmail, normaliseEmail, type UserRecord } from "../../db/queries/users";
 import { AppError } from "../errors";
-import { hashPassword, passwordWeakness } from "../security/password";
+import { hashPassword, passwordRefusal } from "../security/password";
 import type { WorkspaceActor } from "../domain/workspace";
 
 /** How long an invitation link works. */
@@ -173,8 +173,8 @@ export async function registerWithInvitation(db: Db, token: string, body: z.infe
   const invitation = usableInvitation(db, token, now);
   if (getUserIdByEmail(db, invitation.email))
     throw new AppError("auth.email_taken", "An account with this email exists; sign in to accept.", "email");
-  const weakness = passwordWeakness(body.password);
-  if (weakness) throw new AppError("auth.weak_password", weakness, "password");
+  const refusal = passwordRefusal(body.password, [invitation.email, body.name]);
+  if (refusal) throw new AppError(refusal.code, refusal.message, "password");
   const user = createUserWithWorkspace(db, { email: invitation.email, name: body.name, passwordHash: await hashPassword(body.password) });
   if (!user) throw new AppError("auth.email_taken", "An account with this email exists; sign in to accept.", "email");
   recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { invitation: invitation.id } });
