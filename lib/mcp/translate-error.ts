@@ -73,6 +73,15 @@ export function translateError(error: unknown, context: ErrorContext): EngineErr
     if (context.phase === "call" && (status === 404 || (status === 400 && context.sessionId))) {
       return new EngineError("session_expired", `${name}: session expired (HTTP ${status})`, opts);
     }
+    // A gateway's 502–504 after the connect speaks for a server that went away behind it: a drop,
+    // so the status does not read "connected" while every call fails this way.
+    if (context.phase !== "connect" && status >= 502 && status <= 504) {
+      return new EngineError(
+        "unreachable",
+        `${name}: ${context.url ?? "the server"} answered HTTP ${status}: the server behind it is not reachable`,
+        opts,
+      );
+    }
     if (context.phase === "connect" && (status === 400 || status === 404 || status === 405)) {
       return new EngineError(
         "transport_unavailable",

@@ -37,6 +37,20 @@ describe("translateError", () => {
     ],
     ["400 on a call without a session: the request itself", httpError(400, "bad params"), ctx(), "server_error", /HTTP 400: bad params/],
     [
+      "502 from a gateway on a call: unreachable",
+      httpError(502, "Bad Gateway"),
+      ctx(),
+      "unreachable",
+      /answered HTTP 502: the server behind it/,
+    ],
+    [
+      "503 at connect: the connect's own failure",
+      httpError(503, "Service Unavailable"),
+      ctx({ phase: "connect" }),
+      "server_error",
+      /HTTP 503/,
+    ],
+    [
       "405 at connect",
       httpError(405, "no"),
       ctx({ phase: "connect" }),
