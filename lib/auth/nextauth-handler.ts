@@ -11,6 +11,7 @@ import { AppError } from "../errors";
 import { errorResponse } from "../http";
 import { unauthenticatedHashGate } from "../security/hash-gate";
 import { getAuthOptions } from "./options";
+import { isHttpsRequest } from "./session-cookie";
 import { clientAddress, takeAttempt } from "./sign-in-throttle";
 
 // Set here, the one module every next-auth request loads, whether under `npm start` or `next dev`.
@@ -38,5 +39,5 @@ export async function handleNextAuth(db: () => Db, request: Request, context: Co
       return errorResponse(error);
     }
   }
-  return NextAuth(getAuthOptions(db))(request, context);
+  return NextAuth(getAuthOptions(db, isHttpsRequest(request)))(request, context);
 }

@@ -13,6 +13,7 @@ import { readOrCreateSecretFile } from "../crypto";
 import { dataDir, nextAuthSecretSetting } from "../env";
 import { redact } from "../redact";
 import { ACCOUNT_DISABLED_SIGN_IN, verifyCredentials } from "./credentials";
+import { sessionCookieOptions } from "./session-cookie";
 import { sessionLifetimeMs } from "./session-policy";
 import { endOneSession, resolveSession, startSession } from "./sessions";
 import { clearAccountAttempts, clientAddress } from "./sign-in-throttle";
@@ -26,9 +27,10 @@ export function nextAuthSecret(): string {
 
 /**
  * The next-auth options (cached). `db` gives the database handle at each callback (the handle may
- * be reopened while the options live); lib/use-cases/sign-in.ts binds it.
+ * be reopened while the options live); lib/use-cases/sign-in.ts binds it. `https`: the request came
+ * over https, so the session cookie is the `__Host-` one.
  */
-export function getAuthOptions(db: () => Db): NextAuthOptions {
+export function getAuthOptions(db: () => Db, https = false): NextAuthOptions {
   cached ??= {
     secret: nextAuthSecret(),
     session: { strategy: "jwt", maxAge: Math.floor(sessionLifetimeMs() / 1000) },
@@ -93,5 +95,15 @@ export function getAuthOptions(db: () => Db): NextAuthOptions {
       },
     },
   };
-  return cached;
+  return withSessionCookie(cached, https);
+}
+
+const variants = new Map<boolean, NextAuthOptions>();
+
+// Over https the session cookie is `__Host-`-prefixed (lib/auth/session-cookie.ts); one options
+// object per scheme, both over the same providers and callbacks.
+function withSessionCookie(base: NextAuthOptions, https: boolean): NextAuthOptions {
+  let options = variants.get(https);
+  if (!options) variants.set(https, (options = { ...base, ...sessionCookieOptions(https) }));
+  return options;
 }

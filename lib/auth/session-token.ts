@@ -6,14 +6,13 @@
  * primary-key look-up in the sessions table on every request, so sign-out takes effect at once.
  */
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { decode } from "next-auth/jwt";
 import type { Db } from "../../db/client";
 import { nextAuthSecret } from "./options";
+import { isHttpsRequest, sessionCookieName } from "./session-cookie";
 import { resolveSession, sessionUserDisabled } from "./sessions";
 
-// next-auth v4 names the cookie with a __Secure- prefix on https deployments.
-const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 1000;
 
@@ -52,14 +51,12 @@ function cookieFromHeader(header: string | null, name: string): string | undefin
 }
 
 // From the request when the caller has it (a route, which may run outside Next's request scope on
-// the direct lane, lib/lane/direct-lane.ts), else from Next's request scope (pages).
+// the direct lane, lib/lane/direct-lane.ts), else from Next's request scope (pages). Only the name
+// for the request's scheme counts: over https an unprefixed cookie is no session (session-cookie.ts).
 async function sessionToken(request?: Request): Promise<string | undefined> {
-  if (request) {
-    const header = request.headers.get("cookie");
-    return SESSION_COOKIES.map((name) => cookieFromHeader(header, name)).find(Boolean);
-  }
-  const jar = await cookies();
-  return SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
+  if (request) return cookieFromHeader(request.headers.get("cookie"), sessionCookieName(isHttpsRequest(request)));
+  const name = sessionCookieName(isHttpsRequest({ headers: await headers() }));
+  return (await cookies()).get(name)?.value;
 }
 
 /**

@@ -174,3 +174,59 @@ for (const route of laneRoutes()) {
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 401, 403, 404, 415]));
   });
 }
+
+// Issue 31: over https the session cookie is `__Host-`-prefixed, and both ways a request can take
+// read only that name (lib/auth/session-cookie.ts). The app is on loopback, where it believes the
+// client's X-Forwarded-Proto, so the test can speak "https" to it.
+test("over https only the __Host- session cookie counts, on the lane and on Next alike", async () => {
+  const https = { "x-forwarded-proto": "https" };
+  const jar = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  const csrf = await fetch(`${LANE}/api/auth/csrf`, { headers: https });
+  expect(csrf.headers.getSetCookie().join()).toContain("__Host-next-auth.csrf-token=");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const account = newAccount("https");
+  expect((await api.post("/api/auth/register", { data: account })).status()).toBe(201);
+  const signIn = await fetch(`${LANE}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...https, cookie: jar(csrf), "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, email: account.email, password: account.password, json: "true" }),
+  });
+  expect(signIn.status).toBe(200);
+  const set = signIn.headers.getSetCookie().find((c) => c.includes("session-token="));
+  // Secure, Path=/ and no Domain: what a browser requires before it keeps a __Host- cookie.
+  expect(set).toMatch(/^__Host-next-auth\.session-token=[^;]+;/);
+  expect(set).toMatch(/; Secure/i);
+  expect(set).toMatch(/; Path=\/(;|$)/i);
+  expect(set).not.toMatch(/; Domain=/i);
+  const token = set!.split(";")[0].split("=").slice(1).join("=");
+
+  const probe = (base: string, cookie: string, headers: Record<string, string>) =>
+    fetch(`${base}/api/servers/no-such-server/tools/call`, {
+      method: "POST",
+      headers: { ...headers, cookie, "content-type": "application/json" },
+      body: JSON.stringify({ name: "echo", arguments: {} }),
+    });
+  for (const base of [LANE, NEXT]) {
+    const viaLane = base === LANE;
+    const prefixed = await probe(base, `__Host-next-auth.session-token=${token}`, https);
+    expect((prefixed.headers.get("server-timing") ?? "").includes("lane")).toBe(viaLane);
+    // Signed in: the server is unknown (not a refusal for want of a session).
+    expect([base, prefixed.status, ((await prefixed.json()) as { code: string }).code]).toEqual([base, 404, "server.not_found"]);
+    // The same token under the unprefixed name is no session over https…
+    const plain = await probe(base, `next-auth.session-token=${token}`, https);
+    expect([base, plain.status, ((await plain.json()) as { code: string }).code]).toEqual([base, 401, "auth.unauthorized"]);
+    // …and a page reads the cookie the same way (Next's request scope, not the route's Request).
+    const page = await fetch(`${base}/account`, { headers: { ...https, cookie: `next-auth.session-token=${token}` }, redirect: "manual" });
+    expect([base, page.status, page.headers.get("location") ?? ""]).toEqual([base, 307, expect.stringContaining("/signin")]);
+    const signedInPage = await fetch(`${base}/account`, {
+      headers: { ...https, cookie: `__Host-next-auth.session-token=${token}` },
+      redirect: "manual",
+    });
+    expect([base, signedInPage.status]).toEqual([base, 200]);
+  }
+});
