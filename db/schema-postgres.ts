@@ -38,6 +38,7 @@ export const {
   recoveryCodes,
   workspaces,
   invitations,
+  passwordResets,
   workspaceSettings,
   memberships,
   mcpServers,

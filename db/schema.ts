@@ -15,6 +15,7 @@ export const {
   recoveryCodes,
   workspaces,
   invitations,
+  passwordResets,
   workspaceSettings,
   memberships,
   mcpServers,

@@ -117,6 +117,29 @@ export function defineTables(k: ColumnKit) {
     (t) => [k.index("invitations_workspace_idx").on(t.workspaceId)],
   );
 
+  /**
+   * A one-time password-reset link (docs/security.md#password-reset): issued by an instance
+   * administrator, or asked for by email when mail is set up. Only the token's SHA-256 is stored;
+   * single use (`used_at`), one hour.
+   */
+  const passwordResets = k.table(
+    "password_resets",
+    {
+      id: k.id(),
+      userId: k
+        .text("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      tokenHash: k.text("token_hash").notNull().unique(),
+      /** The administrator who issued it; null when the user asked by email ("Forgot password?"). */
+      issuedBy: k.text("issued_by").references(() => users.id, { onDelete: "set null" }),
+      expiresAt: k.timestamp("expires_at").notNull(),
+      usedAt: k.timestamp("used_at"),
+      createdAt: k.createdAt(),
+    },
+    (t) => [k.index("password_resets_user_idx").on(t.userId)],
+  );
+
   /** A workspace's default model, used by members who have not set their own. The key is encrypted. */
   const workspaceSettings = k.table("workspace_settings", {
     workspaceId: k
@@ -401,6 +424,7 @@ export function defineTables(k: ColumnKit) {
     recoveryCodes,
     workspaces,
     invitations,
+    passwordResets,
     workspaceSettings,
     memberships,
     mcpServers,
