@@ -10,8 +10,18 @@ import { singleton } from "../singleton";
 export type LiveEvent =
   | { type: "status"; serverId: string; status: ServerStatus }
   | { type: "resource_updated"; serverId: string; uri: string }
-  /** The user's own membership changed (joined, removed, role): their workspace list is stale. */
-  | { type: "membership"; workspaceId: string };
+  /**
+   * The user's own membership changed (joined, removed, role, workspace deleted): their workspace
+   * list is stale. `notice` is what their open pages of that workspace say at once (a lowered role,
+   * a deleted workspace); a removal is explained by the next request instead (`workspace.removed`).
+   */
+  | { type: "membership"; workspaceId: string; notice?: AccessNotice };
+
+/** An access change said live: the error code the UI already maps, and the sentence (who, what, when). */
+export interface AccessNotice {
+  code: "workspace.role_changed" | "workspace.deleted";
+  message: string;
+}
 
 type Listener = (event: LiveEvent) => void;
 
@@ -54,9 +64,12 @@ export function statusEvents(): StatusEvents {
   return singleton("host.statusEvents", () => new StatusEvents());
 }
 
-/** Tell `userId`'s open pages that their membership of `workspaceId` changed (the switcher re-reads its list). */
-export function publishMembership(userId: string, workspaceId: string): void {
-  statusEvents().publish(userId, { type: "membership", workspaceId });
+/**
+ * Tell `userId`'s open pages that their membership of `workspaceId` changed (the switcher re-reads
+ * its list); with `notice`, the pages showing that workspace also say what happened.
+ */
+export function publishMembership(userId: string, workspaceId: string, notice?: AccessNotice): void {
+  statusEvents().publish(userId, notice ? { type: "membership", workspaceId, notice } : { type: "membership", workspaceId });
 }
 
 /** The pool's `onStatusChange` hook: every status change becomes a `status` event for its user. */

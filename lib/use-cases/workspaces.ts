@@ -23,6 +23,7 @@ import {
   revokeWorkspaceInvitation,
 } from "../workspaces/invitations";
 import { changeMemberRole, listWorkspaceMembers, removeMember } from "../workspaces/members";
+import { loweredRoleNotice, workspaceDeletedNotice } from "../workspaces/lost-access";
 import { createWorkspace, deleteWorkspace, listMyWorkspaces, renameTeamWorkspace } from "../workspaces/service";
 import { publishMembership } from "../runtime/status-events";
 import { appAccessEffects } from "./access-effects";
@@ -49,9 +50,18 @@ export function renameWorkspace(caller: WorkspaceCaller, name: string) {
   return renameTeamWorkspace(getDb(), caller, name);
 }
 
-/** Delete the workspace with its servers, credentials and chats, closing its live connections (owners). */
-export function removeWorkspace(caller: WorkspaceCaller): Promise<void> {
-  return deleteWorkspace(getDb(), caller, appAccessEffects());
+/**
+ * Delete the workspace with its servers, credentials and chats, closing its live connections
+ * (owners). Every other member's open pages of it say who deleted it and when (the event stream).
+ */
+export async function removeWorkspace(caller: WorkspaceCaller): Promise<void> {
+  const { memberIds } = await deleteWorkspace(getDb(), caller, appAccessEffects());
+  const message = workspaceDeletedNotice(caller.workspace.name, caller.name, new Date());
+  for (const userId of memberIds) {
+    // The owner who deleted it is already leaving its pages; their switcher still updates.
+    const notice = userId === caller.id ? undefined : { code: "workspace.deleted" as const, message };
+    publishMembership(userId, caller.workspaceId, notice);
+  }
 }
 
 /** The workspace's members with their roles. */
@@ -59,10 +69,14 @@ export function workspaceMembers(caller: WorkspaceCaller) {
   return listWorkspaceMembers(getDb(), caller);
 }
 
-/** Change a member's role; a demotion takes effect at once. */
+/**
+ * Change a member's role; a demotion takes effect at once, and the member's open pages say so.
+ */
 export async function setMemberRole(caller: WorkspaceCaller, userId: string, role: "owner" | "admin" | "member") {
-  const changed = await changeMemberRole(getDb(), caller, userId, role, appAccessEffects());
-  publishMembership(userId, caller.workspaceId);
+  const db = getDb();
+  const changed = await changeMemberRole(db, caller, userId, role, appAccessEffects());
+  const lowered = loweredRoleNotice(db, userId, caller.workspace);
+  publishMembership(userId, caller.workspaceId, lowered ? { code: "workspace.role_changed", message: lowered } : undefined);
   return changed;
 }
 

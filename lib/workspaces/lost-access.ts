@@ -72,3 +72,25 @@ export function loweredRoleError(
     `Your role in ${workspace.name} was changed from ${detail.from} to ${role}${byWhom(change)} on ${accessChangeTime(change.createdAt)}; this needs the ${least} role. Ask an owner if you need it back.`,
   );
 }
+
+const ORDER: readonly WorkspaceRole[] = ["member", "admin", "owner"];
+
+/**
+ * What a demoted member's open pages say at once (the live `membership` event): "Your role in Acme
+ * was changed from admin to member by Ada on …". Null when the latest change of `userId` in the
+ * workspace is not a lowered role (a promotion needs no explanation).
+ */
+export function loweredRoleNotice(db: Db, userId: string, workspace: WorkspaceRecord): string | null {
+  if (workspace.personal) return null;
+  const change = latestAccessChange(db, { workspaceId: workspace.id, userId });
+  const detail = change?.detail as { from?: WorkspaceRole; to?: WorkspaceRole } | null | undefined;
+  if (change?.action !== "member.role" || !detail?.from || !detail.to) return null;
+  if (ORDER.indexOf(detail.to) >= ORDER.indexOf(detail.from)) return null;
+  return `Your role in ${workspace.name} was changed from ${detail.from} to ${detail.to}${byWhom(change)} on ${accessChangeTime(change.createdAt)}. Its pages now offer what a ${detail.to} can do; ask an owner if you need the ${detail.from} role back.`;
+}
+
+/** What the open pages of a deleted workspace's members say: "Acme was deleted by Ada on …". */
+export function workspaceDeletedNotice(name: string, actorName: string | null, at: Date): string {
+  const by = actorName ? ` by ${actorName}` : "";
+  return `${name} was deleted${by} on ${accessChangeTime(at)}, with its servers and chats. Your other workspaces are as they were.`;
+}

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
+import { listMemberIds } from "../../db/queries/memberships";
 import { listServersByWorkspace } from "../../db/queries/servers";
 import { createTeamWorkspace, deleteTeamWorkspace, listWorkspacesForUser, renameWorkspace, slugTaken } from "../../db/queries/workspaces";
 import type { WorkspaceActor } from "../domain/workspace";
@@ -55,10 +56,12 @@ export function renameTeamWorkspace(db: Db, actor: WorkspaceActor, name: string)
 
 /**
  * Delete a team workspace (owners only): its servers, credentials, chats and invitations go with
- * it, every member's live connection to its servers is closed and running turns stop.
+ * it, every member's live connection to its servers is closed and running turns stop. Returns who
+ * the members were, so their open pages can be told.
  */
-export async function deleteWorkspace(db: Db, actor: WorkspaceActor, effects: AccessEffects): Promise<void> {
+export async function deleteWorkspace(db: Db, actor: WorkspaceActor, effects: AccessEffects): Promise<{ memberIds: string[] }> {
   if (actor.workspace.personal) throw new AppError("auth.forbidden", "A personal workspace cannot be deleted.");
+  const memberIds = listMemberIds(db, actor.workspaceId);
   const serverIds = listServersByWorkspace(db, actor.workspaceId).map((s) => s.id);
   effects.stopTurns(null, actor.workspaceId);
   if (!deleteTeamWorkspace(db, actor.workspaceId)) throw new AppError("workspace.not_found", "No such workspace.");
@@ -70,4 +73,5 @@ export async function deleteWorkspace(db: Db, actor: WorkspaceActor, effects: Ac
     target: actor.workspaceId,
     detail: { name: actor.workspace.name },
   });
+  return { memberIds };
 }

@@ -1,7 +1,8 @@
 /**
  * Lost access explained, in a real browser against the running app: a removed member on the chat
  * page is told who removed them and when on their next action, with the message they were typing
- * kept; the workspace switcher drops the team live; a disabled user is told so on their open page
+ * kept; the workspace switcher drops the team live; a demoted admin and the members of a deleted
+ * workspace are told at once, by the event stream; a disabled user is told so on their open page
  * and at sign-in (only with the right password); a member is offered no server controls they
  * cannot use; the keyboard-only path from the landing composer through an approval; and a quick
  * `/name` + Enter that waits for the prompt list.
@@ -79,6 +80,94 @@ test("a removed member is told who removed them on their next action, and keeps 
   const stranger = await signedUp(browser, "access-stranger");
   expect((await stranger.page.goto(`/w/${team.slug}/chat`))?.status()).toBe(404);
   await stranger.close();
+  await mate.close();
+  await owner.close();
+});
+
+const WHEN = "\\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC";
+
+test("a demoted admin's open page says so at once and shows what a member can do", async ({ browser }) => {
+  const owner = await signedUp(browser, "demote-owner");
+  const mate = await signedUp(browser, "demote-mate");
+  const team = await createTeam(owner, "Demote Team");
+  await addMember(owner, team.id, mate, "admin");
+
+  const page = mate.page;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/w/${team.slug}/servers`);
+  await waitForHydration(page);
+  await expect(page.getByRole("button", { name: "Add server" })).toBeVisible();
+
+  const lowered = await owner.api.patch(`/api/workspaces/${team.id}/members/${mate.id}`, { data: { role: "member" }, ...SETUP });
+  expect(lowered.status()).toBe(200);
+
+  // No action needed: the event stream brings the explanation, and the page follows the new role.
+  const notice = page.getByTestId("access-notice");
+  await expect(notice).toBeVisible({ timeout: 20_000 });
+  await expect(notice).toContainText("Your role in this workspace changed");
+  await expect(notice.getByTestId("access-message")).toContainText(
+    new RegExp(`Your role in Demote Team was changed from admin to member by ${owner.account.name} on ${WHEN}\\.`),
+  );
+  await expectNoSeriousA11yViolations(page, "demotion notice");
+  await page.screenshot({ path: shots("demoted-1280") });
+  await page.getByRole("button", { name: "Show the page for my role" }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Add server" })).toHaveCount(0);
+  await expect(page.getByTestId("workspace-role")).toContainText("owners and admins manage them");
+
+  // A promotion changes the page without a notice.
+  expect((await owner.api.patch(`/api/workspaces/${team.id}/members/${mate.id}`, { data: { role: "admin" }, ...SETUP })).status()).toBe(
+    200,
+  );
+  await expect(page.getByRole("button", { name: "Add server" })).toBeVisible({ timeout: 20_000 });
+  await expect(notice).toHaveCount(0);
+  await mate.close();
+  await owner.close();
+});
+
+test("members of a deleted workspace are told who deleted it, at once, with their draft kept", async ({ browser }) => {
+  const owner = await signedUp(browser, "delete-owner");
+  const mate = await signedUp(browser, "delete-mate");
+  const team = await createTeam(owner, "Doomed Team");
+  await addMember(owner, team.id, mate, "member");
+
+  const page = mate.page;
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`/w/${team.slug}/chat`);
+  await waitForHydration(page);
+  const chat = new ChatPage(page);
+  const draft = "Half a question about the doomed team";
+  await chat.input().fill(draft);
+  const switcher = page.getByTestId("workspace-switcher").locator("option", { hasText: "Doomed Team" });
+  await expect(switcher).toHaveCount(1);
+  // The owner's own page elsewhere: its switcher follows too, with no notice for the one who deleted.
+  await owner.page.goto("/w/personal/chat");
+  await waitForHydration(owner.page);
+  await expect(owner.page.getByTestId("workspace-switcher").locator("option", { hasText: "Doomed Team" })).toHaveCount(1);
+
+  expect((await owner.api.delete(`/api/workspaces/${team.id}`, SETUP)).status()).toBe(204);
+
+  const notice = page.getByTestId("access-notice");
+  await expect(notice).toBeVisible({ timeout: 20_000 });
+  await expect(notice).toContainText("This workspace was deleted");
+  await expect(notice.getByTestId("access-message")).toContainText(
+    new RegExp(`Doomed Team was deleted by ${owner.account.name} on ${WHEN}, with its servers and chats\\.`),
+  );
+  await expect(notice.getByTestId("access-draft-kept")).toBeVisible();
+  await expect(switcher).toHaveCount(0, { timeout: 20_000 });
+  expect(await draftIn(page)).toContain(draft);
+  await expectNoSeriousA11yViolations(page, "deleted workspace notice");
+  await page.screenshot({ path: shots("deleted-390") });
+  await expect(owner.page.getByTestId("workspace-switcher").locator("option", { hasText: "Doomed Team" })).toHaveCount(0, {
+    timeout: 20_000,
+  });
+  await expect(owner.page.getByTestId("access-notice")).toHaveCount(0);
+
+  // The notice cannot be dismissed into a dead page; its link leads home.
+  await page.keyboard.press("Escape");
+  await expect(notice).toBeVisible();
+  await notice.getByRole("link", { name: "Go to your personal workspace" }).click();
+  await expect(page).toHaveURL(/\/w\/personal\/chat$/);
   await mate.close();
   await owner.close();
 });

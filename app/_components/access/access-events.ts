@@ -4,8 +4,11 @@
  */
 import type { ErrorCode } from "@/lib/errors";
 
-/** The codes that mean the caller's access changed under them. */
-export const ACCESS_CODES = ["workspace.removed", "workspace.role_changed", "auth.account_disabled"] as const;
+/**
+ * The codes that mean the caller's access changed under them. `workspace.deleted` comes only with
+ * the live event stream (a deleted workspace leaves nothing to answer a later request with).
+ */
+export const ACCESS_CODES = ["workspace.removed", "workspace.role_changed", "workspace.deleted", "auth.account_disabled"] as const;
 
 /** One of `ACCESS_CODES`. */
 export type AccessCode = (typeof ACCESS_CODES)[number];

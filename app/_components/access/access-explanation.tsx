@@ -4,6 +4,7 @@ import type { AccessCode } from "./access-events";
 const TITLES: Record<AccessCode, string> = {
   "workspace.removed": "You no longer have access to this workspace",
   "workspace.role_changed": "Your role in this workspace changed",
+  "workspace.deleted": "This workspace was deleted",
   "auth.account_disabled": "Your account is disabled",
 };
 
@@ -24,7 +25,7 @@ export function AccessExplanation({ code, message, draftKept }: { code: AccessCo
         </p>
       )}
       <p className="text-sm">
-        {code === "workspace.removed" && (
+        {(code === "workspace.removed" || code === "workspace.deleted") && (
           <Link className="text-primary underline" href="/w/personal/chat">
             Go to your personal workspace
           </Link>

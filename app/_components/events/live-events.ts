@@ -7,7 +7,7 @@ import type { ServerStatus } from "@/lib/mcp/types";
 export type LiveEvent =
   | { type: "status"; serverId: string; status: ServerStatus }
   | { type: "resource_updated"; serverId: string; uri: string }
-  | { type: "membership"; workspaceId: string }
+  | { type: "membership"; workspaceId: string; notice?: { code: "workspace.role_changed" | "workspace.deleted"; message: string } }
   | { type: "ready" };
 
 type Listener = (event: LiveEvent) => void;

@@ -35,6 +35,7 @@ let teamId: string;
 let teamSlug: string;
 const pool = new McpPool();
 const cookies = new Map<string, string>();
+const WHEN_LOWERED = /^Your role in Acme was changed from admin to member by ada on \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\. /;
 
 async function sessionCookie(user: Person): Promise<string> {
   const sid = startSession(getDb(), user.id);
@@ -112,14 +113,45 @@ describe("access changes explained", () => {
     const others = listen(stranger);
     const { setMemberRole, removeWorkspaceMember } = await import("@/lib/use-cases/workspaces");
     const owner = { ...actorIn(ada, teamId), email: ada.email, name: ada.name, isAdmin: true, sessionId: "test" };
+    await setMemberRole(owner, cleo.id, "admin"); // a promotion: the list changes, nothing to explain
     await setMemberRole(owner, cleo.id, "member");
     await removeWorkspaceMember(owner, cleo.id);
     expect(events).toEqual([
       { type: "membership", workspaceId: teamId },
+      {
+        type: "membership",
+        workspaceId: teamId,
+        notice: { code: "workspace.role_changed", message: expect.stringMatching(WHEN_LOWERED) },
+      },
       { type: "membership", workspaceId: teamId },
     ]);
     expect(others).toEqual([]);
     join(cleo, "member"); // back, for the next test
+  });
+
+  it("deleting a workspace tells every other member's open pages who deleted it and when", async () => {
+    const { newWorkspace, removeWorkspace, myWorkspaces } = await import("@/lib/use-cases/workspaces");
+    const doomed = newWorkspace(ada.id, "Doomed");
+    upsertMembership(getDb(), { workspaceId: doomed.id, userId: bob.id, role: "member" });
+    const [adaSees, bobSees, strangerSees] = [listen(ada), listen(bob), listen(stranger)];
+    const owner = { ...actorIn(ada, doomed.id), email: ada.email, name: ada.name, isAdmin: true, sessionId: "test" };
+    await removeWorkspace(owner);
+    expect(bobSees).toEqual([
+      {
+        type: "membership",
+        workspaceId: doomed.id,
+        notice: {
+          code: "workspace.deleted",
+          message: expect.stringMatching(
+            /^Doomed was deleted by ada on \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC, with its servers and chats\./,
+          ),
+        },
+      },
+    ]);
+    // The owner who deleted it only has their list refreshed; someone outside hears nothing.
+    expect(adaSees).toEqual([{ type: "membership", workspaceId: doomed.id }]);
+    expect(strangerSees).toEqual([]);
+    expect(myWorkspaces(bob.id).some((w) => w.id === doomed.id)).toBe(false);
   });
 
   it("someone who left is told so, not that they were removed", async () => {
