@@ -18,8 +18,9 @@ export interface LiveEntry {
 export class LiveConnections<E extends LiveEntry> {
   // A Set keeps insertion order: deleting and adding again moves an entry to the back in O(1).
   private readonly order = new Set<E>();
+  // The sandboxed ones alone, in the same order: making room for a sandbox never walks past HTTP entries.
+  private readonly sandboxOrder = new Set<E>();
   private readonly perUser = new Map<string, number>();
-  private sandboxCount = 0;
   /** Entries looked at by `oldestIdle` since the set was made (tests count the pool's work with it). */
   visited = 0;
 
@@ -30,18 +31,23 @@ export class LiveConnections<E extends LiveEntry> {
   track(entry: E): void {
     const live = entry.isLive();
     if (live === this.order.has(entry)) return;
-    const step = live ? 1 : -1;
-    if (live) this.order.add(entry);
-    else this.order.delete(entry);
-    const mine = (this.perUser.get(entry.userId) ?? 0) + step;
+    const sandboxed = this.sandboxed(entry);
+    if (live) {
+      this.order.add(entry);
+      if (sandboxed) this.sandboxOrder.add(entry);
+    } else {
+      this.order.delete(entry);
+      this.sandboxOrder.delete(entry);
+    }
+    const mine = (this.perUser.get(entry.userId) ?? 0) + (live ? 1 : -1);
     if (mine > 0) this.perUser.set(entry.userId, mine);
     else this.perUser.delete(entry.userId);
-    if (this.sandboxed(entry)) this.sandboxCount += step;
   }
 
   /** `entry` was just used: it goes to the back of the eviction order. */
   touch(entry: E): void {
     if (this.order.delete(entry)) this.order.add(entry);
+    if (this.sandboxOrder.delete(entry)) this.sandboxOrder.add(entry);
   }
 
   /** How many connections are live in all. */
@@ -49,17 +55,23 @@ export class LiveConnections<E extends LiveEntry> {
     return this.order.size;
   }
 
+  /** How many of them are sandboxed processes. */
+  get sandboxes(): number {
+    return this.sandboxOrder.size;
+  }
+
   /** The counts the admission hook decides on, for a connection `userId` is about to open. */
   counts(userId: string): LiveCounts {
-    return { user: this.perUser.get(userId) ?? 0, total: this.order.size, sandboxes: this.sandboxCount };
+    return { user: this.perUser.get(userId) ?? 0, total: this.order.size, sandboxes: this.sandboxOrder.size };
   }
 
   /**
-   * The least recently used live entry that is idle and `eligible` (null when none). Busy entries
-   * are passed over where they stand: the walk is long only when nearly every connection is busy.
+   * The least recently used live entry (of the sandboxed ones only with `sandboxed`) that is idle
+   * and `eligible`, or null. Busy entries are passed over where they stand: the walk is long only
+   * when nearly every connection is busy.
    */
-  oldestIdle(eligible: (entry: E) => boolean = () => true): E | null {
-    for (const entry of this.order) {
+  oldestIdle(eligible: (entry: E) => boolean = () => true, sandboxed = false): E | null {
+    for (const entry of sandboxed ? this.sandboxOrder : this.order) {
       this.visited++;
       if (entry.isIdle() && eligible(entry)) return entry;
     }

@@ -219,21 +219,25 @@ export class McpPool {
     const managed = this.entry(userId, server);
     const { admission } = this.options;
     if (admission && !managed.isLive() && managed.currentState() !== "disabled") {
-      this.makeRoom(admission);
+      this.makeRoom(admission, server.config.command !== undefined);
       admission.connect(userId, server, this.live.counts(userId));
     }
     return managed;
   }
 
   /**
-   * At the instance's connection ceiling, close the least recently used idle connection (no call in
-   * flight, no subscription, no question waiting) until one more fits; when none may be closed the
-   * admission hook refuses as before (a 429 naming the limit).
+   * At the instance's connection ceiling (or, opening a sandboxed one, its sandbox ceiling), close the
+   * least recently used idle connection (no call in flight, no subscription, no question waiting)
+   * until one more fits; when none may be closed the admission hook refuses as before (a 429 naming the limit).
    */
-  private makeRoom(admission: PoolAdmission): void {
+  private makeRoom(admission: PoolAdmission, sandboxed: boolean): void {
     const ceiling = admission.connectionCeiling?.() ?? Number.POSITIVE_INFINITY;
-    while (this.live.size >= ceiling) {
-      const oldest = this.live.oldestIdle((managed) => !this.questions.has(keyOf(managed.userId, managed.server.id)));
+    const sandboxCeiling = sandboxed ? (admission.sandboxCeiling?.() ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+    const free = (managed: ManagedServer) => !this.questions.has(keyOf(managed.userId, managed.server.id));
+    for (;;) {
+      const sandboxFull = this.live.sandboxes >= sandboxCeiling;
+      if (!sandboxFull && this.live.size < ceiling) return;
+      const oldest = this.live.oldestIdle(free, sandboxFull);
       if (!oldest) return;
       this.evicted++;
       // One line a minute at most: at the ceiling every newcomer's first call makes room.
@@ -241,6 +245,7 @@ export class McpPool {
       if (line.log)
         this.options.logger.info("connection ceiling reached; closing least recently used idle connections", {
           ceiling,
+          sandboxCeiling,
           evictions: this.evicted,
         });
       // close() gives up the connection at once (the count drops now); the session end goes on meanwhile.

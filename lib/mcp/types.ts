@@ -143,6 +143,8 @@ export interface PoolAdmission {
    * least recently used idle connection to make room (docs/limits.md#the-connection-ceiling). Default: none.
    */
   connectionCeiling?(): number;
+  /** The same for sandboxed (stdio) processes: at it, an idle sandboxed connection makes room for a new one. Default: none. */
+  sandboxCeiling?(): number;
 }
 
 /** Options of an `McpPool`; every field is optional. */

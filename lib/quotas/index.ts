@@ -104,6 +104,7 @@ export const poolAdmission: PoolAdmission = {
   },
   // Past it the pool first closes its least recently used idle connection; `connect` refuses only when none could be.
   connectionCeiling: () => state().quotas.connectionsTotal,
+  sandboxCeiling: () => state().quotas.sandboxesTotal,
   connect(_userId, server, live) {
     const { quotas } = state();
     if (live.user >= quotas.connectionsPerUser) {

@@ -14,10 +14,11 @@ import { errorResponse } from "@/lib/http";
 import { McpPool, type PoolAdmission } from "@/lib/mcp";
 import { ManagedServer } from "@/lib/mcp/managed-server";
 import { poolAdmission } from "@/lib/quotas";
-import { def, FIXTURES, freePort, startHttpServer, stopProcess, waitUntil } from "./helpers";
+import { def, FIXTURES, fixture as stdioFixture, freePort, isAlive, startHttpServer, stopProcess, waitUntil } from "./helpers";
 
 // Read once, at the quotas' first use (this file's own process).
 process.env.SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL = "3";
+process.env.SWITCHBOARD_QUOTA_SANDBOXES_TOTAL = "2";
 
 let fixture: ChildProcess | undefined;
 let base = "";
@@ -151,6 +152,26 @@ describe("the connection ceiling", () => {
     expect((await stats()).deleted).not.toContain(asking);
     answer({ action: "accept", content: { ok: true } });
     await waitUntil(async () => (await stats()).answers.includes("accept"), 5000, "the answer to reach the server");
+  });
+});
+
+describe("the sandbox ceiling", () => {
+  it("a new sandboxed server closes the least recently used idle sandboxed one (its process ends); HTTP connections stay", async () => {
+    const pool = newPool();
+    const proc = stdioFixture("proc", "fault-server.mjs");
+    const http = await echo(pool, "h1");
+    const pids: number[] = [];
+    for (const user of ["p1", "p2"]) {
+      expect((await pool.session(user, proc).callTool("echo", { message: user })).errorCode).toBeUndefined();
+      pids.push(pool.session(user, proc).status().pid!);
+    }
+    // Three live (the instance's ceiling) with two sandboxes (the sandbox ceiling): p3 needs both to make room.
+    expect((await pool.session("p3", proc).callTool("echo", { message: "p3" })).errorCode).toBeUndefined();
+    expect(pool.evictions).toBe(1);
+    await waitUntil(() => !isAlive(pids[0]), 5000, "p1's process to end");
+    expect(isAlive(pids[1])).toBe(true);
+    expect(pool.session("h1", server()).status().state).toBe("connected");
+    expect((await stats()).deleted).not.toContain(http);
   });
 });
 

@@ -77,6 +77,21 @@ describe("LiveConnections", () => {
     expect(set.oldestIdle()).toBeNull();
   });
 
+  it("walks the sandboxed entries alone when asked to, in the same order of use", () => {
+    const [h1, s1, h2, s2] = [entry("h1", "u1"), entry("s1", "u1", true), entry("h2", "u2"), entry("s2", "u2", true)];
+    const set = setOf(h1, s1, h2, s2);
+    expect(set.sandboxes).toBe(2);
+    const before = set.visited;
+    expect(set.oldestIdle(undefined, true)?.name).toBe("s1");
+    expect(set.visited - before).toBe(1);
+    set.touch(s1);
+    expect(set.oldestIdle(undefined, true)?.name).toBe("s2");
+    expect(set.oldestIdle()?.name).toBe("h1");
+    s2.live = false;
+    set.track(s2);
+    expect(set.counts("u2")).toEqual({ user: 1, total: 3, sandboxes: 1 });
+  });
+
   it("looks at one entry when the least recently used is idle, however many are live", () => {
     const entries = Array.from({ length: 500 }, (_, i) => entry(`e${i}`, `u${i}`));
     const set = setOf(...entries);

@@ -140,6 +140,7 @@ describe("turn and instance quotas (defaults)", () => {
     );
     // The pool makes room at the same figure before it asks (docs/limits.md#the-connection-ceiling).
     expect(poolAdmission.connectionCeiling?.()).toBe(5000);
+    expect(poolAdmission.sandboxCeiling?.()).toBe(200);
     expect(() => poolAdmission.connect("alice", http, { user: 0, total: 10, sandboxes: 200 })).not.toThrow();
     expect(() => poolAdmission.connect("alice", stdio, { user: 0, total: 10, sandboxes: 200 })).toThrow(
       /SWITCHBOARD_QUOTA_SANDBOXES_TOTAL/,
