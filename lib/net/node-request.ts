@@ -139,7 +139,17 @@ class PinnedNodeAgents {
 }
 
 function newAgent(protocol: string, lookup?: ReturnType<typeof pinnedLookup>): http.Agent {
-  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: "lifo" as const, ...(lookup ? { lookup } : {}) };
+  // Every socket a burst opened stays for the next one: Node keeps at most 256 idle per host by
+  // default, and with a crowd's calls in flight (1,000 users, one host) the surplus was closed as
+  // each call ended and connected again for the next. Idle ones still close after IDLE_SOCKET_MS,
+  // so the pool never outgrows the calls in flight of the last few seconds.
+  const options = {
+    keepAlive: true,
+    timeout: IDLE_SOCKET_MS,
+    scheduling: "lifo" as const,
+    maxFreeSockets: Number.POSITIVE_INFINITY,
+    ...(lookup ? { lookup } : {}),
+  };
   return protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
 }
 
