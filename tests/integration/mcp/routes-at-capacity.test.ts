@@ -5,11 +5,12 @@
  * file, real session cookies, the app's own pool (lib/runtime/engine.ts) and quotas, and a real MCP
  * fixture. Past the ceiling a newcomer gets in by closing an idle connection; with every connection
  * busy both paths answer 429 `quota.exceeded` with `Retry-After`, never 500; an upstream that resets
- * every connection under load is `engine.unreachable` on every request of both paths.
+ * every connection under load is `engine.unreachable` on every request of both paths, as is one that
+ * refuses; one that never answers is `engine.connect_timeout`.
  */
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
-import type net from "node:net";
+import net from "node:net";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
@@ -47,8 +48,9 @@ async function signedIn(email: string): Promise<User> {
   return { ...user, cookie: `next-auth.session-token=${token}` };
 }
 
-function serverFor(user: User, name: string, url: string): string {
-  return addServer(getDb(), { id: user.id, isAdmin: false, workspaceId: user.personalWorkspaceId }, { name, config: { url } }).id;
+function serverFor(user: User, name: string, url: string, extra: Record<string, unknown> = {}): string {
+  const actor = { id: user.id, isAdmin: false, workspaceId: user.personalWorkspaceId };
+  return addServer(getDb(), actor, { name, config: { url, ...extra } }).id;
 }
 
 async function answerOf(response: Response): Promise<Answer> {
@@ -166,6 +168,22 @@ describe("an upstream that resets connections under load", () => {
     for (const answer of answers)
       expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 502, code: "engine.unreachable" });
     expect(front.state.resets).toBeGreaterThan(0);
+  });
+
+  it("a refused connection is engine.unreachable and a silent server engine.connect_timeout, on both paths", async () => {
+    const fay = await signedIn("fay@example.com");
+    const refusedId = serverFor(fay, "refused", `http://127.0.0.1:${await freePort()}/mcp`);
+    // Accepts the connection and never answers a byte.
+    const silent = net.createServer(() => {});
+    fronts.push(silent);
+    const silentId = serverFor(fay, "silent", `http://127.0.0.1:${await listen(silent)}/mcp`, { connect_timeout: 1 });
+    for (const via of Object.values(PATHS)) {
+      const refused = await via(fay, refusedId, "echo", { message: "x" });
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 502, code: "engine.unreachable" });
+    }
+    const timedOut = await Promise.all(Object.values(PATHS).map((via) => via(fay, silentId, "echo", { message: "x" })));
+    for (const answer of timedOut)
+      expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 504, code: "engine.connect_timeout" });
   });
 
   it("a session reset mid-way fails the call as unreachable on both paths, never 500", async () => {
