@@ -19,7 +19,7 @@ import type { CrowdLoadArgs } from "./args";
 import { summarise, summariseHeap } from "./cpu-profile";
 import { sequential, WARM_UP_CALLS } from "./goals";
 import { apiEcho, percentile, startApp, treeCpuMs, treeRssBytes } from "./harness";
-import { cpuProfiled, heapSampled, type Inspector, openInspector } from "./inspector";
+import { cpuProfiled, heapSampled, type Inspector, openInspector, stampWrites } from "./inspector";
 import { each, mb, seed, settledRss, startUpstream, upstreamOpen } from "./load";
 
 /** The per-user concurrent call quota's default (lib/quotas): above it the bench raises the quota. */
@@ -128,14 +128,22 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
   const rssBefore = await settledRss(app.pid);
 
   const baselineConnect = await connect(callers.slice(0, baselineUsers));
+  const stamps: number[] = [];
+  const stamp = async () => {
+    if (inspector) stamps.push((await stampWrites(inspector)) ?? Number.NaN);
+  };
+  await stamp();
   const baseline = await maybe(inspector, cpuProfiled, profileDir, "baseline", files, () =>
     phase(callers.slice(0, baselineUsers), inflightPerUser, seconds, app.pid),
   );
+  await stamp();
   // What opening the rest of the connections leaves alive, per allocation site (with --profile).
   const crowdConnect = await maybe(inspector, heapSampled, profileDir, "connections", files, () => connect(callers.slice(baselineUsers)));
   const rssConnected = await settledRss(app.pid);
   const openConnected = await upstreamOpen(upstream);
+  await stamp();
   const crowd = await maybe(inspector, cpuProfiled, profileDir, "crowd", files, () => phase(callers, inflightPerUser, seconds, app.pid));
+  await stamp();
 
   // The connections idle out (every upstream session closed), then RSS settles.
   const idleStart = performance.now();
@@ -150,8 +158,11 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
   inspector?.close();
 
   const connections = users * servers;
+  // Per connection actually open (the upstream counts them): on a slow machine the first ones may
+  // idle out before the last ones open.
+  const open = Math.max(1, openConnected);
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
-  const kbPer = (bytes: number) => (bytes / connections / 1024).toFixed(0);
+  const kbPer = (bytes: number, count = open) => (bytes / count / 1024).toFixed(0);
   console.log(
     `\ncrowd: ${users} users × ${servers} servers = ${connections} connections, ${inflightPerUser} in flight per user, ${seconds} s per phase, ` +
       `client ${client}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the end; ` +
@@ -185,12 +196,20 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
   );
   row("p99 / p50 (within the phase)", ratio(baseline.p99, baseline.p50), ratio(crowd.p99, crowd.p50), "", "≤ 2 (crowd)");
   row("errors", JSON.stringify(baseline.errors), JSON.stringify(crowd.errors), "", "none");
+  if (stamps.length === 4)
+    row(
+      "writes that emptied the lookup caches (db/generation.ts; with --profile)",
+      String(stamps[1] - stamps[0]),
+      String(stamps[3] - stamps[2]),
+      "",
+      "",
+    );
   console.log(
     `\none user alone after the warm-up: p50 ${alone.p50.toFixed(2)} ms, app CPU ${alone.cpuPerCall.toFixed(2)} ms per call` +
       `\n\n| app RSS | MB | per connection |\n|---|---|---|` +
       `\n| before (warm, no connection open) | ${mb(rssBefore)} | |` +
       `\n| ${openConnected} connections open, idle | ${mb(rssConnected)} | ${kbPer(rssConnected - rssBefore)} KB (goal ≤ 64 KB) |` +
-      `\n| peak under load (${users} users active) | ${mb(crowd.rssPeak)} | ${kbPer(crowd.rssPeak - rssBefore)} KB |` +
+      `\n| peak under load (${users} users active) | ${mb(crowd.rssPeak)} | ${kbPer(crowd.rssPeak - rssBefore, connections)} KB |` +
       `\n| after idle (${openAfter} upstream sessions open ${idleSeconds.toFixed(0)} s after the load) | ${mb(rssAfterIdle)} | ` +
       `${ratio(rssAfterIdle, rssBefore)}× of before (goal ≤ 1.25×) |`,
   );

@@ -68,3 +68,16 @@ export async function heapSampled<T>(inspector: Inspector, dir: string, name: st
   fs.writeFileSync(file, JSON.stringify(profile));
   return [result, file];
 }
+
+/**
+ * The app's count of writes that move the lookup caches' change stamp (db/generation.ts keeps it on
+ * globalThis): each one empties every lookup cache, so the count per phase says how often a call
+ * had to read its session, server and trust rows again. Null when the app has none yet.
+ */
+export async function stampWrites(inspector: Inspector): Promise<number | null> {
+  const { result } = await inspector.post<{ result: { value?: string } }>("Runtime.evaluate", {
+    expression: "JSON.stringify(globalThis[Symbol.for('switchboard.db.generation')]?.writes ?? null)",
+    returnByValue: true,
+  });
+  return result.value === undefined ? null : (JSON.parse(result.value) as number | null);
+}
