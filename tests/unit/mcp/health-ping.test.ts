@@ -42,7 +42,9 @@ class FakeClock implements Clock {
 
 /** A scripted connection: counts its pings; `answer` decides each one. */
 function target(clock: FakeClock, answer: () => Promise<void> = async () => {}) {
-  const t = { lastActivityAt: clock.now(), pending: 0, closed: false, pings: 0 } as Pingable & { pings: number };
+  const t = { lastActivityAt: clock.now(), pending: 0, closed: false, pings: 0 } as { -readonly [K in keyof Pingable]: Pingable[K] } & {
+    pings: number;
+  };
   t.ping = () => {
     t.pings++;
     return answer();
