@@ -5,6 +5,7 @@ import { SignOutButton } from "@/app/_components/ui/sign-out-button";
 import { PendingCenter } from "@/app/_components/pending/pending-center";
 import { AppBrand } from "@/app/_components/ui/app-brand";
 import { AccessNotice } from "@/app/_components/access/access-notice";
+import { ReauthPrompt } from "@/app/_components/reauth/reauth-prompt";
 
 /**
  * Every signed-in page: a skip link, the header (brand, workspace switcher, sections with the
@@ -40,6 +41,7 @@ export default async function AppLayout({ children }: { children: React.ReactNod
       </main>
       <PendingCenter />
       <AccessNotice />
+      <ReauthPrompt />
     </div>
   );
 }

@@ -16,6 +16,10 @@ import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import type { BeginResult } from "@/lib/oauth/web/flow";
 import type { serverView } from "@/lib/servers/service";
 import { reportAccessLoss } from "./access/access-events";
+import { requestReauth } from "./reauth/reauth-events";
+
+// The requests already retried after a re-authentication: a second refusal is the answer.
+const retried = new WeakSet<object>();
 
 /** A server as `GET /api/servers` lists it (masked config, the stdio launch line). */
 export type ServerView = ReturnType<typeof serverView>;
@@ -89,6 +93,12 @@ export async function apiRequest<T>(
   const text = await response.text();
   if (!response.ok) {
     const error = apiErrorOf(response.status, text, fallback(response.status, response.statusText));
+    // A sensitive act after an old sign-in: the page's prompt asks for the password or a code, then
+    // the act is sent once more (its body is a string, so it can be).
+    if (error.code === "auth.reauth_required" && init && !retried.has(init) && (await requestReauth(error.message))) {
+      retried.add(init);
+      return apiRequest<T>(url, init, fallback);
+    }
     // Lost access is explained by the page's notice, whichever screen made the call.
     reportAccessLoss(error.code, error.message);
     throw error;

@@ -18,7 +18,9 @@ export interface SessionState {
 /** Start a session for a user; returns its id. */
 export function createSession(db: Db, input: { userId: string; now: Date; expiresAt: Date }): string {
   const id = newId();
-  db.insert(sessions).values({ id, userId: input.userId, lastSeenAt: input.now, expiresAt: input.expiresAt }).run();
+  db.insert(sessions)
+    .values({ id, userId: input.userId, lastSeenAt: input.now, expiresAt: input.expiresAt, authenticatedAt: input.now })
+    .run();
   return id;
 }
 
@@ -54,6 +56,16 @@ export function getSessionState(db: Db, id: string): SessionState | null {
 /** Record activity on a session (for the idle timeout). */
 export function touchSession(db: Db, id: string, now: Date): void {
   db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
+}
+
+/** When the session's user last proved who they are (sign-in or re-authentication), or null. */
+export function getSessionAuthenticatedAt(db: Db, id: string): Date | null {
+  return db.select({ at: sessions.authenticatedAt }).from(sessions).where(eq(sessions.id, id)).get()?.at ?? null;
+}
+
+/** Record that the session's user proved who they are again (re-authentication). */
+export function markSessionAuthenticated(db: Db, id: string, now: Date): void {
+  db.update(sessions).set({ authenticatedAt: now }).where(eq(sessions.id, id)).run();
 }
 
 /** End one session (sign-out). */

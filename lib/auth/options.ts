@@ -1,5 +1,6 @@
 /**
- * next-auth configuration: email + password (Credentials) with JWT sessions. The JWT carries a
+ * next-auth configuration: email + password (Credentials), then a second-factor code when the user
+ * has one (lib/auth/sign-in-steps.ts), with JWT sessions. The JWT carries a
  * server-side session id (lib/auth/sessions.ts) so that sessions can be ended. Built lazily so
  * `next build` never reads or creates secrets.
  */
@@ -17,6 +18,8 @@ import { sessionCookieOptions } from "./session-cookie";
 import { sessionLifetimeMs } from "./session-policy";
 import { endOneSession, resolveSession, startSession } from "./sessions";
 import { clearAccountAttempts, clientAddress } from "./sign-in-throttle";
+import { signInContext } from "./sign-in-context";
+import { beginSecondStep, completeSecondStep, SECOND_FACTOR_SIGN_IN } from "./sign-in-steps";
 
 let cached: NextAuthOptions | undefined;
 
@@ -41,12 +44,17 @@ export function getAuthOptions(db: () => Db, https = false): NextAuthOptions {
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         // Throttling happens before next-auth sees the request (lib/auth/nextauth-handler.ts), where a 429 can be sent.
         async authorize(credentials, request) {
+          const form = credentials as Record<string, string | undefined> | undefined;
+          // The second step: a code for the pending sign-in the request's cookie names (sign-in-steps.ts).
+          if (form?.code && !form.password) return completeSecondStep(db(), form.code, signInContext());
           if (!credentials?.email || !credentials.password) return null;
           const check = await verifyCredentials(db(), credentials.email, credentials.password);
           // next-auth answers a thrown error with 401 and `error=<message>`: the form names the reason.
           if (check.outcome === "disabled") throw new Error(ACCOUNT_DISABLED_SIGN_IN);
           if (check.outcome !== "ok") return null;
           const { user } = check;
+          // A right password with a factor owed is not a sign-in yet: the account's attempts stay counted.
+          if (beginSecondStep(db(), user, signInContext())) throw new Error(SECOND_FACTOR_SIGN_IN);
           clearAccountAttempts(credentials.email, clientAddress(request?.headers ?? {}));
           return { id: user.id, email: user.email, name: user.name };
         },

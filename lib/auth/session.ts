@@ -13,6 +13,7 @@ import { AppError } from "../errors";
 import { currentSession, sessionOfDisabledAccount } from "./session-token";
 import { enforceRequestRate } from "../quotas";
 import { LookupCache } from "../lookup-cache";
+import { mustEnrol } from "./mfa-policy";
 
 /** The signed-in user with their current workspace. */
 export interface SessionUser extends UserRecord {
@@ -56,9 +57,14 @@ export async function requireUser(db: Db, request?: Request): Promise<SessionUse
 /** What a disabled account is told, by the API and at sign-in. */
 export const ACCOUNT_DISABLED = "Your account is disabled; ask an administrator to enable it again.";
 
-/** The signed-in user for a page; redirects to /signin otherwise (saying so when the account was disabled). */
-export async function requirePageUser(db: Db): Promise<SessionUser> {
+/**
+ * The signed-in user for a page; redirects to /signin otherwise (saying so when the account was
+ * disabled), and to /enrol while a second-factor policy covers them and they have no factor yet.
+ * `options.enrolling`: the enrolment page itself, which must not send them there again.
+ */
+export async function requirePageUser(db: Db, options: { enrolling?: boolean } = {}): Promise<SessionUser> {
   const user = await currentUser(db);
   if (!user) redirect((await sessionOfDisabledAccount(db)) ? "/signin?reason=disabled" : "/signin");
+  if (!options.enrolling && mustEnrol(db, user)) redirect("/enrol");
   return user;
 }

@@ -27,6 +27,7 @@ import { releaseServer } from "./release";
 import { assertServerRoom } from "../quotas";
 import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import type { AccessEffects } from "../domain/access-effects";
+import { splitSecrets, type ServerSecrets } from "../../db/server-secrets";
 
 /** The caller of a server use case: who, in which workspace. */
 export type Actor = { id: string; isAdmin: boolean; workspaceId: string };
@@ -153,6 +154,35 @@ export function changeServer(db: Db, actor: Actor, id: string, input: ServerInpu
   // Every user's connection to the old config ends now, not at idle eviction (docs/limits.md).
   void releaseServer(id);
   return record;
+}
+
+/**
+ * What an edit would change that needs a recent sign-in (lib/auth/reauth.ts): the origin, the
+ * credential mode, or a secret value (header, env, OAuth client secret, secret URL); null for
+ * anything else (name, args, a non-secret field). Decided before anything is stored.
+ */
+export function sensitiveServerChange(db: Db, actor: Actor, id: string, input: ServerInput): "origin" | "credentials" | "secrets" | null {
+  if (input.config === undefined) return null;
+  const existing = getServer(db, actor, id);
+  const stored = readServerSecrets(db, existing);
+  if (secretOrigin(input.config) !== secretOrigin(existing.config)) return "origin";
+  if (credentialModeOf(input.config) !== credentialModeOf(existing.config)) return "credentials";
+  const restored = restoreMaskedSecrets(input.config, stored);
+  // A mask with nothing behind it fails later with its own error; it changes no secret.
+  if (restored.missing) return null;
+  return sameSecrets(splitSecrets(restored.config).secrets, stored) ? null : "secrets";
+}
+
+// Compared as sorted entries: the order a form sends its headers in is no change.
+function sameSecrets(a: ServerSecrets, b: ServerSecrets): boolean {
+  const canonical = (s: ServerSecrets) =>
+    JSON.stringify([
+      s.url ?? null,
+      Object.entries(s.headers ?? {}).sort(),
+      Object.entries(s.env ?? {}).sort(),
+      s.oauthClientSecret ?? null,
+    ]);
+  return canonical(a) === canonical(b);
 }
 
 /** Delete a server. */

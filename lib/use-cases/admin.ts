@@ -6,6 +6,7 @@
 import "server-only";
 import type { z } from "zod";
 import { getDb } from "../../db/client";
+import { requireRecentAuth } from "../auth/reauth";
 import type { SessionUser } from "../auth/session";
 import { requestPublicOrigin } from "../security/public-url";
 import {
@@ -32,13 +33,18 @@ export function inviteUser(admin: SessionUser, email: string, request: Request) 
   return adminInviteUser(getDb(), admin, email, requestPublicOrigin(request));
 }
 
-/** Make/remove admin, disable/enable; disabling ends the user's sessions, connections and turns now. */
-export function updateUser(admin: SessionUser, id: string, input: z.infer<typeof updateUserSchema>) {
+/**
+ * Make/remove admin, disable/enable; disabling ends the user's sessions, connections and turns now.
+ * Another user's account is a sensitive act: it needs a recent sign-in (`auth.reauth_required`).
+ */
+export async function updateUser(admin: SessionUser, id: string, input: z.infer<typeof updateUserSchema>) {
+  requireRecentAuth(getDb(), admin);
   return adminUpdateUser(getDb(), admin, id, input, appAccessEffects());
 }
 
-/** Delete a user with their personal data. */
-export function deleteUser(admin: SessionUser, id: string): Promise<void> {
+/** Delete a user with their personal data (needs a recent sign-in, like every change to another account). */
+export async function deleteUser(admin: SessionUser, id: string): Promise<void> {
+  requireRecentAuth(getDb(), admin);
   return adminDeleteUser(getDb(), admin, id, appAccessEffects());
 }
 

@@ -29,9 +29,14 @@ export function requireUser(request?: Request): Promise<SessionUser> {
   return userOver(getDb(), request);
 }
 
-/** The signed-in user for a page; redirects to /signin otherwise. */
+/** The signed-in user for a page; redirects to /signin otherwise, and to /enrol when a second-factor policy says so. */
 export function requirePageUser(): Promise<SessionUser> {
   return pageUserOver(getDb());
+}
+
+/** The signed-in user for the enrolment page: like `requirePageUser`, never sent to /enrol. */
+export function requireEnrollingUser(): Promise<SessionUser> {
+  return pageUserOver(getDb(), { enrolling: true });
 }
 
 /** The user id of the request's live session, or null (routes open to the signed-out too). */

@@ -11,7 +11,19 @@ import { getServerById } from "../../db/queries/servers";
 import { confirmImport, exportWorkspaceServers, type ImportRequest, previewImport } from "../servers/import-service";
 import { memberValuesView, setMemberValues } from "../servers/member-values";
 import type { NewServerInput, ServerInput } from "../servers/input";
-import { addServerView, changeServerView, type Actor, listServers, removeServerNow, serverView, serverViewById } from "../servers/service";
+import {
+  addServerView,
+  changeServerView,
+  type Actor,
+  listServers,
+  removeServerNow,
+  sensitiveServerChange,
+  serverView,
+  serverViewById,
+} from "../servers/service";
+import { type ReauthActor, requireRecentAuth } from "../auth/reauth";
+import { assertFactorForStdio } from "../auth/mfa-policy";
+import { transportOf } from "../mcp/config";
 import { appAccessEffects } from "./access-effects";
 
 export { newServerSchema, serverChangeSchema } from "../servers/input";
@@ -26,22 +38,33 @@ export function startSavedServer(caller: Actor, serverId: string): void {
     .catch((error: unknown) => consoleLogger.warn("start after save failed", { server: server.name, error: String(error) }));
 }
 
-/** Add a server and start it. */
+/**
+ * Add a server and start it. A stdio server (a program on the host) needs its administrator to have
+ * a second factor while "required for instance administrators" is on (`auth.enrolment_required`).
+ */
 export function addAndStartServer(caller: Actor, body: NewServerInput) {
+  if (transportOf(body.config) === "stdio") assertFactorForStdio(getDb(), caller);
   const view = addServerView(getDb(), caller, body);
   startSavedServer(caller, view.id);
   return view;
 }
 
-/** Change a server and start it with its new config (the old connection closes). */
-export function changeAndStartServer(caller: Actor, id: string, body: ServerInput) {
-  const view = changeServerView(getDb(), caller, id, body);
+/**
+ * Change a server and start it with its new config (the old connection closes). Moving its origin,
+ * its credential mode or a secret needs a recent sign-in (`auth.reauth_required`).
+ */
+export function changeAndStartServer(caller: Actor & ReauthActor, id: string, body: ServerInput) {
+  const db = getDb();
+  if (sensitiveServerChange(db, caller, id, body)) requireRecentAuth(db, caller);
+  const view = changeServerView(db, caller, id, body);
   startSavedServer(caller, view.id);
   return view;
 }
 
-/** Save the confirmed entries of an import and start each. */
+/** Save the confirmed entries of an import and start each (stdio entries: as `addAndStartServer`). */
 export function importAndStartServers(caller: Actor, request: ImportRequest & { confirm: string[] }) {
+  const chosen = previewImport(getDb(), caller, request).servers.filter((entry) => request.confirm.includes(entry.name));
+  if (chosen.some((entry) => entry.needsConsent)) assertFactorForStdio(getDb(), caller);
   const result = confirmImport(getDb(), caller, request);
   for (const id of result.created) startSavedServer(caller, id);
   return result;

@@ -4,6 +4,7 @@
  * handle (and the process's access effects) for lib/workspaces, lib/agent and lib/models.
  */
 import "server-only";
+import { requireRecentAuth } from "../auth/reauth";
 import type { z } from "zod";
 import { getDb } from "../../db/client";
 import { getToolSearchSettings, setToolSearchSettings, type toolSearchSettingsSchema } from "../agent/tool-search-settings";
@@ -71,9 +72,11 @@ export function workspaceMembers(caller: WorkspaceCaller) {
 
 /**
  * Change a member's role; a demotion takes effect at once, and the member's open pages say so.
+ * Needs a recent sign-in (`auth.reauth_required`): roles are a sensitive act.
  */
 export async function setMemberRole(caller: WorkspaceCaller, userId: string, role: "owner" | "admin" | "member") {
   const db = getDb();
+  requireRecentAuth(db, caller);
   const changed = await changeMemberRole(db, caller, userId, role, appAccessEffects());
   const lowered = loweredRoleNotice(db, userId, caller.workspace);
   publishMembership(userId, caller.workspaceId, lowered ? { code: "workspace.role_changed", message: lowered } : undefined);

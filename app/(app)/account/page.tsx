@@ -2,16 +2,23 @@ import { PasswordForm, SignOutEverywhereButton } from "@/app/_components/ui/acco
 import { requirePageUser } from "@/lib/use-cases/caller";
 import { headers } from "next/headers";
 import { publicUrlInUse } from "@/lib/use-cases/account";
+import { SecondFactors } from "@/app/_components/factors/second-factors";
+import { myFactors } from "@/lib/use-cases/second-factors";
 
-/** The signed-in user's own account: password and sessions; administrators also see the public URL in use. */
+/** The signed-in user's own account: password, second factors and sessions; administrators also see the public URL in use. */
 export default async function AccountPage() {
   const user = await requirePageUser();
   const publicUrl = user.isAdmin ? publicUrlInUse(await headers()) : null;
+  const { factors, recoveryCodesLeft } = myFactors(user);
   return (
     <section className="mx-auto w-full max-w-xl min-w-0 space-y-8 p-4 sm:p-6">
       <h1 className="text-xl font-semibold">Account</h1>
       <p className="break-all text-sm text-muted-foreground">Signed in as {user.email}</p>
       <PasswordForm />
+      <SecondFactors
+        factors={factors.map((f) => ({ id: f.id, name: f.name, createdAt: f.createdAt.toISOString() }))}
+        recoveryCodesLeft={recoveryCodesLeft}
+      />
       <SignOutEverywhereButton />
       {publicUrl && (
         <div className="space-y-1 text-sm" data-testid="public-url">

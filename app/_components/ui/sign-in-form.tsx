@@ -3,30 +3,66 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ACCOUNT_DISABLED_MESSAGE, credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
+import { ACCOUNT_DISABLED_MESSAGE, credentialsSignIn, secondFactorSignIn, signInFailureMessage } from "./credentials-sign-in";
 import { Button } from "./primitives/button";
 import { Input } from "./primitives/input";
 import { FieldError, Label } from "./primitives/label";
 
 /**
- * Email + password sign-in through next-auth's Credentials provider. `fresh`: the instance has no
- * account yet; `disabled`: the page was sent here because the account's session ended when it was disabled.
+ * Email + password sign-in through next-auth's Credentials provider, then a second-factor code when
+ * the account has one (docs/second-factors.md). `fresh`: the instance has no
+ * account yet; `disabled`: the page was sent here because the account's session ended when it was disabled;
+ * `forgotPassword`: the instance sends mail, so a "Forgot password?" link asks for a reset link.
  */
-export function SignInForm({ fresh = false, disabled = false }: { fresh?: boolean; disabled?: boolean }) {
+export function SignInForm({
+  fresh = false,
+  disabled = false,
+  forgotPassword = false,
+}: {
+  fresh?: boolean;
+  disabled?: boolean;
+  forgotPassword?: boolean;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(disabled ? ACCOUNT_DISABLED_MESSAGE : null);
   const [busy, setBusy] = useState(false);
+  // The password was right and a second factor is owed: the form asks for the code instead.
+  const [codeStep, setCodeStep] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    const outcome = await credentialsSignIn(String(form.get("email")), String(form.get("password")));
+    const outcome = codeStep
+      ? await secondFactorSignIn(String(form.get("code")))
+      : await credentialsSignIn(String(form.get("email")), String(form.get("password")));
     setBusy(false);
-    if (outcome.ok) router.replace("/chat");
-    else setError(signInFailureMessage(outcome));
+    if (outcome.ok) return router.replace("/chat");
+    if (outcome.reason === "second_factor") return setCodeStep(true);
+    if (outcome.reason === "expired") setCodeStep(false);
+    setError(signInFailureMessage(outcome));
   }
+
+  if (codeStep)
+    return (
+      <form method="post" onSubmit={onSubmit} className="space-y-4" data-testid="second-factor-form">
+        <h2 className="text-lg font-medium">Second factor</h2>
+        <p className="text-sm text-muted-foreground">Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+        <div>
+          <Label htmlFor="code">Code</Label>
+          <Input id="code" name="code" autoComplete="one-time-code" autoFocus required />
+        </div>
+        {error && (
+          <FieldError role="alert" data-testid="signin-error">
+            {error}
+          </FieldError>
+        )}
+        <Button className="w-full" disabled={busy} type="submit">
+          {busy ? "Checking…" : "Verify"}
+        </Button>
+      </form>
+    );
 
   // method="post": a submit before hydration must never put the password in the URL.
   return (
@@ -45,7 +81,14 @@ export function SignInForm({ fresh = false, disabled = false }: { fresh?: boolea
         <Input id="email" name="email" type="email" autoComplete="email" required />
       </div>
       <div>
-        <Label htmlFor="password">Password</Label>
+        <div className="flex items-baseline justify-between gap-2">
+          <Label htmlFor="password">Password</Label>
+          {forgotPassword && (
+            <Link className="text-sm text-primary underline" href="/forgot-password">
+              Forgot password?
+            </Link>
+          )}
+        </div>
         <Input id="password" name="password" type="password" autoComplete="current-password" required />
       </div>
       {error && (

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { requirePageWorkspace } from "@/lib/use-cases/caller";
 
-/** Settings › Account: who is signed in, and where to change the password. */
+/** Settings › Account: who is signed in, and where to change the password and second factors. */
 export default async function AccountSettingsPage({ params }: { params: Promise<{ slug: string }> }) {
   const caller = await requirePageWorkspace((await params).slug);
   return (
@@ -19,7 +19,7 @@ export default async function AccountSettingsPage({ params }: { params: Promise<
       </dl>
       <p className="text-sm">
         <Link className="text-primary underline-offset-4 hover:underline" href="/account">
-          Change your password or sign out everywhere
+          Change your password, manage second factors or sign out everywhere
         </Link>
       </p>
     </section>

@@ -1,0 +1,1 @@
+export { removeFactorSchema as removeFactorBody } from "@/lib/use-cases/second-factors";

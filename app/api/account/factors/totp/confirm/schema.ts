@@ -1,0 +1,1 @@
+export { confirmTotpSchema as confirmTotpBody } from "@/lib/use-cases/second-factors";

@@ -1,0 +1,1 @@
+export { startTotpSchema as startTotpBody } from "@/lib/use-cases/second-factors";

@@ -1,0 +1,1 @@
+export { reauthSchema as reauthBody } from "@/lib/use-cases/second-factors";

@@ -1,0 +1,1 @@
+export { mfaPolicySchema as mfaPolicyBody } from "@/lib/use-cases/second-factors";

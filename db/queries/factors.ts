@@ -1,0 +1,167 @@
+/**
+ * Second factors and recovery codes (docs/second-factors.md). The TOTP secret is sealed here, the one
+ * place it is written and read, through db/secrets.ts; recovery codes are stored as SHA-256 only.
+ */
+import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import type { Db } from "../client";
+import { newId } from "../ids";
+import { recoveryCodes, userFactors, users } from "../schema";
+import { openSecret, sealSecret } from "../secrets";
+
+/** A confirmed or pending TOTP factor, with its secret in clear (never leaves lib/auth). */
+export interface TotpFactor {
+  id: string;
+  userId: string;
+  name: string;
+  secret: string;
+  lastStep: number | null;
+  confirmedAt: Date | null;
+}
+
+/** A factor as the account page lists it (no secret). */
+export interface FactorSummary {
+  id: string;
+  kind: "totp";
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** Store a pending TOTP factor (not counted until confirmed); returns its id. */
+export function createPendingTotp(db: Db, userId: string, name: string, secret: string): string {
+  const id = newId();
+  // One pending enrolment at a time: starting again forgets the previous, never-confirmed secret.
+  db.delete(userFactors)
+    .where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt)))
+    .run();
+  db.insert(userFactors)
+    .values({ id, userId, kind: "totp", name, secretEnc: sealSecret(secret) })
+    .run();
+  return id;
+}
+
+function toTotp(row: typeof userFactors.$inferSelect): TotpFactor {
+  return {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    secret: openSecret(row.secretEnc ?? ""),
+    lastStep: row.lastStep,
+    confirmedAt: row.confirmedAt,
+  };
+}
+
+/** The user's TOTP factor with id `id` (pending or confirmed), or null. */
+export function getTotpFactor(db: Db, userId: string, id: string): TotpFactor | null {
+  const row = db
+    .select()
+    .from(userFactors)
+    .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId), eq(userFactors.kind, "totp")))
+    .get();
+  return row ? toTotp(row) : null;
+}
+
+/** The user's confirmed TOTP factors. */
+export function listConfirmedTotp(db: Db, userId: string): TotpFactor[] {
+  return db
+    .select()
+    .from(userFactors)
+    .where(and(eq(userFactors.userId, userId), eq(userFactors.kind, "totp"), isNotNull(userFactors.confirmedAt)))
+    .all()
+    .map(toTotp);
+}
+
+/** The user's confirmed factors for the account page. */
+export function listFactorSummaries(db: Db, userId: string): FactorSummary[] {
+  return db
+    .select({
+      id: userFactors.id,
+      kind: userFactors.kind,
+      name: userFactors.name,
+      createdAt: userFactors.createdAt,
+      lastUsedAt: userFactors.lastUsedAt,
+    })
+    .from(userFactors)
+    .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
+    .all();
+}
+
+/** Whether the user has at least one confirmed factor. */
+export function hasConfirmedFactor(db: Db, userId: string): boolean {
+  const row = db
+    .select({ n: count() })
+    .from(userFactors)
+    .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
+    .get();
+  return (row?.n ?? 0) > 0;
+}
+
+/** Whether any instance administrator has a confirmed factor. */
+export function anyAdminHasFactor(db: Db): boolean {
+  const row = db
+    .select({ n: count() })
+    .from(userFactors)
+    .innerJoin(users, eq(users.id, userFactors.userId))
+    .where(and(eq(users.isAdmin, true), isNotNull(userFactors.confirmedAt)))
+    .get();
+  return (row?.n ?? 0) > 0;
+}
+
+/** Mark a TOTP factor confirmed (at enrolment) and record the step its confirming code used. */
+export function confirmTotp(db: Db, id: string, step: number, now: Date): void {
+  db.update(userFactors).set({ confirmedAt: now, lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run();
+}
+
+/**
+ * Record that a code of time step `step` was used, only if it is later than the last one: false
+ * when another request used this step (or a later one) first, so one code never counts twice.
+ */
+export function spendTotpStep(db: Db, id: string, step: number, now: Date): boolean {
+  const row = db.select({ lastStep: userFactors.lastStep }).from(userFactors).where(eq(userFactors.id, id)).get();
+  if (!row || (row.lastStep !== null && row.lastStep >= step)) return false;
+  return db.update(userFactors).set({ lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run().changes === 1;
+}
+
+/** Delete one of the user's factors; false when it is not theirs. */
+export function deleteFactor(db: Db, userId: string, id: string): boolean {
+  return (
+    db
+      .delete(userFactors)
+      .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId)))
+      .run().changes === 1
+  );
+}
+
+/** Replace the user's recovery codes with these hashes. */
+export function replaceRecoveryCodes(db: Db, userId: string, hashes: string[]): void {
+  db.transaction((tx) => {
+    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+    for (const codeHash of hashes) tx.insert(recoveryCodes).values({ id: newId(), userId, codeHash }).run();
+  });
+}
+
+/** Use the unused recovery code with this hash: true once, false after (single use, race-safe). */
+export function spendRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): boolean {
+  return (
+    db
+      .update(recoveryCodes)
+      .set({ usedAt: now })
+      .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
+      .run().changes > 0
+  );
+}
+
+/** How many unused recovery codes the user has left. */
+export function countRecoveryCodesLeft(db: Db, userId: string): number {
+  const row = db
+    .select({ n: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
+    .get();
+  return row?.n ?? 0;
+}
+
+/** Forget the user's recovery codes (their last factor was removed). */
+export function deleteRecoveryCodes(db: Db, userId: string): void {
+  db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+}

@@ -1,0 +1,73 @@
+/**
+ * The instance's second-factor policies (docs/second-factors.md#policies): "required for instance
+ * administrators" (unset = on as soon as any administrator has enrolled) and "required for everyone".
+ * Someone the policy covers who has no factor is sent to enrol before anything else, and an
+ * administrator without one cannot create stdio servers while the administrators' policy is on.
+ */
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { anyAdminHasFactor, hasConfirmedFactor } from "../../db/queries/factors";
+import { getInstanceMeta, setInstanceMeta } from "../../db/queries/instance-meta";
+import { z } from "zod";
+import { AppError } from "../errors";
+
+const ADMINS_KEY = "mfa.required_for_admins";
+const EVERYONE_KEY = "mfa.required_for_everyone";
+
+/** The policies in force, and whether the administrators' one was set or follows its default. */
+export interface MfaPolicy {
+  requiredForAdmins: boolean;
+  /** False while nobody has set it: then it is on once any administrator has enrolled. */
+  adminsExplicit: boolean;
+  requiredForEveryone: boolean;
+}
+
+/** The body of `PUT /api/admin/mfa-policy`. */
+export const mfaPolicySchema = z.object({ requiredForAdmins: z.boolean(), requiredForEveryone: z.boolean() }).strict();
+
+/** The policies in force. */
+export function mfaPolicy(db: Db): MfaPolicy {
+  const admins = getInstanceMeta(db, ADMINS_KEY);
+  return {
+    requiredForAdmins: admins === null ? anyAdminHasFactor(db) : admins === "on",
+    adminsExplicit: admins !== null,
+    requiredForEveryone: getInstanceMeta(db, EVERYONE_KEY) === "on",
+  };
+}
+
+/** Set both policies (an instance administrator, re-authenticated by the caller); audited. */
+export function setMfaPolicy(db: Db, adminId: string, input: z.infer<typeof mfaPolicySchema>): MfaPolicy {
+  const before = mfaPolicy(db);
+  setInstanceMeta(db, ADMINS_KEY, input.requiredForAdmins ? "on" : "off");
+  setInstanceMeta(db, EVERYONE_KEY, input.requiredForEveryone ? "on" : "off");
+  const after = mfaPolicy(db);
+  recordAudit(db, {
+    actorId: adminId,
+    action: "instance.mfa_policy",
+    detail: {
+      from: { requiredForAdmins: before.requiredForAdmins, requiredForEveryone: before.requiredForEveryone },
+      to: { requiredForAdmins: after.requiredForAdmins, requiredForEveryone: after.requiredForEveryone },
+    },
+  });
+  return after;
+}
+
+/** Whether a policy covers this user and they have no factor yet: they must enrol before anything else. */
+export function mustEnrol(db: Db, user: { id: string; isAdmin: boolean }): boolean {
+  const policy = mfaPolicy(db);
+  if (!policy.requiredForEveryone && !(user.isAdmin && policy.requiredForAdmins)) return false;
+  return !hasConfirmedFactor(db, user.id);
+}
+
+/**
+ * Refuse creating a stdio server (a program on the host) for an administrator without a second
+ * factor while the administrators' policy is on (`auth.enrolment_required`).
+ */
+export function assertFactorForStdio(db: Db, user: { id: string; isAdmin: boolean }): void {
+  if (!user.isAdmin || !mfaPolicy(db).requiredForAdmins || hasConfirmedFactor(db, user.id)) return;
+  throw new AppError(
+    "auth.enrolment_required",
+    "Add a second factor to your account (Account › Second factors) before creating a stdio server.",
+    "command",
+  );
+}

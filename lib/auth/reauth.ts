@@ -1,0 +1,67 @@
+/**
+ * Re-authentication before sensitive acts (docs/second-factors.md#re-authentication): changing
+ * roles, credential modes, a server's origin or secrets, another user's account, or the instance's
+ * second-factor policies needs a sign-in or a re-entered password or code within the last 10 minutes.
+ * The use cases call `requireRecentAuth`; this is the one place the rule lives.
+ */
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { getSessionAuthenticatedAt, markSessionAuthenticated } from "../../db/queries/sessions";
+import { getPasswordHashById } from "../../db/queries/users";
+import { AppError } from "../errors";
+import { verifyPassword } from "../security/password";
+import { verifySecondFactor } from "./second-factors";
+import { clearAccountAttempts, takeAttempt } from "./sign-in-throttle";
+
+/** How long a sign-in or re-authentication counts as recent. */
+export const REAUTH_WINDOW_MS = 10 * 60_000;
+
+/** The caller of a sensitive act: their browser session. */
+export interface ReauthActor {
+  sessionId: string;
+}
+
+/** Throw `auth.reauth_required` unless the caller's session proved who they are within the window. */
+export function requireRecentAuth(db: Db, actor: ReauthActor, now = new Date()): void {
+  const at = getSessionAuthenticatedAt(db, actor.sessionId);
+  if (at && now.getTime() - at.getTime() <= REAUTH_WINDOW_MS) return;
+  throw new AppError(
+    "auth.reauth_required",
+    "Confirm it is you: enter your password or a code from your authenticator app, then try again.",
+  );
+}
+
+/** The body of `POST /api/account/reauth`: the password or a second-factor code. */
+export const reauthSchema = z.union([
+  z.object({ password: z.string().min(1).max(512) }).strict(),
+  z.object({ code: z.string().min(1).max(64) }).strict(),
+]);
+
+/** Who re-authenticates, from which session and address. */
+export interface ReauthCaller {
+  id: string;
+  email: string;
+  sessionId: string;
+  address: string;
+}
+
+/**
+ * Prove who the caller is again with their password or a second-factor code (throttled like a
+ * sign-in); the session then counts as recently authenticated for `REAUTH_WINDOW_MS`.
+ */
+export async function reauthenticate(db: Db, caller: ReauthCaller, body: z.infer<typeof reauthSchema>, now = new Date()): Promise<void> {
+  takeAttempt("signIn", { email: caller.email, address: caller.address });
+  let ok: boolean;
+  if ("password" in body) {
+    const stored = getPasswordHashById(db, caller.id);
+    ok = !!stored && (await verifyPassword(body.password, stored));
+  } else {
+    ok = (await verifySecondFactor(db, caller.id, body.code, now)) !== null;
+  }
+  if (!ok) {
+    const field = "password" in body ? "password" : "code";
+    throw new AppError("auth.forbidden", field === "password" ? "The password is not right." : "That code is not right.", field);
+  }
+  clearAccountAttempts(caller.email, caller.address);
+  markSessionAuthenticated(db, caller.sessionId, now);
+}

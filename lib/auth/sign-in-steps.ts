@@ -1,0 +1,45 @@
+/**
+ * The two steps of a sign-in for a user with a second factor: a right password starts a pending
+ * sign-in (lib/auth/pending-sign-in.ts) instead of a session; a right code for it then signs in.
+ * Called from the credentials provider's `authorize` (options.ts) with the request's slot.
+ */
+import type { Db } from "../../db/client";
+import { getUserById, type UserRecord } from "../../db/queries/users";
+import { endPendingSignIn, failPendingSignIn, readPendingSignIn, startPendingSignIn } from "./pending-sign-in";
+import { hasSecondFactor, verifySecondFactor } from "./second-factors";
+import type { SignInContext } from "./sign-in-context";
+import { clearAccountAttempts } from "./sign-in-throttle";
+
+/** The `error` of next-auth's answer when the password was right and a code is owed (the handler turns it into `auth.second_factor_required`). */
+export const SECOND_FACTOR_SIGN_IN = "SecondFactorRequired";
+/** The `error` when the pending sign-in is unknown, expired or used up: the password is needed again. */
+export const SIGN_IN_EXPIRED = "SignInExpired";
+
+/** When the user has a factor, start a pending sign-in in the request's slot and answer true. */
+export function beginSecondStep(db: Db, user: UserRecord, context: SignInContext | undefined): boolean {
+  if (!hasSecondFactor(db, user.id)) return false;
+  // Without the slot (not through our handler) there is no way to hand out the token: no sign-in.
+  if (!context) throw new Error(SIGN_IN_EXPIRED);
+  context.startedPending = startPendingSignIn(user);
+  return true;
+}
+
+/**
+ * The second step: the user of the request's pending sign-in when `code` is one of their current
+ * TOTP codes or unused recovery codes; null for a wrong code (counted against the pending sign-in).
+ */
+export async function completeSecondStep(db: Db, code: string, context: SignInContext | undefined) {
+  const token = context?.pendingToken;
+  const pending = readPendingSignIn(token);
+  if (!token || !pending) throw new Error(SIGN_IN_EXPIRED);
+  if (!(await verifySecondFactor(db, pending.userId, code))) {
+    failPendingSignIn(token);
+    return null;
+  }
+  endPendingSignIn(token);
+  const user = getUserById(db, pending.userId);
+  // Disabled between the two steps: the session would be refused anyway; say nothing more here.
+  if (!user) return null;
+  clearAccountAttempts(pending.email, context?.address);
+  return { id: user.id, email: user.email, name: user.name };
+}

@@ -1,0 +1,68 @@
+/**
+ * Second factors and re-authentication for the signed-in user, and the instance's second-factor
+ * policies for administrators. Each binds the database handle for lib/auth.
+ */
+import "server-only";
+import { z } from "zod";
+import { getDb } from "../../db/client";
+import { type MfaPolicy, mfaPolicy, type mfaPolicySchema, mustEnrol, setMfaPolicy } from "../auth/mfa-policy";
+import { reauthenticate, type reauthSchema, requireRecentAuth } from "../auth/reauth";
+import { confirmTotpEnrolment, factorsView, removeFactor, startTotpEnrolment } from "../auth/second-factors";
+import type { SessionUser } from "../auth/session";
+import { clearAccountAttempts, clientAddress, takeAttempt } from "../auth/sign-in-throttle";
+
+export { mfaPolicySchema } from "../auth/mfa-policy";
+export { reauthSchema } from "../auth/reauth";
+
+/** The body of `POST /api/account/factors/totp`. */
+export const startTotpSchema = z.object({ name: z.string().max(80).optional() }).strict();
+/** The body of `POST /api/account/factors/totp/confirm`. */
+export const confirmTotpSchema = z.object({ factorId: z.string().min(1).max(64), code: z.string().min(1).max(16) }).strict();
+/** The body of `DELETE /api/account/factors/:id`: a current code of a factor, or a recovery code. */
+export const removeFactorSchema = z.object({ code: z.string().min(1).max(64) }).strict();
+
+/** Whether a policy covers the user and they still have no factor (the enrolment page asks for one). */
+export function enrolmentDue(user: SessionUser): boolean {
+  return mustEnrol(getDb(), user);
+}
+
+/** The caller's second factors and recovery codes left (never a secret). */
+export function myFactors(user: SessionUser) {
+  return factorsView(getDb(), user.id);
+}
+
+/** Start adding an authenticator app: its secret and URI, answered this once. */
+export function startTotp(user: SessionUser, input: z.infer<typeof startTotpSchema>) {
+  return startTotpEnrolment(getDb(), user, input.name);
+}
+
+/** Confirm the authenticator with a code it shows: it counts from now, and ten recovery codes are answered once. */
+export function confirmTotp(user: SessionUser, input: z.infer<typeof confirmTotpSchema>) {
+  return confirmTotpEnrolment(getDb(), user, input.factorId, input.code);
+}
+
+/** Remove one of the caller's factors with a current code; wrong codes are throttled like passwords. */
+export async function removeMyFactor(user: SessionUser, request: Request, factorId: string, input: z.infer<typeof removeFactorSchema>) {
+  const keys = { email: user.email, address: clientAddress(request.headers) };
+  takeAttempt("signIn", keys);
+  await removeFactor(getDb(), user, factorId, input.code);
+  clearAccountAttempts(keys.email, keys.address);
+}
+
+/** Prove who the caller is again (password or code); sensitive acts are then allowed for 10 minutes. */
+export function reauth(user: SessionUser, request: Request, input: z.infer<typeof reauthSchema>) {
+  const caller = { id: user.id, email: user.email, sessionId: user.sessionId, address: clientAddress(request.headers) };
+  return reauthenticate(getDb(), caller, input);
+}
+
+/** The instance's second-factor policies. */
+export function instanceMfaPolicy(): MfaPolicy {
+  return mfaPolicy(getDb());
+}
+
+/** Set the instance's second-factor policies: a sensitive act, so it needs a recent sign-in. */
+export function setInstanceMfaPolicy(admin: SessionUser, input: z.infer<typeof mfaPolicySchema>): MfaPolicy {
+  const db = getDb();
+  requireRecentAuth(db, admin);
+  return setMfaPolicy(db, admin.id, input);
+}
