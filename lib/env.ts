@@ -35,6 +35,16 @@ export function registrationOpen(): boolean {
   return (process.env.SWITCHBOARD_REGISTRATION ?? "open").toLowerCase() !== "closed";
 }
 
+/**
+ * Outgoing mail (`SWITCHBOARD_SMTP_URL`, e.g. `smtps://user:pass@smtp.example.com:465`, and
+ * `SWITCHBOARD_MAIL_FROM`), or null when no SMTP URL is set: links are then shown to the administrator.
+ */
+export function mailSetting(): { smtpUrl: string; from: string } | null {
+  const smtpUrl = process.env.SWITCHBOARD_SMTP_URL?.trim();
+  if (!smtpUrl) return null;
+  return { smtpUrl, from: process.env.SWITCHBOARD_MAIL_FROM?.trim() || "Switchboard <switchboard@localhost>" };
+}
+
 /** `SWITCHBOARD_SECRET_KEY`: the instance key given by the administrator, if any. */
 export function secretKeySetting(): string | undefined {
   return process.env.SWITCHBOARD_SECRET_KEY;

@@ -30,6 +30,9 @@ export function AdminView({ meId }: { meId: string }) {
   const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
   const [q, setQ] = useState("");
   const [link, setLink] = useState<string | null>(null);
+  // The last invitation or reset link sent by email (mail set up), or a reset link to pass on.
+  const [notice, setNotice] = useState<string | null>(null);
+  const [resetLink, setResetLink] = useState<{ email: string; url: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
@@ -68,7 +71,11 @@ export function AdminView({ meId }: { meId: string }) {
           onSubmit={async (e) => {
             e.preventDefault();
             const email = new FormData(e.currentTarget).get("email");
-            await act(async () => setLink((await api<{ url: string }>("/api/admin/users", { method: "POST", json: { email } })).url));
+            await act(async () => {
+              const created = await api<{ url?: string; emailed: boolean }>("/api/admin/users", { method: "POST", json: { email } });
+              setLink(created.url ?? null);
+              setNotice(created.emailed ? `Invitation sent by email to ${email}.` : null);
+            });
           }}
         >
           <Label className="mb-0 min-w-0 flex-1 basis-56">
@@ -78,6 +85,25 @@ export function AdminView({ meId }: { meId: string }) {
           <Button type="submit">Create link</Button>
         </form>
         {link && <Input className="font-mono" readOnly value={link} data-testid="user-invitation-link" />}
+        {notice && (
+          <p role="status" className="text-sm" data-testid="admin-mail-notice">
+            {notice}
+          </p>
+        )}
+        {resetLink && (
+          <Label className="mb-0 block">
+            <span className="mb-1 block text-sm">
+              Password-reset link for {resetLink.email} (works once, for one hour; pass it on privately)
+            </span>
+            <Input
+              className="font-mono"
+              readOnly
+              value={resetLink.url}
+              data-testid="user-reset-link"
+              onFocus={(e) => e.currentTarget.select()}
+            />
+          </Label>
+        )}
         <ScrollX label="Users">
           <table className="w-full text-sm" data-testid="admin-users">
             <tbody>
@@ -110,6 +136,23 @@ export function AdminView({ meId }: { meId: string }) {
                           onClick={() => act(() => api(`/api/admin/users/${u.id}`, { method: "PATCH", json: { disabled: !u.disabledAt } }))}
                         >
                           {u.disabledAt ? "Enable" : "Disable"}
+                        </Button>
+                        <Button
+                          type="button"
+                          variant="secondary"
+                          size="sm"
+                          onClick={() =>
+                            act(async () => {
+                              const issued = await api<{ email: string; emailed: boolean; url?: string }>(
+                                `/api/admin/users/${u.id}/password-reset`,
+                                { method: "POST" },
+                              );
+                              setResetLink(issued.url ? { email: issued.email, url: issued.url } : null);
+                              setNotice(issued.emailed ? `Password-reset link sent by email to ${issued.email}.` : null);
+                            })
+                          }
+                        >
+                          Reset link
                         </Button>
                         <Button
                           type="button"

@@ -6,6 +6,7 @@ import { ApiError, apiRequest } from "../api-client";
 import { Button } from "./primitives/button";
 import { Input } from "./primitives/input";
 import { FieldError, Label } from "./primitives/label";
+import { NewPasswordInput } from "./password-meter";
 
 /** One call through the app's API client, as `{ok, data}` (a failure's data carries its `message`). */
 async function send(path: string, init: RequestInit): Promise<{ ok: boolean; data: Record<string, unknown> }> {
@@ -51,7 +52,7 @@ export function PasswordForm() {
       </div>
       <div>
         <Label htmlFor="newPassword">New password (10+ characters)</Label>
-        <Input id="newPassword" name="newPassword" type="password" autoComplete="new-password" required />
+        <NewPasswordInput id="newPassword" name="newPassword" required />
       </div>
       {message && (
         <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-700" : "field-error"}>

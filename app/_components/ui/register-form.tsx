@@ -8,6 +8,7 @@ import { credentialsSignIn, signInFailureMessage } from "./credentials-sign-in";
 import { Button } from "./primitives/button";
 import { Input } from "./primitives/input";
 import { FieldError, Label } from "./primitives/label";
+import { NewPasswordInput } from "./password-meter";
 
 const LABELS = { name: "Name", email: "Email", password: "Password (10+ characters)", setupCode: "Setup code" } as const;
 
@@ -73,14 +74,18 @@ export function RegisterForm({ fresh = false }: { fresh?: boolean }) {
       {(fresh ? (["setupCode", "name", "email", "password"] as const) : (["name", "email", "password"] as const)).map((field) => (
         <div key={field}>
           <Label htmlFor={field}>{LABELS[field]}</Label>
-          <Input
-            id={field}
-            name={field}
-            type={field === "name" || field === "setupCode" ? "text" : field}
-            autoComplete={field === "password" ? "new-password" : field === "setupCode" ? "off" : field}
-            aria-invalid={!!errorFor(field)}
-            required
-          />
+          {field === "password" ? (
+            <NewPasswordInput id={field} name={field} aria-invalid={!!errorFor(field)} required />
+          ) : (
+            <Input
+              id={field}
+              name={field}
+              type={field === "name" || field === "setupCode" ? "text" : field}
+              autoComplete={field === "setupCode" ? "off" : field}
+              aria-invalid={!!errorFor(field)}
+              required
+            />
+          )}
           {errorFor(field) && (
             <p className="field-error" data-testid={`error-${field}`}>
               {errorFor(field)}

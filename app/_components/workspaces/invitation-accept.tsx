@@ -5,6 +5,7 @@ import { useState } from "react";
 import { api } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
+import { NewPasswordInput } from "../ui/password-meter";
 import { FieldError, Label } from "../ui/primitives/label";
 
 interface Props {
@@ -84,7 +85,11 @@ export function InvitationAccept({ token, invitation, signedInAs }: Props) {
           )}
           <Label className="mb-0">
             <span className="mb-1 block">Password{mode === "register" ? " (at least 10 characters)" : ""}</span>
-            <Input name="password" type="password" required autoComplete={mode === "register" ? "new-password" : "current-password"} />
+            {mode === "register" ? (
+              <NewPasswordInput name="password" required userInputs={[invitation.email]} />
+            ) : (
+              <Input name="password" type="password" required autoComplete="current-password" />
+            )}
           </Label>
           <Button type="submit" disabled={busy}>
             {mode === "register" ? "Create account and join" : "Sign in and join"}

@@ -14,6 +14,8 @@ const PUBLIC_ROUTES = new Set([
   "app/api/health/route.ts", // liveness, no data
   "app/oauth/client-metadata.json/route.ts", // the public OAuth client metadata document
   "app/api/invitations/[token]/register/route.ts", // registration through an invitation: the token is the permission
+  "app/api/password-reset/[token]/route.ts", // a new password through a reset link: the token is the permission
+  "app/api/auth/forgot-password/route.ts", // asking for a reset link by email: nobody is signed in
 ]);
 const SESSION_CHECK = /\b(requireUser|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
 

@@ -1,5 +1,6 @@
 import { requireWorkspaceById } from "@/lib/use-cases/caller";
 import { idParam, parseJson, route } from "@/lib/http";
+import { deliverInvitation } from "@/lib/use-cases/mail-links";
 import { inviteToWorkspace, workspaceInvitations } from "@/lib/use-cases/workspaces";
 import { invitationBody } from "./schema";
 
@@ -11,11 +12,15 @@ export const GET = route(async (_request: Request, context: Context) => {
   return Response.json({ invitations: workspaceInvitations(caller) });
 });
 
-/** Invite `{email, role}` → 201 `{id, token, url}`: the link is shown once, to copy. */
+/**
+ * Invite `{email, role}` → 201 `{id, emailed: true}` when mail is set up (the link went to the
+ * invited address), else `{id, token, url, emailed: false}`: the link is shown once, to copy.
+ */
 export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
   const body = await parseJson(request, invitationBody);
-  return Response.json(inviteToWorkspace(caller, body, request), {
+  const invitation = inviteToWorkspace(caller, body, request);
+  return Response.json(await deliverInvitation(invitation, { email: body.email, workspaceName: caller.workspace.name }), {
     status: 201,
     headers: { "cache-control": "no-store" },
   });

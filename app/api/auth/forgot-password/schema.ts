@@ -1,0 +1,1 @@
+export { forgotPasswordSchema as forgotPasswordBody } from "@/lib/use-cases/mail-links";

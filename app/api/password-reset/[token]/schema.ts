@@ -1,0 +1,1 @@
+export { passwordResetSchema as passwordResetBody } from "@/lib/use-cases/mail-links";

@@ -1,0 +1,44 @@
+/** One-time password-reset links; stored by the SHA-256 of their token, never the token itself. */
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../client";
+import { newId } from "../ids";
+import { passwordResets } from "../schema";
+
+/** A stored reset link. */
+export type PasswordResetRecord = typeof passwordResets.$inferSelect;
+
+/** Store a new reset link. */
+export function insertPasswordReset(
+  db: Db,
+  input: { userId: string; tokenHash: string; issuedBy: string | null; expiresAt: Date },
+): PasswordResetRecord {
+  return db
+    .insert(passwordResets)
+    .values({ id: newId(), ...input })
+    .returning()
+    .get();
+}
+
+/** The reset link with this token hash, or null. */
+export function getPasswordResetByTokenHash(db: Db, tokenHash: string): PasswordResetRecord | null {
+  return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get() ?? null;
+}
+
+/** Mark a link used, only if it still was unused: true for the one caller that used it. */
+export function markPasswordResetUsed(db: Db, id: string, now: Date): boolean {
+  return (
+    db
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.id, id), isNull(passwordResets.usedAt)))
+      .run().changes === 1
+  );
+}
+
+/** Close every unused link of a user (a newer one was issued, or the password was just reset). */
+export function closeUnusedPasswordResets(db: Db, userId: string, now: Date): void {
+  db.update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+    .run();
+}
