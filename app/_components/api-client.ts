@@ -233,14 +233,14 @@ export async function deleteChat(ws: WorkspaceSlug, chatId: string): Promise<voi
   await apiRequest<void>(workspaceApiPath(ws, `chats/${encodeURIComponent(chatId)}`), { method: "DELETE" });
 }
 
-/** The user's model settings. */
-export function getModelSettings(): Promise<ModelSettingsView> {
-  return apiRequest<ModelSettingsView>("/api/settings/model");
+/** The user's model settings, with the model that wins in workspace `ws`. */
+export function getModelSettings(ws: WorkspaceSlug): Promise<ModelSettingsView> {
+  return apiRequest<ModelSettingsView>(workspaceApiPath(ws, "settings/model"));
 }
 
-/** Change the user's model settings; answers the new view. */
-export function saveModelSettings(body: Record<string, unknown>): Promise<ModelSettingsView> {
-  return apiRequest<ModelSettingsView>("/api/settings/model", json("PUT", body));
+/** Change the user's model settings; answers the new view in workspace `ws`. */
+export function saveModelSettings(ws: WorkspaceSlug, body: Record<string, unknown>): Promise<ModelSettingsView> {
+  return apiRequest<ModelSettingsView>(workspaceApiPath(ws, "settings/model"), json("PUT", body));
 }
 
 /** Every tool with its approval policy. */

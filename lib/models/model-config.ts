@@ -1,6 +1,7 @@
 /**
- * Which model a user's chat uses: the user's own choice from Settings, else the instance defaults
- * from the environment. Pure: the environment and the stored settings are passed in.
+ * Which model a user's chat uses: the user's own choice from Settings, else the workspace's
+ * default, else the instance defaults from the environment. Pure: the environment and the stored
+ * settings are passed in.
  */
 import type { UserModelChoice } from "../domain/model-choice";
 import { type EnvBag, environment } from "../env";
@@ -17,8 +18,8 @@ export interface ModelConfig {
   model: string;
   baseUrl?: string;
   apiKey?: string;
-  /** Where the choice came from, for the UI. */
-  source: "user" | "instance";
+  /** Where the choice came from, for the UI: the user's own, the workspace default, the instance's. */
+  source: "user" | "workspace" | "instance";
 }
 
 /** The stored choice lives in lib/domain so the database can return it without importing the agent. */
@@ -62,17 +63,22 @@ function mayUseInstanceKey(provider: ProviderId, baseUrl: string | undefined, en
 }
 
 /**
- * Resolve the model for a user. A user who picked a provider and model uses them (their key, else
- * the instance key for the same provider and endpoint); otherwise the instance defaults apply.
+ * Resolve a stored choice. A choice with a provider and model is used (its key, else the instance
+ * key for the same provider and endpoint), labelled `source`; otherwise the instance defaults apply.
  */
-export function resolveModelConfig(user: UserModelChoice | null, env: EnvBag = environment()): ModelResolution {
+export function resolveModelConfig(
+  user: UserModelChoice | null,
+  env: EnvBag = environment(),
+  source: "user" | "workspace" = "user",
+): ModelResolution {
   const userProvider = clean(user?.provider);
   const userModel = clean(user?.model);
   if (userProvider && userModel) {
-    if (!isProvider(userProvider)) return { ok: false, reason: `Unknown provider "${userProvider}" in your settings. ${HOW_TO_CONFIGURE}` };
+    const where = source === "user" ? "your settings" : "the workspace's default model";
+    if (!isProvider(userProvider)) return { ok: false, reason: `Unknown provider "${userProvider}" in ${where}. ${HOW_TO_CONFIGURE}` };
     const baseUrl = clean(user?.baseUrl);
     const borrowed = mayUseInstanceKey(userProvider, baseUrl, env) ? instanceKeyFor(userProvider, env) : undefined;
-    return finish({ provider: userProvider, model: userModel, baseUrl, apiKey: clean(user?.apiKey) ?? borrowed, source: "user" });
+    return finish({ provider: userProvider, model: userModel, baseUrl, apiKey: clean(user?.apiKey) ?? borrowed, source });
   }
   const provider = clean(env.SWITCHBOARD_LLM_PROVIDER);
   const model = clean(env.SWITCHBOARD_LLM_MODEL);
@@ -85,6 +91,20 @@ export function resolveModelConfig(user: UserModelChoice | null, env: EnvBag = e
     apiKey: instanceKeyFor(provider, env),
     source: "instance",
   });
+}
+
+/**
+ * The model that really wins for a user in a workspace: their own complete choice, else the
+ * workspace default (`workspace`), else the instance defaults. The one order chat and Settings share.
+ */
+export function effectiveModelConfig(
+  own: UserModelChoice | null,
+  workspace: UserModelChoice | null,
+  env: EnvBag = environment(),
+): ModelResolution {
+  if (clean(own?.provider) && clean(own?.model)) return resolveModelConfig(own, env, "user");
+  if (workspace) return resolveModelConfig(workspace, env, "workspace");
+  return resolveModelConfig(own, env, "user");
 }
 
 function finish(config: ModelConfig): ModelResolution {

@@ -7,7 +7,7 @@ import { getUserModelChoice, saveUserModelChoice } from "../../db/queries/settin
 import { instanceModelSetting } from "../env";
 import { AppError } from "../errors";
 import { isSafeLinkUrl } from "../net/url-safety";
-import { PROVIDERS, maskKey, resolveModelConfig } from "./model-config";
+import { effectiveModelConfig, PROVIDERS, maskKey, type UserModelChoice } from "./model-config";
 
 /** Body of `PUT /api/settings/model`; empty provider/model = use the instance defaults. */
 export const modelSettingsSchema = z.object({
@@ -31,10 +31,20 @@ export const modelSettingsSchema = z.object({
   clearApiKey: z.boolean().optional(),
 });
 
-/** The settings as the browser sees them. */
-export function modelSettingsView(db: Db, userId: string) {
+/** The workspace a model view is read in: its name and its default model (null: none set). */
+export interface ModelViewWorkspace {
+  name: string;
+  personal: boolean;
+  choice: UserModelChoice | null;
+}
+
+/**
+ * The settings as the browser sees them, in `workspace`: the user's own choice (key masked), the
+ * workspace's and the instance's defaults, and the model that wins there (`effective`).
+ */
+export function modelSettingsView(db: Db, userId: string, workspace: ModelViewWorkspace | null = null) {
   const choice = getUserModelChoice(db, userId);
-  const resolution = resolveModelConfig(choice);
+  const resolution = effectiveModelConfig(choice, workspace?.choice ?? null);
   return {
     provider: choice?.provider ?? null,
     model: choice?.model ?? null,
@@ -43,6 +53,13 @@ export function modelSettingsView(db: Db, userId: string) {
     instance: {
       ...instanceModelSetting(),
     },
+    workspace: workspace
+      ? {
+          name: workspace.personal ? "your personal workspace" : workspace.name,
+          provider: workspace.choice?.provider ?? null,
+          model: workspace.choice?.model ?? null,
+        }
+      : null,
     effective: resolution.ok
       ? { ok: true as const, provider: resolution.config.provider, model: resolution.config.model, source: resolution.config.source }
       : { ok: false as const, reason: resolution.reason },
@@ -58,10 +75,15 @@ export function validateModelChoice(input: z.infer<typeof modelSettingsSchema>):
   if (input.provider && !input.model) throw new AppError("request.invalid", "Name the model to use with this provider.", "model");
 }
 
-/** Validate and store an update; returns the new view. */
-export function updateModelSettings(db: Db, userId: string, input: z.infer<typeof modelSettingsSchema>) {
+/** Validate and store an update; returns the new view in `workspace`. */
+export function updateModelSettings(
+  db: Db,
+  userId: string,
+  input: z.infer<typeof modelSettingsSchema>,
+  workspace: ModelViewWorkspace | null = null,
+) {
   validateModelChoice(input);
   const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
   saveUserModelChoice(db, userId, { provider: input.provider, model: input.model, baseUrl: input.baseUrl, apiKey });
-  return modelSettingsView(db, userId);
+  return modelSettingsView(db, userId, workspace);
 }

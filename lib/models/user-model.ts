@@ -7,15 +7,14 @@ import type { Db } from "../../db/client";
 import { getUserModelChoice } from "../../db/queries/settings";
 import { guardedFetchFromEnv } from "../net";
 import { createLanguageModel, type ProviderFetch } from "./model";
-import { resolveModelConfig, type ModelResolution, type UserModelChoice } from "./model-config";
+import { effectiveModelConfig, type ModelResolution, type UserModelChoice } from "./model-config";
 
 /**
  * Which model the user would get, without building it (for the chat banner and Settings): their
  * own choice, else the workspace default (`fallback`), else the instance defaults.
  */
 export function userModelResolution(db: Db, userId: string, fallback: UserModelChoice | null = null): ModelResolution {
-  const own = getUserModelChoice(db, userId);
-  return resolveModelConfig(own?.provider && own.model ? own : (fallback ?? own));
+  return effectiveModelConfig(getUserModelChoice(db, userId), fallback);
 }
 
 /** The user's model, or the reason there is none. */

@@ -20,6 +20,7 @@ import { workspaceModelChoice } from "../models/workspace-default";
 import { oauthRequestOrigin } from "../runtime/oauth-deps";
 import { configuredPublicOrigin } from "../security/public-url";
 import type { SessionUser } from "../auth/session";
+import type { WorkspaceCaller } from "../auth/workspace";
 
 export { modelSettingsSchema } from "../models/settings-service";
 
@@ -57,14 +58,23 @@ export function signOutEverywhere(userId: string) {
   return signOutEverywhereIn(getDb(), userId);
 }
 
-/** The user's model settings (API key masked) and which model is in effect. */
-export function userModelSettings(userId: string) {
-  return modelSettingsView(getDb(), userId);
+// The workspace the view is read in: its default model can be what wins.
+function viewWorkspace(caller: WorkspaceCaller) {
+  return {
+    name: caller.workspace.name,
+    personal: caller.workspace.personal,
+    choice: workspaceModelChoice(getDb(), caller.workspaceId),
+  };
 }
 
-/** Change the user's provider, model, base URL or key. */
-export function setUserModelSettings(userId: string, input: z.infer<typeof modelSettingsSchema>) {
-  return updateModelSettings(getDb(), userId, input);
+/** The caller's model settings (API key masked) and which model is in effect in their workspace. */
+export function userModelSettings(caller: WorkspaceCaller) {
+  return modelSettingsView(getDb(), caller.id, viewWorkspace(caller));
+}
+
+/** Change the caller's provider, model, base URL or key; answers the view in their workspace. */
+export function setUserModelSettings(caller: WorkspaceCaller, input: z.infer<typeof modelSettingsSchema>) {
+  return updateModelSettings(getDb(), caller.id, input, viewWorkspace(caller));
 }
 
 /** One short request to the model the caller would chat with in their workspace; never throws for provider failures. */

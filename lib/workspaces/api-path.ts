@@ -53,6 +53,7 @@ export const WORKSPACE_ROUTES = [
   "servers/export",
   "servers/import",
   "servers/test",
+  "settings/model",
   "settings/model/test",
   "settings/tool-policies",
   "tools/held",

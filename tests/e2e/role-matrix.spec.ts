@@ -269,13 +269,13 @@ const ROUTES: Route[] = [
     own: EVERYONE(404),
     userLevel: true,
   },
-  { key: "GET /api/settings/model", url: () => "/api/settings/model", own: EVERYONE(200), userLevel: true },
+  // The caller's own model, read and saved in a workspace: the answer says which model wins there.
+  { key: "GET /api/settings/model", url: () => "/api/settings/model", own: MEMBERS_OK(200) },
   {
     key: "PUT /api/settings/model",
     url: () => "/api/settings/model",
     body: () => ({ provider: null, model: null, baseUrl: null }),
-    own: EVERYONE(200),
-    userLevel: true,
+    own: MEMBERS_OK(200),
   },
   { key: "GET /api/settings/tool-policies", url: () => "/api/settings/tool-policies", own: MEMBERS_OK(200) },
   { key: "PUT /api/settings/tool-policies", url: () => "/api/settings/tool-policies", body: () => ({}), own: MEMBERS_OK(400) },

@@ -13,7 +13,8 @@ test.describe.configure({ timeout: 180_000 });
 test("settings sections, the model sentence, and the audit log with names, filters, pages and CSV", async ({ browser }, testInfo) => {
   const owner = await signedUp(browser, "audit-owner");
   const mate = await signedUp(browser, "audit-mate");
-  const team = await createTeam(owner, `Audit ${Date.now()}`);
+  const teamName = `Audit ${Date.now()}`;
+  const team = await createTeam(owner, teamName);
   await addMember(owner, team.id, mate, "member");
   // Invitations fill more than one page of 25; then a role change names the mate as its target.
   for (let i = 0; i < 26; i++) {
@@ -37,6 +38,32 @@ test("settings sections, the model sentence, and the audit log with names, filte
   await expect(page).toHaveURL(new RegExp(`${w}/settings/model$`));
   await expect(page.getByTestId("model-precedence")).toContainText("Your own model wins");
   await expect(page.getByTestId("model-settings")).toBeVisible();
+  // "In use" names the model that really wins here: with no own choice, the workspace default.
+  const teamModel = await owner.api.put(`/api/workspaces/${team.id}/model`, {
+    data: { provider: "openai-compatible", model: "team-default-llm", baseUrl: "http://127.0.0.1:9/v1" },
+  });
+  expect(teamModel.status()).toBe(200);
+  await page.reload();
+  const inUse = page.getByTestId("model-effective");
+  await expect(inUse).toHaveText(`In use here: openai-compatible / team-default-llm (default of ${teamName})`);
+  await expect(page.getByLabel("Provider").locator("option").first()).toHaveText(
+    "Workspace default (openai-compatible / team-default-llm)",
+  );
+  // Their own choice wins, and the line says so; cleared again, the workspace default is back.
+  await page.getByLabel("Provider").selectOption("openai-compatible");
+  await page.getByLabel("Model").fill("my-own-llm");
+  await page.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
+  await page.getByRole("button", { name: "Save model settings" }).click();
+  await expect(inUse).toHaveText("In use here: openai-compatible / my-own-llm (your choice)");
+  await page.getByLabel("Provider").selectOption("");
+  await page.getByLabel("Model").fill("");
+  await page.getByLabel("Base URL").fill("");
+  await page.getByRole("button", { name: "Save model settings" }).click();
+  await expect(inUse).toHaveText(`In use here: openai-compatible / team-default-llm (default of ${teamName})`);
+  // In the personal workspace the team's default does not apply.
+  await page.goto("/w/personal/settings/model");
+  await expect(inUse).not.toContainText("team-default-llm");
+  await page.goto(`${w}/settings/model`);
   await sections.getByRole("link", { name: "Workspace" }).click();
   await expect(page.getByTestId(`member-${mate.account.email}`)).toBeVisible();
   await expect(page.getByTestId("audit-log")).toHaveCount(0);

@@ -9,7 +9,20 @@ import { Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
 import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 
-/** The form. */
+// Where the model in use comes from, in the words of the precedence sentence above the form.
+function sourceLabel(view: ModelSettingsView): string {
+  if (view.effective.ok && view.effective.source === "user") return "your choice";
+  if (view.effective.ok && view.effective.source === "workspace") return `default of ${view.workspace?.name ?? "this workspace"}`;
+  return "instance default";
+}
+
+// The empty provider: what a chat falls back to here (the workspace default, else the instance's).
+function fallbackLabel(view: ModelSettingsView | null): string {
+  if (view?.workspace?.provider) return `Workspace default (${view.workspace.provider} / ${view.workspace.model})`;
+  return `Instance default${view?.instance.provider ? ` (${view.instance.provider} / ${view.instance.model})` : ""}`;
+}
+
+/** The form: the caller's own model, and the one that wins in the workspace on screen. */
 export function ModelSettingsForm() {
   const ws = useWorkspaceSlug();
   const [view, setView] = useState<ModelSettingsView | null>(null);
@@ -21,8 +34,8 @@ export function ModelSettingsForm() {
     setForm({ provider: v.provider ?? "", model: v.model ?? "", baseUrl: v.baseUrl ?? "", apiKey: "" });
   }, []);
   useEffect(() => {
-    getModelSettings().then(load, (e: Error) => setMessage({ tone: "error", text: e.message }));
-  }, [load]);
+    getModelSettings(ws).then(load, (e: Error) => setMessage({ tone: "error", text: e.message }));
+  }, [load, ws]);
 
   const save = async (extra: { clearApiKey?: boolean } = {}) => {
     setMessage(null);
@@ -34,7 +47,7 @@ export function ModelSettingsForm() {
         ...(form.apiKey ? { apiKey: form.apiKey } : {}),
         ...extra,
       };
-      load(await saveModelSettings(body));
+      load(await saveModelSettings(ws, body));
       setMessage({ tone: "ok", text: "Saved." });
       toast.success("Saved");
     } catch (e) {
@@ -70,7 +83,7 @@ export function ModelSettingsForm() {
       {view && (
         <p data-testid="model-effective" className="text-sm text-muted-foreground">
           {view.effective.ok
-            ? `In use: ${view.effective.provider} / ${view.effective.model} (${view.effective.source === "user" ? "your choice" : "instance default"})`
+            ? `In use here: ${view.effective.provider} / ${view.effective.model} (${sourceLabel(view)})`
             : view.effective.reason}
         </p>
       )}
@@ -84,9 +97,7 @@ export function ModelSettingsForm() {
             onChange={(e) => setForm({ ...form, provider: e.target.value })}
             className={input}
           >
-            <option value="">
-              Instance default{view?.instance.provider ? ` (${view.instance.provider} / ${view.instance.model})` : ""}
-            </option>
+            <option value="">{fallbackLabel(view)}</option>
             <option value="openai">OpenAI</option>
             <option value="anthropic">Anthropic</option>
             <option value="openai-compatible">OpenAI-compatible endpoint</option>

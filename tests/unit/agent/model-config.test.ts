@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskKey, resolveModelConfig } from "@/lib/models/model-config";
+import { effectiveModelConfig, maskKey, resolveModelConfig } from "@/lib/models/model-config";
 // Imported with the file, not inside the test: loading the agent (the AI SDK) is no part of the behaviour under test.
 import { maxAgentSteps } from "@/lib/agent/run-chat";
 
@@ -35,6 +35,20 @@ describe("model resolution", () => {
       ok: true,
       config: { provider: "openai-compatible", model: "llama", baseUrl: "http://llm.example/v1", apiKey: "k", source: "user" },
     });
+  });
+
+  it("the model that wins: the user's own, else the workspace default, else the instance's, each named by source", () => {
+    const env = { SWITCHBOARD_LLM_PROVIDER: "openai", SWITCHBOARD_LLM_MODEL: "gpt-x", OPENAI_API_KEY: "sk" };
+    const own = { provider: "anthropic", model: "claude", apiKey: "a" };
+    const team = { provider: "openai-compatible", model: "team-llm", baseUrl: "http://llm.example/v1", apiKey: null };
+    const pick = (r: ReturnType<typeof effectiveModelConfig>) => (r.ok ? [r.config.model, r.config.source] : r.reason);
+    expect(pick(effectiveModelConfig(own, team, env))).toEqual(["claude", "user"]);
+    expect(pick(effectiveModelConfig(null, team, env))).toEqual(["team-llm", "workspace"]);
+    // An unfinished own choice (a provider without a model) does not hide the workspace default.
+    expect(pick(effectiveModelConfig({ provider: "openai", model: null }, team, env))).toEqual(["team-llm", "workspace"]);
+    expect(pick(effectiveModelConfig(null, null, env))).toEqual(["gpt-x", "instance"]);
+    const broken = effectiveModelConfig(null, { provider: "bogus", model: "m" }, env);
+    expect(!broken.ok && broken.reason).toMatch(/in the workspace's default model/);
   });
 
   it("a user choosing a provider without a key falls back to the instance key for it", () => {

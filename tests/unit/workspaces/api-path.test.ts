@@ -24,6 +24,7 @@ describe("splitWorkspacePath", () => {
     ["/api/w/acme/servers/abc/icon", { slug: "acme", pathname: "/api/servers/abc/icon" }],
     ["/api/w/acme/chat/c1/stream", { slug: "acme", pathname: "/api/chat/c1/stream" }],
     ["/api/w/acme/settings/tool-policies", { slug: "acme", pathname: "/api/settings/tool-policies" }],
+    ["/api/w/acme/settings/model", { slug: "acme", pathname: "/api/settings/model" }],
     ["/api/w/ac%6De/mcp/status", { slug: "acme", pathname: "/api/mcp/status" }],
   ])("%s → the route and the slug", (input, expected) => {
     expect(splitWorkspacePath(input)).toEqual(expected);
@@ -37,7 +38,6 @@ describe("splitWorkspacePath", () => {
     ["/api/w/acme/events", "a user-wide route"],
     ["/api/w/acme/pending", "a user-wide route"],
     ["/api/w/acme/workspaces", "workspaces name themselves by id"],
-    ["/api/w/acme/settings/model", "the user's own model settings"],
     ["/api/w/acme/servers/abc/nope", "no such route"],
     ["/api/w/acme/servers//tools", "an empty id"],
     ["/api/w/%E0%A4%A/servers", "a malformed escape"],
