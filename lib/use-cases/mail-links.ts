@@ -8,6 +8,7 @@ import { z } from "zod";
 import { getDb } from "../../db/client";
 import { getUserWithPasswordByEmail } from "../../db/queries/users";
 import { completePasswordReset, describePasswordReset, issuePasswordReset } from "../auth/password-reset";
+import { requireRecentAuth } from "../auth/reauth";
 import type { SessionUser } from "../auth/session";
 import { clientAddress, takeAttempt } from "../auth/sign-in-throttle";
 import { AppError } from "../errors";
@@ -58,9 +59,11 @@ export async function deliverInvitation<T extends { id: string; token: string; u
 
 /**
  * An instance administrator issues a one-time reset link for user `id` (audited): emailed to the
- * user when mail is set up, else answered for the administrator to pass on.
+ * user when mail is set up, else answered for the administrator to pass on. Another user's account
+ * is a sensitive act: it needs a recent sign-in (`auth.reauth_required`).
  */
 export async function issuePasswordResetLink(admin: SessionUser, id: string, request: Request) {
+  requireRecentAuth(getDb(), admin);
   const issued = issuePasswordReset(getDb(), { userId: id, issuedBy: admin.id }, { baseUrl: requestPublicOrigin(request) });
   const expiresAt = issued.expiresAt.toISOString();
   if (await mailed(issued.email, "Choose a new Switchboard password", resetText(issued.url, "An administrator")))

@@ -74,7 +74,13 @@ afterAll(async () => {
 });
 
 const request = () => new Request("http://localhost:3000/api/x", { method: "POST", headers: { host: "localhost:3000" } });
-const sessionAdmin = () => ({ ...admin, isAdmin: true, workspaceId: admin.personalWorkspaceId, sessionId: "s" });
+// The administrator as the route sees them: a session that signed in just now (a recent sign-in is needed).
+const sessionAdmin = (signedInAt = new Date()) => ({
+  ...admin,
+  isAdmin: true,
+  workspaceId: admin.personalWorkspaceId,
+  sessionId: startSession(getDb(), admin.id, signedInAt),
+});
 
 async function mailTo(address: string): Promise<Received> {
   await expect.poll(() => inbox.some((m) => m.to.includes(address)), { timeout: 10_000 }).toBe(true);
@@ -113,6 +119,10 @@ describe("mail set up", () => {
 
   it("an administrator's reset link goes to the user by mail and works once", async () => {
     const user = await person("reset-by-mail@example.com");
+    // Another user's account is a sensitive act: a sign-in older than 10 minutes must be confirmed first.
+    await expect(issuePasswordResetLink(sessionAdmin(new Date(Date.now() - 11 * 60_000)), user.id, request())).rejects.toMatchObject({
+      code: "auth.reauth_required",
+    });
     const sid = startSession(getDb(), user.id);
     const answer = await issuePasswordResetLink(sessionAdmin(), user.id, request());
     expect(answer).toMatchObject({ emailed: true, email: "reset-by-mail@example.com" });
