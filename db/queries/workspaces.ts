@@ -2,7 +2,7 @@
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
-import { memberships, workspaces } from "../schema";
+import { memberships, users, workspaces } from "../schema";
 import { bumpGeneration } from "../generation";
 import type { WorkspaceRecord, WorkspaceRole } from "../../lib/domain/workspace";
 
@@ -89,6 +89,20 @@ export function deleteTeamWorkspace(db: Db, id: string): boolean {
       .where(and(eq(workspaces.id, id), isNull(workspaces.personalOwnerId)))
       .run().changes > 0
   );
+}
+
+/** Every workspace's owners by name and email, for instance administration (`workspaceId` → owners, by name). */
+export function listWorkspaceOwners(db: Db): Map<string, { name: string; email: string }[]> {
+  const rows = db
+    .select({ workspaceId: memberships.workspaceId, name: users.name, email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.role, "owner"))
+    .orderBy(asc(users.name))
+    .all();
+  const owners = new Map<string, { name: string; email: string }[]>();
+  for (const { workspaceId, name, email } of rows) owners.set(workspaceId, [...(owners.get(workspaceId) ?? []), { name, email }]);
+  return owners;
 }
 
 /** Every workspace of the instance with its member count (instance administration). */

@@ -15,7 +15,7 @@ import {
   setUserAdmin,
   setUserDisabled,
 } from "../../db/queries/users";
-import { listAllWorkspaces } from "../../db/queries/workspaces";
+import { listAllWorkspaces, listWorkspaceOwners } from "../../db/queries/workspaces";
 import { clearSharedCredentialsUserEverywhere } from "../../db/queries/servers";
 import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
@@ -90,7 +90,11 @@ async function endEverything(db: Db, userId: string, effects: AccessEffects): Pr
   if (shared.length) await effects.closeConnections(null, shared);
 }
 
-/** Every workspace with its member count. */
+/**
+ * Every workspace with its member count and its owners' names and emails (a personal workspace's
+ * owner is its person), so the table names people, not ids.
+ */
 export function adminListWorkspaces(db: Db) {
-  return { workspaces: listAllWorkspaces(db) };
+  const owners = listWorkspaceOwners(db);
+  return { workspaces: listAllWorkspaces(db).map((w) => ({ ...w, owners: owners.get(w.id) ?? [] })) };
 }

@@ -8,7 +8,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/fixtures";
 import { newAccount, ServersPage, waitForHydration } from "./pages/app";
 import { ChatPage, signUpByApi } from "./pages/chat";
-import { signedInAdmin, signedUp } from "./pages/workspaces";
+import { createTeam, signedInAdmin, signedUp } from "./pages/workspaces";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -191,6 +191,7 @@ test("two tabs in two workspaces do not mix", async ({ browser, everything }) =>
 
 test("the instance admin finds and disables a user, whose session ends at once, and reads the audit log", async ({ browser }) => {
   const someone = await signedUp(browser, "admin-target");
+  const team = await createTeam(someone, "Admin View Team");
   const admin = await signedInAdmin(browser);
   await admin.page.goto("/admin");
   await waitForHydration(admin.page);
@@ -211,7 +212,19 @@ test("the instance admin finds and disables a user, whose session ends at once, 
   await log.getByLabel("Target").selectOption({ label: `${someone.account.name} (${someone.account.email})` });
   await expect(log.getByTestId("audit-entry")).toHaveCount(1);
   await expect(log.getByTestId("audit-entry")).toContainText(admin.account.email);
-  await expect(admin.page.getByTestId("admin-workspaces")).toContainText("members");
+  // The workspaces table names each workspace and its owners, never by raw id.
+  const table = admin.page.getByTestId("admin-workspaces");
+  for (const header of ["Workspace", "Owners", "Members"]) await expect(table.getByRole("columnheader", { name: header })).toBeVisible();
+  const personal = table
+    .getByTestId("admin-workspace")
+    .filter({ hasText: someone.account.email })
+    .filter({ hasText: "personal workspace" });
+  await expect(personal).toContainText(`${someone.account.name}'s workspace`);
+  await expect(personal).not.toContainText(someone.id);
+  const teamRow = table.getByTestId("admin-workspace").filter({ has: admin.page.getByText(`/w/${team.slug}`, { exact: true }) });
+  await expect(teamRow).toContainText("Admin View Team");
+  await expect(teamRow).toContainText(`${someone.account.name} ${someone.account.email}`);
+  await expect(teamRow).not.toContainText(team.id);
   await someone.close();
   await admin.close();
 });

@@ -22,6 +22,7 @@ interface Workspace {
   slug: string | null;
   personal: boolean;
   members: number;
+  owners: { name: string; email: string }[];
 }
 
 /** Users (search, invite, disable, admin rights, delete), every workspace, and the audit log. */
@@ -178,13 +179,35 @@ export function AdminView({ meId }: { meId: string }) {
         <h2 className="text-lg font-semibold">Workspaces</h2>
         <ScrollX label="Workspaces">
           <table className="w-full text-sm" data-testid="admin-workspaces">
+            <thead>
+              <tr className="text-left text-muted-foreground">
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Workspace
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Owners
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Members
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {workspaces.map((w) => (
-                <tr key={w.id}>
-                  <td>{w.name}</td>
-                  <td className="text-muted-foreground">{w.personal ? "personal" : w.slug}</td>
-                  <td className="font-mono text-xs text-muted-foreground">{w.id}</td>
-                  <td className="text-right">{w.members} members</td>
+                <tr key={w.id} data-testid="admin-workspace" className="border-t border-border align-top">
+                  <td className="py-1.5 pr-3">
+                    <span className="block">{w.name}</span>
+                    <span className="block text-xs text-muted-foreground">{w.personal ? "personal workspace" : `/w/${w.slug}`}</span>
+                  </td>
+                  <td className="py-1.5 pr-3">
+                    {w.owners.length === 0 && <span className="text-muted-foreground">none</span>}
+                    {w.owners.map((o) => (
+                      <span key={o.email} className="block">
+                        {o.name} <span className="break-all text-muted-foreground">{o.email}</span>
+                      </span>
+                    ))}
+                  </td>
+                  <td className="py-1.5 text-right">{w.members}</td>
                 </tr>
               ))}
             </tbody>
