@@ -112,7 +112,8 @@ describe("access changes explained", () => {
     const events = listen(cleo);
     const others = listen(stranger);
     const { setMemberRole, removeWorkspaceMember } = await import("@/lib/use-cases/workspaces");
-    const owner = { ...actorIn(ada, teamId), email: ada.email, name: ada.name, isAdmin: true, sessionId: "test" };
+    // A real session, just signed in: a role change needs a recent sign-in (lib/auth/reauth.ts).
+    const owner = { ...actorIn(ada, teamId), email: ada.email, name: ada.name, isAdmin: true, sessionId: startSession(getDb(), ada.id) };
     await setMemberRole(owner, cleo.id, "admin"); // a promotion: the list changes, nothing to explain
     await setMemberRole(owner, cleo.id, "member");
     await removeWorkspaceMember(owner, cleo.id);
