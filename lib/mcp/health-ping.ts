@@ -54,7 +54,7 @@ export class HealthPings {
   private backlog: Watched[] = [];
   private timer: TimerHandle | null = null;
   private timerSlot = Number.POSITIVE_INFINITY;
-  /** Pings sent so far (what the tests and the budget count). */
+  /** Pings sent so far (for tests and metrics). */
   sent = 0;
 
   /** `random` picks each ping's jitter (injectable so tests can pin it). */

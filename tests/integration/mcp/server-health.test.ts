@@ -158,7 +158,8 @@ describe("health pings", () => {
     pings.length = 0; // the connect's own server/discover probe
     for (let round = 0; round < 3; round++) {
       clock.advance(11_000);
-      await waitUntil(() => pings.length === 2 * (round + 1), 10_000, `round ${round + 1} of pings`);
+      const states = () => JSON.stringify(servers.map((s) => pool.session("ada", s).status().lastError ?? "ok"));
+      await waitUntil(() => pings.length === 2 * (round + 1), 20_000, `round ${round + 1} of pings (${pings.length} sent; ${states()})`);
       await new Promise((r) => setTimeout(r, 100));
       expect(servers.map((s) => pool.session("ada", s).status().state)).toEqual(["connected", "connected"]);
     }
