@@ -7,7 +7,7 @@
 import { and, desc, eq, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
-import { auditLog, mcpServers, users, workspaces } from "../schema";
+import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -215,15 +215,22 @@ export function auditFacets(db: Db, scope: { workspaceId?: string }) {
 
 /** What an audit target id names, when it is a user, a workspace or a server. */
 export interface AuditSubject {
-  kind: "user" | "workspace" | "server";
+  kind: "user" | "workspace" | "server" | "invitation";
   name: string;
   email?: string;
 }
 
-/** The users, workspaces and servers among `ids` (audit targets are ids of any of them), by id. */
+// Tool and trust entries name their server as `server:<id>`; the subject is the server's.
+const SERVER_PREFIX = "server:";
+
+/**
+ * The users, workspaces, servers and invitations among `ids` (audit targets are ids of any of them,
+ * a server also as `server:<id>`), by the id as given. An invitation is named by the email it was for.
+ */
 export function auditSubjects(db: Db, ids: string[]): Map<string, AuditSubject> {
   const found = new Map<string, AuditSubject>();
-  const unique = [...new Set(ids)].filter(Boolean);
+  const given = [...new Set(ids)].filter(Boolean);
+  const unique = [...new Set(given.map((id) => (id.startsWith(SERVER_PREFIX) ? id.slice(SERVER_PREFIX.length) : id)))];
   // SQLite binds at most 32766 variables; chunks keep each query well under that.
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
@@ -233,6 +240,16 @@ export function auditSubjects(db: Db, ids: string[]): Map<string, AuditSubject> 
       found.set(w.id, { kind: "workspace", name: w.name });
     for (const s of db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)).all())
       found.set(s.id, { kind: "server", name: s.name });
+    for (const v of db
+      .select({ id: invitations.id, email: invitations.email })
+      .from(invitations)
+      .where(inArray(invitations.id, chunk))
+      .all())
+      found.set(v.id, { kind: "invitation", name: v.email });
+  }
+  for (const id of given) {
+    const server = id.startsWith(SERVER_PREFIX) ? found.get(id.slice(SERVER_PREFIX.length)) : undefined;
+    if (server?.kind === "server") found.set(id, server);
   }
   return found;
 }

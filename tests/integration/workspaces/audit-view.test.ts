@@ -6,9 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { recordAudit } from "@/db/queries/audit";
+import { createServer } from "@/db/queries/servers";
+import { createInvitation } from "@/lib/workspaces/invitations";
 import { auditCsv, auditPage, csvCell } from "@/lib/workspaces/audit-view";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { person, team, type Person } from "./helpers";
+import { actorIn, person, team, type Person } from "./helpers";
 
 let dir: string;
 let owner: Person;
@@ -44,6 +46,30 @@ describe("the audit log view", () => {
     });
     const created = page.entries.find((e) => e.action === "workspace.create");
     expect(created?.targetSubject).toMatchObject({ kind: "workspace", name: "Acme" });
+  });
+
+  it("names a server given as `server:<id>` and an invitation by the email it was for", () => {
+    const db = getDb();
+    // A workspace of its own, so the other tests' counts stay as they are.
+    const docs = team(owner, "Docs");
+    const server = createServer(db, {
+      workspaceId: docs,
+      name: "docs-server",
+      config: { url: "https://mcp.example.com/mcp" },
+      createdBy: owner.id,
+    });
+    const invited = createInvitation(
+      db,
+      actorIn(owner, docs),
+      { email: "newcomer@example.com", role: "member" },
+      { baseUrl: "http://localhost:3000" },
+    );
+    recordAudit(db, { actorId: owner.id, workspaceId: docs, action: "tools.pinned", target: `server:${server.id}`, detail: null });
+    const entries = auditPage(db, {}, { workspaceId: docs }).entries;
+    expect(entries.find((e) => e.action === "tools.pinned")?.targetSubject).toEqual({ kind: "server", name: "docs-server", email: null });
+    const invitation = entries.find((e) => e.action === "invitation.create");
+    expect(invitation?.target).toBe(invited.id);
+    expect(invitation?.targetSubject).toEqual({ kind: "invitation", name: "newcomer@example.com", email: null });
   });
 
   it("offers as filters only the people, actions and targets of the workspace in scope", () => {
