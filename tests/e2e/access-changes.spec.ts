@@ -86,17 +86,25 @@ test("a removed member is told who removed them on their next action, and keeps 
 
 const WHEN = "\\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC";
 
-test("a demoted admin's open page says so at once and shows what a member can do", async ({ browser }) => {
+test("a demoted admin's open page says so at once and shows what a member can do", async ({ browser, everything }) => {
   const owner = await signedUp(browser, "demote-owner");
   const mate = await signedUp(browser, "demote-mate");
   const team = await createTeam(owner, "Demote Team");
   await addMember(owner, team.id, mate, "admin");
+  const created = await owner.api.post("/api/servers", {
+    data: { name: "demote-everything", config: { url: everything.url } },
+    headers: { "x-workspace-id": team.id },
+    ...SETUP,
+  });
+  expect(created.status()).toBe(201);
 
   const page = mate.page;
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(`/w/${team.slug}/servers`);
+  await page.goto(`/w/${team.slug}/settings/workspace`);
   await waitForHydration(page);
-  await expect(page.getByRole("button", { name: "Add server" })).toBeVisible();
+  const workspacePolicy = page.getByTestId("workspace-policy-demote-everything-echo");
+  await expect(workspacePolicy).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByLabel(`Role of ${mate.account.email}`)).toBeVisible();
 
   const lowered = await owner.api.patch(`/api/workspaces/${team.id}/members/${mate.id}`, { data: { role: "member" }, ...SETUP });
   expect(lowered.status()).toBe(200);
@@ -112,14 +120,17 @@ test("a demoted admin's open page says so at once and shows what a member can do
   await page.screenshot({ path: shots("demoted-1280") });
   await page.getByRole("button", { name: "Show the page for my role" }).click();
   await expect(notice).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Add server" })).toHaveCount(0);
-  await expect(page.getByTestId("workspace-role")).toContainText("owners and admins manage them");
+  // Every part of the page, the tool policy table too, now offers only what a member may set.
+  await expect(page.getByLabel(`Role of ${mate.account.email}`)).toHaveCount(0);
+  await expect(workspacePolicy).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId("policy-demote-everything-echo")).toBeVisible();
 
   // A promotion changes the page without a notice.
   expect((await owner.api.patch(`/api/workspaces/${team.id}/members/${mate.id}`, { data: { role: "admin" }, ...SETUP })).status()).toBe(
     200,
   );
-  await expect(page.getByRole("button", { name: "Add server" })).toBeVisible({ timeout: 20_000 });
+  await expect(workspacePolicy).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByLabel(`Role of ${mate.account.email}`)).toBeVisible();
   await expect(notice).toHaveCount(0);
   await mate.close();
   await owner.close();
@@ -167,6 +178,11 @@ test("members of a deleted workspace are told who deleted it, at once, with thei
   await page.keyboard.press("Escape");
   await expect(notice).toBeVisible();
   await notice.getByRole("link", { name: "Go to your personal workspace" }).click();
+  await expect(page).toHaveURL(/\/w\/personal\/chat$/);
+  // Later, the workspace's pages are gone like any unknown one: said in words, with the way back.
+  expect((await page.goto(`/w/${team.slug}/chat`))?.status()).toBe(404);
+  await expect(page.getByTestId("not-found")).toContainText("not a member of or that was deleted");
+  await page.getByRole("link", { name: "Go to your personal workspace" }).click();
   await expect(page).toHaveURL(/\/w\/personal\/chat$/);
   await mate.close();
   await owner.close();

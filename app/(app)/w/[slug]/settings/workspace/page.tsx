@@ -9,7 +9,8 @@ export default async function WorkspaceSectionPage({ params }: { params: Promise
   return (
     <>
       <WorkspaceSettings workspace={{ id: w.id, name: w.name, personal: w.personal }} me={{ id: caller.id, role: caller.role }} />
-      <ToolPolicies />
+      {/* Keyed by role: a live role change re-renders this page, and the table must re-read what the role may set. */}
+      <ToolPolicies key={caller.role} />
     </>
   );
 }
