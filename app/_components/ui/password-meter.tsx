@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { PasswordStrength } from "@/lib/domain/password-strength";
 import { Input } from "./primitives/input";
 
@@ -21,6 +21,14 @@ export function NewPasswordInput({ userInputs = [], ...props }: React.ComponentP
   const [password, setPassword] = useState("");
   const [strength, setStrength] = useState<PasswordStrength | null>(null);
   const meterId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // A form that resets after a successful change empties the field: the meter goes with it.
+  useEffect(() => {
+    const form = input.current?.form;
+    const clear = () => setPassword("");
+    form?.addEventListener("reset", clear);
+    return () => form?.removeEventListener("reset", clear);
+  }, []);
   const inputs = userInputs.join("\n");
   useEffect(() => {
     if (!password) return setStrength(null);
@@ -37,6 +45,7 @@ export function NewPasswordInput({ userInputs = [], ...props }: React.ComponentP
   return (
     <>
       <Input
+        ref={input}
         type="password"
         autoComplete="new-password"
         aria-describedby={meterId}
