@@ -98,7 +98,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       inflightPerUser: number("inflight", 1),
       seconds: number("seconds", 30),
       baselineUsers,
-      idleMinutes: number("idle-minutes", 3, { min: 0.1, integer: false }),
+      idleMinutes: number("idle-minutes", 5, { min: 0.1, integer: false }),
       client: client(false, "node-http") as BenchClient,
       ...(given.has("profile") ? { profileDir: given.get("profile") } : {}),
     };

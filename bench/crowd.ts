@@ -19,13 +19,15 @@ import type { CrowdLoadArgs } from "./args";
 import { summarise, summariseHeap } from "./cpu-profile";
 import { sequential, WARM_UP_CALLS } from "./goals";
 import { apiEcho, percentile, startApp, treeCpuMs, treeRssBytes } from "./harness";
-import { cpuProfiled, heapSampled, type Inspector, openInspector, stampWrites } from "./inspector";
-import { each, mb, seed, settledRss, startUpstream, upstreamOpen } from "./load";
+import { callCounts, cpuProfiled, heapSampled, type Inspector, openInspector, stampWrites } from "./inspector";
+import { each, mb, seed, settledRss, startUpstream, upstreamInitializes, upstreamOpen } from "./load";
 
 /** The per-user concurrent call quota's default (lib/quotas): above it the bench raises the quota. */
 const DEFAULT_CALLS_PER_USER = 16;
 /** Calls in flight while connections are opened (one call per connection), as a crowd arriving. */
 const CONNECT_INFLIGHT = 64;
+/** Seconds of each phase's extra run with every function call counted (with --profile). */
+const COUNTED_SECONDS = 5;
 
 type Call = () => Promise<void>;
 
@@ -84,11 +86,16 @@ async function phase(callers: Call[][], inflight: number, seconds: number, appPi
   };
 }
 
-// One call on each of the callers' connections (opens them), `CONNECT_INFLIGHT` at a time.
+// One call on each of the callers' connections (opens them), `CONNECT_INFLIGHT` at a time, timed;
+// then one more each, untimed: the first connections' pins were written while the last ones opened,
+// and each write empties the lookup caches, so every key's first read again happens here, not in
+// the measured phase.
 async function connect(callers: Call[][]): Promise<{ seconds: number; errors: Record<string, number> }> {
   const t0 = performance.now();
   const errors = await each(callers.flat(), CONNECT_INFLIGHT, (call) => call());
-  return { seconds: (performance.now() - t0) / 1000, errors };
+  const seconds = (performance.now() - t0) / 1000;
+  await each(callers.flat(), CONNECT_INFLIGHT, (call) => call());
+  return { seconds, errors };
 }
 
 // `work` under `profiler` when profiling (its file is kept in `files`), else as it is.
@@ -128,8 +135,12 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
   const rssBefore = await settledRss(app.pid);
 
   const baselineConnect = await connect(callers.slice(0, baselineUsers));
+  // Before and after each measured phase: the writes that emptied the lookup caches (with
+  // --profile) and the MCP sessions opened upstream (a reconnect, say after an idle eviction).
   const stamps: number[] = [];
+  const sessionsOpened: number[] = [];
   const stamp = async () => {
+    sessionsOpened.push(await upstreamInitializes(upstream));
     if (inspector) stamps.push((await stampWrites(inspector)) ?? Number.NaN);
   };
   await stamp();
@@ -137,6 +148,20 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
     phase(callers.slice(0, baselineUsers), inflightPerUser, seconds, app.pid),
   );
   await stamp();
+  const counted: Counted[] = [];
+  const countedRun = async (active: Call[][]) => {
+    if (!inspector) return;
+    const opened = await upstreamInitializes(upstream);
+    const [figures, counts] = await callCounts(inspector, () => phase(active, inflightPerUser, COUNTED_SECONDS, app.pid));
+    const calls = figures.calls + Object.values(figures.errors).reduce((a, b) => a + b, 0);
+    counted.push({ calls, counts, reconnects: (await upstreamInitializes(upstream)) - opened });
+    // Every count, for questions the table does not answer (which write ran, how often).
+    fs.writeFileSync(
+      `${profileDir}/counts-${counted.length === 1 ? "baseline" : "crowd"}.json`,
+      JSON.stringify({ calls, counts: Object.fromEntries(counts) }),
+    );
+  };
+  await countedRun(callers.slice(0, baselineUsers));
   // What opening the rest of the connections leaves alive, per allocation site (with --profile).
   const crowdConnect = await maybe(inspector, heapSampled, profileDir, "connections", files, () => connect(callers.slice(baselineUsers)));
   const rssConnected = await settledRss(app.pid);
@@ -144,6 +169,7 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
   await stamp();
   const crowd = await maybe(inspector, cpuProfiled, profileDir, "crowd", files, () => phase(callers, inflightPerUser, seconds, app.pid));
   await stamp();
+  await countedRun(callers);
 
   // The connections idle out (every upstream session closed), then RSS settles.
   const idleStart = performance.now();
@@ -196,6 +222,13 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
   );
   row("p99 / p50 (within the phase)", ratio(baseline.p99, baseline.p50), ratio(crowd.p99, crowd.p50), "", "≤ 2 (crowd)");
   row("errors", JSON.stringify(baseline.errors), JSON.stringify(crowd.errors), "", "none");
+  row(
+    "MCP sessions opened during the phase (reconnects)",
+    String(sessionsOpened[1] - sessionsOpened[0]),
+    String(sessionsOpened[3] - sessionsOpened[2]),
+    "",
+    "0",
+  );
   if (stamps.length === 4)
     row(
       "writes that emptied the lookup caches (db/generation.ts; with --profile)",
@@ -214,6 +247,7 @@ export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
       `${ratio(rssAfterIdle, rssBefore)}× of before (goal ≤ 1.25×) |`,
   );
   if (profileDir) printProfiles(files, connections - baselineUsers * servers);
+  if (counted.length === 2) printCounts(counted[0], counted[1], baselineUsers, users);
 }
 
 // The profiles side by side: self-time shares of the crowd against the baseline, and what the
@@ -236,4 +270,29 @@ function printProfiles(files: Record<string, string>, newConnections: number): v
   for (const p of heap.packages) console.log(`| ${p.label} | ${kb(p.bytes)} | ${p.percent.toFixed(1)} |`);
   console.log("\n| allocation site | KB per connection | % |\n|---|---|---|");
   for (const f of heap.frames) console.log(`| ${f.label} | ${kb(f.bytes)} | ${f.percent.toFixed(1)} |`);
+}
+
+/** One counted run: its tool calls, the app's function calls by name, MCP sessions opened meanwhile. */
+interface Counted {
+  calls: number;
+  counts: Map<string, number>;
+  reconnects: number;
+}
+
+// The functions whose calls per tool call grew the most from the baseline to the crowd: work that
+// depends on the number of users or connections, counted, not timed.
+function printCounts(base: Counted, crowd: Counted, baselineUsers: number, users: number): void {
+  const perCall = (run: typeof base, key: string) => (run.counts.get(key) ?? 0) / Math.max(1, run.calls);
+  const keys = new Set([...base.counts.keys(), ...crowd.counts.keys()]);
+  const grown = [...keys]
+    .map((key) => ({ key, base: perCall(base, key), crowd: perCall(crowd, key) }))
+    .filter((f) => f.crowd - f.base >= 0.05)
+    .sort((a, b) => b.crowd - b.base - (a.crowd - a.base))
+    .slice(0, 30);
+  console.log(
+    `\nfunction calls per tool call, ${COUNTED_SECONDS} s counted after each phase (${base.calls} calls with ${baselineUsers} users, ${crowd.calls} with ${users}; ` +
+      `MCP sessions opened meanwhile ${base.reconnects} and ${crowd.reconnects}); the 30 that grew most\n`,
+  );
+  console.log(`| function | ${baselineUsers} users | ${users} users |\n|---|---|---|`);
+  for (const f of grown) console.log(`| ${f.key} | ${f.base.toFixed(2)} | ${f.crowd.toFixed(2)} |`);
 }

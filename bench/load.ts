@@ -111,6 +111,12 @@ export async function upstreamOpen(upstream: string): Promise<number> {
   return ((await (await fetch(`${upstream}/stats`)).json()) as { sessionsOpen: number }).sessionsOpen;
 }
 
+/** How many MCP sessions the upstream fixture has opened so far (initializes of every mode). */
+export async function upstreamInitializes(upstream: string): Promise<number> {
+  const stats = (await (await fetch(`${upstream}/stats`)).json()) as { initializes: Record<string, number> };
+  return Object.values(stats.initializes).reduce((a, b) => a + b, 0);
+}
+
 /** The spread load run (`--load UxS`); prints its table. */
 export async function loadMode(options: SpreadLoadArgs): Promise<void> {
   const upstream = await startUpstream();

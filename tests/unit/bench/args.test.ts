@@ -26,7 +26,7 @@ describe("npm run bench arguments", () => {
       inflightPerUser: 1,
       seconds: 30,
       baselineUsers: 64,
-      idleMinutes: 3,
+      idleMinutes: 5,
       client: "node-http",
     });
     expect(parseBenchArgs(["--users", "10", "--baseline", "4", "--idle-minutes", "0.5", "--client", "fetch"])).toMatchObject({
