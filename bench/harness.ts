@@ -81,7 +81,8 @@ export async function startEverything(): Promise<string> {
   );
   const url = `http://127.0.0.1:${port}/mcp`;
   serverPids.set(url, child.pid!);
-  await waitFor(url, 20_000);
+  // Generous: ten of them start at once, and the machine may be shared.
+  await waitFor(url, 60_000);
   return url;
 }
 
