@@ -111,7 +111,9 @@ const variants = new Map<boolean, NextAuthOptions>();
 // Over https the session cookie is `__Host-`-prefixed (lib/auth/session-cookie.ts); one options
 // object per scheme, both over the same providers and callbacks.
 function withSessionCookie(base: NextAuthOptions, https: boolean): NextAuthOptions {
-  let options = variants.get(https);
-  if (!options) variants.set(https, (options = { ...base, ...sessionCookieOptions(https) }));
+  const known = variants.get(https);
+  if (known) return known;
+  const options = { ...base, ...sessionCookieOptions(https) };
+  variants.set(https, options);
   return options;
 }
