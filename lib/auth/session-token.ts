@@ -12,9 +12,7 @@ import type { Db } from "../../db/client";
 import { nextAuthSecret } from "./options";
 import { isHttpsRequest, sessionCookieName } from "./session-cookie";
 import { resolveSession, sessionUserDisabled } from "./sessions";
-
-const CACHE_TTL_MS = 60_000;
-const CACHE_MAX = 1000;
+import { TOKEN_CACHE_MAX, TOKEN_CACHE_TTL_MS, VerifiedTokenCache } from "./token-cache";
 
 /** The caller's live session. */
 export interface CurrentSession {
@@ -22,21 +20,18 @@ export interface CurrentSession {
   sessionId: string;
 }
 
-const cache = new Map<string, { sessionId: string; until: number }>();
+const cache = new VerifiedTokenCache(TOKEN_CACHE_MAX, TOKEN_CACHE_TTL_MS);
 
 async function verifiedSessionId(token: string, now: number): Promise<string | null> {
-  const hit = cache.get(token);
-  if (hit && hit.until > now) return hit.sessionId;
-  cache.delete(token);
+  const hit = cache.get(token, now);
+  if (hit) return hit;
   // decode() verifies and decrypts (A256GCM); a forged or altered cookie yields null or throws.
   const payload = await decode({ token, secret: nextAuthSecret() }).catch(() => null);
   const expiresAt = typeof payload?.exp === "number" ? payload.exp * 1000 : 0;
   // Tokens without a session id predate server-side sessions: they cannot be ended, so they never count.
   const sessionId = typeof payload?.sid === "string" ? payload.sid : null;
   if (!sessionId || expiresAt <= now) return null;
-  const oldest = cache.keys().next();
-  if (cache.size >= CACHE_MAX && !oldest.done) cache.delete(oldest.value);
-  cache.set(token, { sessionId, until: Math.min(expiresAt, now + CACHE_TTL_MS) });
+  cache.set(token, sessionId, now, expiresAt);
   return sessionId;
 }
 
