@@ -184,6 +184,12 @@ test("members of a deleted workspace are told who deleted it, at once, with thei
   await expect(page.getByTestId("not-found")).toContainText("not a member of or that was deleted");
   await page.getByRole("link", { name: "Go to your personal workspace" }).click();
   await expect(page).toHaveURL(/\/w\/personal\/chat$/);
+  // An address that is no page at all says so too, with the way in.
+  expect((await page.goto("/no/such/page"))?.status()).toBe(404);
+  await expect(page.getByTestId("not-found")).toContainText("This address is not a page of Switchboard.");
+  await expectNoSeriousA11yViolations(page, "unknown address");
+  await page.getByRole("link", { name: "Go to Switchboard" }).click();
+  await expect(page).toHaveURL(/\/w\/personal\/chat$/);
   await mate.close();
   await owner.close();
 });
