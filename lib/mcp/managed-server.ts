@@ -16,7 +16,7 @@ import { EngineError, isEngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
 import { ServerLog } from "./server-log";
-import { StatusPush } from "./status-push";
+import { connectionStatusPush, type StatusPush } from "./status-push";
 import { ScopeChallenge } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
 import type { UnnamedTool } from "./registry";
@@ -30,9 +30,6 @@ import { Lifecycle } from "./lifecycle";
 import { gaveUpError, ReconnectSchedule, reconnectingError } from "./reconnect-schedule";
 import { RefreshCoordinator } from "./refresh-coordinator";
 import { detailsOf, lastOf, projectStatus, type LastConnection } from "./status-projection";
-
-/** How often new call figures are pushed to the status hook (state changes go at once, lib/mcp/status-push.ts). */
-const METRICS_PUSH_MS = 1000;
 
 // One empty list for every server not connected, so callers can compare lists by identity.
 const NO_TOOLS: UnnamedTool[] = [];
@@ -96,8 +93,7 @@ export class ManagedServer {
     this.samplingGate = new SamplingGate(userId, server, options.onSampling, options.clock, options.logger, options.samplingMaxTokens);
     this.failures = new FailureMemory(() => options.clock.now());
     this.log = new ServerLog(this.secrets);
-    const hook = options.onStatusChange;
-    this.statusPush = new StatusPush(options.clock, METRICS_PUSH_MS, hook && (() => hook(this.status())));
+    this.statusPush = connectionStatusPush(options, userId, () => this.status());
   }
 
   /** Listen for `notifications/resources/updated`; returns the function that stops listening. */

@@ -187,6 +187,8 @@ export interface PoolOptions {
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */
   onStatusChange?: (status: ServerStatus) => void;
+  /** Whether `userId` has a page watching statuses; new call figures are pushed only then. Default: always. */
+  figuresWatched?: (userId: string) => boolean;
   /** Quotas on calls and connections. Default: none. */
   admission?: PoolAdmission;
   /** Longest a chat turn waits for servers still connecting (they join a later turn). Default: 10000 ms. */

@@ -43,7 +43,7 @@ import { forEveryoneDeps } from "../oauth/web/for-everyone";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
 import { closeOnSignals } from "../shutdown";
-import { publishStatus } from "./status-events";
+import { publishStatus, statusEvents } from "./status-events";
 import { connectionLog } from "./connection-log";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
@@ -111,6 +111,7 @@ function poolOptions(): PoolOptions {
       connectionLog().record(status);
       publishStatus(status);
     },
+    figuresWatched: (userId) => statusEvents().watching(userId),
   };
 }
 

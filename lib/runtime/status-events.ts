@@ -51,6 +51,11 @@ class StatusEvents {
     };
   }
 
+  /** Whether `userId` has a stream open (the pool pushes new call figures only then). */
+  watching(userId: string): boolean {
+    return this.listeners.has(userId);
+  }
+
   /** How many streams are open (for tests and the health view). */
   size(): number {
     let count = 0;

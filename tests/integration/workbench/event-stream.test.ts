@@ -93,9 +93,12 @@ describe("GET /api/events stream", () => {
     const next = await second;
     expect(next.events.map((e) => (e.data as ServerStatus).serverId)).toEqual([mine.id]);
 
+    expect(statusEvents().watching(alice.id)).toBe(true);
     abort.abort();
     expect((await read(stream, () => false)).ended).toBe(true);
     expect(statusEvents().size()).toBe(0);
+    // Nobody watches now: the pool stops pushing her call figures (lib/mcp/status-push.ts).
+    expect(statusEvents().watching(alice.id)).toBe(false);
   });
 
   it("ends when the session ends (sign-out), at the next heartbeat", async () => {

@@ -54,6 +54,28 @@ describe("status push", () => {
     expect(pushes).toBe(1);
   });
 
+  it("schedules no figures while nobody watches, and state changes still go out", () => {
+    const { clock, advance, pending } = fakeClock();
+    let pushes = 0;
+    let watched = false;
+    const push = new StatusPush(
+      clock,
+      1000,
+      () => pushes++,
+      () => watched,
+    );
+    for (let i = 0; i < 500; i++) push.soon();
+    expect(pending()).toBe(0);
+    advance(2000);
+    expect(pushes).toBe(0);
+    push.now();
+    expect(pushes).toBe(1);
+    watched = true;
+    push.soon();
+    advance(1000);
+    expect(pushes).toBe(2);
+  });
+
   it("schedules nothing without a hook", () => {
     const { clock, pending } = fakeClock();
     const push = new StatusPush(clock, 1000, undefined);
