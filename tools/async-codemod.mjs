@@ -555,7 +555,7 @@ const READ_ASYNC = `
 /** Give lib/lookup-cache.ts its async loader once a cached lookup needs one (an edit of this round). */
 function addReadAsync(program, edits) {
   const sf = program.getSourceFile(path.join(root, "lib/lookup-cache.ts"));
-  if (!sf || sf.text.includes("readAsync(") || !edits.once("readAsync-method")) return;
+  if (!sf || /\basync readAsync\b/.test(sf.text) || !edits.once("readAsync-method")) return;
   const anchor = sf.text.indexOf("  /** How many entries are held");
   if (anchor < 0) manual.push("lib/lookup-cache.ts: add readAsync (async twin of read) by hand: its anchor moved");
   else edits.insert(sf, anchor, `${READ_ASYNC.slice(1)}\n`, 0);
