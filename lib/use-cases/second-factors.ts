@@ -10,6 +10,7 @@ import { reauthenticate, type reauthSchema, requireRecentAuth } from "../auth/re
 import { confirmTotpEnrolment, factorsView, removeFactor, startTotpEnrolment } from "../auth/second-factors";
 import type { SessionUser } from "../auth/session";
 import { clearAccountAttempts, clientAddress, takeAttempt } from "../auth/sign-in-throttle";
+import { AppError } from "../errors";
 
 export { mfaPolicySchema } from "../auth/mfa-policy";
 export { reauthSchema } from "../auth/reauth";
@@ -43,6 +44,9 @@ export function confirmTotp(user: SessionUser, input: z.infer<typeof confirmTotp
 
 /** Remove one of the caller's factors with a current code; wrong codes are throttled like passwords. */
 export async function removeMyFactor(user: SessionUser, request: Request, factorId: string, input: z.infer<typeof removeFactorSchema>) {
+  // Only a code is guessed here: an id that is not theirs answers 404 without counting an attempt.
+  if (!factorsView(getDb(), user.id).factors.some((factor) => factor.id === factorId))
+    throw new AppError("auth.factor_not_found", "No such second factor on your account.");
   const keys = { email: user.email, address: clientAddress(request.headers) };
   takeAttempt("signIn", keys);
   await removeFactor(getDb(), user, factorId, input.code);

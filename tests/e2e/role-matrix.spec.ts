@@ -394,6 +394,33 @@ const ROUTES: Route[] = [
   { key: "GET /api/admin/workspaces", url: () => "/api/admin/workspaces", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit", url: () => "/api/admin/audit?action=member.role&limit=5", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit/export", url: () => "/api/admin/audit/export?action=member.role", own: ADMIN_ONLY(200), userLevel: true },
+  // The instance's second-factor policies (set back to off: the suite's administrators have no factor).
+  { key: "GET /api/admin/mfa-policy", url: () => "/api/admin/mfa-policy", own: ADMIN_ONLY(200), userLevel: true },
+  {
+    key: "PUT /api/admin/mfa-policy",
+    url: () => "/api/admin/mfa-policy",
+    body: () => ({ requiredForAdmins: false, requiredForEveryone: false }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
+  // The caller's own second factors: starting an enrolment stores only a pending, unconfirmed secret.
+  { key: "GET /api/account/factors", url: () => "/api/account/factors", own: EVERYONE(200), userLevel: true },
+  { key: "POST /api/account/factors/totp", url: () => "/api/account/factors/totp", body: () => ({}), own: EVERYONE(200), userLevel: true },
+  {
+    key: "POST /api/account/factors/totp/confirm",
+    url: () => "/api/account/factors/totp/confirm",
+    body: () => ({ factorId: "no-such-factor", code: "000000" }),
+    own: EVERYONE(404),
+    userLevel: true,
+  },
+  {
+    key: "DELETE /api/account/factors/[id]",
+    url: () => "/api/account/factors/no-such-factor",
+    body: () => ({ code: "000000" }),
+    own: EVERYONE(404),
+    userLevel: true,
+  },
+  { key: "POST /api/account/reauth", url: () => "/api/account/reauth", body: () => ({}), own: EVERYONE(400), userLevel: true },
   // The caller's own account (not workspace data). Signing out everywhere ends every session of the
   // caller, so it is the last row: each actor's next request (the other scope) is a 401.
   { key: "POST /api/account/password", url: () => "/api/account/password", body: () => ({}), own: EVERYONE(400), userLevel: true },

@@ -108,6 +108,7 @@ test.describe("TOTP second factor", () => {
 
     // A recovery code signs in once.
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await expect(page).toHaveURL(/\/signin/);
     await passwordStep(page, account);
     await page.getByLabel("Code").fill(codes[0]);
     await page.getByRole("button", { name: "Verify" }).click();
