@@ -391,6 +391,13 @@ const ROUTES: Route[] = [
     own: ADMIN_ONLY(204),
     userLevel: true,
   },
+  {
+    key: "POST /api/admin/users/[id]/password-reset",
+    prepare: async () => ({ target: await userByInvitation() }),
+    url: (c) => `/api/admin/users/${(c as { target?: string }).target}/password-reset`,
+    own: ADMIN_ONLY(201),
+    userLevel: true,
+  },
   { key: "GET /api/admin/workspaces", url: () => "/api/admin/workspaces", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit", url: () => "/api/admin/audit?action=member.role&limit=5", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit/export", url: () => "/api/admin/audit/export?action=member.role", own: ADMIN_ONLY(200), userLevel: true },
@@ -417,6 +424,22 @@ const ROUTES: Route[] = [
     key: "DELETE /api/account/factors/[id]",
     url: () => "/api/account/factors/no-such-factor",
     body: () => ({ code: "000000" }),
+    own: EVERYONE(404),
+    userLevel: true,
+  },
+  // Password recovery is public by design: the suite's instance sends no mail, and a link nobody
+  // issued is unknown to everyone.
+  {
+    key: "POST /api/auth/forgot-password",
+    url: () => "/api/auth/forgot-password",
+    body: () => ({ email: "nobody@example.com" }),
+    own: EVERYONE(404),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/password-reset/[token]",
+    url: () => "/api/password-reset/no-such-link",
+    body: () => ({ password: "a long enough new password 42" }),
     own: EVERYONE(404),
     userLevel: true,
   },

@@ -1,6 +1,6 @@
 import { parseJson, route } from "@/lib/http";
 import { requireInstanceAdmin } from "@/lib/use-cases/caller";
-import { instanceMfaPolicy, mfaPolicySchema, setInstanceMfaPolicy } from "@/lib/use-cases/second-factors";
+import { instanceMfaPolicy, setInstanceMfaPolicy } from "@/lib/use-cases/second-factors";
 import { mfaPolicyBody } from "./schema";
 
 /** The instance's second-factor policies. */
