@@ -614,7 +614,7 @@ function fixMissingAwaits(program, asyncKeys) {
         }
         continue;
       }
-      if ((d.code === 2345 || d.code === 2322) && widenCallbackType(prog, sf, d, edits)) {
+      if ([2345, 2322, 2739, 2740, 2741].includes(d.code) && widenCallbackType(prog, sf, d, edits)) {
         applied++;
         continue;
       }
@@ -663,8 +663,12 @@ function widenCallbackType(prog, sf, d, edits) {
   if (!node) return false;
   let expr = node;
   while (expr.parent && expr.parent.getStart(sf) === d.start && expr.parent.end <= d.start + d.length) expr = expr.parent;
-  const candidates = [node, expr];
+  // The error sits on the async function, on the expression it returns, or on a `return` of it.
+  const candidates = [node, expr, enclosingFunction(node)];
+  if (ts.isReturnStatement(expr) && expr.expression) candidates.push(expr.expression);
+  if (node.parent && ts.isReturnStatement(node.parent) && node.parent.expression) candidates.push(node.parent.expression);
   for (const c of candidates) {
+    if (!c) continue;
     const type = checker.getTypeAtLocation(c);
     const sig = checker.getSignaturesOfType(type, ts.SignatureKind.Call)[0];
     if (!sig || !isPromiseType(checker, checker.getReturnTypeOfSignature(sig))) continue;
