@@ -334,7 +334,7 @@ function propagate(program, asyncKeys, seeds) {
 
   function awaitCall(call) {
     const sf = call.getSourceFile();
-    if (isAwaited(call)) return;
+    if (isAwaited(call) || isExpectedPromise(call)) return;
     if (!edits.once(`await:${call.pos}:${sf.fileName}`)) return;
     const fn = enclosingFunction(call);
     if (!fn) {
@@ -378,6 +378,18 @@ function propagate(program, asyncKeys, seeds) {
     visit(sf);
   }
   return edits;
+}
+
+/** `expect(q()).rejects…` / `.resolves…`: the promise itself is what the test hands over. */
+function isExpectedPromise(call) {
+  const parent = skipParens(call);
+  return (
+    !!parent &&
+    ts.isCallExpression(parent) &&
+    parent.expression.getText() === "expect" &&
+    ts.isPropertyAccessExpression(parent.parent) &&
+    ["rejects", "resolves"].includes(parent.parent.name.text)
+  );
 }
 
 function isPromiseTypeNode(type) {
@@ -680,10 +692,12 @@ function widenCallbackType(prog, sf, d, edits) {
     else if (decl && ts.isPropertySignature(decl) && decl.type && ts.isFunctionTypeNode(decl.type)) fnType = decl.type;
     if (!fnType?.type) continue;
     const file = fnType.getSourceFile();
-    if (!file.fileName.startsWith(root) || file.fileName.includes("/node_modules/") || isPromiseTypeNode(fnType.type)) continue;
+    const returns = fnType.type;
+    const hasPromise = isPromiseTypeNode(returns) || (ts.isUnionTypeNode(returns) && returns.types.some(isPromiseTypeNode));
+    if (!file.fileName.startsWith(root) || file.fileName.includes("/node_modules/") || hasPromise) continue;
     if (!edits.once(`widen:${file.fileName}:${fnType.pos}`)) return true;
-    edits.insert(file, fnType.type.getStart(file), "Promise<", -5);
-    edits.insert(file, fnType.type.end, ">", 5);
+    // `T | Promise<T>`: synchronous implementations (tests' fakes) stay valid; callers await either.
+    edits.insert(file, returns.end, ` | Promise<${returns.getText(file)}>`, 5);
     return true;
   }
   return false;
@@ -816,7 +830,9 @@ function throwingExpectations(program, edits, asyncKeys) {
           const signature = checker.getSignaturesOfType(checker.getTypeAtLocation(fnArg), ts.SignatureKind.Call)[0];
           const returns = signature && checker.getReturnTypeOfSignature(signature);
           if (returns && isPromiseType(checker, returns) && edits.once(`expect:${sf.fileName}:${node.pos}`)) {
-            const body = ts.isArrowFunction(fnArg) && !ts.isBlock(fnArg.body) ? fnArg.body.getText(sf) : `(${fnArg.getText(sf)})()`;
+            // `async () => await q()` (made so by an earlier round) hands over `q()` itself, not its awaited value.
+            const inner = ts.isArrowFunction(fnArg) && !ts.isBlock(fnArg.body) ? fnArg.body : undefined;
+            const body = inner ? (ts.isAwaitExpression(inner) ? inner.expression : inner).getText(sf) : `(${fnArg.getText(sf)})()`;
             if (negated) {
               // The promise must settle without a rejection: await it where the expectation stood.
               edits.replace(sf, node.getStart(sf), node.end, `await ${body}`);
