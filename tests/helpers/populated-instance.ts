@@ -8,6 +8,9 @@ import { openDatabase, type Db } from "@/db/client";
 import { checkInstanceKey, instanceKey } from "@/db/key-check";
 import { saveAppContext } from "@/db/queries/app-contexts";
 import { flushAudit, recordAudit } from "@/db/queries/audit";
+import { confirmTotp, createPendingTotp, replaceRecoveryCodes } from "@/db/queries/factors";
+import { setInstanceMeta } from "@/db/queries/instance-meta";
+import { insertPasswordReset } from "@/db/queries/password-resets";
 import { createChat } from "@/db/queries/chats";
 import { putCredential } from "@/db/queries/credentials";
 import { insertInvitation, markInvitationAccepted } from "@/db/queries/invitations";
@@ -168,6 +171,21 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     recordAudit(db, { actorId: member.id, workspaceId: team.id, action: "tool.call", target: server.id, detail: { tool: "list", n: i } });
     if (i % 4 === 0) saveMessage(db, chat.id, { id: `bulk-${i}`, role: "user", parts: [{ type: "text", text: `message ${i}` }] });
   }
+  // Sign-in's own tables: a confirmed second factor with its recovery codes, a reset link, a policy.
+  const factor = createPendingTotp(db, admin.id, "Phone", "JBSWY3DPEHPK3PXP");
+  confirmTotp(db, factor, 1, now);
+  replaceRecoveryCodes(
+    db,
+    admin.id,
+    ["code-one", "code-two"].map((code) => createHash("sha256").update(code).digest("hex")),
+  );
+  insertPasswordReset(db, {
+    userId: member.id,
+    tokenHash: createHash("sha256").update("reset-token").digest("hex"),
+    issuedBy: admin.id,
+    expiresAt: new Date(now.getTime() + 3_600_000),
+  });
+  setInstanceMeta(db, "mfa.required_for_admins", "on");
   return { secrets, serverId: server.id, adminId: admin.id };
 }
 
