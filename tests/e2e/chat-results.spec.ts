@@ -85,8 +85,13 @@ test("an image result opens in a lightbox; the answer names its model; copy, ret
 
   // Edit and resend replaces the last question and its answer.
   await page.getByTestId("message-edit").click();
+  // The composer still has the focus from sending; Edit puts the question's text in it a render
+  // later, so text typed before that would be overwritten and the old question sent again.
+  await expect(page.getByTestId("editing-banner")).toBeVisible();
+  await expect(chat.input()).toHaveValue("[[call:get-tiny-image]]");
   await expect(chat.input()).toBeFocused();
   await chat.input().fill("a different question");
+  await expect(chat.input()).toHaveValue("a different question");
   await page.getByTestId("chat-send").click();
   await expect(chat.lastAssistant()).toContainText("You said: a different question", { timeout: 45_000 });
   await chat.waitIdle();
