@@ -84,23 +84,33 @@ test("settings sections, the model sentence, and the audit log with names, filte
   await expect(roleRow.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d\d-\d\dT/);
   await expect(roleRow.locator("time")).toContainText(/just now|minute/);
 
+  // Every filter or page change waits for its own answer: the log is busy until the newest request
+  // has filled it (a count taken earlier could be the previous filter's).
+  const settled = () => expect(log).toHaveAttribute("aria-busy", "false");
   // Pages: Older, then Newer back.
   await expect(log.getByTestId("audit-page")).toHaveText("Page 1");
   await log.getByRole("button", { name: "Older" }).click();
+  await settled();
   await expect(log.getByTestId("audit-page")).toHaveText("Page 2");
   await expect(log.getByTestId("audit-entry").filter({ hasText: "workspace.create" })).toHaveCount(1);
   await log.getByRole("button", { name: "Newer" }).click();
+  await settled();
   await expect(log.getByTestId("audit-page")).toHaveText("Page 1");
 
   // Filters are lists of what the log holds: people by name and email, actions, targets by name.
   await log.getByLabel("Person").selectOption({ label: `${mate.account.name} (${mate.account.email})` });
+  await settled();
   await expect(log.getByTestId("audit-entry")).toHaveCount(1);
   await expect(log.getByTestId("audit-entry")).toContainText("invitation.accept");
   await log.getByLabel("Person").selectOption("");
+  await settled();
   await log.getByLabel("Action").selectOption("member.role");
+  await settled();
   await expect(log.getByTestId("audit-entry")).toHaveCount(1);
   await log.getByLabel("Action").selectOption("");
+  await settled();
   await log.getByLabel("Target").selectOption({ label: `${mate.account.name} (${mate.account.email})` });
+  await settled();
   await expect(log.getByTestId("audit-entry")).toHaveCount(1);
   await expect(log.getByTestId("audit-entry")).toContainText("member.role");
   await expectNoSeriousA11yViolations(page, "audit log at 1280 px");

@@ -4,7 +4,7 @@
  * chosen from lists of what the log holds, pages of 25 with Newer/Older, and a CSV export of what
  * the filters select. The entries themselves are a table on a wide screen, cards on a phone.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import type { auditPage } from "@/lib/workspaces/audit-view";
 import { api } from "../api-client";
 import { Button } from "../ui/primitives/button";
@@ -26,31 +26,39 @@ export function AuditLog({ source, instance = false }: { source: string; instanc
   const [facets, setFacets] = useState<Facets | null>(null);
   // The `before` cursor of each page seen so far: the last one is the page shown.
   const [cursors, setCursors] = useState<(number | undefined)[]>([undefined]);
-  const [page, setPage] = useState<{ entries: AuditEntryView[]; nextBefore: number | null } | null>(null);
+  const [page, setPage] = useState<{ entries: AuditEntryView[]; nextBefore: number | null; key: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
   const queryText = query.toString();
   const before = cursors[cursors.length - 1];
 
-  const load = useCallback(async () => {
+  // Each change of filters or page starts a request; only the newest may fill the table. Without
+  // the check a slow earlier answer (say, the unfiltered page) landing after a quicker later one
+  // would show entries the filters no longer select.
+  useEffect(() => {
+    let current = true;
     const params = new URLSearchParams(queryText);
     params.set("limit", String(PAGE_SIZE));
     if (before) params.set("before", String(before));
     // The filters' lists come with the first page, so they include what happened since.
     if (!before) params.set("facets", "1");
-    try {
-      const next = await api<PageView>(`${source}?${params}`);
-      setPage({ entries: next.entries, nextBefore: next.nextBefore });
-      if (next.facets) setFacets(next.facets);
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
+    api<PageView>(`${source}?${params}`).then(
+      (next) => {
+        if (!current) return;
+        setPage({ entries: next.entries, nextBefore: next.nextBefore, key: `${queryText}|${before ?? ""}` });
+        if (next.facets) setFacets(next.facets);
+        setError(null);
+      },
+      (e: unknown) => {
+        if (current) setError((e as Error).message);
+      },
+    );
+    return () => {
+      current = false;
+    };
   }, [source, queryText, before]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const shownKey = `${queryText}|${before ?? ""}`;
 
   function choose(key: keyof Filters, value: string) {
     setFilters((old) => ({ ...old, [key]: value }));
@@ -58,7 +66,7 @@ export function AuditLog({ source, instance = false }: { source: string; instanc
   }
 
   return (
-    <section className="min-w-0 space-y-3" data-testid="audit-log" aria-labelledby="audit-heading">
+    <section className="min-w-0 space-y-3" data-testid="audit-log" aria-labelledby="audit-heading" aria-busy={page?.key !== shownKey}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="audit-heading" className="text-lg font-semibold">
           Audit log
