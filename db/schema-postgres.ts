@@ -54,4 +54,8 @@ export const {
   auditLog,
   instanceMeta,
   appContexts,
+  catalogRegistries,
+  catalogEntries,
+  catalogVersions,
+  catalogEntryWorkspaces,
 } = tables;

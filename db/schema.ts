@@ -31,4 +31,8 @@ export const {
   auditLog,
   instanceMeta,
   appContexts,
+  catalogRegistries,
+  catalogEntries,
+  catalogVersions,
+  catalogEntryWorkspaces,
 } = tables;
