@@ -54,8 +54,6 @@ export const {
   auditLog,
   instanceMeta,
   appContexts,
-  catalogRegistries,
-  catalogEntries,
-  catalogVersions,
-  catalogEntryWorkspaces,
+  ssoProviders,
+  ssoIdentities,
 } = tables;

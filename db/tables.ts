@@ -5,7 +5,7 @@
  * stored in clear.
  */
 import type { ColumnKit } from "./columns/sqlite";
-import { defineCatalogTables } from "./tables-catalog";
+import { defineSsoTables } from "./tables-sso";
 
 /**
  * Every table, built with the column kit `k`. Use only the kit's helpers and the builder methods both
@@ -441,6 +441,6 @@ export function defineTables(k: ColumnKit) {
     auditLog,
     instanceMeta,
     appContexts,
-    ...defineCatalogTables(k, { users, workspaces }),
+    ...defineSsoTables(k, users),
   };
 }
