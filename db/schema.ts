@@ -31,6 +31,10 @@ export const {
   auditLog,
   instanceMeta,
   appContexts,
+  catalogRegistries,
+  catalogEntries,
+  catalogVersions,
+  catalogEntryWorkspaces,
   ssoProviders,
   ssoIdentities,
 } = tables;

@@ -6,6 +6,7 @@
  */
 import type { ColumnKit } from "./columns/sqlite";
 import { defineSsoTables } from "./tables-sso";
+import { defineCatalogTables } from "./tables-catalog";
 
 /**
  * Every table, built with the column kit `k`. Use only the kit's helpers and the builder methods both
@@ -441,6 +442,7 @@ export function defineTables(k: ColumnKit) {
     auditLog,
     instanceMeta,
     appContexts,
+    ...defineCatalogTables(k, { users, workspaces }),
     ...defineSsoTables(k, users),
   };
 }
