@@ -35,6 +35,7 @@ export const {
   users,
   sessions,
   userFactors,
+  passkeyCredentials,
   recoveryCodes,
   workspaces,
   invitations,

@@ -12,6 +12,7 @@ export const {
   users,
   sessions,
   userFactors,
+  passkeyCredentials,
   recoveryCodes,
   workspaces,
   invitations,

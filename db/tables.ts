@@ -59,7 +59,7 @@ export function defineTables(k: ColumnKit) {
         .text("user_id")
         .notNull()
         .references(() => users.id, { onDelete: "cascade" }),
-      kind: k.enum("kind", ["totp"]).notNull(),
+      kind: k.enum("kind", ["totp", "passkey"]).notNull(),
       name: k.text("name").notNull(),
       secretEnc: k.text("secret_enc"),
       lastStep: k.integer("last_step"),
@@ -68,6 +68,32 @@ export function defineTables(k: ColumnKit) {
       createdAt: k.createdAt(),
     },
     (t) => [k.index("user_factors_user_idx").on(t.userId)],
+  );
+
+  /**
+   * The WebAuthn credential of a passkey factor (docs/second-factors.md#passkeys), one per
+   * `user_factors` row of kind `passkey`: its id and COSE public key (base64url; public, not sealed),
+   * and the signature counter, which only goes up (a cloned authenticator shows as a counter going back).
+   */
+  const passkeyCredentials = k.table(
+    "passkey_credentials",
+    {
+      factorId: k
+        .text("factor_id")
+        .primaryKey()
+        .references(() => userFactors.id, { onDelete: "cascade" }),
+      userId: k
+        .text("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      credentialId: k.text("credential_id").notNull().unique(),
+      publicKey: k.text("public_key").notNull(),
+      counter: k.integer("counter").notNull().default(0),
+      /** The authenticator's transports (`usb,internal,hybrid`…), comma-separated, a hint for the browser. */
+      transports: k.text("transports").notNull().default(""),
+      createdAt: k.createdAt(),
+    },
+    (t) => [k.index("passkey_credentials_user_idx").on(t.userId)],
   );
 
   /** Single-use recovery codes, shown once at enrolment; only their SHA-256 is stored. */
@@ -423,6 +449,7 @@ export function defineTables(k: ColumnKit) {
     users,
     sessions,
     userFactors,
+    passkeyCredentials,
     recoveryCodes,
     workspaces,
     invitations,
