@@ -61,4 +61,10 @@ export const {
   catalogEntryWorkspaces,
   ssoProviders,
   ssoIdentities,
+  usageModelRequests,
+  usageMcpRequests,
+  usageDaily,
+  usageLatency,
+  usagePrices,
+  usageBudgets,
 } = tables;

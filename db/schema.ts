@@ -38,4 +38,10 @@ export const {
   catalogEntryWorkspaces,
   ssoProviders,
   ssoIdentities,
+  usageModelRequests,
+  usageMcpRequests,
+  usageDaily,
+  usageLatency,
+  usagePrices,
+  usageBudgets,
 } = tables;

@@ -5,6 +5,7 @@
  * stored in clear.
  */
 import type { ColumnKit } from "./columns/sqlite";
+import { defineUsageTables } from "./tables-usage";
 import { defineSsoTables } from "./tables-sso";
 import { defineCatalogTables } from "./tables-catalog";
 
@@ -471,5 +472,6 @@ export function defineTables(k: ColumnKit) {
     appContexts,
     ...defineCatalogTables(k, { users, workspaces }),
     ...defineSsoTables(k, users),
+    ...defineUsageTables(k),
   };
 }
