@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   "auth.reauth_required": 403,
   "auth.invalid_code": 400,
   "auth.factor_not_found": 404,
+  "auth.passkey_refused": 400,
   "request.unsupported_media_type": 415,
   "server.not_found": 404,
   "server.name_taken": 409,

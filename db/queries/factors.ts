@@ -21,7 +21,7 @@ export interface TotpFactor {
 /** A factor as the account page lists it (no secret). */
 export interface FactorSummary {
   id: string;
-  kind: "totp";
+  kind: "totp" | "passkey";
   name: string;
   createdAt: Date;
   lastUsedAt: Date | null;

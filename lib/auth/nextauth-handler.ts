@@ -12,11 +12,13 @@ import { trustForwardedHostForNextAuth } from "../env";
 import { AppError } from "../errors";
 import { errorResponse } from "../http";
 import { unauthenticatedHashGate } from "../security/hash-gate";
+import { requestPublicOrigin } from "../security/public-url";
 import { getAuthOptions } from "./options";
 import { isHttpsRequest } from "./session-cookie";
 import { clientAddress, takeAttempt } from "./sign-in-throttle";
 import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_MS, readPendingSignIn } from "./pending-sign-in";
 import { type SignInContext, withSignInContext } from "./sign-in-context";
+import { passkeyAttemptEmail } from "./sign-in-steps";
 
 // Set here, the one module every next-auth request loads, whether under `npm start` or `next dev`.
 trustForwardedHostForNextAuth();
@@ -35,9 +37,20 @@ export async function handleNextAuth(db: () => Db, request: Request, context: Co
     .formData()
     .catch(() => null);
   const address = clientAddress(request.headers);
-  const slot: SignInContext = { address, pendingToken: cookieValue(request.headers.get("cookie"), PENDING_SIGN_IN_COOKIE) };
-  // The second step counts against the account the pending sign-in belongs to, like its password did.
-  const email = form?.get("code") && !form.get("password") ? (readPendingSignIn(slot.pendingToken)?.email ?? "") : form?.get("email");
+  const slot: SignInContext = {
+    address,
+    pendingToken: cookieValue(request.headers.get("cookie"), PENDING_SIGN_IN_COOKIE),
+    origin: requestPublicOrigin(request),
+  };
+  // The second step counts against the account the pending sign-in belongs to, like its password did;
+  // a passkey's answer against the passkey's owner.
+  const passkey = form?.get("passkey");
+  const email =
+    typeof passkey === "string"
+      ? passkeyAttemptEmail(db(), passkey, slot.pendingToken)
+      : form?.get("code") && !form.get("password")
+        ? (readPendingSignIn(slot.pendingToken)?.email ?? "")
+        : form?.get("email");
   try {
     // Refused before counting: a flood that fills the hashing queue must not lock the account out.
     if (unauthenticatedHashGate.full()) throw new AppError("auth.rate_limited", "The server is busy; try again in a moment.", undefined, 1);

@@ -19,7 +19,7 @@ import { sessionLifetimeMs } from "./session-policy";
 import { endOneSession, resolveSession, startSession } from "./sessions";
 import { clearAccountAttempts, clientAddress } from "./sign-in-throttle";
 import { signInContext } from "./sign-in-context";
-import { beginSecondStep, completeSecondStep, SECOND_FACTOR_SIGN_IN } from "./sign-in-steps";
+import { beginSecondStep, completeSecondStep, passkeySignIn, SECOND_FACTOR_SIGN_IN } from "./sign-in-steps";
 
 let cached: NextAuthOptions | undefined;
 
@@ -47,6 +47,8 @@ export function getAuthOptions(db: () => Db, https = false): NextAuthOptions {
           const form = credentials as Record<string, string | undefined> | undefined;
           // The second step: a code for the pending sign-in the request's cookie names (sign-in-steps.ts).
           if (form?.code && !form.password) return completeSecondStep(db(), form.code, signInContext());
+          // A passkey's answer: a second step, or a passwordless sign-in (sign-in-steps.ts).
+          if (form?.passkey && !form.password) return passkeySignIn(db(), form.passkey, signInContext());
           if (!credentials?.email || !credentials.password) return null;
           const check = await verifyCredentials(db(), credentials.email, credentials.password);
           // next-auth answers a thrown error with 401 and `error=<message>`: the form names the reason.

@@ -10,7 +10,8 @@ import { getSessionAuthenticatedAt, markSessionAuthenticated } from "../../db/qu
 import { getPasswordHashById } from "../../db/queries/users";
 import { AppError } from "../errors";
 import { verifyPassword } from "../security/password";
-import { verifySecondFactor } from "./second-factors";
+import { assertionSchema, relyingParty } from "./passkeys";
+import { proveFactor } from "./second-factors";
 import { clearAccountAttempts, takeAttempt } from "./sign-in-throttle";
 
 /** How long a sign-in or re-authentication counts as recent. */
@@ -31,10 +32,11 @@ export function requireRecentAuth(db: Db, actor: ReauthActor, now = new Date()):
   );
 }
 
-/** The body of `POST /api/account/reauth`: the password or a second-factor code. */
+/** The body of `POST /api/account/reauth`: the password, a second-factor code, or a passkey's answer. */
 export const reauthSchema = z.union([
   z.object({ password: z.string().min(1).max(512) }).strict(),
   z.object({ code: z.string().min(1).max(64) }).strict(),
+  z.object({ passkey: assertionSchema }).strict(),
 ]);
 
 /** Who re-authenticates, from which session and address. */
@@ -43,11 +45,13 @@ export interface ReauthCaller {
   email: string;
   sessionId: string;
   address: string;
+  /** The app's public origin, which a passkey's answer must be signed for. */
+  origin: string;
 }
 
 /**
- * Prove who the caller is again with their password or a second-factor code (throttled like a
- * sign-in); the session then counts as recently authenticated for `REAUTH_WINDOW_MS`.
+ * Prove who the caller is again with their password, a second-factor code or a passkey (throttled
+ * like a sign-in); the session then counts as recently authenticated for `REAUTH_WINDOW_MS`.
  */
 export async function reauthenticate(db: Db, caller: ReauthCaller, body: z.infer<typeof reauthSchema>, now = new Date()): Promise<void> {
   takeAttempt("signIn", { email: caller.email, address: caller.address });
@@ -55,10 +59,13 @@ export async function reauthenticate(db: Db, caller: ReauthCaller, body: z.infer
   if ("password" in body) {
     const stored = getPasswordHashById(db, caller.id);
     ok = !!stored && (await verifyPassword(body.password, stored));
+  } else if ("code" in body) {
+    ok = await proveFactor(db, caller.id, body.code, now);
   } else {
-    ok = (await verifySecondFactor(db, caller.id, body.code, now)) !== null;
+    ok = await proveFactor(db, caller.id, { passkey: body.passkey, rp: relyingParty(caller.origin) }, now);
   }
   if (!ok) {
+    if ("passkey" in body) throw new AppError("auth.forbidden", "The passkey was not accepted.");
     const field = "password" in body ? "password" : "code";
     throw new AppError("auth.forbidden", field === "password" ? "The password is not right." : "That code is not right.", field);
   }

@@ -21,6 +21,7 @@ import {
   spendTotpStep,
 } from "../../db/queries/factors";
 import { AppError } from "../errors";
+import { type RelyingParty, verifyPasskeyAnswer } from "./passkeys";
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCodes } from "./recovery-codes";
 import { checkTotpCode, newTotpSecret, totpUri } from "./totp";
 
@@ -103,15 +104,26 @@ export function hasSecondFactor(db: Db, userId: string): boolean {
 }
 
 /**
- * Remove one of the user's factors after checking a current code (TOTP or recovery): a borrowed
- * session alone cannot take the factor off. The last factor takes the recovery codes with it.
+ * Remove one of the user's factors after checking a current code (TOTP or recovery) or a passkey's
+ * answer: a borrowed session alone cannot take the factor off. The last factor takes the recovery codes with it.
  */
-export async function removeFactor(db: Db, owner: FactorOwner, factorId: string, code: string, now = new Date()): Promise<void> {
-  if (!listFactorSummaries(db, owner.id).some((f) => f.id === factorId))
-    throw new AppError("auth.factor_not_found", "No such second factor on your account.");
-  if (!(await verifySecondFactor(db, owner.id, code, now)))
-    throw new AppError("auth.invalid_code", "That code is not right; enter a current code or a recovery code.", "code");
+export async function removeFactor(db: Db, owner: FactorOwner, factorId: string, proof: FactorProof, now = new Date()): Promise<void> {
+  const factor = listFactorSummaries(db, owner.id).find((f) => f.id === factorId);
+  if (!factor) throw new AppError("auth.factor_not_found", "No such second factor on your account.");
+  if (!(await proveFactor(db, owner.id, proof, now)))
+    throw typeof proof === "string"
+      ? new AppError("auth.invalid_code", "That code is not right; enter a current code or a recovery code.", "code")
+      : new AppError("auth.passkey_refused", "The passkey was not accepted; try again or enter a code.");
   deleteFactor(db, owner.id, factorId);
   if (!hasConfirmedFactor(db, owner.id)) deleteRecoveryCodes(db, owner.id);
-  recordAudit(db, { actorId: owner.id, action: "user.factor_removed", target: owner.id, detail: { kind: "totp", factorId } });
+  recordAudit(db, { actorId: owner.id, action: "user.factor_removed", target: owner.id, detail: { kind: factor.kind, factorId } });
+}
+
+/** Proof of a factor: a code (TOTP or recovery), or a passkey's answer to a `reauth` challenge on the app's origin. */
+export type FactorProof = string | { passkey: unknown; rp: RelyingParty };
+
+/** Whether `proof` is a current proof of one of the user's factors (a code is used up, a passkey's challenge too). */
+export async function proveFactor(db: Db, userId: string, proof: FactorProof, now = new Date()): Promise<boolean> {
+  if (typeof proof === "string") return (await verifySecondFactor(db, userId, proof, now)) !== null;
+  return (await verifyPasskeyAnswer(db, proof.rp, proof.passkey, { purpose: "reauth", userId }, now)) !== null;
 }

@@ -9,6 +9,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface SignInContext {
   /** The client address (for the throttle). */
   address: string;
+  /** The app's public origin, which a passkey's answer must be signed for. */
+  origin?: string;
   /** The pending sign-in token the request's cookie carried (second step). */
   pendingToken?: string;
   /** Set by `authorize` when the password was right and a second factor is owed. */

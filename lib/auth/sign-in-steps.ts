@@ -5,6 +5,8 @@
  */
 import type { Db } from "../../db/client";
 import { getUserById, type UserRecord } from "../../db/queries/users";
+import { challengePurpose } from "./passkey-challenges";
+import { answeredChallenge, claimedPasskeyEmail, relyingParty, verifyPasskeyAnswer } from "./passkeys";
 import { endPendingSignIn, failPendingSignIn, readPendingSignIn, startPendingSignIn } from "./pending-sign-in";
 import { hasSecondFactor, verifySecondFactor } from "./second-factors";
 import type { SignInContext } from "./sign-in-context";
@@ -42,4 +44,52 @@ export async function completeSecondStep(db: Db, code: string, context: SignInCo
   if (!user) return null;
   clearAccountAttempts(pending.email, context?.address);
   return { id: user.id, email: user.email, name: user.name };
+}
+
+/**
+ * A passkey's answer at the credentials callback (`passkey`, JSON): the second step of the request's
+ * pending sign-in when its challenge was issued for one, else a passwordless sign-in (the passkey,
+ * user-verified, is both factors). The user, or null for an answer that does not verify.
+ */
+export async function passkeySignIn(db: Db, raw: string, context: SignInContext | undefined) {
+  const answer = parseJson(raw);
+  const challenge = answeredChallenge(answer);
+  if (!context?.origin || !challenge) return null;
+  const rp = relyingParty(context.origin);
+  if (challengePurpose(challenge) === "second-factor") {
+    const token = context.pendingToken;
+    const pending = readPendingSignIn(token);
+    if (!token || !pending) throw new Error(SIGN_IN_EXPIRED);
+    if (!(await verifyPasskeyAnswer(db, rp, answer, { purpose: "second-factor", userId: pending.userId }))) {
+      failPendingSignIn(token);
+      return null;
+    }
+    endPendingSignIn(token);
+    return signedIn(db, pending.userId, context);
+  }
+  const passkey = await verifyPasskeyAnswer(db, rp, answer, { purpose: "sign-in", userId: null });
+  return passkey ? signedIn(db, passkey.userId, context) : null;
+}
+
+/**
+ * The account a passkey answer counts against in the sign-in throttle: the pending sign-in's, else
+ * the passkey's owner; "" when neither is known (every unknown passkey shares one count).
+ */
+export function passkeyAttemptEmail(db: Db, raw: string, pendingToken: string | undefined): string {
+  return readPendingSignIn(pendingToken)?.email ?? claimedPasskeyEmail(db, parseJson(raw)) ?? "";
+}
+
+function signedIn(db: Db, userId: string, context: SignInContext) {
+  const user = getUserById(db, userId);
+  if (!user) return null;
+  clearAccountAttempts(user.email, context.address);
+  return { id: user.id, email: user.email, name: user.name };
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
 }

@@ -6,11 +6,13 @@ import "server-only";
 import { z } from "zod";
 import { getDb } from "../../db/client";
 import { type MfaPolicy, mfaPolicy, type mfaPolicySchema, mustEnrol, setMfaPolicy } from "../auth/mfa-policy";
+import { assertionSchema, relyingParty } from "../auth/passkeys";
 import { reauthenticate, type reauthSchema, requireRecentAuth } from "../auth/reauth";
 import { confirmTotpEnrolment, factorsView, removeFactor, startTotpEnrolment } from "../auth/second-factors";
 import type { SessionUser } from "../auth/session";
 import { clearAccountAttempts, clientAddress, takeAttempt } from "../auth/sign-in-throttle";
 import { AppError } from "../errors";
+import { requestPublicOrigin } from "../security/public-url";
 
 export { mfaPolicySchema } from "../auth/mfa-policy";
 export { reauthSchema } from "../auth/reauth";
@@ -19,8 +21,11 @@ export { reauthSchema } from "../auth/reauth";
 export const startTotpSchema = z.object({ name: z.string().max(80).optional() }).strict();
 /** The body of `POST /api/account/factors/totp/confirm`. */
 export const confirmTotpSchema = z.object({ factorId: z.string().min(1).max(64), code: z.string().min(1).max(16) }).strict();
-/** The body of `DELETE /api/account/factors/:id`: a current code of a factor, or a recovery code. */
-export const removeFactorSchema = z.object({ code: z.string().min(1).max(64) }).strict();
+/** The body of `DELETE /api/account/factors/:id`: a current code of a factor, a recovery code, or a passkey's answer. */
+export const removeFactorSchema = z.union([
+  z.object({ code: z.string().min(1).max(64) }).strict(),
+  z.object({ passkey: assertionSchema }).strict(),
+]);
 
 /** Whether a policy covers the user and they still have no factor (the enrolment page asks for one). */
 export function enrolmentDue(user: SessionUser): boolean {
@@ -42,20 +47,27 @@ export function confirmTotp(user: SessionUser, input: z.infer<typeof confirmTotp
   return confirmTotpEnrolment(getDb(), user, input.factorId, input.code);
 }
 
-/** Remove one of the caller's factors with a current code; wrong codes are throttled like passwords. */
+/** Remove one of the caller's factors with a current code or a passkey; wrong ones are throttled like passwords. */
 export async function removeMyFactor(user: SessionUser, request: Request, factorId: string, input: z.infer<typeof removeFactorSchema>) {
   // Only a code is guessed here: an id that is not theirs answers 404 without counting an attempt.
   if (!factorsView(getDb(), user.id).factors.some((factor) => factor.id === factorId))
     throw new AppError("auth.factor_not_found", "No such second factor on your account.");
   const keys = { email: user.email, address: clientAddress(request.headers) };
   takeAttempt("signIn", keys);
-  await removeFactor(getDb(), user, factorId, input.code);
+  const proof = "code" in input ? input.code : { passkey: input.passkey, rp: relyingParty(requestPublicOrigin(request)) };
+  await removeFactor(getDb(), user, factorId, proof);
   clearAccountAttempts(keys.email, keys.address);
 }
 
 /** Prove who the caller is again (password or code); sensitive acts are then allowed for 10 minutes. */
 export function reauth(user: SessionUser, request: Request, input: z.infer<typeof reauthSchema>) {
-  const caller = { id: user.id, email: user.email, sessionId: user.sessionId, address: clientAddress(request.headers) };
+  const caller = {
+    id: user.id,
+    email: user.email,
+    sessionId: user.sessionId,
+    address: clientAddress(request.headers),
+    origin: requestPublicOrigin(request),
+  };
   return reauthenticate(getDb(), caller, input);
 }
 

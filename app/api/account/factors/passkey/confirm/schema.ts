@@ -1,0 +1,1 @@
+export { confirmPasskeySchema as confirmPasskeyBody } from "@/lib/use-cases/passkeys";

@@ -1,0 +1,1 @@
+export { passkeyOptionsSchema as passkeyOptionsBody } from "@/lib/use-cases/passkeys";
