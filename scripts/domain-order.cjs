@@ -9,6 +9,7 @@ const DOMAIN_ORDER = [
   { path: "lib/mcp", why: "the MCP engine, shared with the command line" },
   { path: "lib/quotas", why: "per-user and instance counters the engine and the domains consult" },
   { path: "lib/security", why: "request policy, hashing and client addresses, used by every domain" },
+  { path: "lib/usage", why: "usage records, prices and budgets: the chat, sampling and the engine's hook record through it" },
   { path: "lib/oauth", why: "OAuth for MCP servers, on top of the engine and the network" },
   { path: "lib/http.ts", why: "the route wrapper and error responses every route and the lane share" },
   { path: "lib/models", why: "model settings and providers: what the agent and sampling run on" },

@@ -28,6 +28,8 @@ import { ToolSearchRun } from "./tool-search-run";
 import { getToolSearchSettings } from "./tool-search-settings";
 import { contextSources } from "./context-sources";
 import { withServerInstructions } from "./server-instructions";
+import { modelUsageCallbacks } from "../usage/model-calls";
+import { recordRefusedCall } from "../usage/record";
 
 /** Upper bound on model steps per turn (`SWITCHBOARD_AGENT_MAX_STEPS`, default 10). */
 export function maxAgentSteps(env: EnvBag = environment()): number {
@@ -59,6 +61,8 @@ export interface RunChatOptions {
   maxSteps?: number;
   /** Values redacted from every error text (the user's API key). */
   secrets?: string[];
+  /** A notice shown above the answer: a monthly budget 80% or more used (docs/usage.md#budgets). */
+  budgetWarning?: ServerNotice;
   /** Follow what servers ask the user during this turn (shown in the transcript); returns the unsubscribe. */
   followInteractions?: (listener: (data: InteractionData) => void) => () => void;
 }
@@ -114,6 +118,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
       // The model that answers, kept on the message so each answer says who wrote it.
       writer.write({ type: "start", messageId: responseId, messageMetadata: { model: modelLabel(model) } satisfies ChatMetadata });
       for (const notice of notices) writer.write({ type: "data-notice", id: `notice-${notice.serverId}`, data: notice });
+      if (options.budgetWarning) writer.write({ type: "data-notice", id: "notice-budget", data: options.budgetWarning });
       const showToolset = () => search && writer.write({ type: "data-toolset", id: "toolset", data: search.view() });
       showToolset();
       const tools = buildMcpTools({
@@ -125,7 +130,14 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         // Re-list right before running: a definition that changed since the list was built is held.
         beforeCall: async (tool) => {
           await gate.refresh();
-          return gate.isHeld(tool.name) ? HELD_TOOL_ERROR : null;
+          if (!gate.isHeld(tool.name)) return null;
+          recordRefusedCall(db, {
+            userId: user.id,
+            workspaceId: user.workspaceId,
+            server: { id: tool.serverId, name: tool.serverName },
+            name: tool.rawName,
+          });
+          return HELD_TOOL_ERROR;
         },
         onResult: (tool) => addSource({ serverId: tool.serverId, serverName: tool.serverName }),
       });
@@ -154,6 +166,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         abortSignal: signal,
         // The default logs the raw error; provider errors can echo keys or URLs (docs/security.md#redaction).
         onError: ({ error }) => console.warn("[switchboard] model request failed:", errorText(error)),
+        // Tokens, latency and outcome of each model request into the usage records (docs/usage.md).
+        ...(user.workspaceId ? modelUsageCallbacks(db, { userId: user.id, workspaceId: user.workspaceId, chatId, source: "chat" }) : {}),
       });
       writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: errorText }));
     },

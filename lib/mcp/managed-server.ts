@@ -21,7 +21,7 @@ import { ScopeChallenge } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
 import type { UnnamedTool } from "./registry";
 import { closedDuring, translateError } from "./translate-error";
-import type { ServerState, ServerStatus, ToolCallOutcome } from "./types";
+import type { RequestEndEvent, ServerState, ServerStatus, ToolCallOutcome } from "./types";
 import { watchForReturn } from "./comeback";
 import { FailureMemory } from "./failure-memory";
 import { verdictOf, type FailedOn } from "./failure-verdict";
@@ -249,6 +249,18 @@ export class ManagedServer {
   record(outcome: ToolCallOutcome): void {
     this.metrics.record(outcome.durationMs, outcome.isError);
     this.statusPush.soon();
+  }
+
+  /** Hand one finished request to the host's `onRequestEnd` (usage); the event is built only when the hook is set. */
+  reportRequest(build: () => RequestEndEvent): void {
+    const hook = this.options.onRequestEnd;
+    if (!hook) return;
+    try {
+      hook(build());
+    } catch (error) {
+      // Bookkeeping must never fail the request it describes.
+      this.options.logger.warn("request hook failed", { server: this.server.name, error: String(error) });
+    }
   }
 
   /** Run a non-tool request (resources, prompts, completion) and count it; throws EngineError. */

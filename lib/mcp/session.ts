@@ -17,6 +17,7 @@ import { boundCompletion, checkCompletionRef } from "./completions";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { EngineError } from "./errors";
 import type { ManagedServer } from "./managed-server";
+import { requestEvent } from "./request-events";
 import { errorOutcome } from "./results";
 import { callServerTool } from "./tool-calls";
 import type { ServerLogEntry } from "./server-log";
@@ -102,9 +103,17 @@ export class ServerSession {
       return errorOutcome(new EngineError("not_found", `tool "${tool.rawName}" does not belong to server "${this.server.name}"`), 0);
     }
     const managed = this.host.admitted(this.userId, this.server);
-    const release = this.host.admission?.call(this.userId);
+    const rawName = typeof tool === "string" ? tool : tool.rawName;
+    let release: (() => void) | undefined;
     try {
-      return await callServerTool(managed, typeof tool === "string" ? tool : tool.rawName, args, options, this.host.now);
+      release = this.host.admission?.call(this.userId);
+    } catch (error) {
+      // Refused by a quota before anything was sent: still a request the usage records count.
+      managed.reportRequest(() => ({ ...requestEvent(this.userId, this.server, "tool", rawName, args, 0, { error }), outcome: "refused" }));
+      throw error;
+    }
+    try {
+      return await callServerTool(managed, rawName, args, options, this.host.now);
     } finally {
       release?.();
     }
@@ -123,7 +132,7 @@ export class ServerSession {
   /** resources/read. */
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     const timeoutMs = this.timeoutMs();
-    return this.entry().request((c) => c.readResource(uri, { ...options, timeoutMs }));
+    return this.reported("resource", uri, { uri }, (managed) => managed.request((c) => c.readResource(uri, { ...options, timeoutMs })));
   }
 
   /** prompts/list (all pages, bounded). */
@@ -134,7 +143,28 @@ export class ServerSession {
   /** prompts/get. */
   async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
     const timeoutMs = this.timeoutMs();
-    return this.entry().request((c) => c.getPrompt(name, args, { ...options, timeoutMs }));
+    return this.reported("prompt", name, { name, arguments: args }, (managed) =>
+      managed.request((c) => c.getPrompt(name, args, { ...options, timeoutMs })),
+    );
+  }
+
+  // Time one request and hand it to the pool's `onRequestEnd`, answered or failed.
+  private async reported<T>(
+    kind: "resource" | "prompt",
+    name: string,
+    input: unknown,
+    op: (managed: ManagedServer) => Promise<T>,
+  ): Promise<T> {
+    const managed = this.entry();
+    const started = this.host.now();
+    try {
+      const result = await op(managed);
+      managed.reportRequest(() => requestEvent(this.userId, this.server, kind, name, input, this.host.now() - started, { result }));
+      return result;
+    } catch (error) {
+      managed.reportRequest(() => requestEvent(this.userId, this.server, kind, name, input, this.host.now() - started, { error }));
+      throw error;
+    }
   }
 
   /**

@@ -6,6 +6,7 @@
 import { effectiveSettings } from "./config";
 import { EngineError } from "./errors";
 import type { ManagedServer } from "./managed-server";
+import { toolCallEvent } from "./request-events";
 import { errorOutcome, outcomeOf } from "./results";
 import type { CallOptions, ToolCallOutcome } from "./types";
 
@@ -33,5 +34,6 @@ export async function callServerTool(
     outcome = errorOutcome(managed.asEngineError(error), now() - started);
   }
   managed.record(outcome);
+  managed.reportRequest(() => toolCallEvent(managed.userId, server, "tool", rawName, args, outcome));
   return outcome;
 }

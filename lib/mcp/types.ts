@@ -147,6 +147,24 @@ export interface PoolAdmission {
   sandboxCeiling?(): number;
 }
 
+/**
+ * One finished MCP request that did work — a tool call, a resource read or a prompt get — for the
+ * host's usage records. Sizes are UTF-8 bytes of the JSON sent (arguments) and received (result).
+ */
+export interface RequestEndEvent {
+  userId: string;
+  serverId: string;
+  serverName: string;
+  kind: "tool" | "resource" | "prompt";
+  /** The tool's raw name, the resource's URI or the prompt's name. */
+  name: string;
+  durationMs: number;
+  /** `tool_error`: the tool answered isError; `refused`: a quota refused it before it was sent. */
+  outcome: "ok" | "tool_error" | "protocol_error" | "timeout" | "refused";
+  bytesIn: number;
+  bytesOut: number;
+}
+
 /** Options of an `McpPool`; every field is optional. */
 export interface PoolOptions {
   /** Wraps stdio launches (the sandbox). Default: `unwrappedLaunch`. */
@@ -187,6 +205,8 @@ export interface PoolOptions {
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */
   onStatusChange?: (status: ServerStatus) => void;
+  /** Called after every tool call, resource read and prompt get (usage records); must not throw. Default: none. */
+  onRequestEnd?: (event: RequestEndEvent) => void;
   /** Whether `userId` has a page watching statuses; new call figures are pushed only then. Default: always. */
   figuresWatched?: (userId: string) => boolean;
   /** Quotas on calls and connections. Default: none. */

@@ -6,6 +6,7 @@ import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/c
 import { effectiveSettings } from "./config";
 import { EngineError, isEngineError } from "./errors";
 import type { ManagedServer } from "./managed-server";
+import { toolCallEvent } from "./request-events";
 import { errorOutcome, valueResult } from "./results";
 import type { CallOptions, RegisteredKind, ToolCallOutcome } from "./types";
 
@@ -28,6 +29,13 @@ export async function callWrapper(
     outcome = errorOutcome(engineError, now() - started);
   }
   managed.record(outcome);
+  // Listing is bookkeeping; a read or a get is work the usage records count.
+  if (kind === "read_resource" || kind === "get_prompt") {
+    const name = String(args[kind === "read_resource" ? "uri" : "name"] ?? "");
+    managed.reportRequest(() =>
+      toolCallEvent(managed.userId, managed.server, kind === "read_resource" ? "resource" : "prompt", name, args, outcome),
+    );
+  }
   return outcome;
 }
 

@@ -45,6 +45,7 @@ import { singleton } from "../singleton";
 import { closeOnSignals } from "../shutdown";
 import { publishStatus, statusEvents } from "./status-events";
 import { connectionLog } from "./connection-log";
+import { recordMcpRequest } from "../usage/record";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -112,6 +113,8 @@ function poolOptions(): PoolOptions {
       publishStatus(status);
     },
     figuresWatched: (userId) => statusEvents().watching(userId),
+    // Every tool call, resource read and prompt get, from any path, into the usage records (docs/usage.md).
+    onRequestEnd: (event) => recordMcpRequest(getDb(), event),
   };
 }
 

@@ -41,7 +41,7 @@ export function reviewRequired(input: {
 }
 
 /** How to answer one sampling request, or why it is refused. */
-export type SamplingAccess = { ok: true; model: ModelConfig; review: boolean } | { ok: false; reason: string };
+export type SamplingAccess = { ok: true; model: ModelConfig; review: boolean; workspaceId: string } | { ok: false; reason: string };
 
 /** Resolve the model and the review for `userId`'s connection to the stored server `serverId`. */
 export function samplingAccess(
@@ -58,5 +58,5 @@ export function samplingAccess(
   if (!resolution.ok) return { ok: false, reason: `No model is configured for sampling: ${resolution.reason}` };
   const creatorIsAdmin = !!record.createdBy && getUserById(db, record.createdBy)?.isAdmin === true;
   const review = reviewRequired({ configured: server.config.sampling?.review, creatorIsAdmin, optionalFor: reviewOptionalFor(env) });
-  return { ok: true, model: resolution.config, review };
+  return { ok: true, model: resolution.config, review, workspaceId: record.workspaceId };
 }

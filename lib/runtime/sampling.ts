@@ -24,6 +24,9 @@ import {
   type OfferedToolSet,
 } from "./sampling-messages";
 import { singleton } from "../singleton";
+import { AppError } from "../errors";
+import { assertWithinBudget } from "../usage/budgets";
+import { modelUsageCallbacks } from "../usage/model-calls";
 
 /** How long a review waits for its user before the request is denied (ms). */
 export const SAMPLING_REVIEW_TTL_MS = 5 * 60_000;
@@ -91,6 +94,13 @@ export class SamplingHost {
     // The chat's model for this workspace (the workspace default included) and the review rule.
     const access = samplingAccess(getDb(), userId, server);
     if (!access.ok) throw new McpError(USER_REJECTED, access.reason);
+    // A used-up monthly budget refuses sampling as it refuses new chat turns (docs/usage.md#budgets).
+    try {
+      assertWithinBudget(getDb(), userId, access.workspaceId);
+    } catch (error) {
+      if (error instanceof AppError) throw new McpError(USER_REJECTED, `${error.code}: ${error.message}`);
+      throw error;
+    }
     const modelId = request.model ?? access.model.model;
     if (request.allowedModels.length && !request.allowedModels.includes(modelId)) {
       throw new McpError(USER_REJECTED, `model "${modelId}" is not in this server's allowed_models`);
@@ -127,6 +137,7 @@ export class SamplingHost {
         stopSequences: params.stopSequences,
         ...(offered ? { tools: offered.tools, toolChoice: offered.toolChoice } : {}),
         abortSignal: signal,
+        ...modelUsageCallbacks(getDb(), { userId, workspaceId: access.workspaceId, chatId: null, source: "sampling" }),
       },
       offered,
     );

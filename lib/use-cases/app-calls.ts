@@ -13,6 +13,7 @@ import { AppError } from "../errors";
 import { appPool, workspaceServerDefinition } from "../runtime/engine";
 import { redact } from "../redact";
 import type { AppCaller } from "./app-resource";
+import { recordRefusedCall } from "../usage/record";
 
 /** Body of `POST /api/apps/call`: a tool of the app's own server, by its raw name. */
 export const appCallSchema = z.object({
@@ -40,7 +41,8 @@ export async function callAppTool(caller: AppCaller, body: z.infer<typeof appCal
   await gate.refresh();
   const tool = (await pool.toolset(caller.id, [server])).find((t) => t.kind === "tool" && t.rawName === body.name);
   if (!tool) throw new AppError("app.tool_not_found", "The app asked for a tool its server does not offer.");
-  const audit = (decision: string, extra: Record<string, unknown> = {}) =>
+  const audit = (decision: string, extra: Record<string, unknown> = {}) => {
+    if (decision === "refused") recordRefusedCall(db, { userId: caller.id, workspaceId: caller.workspaceId, server, name: tool.rawName });
     recordAudit(db, {
       actorId: caller.id,
       workspaceId: caller.workspaceId,
@@ -48,6 +50,7 @@ export async function callAppTool(caller: AppCaller, body: z.infer<typeof appCal
       target: `server:${server.id}`,
       detail: { tool: tool.rawName, decision, ...extra },
     });
+  };
   // A tool meant for the model only is not the app's to call (the extension's `visibility`).
   if (tool.ui?.visibility && !tool.ui.visibility.includes("app")) {
     audit("refused", { reason: "model-only tool" });

@@ -20,6 +20,7 @@ import { workspaceModelChoice } from "../models/workspace-default";
 import { appPool, workspaceServerDefinitions } from "../runtime/engine";
 import { interactionLog } from "../runtime/interactions";
 import { endWithStream, trackTurn } from "../runtime/turns";
+import { assertWithinBudget, budgetWarningNotice } from "../usage/budgets";
 
 export { chatRequestSchema } from "../agent/chat-request";
 
@@ -34,6 +35,8 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
   requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
   const model = userLanguageModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
   if (!model.ok) throw new AppError("chat.no_model", model.reason);
+  // Past a monthly budget a new turn is refused (429); at 80% it runs with a warning (docs/usage.md#budgets).
+  const budgetWarning = budgetWarningNotice(assertWithinBudget(db, caller.id, caller.workspaceId));
   const pool = appPool();
   const servers = workspaceServerDefinitions(db, caller);
   // One answer per chat: a new message stops the one still running before history is read.
@@ -54,6 +57,7 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
       signal: turn.signal,
       secrets: model.secrets,
       followInteractions: (listener) => interactionLog().subscribe(caller.id, listener),
+      budgetWarning,
     });
     // A continuation (after approvals) streams only what it adds to the last message: a reader who
     // rejoins gets that message first, rebuilt as chunks.

@@ -11,6 +11,7 @@ import { capText } from "../trust/untrusted-text";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "../runtime/engine";
 import { enforceReconnectRate } from "../quotas";
 import { auditHandCall, gateHandCall, handCallPolicies } from "../trust/hand-call-gate";
+import { recordRefusedCall } from "../usage/record";
 
 /** Who is calling, in which workspace (what `requireWorkspace` returns). */
 export interface Caller {
@@ -70,7 +71,10 @@ export async function callServerTool(
 ) {
   const server = definition(caller, serverId);
   const pool = appPool();
-  const policy = await gateHandCall(getDb(), pool, caller, server, body.name);
+  const policy = await gateHandCall(getDb(), pool, caller, server, body.name).catch((error: unknown) => {
+    recordRefusedCall(getDb(), { userId: caller.id, workspaceId: caller.workspaceId, server, name: body.name });
+    throw error;
+  });
   const outcome = await pool.session(caller.id, server).callTool(body.name, body.arguments, { signal });
   auditHandCall(getDb(), caller, server, body.name, policy, outcome);
   return { ...outcome, policy };

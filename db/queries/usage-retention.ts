@@ -1,0 +1,16 @@
+/**
+ * Retention of the usage rows (docs/usage.md#retention): rows older than the retention are deleted;
+ * the daily sums and latency buckets, added to when each row was written, stay.
+ */
+import { lt } from "drizzle-orm";
+import type { Db } from "../client";
+import { usageMcpRequests, usageModelRequests } from "../schema";
+import { flushUsage } from "./usage-rows";
+
+/** Delete the model and MCP rows recorded before `before`; returns how many of each went. */
+export function pruneUsageRows(db: Db, before: Date): { model: number; mcp: number } {
+  flushUsage(db);
+  const model = db.delete(usageModelRequests).where(lt(usageModelRequests.at, before)).run().changes;
+  const mcp = db.delete(usageMcpRequests).where(lt(usageMcpRequests.at, before)).run().changes;
+  return { model, mcp };
+}

@@ -1,0 +1,189 @@
+/**
+ * Usage rows (docs/usage.md): model requests and MCP requests, written in batches off the request
+ * path as the audit log is (db/queries/audit.ts): one transaction every USAGE_BATCH_MS at most, and
+ * every read writes what is waiting first, so a report always sees every row recorded before it.
+ * The same transaction adds the batch to the daily sums and latency buckets the pages read.
+ */
+import { eq, sql } from "drizzle-orm";
+import { singleton } from "../../lib/singleton";
+import { type Db, onBeforeClose } from "../client";
+import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
+
+/** One model request's row, priced already (`costMicros`). */
+export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
+/** One MCP request's row. */
+export type McpRequestRow = typeof usageMcpRequests.$inferInsert;
+
+interface Waiting {
+  model: ModelRequestRow[];
+  mcp: McpRequestRow[];
+}
+
+/** How long a row may wait to be written with others (a commit per tool call would cost more than recording it). */
+export const USAGE_BATCH_MS = 250;
+
+// Rows waiting per database handle; on globalThis because the server bundles may hold several copies of this module.
+const waiting = () => singleton("db.usageWaiting", () => new Map<Db, Waiting>());
+
+function queueFor(db: Db): Waiting {
+  const queues = waiting();
+  let queue = queues.get(db);
+  if (!queue) {
+    queue = { model: [], mcp: [] };
+    queues.set(db, queue);
+    setTimeout(() => flushUsage(db), USAGE_BATCH_MS).unref();
+  }
+  return queue;
+}
+
+/** Queue one model request row. */
+export function queueModelRequest(db: Db, row: ModelRequestRow): void {
+  queueFor(db).model.push(row);
+}
+
+/** Queue one MCP request row. */
+export function queueMcpRequest(db: Db, row: McpRequestRow): void {
+  queueFor(db).mcp.push(row);
+}
+
+/** Write every row waiting for `db` now (readers and shutdown call this). */
+export function flushUsage(db: Db): void {
+  const queues = waiting();
+  const queue = queues.get(db);
+  if (!queue) return;
+  queues.delete(db);
+  try {
+    db.transaction((tx) => {
+      // Chunks keep each statement under SQLite's bound-variable limit.
+      for (let i = 0; i < queue.model.length; i += 500)
+        tx.insert(usageModelRequests)
+          .values(queue.model.slice(i, i + 500))
+          .run();
+      for (let i = 0; i < queue.mcp.length; i += 500)
+        tx.insert(usageMcpRequests)
+          .values(queue.mcp.slice(i, i + 500))
+          .run();
+      addToSums(tx as unknown as Db, queue);
+    });
+  } catch (error) {
+    // Usage is bookkeeping: a failed batch is reported, never thrown into the call that recorded it.
+    console.error(`usage rows could not be written (${queue.model.length + queue.mcp.length} lost): ${String(error)}`);
+  }
+}
+
+onBeforeClose("usage", flushUsage);
+
+// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously.
+process.once("exit", () => {
+  for (const db of [...waiting().keys()]) flushUsage(db);
+});
+
+/** The UTC day (`YYYY-MM-DD`) of a time. */
+export function dayOf(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The latency bucket of a duration: exact up to 20 ms, then bounds about 5% apart (p50/p95 within that). */
+export function latencyBucket(durationMs: number): number {
+  const d = Math.max(0, Math.round(durationMs));
+  if (d <= 20) return d;
+  return Math.ceil(1.05 ** Math.ceil(Math.log(d) / Math.log(1.05)));
+}
+
+type DailyRow = typeof usageDaily.$inferInsert;
+
+// One upsert per (day, user, workspace, subject) of the batch, however many rows it held.
+function addToSums(db: Db, queue: Waiting): void {
+  const daily = new Map<string, DailyRow>();
+  const add = (row: DailyRow) => {
+    const key = [row.day, row.userId, row.workspaceId, row.kind, row.groupKey, row.name].join("\u0000");
+    const sum = daily.get(key);
+    if (!sum) return void daily.set(key, row);
+    for (const f of [
+      "calls",
+      "errors",
+      "inputTokens",
+      "outputTokens",
+      "cachedTokens",
+      "reasoningTokens",
+      "costMicros",
+      "durationMs",
+    ] as const)
+      sum[f] = (sum[f] ?? 0) + (row[f] ?? 0);
+  };
+  for (const r of queue.model) {
+    add({
+      day: dayOf(r.at),
+      userId: r.userId,
+      workspaceId: r.workspaceId,
+      kind: "model",
+      groupKey: r.provider,
+      name: r.model,
+      label: r.provider,
+      calls: 1,
+      errors: r.outcome === "error" ? 1 : 0,
+      inputTokens: r.inputTokens ?? 0,
+      outputTokens: r.outputTokens ?? 0,
+      cachedTokens: r.cachedTokens ?? 0,
+      reasoningTokens: r.reasoningTokens ?? 0,
+      costMicros: r.costMicros ?? 0,
+      durationMs: r.latencyMs,
+    });
+  }
+  const latency = new Map<string, typeof usageLatency.$inferInsert>();
+  for (const r of queue.mcp) {
+    const day = dayOf(r.at);
+    add({
+      day,
+      userId: r.userId,
+      workspaceId: r.workspaceId,
+      kind: "mcp",
+      groupKey: r.serverId,
+      name: `${r.kind}:${r.name}`,
+      label: r.serverName,
+      calls: 1,
+      errors: r.outcome === "ok" ? 0 : 1,
+      durationMs: r.durationMs,
+    });
+    const bucketMs = latencyBucket(r.durationMs);
+    const key = [day, r.workspaceId, r.serverId, bucketMs].join("\u0000");
+    const b = latency.get(key);
+    if (b) b.calls = (b.calls ?? 0) + 1;
+    else latency.set(key, { day, workspaceId: r.workspaceId, serverId: r.serverId, bucketMs, calls: 1 });
+  }
+  const rows = [...daily.values()];
+  for (let i = 0; i < rows.length; i += 200) {
+    db.insert(usageDaily)
+      .values(rows.slice(i, i + 200))
+      .onConflictDoUpdate({
+        target: [usageDaily.day, usageDaily.userId, usageDaily.workspaceId, usageDaily.kind, usageDaily.groupKey, usageDaily.name],
+        set: {
+          label: sql`excluded.label`,
+          calls: sql`${usageDaily.calls} + excluded.calls`,
+          errors: sql`${usageDaily.errors} + excluded.errors`,
+          inputTokens: sql`${usageDaily.inputTokens} + excluded.input_tokens`,
+          outputTokens: sql`${usageDaily.outputTokens} + excluded.output_tokens`,
+          cachedTokens: sql`${usageDaily.cachedTokens} + excluded.cached_tokens`,
+          reasoningTokens: sql`${usageDaily.reasoningTokens} + excluded.reasoning_tokens`,
+          costMicros: sql`${usageDaily.costMicros} + excluded.cost_micros`,
+          durationMs: sql`${usageDaily.durationMs} + excluded.duration_ms`,
+        },
+      })
+      .run();
+  }
+  const buckets = [...latency.values()];
+  for (let i = 0; i < buckets.length; i += 200) {
+    db.insert(usageLatency)
+      .values(buckets.slice(i, i + 200))
+      .onConflictDoUpdate({
+        target: [usageLatency.day, usageLatency.workspaceId, usageLatency.serverId, usageLatency.bucketMs],
+        set: { calls: sql`${usageLatency.calls} + excluded.calls` },
+      })
+      .run();
+  }
+}
+
+/** The workspace a server belongs to (usage rows of MCP requests carry it), or null for an unknown id. */
+export function workspaceOfServer(db: Db, serverId: string): string | null {
+  return db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.workspaceId ?? null;
+}
