@@ -12,6 +12,7 @@ import { AppError } from "../errors";
 import { unauthenticatedHashGate } from "../security/hash-gate";
 import { hashPassword, passwordRefusal } from "../security/password";
 import { consumeSetupCode } from "./setup-code";
+import { assertPasswordAllowed } from "./sso/sso-only";
 import { takeAttempt } from "./sign-in-throttle";
 
 /** The body of `POST /api/auth/register`. `setupCode` is needed only for an instance's first account. */
@@ -51,6 +52,8 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   if (!options.byAdmin && options.address) takeAttempt("register", { email: input.email, address: options.address });
   // The very first account may always be created (with the setup code): otherwise a closed instance could never get an admin.
   if (!registrationOpen() && !options.byAdmin && hasAnyUser(db)) throw closedError();
+  // SSO-only mode: nobody new signs up with a password (their provider creates their account).
+  if (!options.byAdmin && hasAnyUser(db)) assertPasswordAllowed(db, input.email);
   const refusal = passwordRefusal(input.password, [input.email, input.name]);
   if (refusal) throw new AppError(refusal.code, refusal.message, "password");
   const hash = options.byAdmin ? hashPassword(input.password) : unauthenticatedHashGate(() => hashPassword(input.password));

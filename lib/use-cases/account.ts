@@ -10,6 +10,8 @@ import { getUserById } from "../../db/queries/users";
 import { changePassword as changePasswordIn, signOutEverywhere as signOutEverywhereIn } from "../auth/account";
 import { isFreshInstance } from "../auth/first-run";
 import { type Context, handleNextAuth } from "../auth/nextauth-handler";
+import { handleAuthWithSso } from "../auth/sso/sso-handler";
+import { appAccessEffects } from "./access-effects";
 import { registerUser } from "../auth/register";
 import { clientAddress } from "../auth/sign-in-throttle";
 import { SecretKeyError } from "../crypto";
@@ -24,9 +26,9 @@ import type { WorkspaceCaller } from "../auth/workspace";
 
 export { modelSettingsSchema } from "../models/settings-service";
 
-/** next-auth's own endpoints (`/api/auth/*`: sign-in, sign-out, session) with sign-in throttling in front. */
+/** next-auth's own endpoints (`/api/auth/*`: sign-in, sign-out, session, SSO providers) with sign-in throttling and the SSO-only rule in front. */
 export function handleSignIn(request: Request, context: Context): Promise<Response> {
-  return handleNextAuth(getDb, request, context);
+  return handleAuthWithSso(getDb, request, context, appAccessEffects(), handleNextAuth);
 }
 
 /** Whether no account exists yet (the sign-in and sign-up pages then ask for the setup code). */

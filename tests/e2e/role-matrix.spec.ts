@@ -410,6 +410,32 @@ const ROUTES: Route[] = [
     own: ADMIN_ONLY(200),
     userLevel: true,
   },
+  // Single sign-on (docs/sso.md): bodies that change nothing (an invalid one, an unknown provider, the mode off).
+  { key: "GET /api/admin/sso-providers", url: () => "/api/admin/sso-providers", own: ADMIN_ONLY(200), userLevel: true },
+  { key: "POST /api/admin/sso-providers", url: () => "/api/admin/sso-providers", body: () => ({}), own: ADMIN_ONLY(400), userLevel: true },
+  {
+    key: "PUT /api/admin/sso-providers/[id]",
+    url: () => "/api/admin/sso-providers/no-such-provider",
+    body: () => ({ issuer: "https://idp.example.com", clientId: "c", allowedDomains: [] }),
+    own: ADMIN_ONLY(404),
+    userLevel: true,
+  },
+  { key: "DELETE /api/admin/sso-providers/[id]", url: () => "/api/admin/sso-providers/no-such-provider", own: ADMIN_ONLY(404), userLevel: true },
+  { key: "GET /api/admin/sso-settings", url: () => "/api/admin/sso-settings", own: ADMIN_ONLY(200), userLevel: true },
+  {
+    key: "PUT /api/admin/sso-settings",
+    url: () => "/api/admin/sso-settings",
+    body: () => ({ ssoOnly: false, breakGlassEmail: null }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/admin/users/[id]/sso-sync",
+    prepare: async () => ({ target: await userByInvitation() }),
+    url: (c) => `/api/admin/users/${(c as { target?: string }).target}/sso-sync`,
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
   // The caller's own second factors: starting an enrolment stores only a pending, unconfirmed secret.
   { key: "GET /api/account/factors", url: () => "/api/account/factors", own: EVERYONE(200), userLevel: true },
   { key: "POST /api/account/factors/totp", url: () => "/api/account/factors/totp", body: () => ({}), own: EVERYONE(200), userLevel: true },

@@ -1,0 +1,1 @@
+export { ssoProviderSchema as ssoProviderBody, ssoProviderUpdateSchema as ssoProviderUpdateBody } from "@/lib/use-cases/sso";

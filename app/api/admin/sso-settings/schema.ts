@@ -1,0 +1,1 @@
+export { ssoOnlySchema as ssoSettingsBody } from "@/lib/use-cases/sso";
