@@ -14,6 +14,7 @@ const DOMAIN_ORDER = [
   { path: "lib/http.ts", why: "the route wrapper and error responses every route and the lane share" },
   { path: "lib/models", why: "model settings and providers: what the agent and sampling run on" },
   { path: "lib/servers", why: "saved servers, their secrets and credential modes" },
+  { path: "lib/catalog", why: "the server catalog: server.json entries, registry sync, configs generated from an entry" },
   { path: "lib/trust", why: "tool pins, policies and the tool gate over the servers' tools" },
   { path: "lib/agent", why: "the chat agent: it runs tools through the trust gate" },
   { path: "lib/workspaces", why: "workspaces, members and invitations" },

@@ -7,6 +7,8 @@ import { createHash } from "node:crypto";
 import { openDatabase, type Db } from "@/db/client";
 import { checkInstanceKey, instanceKey } from "@/db/key-check";
 import { saveAppContext } from "@/db/queries/app-contexts";
+import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
+import { createRegistry, recordRegistrySync } from "@/db/queries/catalog-registries";
 import { flushAudit, recordAudit } from "@/db/queries/audit";
 import { confirmTotp, createPendingTotp, replaceRecoveryCodes } from "@/db/queries/factors";
 import { setInstanceMeta } from "@/db/queries/instance-meta";
@@ -186,6 +188,24 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     expiresAt: new Date(now.getTime() + 3_600_000),
   });
   setInstanceMeta(db, "mfa.required_for_admins", "on");
+  // The server catalog: a registry, an entry from it with a version, shown in the team workspace.
+  const registry = createRegistry(db, { url: "https://registry.example.com", mode: "chosen", createdBy: admin.id });
+  recordRegistrySync(db, registry.id, { imported: 1, updated: 0, skipped: [] }, now);
+  const serverJson = {
+    name: "com.example/notes",
+    description: "Notes",
+    version: "1.0.0",
+    remotes: [{ type: "streamable-http", url: "https://mcp.example.com/mcp" }],
+  };
+  const { entry } = saveEntryVersion(db, {
+    ...serverJson,
+    serverJson,
+    source: "registry",
+    registryId: registry.id,
+    isLatest: true,
+    publishedAt: now,
+  });
+  updateCatalogEntry(db, entry.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.0.0" });
   return { secrets, serverId: server.id, adminId: admin.id };
 }
 

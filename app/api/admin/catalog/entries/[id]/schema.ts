@@ -1,0 +1,1 @@
+export { entryChangeSchema as entryChangeBody } from "@/lib/use-cases/catalog";

@@ -1,0 +1,1 @@
+export { registryChangeSchema as registryChangeBody } from "@/lib/use-cases/catalog";

@@ -1,0 +1,1 @@
+export { browseQuerySchema as browseQuery } from "@/lib/use-cases/catalog";

@@ -1,0 +1,1 @@
+export { registryInputSchema as registryBody } from "@/lib/use-cases/catalog";

@@ -1,0 +1,77 @@
+/**
+ * The registries the catalog syncs from (docs/catalog.md#registries): none until an instance
+ * administrator adds one. Each remembers when its last complete sync started and what it did.
+ */
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { newId } from "../ids";
+import { catalogRegistries } from "../schema";
+
+/** What one sync did: entries taken, updated, marked, and each one skipped with its field. */
+export interface SyncReport {
+  imported: number;
+  updated: number;
+  skipped: { name: string; version?: string; field: string; message: string }[];
+  error?: string;
+}
+
+/** A registry as stored. */
+export type RegistryRecord = Omit<typeof catalogRegistries.$inferSelect, "lastReport"> & { lastReport: SyncReport | null };
+
+const toRecord = (row: typeof catalogRegistries.$inferSelect): RegistryRecord => ({
+  ...row,
+  lastReport: row.lastReport as SyncReport | null,
+});
+
+/** Every registry, oldest first. */
+export function listRegistries(db: Db): RegistryRecord[] {
+  return db.select().from(catalogRegistries).orderBy(asc(catalogRegistries.createdAt)).all().map(toRecord);
+}
+
+/** One registry, or null. */
+export function getRegistry(db: Db, id: string): RegistryRecord | null {
+  const row = db.select().from(catalogRegistries).where(eq(catalogRegistries.id, id)).get();
+  return row ? toRecord(row) : null;
+}
+
+/** Whether a registry with this URL is already listed. */
+export function registryUrlTaken(db: Db, url: string): boolean {
+  return !!db.select({ id: catalogRegistries.id }).from(catalogRegistries).where(eq(catalogRegistries.url, url)).get();
+}
+
+/** Add a registry. */
+export function createRegistry(
+  db: Db,
+  input: { url: string; mode: "chosen" | "filter"; filter?: string | null; createdBy: string | null },
+): RegistryRecord {
+  const row = db
+    .insert(catalogRegistries)
+    .values({ id: newId(), url: input.url, mode: input.mode, filter: input.filter ?? null, createdBy: input.createdBy })
+    .returning()
+    .get();
+  return toRecord(row);
+}
+
+/** Change what a registry's sync follows. */
+export function updateRegistry(db: Db, id: string, input: { mode: "chosen" | "filter"; filter?: string | null }): RegistryRecord | null {
+  const row = db
+    .update(catalogRegistries)
+    .set({ mode: input.mode, filter: input.filter ?? null })
+    .where(eq(catalogRegistries.id, id))
+    .returning()
+    .get();
+  return row ? toRecord(row) : null;
+}
+
+/** Record a sync: its report, and (when it completed) the instant the next one asks `updated_since`. */
+export function recordRegistrySync(db: Db, id: string, report: SyncReport, syncedAt: Date | null): void {
+  db.update(catalogRegistries)
+    .set(syncedAt ? { lastReport: report, syncedAt } : { lastReport: report })
+    .where(eq(catalogRegistries.id, id))
+    .run();
+}
+
+/** Remove a registry; its entries stay in the catalog (as they were last synced). */
+export function deleteRegistry(db: Db, id: string): boolean {
+  return db.delete(catalogRegistries).where(eq(catalogRegistries.id, id)).run().changes > 0;
+}

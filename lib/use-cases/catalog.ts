@@ -1,0 +1,90 @@
+/**
+ * The server catalog's use cases for instance administrators (docs/catalog.md): entries from a
+ * `server.json`, their pin, visibility and status, and registries (add, browse, import, sync). Binds
+ * the database and the SSRF-guarded fetch every registry request goes through.
+ */
+import "server-only";
+import type { z } from "zod";
+import { getDb } from "../../db/client";
+import type { SessionUser } from "../auth/session";
+import { addServerJson, adminCatalog, changeEntry, type entryChangeSchema, removeEntry } from "../catalog/entries";
+import {
+  addRegistry,
+  browseRegistry,
+  type browseQuerySchema,
+  changeRegistry,
+  type registryChangeSchema,
+  type registryInputSchema,
+  registriesView,
+  removeRegistry,
+  requireRegistry,
+} from "../catalog/registries";
+import type { RegistryFetch } from "../catalog/registry-client";
+import { importFromRegistry, syncRegistry } from "../catalog/sync";
+import { guardedFetchFromEnv } from "../net";
+import { withTimeout } from "../net/fetch-timeout";
+import { singleton } from "../singleton";
+
+export { entryChangeSchema } from "../catalog/entries";
+export { browseQuerySchema, registryChangeSchema, registryInputSchema } from "../catalog/registries";
+
+// One guarded fetch for every registry request (its connection pool is reused), 30 s per request.
+const registryFetch = (): RegistryFetch =>
+  singleton("catalog.registryFetch", () => withTimeout(guardedFetchFromEnv(), 30_000) as RegistryFetch);
+
+/** Every entry with its versions, visibility and status. */
+export function catalogForAdmin() {
+  return adminCatalog(getDb());
+}
+
+/** Add a pasted or uploaded `server.json` (a new entry or a new version of a hand entry). */
+export function addCatalogServerJson(admin: SessionUser, document: unknown) {
+  return addServerJson(getDb(), admin, document);
+}
+
+/** Pin a version, set visibility or status of an entry. */
+export function changeCatalogEntry(admin: SessionUser, id: string, change: z.infer<typeof entryChangeSchema>) {
+  return changeEntry(getDb(), admin, id, change);
+}
+
+/** Remove an entry from the catalog. */
+export function removeCatalogEntry(admin: SessionUser, id: string) {
+  removeEntry(getDb(), admin, id);
+}
+
+/** Every registry with its last sync's report. */
+export function catalogRegistries() {
+  return registriesView(getDb());
+}
+
+/** Add a registry (none exist by default). */
+export function addCatalogRegistry(admin: SessionUser, input: z.infer<typeof registryInputSchema>) {
+  return addRegistry(getDb(), admin, input);
+}
+
+/** Change what a registry's sync follows. */
+export function changeCatalogRegistry(admin: SessionUser, id: string, input: z.infer<typeof registryChangeSchema>) {
+  return changeRegistry(getDb(), admin, id, input);
+}
+
+/** Remove a registry (its entries stay). */
+export function removeCatalogRegistry(admin: SessionUser, id: string) {
+  removeRegistry(getDb(), admin, id);
+}
+
+/** One page of a registry's servers to choose from. */
+export function browseCatalogRegistry(id: string, query: z.infer<typeof browseQuerySchema>) {
+  return browseRegistry(getDb(), registryFetch(), id, query);
+}
+
+/** Import the chosen servers of a registry with all their versions. */
+export function importFromCatalogRegistry(admin: SessionUser, id: string, names: string[]) {
+  const db = getDb();
+  return importFromRegistry(db, registryFetch(), requireRegistry(db, id), names, admin);
+}
+
+/** Sync a registry now: what changed since its last complete sync. */
+export function syncCatalogRegistry(admin: SessionUser, id: string) {
+  const db = getDb();
+  return syncRegistry(db, registryFetch(), requireRegistry(db, id), admin);
+}
