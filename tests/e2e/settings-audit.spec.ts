@@ -81,6 +81,9 @@ test("settings sections, the model sentence, and the audit log with names, filte
   await expect(roleRow).toContainText(owner.account.email);
   await expect(roleRow).toContainText(mate.account.name);
   await expect(roleRow).not.toContainText(mate.id);
+  // Details read as key and value, not as a JSON string.
+  await expect(roleRow.getByTestId("audit-detail").locator("dt")).toHaveText(["from", "to"]);
+  await expect(roleRow.getByTestId("audit-detail").locator("dd")).toHaveText(["member", "admin"]);
   await expect(roleRow.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d\d-\d\dT/);
   await expect(roleRow.locator("time")).toContainText(/just now|minute/);
 

@@ -195,6 +195,10 @@ test("the instance admin finds and disables a user, whose session ends at once, 
   const admin = await signedInAdmin(browser);
   await admin.page.goto("/admin");
   await waitForHydration(admin.page);
+  // The page's heading comes first; the instance's policies sit under it.
+  const headings = admin.page.getByRole("heading");
+  await expect(headings.first()).toHaveText("Administration");
+  await expect(headings.nth(1)).toHaveText("Second factors");
   await admin.page.getByLabel("Search users").fill(someone.account.email);
   const row = admin.page.getByTestId(`user-${someone.account.email}`);
   await expect(admin.page.getByTestId("admin-users").locator("tr")).toHaveCount(1);
@@ -210,6 +214,7 @@ test("the instance admin finds and disables a user, whose session ends at once, 
   const log = admin.page.getByTestId("audit-log");
   await log.getByLabel("Action").selectOption("user.disable");
   await log.getByLabel("Target").selectOption({ label: `${someone.account.name} (${someone.account.email})` });
+  await expect(log).toHaveAttribute("aria-busy", "false");
   await expect(log.getByTestId("audit-entry")).toHaveCount(1);
   await expect(log.getByTestId("audit-entry")).toContainText(admin.account.email);
   // The workspaces table names each workspace and its owners, never by raw id.

@@ -8,12 +8,5 @@ import { instanceMfaPolicy } from "@/lib/use-cases/second-factors";
 export default async function AdminPage() {
   const user = await requirePageUser();
   if (!user.isAdmin) notFound();
-  return (
-    <>
-      <div className="mx-auto w-full max-w-5xl min-w-0 px-4 pt-4 sm:px-6">
-        <MfaPolicyForm initial={instanceMfaPolicy()} />
-      </div>
-      <AdminView meId={user.id} />
-    </>
-  );
+  return <AdminView meId={user.id} policies={<MfaPolicyForm initial={instanceMfaPolicy()} />} />;
 }

@@ -15,6 +15,8 @@ interface User {
   name: string;
   isAdmin: boolean;
   disabledAt: string | null;
+  /** The single sign-on providers the user came from. */
+  sso?: string[];
 }
 interface Workspace {
   id: string;
@@ -26,7 +28,7 @@ interface Workspace {
 }
 
 /** Users (search, invite, disable, admin rights, delete), every workspace, and the audit log. */
-export function AdminView({ meId }: { meId: string }) {
+export function AdminView({ meId, policies }: { meId: string; policies?: React.ReactNode }) {
   const [users, setUsers] = useState<User[]>([]);
   const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
   const [q, setQ] = useState("");
@@ -62,6 +64,8 @@ export function AdminView({ meId }: { meId: string }) {
     <section className="mx-auto w-full max-w-5xl min-w-0 space-y-8 p-4 sm:p-6">
       <h1 className="text-xl font-semibold">Administration</h1>
       {error && <FieldError role="alert">{error}</FieldError>}
+      {/* Instance-wide policies (second factors, sign-in) come first, under the page's heading. */}
+      {policies}
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Users</h2>
         <div className="flex gap-2">
@@ -118,6 +122,11 @@ export function AdminView({ meId }: { meId: string }) {
                       </Badge>
                     )}
                     {u.disabledAt && <Badge className="ml-2">disabled</Badge>}
+                    {u.sso?.map((provider) => (
+                      <Badge key={provider} className="ml-2" data-testid="user-sso">
+                        SSO: {provider}
+                      </Badge>
+                    ))}
                   </td>
                   <td className="space-x-1 text-right">
                     {u.id !== meId && (
@@ -155,6 +164,21 @@ export function AdminView({ meId }: { meId: string }) {
                         >
                           Reset link
                         </Button>
+                        {!!u.sso?.length && (
+                          <Button
+                            type="button"
+                            variant="secondary"
+                            size="sm"
+                            onClick={() =>
+                              act(async () => {
+                                const synced = await api<{ changes: string[] }>(`/api/admin/users/${u.id}/sso-sync`, { method: "POST" });
+                                setNotice(synced.changes.length ? `Synced ${u.email}: ${synced.changes.join("; ")}.` : `${u.email} is in sync.`);
+                              })
+                            }
+                          >
+                            Sync now
+                          </Button>
+                        )}
                         <Button
                           type="button"
                           variant="destructive"

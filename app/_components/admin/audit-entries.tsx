@@ -43,9 +43,32 @@ function Target({ entry }: { entry: AuditEntryView }) {
   return entry.target ? <code className="break-all text-xs text-muted-foreground">{entry.target}</code> : <span aria-hidden>—</span>;
 }
 
+/** A detail value in one short line: text as it is, anything nested as compact JSON. */
+function detailValue(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+// Details read as "key value" lines (a role change shows "from member", "to admin") instead of one
+// tall wrapped JSON string; a long value is cut to two lines with the whole in its title.
 function Detail({ entry }: { entry: AuditEntryView }) {
   if (!entry.detail) return null;
-  return <code className="block break-all text-xs text-muted-foreground">{JSON.stringify(entry.detail)}</code>;
+  const pairs =
+    typeof entry.detail === "object" && !Array.isArray(entry.detail) ? Object.entries(entry.detail) : [["", entry.detail] as const];
+  return (
+    <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 text-xs" data-testid="audit-detail">
+      {pairs.map(([key, value]) => (
+        <div key={key} className="contents">
+          <dt className="text-muted-foreground">{key}</dt>
+          <dd className="line-clamp-2 break-all" title={detailValue(value)}>
+            {detailValue(value)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 /** The entries of one page; `showWorkspace` adds the workspace column (the instance-wide log). */
