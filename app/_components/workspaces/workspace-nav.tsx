@@ -42,6 +42,7 @@ export function WorkspaceNav({ workspaces: initial, isAdmin }: { workspaces: Swi
   const slug = match ? decodeURIComponent(match[1]) : "personal";
   const section = match?.[2] && SECTIONS.some((s) => s.path === match[2]) ? match[2] : "chat";
   const current = match ? section : pathname.split("/")[1];
+  const onCatalog = pathname.startsWith("/admin/catalog");
 
   return (
     <>
@@ -124,8 +125,17 @@ export function WorkspaceNav({ workspaces: initial, isAdmin }: { workspaces: Swi
           Account
         </Link>
         {isAdmin && (
-          <Link href="/admin" aria-current={current === "admin" ? "page" : undefined} className={linkClass(current === "admin")}>
+          <Link
+            href="/admin"
+            aria-current={current === "admin" && !onCatalog ? "page" : undefined}
+            className={linkClass(current === "admin" && !onCatalog)}
+          >
             Admin
+          </Link>
+        )}
+        {isAdmin && (
+          <Link href="/admin/catalog" aria-current={onCatalog ? "page" : undefined} className={linkClass(onCatalog)}>
+            Catalog
           </Link>
         )}
       </nav>
