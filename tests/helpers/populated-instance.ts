@@ -30,6 +30,7 @@ import { createTeamWorkspace } from "@/db/queries/workspaces";
 import { sealSecret } from "@/db/secrets";
 import { modelSettingsSchema } from "@/lib/models/settings-service";
 import { setWorkspaceModel } from "@/lib/models/workspace-default";
+import { populateUsage } from "./populated-usage";
 
 /** The secrets written in clear, to compare with what decrypts on the other side. */
 export interface PlantedSecrets {
@@ -206,6 +207,7 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     publishedAt: now,
   });
   updateCatalogEntry(db, entry.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.0.0" });
+  populateUsage(db, { userId: member.id, workspaceId: team.id, serverId: server.id, chatId: chat.id }, now);
   return { secrets, serverId: server.id, adminId: admin.id };
 }
 
