@@ -55,6 +55,7 @@ export const ERROR_STATUS = {
   "reset.used": 409,
   "reset.expired": 409,
   "mail.not_configured": 404,
+  "metrics.not_enabled": 404,
   "invitation.not_found": 404,
   "invitation.used": 409,
   "invitation.revoked": 409,

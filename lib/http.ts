@@ -13,16 +13,23 @@ import { NetError } from "./net/errors";
 import { readCapped } from "./net/read-capped";
 import { OAuthFlowError } from "./oauth/shared/errors";
 import { redact } from "./redact";
+import { countQuotaRefusal } from "./telemetry/metrics";
+import { tracedRequest } from "./telemetry/request-span";
 import type { z } from "zod";
 
 /** Wrap a route handler so any thrown error becomes a `{code, message, field?}` response. */
 export function route<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
   return async (...args: Args): Promise<Response> => {
-    try {
-      return await handler(...args);
-    } catch (error) {
-      return errorResponse(error);
-    }
+    const answer = async () => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        return errorResponse(error);
+      }
+    };
+    // Each request is a server span (when tracing is on) and counted (docs/telemetry.md).
+    const request = args[0] instanceof Request ? args[0] : undefined;
+    return request ? tracedRequest({ method: request.method, url: request.url, headers: request.headers }, answer) : answer();
   };
 }
 
@@ -74,6 +81,7 @@ export function errorResponse(error: unknown): Response {
   const body = errorBody(error);
   // A throttled or over-quota answer says when to come back (429 + Retry-After).
   // An engine quota refusal carries no figure of its own: a short wait is right.
+  if (ERROR_STATUS[body.code] === 429) countQuotaRefusal(body.code);
   const retryAfter =
     error instanceof AppError ? error.retryAfterSeconds : error instanceof EngineError && error.code === "quota_exceeded" ? 30 : undefined;
   const headers = retryAfter === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(retryAfter))) };

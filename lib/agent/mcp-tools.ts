@@ -6,7 +6,9 @@
 import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { McpPool, RegisteredTool, ServerDefinition, ToolCallOutcome } from "../mcp";
 import { visibleToModel } from "../mcp/apps";
-import { redactJson } from "../redact";
+import type { Context } from "@opentelemetry/api";
+import { redactJson, secretValuesOf } from "../redact";
+import { tracedToolCall } from "../telemetry/mcp-call";
 import { capText, sanitizeJson, wrapToolResult } from "../trust/untrusted-text";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
 import { policyToolName } from "../trust/policy";
@@ -23,6 +25,8 @@ export interface McpToolsOptions {
   beforeCall?: (tool: RegisteredTool) => Promise<string | null>;
   /** Told after a call returned content from a server (the turn's untrusted-content sources). */
   onResult?: (tool: RegisteredTool) => void;
+  /** The trace context a call's span starts in (the model call that asked for it; docs/telemetry.md). */
+  traceParent?: () => Context | undefined;
 }
 
 /**
@@ -119,7 +123,7 @@ function derivedOf(tool: RegisteredTool) {
 
 /** Build the tool set; `execute` passes the request's abort signal so Stop cancels MCP calls. */
 export function buildMcpTools(options: McpToolsOptions): ToolSet {
-  const { pool, userId, servers, registered, onProgress, beforeCall, onResult } = options;
+  const { pool, userId, servers, registered, onProgress, beforeCall, onResult, traceParent } = options;
   const tools: ToolSet = {};
   for (const tool of registered) {
     // A tool its MCP App declared for itself only is the app's to call, never the model's.
@@ -133,10 +137,16 @@ export function buildMcpTools(options: McpToolsOptions): ToolSet {
         const args = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
         const refusal = await beforeCall?.(tool);
         if (refusal) return refusedOutput(tool, refusal);
-        const outcome = await pool.callRegistered(userId, servers, tool.name, args, {
-          signal: abortSignal,
-          onProgress: (p) => onProgress?.({ toolCallId, progress: p.progress, total: p.total, message: p.message }),
-        });
+        const server = servers.find((s) => s.id === tool.serverId);
+        const traced = { toolName: tool.rawName, transport: server?.config.url ? ("http" as const) : ("stdio" as const) };
+        const outcome = await tracedToolCall(
+          { ...traced, parent: traceParent?.(), arguments: args, secrets: () => (server ? secretValuesOf(server.config) : []) },
+          () =>
+            pool.callRegistered(userId, servers, tool.name, args, {
+              signal: abortSignal,
+              onProgress: (p) => onProgress?.({ toolCallId, progress: p.progress, total: p.total, message: p.message }),
+            }),
+        );
         onResult?.(tool);
         return toToolCallOutput(tool, outcome);
       },

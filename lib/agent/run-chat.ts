@@ -28,6 +28,7 @@ import { ToolSearchRun } from "./tool-search-run";
 import { getToolSearchSettings } from "./tool-search-settings";
 import { contextSources } from "./context-sources";
 import { withServerInstructions } from "./server-instructions";
+import { startTurnTelemetry } from "../telemetry/turn";
 import { modelUsageCallbacks } from "../usage/model-calls";
 import { recordRefusedCall } from "../usage/record";
 
@@ -108,6 +109,8 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
 
   let unfollow = () => {};
   let interactions = 0;
+  // The turn's span (docs/telemetry.md): its model calls and their tool calls hang under it.
+  const telemetry = startTurnTelemetry(model, chatId);
   return createUIMessageStream<ChatMessage>({
     originalMessages: messages,
     execute: async ({ writer }) => {
@@ -140,6 +143,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
           return HELD_TOOL_ERROR;
         },
         onResult: (tool) => addSource({ serverId: tool.serverId, serverName: tool.serverName }),
+        traceParent: telemetry.toolParent,
       });
       if (search) Object.assign(tools, search.tools(showToolset));
       const modelMessages = await convertToModelMessages<ChatMessage>(messages, {
@@ -148,7 +152,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         convertDataPart: dataPartToModel,
       });
       const result = streamText({
-        model,
+        model: telemetry.model,
         // After gate.refresh(): the servers that joined this turn are connected, their instructions known.
         system: withServerInstructions(SYSTEM_PROMPT, pool, user.id, servers),
         messages: modelMessages,
@@ -175,6 +179,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
     // A stopped answer is marked so the transcript can say so after a reload too.
     onEnd: ({ responseMessage, isAborted }) => {
       unfollow();
+      telemetry.end();
       save(isAborted ? { ...responseMessage, metadata: { ...metadataOf(responseMessage), stopped: true } } : responseMessage);
     },
     onError: errorText,

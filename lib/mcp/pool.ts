@@ -175,6 +175,11 @@ export class McpPool {
     return userId === undefined ? this.live.size : this.live.counts(userId).user;
   }
 
+  /** How many sandboxed (stdio) connections are open or opening, of all users (the operator's gauge). */
+  liveSandboxes(): number {
+    return this.live.counts("").sandboxes;
+  }
+
   /** Close every connection of every user; resolves when all children have ended. */
   async closeAll(): Promise<void> {
     const all = [...this.entries.values()];

@@ -45,6 +45,8 @@ import { singleton } from "../singleton";
 import { closeOnSignals } from "../shutdown";
 import { publishStatus, statusEvents } from "./status-events";
 import { connectionLog } from "./connection-log";
+import { observeLiveFigures } from "../telemetry/metrics";
+import { tracedMcpFetch } from "../telemetry/mcp-fetch";
 import { recordMcpRequest } from "../usage/record";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
@@ -66,6 +68,7 @@ export function appPool(): McpPool {
   // rebuilt on every request only to be ignored by an existing pool.
   return singleton("host.appPool", () => {
     const pool = getPool(poolOptions());
+    observeLiveFigures(() => ({ connections: pool.liveConnections(), sandboxes: pool.liveSandboxes() }));
     // The app's start-up of the engine: no sandboxed child may outlive the server process.
     closeOnSignals(closeGlobalPool);
     onServerReleased(async (serverId) => {
@@ -96,7 +99,8 @@ function poolOptions(): PoolOptions {
       limits: sandboxLimitsFromEnv(environment()),
       seccomp: sandboxSeccomp(),
     }),
-    fetch: guardedFetchFromEnv(),
+    // MCP requests over HTTP carry the trace context when tracing is on (docs/telemetry.md).
+    fetch: tracedMcpFetch(guardedFetchFromEnv()),
     authProvider: sharedAwareAuthProvider(),
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),
