@@ -24,9 +24,13 @@ import { importFromRegistry, syncRegistry } from "../catalog/sync";
 import { guardedFetchFromEnv } from "../net";
 import { withTimeout } from "../net/fetch-timeout";
 import { singleton } from "../singleton";
+import { type catalogAddSchema, serverFromEntry, workspaceCatalog } from "../catalog/workspace-catalog";
+import type { Actor } from "../servers/service";
+import { addAndStartServer } from "./saved-servers";
 
 export { entryChangeSchema } from "../catalog/entries";
 export { browseQuerySchema, registryChangeSchema, registryInputSchema } from "../catalog/registries";
+export { catalogAddSchema } from "../catalog/workspace-catalog";
 
 // One guarded fetch for every registry request (its connection pool is reused), 30 s per request.
 const registryFetch = (): RegistryFetch =>
@@ -87,4 +91,14 @@ export function importFromCatalogRegistry(admin: SessionUser, id: string, names:
 export function syncCatalogRegistry(admin: SessionUser, id: string) {
   const db = getDb();
   return syncRegistry(db, registryFetch(), requireRegistry(db, id), admin);
+}
+
+/** The catalog as the caller's workspace sees it, searched by `q`. */
+export function catalogForWorkspace(caller: Actor, q?: string) {
+  return workspaceCatalog(getDb(), caller, q);
+}
+
+/** Add a server from a catalog entry with the generated form's values; it is checked and started like one typed by hand. */
+export function addServerFromCatalog(caller: Actor, entryId: string, body: z.infer<typeof catalogAddSchema>) {
+  return addAndStartServer(caller, serverFromEntry(getDb(), caller, entryId, body));
 }

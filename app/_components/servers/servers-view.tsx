@@ -76,6 +76,13 @@ export function ServersView({
         <h1 className="text-xl font-semibold">MCP servers</h1>
         {editing === null && manages && (
           <div className="flex gap-2">
+            <Link
+              href={`/w/${encodeURIComponent(ws)}/servers/catalog`}
+              className="inline-flex h-9 items-center rounded-md border px-3 text-sm"
+              data-testid="open-catalog"
+            >
+              From the catalog
+            </Link>
             <Button type="button" variant="secondary" onClick={() => setEditing("import")} data-testid="open-import">
               Import / export
             </Button>

@@ -1,0 +1,1 @@
+export { catalogAddSchema as catalogAddBody } from "@/lib/use-cases/catalog";

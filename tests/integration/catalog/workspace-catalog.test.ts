@@ -1,0 +1,108 @@
+/**
+ * The catalog as workspaces see it (docs/catalog.md#in-a-workspace), on a real SQLite file: each
+ * member sees only the entries shown to their workspace (deleted ones never), Add makes an ordinary
+ * server through the same checks as one typed by hand (owners/admins; stdio packages for instance
+ * administrators only), secrets stored masked and secret headers per member.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { flushAudit } from "@/db/queries/audit";
+import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
+import { upsertMembership } from "@/db/queries/memberships";
+import { readServerSecrets } from "@/db/queries/servers";
+import { createUserWithWorkspace } from "@/db/queries/users";
+import { createTeamWorkspace } from "@/db/queries/workspaces";
+import { serverFromEntry, workspaceCatalog } from "@/lib/catalog/workspace-catalog";
+import { addServer } from "@/lib/servers/service";
+import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-ws-"));
+const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
+afterAll(() => {
+  flushAudit(db);
+  sqlite.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const person = (email: string) => createUserWithWorkspace(db, { email, name: email, passwordHash: "x" })!;
+const admin = person("admin@example.com");
+const owner = person("owner@example.com");
+const member = person("member@example.com");
+const other = person("other@example.com");
+const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+const elsewhere = createTeamWorkspace(db, { name: "Elsewhere", slug: "elsewhere", ownerId: other.id });
+upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+
+const [weather, issues, time, database] = exampleServers();
+const entryOf = (server: Record<string, unknown>, visibility: "all" | "workspaces" | "admins", extra: object = {}) => {
+  const { entry } = saveEntryVersion(db, {
+    name: server.name as string,
+    version: server.version as string,
+    serverJson: server,
+    source: "manual",
+    isLatest: true,
+  });
+  return updateCatalogEntry(db, entry.id, { visibility, ...extra })!;
+};
+const weatherEntry = entryOf(weather, "workspaces", { workspaceIds: [team.id] });
+const issuesEntry = entryOf(issues, "all");
+entryOf(time, "admins");
+entryOf(database, "all", { status: "deleted", statusMessage: "withdrawn" });
+
+const names = (caller: { id: string; isAdmin: boolean; workspaceId: string }, q?: string) =>
+  workspaceCatalog(db, caller, q)
+    .map((e) => e.name)
+    .sort();
+const remoteValues = {
+  option: "remote.0",
+  name: "weather",
+  credentials: "per_member" as const,
+  values: { "header.Authorization.api_key": "secret-key" },
+};
+
+describe("the workspace catalog", () => {
+  it("shows each caller what their workspace may see; administrators see every entry but deleted ones", () => {
+    expect(names({ id: member.id, isAdmin: false, workspaceId: team.id })).toEqual([issues.name, weather.name].sort());
+    expect(names({ id: other.id, isAdmin: false, workspaceId: elsewhere.id })).toEqual([issues.name]);
+    expect(names({ id: admin.id, isAdmin: true, workspaceId: elsewhere.id })).toEqual([issues.name, time.name, weather.name].sort());
+    expect(names({ id: member.id, isAdmin: false, workspaceId: team.id }, "streamable")).toEqual([weather.name]);
+    expect(names({ id: member.id, isAdmin: false, workspaceId: team.id }, "npm")).toEqual([issues.name]);
+  });
+
+  it("an entry not shown to the workspace cannot be added from it", () => {
+    expect(() => serverFromEntry(db, { id: other.id, isAdmin: false, workspaceId: elsewhere.id }, weatherEntry.id, remoteValues)).toThrow(
+      expect.objectContaining({ code: "catalog.not_found" }),
+    );
+  });
+
+  it("Add makes an ordinary server: owners only, the secret header encrypted and per member", () => {
+    const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
+    const input = serverFromEntry(db, ownerCaller, weatherEntry.id, remoteValues);
+    expect(() => addServer(db, { id: member.id, isAdmin: false, workspaceId: team.id }, input)).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    const record = addServer(db, ownerCaller, input);
+    expect(record).toMatchObject({ transport: "http", memberKeys: ["headers.Authorization"] });
+    expect(record.config.headers?.Authorization).toBe("********");
+    expect(record.config.url).toBe("https://acme.weather.example.com/mcp");
+    expect(readServerSecrets(db, record).headers?.Authorization).toBe("Bearer secret-key");
+  });
+
+  it("an npm package is a stdio server: refused to a workspace owner, added by an instance administrator", () => {
+    const body = { option: "package.0", name: "issues", credentials: "shared" as const, values: { "env.ISSUES_TOKEN": "t" } };
+    const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
+    expect(() => addServer(db, ownerCaller, serverFromEntry(db, ownerCaller, issuesEntry.id, body))).toThrow(
+      expect.objectContaining({ code: "auth.forbidden", field: "command" }),
+    );
+    upsertMembership(db, { workspaceId: team.id, userId: admin.id, role: "admin" });
+    const adminCaller = { id: admin.id, isAdmin: true, workspaceId: team.id };
+    const record = addServer(db, adminCaller, serverFromEntry(db, adminCaller, issuesEntry.id, body));
+    expect(record).toMatchObject({
+      transport: "stdio",
+      config: { command: "npx", args: ["-y", "@example/issues-mcp@0.6.2", "--mode", "read"] },
+    });
+  });
+});
