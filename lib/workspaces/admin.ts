@@ -20,6 +20,7 @@ import { clearSharedCredentialsUserEverywhere } from "../../db/queries/servers";
 import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import { createInvitation } from "./invitations";
+import { ssoProvidersByUser } from "../../db/queries/sso";
 
 export { auditPage, auditQuerySchema } from "./audit-view";
 
@@ -36,11 +37,18 @@ interface Admin {
 
 /** Users, optionally searched by name or email. */
 export function adminListUsers(db: Db, q?: string) {
+  const users = listUsers(db, q?.trim() || undefined);
+  // Which single sign-on providers each user came from (docs/sso.md); empty for password-only accounts.
+  const sso = ssoProvidersByUser(
+    db,
+    users.map((u) => u.id),
+  );
   return {
-    users: listUsers(db, q?.trim() || undefined).map((u) => ({
+    users: users.map((u) => ({
       ...u,
       disabledAt: u.disabledAt?.toISOString() ?? null,
       createdAt: u.createdAt.toISOString(),
+      sso: sso.get(u.id) ?? [],
     })),
   };
 }

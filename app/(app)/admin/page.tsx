@@ -2,11 +2,22 @@ import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/use-cases/caller";
 import { AdminView } from "@/app/_components/admin/admin-view";
 import { MfaPolicyForm } from "@/app/_components/factors/mfa-policy-form";
+import { SsoAdmin } from "@/app/_components/admin/sso-admin";
 import { instanceMfaPolicy } from "@/lib/use-cases/second-factors";
 
-/** Instance administration: second-factor policies, users, workspaces, audit log (instance administrators only). */
+/** Instance administration: second-factor policies, single sign-on, users, workspaces, audit log (instance administrators only). */
 export default async function AdminPage() {
   const user = await requirePageUser();
   if (!user.isAdmin) notFound();
-  return <AdminView meId={user.id} policies={<MfaPolicyForm initial={instanceMfaPolicy()} />} />;
+  return (
+    <AdminView
+      meId={user.id}
+      policies={
+        <>
+          <MfaPolicyForm initial={instanceMfaPolicy()} />
+          <SsoAdmin />
+        </>
+      }
+    />
+  );
 }

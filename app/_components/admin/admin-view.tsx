@@ -172,7 +172,9 @@ export function AdminView({ meId, policies }: { meId: string; policies?: React.R
                             onClick={() =>
                               act(async () => {
                                 const synced = await api<{ changes: string[] }>(`/api/admin/users/${u.id}/sso-sync`, { method: "POST" });
-                                setNotice(synced.changes.length ? `Synced ${u.email}: ${synced.changes.join("; ")}.` : `${u.email} is in sync.`);
+                                setNotice(
+                                  synced.changes.length ? `Synced ${u.email}: ${synced.changes.join("; ")}.` : `${u.email} is in sync.`,
+                                );
                               })
                             }
                           >

@@ -13,21 +13,24 @@ import { FieldError, Label } from "./primitives/label";
  * the account has one (docs/second-factors.md). `fresh`: the instance has no
  * account yet; `disabled`: the page was sent here because the account's session ended when it was disabled;
  * `forgotPassword`: the instance sends mail, so a "Forgot password?" link asks for a reset link.
+ * `codeFirst`: a single sign-on owes a second factor (docs/sso.md), so the form starts at the code.
  */
 export function SignInForm({
   fresh = false,
   disabled = false,
   forgotPassword = false,
+  codeFirst = false,
 }: {
   fresh?: boolean;
   disabled?: boolean;
   forgotPassword?: boolean;
+  codeFirst?: boolean;
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(disabled ? ACCOUNT_DISABLED_MESSAGE : null);
   const [busy, setBusy] = useState(false);
   // The password was right and a second factor is owed: the form asks for the code instead.
-  const [codeStep, setCodeStep] = useState(false);
+  const [codeStep, setCodeStep] = useState(codeFirst);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();

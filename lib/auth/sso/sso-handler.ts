@@ -53,7 +53,7 @@ export async function handleAuthWithSso(
   const secure = https ? "; Secure" : "";
   owed.headers.append(
     "set-cookie",
-    `${PENDING_SIGN_IN_COOKIE}=${slot.startedPending}; Path=/api/auth/callback/credentials; HttpOnly; SameSite=Lax; Max-Age=${PENDING_SIGN_IN_MS / 1000}${secure}`,
+    `${PENDING_SIGN_IN_COOKIE}=${slot.startedPending}; Path=/api/auth/callback/credentials; HttpOnly; SameSite=Strict; Max-Age=${PENDING_SIGN_IN_MS / 1000}${secure}`,
   );
   return owed;
 }
