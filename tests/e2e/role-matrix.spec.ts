@@ -331,6 +331,22 @@ const ROUTES: Route[] = [
   },
   { key: "GET /api/workspaces/[id]/audit", url: (c) => `/api/workspaces/${c.workspaceId}/audit`, own: MANAGERS_OK(200) },
   { key: "GET /api/workspaces/[id]/audit/export", url: (c) => `/api/workspaces/${c.workspaceId}/audit/export`, own: MANAGERS_OK(200) },
+  // Usage (docs/usage.md): everyone reads their own; the workspace's budget and prices are its managers'.
+  { key: "GET /api/workspaces/[id]/usage", url: (c) => `/api/workspaces/${c.workspaceId}/usage`, own: MEMBERS_OK(200) },
+  { key: "GET /api/workspaces/[id]/usage/budgets", url: (c) => `/api/workspaces/${c.workspaceId}/usage/budgets`, own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/workspaces/[id]/usage/budgets",
+    url: (c) => `/api/workspaces/${c.workspaceId}/usage/budgets`,
+    body: () => ({ scope: "workspace", unit: "tokens", monthlyLimit: 100_000_000 }),
+    own: MANAGERS_OK(200),
+  },
+  { key: "GET /api/workspaces/[id]/usage/prices", url: (c) => `/api/workspaces/${c.workspaceId}/usage/prices`, own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/workspaces/[id]/usage/prices",
+    url: (c) => `/api/workspaces/${c.workspaceId}/usage/prices`,
+    body: () => ({ scope: "workspace", provider: "openai", model: "matrix-model", input: 1, output: 2 }),
+    own: MANAGERS_OK(200),
+  },
   { key: "GET /api/workspaces/[id]/model", url: (c) => `/api/workspaces/${c.workspaceId}/model`, own: MEMBERS_OK(200) },
   {
     key: "PUT /api/workspaces/[id]/model",

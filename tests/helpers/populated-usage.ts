@@ -29,7 +29,12 @@ export function populateUsage(db: Db, ids: { userId: string; workspaceId: string
       source: "chat",
       provider: "openai.chat",
       model: "gpt-4o-mini",
-      usage: { inputTokens: 1200, outputTokens: 300, inputTokenDetails: { cacheReadTokens: 200 }, outputTokenDetails: { reasoningTokens: 0 } },
+      usage: {
+        inputTokens: 1200,
+        outputTokens: 300,
+        inputTokenDetails: { cacheReadTokens: 200 },
+        outputTokenDetails: { reasoningTokens: 0 },
+      },
       latencyMs: 850,
       outcome: "ok",
     },

@@ -9,6 +9,7 @@ export const SETTINGS_SECTIONS = [
   { path: "model", label: "Model" },
   { path: "workspace", label: "Workspace" },
   { path: "audit", label: "Audit" },
+  { path: "usage", label: "Usage" },
 ] as const;
 
 /** Tabs-like links to the sections of Settings; the open one is marked `aria-current="page"`. */

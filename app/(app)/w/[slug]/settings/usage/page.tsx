@@ -1,0 +1,13 @@
+import { requirePageWorkspace } from "@/lib/use-cases/caller";
+import { UsageView } from "@/app/_components/usage/usage-view";
+
+/** Settings › Usage: the caller's tokens, cost and tool calls; the workspace's for its owners and admins; the instance's for administrators. */
+export default async function UsageSettingsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const caller = await requirePageWorkspace((await params).slug);
+  return (
+    <div className="space-y-3">
+      <h2 className="text-lg font-semibold">Usage</h2>
+      <UsageView workspaceId={caller.workspaceId} canSeeWorkspace={caller.role !== "member"} canSeeInstance={caller.isAdmin} />
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { budgetBodySchema as budgetBody } from "@/lib/use-cases/usage";

@@ -1,0 +1,1 @@
+export { priceBodySchema as priceBody } from "@/lib/use-cases/usage";

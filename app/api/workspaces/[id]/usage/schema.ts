@@ -1,0 +1,1 @@
+export { usageQuerySchema as usageQuery } from "@/lib/use-cases/usage";
