@@ -14,6 +14,7 @@ import { bodyTooLarge, errorResponse, maxBodyBytes, parseJsonText } from "../htt
 import { redact } from "../redact";
 import { applySecurityHeaders } from "../security/headers";
 import { requestPolicy } from "../security/request-policy";
+import { tracedStatus } from "../telemetry/request-span";
 import { splitWorkspacePath, withPathWorkspace } from "../workspaces/api-path";
 import type { LaneAnswer } from "./contract";
 import type { DirectRoute } from "./lane-table";
@@ -50,7 +51,10 @@ export function createDirectLane<Caller>(routes: DirectRoute<Caller>[], guard: L
       const params = decodedParams(match.groups ?? {});
       // A malformed escape in the path: Next answers that as it answers any bad path.
       if (!params) return false;
-      serve(route, guard, params, target, req, res).catch((error: unknown) => failed(error, res));
+      // A server span per request when tracing is on, and the request counted (docs/telemetry.md).
+      tracedStatus({ method: req.method ?? "GET", url: target.pathname }, () => serve(route, guard, params, target, req, res)).catch(
+        (error: unknown) => failed(error, res),
+      );
       return true;
     }
     return false;
@@ -91,7 +95,7 @@ async function serve<Caller>(
   target: Target,
   req: IncomingMessage,
   res: ServerResponse,
-) {
+): Promise<number> {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
@@ -133,6 +137,7 @@ async function serve<Caller>(
   // A body left partly on the socket (over the cap) is not read to its end: the connection closes.
   if (reading.stopped) answer.headers.set("connection", "close");
   send(answer, res);
+  return answer.status;
 }
 
 // An answer as it goes out: status, headers, the JSON text.
