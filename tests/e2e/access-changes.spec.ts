@@ -222,10 +222,10 @@ test("a disabled user is told so on their open page and at sign-in, only with th
   await waitForHydration(auth);
   await auth.getByLabel("Email").fill(someone.account.email);
   await auth.getByLabel("Password").fill("not the right password at all");
-  await auth.getByRole("button", { name: "Sign in" }).click();
+  await auth.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(auth.getByTestId("signin-error")).toHaveText("Wrong email or password.");
   await auth.getByLabel("Password").fill(someone.account.password);
-  await auth.getByRole("button", { name: "Sign in" }).click();
+  await auth.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(auth.getByTestId("signin-error")).toHaveText("Your account is disabled; ask an administrator to enable it again.");
   await auth.setViewportSize({ width: 390, height: 800 });
   await auth.screenshot({ path: shots("disabled-signin-390") });

@@ -79,7 +79,7 @@ test("a fresh instance prints a setup code, asks for it, and the first account u
   await expect(otherPage.getByTestId("first-run-note")).toHaveCount(0);
   await otherPage.getByLabel("Email").fill(second.email);
   await otherPage.getByLabel("Password").fill(second.password);
-  await otherPage.getByRole("button", { name: "Sign in" }).click();
+  await otherPage.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(otherPage.getByTestId("current-user")).toContainText(second.name);
   await expect(otherPage.getByTestId("current-user")).not.toContainText("admin");
   await Promise.all([context.close(), other.close()]);

@@ -247,7 +247,7 @@ test.describe("public URL", () => {
     await waitForHydration(page);
     await page.getByLabel("Email").fill(account.email);
     await page.getByLabel("Password").fill(account.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByTestId("current-user")).toContainText(account.name);
     expect(new URL(page.url()).origin).toBe(LOOPBACK_IP);
     const cookie = (await context.cookies()).find((c) => c.name.endsWith("next-auth.session-token"));

@@ -66,7 +66,7 @@ test("an administrator issues a reset link; the user sets a new password with it
   await waitForHydration(page);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByTestId("signin-error")).toBeVisible();
   await new AuthPages(page).signIn({ email: user.email, password: fresh });
 });

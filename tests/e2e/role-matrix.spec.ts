@@ -469,6 +469,36 @@ const ROUTES: Route[] = [
     own: EVERYONE(404),
     userLevel: true,
   },
+  // Passkeys: options carry a fresh single-use challenge; an answer to no challenge is refused.
+  {
+    key: "POST /api/account/factors/passkey",
+    url: () => "/api/account/factors/passkey",
+    body: () => ({}),
+    own: EVERYONE(200),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/account/factors/passkey/confirm",
+    url: () => "/api/account/factors/passkey/confirm",
+    body: () => ({ response: { id: "AA", rawId: "AA", type: "public-key", response: { clientDataJSON: "AA", attestationObject: "AA" } } }),
+    own: EVERYONE(400),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/account/reauth/passkey",
+    url: () => "/api/account/reauth/passkey",
+    body: () => ({}),
+    own: EVERYONE(200),
+    userLevel: true,
+  },
+  // Public by design (nobody is signed in yet): the options of a passkey sign-in.
+  {
+    key: "POST /api/auth/passkey",
+    url: () => "/api/auth/passkey",
+    body: () => ({ purpose: "sign-in" }),
+    own: EVERYONE(200),
+    userLevel: true,
+  },
   // Password recovery is public by design: the suite's instance sends no mail, and a link nobody
   // issued is unknown to everyone.
   {

@@ -58,7 +58,7 @@ async function passwordStep(page: Page, account: { email: string; password: stri
   await waitForHydration(page);
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 /** Enrol an authenticator through the UI on the current page; returns its secret and the recovery codes. */

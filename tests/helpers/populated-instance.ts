@@ -11,6 +11,7 @@ import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
 import { createRegistry, recordRegistrySync } from "@/db/queries/catalog-registries";
 import { flushAudit, recordAudit } from "@/db/queries/audit";
 import { confirmTotp, createPendingTotp, replaceRecoveryCodes } from "@/db/queries/factors";
+import { createPasskey } from "@/db/queries/passkeys";
 import { setInstanceMeta } from "@/db/queries/instance-meta";
 import { insertPasswordReset } from "@/db/queries/password-resets";
 import { createChat } from "@/db/queries/chats";
@@ -177,6 +178,12 @@ function fill(db: Db, bulk: number): PopulatedInstance {
   // Sign-in's own tables: a confirmed second factor with its recovery codes, a reset link, a policy.
   const factor = createPendingTotp(db, admin.id, "Phone", "JBSWY3DPEHPK3PXP");
   confirmTotp(db, factor, 1, now);
+  createPasskey(
+    db,
+    member.id,
+    { name: "Laptop", credentialId: "cHJldGVuZC1jcmVkZW50aWFs", publicKey: "pQECAyYgASFYIA", counter: 3, transports: ["internal"] },
+    now,
+  );
   replaceRecoveryCodes(
     db,
     admin.id,

@@ -16,7 +16,13 @@ export default async function AccountPage() {
       <p className="break-all text-sm text-muted-foreground">Signed in as {user.email}</p>
       <PasswordForm />
       <SecondFactors
-        factors={factors.map((f) => ({ id: f.id, name: f.name, createdAt: f.createdAt.toISOString() }))}
+        factors={factors.map((f) => ({
+          id: f.id,
+          kind: f.kind,
+          name: f.name,
+          createdAt: f.createdAt.toISOString(),
+          lastUsedAt: f.lastUsedAt?.toISOString() ?? null,
+        }))}
         recoveryCodesLeft={recoveryCodesLeft}
       />
       <SignOutEverywhereButton />

@@ -5,7 +5,7 @@ import { enrolmentDue } from "@/lib/use-cases/second-factors";
 
 /**
  * Where a user a second-factor policy covers lands until they have a factor (lib/auth/session.ts
- * sends every signed-in page here first): add an authenticator app, keep the recovery codes, go on.
+ * sends every signed-in page here first): add an authenticator app or a passkey, keep the recovery codes, go on.
  */
 export default async function EnrolPage() {
   await connection();

@@ -6,16 +6,20 @@ import { ApiError, api } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { FieldError, Label } from "../ui/primitives/label";
+import { PasskeyEnrolment } from "./passkey-enrolment";
+import { passkeyProof } from "./passkey-proof";
 import { TotpEnrolment } from "./totp-enrolment";
 
 /** A factor as the account page lists it. */
 export interface FactorItem {
   id: string;
+  kind: "totp" | "passkey";
   name: string;
   createdAt: string;
+  lastUsedAt: string | null;
 }
 
-/** Account › Second factors: the authenticators, how many recovery codes are left, add and remove. */
+/** Account › Second factors: authenticator apps and passkeys, how many recovery codes are left, add and remove. */
 export function SecondFactors({ factors, recoveryCodesLeft }: { factors: FactorItem[]; recoveryCodesLeft: number }) {
   const router = useRouter();
   const [removing, setRemoving] = useState<string | null>(null);
@@ -23,18 +27,23 @@ export function SecondFactors({ factors, recoveryCodesLeft }: { factors: FactorI
   // A finished enrolment starts over with a fresh form (its recovery codes gone from the screen).
   const [round, setRound] = useState(0);
 
-  async function remove(event: React.FormEvent<HTMLFormElement>, id: string) {
-    event.preventDefault();
-    const code = String(new FormData(event.currentTarget).get("code"));
+  // Removal proves a factor: a code typed in, or (`proof` null) one of the user's passkeys.
+  async function remove(id: string, code: string | null) {
     setError(null);
     try {
-      await api(`/api/account/factors/${encodeURIComponent(id)}`, { method: "DELETE", json: { code } });
+      const proof = code === null ? { passkey: await passkeyProof() } : { code };
+      await api(`/api/account/factors/${encodeURIComponent(id)}`, { method: "DELETE", json: proof });
       setRemoving(null);
       router.refresh();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : "The factor could not be removed.");
     }
   }
+  const hasPasskey = factors.some((factor) => factor.kind === "passkey");
+  const done = () => {
+    setRound(round + 1);
+    router.refresh();
+  };
 
   return (
     <div className="space-y-3" data-testid="second-factors">
@@ -48,20 +57,35 @@ export function SecondFactors({ factors, recoveryCodesLeft }: { factors: FactorI
               <li key={factor.id} className="space-y-2" data-testid="factor">
                 <div className="flex items-center gap-2">
                   <span>{factor.name}</span>
-                  <span className="text-muted-foreground">added {new Date(factor.createdAt).toLocaleDateString()}</span>
+                  <span className="text-muted-foreground">
+                    {factor.kind === "passkey" ? "passkey" : "authenticator app"}, added {new Date(factor.createdAt).toLocaleDateString()}
+                    {factor.lastUsedAt && `, last used ${new Date(factor.lastUsedAt).toLocaleDateString()}`}
+                  </span>
                   <Button size="sm" variant="ghost" onClick={() => setRemoving(factor.id)}>
                     Remove
                   </Button>
                 </div>
                 {removing === factor.id && (
-                  <form method="post" onSubmit={(event) => remove(event, factor.id)} className="flex flex-wrap items-end gap-2">
+                  <form
+                    method="post"
+                    onSubmit={(event) => {
+                      event.preventDefault();
+                      void remove(factor.id, String(new FormData(event.currentTarget).get("code")));
+                    }}
+                    className="flex flex-wrap items-end gap-2"
+                  >
                     <div>
                       <Label htmlFor={`remove-${factor.id}`}>Current code or a recovery code</Label>
-                      <Input id={`remove-${factor.id}`} name="code" autoComplete="one-time-code" required />
+                      <Input id={`remove-${factor.id}`} name="code" autoComplete="one-time-code" required={!hasPasskey} />
                     </div>
                     <Button type="submit" variant="destructive">
                       Remove factor
                     </Button>
+                    {hasPasskey && (
+                      <Button type="button" variant="secondary" onClick={() => remove(factor.id, null)}>
+                        Remove with a passkey
+                      </Button>
+                    )}
                   </form>
                 )}
               </li>
@@ -73,13 +97,8 @@ export function SecondFactors({ factors, recoveryCodesLeft }: { factors: FactorI
         </>
       )}
       {error && <FieldError role="alert">{error}</FieldError>}
-      <TotpEnrolment
-        key={round}
-        onDone={() => {
-          setRound(round + 1);
-          router.refresh();
-        }}
-      />
+      <TotpEnrolment key={`totp-${round}`} onDone={done} />
+      <PasskeyEnrolment key={`passkey-${round}`} onDone={done} />
     </div>
   );
 }

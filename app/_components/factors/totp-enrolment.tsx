@@ -5,6 +5,7 @@ import { ApiError, api } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
 import { FieldError, Label } from "../ui/primitives/label";
+import { RecoveryCodesShown } from "./recovery-codes-shown";
 
 type Started = { factorId: string; secret: string; uri: string };
 
@@ -44,23 +45,7 @@ export function TotpEnrolment({ onDone }: { onDone: () => void }) {
     });
   }
 
-  if (codes)
-    return (
-      <div className="space-y-2" data-testid="recovery-codes">
-        <p className="text-sm">
-          The authenticator is added. These recovery codes each sign you in once if you lose it; they are shown only now. Keep them
-          somewhere safe.
-        </p>
-        <ul className="grid grid-cols-2 gap-1 rounded border border-border p-2 font-mono text-sm">
-          {codes.map((code) => (
-            <li key={code} data-testid="recovery-code">
-              {code}
-            </li>
-          ))}
-        </ul>
-        <Button onClick={onDone}>I have saved them</Button>
-      </div>
-    );
+  if (codes) return <RecoveryCodesShown codes={codes} what="The authenticator is added." onDone={onDone} />;
 
   if (!started)
     return (

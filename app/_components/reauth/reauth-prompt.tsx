@@ -5,11 +5,12 @@ import { Button } from "../ui/primitives/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/primitives/dialog";
 import { Input } from "../ui/primitives/input";
 import { FieldError, Label } from "../ui/primitives/label";
+import { passkeyProof } from "../factors/passkey-proof";
 import { registerReauthPrompt } from "./reauth-events";
 
 /**
- * The dialog a sensitive act opens when the sign-in is older than 10 minutes: the password, or a code
- * from the authenticator app (or a recovery code), sent to `POST /api/account/reauth`; on success the
+ * The dialog a sensitive act opens when the sign-in is older than 10 minutes: the password, a code
+ * from the authenticator app (or a recovery code), or a passkey, sent to `POST /api/account/reauth`; on success the
  * act that asked is retried (app/_components/api-client.ts). Mounted once in the signed-in layout.
  */
 export function ReauthPrompt() {
@@ -41,12 +42,24 @@ export function ReauthPrompt() {
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const value = String(new FormData(event.currentTarget).get("secret") ?? "");
+    await confirm(useCode ? { code: value } : { password: value });
+  }
+
+  // One of the user's passkeys instead of a typed secret.
+  async function withPasskey() {
+    setError(null);
+    const passkey = await passkeyProof().catch(() => null);
+    if (!passkey) return setError("The passkey prompt was closed before it finished; try again.");
+    await confirm({ passkey });
+  }
+
+  async function confirm(proof: Record<string, unknown>) {
     setBusy(true);
     // A plain fetch: this answer must not itself go through the prompt.
     const response = await fetch("/api/account/reauth", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(useCode ? { code: value } : { password: value }),
+      body: JSON.stringify(proof),
     }).catch(() => null);
     setBusy(false);
     if (response?.ok) return close(true);
@@ -79,6 +92,9 @@ export function ReauthPrompt() {
           <DialogFooter>
             <Button type="button" variant="ghost" onClick={() => setUseCode(!useCode)}>
               {useCode ? "Use the password instead" : "Use a code instead"}
+            </Button>
+            <Button type="button" variant="ghost" disabled={busy} onClick={withPasskey}>
+              Use a passkey
             </Button>
             <Button type="submit" disabled={busy}>
               {busy ? "Checking…" : "Confirm"}

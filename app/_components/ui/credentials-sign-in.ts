@@ -2,13 +2,14 @@
  * Credentials sign-in against next-auth's endpoints, done by hand rather than with `signIn()` from
  * next-auth/react, which cannot report a throttled attempt (429 with Retry-After).
  */
+import { startAuthentication } from "@simplewebauthn/browser";
 
 /** The outcome of a sign-in attempt. */
 export type SignInOutcome =
   | { ok: true }
   | {
       ok: false;
-      reason: "wrong" | "wrong_code" | "second_factor" | "expired" | "disabled" | "throttled" | "failed";
+      reason: "wrong" | "wrong_code" | "wrong_passkey" | "cancelled" | "second_factor" | "expired" | "disabled" | "throttled" | "failed";
       retryAfterSeconds?: number;
     };
 
@@ -31,6 +32,23 @@ export function secondFactorSignIn(code: string): Promise<SignInOutcome> {
   return postCredentials({ code });
 }
 
+/**
+ * Sign in with a passkey: passwordless (`sign-in`: the authenticator offers its passkeys for this
+ * site and verifies the user) or as the second step of a pending sign-in (`second-factor`).
+ */
+export async function passkeySignIn(purpose: "sign-in" | "second-factor"): Promise<SignInOutcome> {
+  const options = await fetch("/api/auth/passkey", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ purpose }),
+  });
+  if (!options.ok) return { ok: false, reason: "failed" };
+  // Cancelled or timed out in the browser's own dialog: nothing was sent, nothing counted.
+  const answer = await startAuthentication({ optionsJSON: await options.json() }).catch(() => null);
+  if (!answer) return { ok: false, reason: "cancelled" };
+  return postCredentials({ passkey: JSON.stringify(answer) });
+}
+
 async function postCredentials(fields: Record<string, string>): Promise<SignInOutcome> {
   const csrf = await fetch("/api/auth/csrf").then((r) => (r.ok ? (r.json() as Promise<{ csrfToken: string }>) : null));
   if (!csrf) return { ok: false, reason: "failed" };
@@ -48,7 +66,7 @@ async function postCredentials(fields: Record<string, string>): Promise<SignInOu
   if (response.status === 401) {
     if (error === ACCOUNT_DISABLED) return { ok: false, reason: "disabled" };
     if (error === SIGN_IN_EXPIRED) return { ok: false, reason: "expired" };
-    return { ok: false, reason: fields.code ? "wrong_code" : "wrong" };
+    return { ok: false, reason: fields.passkey ? "wrong_passkey" : fields.code ? "wrong_code" : "wrong" };
   }
   return response.ok && !error ? { ok: true } : { ok: false, reason: "failed" };
 }
@@ -57,6 +75,8 @@ async function postCredentials(fields: Record<string, string>): Promise<SignInOu
 export function signInFailureMessage(outcome: Exclude<SignInOutcome, { ok: true }>): string {
   if (outcome.reason === "wrong") return "Wrong email or password.";
   if (outcome.reason === "wrong_code") return "That code is not right; enter the current one, or a recovery code.";
+  if (outcome.reason === "wrong_passkey") return "The passkey was not accepted; use a passkey added to your account.";
+  if (outcome.reason === "cancelled") return "The passkey prompt was closed before it finished; try again.";
   if (outcome.reason === "expired") return "The sign-in took too long or had too many wrong codes; enter your password again.";
   if (outcome.reason === "second_factor") return "Enter the code from your authenticator app.";
   if (outcome.reason === "disabled") return ACCOUNT_DISABLED_MESSAGE;

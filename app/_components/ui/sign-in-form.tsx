@@ -3,14 +3,21 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ACCOUNT_DISABLED_MESSAGE, credentialsSignIn, secondFactorSignIn, signInFailureMessage } from "./credentials-sign-in";
+import {
+  ACCOUNT_DISABLED_MESSAGE,
+  credentialsSignIn,
+  passkeySignIn,
+  type SignInOutcome,
+  secondFactorSignIn,
+  signInFailureMessage,
+} from "./credentials-sign-in";
 import { Button } from "./primitives/button";
 import { Input } from "./primitives/input";
 import { FieldError, Label } from "./primitives/label";
 
 /**
  * Email + password sign-in through next-auth's Credentials provider, then a second-factor code when
- * the account has one (docs/second-factors.md). `fresh`: the instance has no
+ * the account has one, or a passkey for either step or for both (docs/second-factors.md). `fresh`: the instance has no
  * account yet; `disabled`: the page was sent here because the account's session ended when it was disabled;
  * `forgotPassword`: the instance sends mail, so a "Forgot password?" link asks for a reset link.
  * `codeFirst`: a single sign-on owes a second factor (docs/sso.md), so the form starts at the code.
@@ -40,11 +47,22 @@ export function SignInForm({
     const outcome = codeStep
       ? await secondFactorSignIn(String(form.get("code")))
       : await credentialsSignIn(String(form.get("email")), String(form.get("password")));
+    settle(outcome);
+  }
+
+  function settle(outcome: SignInOutcome) {
     setBusy(false);
     if (outcome.ok) return router.replace("/chat");
     if (outcome.reason === "second_factor") return setCodeStep(true);
     if (outcome.reason === "expired") setCodeStep(false);
     setError(signInFailureMessage(outcome));
+  }
+
+  // A passkey instead of the password (passwordless) or instead of the code (second step).
+  async function withPasskey(purpose: "sign-in" | "second-factor") {
+    setBusy(true);
+    setError(null);
+    settle(await passkeySignIn(purpose));
   }
 
   if (codeStep)
@@ -63,6 +81,9 @@ export function SignInForm({
         )}
         <Button className="w-full" disabled={busy} type="submit">
           {busy ? "Checking…" : "Verify"}
+        </Button>
+        <Button className="w-full" disabled={busy} type="button" variant="secondary" onClick={() => withPasskey("second-factor")}>
+          Use a passkey
         </Button>
       </form>
     );
@@ -101,6 +122,9 @@ export function SignInForm({
       )}
       <Button className="w-full" disabled={busy} type="submit">
         {busy ? "Signing in…" : "Sign in"}
+      </Button>
+      <Button className="w-full" disabled={busy} type="button" variant="secondary" onClick={() => withPasskey("sign-in")}>
+        Sign in with a passkey
       </Button>
       <p className="text-sm text-muted-foreground">
         No account?{" "}

@@ -55,7 +55,7 @@ export class AuthPages {
     await waitForHydration(this.page);
     await this.page.getByLabel("Email").fill(account.email);
     await this.page.getByLabel("Password").fill(account.password);
-    await this.page.getByRole("button", { name: "Sign in" }).click();
+    await this.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(this.page.getByTestId("current-user")).toBeVisible();
   }
 
