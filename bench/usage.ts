@@ -1,0 +1,111 @@
+/**
+ * What usage recording costs (docs/usage.md): sequential `echo` calls through the engine (McpPool,
+ * the same client machinery on both sides) with the app's `onRequestEnd` hook recording each call
+ * into a SQLite file, against the same pool without it; rounds alternate (off, on, off, on…) so the
+ * machine's drift lands on both sides. Then the Usage page's queries over 1,000,000 recorded calls
+ * seeded through the same writer. CPU per call is this process's own (the server runs in a child).
+ * `node_modules/.bin/node --import tsx bench/usage.ts [calls per round] [rounds] [seeded calls]`
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { McpPool } from "../lib/mcp";
+import { openDatabase } from "../db/client";
+import { createServer } from "../db/queries/servers";
+import { flushUsage } from "../db/queries/usage-rows";
+import { createUserWithWorkspace } from "../db/queries/users";
+import { getPersonalWorkspaceId } from "../db/queries/workspaces";
+import { recordMcpRequest } from "../lib/usage/record";
+import { usageReport } from "../lib/usage/report";
+import { sequential } from "./goals";
+import { ownCpuMs, runBench, startEverything } from "./harness";
+
+const CALLS = Number(process.argv[2] ?? 2000);
+const ROUNDS = Number(process.argv[3] ?? 4);
+const SEEDED = Number(process.argv[4] ?? 1_000_000);
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "usage-bench-"));
+  process.env.SWITCHBOARD_DATA_DIR = dir;
+  process.env.SWITCHBOARD_SECRET_KEY ??= "usage-bench-key-usage-bench-key-usage-bench";
+  const { db, sqlite } = openDatabase(path.join(dir, "bench.db"));
+  const user = createUserWithWorkspace(db, { email: "bench@example.com", name: "Bench", passwordHash: "x" })!;
+  const workspaceId = getPersonalWorkspaceId(db, user.id)!;
+  const url = await startEverything();
+  const stored = createServer(db, { workspaceId, name: "bench", config: { url }, createdBy: user.id });
+  const server = { id: stored.id, name: "bench", config: { url } };
+
+  const off = new McpPool();
+  const on = new McpPool({ onRequestEnd: (event) => recordMcpRequest(db, event) });
+  const sides = { off: [] as number[], on: [] as number[] };
+  const p50 = { off: [] as number[], on: [] as number[] };
+  for (const pool of [off, on]) await pool.discover(user.id, [server]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [label, pool] of [
+      ["off", off],
+      ["on", on],
+    ] as const) {
+      const call = async () => {
+        const outcome = await pool.session(user.id, server).callTool("echo", { message: "bench" });
+        if (outcome.isError) throw new Error("echo failed");
+      };
+      const result = await sequential(call, CALLS, ownCpuMs, round === 0 ? 1000 : 200);
+      sides[label].push(result.cpuPerCall);
+      p50[label].push(result.p50);
+    }
+  }
+  flushUsage(db);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const cpuOff = median(sides.off);
+  const cpuOn = median(sides.on);
+  console.log(`tool call through the engine, ${ROUNDS} alternating rounds of ${CALLS} calls (median of rounds):`);
+  console.log(`  recording off: ${(cpuOff * 1000).toFixed(0)} µs CPU/call, p50 ${median(p50.off).toFixed(3)} ms`);
+  console.log(`  recording on:  ${(cpuOn * 1000).toFixed(0)} µs CPU/call, p50 ${median(p50.on).toFixed(3)} ms`);
+  console.log(`  recording adds ${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)}% CPU per call (goal ≤ 3%)`);
+  console.log(
+    `  per round off: ${sides.off.map((v) => (v * 1000).toFixed(0)).join(", ")} µs; on: ${sides.on.map((v) => (v * 1000).toFixed(0)).join(", ")} µs`,
+  );
+  await off.closeAll();
+  await on.closeAll();
+
+  // 1,000,000 calls over 30 days, 20 members, 5 servers × 8 tools, through the same writer.
+  const t0 = performance.now();
+  const now = Date.now();
+  for (let i = 0; i < SEEDED; i++) {
+    recordMcpRequest(
+      db,
+      {
+        userId: `member-${i % 20}`,
+        workspaceId,
+        serverId: `server-${i % 5}`,
+        serverName: `server ${i % 5}`,
+        kind: "tool",
+        name: `tool-${i % 8}`,
+        durationMs: 5 + ((i * 7919) % 400),
+        outcome: i % 50 === 0 ? "tool_error" : "ok",
+        bytesIn: 40,
+        bytesOut: 400,
+      },
+      new Date(now - (i % 30) * 86_400_000),
+    );
+    if (i % 20_000 === 19_999) flushUsage(db);
+  }
+  flushUsage(db);
+  console.log(`seeded ${SEEDED.toLocaleString("en-US")} calls in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const to = new Date(now).toISOString().slice(0, 10);
+  const from = new Date(now - 29 * 86_400_000).toISOString().slice(0, 10);
+  const times: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    const t = performance.now();
+    const report = usageReport(db, { from, to, workspaceId });
+    times.push(performance.now() - t);
+    if (report.totals.mcpCalls < SEEDED) throw new Error(`the report counted ${report.totals.mcpCalls} calls`);
+  }
+  console.log(
+    `usage page of the workspace over ${SEEDED.toLocaleString("en-US")} calls (30 days): median ${median(times).toFixed(1)} ms, worst ${Math.max(...times).toFixed(1)} ms (goal ≤ 300 ms)`,
+  );
+  sqlite.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+runBench(main);
