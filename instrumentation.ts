@@ -13,12 +13,8 @@ export async function register(): Promise<void> {
     import("./lib/use-cases/caller"),
   ]);
   // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
-  const { startTelemetry } = await import("./lib/telemetry/sdk");
-  if (await startTelemetry()) {
-    // Database queries as spans: the app's SQLite connection, instrumented from outside the data layer.
-    const [{ getDb }, { traceSqliteClient }] = await Promise.all([import("./db/client"), import("./lib/telemetry/sqlite-spans")]);
-    traceSqliteClient((getDb() as unknown as { $client: { prepare(sql: string): unknown } }).$client);
-  }
+  const { startAppTelemetry } = await import("./lib/runtime/telemetry");
+  await startAppTelemetry();
   installFrontDoor();
   // The lane checks each caller with the guard the routes use, and hands the caller to the route.
   installDirectLane(DIRECT_ROUTES, requireWorkspace);
