@@ -1,7 +1,7 @@
 /**
  * Telemetry end to end (docs/telemetry.md): with an OTLP endpoint set, one chat turn behind the
  * route wrapper exports HTTP → turn → model call → MCP tool call spans with the GenAI and MCP
- * attributes to a receiver inside the test, MCP requests over HTTP carry `traceparent` (header and
+ * attributes and the metrics to a receiver inside the test, MCP requests over HTTP carry `traceparent` (header and
  * `_meta`), and a canary secret put in arguments, results, headers and env is in no span and no
  * metric. `GET /api/metrics` is 404 without its token set, 401 without the right token, and with it
  * parses as Prometheus text counting the calls made. Both OTLP encodings are checked.
@@ -176,7 +176,18 @@ describe("telemetry of one chat turn", () => {
     expect(call?.traceparent).toBe(`00-${wire.traceId}-${wire.spanId}-01`);
     expect(JSON.parse(call!.body).params._meta.traceparent).toBe(call?.traceparent);
 
-    // The canary was in the arguments, the results (echo, get-env), a header, the env and the request: in no span.
+    // The same metrics over OTLP (a flush exports them now): the tool calls of the turn, counted.
+    await flushTelemetry();
+    const otlpMetrics = receiver.bodies.filter((b) => b.path === "/v1/metrics").map((b) => JSON.parse(b.text));
+    const toolCalls = otlpMetrics
+      .flatMap((m) =>
+        m.resourceMetrics.flatMap((r: { scopeMetrics: { metrics: { name: string }[] }[] }) => r.scopeMetrics.flatMap((s) => s.metrics)),
+      )
+      .filter((m: { name: string }) => m.name === "switchboard_mcp_tool_calls")
+      .at(-1) as { sum: { dataPoints: { asDouble?: number; asInt?: number }[] } };
+    expect(toolCalls.sum.dataPoints.reduce((n, p) => n + Number(p.asDouble ?? p.asInt ?? 0), 0)).toBe(2);
+
+    // The canary was in the arguments, the results (echo, get-env), a header, the env and the request: in no span, no metric.
     expect(JSON.stringify(receiver.bodies)).not.toContain(CANARY);
     expect(JSON.stringify(receiver.bodies)).not.toContain("CANARY_TOKEN");
 
