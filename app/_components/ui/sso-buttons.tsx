@@ -36,7 +36,7 @@ export function ssoErrorMessage(error: string | undefined): string | null {
 
 /**
  * The single sign-on buttons (docs/sso.md): each posts to next-auth's `signin/<id>` with its CSRF
- * token, and the browser follows on to the identity provider. `passwordsOff`: SSO-only mode hides the
+ * token, and the browser goes on to the identity provider. `passwordsOff`: SSO-only mode hides the
  * password form; a link still reaches it for the break-glass administrator.
  */
 export function SsoButtons({
@@ -52,23 +52,25 @@ export function SsoButtons({
   const message = ssoErrorMessage(error);
   if (!providers.length && !message) return null;
 
+  // By fetch, as next-auth/react's signIn does: the page's no-referrer policy sends a form post's
+  // Origin as "null" (refused as cross-site), and `form-action 'self'` would block its redirect to
+  // the provider. next-auth answers `{url}` (the provider's authorization URL) and sets its cookies.
   async function start(id: string) {
     setBusy(true);
     const csrf = await fetch("/api/auth/csrf").then((r) => (r.ok ? (r.json() as Promise<{ csrfToken: string }>) : null));
-    if (!csrf) return setBusy(false);
-    // A real form post: next-auth answers with a redirect the browser follows to the provider.
-    const form = document.createElement("form");
-    form.method = "post";
-    form.action = `/api/auth/signin/${encodeURIComponent(id)}`;
-    for (const [name, value] of Object.entries({ csrfToken: csrf.csrfToken, callbackUrl: "/chat" })) {
-      const input = document.createElement("input");
-      input.type = "hidden";
-      input.name = name;
-      input.value = value;
-      form.append(input);
+    const response = csrf
+      ? await fetch(`/api/auth/signin/${encodeURIComponent(id)}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: "/chat", json: "true" }),
+        })
+      : null;
+    const url = response?.ok ? ((await response.json().catch(() => ({}))) as { url?: string }).url : undefined;
+    if (!url) {
+      setBusy(false);
+      return window.location.assign("/signin?error=sso.unavailable");
     }
-    document.body.append(form);
-    form.submit();
+    window.location.assign(url);
   }
 
   return (
