@@ -86,6 +86,8 @@ test.describe("passkeys", () => {
     await expect(page.getByTestId("current-user")).toHaveCount(0);
     await page.getByRole("button", { name: "Use a passkey" }).click();
     await expect(page.getByTestId("current-user")).toBeVisible();
+    await page.goto("/account");
+    await expect(page.getByTestId("factor")).toContainText("last used");
 
     // Answers that do not verify count against the passkey's account like wrong passwords: the 6th is throttled.
     const client = await playwrightRequest.newContext({ baseURL: BASE });
@@ -116,13 +118,6 @@ test.describe("passkeys", () => {
     expect(throttled.status()).toBe(429);
     expect(Number(throttled.headers()["retry-after"])).toBeGreaterThan(0);
     await client.dispose();
-
-    // While throttled, even the right passkey waits.
-    await page.goto("/account");
-    await signOut(page);
-    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-    await expect(page.getByTestId("signin-error")).toContainText("Too many attempts");
-    await expect(page.getByTestId("current-user")).toHaveCount(0);
   });
 
   test("the account page lists the passkey with its dates, and removes it with the passkey itself", async ({ page, request }) => {
