@@ -16,6 +16,7 @@ const PUBLIC_ROUTES = new Set([
   "app/api/invitations/[token]/register/route.ts", // registration through an invitation: the token is the permission
   "app/api/password-reset/[token]/route.ts", // a new password through a reset link: the token is the permission
   "app/api/auth/forgot-password/route.ts", // asking for a reset link by email: nobody is signed in
+  "app/api/auth/passkey/route.ts", // the options of a passkey sign-in: nobody is signed in yet
   "app/api/metrics/route.ts", // the Prometheus scrape: SWITCHBOARD_METRICS_TOKEN as a bearer token is the permission
 ]);
 const SESSION_CHECK = /\b(requireUser|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
