@@ -27,10 +27,13 @@ import { singleton } from "../singleton";
 import { type catalogAddSchema, serverFromEntry, workspaceCatalog } from "../catalog/workspace-catalog";
 import type { Actor } from "../servers/service";
 import { addAndStartServer } from "./saved-servers";
+import { type registryListQuerySchema, registryList, registryVersion, registryVersions } from "../catalog/registry-api";
+import { AppError } from "../errors";
 
 export { entryChangeSchema } from "../catalog/entries";
 export { browseQuerySchema, registryChangeSchema, registryInputSchema } from "../catalog/registries";
 export { catalogAddSchema } from "../catalog/workspace-catalog";
+export { registryListQuerySchema } from "../catalog/registry-api";
 
 // One guarded fetch for every registry request (its connection pool is reused), 30 s per request.
 const registryFetch = (): RegistryFetch =>
@@ -101,4 +104,23 @@ export function catalogForWorkspace(caller: Actor, q?: string) {
 /** Add a server from a catalog entry with the generated form's values; it is checked and started like one typed by hand. */
 export function addServerFromCatalog(caller: Actor, entryId: string, body: z.infer<typeof catalogAddSchema>) {
   return addAndStartServer(caller, serverFromEntry(getDb(), caller, entryId, body));
+}
+
+/** `GET /v0.1/servers` for the signed-in user: the catalog they may see, as a registry page. */
+export function registryServers(user: SessionUser, query: z.infer<typeof registryListQuerySchema>) {
+  return registryList(getDb(), user, query);
+}
+
+/** `GET /v0.1/servers/{name}/versions`, or `catalog.not_found`. */
+export function registryServerVersions(user: SessionUser, name: string) {
+  const list = registryVersions(getDb(), user, name);
+  if (!list) throw new AppError("catalog.not_found", "Server not found");
+  return list;
+}
+
+/** `GET /v0.1/servers/{name}/versions/{version}` (`latest` too), or `catalog.not_found`. */
+export function registryServerVersion(user: SessionUser, name: string, version: string) {
+  const one = registryVersion(getDb(), user, name, version);
+  if (!one) throw new AppError("catalog.not_found", "Server not found");
+  return one;
 }

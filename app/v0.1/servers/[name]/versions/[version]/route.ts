@@ -1,0 +1,19 @@
+import { requireUser } from "@/lib/use-cases/caller";
+import { param, route } from "@/lib/http";
+import { registryServerVersion } from "@/lib/use-cases/catalog";
+import { preflight, withCors } from "../../../cors";
+
+type Context = { params: Promise<{ name: string; version: string }> };
+
+/** One version of a catalog server (`latest`: the one the catalog offers) as a `ServerResponse`, else 404. */
+export const GET = async (request: Request, context: Context) =>
+  withCors(
+    await route(async () => {
+      const user = await requireUser(request);
+      const name = decodeURIComponent(await param(context, "name"));
+      return Response.json(registryServerVersion(user, name, decodeURIComponent(await param(context, "version"))));
+    })(),
+  );
+
+/** CORS preflight. */
+export const OPTIONS = async () => preflight();

@@ -1,0 +1,1 @@
+export { registryListQuerySchema as registryListQuery } from "@/lib/use-cases/catalog";
