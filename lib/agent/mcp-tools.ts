@@ -7,7 +7,7 @@ import { dynamicTool, jsonSchema, type JSONValue, type ToolSet } from "ai";
 import type { McpPool, RegisteredTool, ServerDefinition, ToolCallOutcome } from "../mcp";
 import { visibleToModel } from "../mcp/apps";
 import type { Context } from "@opentelemetry/api";
-import { redactJson } from "../redact";
+import { redactJson, secretValuesOf } from "../redact";
 import { tracedToolCall } from "../telemetry/mcp-call";
 import { capText, sanitizeJson, wrapToolResult } from "../trust/untrusted-text";
 import type { ProgressData, ToolCallOutput, ToolMeta } from "../domain/chat-message";
@@ -139,11 +139,13 @@ export function buildMcpTools(options: McpToolsOptions): ToolSet {
         if (refusal) return refusedOutput(tool, refusal);
         const server = servers.find((s) => s.id === tool.serverId);
         const traced = { toolName: tool.rawName, transport: server?.config.url ? ("http" as const) : ("stdio" as const) };
-        const outcome = await tracedToolCall({ ...traced, parent: traceParent?.() }, () =>
-          pool.callRegistered(userId, servers, tool.name, args, {
-            signal: abortSignal,
-            onProgress: (p) => onProgress?.({ toolCallId, progress: p.progress, total: p.total, message: p.message }),
-          }),
+        const outcome = await tracedToolCall(
+          { ...traced, parent: traceParent?.(), arguments: args, secrets: () => (server ? secretValuesOf(server.config) : []) },
+          () =>
+            pool.callRegistered(userId, servers, tool.name, args, {
+              signal: abortSignal,
+              onProgress: (p) => onProgress?.({ toolCallId, progress: p.progress, total: p.total, message: p.message }),
+            }),
         );
         onResult?.(tool);
         return toToolCallOutput(tool, outcome);

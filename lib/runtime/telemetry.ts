@@ -1,16 +1,29 @@
 /**
  * The app's start of telemetry (docs/telemetry.md): the OpenTelemetry SDK when an OTLP endpoint is
- * set, and then the database's statements as spans (the app's SQLite connection, instrumented from
- * outside the data layer). Without an endpoint nothing is loaded or opened.
+ * set, then the database's statements as spans (the app's SQLite connection, instrumented from
+ * outside the data layer) and the administrators' content-capture setting. Without an endpoint
+ * nothing is loaded or opened.
  */
-import { getDb } from "../../db/client";
+import { type Db, getDb } from "../../db/client";
+import { getInstanceMeta } from "../../db/queries/instance-meta";
 import { startTelemetry } from "../telemetry/sdk";
 import { traceSqliteClient } from "../telemetry/sqlite-spans";
+import { setContentCapture } from "../telemetry/state";
+
+/** Where content capture is kept (`instance_meta`): "on" or "off". */
+export const CONTENT_CAPTURE_KEY = "telemetry.capture_content";
+
+/** Whether an administrator turned content capture on (off until one does). */
+export function storedContentCapture(db: Db): boolean {
+  return getInstanceMeta(db, CONTENT_CAPTURE_KEY) === "on";
+}
 
 /** Start telemetry once per process; resolves to whether spans are exported. */
 export async function startAppTelemetry(): Promise<boolean> {
   if (!(await startTelemetry())) return false;
+  const db = getDb();
   // drizzle keeps the driver's connection as `$client` (its type leaves it out of `Db`).
-  traceSqliteClient((getDb() as unknown as { $client: { prepare(sql: string): unknown } }).$client);
+  traceSqliteClient((db as unknown as { $client: { prepare(sql: string): unknown } }).$client);
+  setContentCapture(storedContentCapture(db));
   return true;
 }

@@ -1,11 +1,12 @@
 /**
  * The process's telemetry switches, kept on `globalThis` so Next's dev-mode module reloads and the
- * direct lane's separately bundled copy see the same one: whether spans are made at all.
+ * direct lane's separately bundled copy see the same ones: whether spans are made at all, and
+ * whether an administrator turned content capture on.
  */
-const slot = globalThis as { __switchboardTelemetry?: { tracing: boolean } };
+const slot = globalThis as { __switchboardTelemetry?: { tracing: boolean; captureContent: boolean } };
 
 function state() {
-  slot.__switchboardTelemetry ??= { tracing: false };
+  slot.__switchboardTelemetry ??= { tracing: false, captureContent: false };
   return slot.__switchboardTelemetry;
 }
 
@@ -17,4 +18,14 @@ export function tracingOn(): boolean {
 /** Set by the SDK start-up (lib/telemetry/sdk.ts) and by its shutdown. */
 export function setTracingOn(on: boolean): void {
   state().tracing = on;
+}
+
+/** Whether spans may carry tool arguments and results (redacted); an instance setting, off by default. */
+export function contentCaptureOn(): boolean {
+  return state().captureContent;
+}
+
+/** Apply the instance setting (read at start-up and whenever an administrator changes it). */
+export function setContentCapture(on: boolean): void {
+  state().captureContent = on;
 }

@@ -10,6 +10,7 @@ import type { TrustActor } from "../trust/permissions";
 import { capText } from "../trust/untrusted-text";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "../runtime/engine";
 import { enforceReconnectRate } from "../quotas";
+import { secretValuesOf } from "../redact";
 import { tracedToolCall } from "../telemetry/mcp-call";
 import { auditHandCall, gateHandCall, handCallPolicies } from "../trust/hand-call-gate";
 import { recordRefusedCall } from "../usage/record";
@@ -76,8 +77,14 @@ export async function callServerTool(
     recordRefusedCall(getDb(), { userId: caller.id, workspaceId: caller.workspaceId, server, name: body.name });
     throw error;
   });
-  const outcome = await tracedToolCall({ toolName: body.name, transport: server.config.url ? "http" : "stdio" }, () =>
-    pool.session(caller.id, server).callTool(body.name, body.arguments, { signal }),
+  const outcome = await tracedToolCall(
+    {
+      toolName: body.name,
+      transport: server.config.url ? "http" : "stdio",
+      arguments: body.arguments,
+      secrets: () => secretValuesOf(server.config),
+    },
+    () => pool.session(caller.id, server).callTool(body.name, body.arguments, { signal }),
   );
   auditHandCall(getDb(), caller, server, body.name, policy, outcome);
   return { ...outcome, policy };

@@ -428,6 +428,15 @@ const ROUTES: Route[] = [
     own: ADMIN_ONLY(200),
     userLevel: true,
   },
+  // Telemetry content capture (docs/telemetry.md#content-capture), set to off: it stays as it was.
+  { key: "GET /api/admin/telemetry", url: () => "/api/admin/telemetry", own: ADMIN_ONLY(200), userLevel: true },
+  {
+    key: "PUT /api/admin/telemetry",
+    url: () => "/api/admin/telemetry",
+    body: () => ({ captureContent: false }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
   // Single sign-on (docs/sso.md): bodies that change nothing (an invalid one, an unknown provider, the mode off).
   { key: "GET /api/admin/sso-providers", url: () => "/api/admin/sso-providers", own: ADMIN_ONLY(200), userLevel: true },
   { key: "POST /api/admin/sso-providers", url: () => "/api/admin/sso-providers", body: () => ({}), own: ADMIN_ONLY(400), userLevel: true },

@@ -1,0 +1,1 @@
+export { telemetrySettingsSchema as telemetrySettingsBody } from "@/lib/use-cases/telemetry-settings";

@@ -1,0 +1,39 @@
+/**
+ * The instance's telemetry setting an administrator changes (docs/telemetry.md#content-capture):
+ * content capture, off by default, puts tool arguments and results (redacted) on the spans sent to
+ * the operator's collector. Turning it on or off is a sensitive act: it needs a recent sign-in and
+ * is audited.
+ */
+import "server-only";
+import { z } from "zod";
+import { getDb } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { setInstanceMeta } from "../../db/queries/instance-meta";
+import { requireRecentAuth } from "../auth/reauth";
+import type { SessionUser } from "../auth/session";
+import { CONTENT_CAPTURE_KEY, storedContentCapture } from "../runtime/telemetry";
+import { setContentCapture } from "../telemetry/state";
+
+/** The body of `PUT /api/admin/telemetry`. */
+export const telemetrySettingsSchema = z.object({ captureContent: z.boolean() }).strict();
+
+/** What the administrators' page shows. */
+export interface TelemetrySettings {
+  captureContent: boolean;
+}
+
+/** The setting as stored (and in force: start-up and every change apply it). */
+export function telemetrySettings(): TelemetrySettings {
+  return { captureContent: storedContentCapture(getDb()) };
+}
+
+/** Turn content capture on or off (an instance administrator, recently signed in); audited. */
+export function setTelemetrySettings(admin: SessionUser, input: z.infer<typeof telemetrySettingsSchema>): TelemetrySettings {
+  const db = getDb();
+  requireRecentAuth(db, admin);
+  const before = storedContentCapture(db);
+  setInstanceMeta(db, CONTENT_CAPTURE_KEY, input.captureContent ? "on" : "off");
+  setContentCapture(input.captureContent);
+  recordAudit(db, { actorId: admin.id, action: "instance.telemetry_capture", detail: { from: before, to: input.captureContent } });
+  return telemetrySettings();
+}
