@@ -90,6 +90,32 @@ let unique = 0;
 const fresh = (prefix: string) => `${prefix}-${Date.now()}-${++unique}@example.com`;
 
 /** A new account made through an instance invitation (the admin's "create user"), returning its id. */
+/** A catalog entry shown to every workspace (a remote for server-everything), made by the instance administrator. */
+async function catalogEntry(): Promise<string> {
+  const admin = people.instanceAdmin;
+  const serverJson = {
+    name: `com.example.matrix/e${++unique}`,
+    description: "Matrix",
+    version: "1.0.0",
+    remotes: [{ type: "streamable-http", url: everythingUrl }],
+  };
+  const created = await admin.api.post("/api/admin/catalog/entries", { data: { serverJson }, ...SETUP });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  expect((await admin.api.patch(`/api/admin/catalog/entries/${id}`, { data: { visibility: "all" }, ...SETUP })).status()).toBe(200);
+  return id;
+}
+
+/** A registry on a loopback port nothing listens on: whoever passes the admin check gets `catalog.registry_unreachable`. */
+async function catalogRegistry(): Promise<string> {
+  const created = await people.instanceAdmin.api.post("/api/admin/catalog/registries", {
+    data: { url: `http://127.0.0.1:9/r${++unique}` },
+    ...SETUP,
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
 async function userByInvitation(): Promise<string> {
   const admin = people.instanceAdmin;
   const created = await admin.api.post("/api/admin/users", { data: { email: fresh("victim") } });
@@ -417,7 +443,82 @@ const ROUTES: Route[] = [
     userLevel: true,
   },
   { key: "GET /api/admin/workspaces", url: () => "/api/admin/workspaces", own: ADMIN_ONLY(200), userLevel: true },
-  { key: "GET /api/admin/audit", url: () => "/api/admin/audit?action=member.role&limit=5", own: ADMIN_ONLY(200), userLevel: true },
+  // The server catalog (docs/catalog.md): instance administrators keep it, workspaces browse and add from it.
+  { key: "GET /api/admin/catalog", url: () => "/api/admin/catalog", own: ADMIN_ONLY(200), userLevel: true },
+  {
+    key: "POST /api/admin/catalog/entries",
+    url: () => "/api/admin/catalog/entries",
+    body: () => ({ serverJson: { name: `com.example.matrix/p${++unique}`, description: "Matrix", version: "1.0.0" } }),
+    own: ADMIN_ONLY(201),
+    userLevel: true,
+  },
+  {
+    key: "PATCH /api/admin/catalog/entries/[id]",
+    prepare: async () => ({ target: await catalogEntry() }),
+    url: (c) => `/api/admin/catalog/entries/${(c as { target?: string }).target}`,
+    body: () => ({ status: "deprecated", statusMessage: "matrix" }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
+  {
+    key: "DELETE /api/admin/catalog/entries/[id]",
+    prepare: async () => ({ target: await catalogEntry() }),
+    url: (c) => `/api/admin/catalog/entries/${(c as { target?: string }).target}`,
+    own: ADMIN_ONLY(204),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/admin/catalog/registries",
+    url: () => "/api/admin/catalog/registries",
+    body: () => ({ url: `https://r${++unique}.example.com` }),
+    own: ADMIN_ONLY(201),
+    userLevel: true,
+  },
+  {
+    key: "PATCH /api/admin/catalog/registries/[id]",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}`,
+    body: () => ({ mode: "filter", filter: "example" }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
+  {
+    key: "DELETE /api/admin/catalog/registries/[id]",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}`,
+    own: ADMIN_ONLY(204),
+    userLevel: true,
+  },
+  {
+    key: "GET /api/admin/catalog/registries/[id]/servers",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}/servers`,
+    own: ADMIN_ONLY(502),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/admin/catalog/registries/[id]/import",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}/import`,
+    body: () => ({ names: ["com.example/none"] }),
+    own: ADMIN_ONLY(502),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/admin/catalog/registries/[id]/sync",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}/sync`,
+    own: ADMIN_ONLY(502),
+    userLevel: true,
+  },
+  { key: "GET /api/catalog", url: () => "/api/catalog?q=matrix", own: MEMBERS_OK(200) },
+  {
+    key: "POST /api/catalog/[id]/add",
+    prepare: async () => ({ target: await catalogEntry() }),
+    url: (c) => `/api/catalog/${(c as { target?: string }).target}/add`,
+    body: () => ({ option: "remote.0", name: `c${++unique}`, credentials: "shared" }),
+    own: MANAGERS_OK(201),
+  },  { key: "GET /api/admin/audit", url: () => "/api/admin/audit?action=member.role&limit=5", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit/export", url: () => "/api/admin/audit/export?action=member.role", own: ADMIN_ONLY(200), userLevel: true },
   // The instance's second-factor policies (set back to off: the suite's administrators have no factor).
   { key: "GET /api/admin/mfa-policy", url: () => "/api/admin/mfa-policy", own: ADMIN_ONLY(200), userLevel: true },
