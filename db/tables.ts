@@ -8,111 +8,17 @@ import type { ColumnKit } from "./columns/sqlite";
 import { defineUsageTables } from "./tables-usage";
 import { defineSsoTables } from "./tables-sso";
 import { defineCatalogTables } from "./tables-catalog";
+import { defineIdentityTables } from "./tables-identity";
+import { defineTrustTables } from "./tables-trust";
 
 /**
  * Every table, built with the column kit `k`. Use only the kit's helpers and the builder methods both
  * dialects share (notNull, default, unique, references, $type): a migration per dialect comes from this.
  */
 export function defineTables(k: ColumnKit) {
+  const identity = defineIdentityTables(k);
+  const { users } = identity;
   /** People who can sign in. The first one registered is the instance administrator. */
-  const users = k.table("users", {
-    id: k.id(),
-    email: k.text("email").notNull().unique(),
-    name: k.text("name").notNull(),
-    passwordHash: k.text("password_hash").notNull(),
-    isAdmin: k.boolean("is_admin").notNull().default(false),
-    /** Set when an instance administrator disables the account: it counts as signed out from then on. */
-    disabledAt: k.timestamp("disabled_at"),
-    createdAt: k.createdAt(),
-  });
-
-  /**
-   * A signed-in browser session. The JWT cookie carries only this id; every request looks the row up
-   * (by primary key), so ending a row signs that browser out at once.
-   */
-  const sessions = k.table(
-    "sessions",
-    {
-      id: k.id(),
-      userId: k
-        .text("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      createdAt: k.createdAt(),
-      lastSeenAt: k.timestamp("last_seen_at").notNull(),
-      expiresAt: k.timestamp("expires_at").notNull(),
-      endedAt: k.timestamp("ended_at"),
-      /** When the session's user last proved who they are (sign-in, or re-authentication before a sensitive act). */
-      authenticatedAt: k.timestamp("authenticated_at"),
-    },
-    (t) => [k.index("sessions_user_idx").on(t.userId)],
-  );
-
-  /**
-   * A user's second factor (docs/second-factors.md): a TOTP secret, sealed (`secret_enc`), counted only
-   * once confirmed with a code; `last_step` is the last time step used, so no code counts twice.
-   */
-  const userFactors = k.table(
-    "user_factors",
-    {
-      id: k.id(),
-      userId: k
-        .text("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      kind: k.enum("kind", ["totp", "passkey"]).notNull(),
-      name: k.text("name").notNull(),
-      secretEnc: k.text("secret_enc"),
-      lastStep: k.integer("last_step"),
-      confirmedAt: k.timestamp("confirmed_at"),
-      lastUsedAt: k.timestamp("last_used_at"),
-      createdAt: k.createdAt(),
-    },
-    (t) => [k.index("user_factors_user_idx").on(t.userId)],
-  );
-
-  /**
-   * The WebAuthn credential of a passkey factor (docs/second-factors.md#passkeys), one per
-   * `user_factors` row of kind `passkey`: its id and COSE public key (base64url; public, not sealed),
-   * and the signature counter, which only goes up (a cloned authenticator shows as a counter going back).
-   */
-  const passkeyCredentials = k.table(
-    "passkey_credentials",
-    {
-      factorId: k
-        .text("factor_id")
-        .primaryKey()
-        .references(() => userFactors.id, { onDelete: "cascade" }),
-      userId: k
-        .text("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      credentialId: k.text("credential_id").notNull().unique(),
-      publicKey: k.text("public_key").notNull(),
-      counter: k.integer("counter").notNull().default(0),
-      /** The authenticator's transports (`usb,internal,hybrid`…), comma-separated, a hint for the browser. */
-      transports: k.text("transports").notNull().default(""),
-      createdAt: k.createdAt(),
-    },
-    (t) => [k.index("passkey_credentials_user_idx").on(t.userId)],
-  );
-
-  /** Single-use recovery codes, shown once at enrolment; only their SHA-256 is stored. */
-  const recoveryCodes = k.table(
-    "recovery_codes",
-    {
-      id: k.id(),
-      userId: k
-        .text("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      codeHash: k.text("code_hash").notNull(),
-      usedAt: k.timestamp("used_at"),
-      createdAt: k.createdAt(),
-    },
-    (t) => [k.index("recovery_codes_user_idx").on(t.userId)],
-  );
-
   /** A workspace shares server configs between its members; each user has a personal one. */
   const workspaces = k.table("workspaces", {
     id: k.id(),
@@ -144,29 +50,6 @@ export function defineTables(k: ColumnKit) {
       createdAt: k.createdAt(),
     },
     (t) => [k.index("invitations_workspace_idx").on(t.workspaceId)],
-  );
-
-  /**
-   * A one-time password-reset link (docs/security.md#password-reset): issued by an instance
-   * administrator, or asked for by email when mail is set up. Only the token's SHA-256 is stored;
-   * single use (`used_at`), one hour.
-   */
-  const passwordResets = k.table(
-    "password_resets",
-    {
-      id: k.id(),
-      userId: k
-        .text("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      tokenHash: k.text("token_hash").notNull().unique(),
-      /** The administrator who issued it; null when the user asked by email ("Forgot password?"). */
-      issuedBy: k.text("issued_by").references(() => users.id, { onDelete: "set null" }),
-      expiresAt: k.timestamp("expires_at").notNull(),
-      usedAt: k.timestamp("used_at"),
-      createdAt: k.createdAt(),
-    },
-    (t) => [k.index("password_resets_user_idx").on(t.userId)],
   );
 
   /** A workspace's default model, used by members who have not set their own. The key is encrypted. */
@@ -321,86 +204,6 @@ export function defineTables(k: ColumnKit) {
     updatedAt: k.updatedAt(),
   });
 
-  /** Per-user tool approval policy, keyed by server and raw tool name. */
-  const toolPolicies = k.table(
-    "tool_policies",
-    {
-      userId: k
-        .text("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      serverId: k
-        .text("server_id")
-        .notNull()
-        .references(() => mcpServers.id, { onDelete: "cascade" }),
-      toolName: k.text("tool_name").notNull(),
-      policy: k.enum("policy", ["ask", "allow", "deny"]).notNull(),
-      updatedAt: k.updatedAt(),
-    },
-    (t) => [k.primaryKey({ columns: [t.userId, t.serverId, t.toolName] })],
-  );
-
-  /**
-   * A workspace-wide approval policy for one tool, set by workspace owners/admins. Members cannot
-   * loosen it: the effective policy is the stricter of this and the member's own `tool_policies` row.
-   */
-  const workspaceToolPolicies = k.table(
-    "workspace_tool_policies",
-    {
-      serverId: k
-        .text("server_id")
-        .notNull()
-        .references(() => mcpServers.id, { onDelete: "cascade" }),
-      toolName: k.text("tool_name").notNull(),
-      policy: k.enum("policy", ["ask", "allow", "deny"]).notNull(),
-      updatedBy: k.text("updated_by").references(() => users.id, { onDelete: "set null" }),
-      updatedAt: k.updatedAt(),
-    },
-    (t) => [k.primaryKey({ columns: [t.serverId, t.toolName] })],
-  );
-
-  /**
-   * Trust settings of a server (a row exists once the server was first listed or someone changed a
-   * setting; no row = untrusted, lethal-trifecta check on, nothing pinned yet). Kept beside
-   * `mcp_servers` so the engine's server record stays free of agent policy.
-   */
-  const serverTrust = k.table("server_trust", {
-    serverId: k
-      .text("server_id")
-      .primaryKey()
-      .references(() => mcpServers.id, { onDelete: "cascade" }),
-    trusted: k.boolean("trusted").notNull().default(false),
-    trifectaCheck: k.boolean("trifecta_check").notNull().default(true),
-    /** When the first tool list was pinned (null = not yet: the next listing becomes the pinned one). */
-    pinnedAt: k.timestamp("pinned_at"),
-    updatedBy: k.text("updated_by").references(() => users.id, { onDelete: "set null" }),
-    updatedAt: k.updatedAt(),
-  });
-
-  /**
-   * The approved definition of each server tool (rug-pull protection). `approved*` is what a person
-   * saw; `current*` is the latest listing. `state` is `pinned` when they match, else `new`/`changed`:
-   * the tool is held from the model until someone approves the current definition.
-   */
-  const toolPins = k.table(
-    "tool_pins",
-    {
-      serverId: k
-        .text("server_id")
-        .notNull()
-        .references(() => mcpServers.id, { onDelete: "cascade" }),
-      toolName: k.text("tool_name").notNull(),
-      state: k.enum("state", ["pinned", "new", "changed"]).notNull(),
-      approvedHash: k.text("approved_hash"),
-      approvedDefinition: k.json("approved_definition"),
-      currentHash: k.text("current_hash").notNull(),
-      currentDefinition: k.json("current_definition").notNull(),
-      approvedBy: k.text("approved_by").references(() => users.id, { onDelete: "set null" }),
-      updatedAt: k.updatedAt(),
-    },
-    (t) => [k.primaryKey({ columns: [t.serverId, t.toolName] })],
-  );
-
   /** Who did what to which target, and when. */
   const auditLog = k.table(
     "audit_log",
@@ -447,14 +250,9 @@ export function defineTables(k: ColumnKit) {
   );
 
   return {
-    users,
-    sessions,
-    userFactors,
-    passkeyCredentials,
-    recoveryCodes,
+    ...identity,
     workspaces,
     invitations,
-    passwordResets,
     workspaceSettings,
     memberships,
     mcpServers,
@@ -463,10 +261,7 @@ export function defineTables(k: ColumnKit) {
     chats,
     messages,
     userSettings,
-    toolPolicies,
-    workspaceToolPolicies,
-    serverTrust,
-    toolPins,
+    ...defineTrustTables(k, { users, mcpServers }),
     auditLog,
     instanceMeta,
     appContexts,
