@@ -67,6 +67,7 @@ export const ERROR_STATUS = {
   "user.last_admin": 409,
   "chat.no_model": 409,
   "quota.exceeded": 429,
+  "usage.budget_exceeded": 429,
   "chat.approval_not_pending": 409,
   "tool.not_held": 409,
   "tool.definition_changed": 409,
