@@ -90,6 +90,32 @@ let unique = 0;
 const fresh = (prefix: string) => `${prefix}-${Date.now()}-${++unique}@example.com`;
 
 /** A new account made through an instance invitation (the admin's "create user"), returning its id. */
+/** A catalog entry shown to every workspace (a remote for server-everything), made by the instance administrator. */
+async function catalogEntry(): Promise<string> {
+  const admin = people.instanceAdmin;
+  const serverJson = {
+    name: `com.example.matrix/e${++unique}`,
+    description: "Matrix",
+    version: "1.0.0",
+    remotes: [{ type: "streamable-http", url: everythingUrl }],
+  };
+  const created = await admin.api.post("/api/admin/catalog/entries", { data: { serverJson }, ...SETUP });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  expect((await admin.api.patch(`/api/admin/catalog/entries/${id}`, { data: { visibility: "all" }, ...SETUP })).status()).toBe(200);
+  return id;
+}
+
+/** A registry on a loopback port nothing listens on: whoever passes the admin check gets `catalog.registry_unreachable`. */
+async function catalogRegistry(): Promise<string> {
+  const created = await people.instanceAdmin.api.post("/api/admin/catalog/registries", {
+    data: { url: `http://127.0.0.1:9/r${++unique}` },
+    ...SETUP,
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
 async function userByInvitation(): Promise<string> {
   const admin = people.instanceAdmin;
   const created = await admin.api.post("/api/admin/users", { data: { email: fresh("victim") } });
@@ -113,6 +139,8 @@ async function freshTeam(): Promise<string> {
 
 const ROUTES: Route[] = [
   { key: "GET /api/health", url: () => "/api/health", own: EVERYONE(200), userLevel: true },
+  // Off on the test server (no SWITCHBOARD_METRICS_TOKEN): 404 to everyone; token checks in tests/integration/telemetry.
+  { key: "GET /api/metrics", url: () => "/api/metrics", own: EVERYONE(404), userLevel: true },
   { key: "POST /api/auth/register", url: () => "/api/auth/register", body: () => ({}), own: EVERYONE(400), userLevel: true },
   // Servers of the workspace.
   { key: "GET /api/servers", url: () => "/api/servers", own: MEMBERS_OK(200) },
@@ -331,6 +359,22 @@ const ROUTES: Route[] = [
   },
   { key: "GET /api/workspaces/[id]/audit", url: (c) => `/api/workspaces/${c.workspaceId}/audit`, own: MANAGERS_OK(200) },
   { key: "GET /api/workspaces/[id]/audit/export", url: (c) => `/api/workspaces/${c.workspaceId}/audit/export`, own: MANAGERS_OK(200) },
+  // Usage (docs/usage.md): everyone reads their own; the workspace's budget and prices are its managers'.
+  { key: "GET /api/workspaces/[id]/usage", url: (c) => `/api/workspaces/${c.workspaceId}/usage`, own: MEMBERS_OK(200) },
+  { key: "GET /api/workspaces/[id]/usage/budgets", url: (c) => `/api/workspaces/${c.workspaceId}/usage/budgets`, own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/workspaces/[id]/usage/budgets",
+    url: (c) => `/api/workspaces/${c.workspaceId}/usage/budgets`,
+    body: () => ({ scope: "workspace", unit: "tokens", monthlyLimit: 100_000_000 }),
+    own: MANAGERS_OK(200),
+  },
+  { key: "GET /api/workspaces/[id]/usage/prices", url: (c) => `/api/workspaces/${c.workspaceId}/usage/prices`, own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/workspaces/[id]/usage/prices",
+    url: (c) => `/api/workspaces/${c.workspaceId}/usage/prices`,
+    body: () => ({ scope: "workspace", provider: "openai", model: "matrix-model", input: 1, output: 2 }),
+    own: MANAGERS_OK(200),
+  },
   { key: "GET /api/workspaces/[id]/model", url: (c) => `/api/workspaces/${c.workspaceId}/model`, own: MEMBERS_OK(200) },
   {
     key: "PUT /api/workspaces/[id]/model",
@@ -399,6 +443,82 @@ const ROUTES: Route[] = [
     userLevel: true,
   },
   { key: "GET /api/admin/workspaces", url: () => "/api/admin/workspaces", own: ADMIN_ONLY(200), userLevel: true },
+  // The server catalog (docs/catalog.md): instance administrators keep it, workspaces browse and add from it.
+  { key: "GET /api/admin/catalog", url: () => "/api/admin/catalog", own: ADMIN_ONLY(200), userLevel: true },
+  {
+    key: "POST /api/admin/catalog/entries",
+    url: () => "/api/admin/catalog/entries",
+    body: () => ({ serverJson: { name: `com.example.matrix/p${++unique}`, description: "Matrix", version: "1.0.0" } }),
+    own: ADMIN_ONLY(201),
+    userLevel: true,
+  },
+  {
+    key: "PATCH /api/admin/catalog/entries/[id]",
+    prepare: async () => ({ target: await catalogEntry() }),
+    url: (c) => `/api/admin/catalog/entries/${(c as { target?: string }).target}`,
+    body: () => ({ status: "deprecated", statusMessage: "matrix" }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
+  {
+    key: "DELETE /api/admin/catalog/entries/[id]",
+    prepare: async () => ({ target: await catalogEntry() }),
+    url: (c) => `/api/admin/catalog/entries/${(c as { target?: string }).target}`,
+    own: ADMIN_ONLY(204),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/admin/catalog/registries",
+    url: () => "/api/admin/catalog/registries",
+    body: () => ({ url: `https://r${++unique}.example.com` }),
+    own: ADMIN_ONLY(201),
+    userLevel: true,
+  },
+  {
+    key: "PATCH /api/admin/catalog/registries/[id]",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}`,
+    body: () => ({ mode: "filter", filter: "example" }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
+  {
+    key: "DELETE /api/admin/catalog/registries/[id]",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}`,
+    own: ADMIN_ONLY(204),
+    userLevel: true,
+  },
+  {
+    key: "GET /api/admin/catalog/registries/[id]/servers",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}/servers`,
+    own: ADMIN_ONLY(502),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/admin/catalog/registries/[id]/import",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}/import`,
+    body: () => ({ names: ["com.example/none"] }),
+    own: ADMIN_ONLY(502),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/admin/catalog/registries/[id]/sync",
+    prepare: async () => ({ target: await catalogRegistry() }),
+    url: (c) => `/api/admin/catalog/registries/${(c as { target?: string }).target}/sync`,
+    own: ADMIN_ONLY(502),
+    userLevel: true,
+  },
+  { key: "GET /api/catalog", url: () => "/api/catalog?q=matrix", own: MEMBERS_OK(200) },
+  {
+    key: "POST /api/catalog/[id]/add",
+    prepare: async () => ({ target: await catalogEntry() }),
+    url: (c) => `/api/catalog/${(c as { target?: string }).target}/add`,
+    body: () => ({ option: "remote.0", name: `c${++unique}`, credentials: "shared" }),
+    own: MANAGERS_OK(201),
+  },
   { key: "GET /api/admin/audit", url: () => "/api/admin/audit?action=member.role&limit=5", own: ADMIN_ONLY(200), userLevel: true },
   { key: "GET /api/admin/audit/export", url: () => "/api/admin/audit/export?action=member.role", own: ADMIN_ONLY(200), userLevel: true },
   // The instance's second-factor policies (set back to off: the suite's administrators have no factor).
@@ -407,6 +527,15 @@ const ROUTES: Route[] = [
     key: "PUT /api/admin/mfa-policy",
     url: () => "/api/admin/mfa-policy",
     body: () => ({ requiredForAdmins: false, requiredForEveryone: false }),
+    own: ADMIN_ONLY(200),
+    userLevel: true,
+  },
+  // Telemetry content capture (docs/telemetry.md#content-capture), set to off: it stays as it was.
+  { key: "GET /api/admin/telemetry", url: () => "/api/admin/telemetry", own: ADMIN_ONLY(200), userLevel: true },
+  {
+    key: "PUT /api/admin/telemetry",
+    url: () => "/api/admin/telemetry",
+    body: () => ({ captureContent: false }),
     own: ADMIN_ONLY(200),
     userLevel: true,
   },
@@ -420,7 +549,12 @@ const ROUTES: Route[] = [
     own: ADMIN_ONLY(404),
     userLevel: true,
   },
-  { key: "DELETE /api/admin/sso-providers/[id]", url: () => "/api/admin/sso-providers/no-such-provider", own: ADMIN_ONLY(404), userLevel: true },
+  {
+    key: "DELETE /api/admin/sso-providers/[id]",
+    url: () => "/api/admin/sso-providers/no-such-provider",
+    own: ADMIN_ONLY(404),
+    userLevel: true,
+  },
   { key: "GET /api/admin/sso-settings", url: () => "/api/admin/sso-settings", own: ADMIN_ONLY(200), userLevel: true },
   {
     key: "PUT /api/admin/sso-settings",
@@ -451,6 +585,36 @@ const ROUTES: Route[] = [
     url: () => "/api/account/factors/no-such-factor",
     body: () => ({ code: "000000" }),
     own: EVERYONE(404),
+    userLevel: true,
+  },
+  // Passkeys: options carry a fresh single-use challenge; an answer to no challenge is refused.
+  {
+    key: "POST /api/account/factors/passkey",
+    url: () => "/api/account/factors/passkey",
+    body: () => ({}),
+    own: EVERYONE(200),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/account/factors/passkey/confirm",
+    url: () => "/api/account/factors/passkey/confirm",
+    body: () => ({ response: { id: "AA", rawId: "AA", type: "public-key", response: { clientDataJSON: "AA", attestationObject: "AA" } } }),
+    own: EVERYONE(400),
+    userLevel: true,
+  },
+  {
+    key: "POST /api/account/reauth/passkey",
+    url: () => "/api/account/reauth/passkey",
+    body: () => ({}),
+    own: EVERYONE(200),
+    userLevel: true,
+  },
+  // Public by design (nobody is signed in yet): the options of a passkey sign-in.
+  {
+    key: "POST /api/auth/passkey",
+    url: () => "/api/auth/passkey",
+    body: () => ({ purpose: "sign-in" }),
+    own: EVERYONE(200),
     userLevel: true,
   },
   // Password recovery is public by design: the suite's instance sends no mail, and a link nobody
