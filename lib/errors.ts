@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   "auth.reauth_required": 403,
   "auth.invalid_code": 400,
   "auth.factor_not_found": 404,
+  "auth.passkey_refused": 400,
   "auth.sso_only": 403,
   "sso.provider_not_found": 404,
   "sso.provider_exists": 409,
