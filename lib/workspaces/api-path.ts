@@ -23,6 +23,8 @@ export const WORKSPACE_ROUTES = [
   "apps/context",
   "apps/requests",
   "apps/resource",
+  "catalog",
+  "catalog/[id]/add",
   "chat",
   "chat/[id]/stream",
   "chats",
