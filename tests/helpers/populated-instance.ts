@@ -29,6 +29,7 @@ import { setToolPolicy, setWorkspaceToolPolicy } from "@/db/queries/tool-policie
 import { createUserWithWorkspace, setUserDisabled } from "@/db/queries/users";
 import { createTeamWorkspace } from "@/db/queries/workspaces";
 import { sealSecret } from "@/db/secrets";
+import { insertSsoProvider, saveSsoIdentity } from "@/db/queries/sso";
 import { modelSettingsSchema } from "@/lib/models/settings-service";
 import { setWorkspaceModel } from "@/lib/models/workspace-default";
 import { populateUsage } from "./populated-usage";
@@ -196,6 +197,18 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     expiresAt: new Date(now.getTime() + 3_600_000),
   });
   setInstanceMeta(db, "mfa.required_for_admins", "on");
+  // Single sign-on: a provider (its client secret sealed) and the member's identity there.
+  insertSsoProvider(db, {
+    id: "acme-idp",
+    label: "Acme IdP",
+    issuer: "https://idp.example.com",
+    clientId: "switchboard",
+    clientSecretEnc: sealSecret("sso-client-secret"),
+    scopes: "openid email profile",
+    allowedDomains: ["example.com"],
+    claimMapping: { claim: "groups", adminGroups: [], workspaces: [{ group: "team", workspaceId: team.id, role: "member" }] },
+  });
+  saveSsoIdentity(db, { providerId: "acme-idp", subject: "member-subject", userId: member.id, groups: ["team"] }, now);
   // The server catalog: a registry, an entry from it with a version, shown in the team workspace.
   const registry = createRegistry(db, { url: "https://registry.example.com", mode: "chosen", createdBy: admin.id });
   recordRegistrySync(db, registry.id, { imported: 1, updated: 0, skipped: [] }, now);
