@@ -29,6 +29,7 @@ import { IdleTimer } from "./idle-timer";
 import { Lifecycle } from "./lifecycle";
 import { gaveUpError, ReconnectSchedule, reconnectingError } from "./reconnect-schedule";
 import { RefreshCoordinator } from "./refresh-coordinator";
+import { reportRequestEnd } from "./request-end";
 import { detailsOf, lastOf, projectStatus, type LastConnection } from "./status-projection";
 
 // One empty list for every server not connected, so callers can compare lists by identity.
@@ -251,16 +252,9 @@ export class ManagedServer {
     this.statusPush.soon();
   }
 
-  /** Hand one finished request to the host's `onRequestEnd` (usage); the event is built only when the hook is set. */
+  /** Hand one finished request to the host's `onRequestEnd` (request-end.ts). */
   reportRequest(build: () => RequestEndEvent): void {
-    const hook = this.options.onRequestEnd;
-    if (!hook) return;
-    try {
-      hook(build());
-    } catch (error) {
-      // Bookkeeping must never fail the request it describes.
-      this.options.logger.warn("request hook failed", { server: this.server.name, error: String(error) });
-    }
+    reportRequestEnd(this.options, this.server.name, build);
   }
 
   /** Run a non-tool request (resources, prompts, completion) and count it; throws EngineError. */
