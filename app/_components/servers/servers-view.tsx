@@ -72,17 +72,16 @@ export function ServersView({
 
   return (
     <section ref={opened} className="mx-auto max-w-5xl space-y-4 p-6">
-      <div className="flex items-center justify-between">
+      {/* The actions wrap under the heading on a phone rather than push the page sideways. */}
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">MCP servers</h1>
         {editing === null && manages && (
-          <div className="flex gap-2">
-            <Link
-              href={`/w/${encodeURIComponent(ws)}/servers/catalog`}
-              className="inline-flex h-9 items-center rounded-md border px-3 text-sm"
-              data-testid="open-catalog"
-            >
-              From the catalog
-            </Link>
+          <div className="flex flex-wrap gap-2">
+            <Button asChild variant="secondary">
+              <Link href={`/w/${encodeURIComponent(ws)}/servers/catalog`} data-testid="open-catalog">
+                From the catalog
+              </Link>
+            </Button>
             <Button type="button" variant="secondary" onClick={() => setEditing("import")} data-testid="open-import">
               Import / export
             </Button>
