@@ -4,6 +4,7 @@
  * (a model request priced now, with the price in force) and queues it; the database write happens
  * in a batch off the request path (db/queries/usage-rows.ts). Recording never throws into the caller.
  */
+import type { RequestEndEvent } from "../mcp/types";
 import type { Db } from "../../db/client";
 import { queueMcpRequest, queueModelRequest, workspaceOfServer } from "../../db/queries/usage-rows";
 import { findPrice } from "../../db/queries/usage-settings";
@@ -72,20 +73,11 @@ export function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new 
   }
 }
 
-/** One finished MCP request (the engine's `onRequestEnd` event, or a refusal before the engine). */
-export interface McpRequestEvent {
-  userId: string;
-  serverId: string;
-  serverName: string;
-  kind: "tool" | "resource" | "prompt";
-  name: string;
-  durationMs: number;
-  outcome: "ok" | "tool_error" | "protocol_error" | "timeout" | "refused";
-  bytesIn: number;
-  bytesOut: number;
-  /** Known by the caller, else looked up by the server's id. */
-  workspaceId?: string;
-}
+/**
+ * One finished MCP request (the engine's `onRequestEnd` event, or a refusal before the engine); the
+ * workspace is known by the caller, else looked up by the server's id.
+ */
+export type McpRequestEvent = RequestEndEvent & { workspaceId?: string };
 
 // Server id → workspace id: a server never changes workspace, so the lookup is made once per server.
 const workspaces = new Map<string, string>();
