@@ -211,9 +211,15 @@ export async function createServer(base: string, cookie: string, name: string, c
 // The two ways the bench calls the API (`--client`, bench/args.ts). `fetch` is what the raw SDK
 // client sends through, so the goals table compares like with like by default; `node:http` on
 // kept-alive sockets costs the bench process about a third of `fetch`'s CPU per request, which
-// matters when the bench shares two cores with the app under load. No socket cap: a thousand
-// users in flight are a thousand connections, as a thousand browsers would be.
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+// matters when the bench shares two cores with the app under load. No socket cap and no cap on idle
+// sockets: a thousand users in flight are a thousand kept connections, as a thousand browsers would
+// be (Node's default keeps 256 idle sockets and closes the rest, so a crowd whose calls all end at
+// once reconnected hundreds of sockets at once and measured the listen queue, not the app).
+const agent = new http.Agent({
+  keepAlive: true,
+  maxSockets: Number.POSITIVE_INFINITY,
+  maxFreeSockets: Number.POSITIVE_INFINITY,
+});
 
 /** POST `body` to `url` on a kept-alive `node:http` socket; resolves with the status and the body text. */
 export function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {

@@ -50,7 +50,10 @@ const server = http.createServer((req, res) => {
 });
 // As `next start`: keep idle keep-alive sockets a little longer than common proxies do.
 server.keepAliveTimeout = 65_000;
-server.listen(port, hostname, () => console.log(`switchboard: ready on ${hostname ?? "every interface"}, port ${port}`));
+// A crowd arriving at once (a thousand browsers after a deploy) overflows Node's default accept
+// queue of 511, and every dropped connect waits for the client's SYN retry (1, 3, 7, 15 s …);
+// the kernel still caps the queue at net.core.somaxconn.
+server.listen({ port, host: hostname, backlog: 4096 }, () => console.log(`switchboard: ready on ${hostname ?? "every interface"}, port ${port}`));
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
