@@ -53,7 +53,9 @@ server.keepAliveTimeout = 65_000;
 // A crowd arriving at once (a thousand browsers after a deploy) overflows Node's default accept
 // queue of 511, and every dropped connect waits for the client's SYN retry (1, 3, 7, 15 s …);
 // the kernel still caps the queue at net.core.somaxconn.
-server.listen({ port, host: hostname, backlog: 4096 }, () => console.log(`switchboard: ready on ${hostname ?? "every interface"}, port ${port}`));
+server.listen({ port, host: hostname, backlog: 4096 }, () =>
+  console.log(`switchboard: ready on ${hostname ?? "every interface"}, port ${port}`),
+);
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
