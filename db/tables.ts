@@ -109,6 +109,12 @@ export function defineTables(k: ColumnKit) {
       sharedCredentialsUserId: k.text("shared_credentials_user_id").references(() => users.id, { onDelete: "set null" }),
       /** Header/env keys (`headers.X-Api-Key`, `env.TOKEN`) each member fills with their own value. */
       memberKeys: k.json("member_keys").$type<string[]>(),
+      /**
+       * The catalog entry and version it was added from (docs/catalog.md#updates); null for one typed
+       * by hand. No foreign key: a removed entry leaves the server running as configured.
+       */
+      catalogEntryId: k.text("catalog_entry_id"),
+      catalogVersion: k.text("catalog_version"),
       createdAt: k.createdAt(),
       updatedAt: k.updatedAt(),
     },

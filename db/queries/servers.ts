@@ -24,6 +24,9 @@ export interface ServerRecord {
   sharedCredentialsUserId: string | null;
   /** Header/env keys (`headers.X`, `env.Y`) each member fills with their own value. */
   memberKeys: string[];
+  /** The catalog entry and version it was added from; null for a server typed by hand. */
+  catalogEntryId: string | null;
+  catalogVersion: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -86,7 +89,14 @@ export function serverNameTaken(db: Db, workspaceId: string, name: string, excep
 /** Store a new server; its secrets are encrypted. */
 export function createServer(
   db: Db,
-  input: { workspaceId: string; name: string; config: ServerConfig; createdBy: string; memberKeys?: string[] },
+  input: {
+    workspaceId: string;
+    name: string;
+    config: ServerConfig;
+    createdBy: string;
+    memberKeys?: string[];
+    catalog?: { entryId: string; version: string };
+  },
 ): ServerRecord {
   bumpGeneration();
   const { masked, secrets } = splitSecrets(input.config);
@@ -101,6 +111,8 @@ export function createServer(
       secretsEnc: encryptSecrets(secrets),
       createdBy: input.createdBy,
       memberKeys: input.memberKeys?.length ? input.memberKeys : null,
+      catalogEntryId: input.catalog?.entryId ?? null,
+      catalogVersion: input.catalog?.version ?? null,
     })
     .returning()
     .get();
@@ -111,7 +123,7 @@ export function createServer(
 export function updateServer(
   db: Db,
   ref: { id: string; workspaceId: string },
-  input: { name: string; config: ServerConfig; memberKeys?: string[] },
+  input: { name: string; config: ServerConfig; memberKeys?: string[]; catalogVersion?: string },
 ): ServerRecord | null {
   bumpGeneration();
   const { masked, secrets } = splitSecrets(input.config);
@@ -123,6 +135,7 @@ export function updateServer(
       config: masked,
       secretsEnc: encryptSecrets(secrets),
       ...(input.memberKeys ? { memberKeys: input.memberKeys.length ? input.memberKeys : null } : {}),
+      ...(input.catalogVersion ? { catalogVersion: input.catalogVersion } : {}),
       updatedAt: new Date(),
     })
     .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
