@@ -66,6 +66,8 @@ export function defineTables(k: ColumnKit) {
     toolSearchThreshold: k.integer("tool_search_threshold"),
     toolSearchMaxTokens: k.integer("tool_search_max_tokens"),
     alwaysLoadedTools: k.json("always_loaded_tools").$type<string[]>(),
+    /** Members (not only owners and admins) may add remote servers from the catalog (docs/catalog.md#who-adds); null = no. */
+    catalogMembersAdd: k.boolean("catalog_members_add"),
     updatedBy: k.text("updated_by").references(() => users.id, { onDelete: "set null" }),
     updatedAt: k.updatedAt(),
   });

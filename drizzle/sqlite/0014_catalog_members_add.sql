@@ -1,0 +1,1 @@
+ALTER TABLE `workspace_settings` ADD `catalog_members_add` integer;
