@@ -1,16 +1,19 @@
 /**
  * Providers from the environment (docs/configuration.md#single-sign-on): `SWITCHBOARD_OIDC_<NAME>_ISSUER`,
- * `_CLIENT_ID`, `_CLIENT_SECRET`, `_ALLOWED_DOMAINS` (comma-separated) and `_LABEL` (default the
- * name). Pure over the bag it is given, so a test passes its own.
+ * `_CLIENT_ID`, `_CLIENT_SECRET`, `_ALLOWED_DOMAINS` (comma-separated), `_LABEL` (default the
+ * name), `_SCOPES`, and claims to roles with `_ROLES_CLAIM` and `_ROLES` (lib/auth/sso/env-roles.ts).
+ * Pure over the bag it is given, so a test passes its own; instrumentation.ts calls it at start-up.
  */
 import type { EnvBag } from "../../env";
-import { DEFAULT_SCOPES, isProviderId, normaliseDomains, type SsoProviderConfig } from "./provider-config";
+import { parseEnvClaimMapping } from "./env-roles";
+import { DEFAULT_SCOPES, isProviderId, normaliseDomains, normaliseScopes, type SsoProviderConfig } from "./provider-config";
 
 const ISSUER_KEY = /^SWITCHBOARD_OIDC_([A-Z0-9][A-Z0-9_-]*)_ISSUER$/;
 
 /**
- * Every provider the bag configures, by name. A provider named without its client id or secret, or
- * with a name that cannot be an id, throws: a half-configured sign-in button must not start up.
+ * Every provider the bag configures, by name. A provider named without its client id or secret, with
+ * a name that cannot be an id, or with a malformed role mapping throws: a half-configured sign-in
+ * button must not start up.
  */
 export function ssoProvidersFromEnv(env: EnvBag): SsoProviderConfig[] {
   const providers: SsoProviderConfig[] = [];
@@ -31,9 +34,9 @@ export function ssoProvidersFromEnv(env: EnvBag): SsoProviderConfig[] {
       issuer,
       clientId,
       clientSecret,
-      scopes: DEFAULT_SCOPES,
+      scopes: normaliseScopes(read("SCOPES") || DEFAULT_SCOPES),
       allowedDomains: normaliseDomains(read("ALLOWED_DOMAINS").split(",")),
-      claimMapping: null,
+      claimMapping: parseEnvClaimMapping(name, read("ROLES_CLAIM"), read("ROLES")),
       source: "env",
     });
   }

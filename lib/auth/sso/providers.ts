@@ -14,7 +14,7 @@ import {
   type SsoProviderRow,
   updateSsoProvider,
 } from "../../../db/queries/sso";
-import { getWorkspaceById } from "../../../db/queries/workspaces";
+import { getWorkspaceById, getWorkspaceBySlug } from "../../../db/queries/workspaces";
 import { openSecret, sealSecret } from "../../../db/secrets";
 import { environment } from "../../env";
 import { AppError } from "../../errors";
@@ -78,9 +78,22 @@ function fromRow(row: SsoProviderRow): SsoProviderConfig {
   };
 }
 
+/**
+ * An environment provider's mapping with each workspace (written as slug or id) as its id. A workspace
+ * that does not exist (yet) maps nobody: it is left out, so a later one of that slug is picked up.
+ */
+function withWorkspaceIds(db: Db, provider: SsoProviderConfig): SsoProviderConfig {
+  if (!provider.claimMapping) return provider;
+  const workspaces = provider.claimMapping.workspaces.flatMap((entry) => {
+    const workspace = getWorkspaceById(db, entry.workspaceId) ?? getWorkspaceBySlug(db, entry.workspaceId);
+    return workspace && !workspace.personal ? [{ ...entry, workspaceId: workspace.id }] : [];
+  });
+  return { ...provider, claimMapping: { ...provider.claimMapping, workspaces } };
+}
+
 /** Every provider in force, environment first; an id set in both is the environment's. */
 export function listSsoProviders(db: Db): SsoProviderConfig[] {
-  const fromEnv = ssoProvidersFromEnv(environment());
+  const fromEnv = ssoProvidersFromEnv(environment()).map((provider) => withWorkspaceIds(db, provider));
   const taken = new Set(fromEnv.map((p) => p.id));
   return [
     ...fromEnv,

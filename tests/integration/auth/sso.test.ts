@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { listRecentAudit } from "@/db/queries/audit";
 import { ssoProviders } from "@/db/schema";
-import { getMembershipRole } from "@/db/queries/workspaces";
+import { getMembershipRole, getWorkspaceById } from "@/db/queries/workspaces";
 import { getUserById } from "@/db/queries/users";
 import { NO_EFFECTS } from "@/lib/domain/access-effects";
 import { mappedAccess } from "@/lib/auth/sso/claim-roles";
@@ -107,6 +107,51 @@ describe("providers from the environment", () => {
         SWITCHBOARD_OIDC_CREDENTIALS_CLIENT_SECRET: "b",
       }),
     ).toThrow(/cannot name a provider/);
+  });
+});
+
+describe("claims to roles for a provider of the environment", () => {
+  afterAll(() => vi.unstubAllEnvs());
+
+  it("maps _ROLES_CLAIM through _ROLES at each sign-in: administrator, and workspaces named by slug or id", async () => {
+    const engineeringSlug = getWorkspaceById(getDb(), engineering)?.slug as string;
+    vi.stubEnv("SWITCHBOARD_OIDC_CORP_ISSUER", "https://login.corp.test");
+    vi.stubEnv("SWITCHBOARD_OIDC_CORP_CLIENT_ID", "switchboard");
+    vi.stubEnv("SWITCHBOARD_OIDC_CORP_CLIENT_SECRET", "env-secret");
+    vi.stubEnv("SWITCHBOARD_OIDC_CORP_ALLOWED_DOMAINS", "corp.test");
+    vi.stubEnv("SWITCHBOARD_OIDC_CORP_ROLES_CLAIM", "roles");
+    vi.stubEnv(
+      "SWITCHBOARD_OIDC_CORP_ROLES",
+      `corp-admins=instance-admin; eng=${engineeringSlug}:member; eng-leads=${engineering}:admin; sup=${getWorkspaceById(getDb(), support)?.slug}:member; ghost=no-such-workspace:owner`,
+    );
+    const corp = findSsoProvider(getDb(), "corp")!;
+    // Each workspace is its id now; one that does not exist maps nobody.
+    expect(corp.claimMapping).toEqual({
+      claim: "roles",
+      adminGroups: ["corp-admins"],
+      workspaces: [
+        { group: "eng", workspaceId: engineering, role: "member" },
+        { group: "eng-leads", workspaceId: engineering, role: "admin" },
+        { group: "sup", workspaceId: support, role: "member" },
+      ],
+    });
+    const corpSignIn = (roles: string[]) =>
+      resolveSsoSignIn(getDb(), findSsoProvider(getDb(), "corp")!, claims("corp-1", "kim@corp.test", { roles }), NO_EFFECTS);
+    const first = await corpSignIn(["eng", "eng-leads", "corp-admins"]);
+    expect(first).toMatchObject({ ok: true, created: true, user: { isAdmin: true } });
+    const id = first.ok ? first.user.id : "";
+    expect(getMembershipRole(getDb(), engineering, id)).toBe("admin");
+    expect(getMembershipRole(getDb(), support, id)).toBeNull();
+    // Next sign-in with other groups: the mapping is applied again.
+    const second = await corpSignIn(["sup"]);
+    expect(second).toMatchObject({ ok: true, created: false, user: { id, isAdmin: false } });
+    expect(getMembershipRole(getDb(), engineering, id)).toBeNull();
+    expect(getMembershipRole(getDb(), support, id)).toBe("member");
+    expect(listRecentAudit(getDb()).some((e) => e.action === "user.sso_sync" && e.target === id)).toBe(true);
+    // The admin area shows the mapping, never the environment's secret.
+    const view = ssoProviderViews(getDb()).find((p) => p.id === "corp");
+    expect(view).toMatchObject({ source: "env", claimMapping: { claim: "roles" }, hasClientSecret: true });
+    expect(JSON.stringify(view)).not.toContain("env-secret");
   });
 });
 
