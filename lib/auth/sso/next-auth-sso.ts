@@ -1,11 +1,13 @@
 /**
  * The single sign-on side of next-auth (docs/sso.md): the OpenID Connect provider a request names,
  * built from checked discovery (authorization code with PKCE, `state` and `nonce`, the ID token
- * validated by openid-client against the issuer's keys), and the `signIn` callback that decides who
- * signs in. A refusal and a second factor owed both land on the sign-in page, never next-auth's own.
+ * validated by openid-client against the issuer's keys; the mapped claim from userinfo when the ID
+ * token lacks it), and the `signIn` callback that decides who signs in. A refusal and a second
+ * factor owed both land on the sign-in page, never next-auth's own.
  */
 import type { NextAuthOptions, User } from "next-auth";
 import type { OAuthConfig } from "next-auth/providers/oauth";
+import type { TokenSet } from "openid-client";
 import type { Db } from "../../../db/client";
 import type { AccessEffects } from "../../domain/access-effects";
 import { redact } from "../../redact";
@@ -15,6 +17,7 @@ import { discoverEndpoints, guardedLookup } from "./discovery";
 import type { SsoProviderConfig } from "./provider-config";
 import { findSsoProvider } from "./providers";
 import { resolveSsoSignIn } from "./sso-sign-in";
+import { withUserinfoClaim } from "./userinfo-claims";
 
 /** Where the sign-in page asks for the code after an SSO sign-in that owes a second factor. */
 export const SSO_SECOND_FACTOR_URL = "/signin?step=code";
@@ -36,7 +39,18 @@ export async function oidcProvider(provider: SsoProviderConfig): Promise<OAuthCo
     issuer: endpoints.issuer,
     authorization: { url: endpoints.authorization, params: { scope: provider.scopes } },
     token: { url: endpoints.token },
-    userinfo: endpoints.userinfo ? { url: endpoints.userinfo } : undefined,
+    // The ID token's claims, and the mapped claim from userinfo when the ID token lacks it; openid-client
+    // checks that userinfo's `sub` is the ID token's (OpenID Connect Core §5.3.2).
+    userinfo: endpoints.userinfo
+      ? {
+          url: endpoints.userinfo,
+          request: ({ tokens, client }) => {
+            // Typed by next-auth as plain parameters; at run time openid-client's TokenSet of the validated ID token.
+            const set = tokens as unknown as TokenSet;
+            return withUserinfoClaim(set.claims(), provider.claimMapping?.claim ?? null, () => client.userinfo(set));
+          },
+        }
+      : undefined,
     jwks_endpoint: endpoints.jwks,
     clientId: provider.clientId,
     clientSecret: provider.clientSecret,
