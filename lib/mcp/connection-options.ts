@@ -57,6 +57,8 @@ export interface ConnectionTransport {
   /** fetch for both HTTP transports (the SSRF guard plugs in here). */
   fetch?: FetchLike;
   authProvider?: OAuthClientProvider;
+  /** `params._meta` entries for each request sent over stdio (PoolOptions.requestMeta). */
+  requestMeta?: () => Record<string, string> | undefined;
   /** Remembered protocol eras, and this server's key in them (its endpoint hash: URL and headers, or the launch). */
   eras?: EraCache;
   eraKey?: string;
@@ -90,6 +92,7 @@ export function connectionOptions(
       launchWrapper: pool.launchWrapper,
       fetch: pool.fetch,
       authProvider: pool.authProvider?.(identity.userId, identity.server),
+      requestMeta: pool.requestMeta,
       eras: pool.eras,
       // The era is the endpoint's: a renamed server or one with other settings need not probe again.
       eraKey: endpointHash(identity.server.config),

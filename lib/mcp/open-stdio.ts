@@ -35,6 +35,7 @@ export const openStdio: TransportOpener = async (context) => {
       killGraceMs: options.limits.killGraceMs,
       logger: options.logger,
       secrets: secretValuesOf(config),
+      requestMeta: options.transport.requestMeta,
     });
     context.track(transport);
     phase.watchChild(transport);

@@ -38,6 +38,8 @@ export interface ChildProcessTransportOptions {
   logger?: Logger;
   /** Exact values to redact from stderr and logs (the server's env values). */
   secrets?: string[];
+  /** Entries added to each request's `params._meta` as it is sent (the host's trace context). Default: none. */
+  requestMeta?: () => Record<string, string> | undefined;
 }
 
 type RequestId = string | number;
@@ -150,8 +152,12 @@ export class ChildProcessTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.exit || !stdin.writable) throw new EngineError("connection_closed", "the server process is not running");
-    if ("method" in message && "id" in message && message.id !== undefined) this.inFlight.add(message.id);
-    const ok = stdin.write(`${JSON.stringify(message)}\n`);
+    let sent = message;
+    if ("method" in message && "id" in message && message.id !== undefined) {
+      this.inFlight.add(message.id);
+      sent = withMeta(message, this.options.requestMeta?.());
+    }
+    const ok = stdin.write(`${JSON.stringify(sent)}\n`);
     if (!ok) await new Promise<void>((resolve) => stdin.once("drain", resolve));
   }
 
@@ -283,4 +289,15 @@ function spawnError(error: NodeJS.ErrnoException, launch: StdioLaunch): EngineEr
     return new EngineError("command_not_found", `command "${launch.command}" is not executable (permission denied)`, { cause: error });
   }
   return new EngineError("server_error", `could not start "${launch.command}": ${error.message}`, { cause: error });
+}
+
+/** The request with `meta` merged into its `params._meta` (a copy; the SDK's message is left as it was). */
+function withMeta(message: JSONRPCMessage, meta: Record<string, string> | undefined): JSONRPCMessage {
+  if (!meta) return message;
+  const params = ("params" in message && message.params && typeof message.params === "object" ? message.params : {}) as Record<
+    string,
+    unknown
+  >;
+  const own = params._meta && typeof params._meta === "object" ? (params._meta as Record<string, unknown>) : {};
+  return { ...message, params: { ...params, _meta: { ...own, ...meta } } } as JSONRPCMessage;
 }

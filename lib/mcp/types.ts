@@ -205,6 +205,12 @@ export interface PoolOptions {
   onLoggingMessage?: LoggingMessageHandler;
   /** Called whenever a status changes (for live UI). */
   onStatusChange?: (status: ServerStatus) => void;
+  /**
+   * Entries added to `params._meta` of each JSON-RPC request sent to a stdio server, read as it is
+   * sent (the host's W3C trace context, SEP-414's `traceparent`/`tracestate`; HTTP requests get it
+   * through `fetch`). Must be cheap and not throw. Default: none.
+   */
+  requestMeta?: () => Record<string, string> | undefined;
   /** Called after every tool call, resource read and prompt get (usage records); must not throw. Default: none. */
   onRequestEnd?: (event: RequestEndEvent) => void;
   /** Whether `userId` has a page watching statuses; new call figures are pushed only then. Default: always. */

@@ -47,6 +47,7 @@ import { publishStatus, statusEvents } from "./status-events";
 import { connectionLog } from "./connection-log";
 import { observeLiveFigures } from "../telemetry/metrics";
 import { tracedMcpFetch } from "../telemetry/mcp-fetch";
+import { traceMeta } from "../telemetry/trace-meta";
 import { recordMcpRequest } from "../usage/record";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
@@ -101,6 +102,8 @@ function poolOptions(): PoolOptions {
     }),
     // MCP requests over HTTP carry the trace context when tracing is on (docs/telemetry.md).
     fetch: tracedMcpFetch(guardedFetchFromEnv()),
+    // …and so do requests to stdio servers, in `params._meta` (SEP-414).
+    requestMeta: traceMeta,
     authProvider: sharedAwareAuthProvider(),
     logger: consoleLogger,
     idleTimeoutMs: idleTimeoutMs(),

@@ -27,6 +27,8 @@ import { singleton } from "../singleton";
 import { AppError } from "../errors";
 import { assertWithinBudget } from "../usage/budgets";
 import { modelUsageCallbacks } from "../usage/model-calls";
+import { type ModelCallParent, tracedModel } from "../telemetry/model-call";
+import { tracedSampling } from "../telemetry/sampling";
 
 /** How long a review waits for its user before the request is denied (ms). */
 export const SAMPLING_REVIEW_TTL_MS = 5 * 60_000;
@@ -89,8 +91,17 @@ export class SamplingHost {
     { action: "deny" },
   );
 
-  /** The engine's `onSampling`. */
-  readonly provider: SamplingProvider = async (userId, server, request, signal) => {
+  /** The engine's `onSampling`: each request a `sampling/createMessage` span, its model call a `chat` span under it. */
+  readonly provider: SamplingProvider = (userId, server, request, signal) =>
+    tracedSampling(request.params._meta, (trace) => this.answer(userId, server, request, signal, trace));
+
+  private async answer(
+    userId: string,
+    server: Parameters<SamplingProvider>[1],
+    request: Parameters<SamplingProvider>[2],
+    signal: AbortSignal,
+    trace: ModelCallParent,
+  ): ReturnType<SamplingProvider> {
     // The chat's model for this workspace (the workspace default included) and the review rule.
     const access = samplingAccess(getDb(), userId, server);
     if (!access.ok) throw new McpError(USER_REJECTED, access.reason);
@@ -128,7 +139,7 @@ export class SamplingHost {
     const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
     const generated = await complete(
       {
-        model: createLanguageModel({ ...access.model, model: modelId }, fetch),
+        model: tracedModel(createLanguageModel({ ...access.model, model: modelId }, fetch), trace),
         // The server's system prompt is its data, never the system prompt (docs/tool-trust.md).
         system: samplingSystemPrompt(server.name),
         messages: [...serverPromptMessage(server.name, params.systemPrompt), ...toModelMessages(params.messages, edited, offered)],
@@ -154,7 +165,7 @@ export class SamplingHost {
       text = decision.text ?? text;
     }
     return { result: samplingResult(modelId, text, generated.finishReason, generated.calls), usage: generated.usage };
-  };
+  }
 }
 
 /** The process-wide sampling host. */
