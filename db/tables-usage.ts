@@ -29,11 +29,9 @@ export function defineUsageTables(k: ColumnKit) {
       latencyMs: k.integer("latency_ms").notNull(),
       outcome: k.enum("outcome", ["ok", "error", "aborted"]).notNull(),
     },
-    (t) => [
-      k.index("usage_model_ws_at_idx").on(t.workspaceId, t.at),
-      k.index("usage_model_user_at_idx").on(t.userId, t.at),
-      k.index("usage_model_at_idx").on(t.at),
-    ],
+    // Only retention reads these rows (by time); the pages read the daily sums. Each index costs
+    // every insert, so there is just the one retention needs.
+    (t) => [k.index("usage_model_at_idx").on(t.at)],
   );
 
   /** One MCP request that did work: a tool call, a resource read or a prompt get, from any path. */
@@ -53,11 +51,8 @@ export function defineUsageTables(k: ColumnKit) {
       bytesIn: k.integer("bytes_in").notNull().default(0),
       bytesOut: k.integer("bytes_out").notNull().default(0),
     },
-    (t) => [
-      k.index("usage_mcp_ws_at_idx").on(t.workspaceId, t.at),
-      k.index("usage_mcp_user_at_idx").on(t.userId, t.at),
-      k.index("usage_mcp_at_idx").on(t.at),
-    ],
+    // As above: one index, for retention; written on every tool call, so kept lean.
+    (t) => [k.index("usage_mcp_at_idx").on(t.at)],
   );
 
   /**
