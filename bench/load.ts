@@ -196,7 +196,7 @@ export async function loadMode(options: SpreadLoadArgs): Promise<void> {
   );
   console.log(`| errors | ${latencies.length ? JSON.stringify(errors) : "no call succeeded"} |`);
   console.log(`| app RSS before / connected / after load | ${mb(rssBefore)} / ${mb(rssConnected)} / ${mb(rssPeak)} MB |`);
-  console.log(`| RSS per idle connection | ${perConnectionKb.toFixed(0)} KB (goal ≤ 150 KB) |`);
+  console.log(`| RSS per idle connection | ${perConnectionKb.toFixed(0)} KB (goal ≤ 64 KB) |`);
   console.log(
     `| upstream sessions open at peak / after deleting the servers | ${openAtPeak} / ${openAfterDelete} ${closeSeconds.toFixed(0)} s after the deletes (delete errors ${JSON.stringify(deleteErrors)}) |`,
   );
