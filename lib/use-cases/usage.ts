@@ -20,6 +20,7 @@ import {
 } from "../../db/queries/usage-settings";
 import type { WorkspaceCaller } from "../auth/workspace";
 import { AppError } from "../errors";
+import { PROVIDERS } from "../models/model-config";
 import { monthOf, tightestBudget } from "../usage/budgets";
 import { DEFAULT_PRICES } from "../usage/prices";
 import { usageCsv, usageReport } from "../usage/report";
@@ -130,8 +131,15 @@ const usdPerM = z.number().min(0).max(10_000);
 /** Body of `PUT /api/workspaces/:id/usage/prices`: USD per million tokens, or `remove` to fall back. */
 export const priceBodySchema = z.object({
   scope: z.enum(["instance", "workspace"]),
-  provider: z.string().trim().min(1).max(100),
-  model: z.string().trim().min(1).max(200),
+  /** One of the supported providers: a price under any other name would never be looked up. */
+  provider: z.enum(PROVIDERS as [string, ...string[]]),
+  /** The model id as the provider names it (a prefix of it is not matched: defaults only). */
+  model: z
+    .string()
+    .trim()
+    .min(1, "Name the model.")
+    .max(200)
+    .regex(/^[^\s\p{Cc}]+$/u, "A model id has no spaces or control characters."),
   input: usdPerM.optional(),
   output: usdPerM.optional(),
   cached: usdPerM.optional(),

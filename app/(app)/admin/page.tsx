@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/use-cases/caller";
 import { AdminView } from "@/app/_components/admin/admin-view";
@@ -16,6 +17,12 @@ export default async function AdminPage() {
         <>
           <MfaPolicyForm initial={instanceMfaPolicy()} />
           <SsoAdmin />
+          <p className="text-sm">
+            <Link href="/admin/usage" className="underline">
+              Usage settings
+            </Link>
+            : the price table and the budgets per user.
+          </p>
         </>
       }
     />

@@ -1,0 +1,135 @@
+/**
+ * Prices as the Usage settings screens change them (docs/usage.md#prices), through the use cases
+ * their routes call: who may set which, what the body may hold, the audit of every change, and a
+ * price edit that leaves the costs recorded before it as they were.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db/client";
+import { listRecentAudit } from "@/db/queries/audit";
+import { upsertMembership } from "@/db/queries/memberships";
+import { flushUsage } from "@/db/queries/usage-rows";
+import { getWorkspaceById } from "@/db/queries/workspaces";
+import { createTeamWorkspace } from "@/db/queries/workspaces";
+import { usageModelRequests } from "@/db/schema";
+import type { WorkspaceCaller } from "@/lib/auth/workspace";
+import { recordModelUsage } from "@/lib/usage/record";
+import { priceBodySchema, pricesView, setPrice } from "@/lib/use-cases/usage";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { person, type Person } from "../workspaces/helpers";
+
+// The use cases are marked server-only (a bundler marker that throws outside Next's server build).
+vi.mock("server-only", () => ({}));
+
+let dir = "";
+let admin: Person;
+let owner: Person;
+let member: Person;
+let teamId = "";
+
+/** A caller as `requireWorkspaceById` builds it. */
+function caller(who: Person, workspaceId: string, role: WorkspaceCaller["role"], isAdmin = false): WorkspaceCaller {
+  return {
+    id: who.id,
+    email: who.email,
+    name: who.name,
+    isAdmin,
+    workspaceId,
+    role,
+    workspace: getWorkspaceById(getDb(), workspaceId)!,
+  } as WorkspaceCaller;
+}
+
+const asAdmin = () => caller(admin, admin.personalWorkspaceId, "owner", true);
+const asOwner = () => caller(owner, teamId, "owner");
+const asMember = () => caller(member, teamId, "member");
+const price = (body: Record<string, unknown>) => priceBodySchema.parse(body);
+const lastAudit = (action: string) => listRecentAudit(getDb()).find((e) => e.action === action);
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  admin = await person("admin@example.com"); // the first account: the instance administrator
+  owner = await person("owner@example.com");
+  member = await person("member@example.com");
+  teamId = createTeamWorkspace(getDb(), { name: "Team", slug: "team", ownerId: owner.id }).id;
+  upsertMembership(getDb(), { workspaceId: teamId, userId: member.id, role: "member" });
+});
+afterAll(() => removeTempDataDir(dir));
+
+describe("the price table", () => {
+  it("takes only a supported provider, a model id and amounts from 0 to 10,000", () => {
+    const ok = { scope: "instance", provider: "openai", model: "gpt-x", input: 1, output: 2 };
+    expect(priceBodySchema.safeParse(ok).success).toBe(true);
+    expect(priceBodySchema.safeParse({ ...ok, provider: "acme" }).success).toBe(false);
+    expect(priceBodySchema.safeParse({ ...ok, model: "   " }).success).toBe(false);
+    expect(priceBodySchema.safeParse({ ...ok, model: "gpt x" }).success).toBe(false);
+    expect(priceBodySchema.safeParse({ ...ok, input: -1 }).success).toBe(false);
+    expect(priceBodySchema.safeParse({ ...ok, output: 10_001 }).success).toBe(false);
+    expect(() => setPrice(asAdmin(), price({ scope: "instance", provider: "openai", model: "gpt-x", input: 1 }))).toThrow(
+      expect.objectContaining({ code: "request.invalid", field: "input" }),
+    );
+  });
+
+  it("the instance's is the administrators', a workspace's its owners' and admins'; each change audited", () => {
+    expect(() => setPrice(asOwner(), price({ scope: "instance", provider: "openai", model: "gpt-x", input: 1, output: 2 }))).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    expect(() => setPrice(asMember(), price({ scope: "workspace", provider: "openai", model: "gpt-x", input: 1, output: 2 }))).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+
+    const view = setPrice(
+      asAdmin(),
+      price({ scope: "instance", provider: "anthropic", model: "claude-x", input: 3, output: 15, cached: 0.3 }),
+    );
+    expect(view.instance).toEqual([
+      expect.objectContaining({ provider: "anthropic", model: "claude-x", input: 3, output: 15, cached: 0.3 }),
+    ]);
+    expect(lastAudit("usage.price_set")).toMatchObject({ actorId: admin.id, workspaceId: null, target: "anthropic/claude-x" });
+
+    const own = setPrice(asOwner(), price({ scope: "workspace", provider: "openai-compatible", model: "local", input: 0.5, output: 1 }));
+    // Cached input defaults to the input price.
+    expect(own.workspace).toEqual([expect.objectContaining({ model: "local", input: 0.5, output: 1, cached: 0.5 })]);
+    expect(own.instance.map((p) => p.model)).toEqual(["claude-x"]);
+    expect(lastAudit("usage.price_set")).toMatchObject({ actorId: owner.id, workspaceId: teamId, target: "openai-compatible/local" });
+    // A member reads the tables, but may set neither.
+    expect(pricesView(asMember())).toMatchObject({ canSetInstance: false, canSetWorkspace: false, workspace: [expect.anything()] });
+
+    const removed = setPrice(asOwner(), price({ scope: "workspace", provider: "openai-compatible", model: "local", remove: true }));
+    expect(removed.workspace).toEqual([]);
+    expect(lastAudit("usage.price_removed")).toMatchObject({ actorId: owner.id, target: "openai-compatible/local" });
+  });
+
+  it("an edit prices the requests recorded after it; costs recorded before keep theirs", () => {
+    const request = (at: Date) =>
+      recordModelUsage(
+        getDb(),
+        {
+          userId: member.id,
+          workspaceId: teamId,
+          source: "chat",
+          provider: "openai.chat",
+          model: "priced-model",
+          usage: { inputTokens: 1_000_000, outputTokens: 1_000_000 },
+          latencyMs: 5,
+          outcome: "ok",
+        },
+        at,
+      );
+    setPrice(asAdmin(), price({ scope: "instance", provider: "openai", model: "priced-model", input: 1, output: 2 }));
+    request(new Date(Date.now() - 1000));
+    setPrice(asAdmin(), price({ scope: "instance", provider: "openai", model: "priced-model", input: 10, output: 20 }));
+    request(new Date());
+    setPrice(asOwner(), price({ scope: "workspace", provider: "openai", model: "priced-model", input: 100, output: 200 }));
+    request(new Date(Date.now() + 1000));
+    flushUsage(getDb());
+    const rows = getDb()
+      .select()
+      .from(usageModelRequests)
+      .where(eq(usageModelRequests.model, "priced-model"))
+      .orderBy(usageModelRequests.at)
+      .all();
+    // $1 + $2, then $10 + $20, then the workspace's own $100 + $200, in micro-dollars.
+    expect(rows.map((r) => r.costMicros)).toEqual([3_000_000, 30_000_000, 300_000_000]);
+  });
+});
