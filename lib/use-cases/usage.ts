@@ -89,10 +89,20 @@ export function budgetsView(caller: WorkspaceCaller) {
   const db = getDb();
   const all = listBudgets(db);
   const standing = tightestBudget(db, caller.id, caller.workspaceId);
+  // Each user's budget names its user, so the administrators' list reads as people, not ids.
+  const users = caller.isAdmin
+    ? all
+        .filter((b) => b.scope === "user")
+        .map((b) => {
+          const user = getUserById(db, b.targetId);
+          return { ...b, email: user?.email ?? null, name: user?.name ?? null };
+        })
+        .sort((a, b) => (a.email ?? a.targetId).localeCompare(b.email ?? b.targetId))
+    : [];
   return {
     workspace: all.find((b) => b.scope === "workspace" && b.targetId === caller.workspaceId) ?? null,
     instance: caller.isAdmin ? (all.find((b) => b.scope === "instance") ?? null) : null,
-    users: caller.isAdmin ? all.filter((b) => b.scope === "user") : [],
+    users,
     standing: standing && { ...standing, resetsAt: standing.resetsAt.toISOString() },
     canSetWorkspace: caller.role !== "member",
     canSetInstance: caller.isAdmin,

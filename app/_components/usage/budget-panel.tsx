@@ -8,8 +8,9 @@ import type { budgetsView } from "@/lib/use-cases/usage";
 import { api } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
-import { Label } from "../ui/primitives/label";
+import { FieldError, Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
+import { parseLimit } from "./user-budgets";
 
 type Budgets = ReturnType<typeof budgetsView>;
 type Budget = Budgets["workspace"];
@@ -32,18 +33,30 @@ function BudgetForm({
 }) {
   const [unit, setUnit] = useState<"tokens" | "cents">(budget?.unit ?? "tokens");
   const [limit, setLimit] = useState(budget ? String(budget.unit === "cents" ? budget.monthlyLimit / 100 : budget.monthlyLimit) : "");
+  const [error, setError] = useState<string | null>(null);
   const id = `budget-${scope}`;
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const value = Number(limit);
-    const monthlyLimit = limit.trim() === "" ? null : Math.round(unit === "cents" ? value * 100 : value);
+    // Empty removes the budget; anything else must be a positive amount (never NaN, which JSON sends as null: a removal).
+    const monthlyLimit = limit.trim() === "" ? null : parseLimit(limit, unit);
+    if (typeof monthlyLimit === "string") return setError(monthlyLimit);
+    setError(null);
     await onSave({ scope, unit, monthlyLimit });
   };
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-2" data-testid={`${id}-form`}>
+    <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-2" data-testid={`${id}-form`}>
       <div className="space-y-1">
         <Label htmlFor={`${id}-limit`}>{scope === "workspace" ? "Workspace budget" : "Default budget per user"}</Label>
-        <Input id={`${id}-limit`} inputMode="decimal" value={limit} onChange={(e) => setLimit(e.target.value)} placeholder="No budget" />
+        <Input
+          id={`${id}-limit`}
+          inputMode="decimal"
+          value={limit}
+          onChange={(e) => setLimit(e.target.value)}
+          placeholder="No budget"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
       </div>
       <div className="space-y-1">
         <Label htmlFor={`${id}-unit`}>Counted in</Label>

@@ -1,7 +1,8 @@
 /**
- * Prices as the Usage settings screens change them (docs/usage.md#prices), through the use cases
- * their routes call: who may set which, what the body may hold, the audit of every change, and a
- * price edit that leaves the costs recorded before it as they were.
+ * Prices and budgets as the Usage settings screens change them (docs/usage.md#prices, #budgets),
+ * through the use cases their routes call: who may set which, what the body may hold, the audit of
+ * every change, the per-user budgets listed with their people, and a price edit that leaves the
+ * costs recorded before it as they were.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -9,12 +10,13 @@ import { getDb } from "@/db/client";
 import { listRecentAudit } from "@/db/queries/audit";
 import { upsertMembership } from "@/db/queries/memberships";
 import { flushUsage } from "@/db/queries/usage-rows";
-import { getWorkspaceById } from "@/db/queries/workspaces";
+import { getPersonalWorkspaceId, getWorkspaceById } from "@/db/queries/workspaces";
 import { createTeamWorkspace } from "@/db/queries/workspaces";
 import { usageModelRequests } from "@/db/schema";
 import type { WorkspaceCaller } from "@/lib/auth/workspace";
 import { recordModelUsage } from "@/lib/usage/record";
-import { priceBodySchema, pricesView, setPrice } from "@/lib/use-cases/usage";
+import { tightestBudget } from "@/lib/usage/budgets";
+import { budgetBodySchema, budgetsView, priceBodySchema, pricesView, setBudget, setPrice } from "@/lib/use-cases/usage";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { person, type Person } from "../workspaces/helpers";
 
@@ -44,6 +46,7 @@ const asAdmin = () => caller(admin, admin.personalWorkspaceId, "owner", true);
 const asOwner = () => caller(owner, teamId, "owner");
 const asMember = () => caller(member, teamId, "member");
 const price = (body: Record<string, unknown>) => priceBodySchema.parse(body);
+const budget = (body: Record<string, unknown>) => budgetBodySchema.parse(body);
 const lastAudit = (action: string) => listRecentAudit(getDb()).find((e) => e.action === action);
 
 beforeAll(async () => {
@@ -131,5 +134,48 @@ describe("the price table", () => {
       .all();
     // $1 + $2, then $10 + $20, then the workspace's own $100 + $200, in micro-dollars.
     expect(rows.map((r) => r.costMicros)).toEqual([3_000_000, 30_000_000, 300_000_000]);
+  });
+});
+
+describe("budgets", () => {
+  it("per user and the default are the administrators'; listed with their people; audited", () => {
+    expect(() => setBudget(asOwner(), budget({ scope: "user", targetId: member.id, unit: "tokens", monthlyLimit: 10 }))).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    expect(() => setBudget(asAdmin(), budget({ scope: "user", targetId: "no-such-user", unit: "tokens", monthlyLimit: 10 }))).toThrow(
+      expect.objectContaining({ code: "user.not_found" }),
+    );
+    expect(budgetBodySchema.safeParse({ scope: "user", targetId: member.id, unit: "tokens", monthlyLimit: 0 }).success).toBe(false);
+    expect(budgetBodySchema.safeParse({ scope: "user", targetId: member.id, unit: "euros", monthlyLimit: 5 }).success).toBe(false);
+
+    const view = setBudget(asAdmin(), budget({ scope: "user", targetId: member.id, unit: "cents", monthlyLimit: 2500 }));
+    expect(view.users).toEqual([expect.objectContaining({ targetId: member.id, email: member.email, unit: "cents", monthlyLimit: 2500 })]);
+    expect(lastAudit("usage.budget_set")).toMatchObject({ actorId: admin.id, target: member.id });
+    expect(lastAudit("usage.budget_set")?.detail).toMatchObject({ scope: "user", unit: "cents", monthlyLimit: 2500 });
+    // The member's own budget is the one that applies to them, wherever they work.
+    expect(tightestBudget(getDb(), member.id, teamId)).toMatchObject({ scope: "user", unit: "cents", limit: 2500 });
+
+    setBudget(asAdmin(), budget({ scope: "instance", unit: "tokens", monthlyLimit: 1_000_000 }));
+    expect(lastAudit("usage.budget_set")).toMatchObject({ target: "*" });
+    expect(tightestBudget(getDb(), owner.id, getPersonalWorkspaceId(getDb(), owner.id)!)).toMatchObject({
+      scope: "instance",
+      limit: 1_000_000,
+    });
+
+    // Only administrators see the list of users' budgets.
+    expect(budgetsView(asOwner()).users).toEqual([]);
+    const removed = setBudget(asAdmin(), budget({ scope: "user", targetId: member.id, unit: "cents", monthlyLimit: null }));
+    expect(removed.users).toEqual([]);
+    expect(lastAudit("usage.budget_removed")).toMatchObject({ actorId: admin.id, target: member.id });
+    expect(tightestBudget(getDb(), member.id, teamId)).toMatchObject({ scope: "instance" });
+  });
+
+  it("a workspace's is its owners' and admins', not its members'", () => {
+    expect(() => setBudget(asMember(), budget({ scope: "workspace", unit: "tokens", monthlyLimit: 10 }))).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    const view = setBudget(asOwner(), budget({ scope: "workspace", unit: "tokens", monthlyLimit: 5000 }));
+    expect(view.workspace).toMatchObject({ targetId: teamId, monthlyLimit: 5000 });
+    expect(lastAudit("usage.budget_set")).toMatchObject({ actorId: owner.id, workspaceId: teamId, target: teamId });
   });
 });
