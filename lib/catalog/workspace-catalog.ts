@@ -20,7 +20,8 @@ export interface CatalogCaller {
   workspaceId: string;
 }
 
-function visibleEntries(db: Db, caller: CatalogCaller): CatalogEntryRecord[] {
+/** The entries shown to the caller's workspace (every entry to an instance administrator), deleted ones never. */
+export function visibleEntries(db: Db, caller: CatalogCaller): CatalogEntryRecord[] {
   const entries = caller.isAdmin ? listCatalogEntries(db) : listEntriesVisibleIn(db, [caller.workspaceId]);
   return entries.filter((entry) => entry.status !== "deleted");
 }
@@ -56,12 +57,26 @@ export const catalogAddSchema = z
   })
   .strict();
 
-/** The new server an Add makes: checked like one typed by hand (`server.invalid_config` on a bad value). */
-export function serverFromEntry(db: Db, caller: CatalogCaller, entryId: string, body: z.infer<typeof catalogAddSchema>): NewServerInput {
+/** What an Add makes: the new server and the entry and version it remembers. */
+export interface EntryAdd {
+  input: NewServerInput;
+  catalog: { entryId: string; version: string };
+}
+
+/** The new server an Add makes, with its origin: checked like one typed by hand (`server.invalid_config` on a bad value). */
+export function addFromEntry(db: Db, caller: CatalogCaller, entryId: string, body: z.infer<typeof catalogAddSchema>): EntryAdd {
   const entry = visibleEntries(db, caller).find((e) => e.id === entryId);
   if (!entry) throw new AppError("catalog.not_found", "No such catalog entry.");
   const version = currentVersion(entry, versionsOfEntries(db, [entry.id]).get(entry.id) ?? []);
   if (!version) throw new AppError("catalog.version_not_found", "The entry has no version to add.");
   const { config, memberKeys } = configFromEntry(version.serverJson as ServerJson, body);
-  return newServerSchema.parse({ name: body.name, config, ...(memberKeys.length ? { memberKeys } : {}) });
+  return {
+    input: newServerSchema.parse({ name: body.name, config, ...(memberKeys.length ? { memberKeys } : {}) }),
+    catalog: { entryId: entry.id, version: version.version },
+  };
+}
+
+/** The new server an Add makes (without its origin). */
+export function serverFromEntry(db: Db, caller: CatalogCaller, entryId: string, body: z.infer<typeof catalogAddSchema>): NewServerInput {
+  return addFromEntry(db, caller, entryId, body).input;
 }

@@ -61,6 +61,8 @@ export function serverView(record: ServerRecord, extra: { sharedBy?: string | nu
     // The server card names whose account a shared server uses; never the credentials themselves.
     ...(credentialModeOf(record.config) === "shared" ? { sharedBy: extra.sharedBy ?? null } : {}),
     memberKeys: record.memberKeys,
+    // The catalog entry and version it came from (docs/catalog.md#updates), or null.
+    catalog: record.catalogEntryId ? { entryId: record.catalogEntryId, version: record.catalogVersion } : null,
     createdBy: record.createdBy,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
@@ -93,8 +95,13 @@ function checkMemberKeys(value: string[] | undefined, config: ServerConfig): str
 /** One server of the actor's workspace, or a 404 (re-exported: the one lookup lives in lookup.ts). */
 export { getServer } from "./lookup";
 
+/** Where a new server comes from: a catalog entry's version. */
+export interface AddOptions {
+  catalog?: { entryId: string; version: string };
+}
+
 /** Create a server from `{name, config}` parsed at the boundary (`newServerSchema`, lib/servers/input.ts). */
-export function addServer(db: Db, actor: Actor, input: NewServerInput): ServerRecord {
+export function addServer(db: Db, actor: Actor, input: NewServerInput, options: AddOptions = {}): ServerRecord {
   const { name, config } = input;
   const memberKeys = checkMemberKeys(input.memberKeys, config);
   assertCanManage(db, actor);
@@ -102,13 +109,25 @@ export function addServer(db: Db, actor: Actor, input: NewServerInput): ServerRe
   assertServerRoom(listServersByWorkspace(db, actor.workspaceId).length);
   if (serverNameTaken(db, actor.workspaceId, name))
     throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
-  const record = createServer(db, { workspaceId: actor.workspaceId, name, config, createdBy: actor.id, memberKeys });
+  const record = createServer(db, {
+    workspaceId: actor.workspaceId,
+    name,
+    config,
+    createdBy: actor.id,
+    memberKeys,
+    catalog: options.catalog,
+  });
   recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "server.create",
     target: record.id,
-    detail: { name, transport: record.transport, credentials: credentialModeOf(config) },
+    detail: {
+      name,
+      transport: record.transport,
+      credentials: credentialModeOf(config),
+      ...(options.catalog ? { catalog: options.catalog } : {}),
+    },
   });
   return record;
 }
@@ -116,8 +135,9 @@ export function addServer(db: Db, actor: Actor, input: NewServerInput): ServerRe
 /**
  * Change a server: `{name?, config?}`; secrets sent back masked keep their stored value, unless the
  * edit moves the server to another origin (scheme, host, port): then they must be entered again.
+ * `catalogVersion`: the edit applies that catalog version (remembered, audited as `server.catalog_update`).
  */
-export function changeServer(db: Db, actor: Actor, id: string, input: ServerInput): ServerRecord {
+export function changeServer(db: Db, actor: Actor, id: string, input: ServerInput, catalogVersion?: string): ServerRecord {
   const existing = getServer(db, actor, id);
   const name = input.name ?? existing.name;
   let config = existing.config;
@@ -148,9 +168,17 @@ export function changeServer(db: Db, actor: Actor, id: string, input: ServerInpu
   assertMayUseTransport(actor, config);
   if (serverNameTaken(db, actor.workspaceId, name, id))
     throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
-  const record = updateServer(db, existing, { name, config, memberKeys });
+  const record = updateServer(db, existing, { name, config, memberKeys, catalogVersion });
   if (!record) throw new AppError("server.not_found", "No such server.");
   recordServerChange(db, actor, existing, record, config);
+  if (catalogVersion)
+    recordAudit(db, {
+      actorId: actor.id,
+      workspaceId: actor.workspaceId,
+      action: "server.catalog_update",
+      target: id,
+      detail: { name, from: existing.catalogVersion, to: catalogVersion },
+    });
   // Every user's connection to the old config ends now, not at idle eviction (docs/limits.md).
   void releaseServer(id);
   return record;
@@ -209,13 +237,13 @@ export function serverViewById(db: Db, actor: Actor, id: string) {
 }
 
 /** `addServer`, answered as its view. */
-export function addServerView(db: Db, actor: Actor, input: NewServerInput) {
-  return serverView(addServer(db, actor, input));
+export function addServerView(db: Db, actor: Actor, input: NewServerInput, options: AddOptions = {}) {
+  return serverView(addServer(db, actor, input, options));
 }
 
-/** `changeServer`, answered as its view. */
-export function changeServerView(db: Db, actor: Actor, id: string, input: ServerInput) {
-  const record = changeServer(db, actor, id, input);
+/** `changeServer`, answered as its view (`catalogVersion`: the catalog version the change applies). */
+export function changeServerView(db: Db, actor: Actor, id: string, input: ServerInput, catalogVersion?: string) {
+  const record = changeServer(db, actor, id, input, catalogVersion);
   return serverView(record, { sharedBy: sharedByName(db, record) });
 }
 

@@ -24,15 +24,19 @@ import { importFromRegistry, syncRegistry } from "../catalog/sync";
 import { guardedFetchFromEnv } from "../net";
 import { withTimeout } from "../net/fetch-timeout";
 import { singleton } from "../singleton";
-import { type catalogAddSchema, serverFromEntry, workspaceCatalog } from "../catalog/workspace-catalog";
+import { addFromEntry, type catalogAddSchema, workspaceCatalog } from "../catalog/workspace-catalog";
+import { catalogUpdateEdit, planCatalogUpdate } from "../catalog/catalog-update";
+import { getServer } from "../servers/lookup";
 import type { Actor } from "../servers/service";
-import { addAndStartServer } from "./saved-servers";
+import type { ReauthActor } from "../auth/reauth";
+import { addAndStartServer, changeAndStartServer } from "./saved-servers";
 import { type registryListQuerySchema, registryList, registryVersion, registryVersions } from "../catalog/registry-api";
 import { AppError } from "../errors";
 
 export { entryChangeSchema } from "../catalog/entries";
 export { browseQuerySchema, registryChangeSchema, registryInputSchema } from "../catalog/registries";
 export { catalogAddSchema } from "../catalog/workspace-catalog";
+export { catalogUpdateSchema } from "../catalog/catalog-update";
 export { registryListQuerySchema } from "../catalog/registry-api";
 
 // One guarded fetch for every registry request (its connection pool is reused), 30 s per request.
@@ -101,9 +105,29 @@ export function catalogForWorkspace(caller: Actor, q?: string) {
   return workspaceCatalog(getDb(), caller, q);
 }
 
-/** Add a server from a catalog entry with the generated form's values; it is checked and started like one typed by hand. */
+/**
+ * Add a server from a catalog entry with the generated form's values; it is checked and started like
+ * one typed by hand, and remembers the entry and version it came from.
+ */
 export function addServerFromCatalog(caller: Actor, entryId: string, body: z.infer<typeof catalogAddSchema>) {
-  return addAndStartServer(caller, serverFromEntry(getDb(), caller, entryId, body));
+  const made = addFromEntry(getDb(), caller, entryId, body);
+  return addAndStartServer(caller, made.input, { catalog: made.catalog });
+}
+
+/** The catalog update on offer for a server of the caller's workspace (which fields change), or null. */
+export function catalogUpdateOf(caller: Actor, serverId: string) {
+  const db = getDb();
+  return planCatalogUpdate(db, caller, getServer(db, caller, serverId))?.update ?? null;
+}
+
+/**
+ * Apply the update to `version` (the one on offer): an ordinary edit with the same checks (owners
+ * and admins, stdio for instance administrators, a recent sign-in to change a secret or the
+ * address), after which the server remembers the new version; audited as `server.catalog_update`.
+ */
+export function applyCatalogUpdate(caller: Actor & ReauthActor, serverId: string, version: string) {
+  const db = getDb();
+  return changeAndStartServer(caller, serverId, catalogUpdateEdit(db, caller, getServer(db, caller, serverId), version), version);
 }
 
 /** `GET /v0.1/servers` for the signed-in user: the catalog they may see, as a registry page. */

@@ -12,6 +12,7 @@ import { confirmImport, exportWorkspaceServers, type ImportRequest, previewImpor
 import { memberValuesView, setMemberValues } from "../servers/member-values";
 import type { NewServerInput, ServerInput } from "../servers/input";
 import {
+  type AddOptions,
   addServerView,
   changeServerView,
   type Actor,
@@ -42,9 +43,9 @@ export function startSavedServer(caller: Actor, serverId: string): void {
  * Add a server and start it. A stdio server (a program on the host) needs its administrator to have
  * a second factor while "required for instance administrators" is on (`auth.enrolment_required`).
  */
-export function addAndStartServer(caller: Actor, body: NewServerInput) {
+export function addAndStartServer(caller: Actor, body: NewServerInput, options: AddOptions = {}) {
   if (transportOf(body.config) === "stdio") assertFactorForStdio(getDb(), caller);
-  const view = addServerView(getDb(), caller, body);
+  const view = addServerView(getDb(), caller, body, options);
   startSavedServer(caller, view.id);
   return view;
 }
@@ -53,10 +54,10 @@ export function addAndStartServer(caller: Actor, body: NewServerInput) {
  * Change a server and start it with its new config (the old connection closes). Moving its origin,
  * its credential mode or a secret needs a recent sign-in (`auth.reauth_required`).
  */
-export function changeAndStartServer(caller: Actor & ReauthActor, id: string, body: ServerInput) {
+export function changeAndStartServer(caller: Actor & ReauthActor, id: string, body: ServerInput, catalogVersion?: string) {
   const db = getDb();
   if (sensitiveServerChange(db, caller, id, body)) requireRecentAuth(db, caller);
-  const view = changeServerView(db, caller, id, body);
+  const view = changeServerView(db, caller, id, body, catalogVersion);
   startSavedServer(caller, view.id);
   return view;
 }

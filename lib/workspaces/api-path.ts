@@ -35,6 +35,7 @@ export const WORKSPACE_ROUTES = [
   "oauth/start",
   "servers",
   "servers/[id]",
+  "servers/[id]/catalog-update",
   "servers/[id]/complete",
   "servers/[id]/icon",
   "servers/[id]/info",

@@ -96,7 +96,7 @@ test("admin imports two registry entries and restricts one; members see what the
     ],
   };
   const npm = example("npm-github");
-  const registry = await startRegistry([{ server: remote }, { server: npm }]);
+  let registry = await startRegistry([{ server: remote }, { server: npm }]);
   const admin = await signedInAdmin(browser);
   const mate = await signedUp(browser, "catalog-mate");
   const outsider = await signedUp(browser, "catalog-outsider");
@@ -165,6 +165,41 @@ test("admin imports two registry entries and restricts one; members see what the
       headers: { Authorization: "********", "X-Region": "********" },
       credentials: "shared",
     });
+    expect(saved.catalog).toMatchObject({ version: "1.0.0" });
+
+    // The registry publishes 1.1.0 (a fixed X-Client header). After a sync the server's page offers
+    // the update with the field it changes; applying it keeps the server connected, on 1.1.0.
+    const next = structuredClone(remote);
+    next.version = "1.1.0";
+    (next.remotes[0].headers as { name: string; value?: string }[]).push({ name: "X-Client", value: "switchboard" });
+    await registry.close();
+    registry = await startRegistry([
+      { server: remote, isLatest: false },
+      { server: next, updatedAt: new Date(Date.now() + 60_000).toISOString() },
+      { server: npm },
+    ]);
+    await page.goto("/admin/catalog");
+    await waitForHydration(page);
+    await page.getByTestId(`catalog-registry-${registry.url}`).getByRole("button", { name: "Sync now" }).click();
+    await expect
+      .poll(async () => (await (await page.request.get(`/api/w/${team.slug}/servers/${serverId}/catalog-update`)).json()).update?.to)
+      .toBe("1.1.0");
+    await page.goto(`/w/${team.slug}/servers/${serverId}`);
+    await waitForHydration(page);
+    const offer = page.getByTestId("catalog-update");
+    await expect(offer).toContainText("Version 1.1.0 of io.example.e2e/everything");
+    await expect(offer.getByTestId("catalog-update-changes")).toHaveText("headers.X-Client added to ********");
+    await fitsAndPasses(page, "server page with a catalog update");
+    await offer.getByRole("button", { name: "Apply update" }).click();
+    await expect(offer).toHaveCount(0);
+    const updated = await (await page.request.get(`/api/w/${team.slug}/servers/${serverId}`)).json();
+    expect(updated.catalog).toMatchObject({ version: "1.1.0" });
+    expect(Object.keys(updated.config.headers).sort()).toEqual(["Authorization", "X-Client", "X-Region"]);
+    await expect
+      .poll(async () => (await (await page.request.get(`/api/w/${team.slug}/servers/${serverId}/status?connect=1`)).json()).state, {
+        timeout: 30_000,
+      })
+      .toBe("connected");
 
     // The administrator adds the npm entry: a sandboxed stdio server, its launch line shown first.
     await page.goto(`/w/${team.slug}/servers/catalog`);

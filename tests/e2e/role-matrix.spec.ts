@@ -152,6 +152,14 @@ const ROUTES: Route[] = [
   },
   { key: "GET /api/servers/[id]", url: (c) => `/api/servers/${c.serverId}`, own: MEMBERS_OK(200) },
   { key: "PATCH /api/servers/[id]", url: (c) => `/api/servers/${c.serverId}`, body: () => ({}), own: MANAGERS_OK(200) },
+  // A catalog update (docs/catalog.md#updates): the matrix server was typed by hand, so none is on offer.
+  { key: "GET /api/servers/[id]/catalog-update", url: (c) => `/api/servers/${c.serverId}/catalog-update`, own: MEMBERS_OK(200) },
+  {
+    key: "POST /api/servers/[id]/catalog-update",
+    url: (c) => `/api/servers/${c.serverId}/catalog-update`,
+    body: () => ({ version: "9.9.9" }),
+    own: MANAGERS_OK(404),
+  },
   {
     key: "DELETE /api/servers/[id]",
     prepare: async (c) => ({ serverId: await newServer(c.scope === "own" ? people.owner : people.owner2, c.workspaceId, `d${++unique}`) }),

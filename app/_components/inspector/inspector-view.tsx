@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import type { ServerView } from "../api-client";
 import { useServerStatusEvents } from "../events/live-events";
+import { CatalogUpdatePanel } from "../servers/catalog-update";
 import { ServerStatusPanel } from "../servers/server-status";
 import { useWorkspaceSlug } from "../workspaces/workspace-scope";
 import { getServerInfo, type ServerInfoView } from "./inspector-api";
@@ -91,6 +92,7 @@ export function InspectorView({
         </div>
       </header>
       <ServerStatusPanel serverId={server.id} />
+      {server.catalog && <CatalogUpdatePanel serverId={server.id} />}
       {problem && <p className="field-error">{problem}</p>}
       {info?.instructions && (
         <details className="rounded border border-zinc-200 p-2 text-xs dark:border-zinc-800" data-testid="server-instructions">

@@ -1,0 +1,1 @@
+export { catalogUpdateSchema as catalogUpdateBody } from "@/lib/use-cases/catalog";
