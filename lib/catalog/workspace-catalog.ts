@@ -12,6 +12,7 @@ import { type NewServerInput, newServerSchema } from "../servers/input";
 import { configFromEntry, entryOptions } from "./entry-form";
 import { currentVersion, entryView } from "./entries";
 import type { ServerJson } from "./server-json";
+import { membersAddFromCatalog } from "./workspace-settings";
 
 /** Who browses: the user, whether instance administrator, and the workspace. */
 export interface CatalogCaller {
@@ -57,10 +58,12 @@ export const catalogAddSchema = z
   })
   .strict();
 
-/** What an Add makes: the new server and the entry and version it remembers. */
+/** What an Add makes: the new server, the entry and version it remembers, and whether plain members may add it. */
 export interface EntryAdd {
   input: NewServerInput;
   catalog: { entryId: string; version: string };
+  /** A remote entry in a workspace that lets members add those (docs/catalog.md#who-adds). */
+  membersMay: boolean;
 }
 
 /** The new server an Add makes, with its origin: checked like one typed by hand (`server.invalid_config` on a bad value). */
@@ -73,6 +76,7 @@ export function addFromEntry(db: Db, caller: CatalogCaller, entryId: string, bod
   return {
     input: newServerSchema.parse({ name: body.name, config, ...(memberKeys.length ? { memberKeys } : {}) }),
     catalog: { entryId: entry.id, version: version.version },
+    membersMay: config.url !== undefined && membersAddFromCatalog(db, caller.workspaceId),
   };
 }
 

@@ -69,9 +69,12 @@ export function serverView(record: ServerRecord, extra: { sharedBy?: string | nu
   };
 }
 
-function assertCanManage(db: Db, actor: Actor): void {
+// `membersMay`: a plain member may too (a remote catalog entry where the workspace allows it); a
+// non-member never.
+function assertCanManage(db: Db, actor: Actor, membersMay = false): void {
   const role = getMembershipRole(db, actor.workspaceId, actor.id);
-  if (role !== "owner" && role !== "admin") throw new AppError("auth.forbidden", "Only workspace owners and admins can change servers.");
+  if (role === "owner" || role === "admin" || (membersMay && role === "member")) return;
+  throw new AppError("auth.forbidden", "Only workspace owners and admins can change servers.");
 }
 
 // stdio servers run programs on the host: only instance administrators may define them (docs/security.md#stdio-sandbox).
@@ -95,16 +98,18 @@ function checkMemberKeys(value: string[] | undefined, config: ServerConfig): str
 /** One server of the actor's workspace, or a 404 (re-exported: the one lookup lives in lookup.ts). */
 export { getServer } from "./lookup";
 
-/** Where a new server comes from: a catalog entry's version. */
+/** Where a new server comes from: a catalog entry's version, and whether plain members may add it. */
 export interface AddOptions {
   catalog?: { entryId: string; version: string };
+  /** Set only for a remote catalog entry in a workspace that lets members add those (docs/catalog.md). */
+  membersMay?: boolean;
 }
 
 /** Create a server from `{name, config}` parsed at the boundary (`newServerSchema`, lib/servers/input.ts). */
 export function addServer(db: Db, actor: Actor, input: NewServerInput, options: AddOptions = {}): ServerRecord {
   const { name, config } = input;
   const memberKeys = checkMemberKeys(input.memberKeys, config);
-  assertCanManage(db, actor);
+  assertCanManage(db, actor, options.membersMay === true && transportOf(config) === "http");
   assertMayUseTransport(actor, config);
   assertServerRoom(listServersByWorkspace(db, actor.workspaceId).length);
   if (serverNameTaken(db, actor.workspaceId, name))

@@ -26,6 +26,7 @@ import { withTimeout } from "../net/fetch-timeout";
 import { singleton } from "../singleton";
 import { addFromEntry, type catalogAddSchema, workspaceCatalog } from "../catalog/workspace-catalog";
 import { catalogUpdateEdit, planCatalogUpdate } from "../catalog/catalog-update";
+import { catalogSettingsView, type catalogSettingsSchema, setCatalogSettings } from "../catalog/workspace-settings";
 import { getServer } from "../servers/lookup";
 import type { Actor } from "../servers/service";
 import type { ReauthActor } from "../auth/reauth";
@@ -37,6 +38,7 @@ export { entryChangeSchema } from "../catalog/entries";
 export { browseQuerySchema, registryChangeSchema, registryInputSchema } from "../catalog/registries";
 export { catalogAddSchema } from "../catalog/workspace-catalog";
 export { catalogUpdateSchema } from "../catalog/catalog-update";
+export { catalogSettingsSchema } from "../catalog/workspace-settings";
 export { registryListQuerySchema } from "../catalog/registry-api";
 
 // One guarded fetch for every registry request (its connection pool is reused), 30 s per request.
@@ -111,7 +113,17 @@ export function catalogForWorkspace(caller: Actor, q?: string) {
  */
 export function addServerFromCatalog(caller: Actor, entryId: string, body: z.infer<typeof catalogAddSchema>) {
   const made = addFromEntry(getDb(), caller, entryId, body);
-  return addAndStartServer(caller, made.input, { catalog: made.catalog });
+  return addAndStartServer(caller, made.input, { catalog: made.catalog, membersMay: made.membersMay });
+}
+
+/** The workspace's catalog setting (may members add remote entries) and whether the caller may change it. */
+export function catalogSettings(caller: Actor) {
+  return catalogSettingsView(getDb(), caller);
+}
+
+/** Let members add remote catalog entries, or not (owners and admins). */
+export function changeCatalogSettings(caller: Actor, input: z.infer<typeof catalogSettingsSchema>) {
+  return setCatalogSettings(getDb(), caller, input);
 }
 
 /** The catalog update on offer for a server of the caller's workspace (which fields change), or null. */

@@ -56,6 +56,7 @@ export const WORKSPACE_ROUTES = [
   "servers/export",
   "servers/import",
   "servers/test",
+  "settings/catalog",
   "settings/model",
   "settings/model/test",
   "settings/tool-policies",

@@ -223,6 +223,16 @@ test("admin imports two registry entries and restricts one; members see what the
     expect((await mate.api.post(`/api/w/${team.slug}/catalog/${remoteId}/add`, { data: body, ...SETUP })).status()).toBe(403);
     expect((await outsider.api.post(`/api/catalog/${remoteId}/add`, { data: body, ...SETUP })).status()).toBe(404);
 
+    // The owner lets members add remote entries: the member's Add of the remote entry now makes a server.
+    await page.goto(`/w/${team.slug}/servers/catalog`);
+    await waitForHydration(page);
+    await page.getByTestId("catalog-members-add").check();
+    await expect
+      .poll(async () => (await (await mate.api.get(`/api/w/${team.slug}/settings/catalog`, SETUP)).json()).membersAddRemote)
+      .toBe(true);
+    const added = await mate.api.post(`/api/w/${team.slug}/catalog/${remoteId}/add`, { data: body, ...SETUP });
+    expect(added.status()).toBe(201);
+    expect(await added.json()).toMatchObject({ name: "mine", createdBy: mate.id, catalog: { version: "1.1.0" } });
   } finally {
     await registry.close();
     await Promise.all([admin.close(), mate.close(), outsider.close()]);

@@ -306,6 +306,14 @@ const ROUTES: Route[] = [
     userLevel: true,
   },
   // The caller's own model, read and saved in a workspace: the answer says which model wins there.
+  // Whether members may add remote catalog entries (docs/catalog.md#who-adds): read by members, set (to off) by owners/admins.
+  { key: "GET /api/settings/catalog", url: () => "/api/settings/catalog", own: MEMBERS_OK(200) },
+  {
+    key: "PUT /api/settings/catalog",
+    url: () => "/api/settings/catalog",
+    body: () => ({ membersAddRemote: false }),
+    own: MANAGERS_OK(200),
+  },
   { key: "GET /api/settings/model", url: () => "/api/settings/model", own: MEMBERS_OK(200) },
   {
     key: "PUT /api/settings/model",

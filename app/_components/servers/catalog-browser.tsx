@@ -6,6 +6,7 @@ import type { EntryField, EntryOption } from "@/lib/catalog/entry-form";
 import { api, workspaceApiPath } from "../api-client";
 import { Badge } from "../ui/primitives/badge";
 import { Button } from "../ui/primitives/button";
+import { Checkbox, ChoiceLabel } from "../ui/primitives/checkbox";
 import { Input } from "../ui/primitives/input";
 import { FieldError, Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
@@ -143,6 +144,56 @@ function AddForm({ entry, onDone }: { entry: CatalogEntry; onDone: (serverId: st
   );
 }
 
+/** `GET /api/settings/catalog`: may members add remote entries here, and may the caller change that. */
+interface CatalogSettings {
+  membersAddRemote: boolean;
+  canChange: boolean;
+}
+
+/** Owners' and admins' switch: may members add remote servers from the catalog here (off by default). */
+function MembersMayAdd() {
+  const ws = useWorkspaceSlug();
+  const path = workspaceApiPath(ws, "settings/catalog");
+  const [settings, setSettings] = useState<CatalogSettings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<CatalogSettings>(path).then(setSettings, (e: Error) => setError(e.message));
+  }, [path]);
+  if (!settings) return error ? <FieldError role="alert">{error}</FieldError> : null;
+  if (!settings.canChange)
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="catalog-members-add">
+        {settings.membersAddRemote
+          ? "Members may add remote servers from the catalog here; packages (stdio) are added by instance administrators."
+          : "Owners and admins add servers from the catalog here."}
+      </p>
+    );
+  return (
+    <div className="space-y-1">
+      <ChoiceLabel className="flex items-center gap-2 text-sm">
+        <Checkbox
+          data-testid="catalog-members-add"
+          checked={settings.membersAddRemote}
+          onChange={async (e) => {
+            // Shown at once (a controlled box would spring back until the answer), put back on a refusal.
+            const before = settings;
+            setSettings({ ...settings, membersAddRemote: e.target.checked });
+            setError(null);
+            try {
+              setSettings(await api<CatalogSettings>(path, { method: "PUT", json: { membersAddRemote: e.target.checked } }));
+            } catch (err) {
+              setSettings(before);
+              setError((err as Error).message);
+            }
+          }}
+        />
+        Members may add remote servers from the catalog (packages stay for instance administrators)
+      </ChoiceLabel>
+      {error && <FieldError role="alert">{error}</FieldError>}
+    </div>
+  );
+}
+
 /** The workspace's view of the server catalog: search, then Add on an entry opens its generated form. */
 export function CatalogBrowser() {
   const ws = useWorkspaceSlug();
@@ -166,6 +217,7 @@ export function CatalogBrowser() {
   return (
     <section className="mx-auto w-full max-w-4xl min-w-0 space-y-3 p-4 sm:p-6" data-testid="catalog-browser">
       <h1 className="text-xl font-semibold">Server catalog</h1>
+      <MembersMayAdd />
       <Input
         aria-label="Search the catalog"
         placeholder="Search name, description, transport, auth"

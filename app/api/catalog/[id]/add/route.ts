@@ -5,7 +5,10 @@ import { catalogAddBody } from "./schema";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** Add a server from a catalog entry (owners/admins; stdio packages: instance administrators): `{option, name, credentials, values}`; it starts at once. */
+/**
+ * Add a server from a catalog entry (owners/admins, members for a remote entry where the workspace
+ * allows it; stdio packages: instance administrators): `{option, name, credentials, values}`; it starts at once.
+ */
 export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, catalogAddBody);

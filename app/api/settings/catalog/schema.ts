@@ -1,0 +1,1 @@
+export { catalogSettingsSchema as catalogSettingsBody } from "@/lib/use-cases/catalog";

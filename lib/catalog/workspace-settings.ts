@@ -1,0 +1,57 @@
+/**
+ * A workspace's catalog setting (docs/catalog.md#who-adds): whether its members, not only its owners
+ * and admins, may add remote servers from the catalog. Off by default; stdio entries stay for
+ * instance administrators whatever it says. Members read it; owners and admins change it.
+ */
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { recordAudit } from "../../db/queries/audit";
+import { getMembershipRole } from "../../db/queries/workspaces";
+import { workspaceSettings } from "../../db/schema";
+import { AppError } from "../errors";
+
+/** Body of `PUT /api/settings/catalog`. */
+export const catalogSettingsSchema = z.object({ membersAddRemote: z.boolean() }).strict();
+
+/** Who reads or changes it: a user in a workspace. */
+export interface CatalogSettingsActor {
+  id: string;
+  workspaceId: string;
+}
+
+/** Whether members may add remote catalog entries in this workspace (false when never set). */
+export function membersAddFromCatalog(db: Db, workspaceId: string): boolean {
+  const row = db
+    .select({ on: workspaceSettings.catalogMembersAdd })
+    .from(workspaceSettings)
+    .where(eq(workspaceSettings.workspaceId, workspaceId))
+    .get();
+  return row?.on === true;
+}
+
+/** The setting, and whether the caller may change it (owners and admins). */
+export function catalogSettingsView(db: Db, actor: CatalogSettingsActor) {
+  const role = getMembershipRole(db, actor.workspaceId, actor.id);
+  return { membersAddRemote: membersAddFromCatalog(db, actor.workspaceId), canChange: role === "owner" || role === "admin" };
+}
+
+/** Turn it on or off (owners and admins, checked here on the membership); audited as `workspace.catalog_members`. */
+export function setCatalogSettings(db: Db, actor: CatalogSettingsActor, input: z.infer<typeof catalogSettingsSchema>) {
+  const role = getMembershipRole(db, actor.workspaceId, actor.id);
+  if (role !== "owner" && role !== "admin")
+    throw new AppError("auth.forbidden", "Only workspace owners and admins can change who adds servers from the catalog.");
+  const values = { catalogMembersAdd: input.membersAddRemote, updatedBy: actor.id, updatedAt: new Date() };
+  db.insert(workspaceSettings)
+    .values({ workspaceId: actor.workspaceId, ...values })
+    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
+    .run();
+  recordAudit(db, {
+    actorId: actor.id,
+    workspaceId: actor.workspaceId,
+    action: "workspace.catalog_members",
+    target: actor.workspaceId,
+    detail: { membersAddRemote: input.membersAddRemote },
+  });
+  return catalogSettingsView(db, actor);
+}

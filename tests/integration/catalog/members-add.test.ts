@@ -1,0 +1,123 @@
+/**
+ * The workspace setting that lets members add remote servers from the catalog (docs/catalog.md#who-adds),
+ * on a real SQLite file: off by default (a member's Add is refused), changed only by owners and
+ * admins (audited); once on, a member adds a remote entry, while a package (stdio) stays for
+ * instance administrators and someone outside the workspace is refused whatever they send.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { flushAudit, listAudit } from "@/db/queries/audit";
+import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
+import { upsertMembership } from "@/db/queries/memberships";
+import { createUserWithWorkspace } from "@/db/queries/users";
+import { createTeamWorkspace } from "@/db/queries/workspaces";
+import { addFromEntry } from "@/lib/catalog/workspace-catalog";
+import { catalogSettingsView, membersAddFromCatalog, setCatalogSettings } from "@/lib/catalog/workspace-settings";
+import { addServer } from "@/lib/servers/service";
+import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-members-"));
+const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
+afterAll(() => {
+  flushAudit(db);
+  sqlite.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const person = (email: string) => createUserWithWorkspace(db, { email, name: email, passwordHash: "x" })!;
+const owner = person("owner@example.com");
+const member = person("member@example.com");
+const outsider = person("outsider@example.com");
+const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
+const memberCaller = { id: member.id, isAdmin: false, workspaceId: team.id };
+const outsiderCaller = { id: outsider.id, isAdmin: false, workspaceId: team.id };
+
+const [weather, issues] = exampleServers();
+const entryOf = (server: Record<string, unknown>) => {
+  const { entry } = saveEntryVersion(db, {
+    name: server.name as string,
+    version: server.version as string,
+    serverJson: server,
+    source: "manual",
+    isLatest: true,
+  });
+  return updateCatalogEntry(db, entry.id, { visibility: "all" })!;
+};
+const weatherEntry = entryOf(weather);
+const issuesEntry = entryOf(issues);
+const remoteBody = (name: string) => ({
+  option: "remote.0",
+  name,
+  credentials: "per_member" as const,
+  values: { "header.Authorization.api_key": "member-key" },
+});
+const addAs = (caller: typeof memberCaller, entryId: string, body: Parameters<typeof addFromEntry>[3]) => {
+  const made = addFromEntry(db, caller, entryId, body);
+  return addServer(db, caller, made.input, { catalog: made.catalog, membersMay: made.membersMay });
+};
+
+describe("members adding from the catalog", () => {
+  it("is off by default: a member's Add of a remote entry is refused", () => {
+    expect(membersAddFromCatalog(db, team.id)).toBe(false);
+    expect(catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: false, canChange: false });
+    expect(() => addAs(memberCaller, weatherEntry.id, remoteBody("weather"))).toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+  });
+
+  it("only owners and admins change the setting, and the change is audited", () => {
+    expect(() => setCatalogSettings(db, memberCaller, { membersAddRemote: true })).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    expect(() => setCatalogSettings(db, outsiderCaller, { membersAddRemote: true })).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    expect(membersAddFromCatalog(db, team.id)).toBe(false);
+    expect(setCatalogSettings(db, ownerCaller, { membersAddRemote: true })).toEqual({ membersAddRemote: true, canChange: true });
+    expect(listAudit(db, { action: "workspace.catalog_members", workspaceId: team.id }).entries[0]).toMatchObject({
+      actorId: owner.id,
+      detail: { membersAddRemote: true },
+    });
+  });
+
+  it("once on, a member adds a remote entry: an ordinary server that remembers its entry", () => {
+    expect(catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: true, canChange: false });
+    const record = addAs(memberCaller, weatherEntry.id, remoteBody("weather"));
+    expect(record).toMatchObject({
+      createdBy: member.id,
+      transport: "http",
+      catalogEntryId: weatherEntry.id,
+      memberKeys: ["headers.Authorization"],
+    });
+    expect(record.config.headers?.Authorization).toBe("********");
+  });
+
+  it("a package (stdio) stays for instance administrators, even if the service is told members may", () => {
+    const body = { option: "package.0", name: "issues", credentials: "shared" as const, values: { "env.ISSUES_TOKEN": "t" } };
+    expect(() => addAs(memberCaller, issuesEntry.id, body)).toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+    const made = addFromEntry(db, memberCaller, issuesEntry.id, body);
+    expect(made.membersMay).toBe(false);
+    expect(() => addServer(db, memberCaller, made.input, { membersMay: true })).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    expect(() => addServer(db, ownerCaller, made.input, { membersMay: true })).toThrow(
+      expect.objectContaining({ code: "auth.forbidden", field: "command" }),
+    );
+  });
+
+  it("someone outside the workspace is refused, whatever the setting", () => {
+    expect(() => addAs(outsiderCaller, weatherEntry.id, remoteBody("outside"))).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+  });
+
+  it("turned off again, members are refused again", () => {
+    setCatalogSettings(db, ownerCaller, { membersAddRemote: false });
+    expect(() => addAs(memberCaller, weatherEntry.id, remoteBody("weather-2"))).toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+  });
+});
