@@ -5,11 +5,16 @@
  * page; a person removed from the group loses the workspace at their next sign-in; an unverified email
  * never reaches an existing account; SSO-only mode hides the password form and refuses password
  * sign-in through the API, except for the break-glass administrator; a second factor is still owed
- * after an SSO sign-in.
+ * after an SSO sign-in; groups the provider sends only from its userinfo endpoint map too; an
+ * administrator edits a provider in the admin area (1280 and 390 px, axe clean), the client secret
+ * kept when left blank and never shown, with the re-authentication prompt after 10 minutes.
  */
+import path from "node:path";
 import { type APIRequestContext, type Browser, expect, type Page, request as playwrightRequest, test } from "@playwright/test";
+import Database from "better-sqlite3";
 import { generate } from "otplib";
 import { startOidcIdp } from "../fixtures/oidc/idp.mjs";
+import { expectNoSeriousA11yViolations, horizontalOverflow } from "./pages/a11y";
 import { ADMIN, AuthPages, newAccount, setupCode, waitForHydration } from "./pages/app";
 
 const PORT = Number(process.env.E2E_PORT ?? 3111);
@@ -19,7 +24,12 @@ const IDP_PORT = PORT + 2;
 const CLIENT = { clientId: "switchboard-sso", clientSecret: "fixture-client-secret" };
 const run = Date.now().toString(36);
 
-type Idp = { issuer: string; accounts: Map<string, Record<string, unknown>>; close(): Promise<void> };
+type Idp = {
+  issuer: string;
+  accounts: Map<string, Record<string, unknown>>;
+  userinfoOnlyClaims: Set<string>;
+  close(): Promise<void>;
+};
 let idp: Idp;
 let admin: APIRequestContext;
 let engineering: string;
@@ -122,6 +132,116 @@ test("removed from the group, the person loses the workspace at their next sign-
   await ssoSignIn(page, `ada-${run}`);
   await expect(page.getByTestId("current-user")).toContainText(`Ada ${run}`);
   expect((await myWorkspaces(page)).map((w) => w.id)).not.toContain(engineering);
+  await page.context().close();
+});
+
+test("groups the provider sends only from its userinfo endpoint map like those of the ID token", async ({ browser }) => {
+  idp.userinfoOnlyClaims.add("groups");
+  try {
+    idp.accounts.set(`una-${run}`, { email: `una-${run}@acme.test`, email_verified: true, name: `Una ${run}`, groups: ["eng"] });
+    const page = await freshPage(browser);
+    await ssoSignIn(page, `una-${run}`);
+    await expect(page.getByTestId("current-user")).toContainText(`Una ${run}`);
+    expect(await myWorkspaces(page)).toEqual(expect.arrayContaining([expect.objectContaining({ id: engineering, role: "admin" })]));
+    await page.context().close();
+  } finally {
+    idp.userinfoOnlyClaims.clear();
+  }
+});
+
+/** Every sign-in of the administrator `minutes` old (what sessions.authenticated_at holds). */
+function ageAdminSignIns(minutes: number) {
+  const db = new Database(path.join(process.env.E2E_DATA_DIR ?? "", "switchboard.db"));
+  try {
+    db.prepare("update sessions set authenticated_at = ? where user_id = (select id from users where email = ?)").run(
+      Date.now() - minutes * 60_000,
+      ADMIN.email,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+test("an administrator edits a provider at 1280 and 390 px: filled in, the secret kept when left blank and never shown, axe clean", async ({
+  browser,
+}) => {
+  // Two rounds in the admin area with axe, then a sign-in at the provider: longer than one flow.
+  test.setTimeout(300_000);
+  for (const width of [1280, 390]) {
+    const page = await freshPage(browser);
+    await page.setViewportSize({ width, height: 900 });
+    await new AuthPages(page).signIn(ADMIN);
+    await page.goto("/admin");
+    await waitForHydration(page);
+    const row = page.getByTestId("sso-provider-acme");
+    await row.getByRole("button", { name: /^Edit / }).click();
+    const form = page.getByTestId("sso-provider-edit-acme");
+    await expect(form.getByLabel("Issuer URL")).toHaveValue(idp.issuer);
+    await expect(form.getByLabel("Client id")).toHaveValue(CLIENT.clientId);
+    await expect(form.getByLabel("Claim that maps to roles (for example groups)")).toHaveValue("groups");
+    await expect(form.getByLabel(/Workspaces: one per line/)).toHaveValue(`eng, ${engineering}, admin`);
+    await expect(form.getByLabel(/Client secret/)).toHaveValue("");
+    expect(await page.content()).not.toContain(CLIENT.clientSecret);
+    const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+    expect(scrollWidth, `${width} px: no sideways scroll`).toBeLessThanOrEqual(innerWidth);
+    await expectNoSeriousA11yViolations(page, `admin, editing a provider at ${width} px`);
+
+    await form.getByLabel("Button label").fill(`Acme ${width}`);
+    await form.getByLabel(/Email domains/).fill("acme.test, acme.example");
+    await form.getByRole("button", { name: "Save provider" }).click();
+    await expect(page.getByTestId("sso-admin").getByRole("status")).toHaveText("Provider saved.");
+    await expect(form).toHaveCount(0);
+    await expect(row).toContainText(`Acme ${width}`);
+    await expect(row).toContainText("new accounts: acme.test, acme.example");
+    await page.context().close();
+  }
+  const [view] = ((await (await admin.get("/api/admin/sso-providers")).json()) as { id: string }[]).filter((p) => p.id === "acme");
+  expect(view).toMatchObject({ label: "Acme 390", hasClientSecret: true, allowedDomains: ["acme.test", "acme.example"] });
+  expect(JSON.stringify(view)).not.toContain(CLIENT.clientSecret);
+  // The stored secret still works: the code is redeemed at the provider with it.
+  idp.accounts.set(`kept-${run}`, { email: `kept-${run}@acme.test`, email_verified: true, name: `Kept ${run}`, groups: [] });
+  const person = await freshPage(browser);
+  await ssoSignIn(person, `kept-${run}`);
+  await expect(person.getByTestId("current-user")).toContainText(`Kept ${run}`);
+  await person.context().close();
+});
+
+test("editing a provider after 10 minutes asks for the password first, then saves; audited without the secret", async ({ browser }) => {
+  const page = await freshPage(browser);
+  await new AuthPages(page).signIn(ADMIN);
+  ageAdminSignIns(11);
+  try {
+    const stale = await page.request.put("/api/admin/sso-providers/acme", {
+      data: { issuer: idp.issuer, clientId: CLIENT.clientId, label: "Stale" },
+    });
+    expect(stale.status()).toBe(403);
+    expect((await stale.json()).code).toBe("auth.reauth_required");
+
+    await page.goto("/admin");
+    await waitForHydration(page);
+    await page
+      .getByTestId("sso-provider-acme")
+      .getByRole("button", { name: /^Edit / })
+      .click();
+    const form = page.getByTestId("sso-provider-edit-acme");
+    await form.getByLabel("Button label").fill("Acme SSO");
+    await form.getByLabel(/Client secret/).fill(CLIENT.clientSecret);
+    await form.getByRole("button", { name: "Save provider" }).click();
+    const prompt = page.getByTestId("reauth-prompt");
+    await expect(prompt).toBeVisible();
+    await prompt.getByLabel("Password").fill(ADMIN.password);
+    await prompt.getByRole("button", { name: "Confirm" }).click();
+    await expect(prompt).toBeHidden();
+    await expect(page.getByTestId("sso-admin").getByRole("status")).toHaveText("Provider saved.");
+    await expect(page.getByTestId("sso-provider-acme")).toContainText("Acme SSO");
+  } finally {
+    // The spec's API client signed in as the administrator too: fresh again for the remaining tests.
+    ageAdminSignIns(0);
+  }
+  const audit = await (await admin.get("/api/admin/audit?action=instance.sso_provider_edit")).text();
+  expect(audit).toContain("instance.sso_provider_edit");
+  expect(audit).toContain('"secretReplaced":true');
+  expect(audit).not.toContain(CLIENT.clientSecret);
   await page.context().close();
 });
 
