@@ -2,14 +2,10 @@
  * Next runs `register` once when the server starts. On Node it installs the front door
  * (lib/lane/front-door.ts) and the direct lane (lib/lane/direct-lane.ts) that the app's HTTP server
  * (scripts/server.mjs) consults, in that order, before Next; first of all it starts OpenTelemetry
- * when an OTLP endpoint is configured (lib/telemetry/sdk.ts, docs/telemetry.md). Before anything,
- * the single sign-on providers of the environment are parsed: a wrong one fails the start.
+ * when an OTLP endpoint is configured (lib/telemetry/sdk.ts, docs/telemetry.md).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // A half-configured single sign-on provider stops the start with its variable named (docs/sso.md).
-  const [{ ssoProvidersFromEnv }, { environment }] = await Promise.all([import("./lib/auth/sso/env-providers"), import("./lib/env")]);
-  ssoProvidersFromEnv(environment());
   const [{ installFrontDoor }, { installDirectLane }, { DIRECT_ROUTES }, { requireWorkspace }] = await Promise.all([
     import("./lib/lane/front-door"),
     import("./lib/lane/direct-lane"),

@@ -1,10 +1,12 @@
 // Prepares the data directory before the server starts: generated secrets, migrations and the
-// key check. Exits 1 with one clear message when the key does not match the data.
+// key check. Exits 1 with one clear message when the key does not match the data, or when a
+// setting checked here (trusted proxies, single sign-on providers) is malformed.
 import path from "node:path";
 import { getDb, closeDb } from "../db/client";
 import { SecretKeyError, readOrCreateSecretFile } from "../lib/crypto";
 import { dataDir } from "../lib/env";
 import { ensureSetupCode, setupCodeLogLine } from "../lib/auth/setup-code";
+import { ssoProvidersFromEnv } from "../lib/auth/sso/env-providers";
 import { TrustedProxiesError, parseTrustedProxies } from "../lib/security/client-address";
 import { describePublicUrl } from "../lib/security/public-url";
 
@@ -18,6 +20,14 @@ try {
   const proxies = process.env.SWITCHBOARD_TRUSTED_PROXIES?.trim();
   parseTrustedProxies(proxies);
   console.log(`switchboard: client addresses from ${proxies ? `X-Forwarded-For behind ${proxies}` : "the socket (no trusted proxies)"}`);
+  // A half-configured single sign-on provider (or a malformed role mapping) stops the start with its
+  // variable named (docs/sso.md); Next would only log a failing instrumentation hook and serve on.
+  try {
+    ssoProvidersFromEnv(process.env);
+  } catch (error) {
+    console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   // Printed at every start while no account exists, so the code is in the log whoever looks.
   if (setup) console.log(setupCodeLogLine(setup.code));
 } catch (error) {

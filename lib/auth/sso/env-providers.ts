@@ -2,7 +2,7 @@
  * Providers from the environment (docs/configuration.md#single-sign-on): `SWITCHBOARD_OIDC_<NAME>_ISSUER`,
  * `_CLIENT_ID`, `_CLIENT_SECRET`, `_ALLOWED_DOMAINS` (comma-separated), `_LABEL` (default the
  * name), `_SCOPES`, and claims to roles with `_ROLES_CLAIM` and `_ROLES` (lib/auth/sso/env-roles.ts).
- * Pure over the bag it is given, so a test passes its own; instrumentation.ts calls it at start-up.
+ * Pure over the bag it is given, so a test passes its own; scripts/preflight.ts calls it at start-up.
  */
 import type { EnvBag } from "../../env";
 import { parseEnvClaimMapping } from "./env-roles";

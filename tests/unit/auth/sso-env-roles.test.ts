@@ -1,6 +1,6 @@
 /**
  * Claims to roles from the environment (lib/auth/sso/env-roles.ts): the `_ROLES` syntax, and each
- * malformed value refused with the variable named (instrumentation.ts parses them at start-up).
+ * malformed value refused with the variable named (scripts/preflight.ts parses them at start-up).
  */
 import { describe, expect, it } from "vitest";
 import { ssoProvidersFromEnv } from "@/lib/auth/sso/env-providers";
