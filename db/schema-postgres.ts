@@ -67,4 +67,5 @@ export const {
   usageLatency,
   usagePrices,
   usageBudgets,
+  personalTokens,
 } = tables;

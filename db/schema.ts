@@ -44,4 +44,5 @@ export const {
   usageLatency,
   usagePrices,
   usageBudgets,
+  personalTokens,
 } = tables;

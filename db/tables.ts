@@ -10,6 +10,7 @@ import { defineSsoTables } from "./tables-sso";
 import { defineCatalogTables } from "./tables-catalog";
 import { defineIdentityTables } from "./tables-identity";
 import { defineTrustTables } from "./tables-trust";
+import { definePersonalTokenTables } from "./tables-tokens";
 
 /**
  * Every table, built with the column kit `k`. Use only the kit's helpers and the builder methods both
@@ -276,5 +277,6 @@ export function defineTables(k: ColumnKit) {
     ...defineCatalogTables(k, { users, workspaces }),
     ...defineSsoTables(k, users),
     ...defineUsageTables(k),
+    ...definePersonalTokenTables(k, { users, workspaces }),
   };
 }
