@@ -2,7 +2,7 @@
  * The instance's second-factor policies (docs/second-factors.md#policies): "required for instance
  * administrators" (unset = on as soon as any administrator has enrolled) and "required for everyone".
  * Someone the policy covers who has no factor is sent to enrol before anything else, and an
- * administrator without one cannot create stdio servers while the administrators' policy is on.
+ * administrator without one never creates stdio servers, whatever the policies say.
  */
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
@@ -60,11 +60,12 @@ export function mustEnrol(db: Db, user: { id: string; isAdmin: boolean }): boole
 }
 
 /**
- * Refuse creating a stdio server (a program on the host) for an administrator without a second
- * factor while the administrators' policy is on (`auth.enrolment_required`).
+ * Refuse creating a stdio server (a program on the host) for an administrator without a confirmed
+ * second factor (`auth.enrolment_required`), whatever the policies: a stolen password alone must
+ * never run code on the host.
  */
 export function assertFactorForStdio(db: Db, user: { id: string; isAdmin: boolean }): void {
-  if (!user.isAdmin || !mfaPolicy(db).requiredForAdmins || hasConfirmedFactor(db, user.id)) return;
+  if (!user.isAdmin || hasConfirmedFactor(db, user.id)) return;
   throw new AppError(
     "auth.enrolment_required",
     "Add a second factor to your account (Account › Second factors) before creating a stdio server.",

@@ -41,7 +41,7 @@ export function startSavedServer(caller: Actor, serverId: string): void {
 
 /**
  * Add a server and start it. A stdio server (a program on the host) needs its administrator to have
- * a second factor while "required for instance administrators" is on (`auth.enrolment_required`).
+ * a second factor, whatever the policies (`auth.enrolment_required`).
  */
 export function addAndStartServer(caller: Actor, body: NewServerInput, options: AddOptions = {}) {
   if (transportOf(body.config) === "stdio") assertFactorForStdio(getDb(), caller);

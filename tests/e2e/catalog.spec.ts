@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./helpers/fixtures";
+import { signedInStdioAdmin } from "./helpers/stdio-admin";
 import { expectNoSeriousA11yViolations, horizontalOverflow } from "./pages/a11y";
 import { waitForHydration } from "./pages/app";
 import { addMember, createTeam, SETUP, signedInAdmin, signedUp } from "./pages/workspaces";
@@ -98,12 +99,15 @@ test("admin imports two registry entries and restricts one; members see what the
   const npm = example("npm-github");
   let registry = await startRegistry([{ server: remote }, { server: npm }]);
   const admin = await signedInAdmin(browser);
+  // Creating stdio servers needs an administrator with a second factor: the stdio administrator adds the npm entry.
+  const boxer = await signedInStdioAdmin(browser);
   const mate = await signedUp(browser, "catalog-mate");
   const outsider = await signedUp(browser, "catalog-outsider");
   try {
     const teamName = `Catalog ${Date.now()}`;
     const team = await createTeam(admin, teamName);
     await addMember(admin, team.id, mate, "member");
+    await addMember(admin, team.id, boxer, "admin");
 
     // The administrator adds the registry, browses it and imports both entries.
     const page = admin.page;
@@ -201,16 +205,16 @@ test("admin imports two registry entries and restricts one; members see what the
       })
       .toBe("connected");
 
-    // The administrator adds the npm entry: a sandboxed stdio server, its launch line shown first.
-    await page.goto(`/w/${team.slug}/servers/catalog`);
-    await waitForHydration(page);
-    await page.getByTestId(`catalog-item-${npm.name}`).getByRole("button", { name: "Add" }).click();
-    const npmForm = page.getByTestId(`catalog-add-form-${npm.name}`);
+    // The stdio administrator adds the npm entry: a sandboxed stdio server, its launch line shown first.
+    await boxer.page.goto(`/w/${team.slug}/servers/catalog`);
+    await waitForHydration(boxer.page);
+    await boxer.page.getByTestId(`catalog-item-${npm.name}`).getByRole("button", { name: "Add" }).click();
+    const npmForm = boxer.page.getByTestId(`catalog-add-form-${npm.name}`);
     await expect(npmForm.getByTestId("catalog-launch")).toHaveText("npx -y @example/issues-mcp@0.6.2 --mode <mode>");
     await npmForm.getByLabel("ISSUES_TOKEN").fill("not-a-real-token");
     await npmForm.getByRole("button", { name: "Save server" }).click();
-    await expect(page).toHaveURL(new RegExp(`/w/${team.slug}/servers/[0-9a-f-]{36}$`));
-    const stdio = await (await page.request.get(`/api/w/${team.slug}/servers/${page.url().split("/").pop()}`)).json();
+    await expect(boxer.page).toHaveURL(new RegExp(`/w/${team.slug}/servers/[0-9a-f-]{36}$`));
+    const stdio = await (await boxer.page.request.get(`/api/w/${team.slug}/servers/${boxer.page.url().split("/").pop()}`)).json();
     expect(stdio).toMatchObject({
       transport: "stdio",
       config: { command: "npx", args: ["-y", "@example/issues-mcp@0.6.2", "--mode", "read"] },
@@ -235,6 +239,6 @@ test("admin imports two registry entries and restricts one; members see what the
     expect(await added.json()).toMatchObject({ name: "mine", createdBy: mate.id, catalog: { version: "1.1.0" } });
   } finally {
     await registry.close();
-    await Promise.all([admin.close(), mate.close(), outsider.close()]);
+    await Promise.all([admin.close(), boxer.close(), mate.close(), outsider.close()]);
   }
 });

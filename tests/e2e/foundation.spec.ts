@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signInStdioAdmin } from "./helpers/stdio-admin";
 import { ADMIN, AuthPages, ServersPage, newAccount } from "./pages/app";
 
 // One account registered first in this file's run is the instance admin (fresh data dir per run).
@@ -19,8 +20,16 @@ test.describe
       await expect(page.getByTestId("server-remote-api")).toContainText("https://mcp.example.com/mcp");
       await expect(page.locator("body")).not.toContainText("sk-e2e-secret-value-123");
 
+      // A stdio server needs an administrator with a second factor: the suite's stdio administrator
+      // adds it in their workspace (ADMIN keeps none), then ADMIN carries on.
+      await auth.signOut();
+      await signInStdioAdmin(page);
+      await servers.open();
       await servers.addStdio("memory", "npx", ["-y", "@modelcontextprotocol/server-memory"]);
       await expect(page.getByTestId("server-memory")).toContainText("npx -y @modelcontextprotocol/server-memory");
+      await auth.signOut();
+      await auth.signIn(admin);
+      await servers.open();
 
       // A bad config: the error appears at the field it concerns.
       await servers.startAdding("broken");
@@ -92,6 +101,7 @@ test.describe
       await auth.signIn(admin);
       const list = await page.request.get("/api/servers");
       const names = (await list.json()).servers.map((s: { name: string }) => s.name);
-      expect(names).toEqual(["memory", "remote-api"]);
+      // "memory" lives in the stdio administrator's workspace (the first test), not ADMIN's.
+      expect(names).toEqual(["remote-api"]);
     });
   });

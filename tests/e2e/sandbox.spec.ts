@@ -2,11 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { ADMIN, AuthPages } from "./pages/app";
+import { signInStdioAdmin } from "./helpers/stdio-admin";
 
 // stdio servers added through the web API run in the bubblewrap sandbox (docs/security.md#stdio-sandbox).
 test("an admin's stdio servers run sandboxed through the web API, the launch shown first", async ({ page }) => {
-  await new AuthPages(page).signIn(ADMIN);
+  // Creating stdio servers needs an administrator with a second factor.
+  await signInStdioAdmin(page);
   const shared = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-e2e-shared-"));
   // Sandboxed servers run as their own unprivileged uid: a shared folder must be world-readable.
   fs.chmodSync(shared, 0o755);

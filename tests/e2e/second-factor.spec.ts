@@ -2,7 +2,8 @@
  * Second factors and re-authentication in the browser (docs/second-factors.md): enrolling an
  * authenticator on the account page (codes computed here with otplib), signing in with a code and
  * with a recovery code, wrong and reused codes refused and throttled; "required for instance
- * administrators" sending an admin without a factor to enrol first and refusing stdio until then;
+ * administrators" sending an admin without a factor to enrol first; stdio refused to an admin
+ * without a factor whatever the policy;
  * and the re-authentication prompt retrying an act after an old sign-in.
  */
 import Database from "better-sqlite3";
@@ -137,12 +138,26 @@ test.describe("TOTP second factor", () => {
 });
 
 test.describe("required for instance administrators", () => {
-  test("an admin without a factor is sent to enrol first, and stdio creation is refused until they have one", async ({ page, request }) => {
+  test("an admin without a factor is sent to enrol first, and stdio creation is refused until they have one, even with the policy off", async ({
+    page,
+    request,
+  }) => {
     const account = newAccount("mfa-admin");
     await register(request, account);
     const admin = await adminClient();
+    const stdio = { name: `box-${Date.now()}`, config: { command: "node", args: ["--version"] } };
     try {
       expect((await admin.patch(`/api/admin/users/${await userId(admin, account.email)}`, { data: { isAdmin: true } })).status()).toBe(200);
+      // The administrators' policy off: signed in without a code, but still no stdio server without a factor.
+      const off = await admin.put("/api/admin/mfa-policy", { data: { requiredForAdmins: false, requiredForEveryone: false } });
+      expect(off.status()).toBe(200);
+      const unguarded = await playwrightRequest.newContext({ baseURL: BASE });
+      expect((await credentials(unguarded, { email: account.email, password: account.password }, freshAddress())).status()).toBe(200);
+      const refusedOff = await unguarded.post("/api/servers", { data: stdio });
+      expect(refusedOff.status()).toBe(403);
+      expect(await refusedOff.json()).toMatchObject({ code: "auth.enrolment_required", field: "command" });
+      await unguarded.dispose();
+
       const policy = await admin.put("/api/admin/mfa-policy", { data: { requiredForAdmins: true, requiredForEveryone: false } });
       expect(policy.status()).toBe(200);
 
@@ -152,7 +167,6 @@ test.describe("required for instance administrators", () => {
       // Every page sends them back here first.
       await page.goto("/servers");
       await expect(page).toHaveURL(/\/enrol$/);
-      const stdio = { name: `box-${Date.now()}`, config: { command: "node", args: ["--version"] } };
       const refused = await page.request.post("/api/servers", { data: stdio });
       expect(refused.status()).toBe(403);
       expect((await refused.json()).code).toBe("auth.enrolment_required");

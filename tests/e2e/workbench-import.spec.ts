@@ -4,7 +4,8 @@
  * consent), and an export that imports back to the same configs.
  */
 import { expect, test } from "./helpers/fixtures";
-import { ADMIN, AuthPages, newAccount, ServersPage } from "./pages/app";
+import { signInStdioAdmin } from "./helpers/stdio-admin";
+import { AuthPages, newAccount, ServersPage } from "./pages/app";
 
 function claudeJson(suffix: string, url: string): string {
   return JSON.stringify(
@@ -36,7 +37,8 @@ test("a member imports the HTTP entry of a Claude Desktop file; the stdio entry 
 });
 
 test("the administrator sees the stdio entry's exact launch and imports it on consent", async ({ page, everything }) => {
-  await new AuthPages(page).signIn(ADMIN);
+  // Creating stdio servers needs an administrator with a second factor.
+  await signInStdioAdmin(page);
   await new ServersPage(page).open();
   await page.getByTestId("open-import").click();
   await page.getByTestId("import-text").fill(claudeJson("a", everything.url));

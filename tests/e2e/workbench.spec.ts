@@ -5,7 +5,8 @@
  * level, and a killed stdio server whose status changes and recovers without a reload.
  */
 import { expect, test } from "./helpers/fixtures";
-import { ADMIN, AuthPages, newAccount } from "./pages/app";
+import { signInStdioAdmin } from "./helpers/stdio-admin";
+import { AuthPages, newAccount } from "./pages/app";
 import { InspectorPage } from "./pages/inspector";
 
 async function addServer(page: import("@playwright/test").Page, name: string, config: Record<string, unknown>): Promise<string> {
@@ -79,7 +80,8 @@ test("a log message shows after switching the level", async ({ page, everything 
 });
 
 test("a killed stdio server's status changes without a reload, then recovers", async ({ page }) => {
-  await new AuthPages(page).signIn(ADMIN);
+  // Creating stdio servers needs an administrator with a second factor.
+  await signInStdioAdmin(page);
   const id = await addServer(page, `killable-${Date.now() % 100000}`, {
     command: "node",
     args: ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
