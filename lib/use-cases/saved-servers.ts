@@ -52,10 +52,12 @@ export function addAndStartServer(caller: Actor, body: NewServerInput, options: 
 
 /**
  * Change a server and start it with its new config (the old connection closes). Moving its origin,
- * its credential mode or a secret needs a recent sign-in (`auth.reauth_required`).
+ * its credential mode or a secret needs a recent sign-in (`auth.reauth_required`); a stdio config
+ * runs a program on the host again, so it needs a second factor as adding one does.
  */
 export function changeAndStartServer(caller: Actor & ReauthActor, id: string, body: ServerInput, catalogVersion?: string) {
   const db = getDb();
+  if (transportOf(body.config) === "stdio") assertFactorForStdio(db, caller);
   if (sensitiveServerChange(db, caller, id, body)) requireRecentAuth(db, caller);
   const view = changeServerView(db, caller, id, body, catalogVersion);
   startSavedServer(caller, view.id);

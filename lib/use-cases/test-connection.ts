@@ -7,6 +7,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { getDb } from "../../db/client";
+import { assertFactorForStdio } from "../auth/mfa-policy";
 import { readServerSecrets } from "../../db/queries/servers";
 import { AppError } from "../errors";
 import { type ServerConfig, transportOf } from "../mcp/config";
@@ -39,6 +40,8 @@ export async function testServerConnection(
   if (transportOf(config) === "stdio" && !caller.isAdmin) {
     throw new AppError("auth.forbidden", "Only instance administrators can run stdio (command) servers.", "command");
   }
+  // Testing a stdio config launches it on the host: the same second factor as saving one.
+  if (transportOf(config) === "stdio") assertFactorForStdio(getDb(), caller);
   if (body.serverId) {
     const record = getServer(getDb(), caller, body.serverId);
     const restored = restoreMaskedSecrets(config, readServerSecrets(getDb(), record));

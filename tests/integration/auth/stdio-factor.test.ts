@@ -1,15 +1,23 @@
 /**
  * A second factor before any stdio server (docs/second-factors.md#policies): an instance
  * administrator without a confirmed factor is refused whatever the policies say, and one with a
- * factor is not; a member is left to the stdio check of the servers service.
+ * factor is not (adding, testing or changing a stdio config alike); a member is left to the stdio
+ * check of the servers service.
  */
 import { generate } from "otplib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { assertFactorForStdio, setMfaPolicy } from "@/lib/auth/mfa-policy";
 import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/auth/second-factors";
+import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
+import { addServerView } from "@/lib/servers/service";
+import { changeAndStartServer } from "@/lib/use-cases/saved-servers";
+import { testServerConnection } from "@/lib/use-cases/test-connection";
 import { registerTestUser } from "../../helpers/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+
+// The use cases are marked server-only (a bundler marker that throws outside Next's server build).
+vi.mock("server-only", () => ({}));
 
 let dir: string;
 const admin = { id: "", email: "stdio-admin@example.com", isAdmin: true };
@@ -33,6 +41,18 @@ describe("a second factor before a stdio server", () => {
     expect(refused).toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
     // A member never creates stdio servers at all: that refusal is the servers service's (auth.forbidden).
     expect(() => assertFactorForStdio(getDb(), member)).not.toThrow();
+  });
+
+  it("refuses to test, or change to, a stdio config for an administrator without one", async () => {
+    const workspaceId = getPersonalWorkspaceId(getDb(), admin.id)!;
+    const actor = { ...admin, workspaceId, sessionId: "no-session" };
+    const config = { command: process.execPath, args: ["--version"] };
+    // Saved below the use case (which would refuse it): a stdio server another administrator added.
+    const saved = addServerView(getDb(), actor, { name: "local", config });
+    await expect(testServerConnection(actor, { config })).rejects.toMatchObject({ code: "auth.enrolment_required", field: "command" });
+    expect(() => changeAndStartServer(actor, saved.id, { name: "local", config: { ...config, args: ["-e", "1"] } })).toThrow(
+      expect.objectContaining({ code: "auth.enrolment_required", field: "command" }),
+    );
   });
 
   it("lets an administrator with a confirmed factor through, the policies off", async () => {
