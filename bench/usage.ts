@@ -1,7 +1,7 @@
 /**
  * What usage recording costs (docs/usage.md): sequential `echo` calls through the engine (McpPool,
  * the same client machinery on both sides) with the app's `onRequestEnd` hook recording each call
- * into a SQLite file, against the same pool without it; rounds alternate (off, on, off, on…) so the
+ * into a SQLite file, against the same pool without it; rounds alternate (off, on, on, off…) so the
  * machine's drift lands on both sides. Then the Usage page's queries over 1,000,000 recorded calls
  * seeded through the same writer. CPU per call is this process's own (the server runs in a child).
  * Recording's own CPU per call is also timed alone, the figure the alternating rounds' noise hides.
@@ -43,10 +43,13 @@ async function main() {
   const p50 = { off: [] as number[], on: [] as number[] };
   for (const pool of [off, on]) await pool.discover(user.id, [server]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [label, pool] of [
+    // off, on, then on, off, …: each side runs first as often as second (with "on" always second,
+    // the collection of the previous round's garbage landed in its rounds).
+    const order = [
       ["off", off],
       ["on", on],
-    ] as const) {
+    ] as const;
+    for (const [label, pool] of round % 2 === 0 ? order : [...order].reverse()) {
       const call = async () => {
         const outcome = await pool.session(user.id, server).callTool("echo", { message: "bench" });
         if (outcome.isError) throw new Error("echo failed");
