@@ -24,6 +24,7 @@ const WHOLE_MATCH: RegExp[] = [
   /\bnpm_[A-Za-z0-9]{30,}/g, // npm access token
   /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab personal access token
   /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face token
+  /\bsbp_[A-Za-z0-9_-]{32,}/g, // Switchboard personal access token (lib/auth/personal-tokens.ts)
 ];
 
 /** Patterns whose first group is kept (the label) and the rest replaced. */

@@ -1,7 +1,8 @@
 /**
  * The instance's catalog served as a registry (`GET /v0.1/servers`, `…/{name}/versions`,
  * `…/versions/{version|latest}`, shapes of the MCP Registry's `/v0.1` OpenAPI): what the calling
- * user may see (entries shown to any workspace they belong to; instance administrators: all),
+ * user may see (entries shown to any workspace they belong to; instance administrators: all; a
+ * personal access token: its workspace's),
  * deleted entries left out. `isLatest` marks the version the catalog offers (its pin, else the latest).
  */
 import { z } from "zod";
@@ -22,6 +23,8 @@ import { OFFICIAL_META } from "./registry-client";
 export interface RegistryReader {
   id: string;
   isAdmin: boolean;
+  /** A personal access token's workspace: only what that workspace sees, administrators included. */
+  tokenWorkspaceId?: string | null;
 }
 
 /** Query of `GET /v0.1/servers`. */
@@ -36,13 +39,16 @@ export const registryListQuerySchema = z.object({
 type Served = { entry: CatalogEntryRecord; version: CatalogVersionRecord; offered: boolean };
 
 function visible(db: Db, reader: RegistryReader): Served[] {
+  // A token reads as its one workspace (least privilege for a script); the session as every workspace of the user.
   const entries = (
-    reader.isAdmin
-      ? listCatalogEntries(db)
-      : listEntriesVisibleIn(
-          db,
-          listWorkspacesForUser(db, reader.id).map((w) => w.id),
-        )
+    reader.tokenWorkspaceId
+      ? listEntriesVisibleIn(db, [reader.tokenWorkspaceId])
+      : reader.isAdmin
+        ? listCatalogEntries(db)
+        : listEntriesVisibleIn(
+            db,
+            listWorkspacesForUser(db, reader.id).map((w) => w.id),
+          )
   ).filter((e) => e.status !== "deleted");
   const versions = versionsOfEntries(
     db,

@@ -16,6 +16,8 @@ import {
   lostWorkspaceAccess as lostAccessOver,
 } from "../auth/workspace";
 import type { ErrorBody } from "../errors";
+import { authenticateToken, bearerToken, type TokenScope } from "../auth/personal-tokens";
+import { enforceRequestRate } from "../quotas";
 import { redirectToChat as chatRedirectOver, redirectToWorkspaceSection as sectionRedirectOver } from "../auth/workspace-redirect";
 
 export type { SessionUser, WorkspaceCaller };
@@ -27,6 +29,31 @@ export { slugOf } from "../auth/workspace";
  */
 export function requireUser(request?: Request): Promise<SessionUser> {
   return userOver(getDb(), request);
+}
+
+/** Who calls a route open to personal access tokens. */
+export interface ApiCaller {
+  id: string;
+  email: string;
+  name: string;
+  isAdmin: boolean;
+  /** The one workspace of the personal access token the request came with; null for the browser session. */
+  tokenWorkspaceId: string | null;
+}
+
+/**
+ * The caller by `Authorization: Bearer sbp_…` (a personal access token with `scope`: a 401 `token.*`
+ * otherwise), else by the session as `requireUser`. A bearer header wins over a cookie sent with it.
+ */
+export async function requireUserOrToken(request: Request, scope: TokenScope): Promise<ApiCaller> {
+  const secret = bearerToken(request);
+  if (secret === null) {
+    const { id, email, name, isAdmin } = await requireUser(request);
+    return { id, email, name, isAdmin, tokenWorkspaceId: null };
+  }
+  const { user, workspaceId } = authenticateToken(getDb(), secret, scope);
+  enforceRequestRate(user.id);
+  return { ...user, tokenWorkspaceId: workspaceId };
 }
 
 /** The signed-in user for a page; redirects to /signin otherwise, and to /enrol when a second-factor policy says so. */

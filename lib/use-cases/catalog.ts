@@ -31,7 +31,13 @@ import { getServer } from "../servers/lookup";
 import type { Actor } from "../servers/service";
 import type { ReauthActor } from "../auth/reauth";
 import { addAndStartServer, changeAndStartServer } from "./saved-servers";
-import { type registryListQuerySchema, registryList, registryVersion, registryVersions } from "../catalog/registry-api";
+import {
+  type RegistryReader,
+  type registryListQuerySchema,
+  registryList,
+  registryVersion,
+  registryVersions,
+} from "../catalog/registry-api";
 import { AppError } from "../errors";
 
 export { entryChangeSchema } from "../catalog/entries";
@@ -142,20 +148,20 @@ export function applyCatalogUpdate(caller: Actor & ReauthActor, serverId: string
   return changeAndStartServer(caller, serverId, catalogUpdateEdit(db, caller, getServer(db, caller, serverId), version), version);
 }
 
-/** `GET /v0.1/servers` for the signed-in user: the catalog they may see, as a registry page. */
-export function registryServers(user: SessionUser, query: z.infer<typeof registryListQuerySchema>) {
+/** `GET /v0.1/servers` for the caller (session or personal access token): the catalog they may see, as a registry page. */
+export function registryServers(user: RegistryReader, query: z.infer<typeof registryListQuerySchema>) {
   return registryList(getDb(), user, query);
 }
 
 /** `GET /v0.1/servers/{name}/versions`, or `catalog.not_found`. */
-export function registryServerVersions(user: SessionUser, name: string) {
+export function registryServerVersions(user: RegistryReader, name: string) {
   const list = registryVersions(getDb(), user, name);
   if (!list) throw new AppError("catalog.not_found", "Server not found");
   return list;
 }
 
 /** `GET /v0.1/servers/{name}/versions/{version}` (`latest` too), or `catalog.not_found`. */
-export function registryServerVersion(user: SessionUser, name: string, version: string) {
+export function registryServerVersion(user: RegistryReader, name: string, version: string) {
   const one = registryVersion(getDb(), user, name, version);
   if (!one) throw new AppError("catalog.not_found", "Server not found");
   return one;

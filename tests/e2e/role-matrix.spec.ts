@@ -653,6 +653,15 @@ const ROUTES: Route[] = [
   // The caller's own account (not workspace data). Signing out everywhere ends every session of the
   // caller, so it is the last row: each actor's next request (the other scope) is a 401.
   { key: "POST /api/account/password", url: () => "/api/account/password", body: () => ({}), own: EVERYONE(400), userLevel: true },
+  // Personal access tokens: made only for a workspace the caller belongs to; another user's id is unknown.
+  { key: "GET /api/account/tokens", url: () => "/api/account/tokens", own: EVERYONE(200), userLevel: true },
+  {
+    key: "POST /api/account/tokens",
+    url: () => "/api/account/tokens",
+    body: (c) => ({ name: `matrix ${c.actor}`, workspaceId: c.workspaceId, scopes: ["api:read"], expiresInDays: 7 }),
+    own: MEMBERS_OK(201),
+  },
+  { key: "DELETE /api/account/tokens/[id]", url: () => "/api/account/tokens/no-such-token", own: EVERYONE(404), userLevel: true },
   { key: "DELETE /api/account/sessions", url: () => "/api/account/sessions", own: EVERYONE(200), other: EVERYONE(401) },
 ];
 

@@ -4,8 +4,11 @@ import { headers } from "next/headers";
 import { publicUrlInUse } from "@/lib/use-cases/account";
 import { SecondFactors } from "@/app/_components/factors/second-factors";
 import { myFactors } from "@/lib/use-cases/second-factors";
+import { PersonalTokens } from "@/app/_components/tokens/personal-tokens";
+import { myTokens } from "@/lib/use-cases/personal-tokens";
+import { myWorkspaces } from "@/lib/use-cases/workspaces";
 
-/** The signed-in user's own account: password, second factors and sessions; administrators also see the public URL in use. */
+/** The signed-in user's own account: password, second factors, personal access tokens and sessions; administrators also see the public URL in use. */
 export default async function AccountPage() {
   const user = await requirePageUser();
   const publicUrl = user.isAdmin ? publicUrlInUse(await headers()) : null;
@@ -24,6 +27,19 @@ export default async function AccountPage() {
           lastUsedAt: f.lastUsedAt?.toISOString() ?? null,
         }))}
         recoveryCodesLeft={recoveryCodesLeft}
+      />
+      <PersonalTokens
+        tokens={myTokens(user).map((t) => ({
+          id: t.id,
+          name: t.name,
+          hint: t.hint,
+          workspaceName: t.workspaceName,
+          scopes: t.scopes,
+          expiresAt: t.expiresAt.toISOString(),
+          lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+          state: t.state,
+        }))}
+        workspaces={myWorkspaces(user.id).map((w) => ({ id: w.id, name: w.personal ? "Personal" : w.name }))}
       />
       <SignOutEverywhereButton />
       {publicUrl && (

@@ -10,9 +10,11 @@ export const REGISTRY_CORS = {
   "access-control-max-age": "600",
 } as const;
 
-/** A response with the registry's CORS headers added. */
+/** A response with the registry's CORS headers added (and `WWW-Authenticate: Bearer` on a 401). */
 export function withCors(response: Response): Response {
   for (const [name, value] of Object.entries(REGISTRY_CORS)) response.headers.set(name, value);
+  // RFC 6750 §3: a refused or missing credential names the scheme a client should send.
+  if (response.status === 401) response.headers.set("www-authenticate", 'Bearer realm="switchboard"');
   return response;
 }
 

@@ -19,7 +19,7 @@ const PUBLIC_ROUTES = new Set([
   "app/api/auth/passkey/route.ts", // the options of a passkey sign-in: nobody is signed in yet
   "app/api/metrics/route.ts", // the Prometheus scrape: SWITCHBOARD_METRICS_TOKEN as a bearer token is the permission
 ]);
-const SESSION_CHECK = /\b(requireUser|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
+const SESSION_CHECK = /\b(requireUser|requireUserOrToken|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
 
 /**
  * What app/ may import as a value: the composition layer, the route wrapper and parsers, the shared

@@ -32,6 +32,16 @@ describe("redact: one row per format", () => {
     });
   });
 
+  it("masks a Switchboard personal access token (sbp_ + 43 base64url characters) anywhere in a text", () => {
+    const secret = "sbp_Q2hlY2tfdGhpc19pc19hX3Rva2VuX3dpdGgtZGFzaGVz_0";
+    for (const text of [`token ${secret} here`, `X-Note: ${secret}`, JSON.stringify({ note: `curl -H 'x: ${secret}'` })]) {
+      const out = redact(text);
+      expect(out).not.toContain(secret.slice(4));
+      expect(out).toContain("[REDACTED]");
+    }
+    expect(redact("the sbp_ prefix")).toBe("the sbp_ prefix");
+  });
+
   it("leaves media bytes and ordinary look-alikes untouched", () => {
     const image = { type: "image", mimeType: "image/png", data: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig" };
     expect(redactJson(image)).toEqual(image);

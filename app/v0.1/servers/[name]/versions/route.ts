@@ -1,15 +1,15 @@
-import { requireUser } from "@/lib/use-cases/caller";
+import { requireUserOrToken } from "@/lib/use-cases/caller";
 import { param, route } from "@/lib/http";
 import { registryServerVersions } from "@/lib/use-cases/catalog";
 import { preflight, withCors } from "../../cors";
 
 type Context = { params: Promise<{ name: string }> };
 
-/** Every version of one catalog server the signed-in user may see (`ServerList`), else 404. */
+/** Every version of one catalog server the caller (session or `api:read` token) may see (`ServerList`), else 404. */
 export const GET = async (request: Request, context: Context) =>
   withCors(
     await route(async () => {
-      const user = await requireUser(request);
+      const user = await requireUserOrToken(request, "api:read");
       return Response.json(registryServerVersions(user, decodeURIComponent(await param(context, "name"))));
     })(),
   );

@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/use-cases/caller";
+import { requireUserOrToken } from "@/lib/use-cases/caller";
 import { param, route } from "@/lib/http";
 import { registryServerVersion } from "@/lib/use-cases/catalog";
 import { preflight, withCors } from "../../../cors";
@@ -9,7 +9,7 @@ type Context = { params: Promise<{ name: string; version: string }> };
 export const GET = async (request: Request, context: Context) =>
   withCors(
     await route(async () => {
-      const user = await requireUser(request);
+      const user = await requireUserOrToken(request, "api:read");
       const name = decodeURIComponent(await param(context, "name"));
       return Response.json(registryServerVersion(user, name, decodeURIComponent(await param(context, "version"))));
     })(),

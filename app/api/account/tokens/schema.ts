@@ -1,0 +1,1 @@
+export { createTokenSchema as createTokenBody } from "@/lib/use-cases/personal-tokens";
