@@ -57,7 +57,7 @@ export function addAndStartServer(caller: Actor, body: NewServerInput, options: 
  */
 export function changeAndStartServer(caller: Actor & ReauthActor, id: string, body: ServerInput, catalogVersion?: string) {
   const db = getDb();
-  if (transportOf(body.config) === "stdio") assertFactorForStdio(db, caller);
+  if (body.config && transportOf(body.config) === "stdio") assertFactorForStdio(db, caller);
   if (sensitiveServerChange(db, caller, id, body)) requireRecentAuth(db, caller);
   const view = changeServerView(db, caller, id, body, catalogVersion);
   startSavedServer(caller, view.id);
