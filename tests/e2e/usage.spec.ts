@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import { expect, test } from "./helpers/fixtures";
-import { expectNoSeriousA11yViolations, horizontalOverflow } from "./pages/a11y";
+import { expectNoSeriousA11yViolations, expectNoSidewaysScroll } from "./pages/a11y";
 import { waitForHydration } from "./pages/app";
 import { addMember, createTeam, type Signed, signedInAdmin, signedUp } from "./pages/workspaces";
 
@@ -36,8 +36,7 @@ async function chartsDrawn(who: Signed) {
 }
 
 async function fitsAndPasses(who: Signed, label: string) {
-  const { scrollWidth, innerWidth } = await horizontalOverflow(who.page);
-  expect(scrollWidth, `${label}: no sideways scroll`).toBeLessThanOrEqual(innerWidth);
+  await expectNoSidewaysScroll(who.page, label);
   await expectNoSeriousA11yViolations(who.page, label);
 }
 

@@ -17,3 +17,20 @@ export async function expectNoSeriousA11yViolations(page: Page, label = page.url
 export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
+
+/**
+ * Fail unless the page stops scrolling sideways within a few seconds: content that resizes from a
+ * ResizeObserver callback (the usage charts) lays out a frame or more after the viewport changes,
+ * and on a loaded machine the first reading still saw the old width.
+ */
+export async function expectNoSidewaysScroll(page: Page, label: string) {
+  await expect
+    .poll(
+      async () => {
+        const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+        return scrollWidth - innerWidth;
+      },
+      { message: `${label}: no sideways scroll`, timeout: 10_000 },
+    )
+    .toBeLessThanOrEqual(0);
+}
