@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addServer, callTool, listServers, register, serverStatus, signIn } from "./api.mjs";
+import { addServer, callTool, enrolAuthenticator, listServers, register, serverStatus, signIn } from "./api.mjs";
 import { BASE_IMAGE, buildBaseImage, ensureDebianImage } from "./base-image.mjs";
 import { ensurePackages, podman, podmanOk, writeContainersConf } from "./podman.mjs";
 
@@ -242,6 +242,8 @@ async function main() {
     if (!JSON.stringify(result.content).includes("from the container")) throw new Error(`unexpected echo: ${JSON.stringify(result)}`);
   });
   await check(CHECKS[6], async () => {
+    // The first account is the instance administrator, who needs a second factor to add stdio.
+    await enrolAuthenticator(base, await signIn(base));
     const cookie = await signIn(base);
     const probeId = await addServer(base, cookie, "probe", {
       command: "node",
