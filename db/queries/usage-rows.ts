@@ -8,6 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
+import { gated } from "../transaction";
 
 /** One model request's row, priced already (`costMicros`). */
 export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
@@ -31,39 +32,45 @@ function queueFor(db: Db): Waiting {
   if (!queue) {
     queue = { model: [], mcp: [] };
     queues.set(db, queue);
-    setTimeout(() => flushUsage(db), USAGE_BATCH_MS).unref();
+    setTimeout(async () => await flushUsage(db), USAGE_BATCH_MS).unref();
   }
   return queue;
 }
 
 /** Queue one model request row. */
-export function queueModelRequest(db: Db, row: ModelRequestRow): void {
-  queueFor(db).model.push(row);
+export async function queueModelRequest(db: Db, row: ModelRequestRow): Promise<void> {
+  return gated(db, async () => {
+    queueFor(db).model.push(row);
+  });
 }
 
 /** Queue one MCP request row. */
-export function queueMcpRequest(db: Db, row: McpRequestRow): void {
-  queueFor(db).mcp.push(row);
+export async function queueMcpRequest(db: Db, row: McpRequestRow): Promise<void> {
+  return gated(db, async () => {
+    queueFor(db).mcp.push(row);
+  });
 }
 
 /** Write every row waiting for `db` now (readers and shutdown call this). */
-export function flushUsage(db: Db): void {
-  const queues = waiting();
-  const queue = queues.get(db);
-  if (!queue) return;
-  queues.delete(db);
-  try {
-    const { model, mcp } = preparedInserts(db);
-    // One connection: the prepared statements run inside this transaction.
-    db.transaction((tx) => {
-      for (const row of queue.model) model.run(row);
-      for (const row of queue.mcp) mcp.run(row);
-      addToSums(tx as unknown as Db, queue);
-    });
-  } catch (error) {
-    // Usage is bookkeeping: a failed batch is reported, never thrown into the call that recorded it.
-    console.error(`usage rows could not be written (${queue.model.length + queue.mcp.length} lost): ${String(error)}`);
-  }
+export async function flushUsage(db: Db): Promise<void> {
+  return gated(db, async () => {
+    const queues = waiting();
+    const queue = queues.get(db);
+    if (!queue) return;
+    queues.delete(db);
+    try {
+      const { model, mcp } = preparedInserts(db);
+      // One connection: the prepared statements run inside this transaction.
+      db.transaction((tx) => {
+        for (const row of queue.model) model.run(row);
+        for (const row of queue.mcp) mcp.run(row);
+        addToSums(tx as unknown as Db, queue);
+      });
+    } catch (error) {
+      // Usage is bookkeeping: a failed batch is reported, never thrown into the call that recorded it.
+      console.error(`usage rows could not be written (${queue.model.length + queue.mcp.length} lost): ${String(error)}`);
+    }
+  });
 }
 
 onBeforeClose("usage", flushUsage);
@@ -123,8 +130,8 @@ function preparedInserts(db: Db) {
 }
 
 // process.exit() and a normal end both pass here; better-sqlite3 writes synchronously.
-process.once("exit", () => {
-  for (const db of [...waiting().keys()]) flushUsage(db);
+process.once("exit", async () => {
+  for (const db of [...waiting().keys()]) await flushUsage(db);
 });
 
 /** The UTC day (`YYYY-MM-DD`) of a time. */
@@ -233,6 +240,10 @@ function addToSums(db: Db, queue: Waiting): void {
 }
 
 /** The workspace a server belongs to (usage rows of MCP requests carry it), or null for an unknown id. */
-export function workspaceOfServer(db: Db, serverId: string): string | null {
-  return db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.workspaceId ?? null;
+export async function workspaceOfServer(db: Db, serverId: string): Promise<string | null> {
+  return gated(db, async () => {
+    return (
+      db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.workspaceId ?? null
+    );
+  });
 }

@@ -71,15 +71,15 @@ export async function handCallPolicies(
 }
 
 /** Audit one finished hand call (never the arguments or the result: they may hold secrets). */
-export function auditHandCall(
+export async function auditHandCall(
   db: Db,
   caller: TrustActor,
   server: ServerDefinition,
   rawName: string,
   policy: HandCallPolicy,
   outcome: ToolCallOutcome,
-): void {
-  recordAudit(db, {
+): Promise<void> {
+  await recordAudit(db, {
     actorId: caller.id,
     workspaceId: caller.workspaceId,
     action: "tool.called_by_hand",

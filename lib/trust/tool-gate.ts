@@ -27,12 +27,12 @@ export interface ToolGateOptions {
 export const HELD_TOOL_ERROR = "This tool's definition changed or is new and is waiting for a person to review it; it cannot run.";
 
 /** Held tools by registered name after syncing every server's pins with its current listing. */
-export function heldByName(db: Db, servers: ServerDefinition[], registered: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
+export async function heldByName(db: Db, servers: ServerDefinition[], registered: RegisteredTool[], actor: PinActor): Promise<Map<string, HeldState>> {
   const held = new Map<string, HeldState>();
   for (const server of servers) {
     const mine = registered.filter((t) => t.serverId === server.id);
     if (mine.length === 0) continue;
-    const byRaw = syncToolPins(db, server.id, mine, actor);
+    const byRaw = await syncToolPins(db, server.id, mine, actor);
     for (const tool of mine) {
       const state = tool.kind === "tool" ? byRaw.get(tool.rawName) : undefined;
       if (state) held.set(tool.name, state);
@@ -71,12 +71,12 @@ export class ToolGate {
     for (const server of servers)
       this.trust.set(
         server.id,
-        storedTrust.read(server.id, stamp, () => getServerTrust(db, server.id)),
+        await storedTrust.readAsync(server.id, stamp, async () => await getServerTrust(db, server.id)),
       );
-    this.userChoices = storedChoices.read(`user\n${user.id}`, stamp, () => choicesMap(listToolPoliciesByUser(db, user.id)));
+    this.userChoices = await storedChoices.readAsync(`user\n${user.id}`, stamp, async () => choicesMap(await listToolPoliciesByUser(db, user.id)));
     const serverIds = servers.map((s) => s.id);
-    this.workspaceChoices = storedChoices.read(`servers\n${serverIds.join("\n")}`, stamp, () =>
-      choicesMap(listWorkspaceToolPolicies(db, serverIds)),
+    this.workspaceChoices = await storedChoices.readAsync(`servers\n${serverIds.join("\n")}`, stamp, async () =>
+      choicesMap(await listWorkspaceToolPolicies(db, serverIds)),
     );
   }
 
@@ -92,7 +92,7 @@ export class ToolGate {
     const last = this.last;
     if (!listed && last && version !== null && last.version === version && last.stamp === generationOf(db)) return last.offered;
     const registered = listed ?? (await pool.toolset(user.id, servers));
-    this.held = heldByName(db, servers, registered, this.actor);
+    this.held = await heldByName(db, servers, registered, this.actor);
     this.byName = new Map(registered.map((t) => [t.name, t]));
     const offered = registered.filter((t) => !this.held.has(t.name));
     // Stamped after the pin sync, whose own writes move the stamp; a version read before listing

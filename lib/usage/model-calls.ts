@@ -12,16 +12,16 @@ export type ModelCallContext = Pick<ModelUsageEvent, "userId" | "workspaceId" | 
 /** `streamText` callbacks recording every model request of the run (requests of one run never overlap). */
 export function modelUsageCallbacks(db: Db, context: ModelCallContext) {
   let open: { provider: string; model: string; started: number } | null = null;
-  const close = (outcome: ModelUsageEvent["outcome"]) => {
+  const close = async (outcome: ModelUsageEvent["outcome"]) => {
     if (!open) return;
-    recordModelUsage(db, { ...context, provider: open.provider, model: open.model, latencyMs: Date.now() - open.started, outcome });
+    await recordModelUsage(db, { ...context, provider: open.provider, model: open.model, latencyMs: Date.now() - open.started, outcome });
     open = null;
   };
   return {
     onLanguageModelCallStart: (event: { provider: string; modelId: string }) => {
       open = { provider: event.provider, model: event.modelId, started: Date.now() };
     },
-    onLanguageModelCallEnd: (event: {
+    onLanguageModelCallEnd: async (event: {
       provider: string;
       modelId: string;
       finishReason: string;
@@ -30,7 +30,7 @@ export function modelUsageCallbacks(db: Db, context: ModelCallContext) {
     }) => {
       const started = open?.started ?? Date.now();
       open = null;
-      recordModelUsage(db, {
+      await recordModelUsage(db, {
         ...context,
         provider: event.provider,
         model: event.modelId,
@@ -39,7 +39,7 @@ export function modelUsageCallbacks(db: Db, context: ModelCallContext) {
         outcome: event.finishReason === "error" ? "error" : "ok",
       });
     },
-    onStepError: () => close("error"),
-    onAbort: () => close("aborted"),
+    onStepError: async () => await close("error"),
+    onAbort: async () => await close("aborted"),
   };
 }

@@ -43,7 +43,7 @@ export function usageRecordingOn(env: EnvBag = environment()): boolean {
 const count = (value: number | undefined) => (Number.isFinite(value) && (value as number) > 0 ? Math.round(value as number) : 0);
 
 /** Record one model request: its tokens, and its cost at the price in force for its workspace. */
-export function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new Date()): void {
+export async function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new Date()): Promise<void> {
   if (!usageRecordingOn()) return;
   try {
     const provider = providerOf(event.provider);
@@ -52,8 +52,8 @@ export function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new 
       outputTokens: count(event.usage?.outputTokens),
       cachedTokens: count(event.usage?.inputTokenDetails?.cacheReadTokens),
     };
-    const price = findPrice(db, event.workspaceId, provider, event.model) ?? defaultPrice(provider, event.model);
-    queueModelRequest(db, {
+    const price = (await findPrice(db, event.workspaceId, provider, event.model)) ?? defaultPrice(provider, event.model);
+    await queueModelRequest(db, {
       at,
       userId: event.userId,
       workspaceId: event.workspaceId,
@@ -83,17 +83,17 @@ export type McpRequestEvent = RequestEndEvent & { workspaceId?: string };
 const workspaces = new Map<string, string>();
 
 /** Record one MCP request; a server unknown to this instance (the command line's) is not recorded. */
-export function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new Date()): void {
+export async function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new Date()): Promise<void> {
   if (!usageRecordingOn()) return;
   try {
     let workspaceId = event.workspaceId ?? workspaces.get(event.serverId);
     if (!workspaceId) {
-      workspaceId = workspaceOfServer(db, event.serverId) ?? undefined;
+      workspaceId = (await workspaceOfServer(db, event.serverId)) ?? undefined;
       if (!workspaceId) return;
       if (workspaces.size > 10_000) workspaces.clear();
       workspaces.set(event.serverId, workspaceId);
     }
-    queueMcpRequest(db, {
+    await queueMcpRequest(db, {
       at,
       userId: event.userId,
       workspaceId,
@@ -113,11 +113,11 @@ export function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new 
 }
 
 /** Record a tool call refused by policy before it reached the engine (held for review, `never`, not for apps). */
-export function recordRefusedCall(
+export async function recordRefusedCall(
   db: Db,
   call: { userId: string; workspaceId?: string; server: { id: string; name: string }; name: string; args?: unknown },
-): void {
-  recordMcpRequest(db, {
+): Promise<void> {
+  await recordMcpRequest(db, {
     userId: call.userId,
     workspaceId: call.workspaceId,
     serverId: call.server.id,

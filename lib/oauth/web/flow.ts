@@ -78,7 +78,7 @@ export interface CallbackInput {
    * The server with this id in the user's workspace, or null; `forEveryone` for a Connect for
    * everyone, which the caller refuses (null) unless the user may still connect it for the team.
    */
-  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null;
+  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null | Promise<ServerDefinition | null>;
 }
 
 /**
