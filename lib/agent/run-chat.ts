@@ -82,7 +82,7 @@ function leftOut(pool: Pick<McpPool, "session">, userId: string, servers: RunCha
 export async function runChat(options: RunChatOptions): Promise<ReadableStream<UIMessageChunk>> {
   const { db, pool, model, user, chatId, servers, messages, signal } = options;
   const errorText = (error: unknown) => chatErrorText(error, options.secrets);
-  const gate = new ToolGate({ db, pool, user, servers });
+  const gate = await ToolGate.open({ db, pool, user, servers });
   // Held tools (new or changed definitions) are removed here, before the model sees any list.
   const offered = await gate.refresh();
   // The lethal-trifecta state: servers whose content the whole conversation holds (earlier turns

@@ -37,7 +37,7 @@ export async function callAppTool(caller: AppCaller, body: z.infer<typeof appCal
   const db = getDb();
   const pool = appPool();
   const server = await workspaceServerDefinition(db, caller, body.serverId);
-  const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
+  const gate = await ToolGate.open({ db, pool, user: caller, servers: [server] });
   await gate.refresh();
   const tool = (await pool.toolset(caller.id, [server])).find((t) => t.kind === "tool" && t.rawName === body.name);
   if (!tool) throw new AppError("app.tool_not_found", "The app asked for a tool its server does not offer.");

@@ -79,7 +79,7 @@ describe("the tool gate lists once per listing", () => {
     // listing version yet: the gate lists again until it has one).
     await pool.session(user.id, server).listTools();
     const { pool: countingPool, counts } = counted(pool);
-    const gate = new ToolGate({ db, pool: countingPool, user, servers: [server] });
+    const gate = await ToolGate.open({ db, pool: countingPool, user, servers: [server] });
     const first = await gate.refresh();
     expect(first.map((t) => t.rawName)).toContain("add");
     expect(counts.toolset).toBe(1);
