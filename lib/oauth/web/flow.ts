@@ -96,7 +96,7 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   const code = input.query.get("code");
   if (!code) throw new OAuthFlowError("exchange_failed");
   const forEveryone = pending.forEveryone === true;
-  const server = input.findServer(pending.serverId, forEveryone);
+  const server = await input.findServer(pending.serverId, forEveryone);
   if (!server?.config.url) throw new OAuthFlowError("invalid_state");
   // A Connect for everyone stores its tokens in the person's shared slot, apart from their own.
   const flow = forEveryone ? forEveryoneDeps(deps) : deps;
