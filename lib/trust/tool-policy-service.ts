@@ -75,13 +75,14 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "session">,
   const results = await Promise.allSettled(servers.map((server) => pool.session(actor.id, server).listToolsWithin()));
   const rows: ToolPolicyRow[] = [];
   const errors: { serverId: string; serverName: string; message: string; connecting: boolean }[] = [];
-  results.forEach(async (result, index) => {
+  // In order, one after another (a forEach would not wait): each server's pins sync is a transaction.
+  for (const [index, result] of results.entries()) {
     const server = servers[index];
     if (result.status === "rejected") {
       const message = result.reason instanceof Error ? result.reason.message : String(result.reason);
       const connecting = isEngineError(result.reason, "not_connected");
       errors.push({ serverId: server.id, serverName: server.name, message: redact(message), connecting });
-      return;
+      continue;
     }
     const trusted = (await getServerTrust(db, server.id)).trusted;
     const held = await syncToolPins(db, server.id, result.value, { userId: actor.id, workspaceId: actor.workspaceId });
@@ -105,7 +106,7 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "session">,
         isDefault: userChoice === undefined,
       });
     }
-  });
+  }
   return { tools: rows, errors, canManageWorkspace: await canManageWorkspacePolicies(db, actor) };
 }
 
