@@ -8,7 +8,7 @@ import { and, desc, eq, inArray, isNotNull, lt, type SQL, sql } from "drizzle-or
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
-import { gated } from "../transaction";
+import { connectionBusy, gated } from "../transaction";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -40,7 +40,7 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
       return;
     }
     queues.set(db, { entries: [entry] });
-    setTimeout(async () => await flushAudit(db), AUDIT_BATCH_MS).unref();
+    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
   });
 }
 
@@ -53,31 +53,41 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
 export const AUDIT_BATCH_MS = 250;
 
 // process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this completes.
-process.once("exit", async () => {
-  for (const db of [...waiting().keys()]) await flushAudit(db);
+process.once("exit", () => {
+  for (const db of [...waiting().keys()]) writeWaiting(db, true);
 });
 
 /** Write every entry waiting for `db` now (reads call this first; so can shutdown). */
 export async function flushAudit(db: Db): Promise<void> {
-  return gated(db, async () => {
-    const queues = waiting();
-    const queue = queues.get(db);
-    if (!queue) return;
-    queues.delete(db);
-    try {
-      const insert = preparedInsert(db);
-      // One connection: the prepared statement runs inside this transaction.
-      db.transaction(() => {
-        for (const entry of queue.entries) insert.run(rowOf(entry));
-      });
-    } catch (error) {
-      // One bad row must not lose the others: write them one by one.
-      for (const entry of queue.entries) writeOne(db, entry, error);
-    }
-  });
+  return gated(db, async () => writeWaiting(db, false));
 }
 
-onBeforeClose("audit", flushAudit);
+// Synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit handler
+// never finishes). While another chain's transaction holds the connection, the timer's batch waits
+// for the next window instead of joining (and sharing the fate of) that transaction; at exit and
+// close nothing else will run.
+function writeWaiting(db: Db, exiting: boolean): void {
+  const queues = waiting();
+  const queue = queues.get(db);
+  if (!queue) return;
+  if (!exiting && connectionBusy(db)) {
+    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
+    return;
+  }
+  queues.delete(db);
+  try {
+    const insert = preparedInsert(db);
+    // One connection: the prepared statement runs inside this transaction.
+    db.transaction(() => {
+      for (const entry of queue.entries) insert.run(rowOf(entry));
+    });
+  } catch (error) {
+    // One bad row must not lose the others: write them one by one.
+    for (const entry of queue.entries) writeOne(db, entry, error);
+  }
+}
+
+onBeforeClose("audit", (db) => writeWaiting(db, true));
 
 // The batch's insert, built and prepared once per database handle (building the SQL per row cost
 // as much as writing it).
