@@ -59,15 +59,23 @@ export function openEventStream(caller: { id: string; sessionId: string }, optio
         if (!closed) controller.enqueue(encoder.encode(text));
       };
       const sessionLive = async () => (await resolveSession(getDb(), caller.sessionId)) === caller.id;
-      const unsubscribe = statusEvents().subscribe(caller.id, async (event: LiveEvent) => {
-        // A membership event is about the caller's own list; server events need a membership now.
+      // A membership event is about the caller's own list; server events need a membership now.
+      const forward = async (event: LiveEvent) => {
         if (event.type !== "membership" && !(await mayWatch(caller.id, event.serverId))) return;
         send(sseEvent(event.type, event));
+      };
+      // Checked one after another, so events reach the page in the order they happened; a failed
+      // check ends the stream (as a throw in the listener did while the check was synchronous).
+      let forwarding = Promise.resolve();
+      const unsubscribe = statusEvents().subscribe(caller.id, (event: LiveEvent) => {
+        forwarding = forwarding.then(() => forward(event)).catch(() => finish());
       });
-      const heartbeat = setInterval(async () => {
+      const heartbeat = setInterval(() => {
         // A signed-out or expired session ends the stream: it must not outlive the sign-in.
-        if (!(await sessionLive())) return finish();
-        send(`: heartbeat ${Date.now()}\n\n`);
+        sessionLive().then(
+          (live) => (live ? send(`: heartbeat ${Date.now()}\n\n`) : finish()),
+          () => finish(),
+        );
       }, heartbeatMs);
       const finish = () => {
         if (closed) return;
