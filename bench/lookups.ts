@@ -23,10 +23,11 @@ import { addServer } from "../lib/servers/service";
 import { membershipOf } from "../lib/workspaces/membership-lookup";
 import { registerTestUser } from "../tests/helpers/register";
 
-function perCall(label: string, runs: number, fn: () => void): number {
-  for (let i = 0; i < 2000; i++) fn();
+// The lookups are async now: each figure includes one await per lookup.
+async function perCall(label: string, runs: number, fn: () => Promise<void>): Promise<number> {
+  for (let i = 0; i < 2000; i++) await fn();
   const t0 = performance.now();
-  for (let i = 0; i < runs; i++) fn();
+  for (let i = 0; i < runs; i++) await fn();
   const us = ((performance.now() - t0) * 1000) / runs;
   console.log(`| ${label} | ${us.toFixed(1)} |`);
   return us;
@@ -50,7 +51,7 @@ async function main() {
   const store = createSqliteStore(db, instanceKey());
   const ref = { userId: user.id, serverId: server.id };
   console.log("| per request | µs |\n|---|---|");
-  const before = perCall("uncached: 7 queries, 1 decryption (+ token read)", 20_000, async () => {
+  const before = await perCall("uncached: 7 queries, 1 decryption (+ token read)", 20_000, async () => {
     await getSessionState(db, sid);
     await getUserById(db, user.id);
     await getPersonalWorkspaceId(db, user.id);
@@ -61,11 +62,11 @@ async function main() {
     const token = await getCredential(db, { ...ref, kind: "tokens" });
     if (token) decrypt(token.valueEnc, instanceKey());
   });
-  const after = perCall("cached (change stamp checked per lookup)", 20_000, async () => {
+  const after = await perCall("cached (change stamp checked per lookup)", 20_000, async () => {
     await resolveSession(db, sid);
     await membershipOf(db, user.id, null);
     await cachedServerDefinition(db, { id: user.id, workspaceId }, server.id);
-    void store.get(ref, "tokens");
+    await store.get(ref, "tokens");
   });
   console.log(`\n${(before / after).toFixed(1)}× fewer µs on the lookups of one call`);
   closeDb();
