@@ -23,9 +23,10 @@ async function signUp(email: string): Promise<Actor> {
   return { id: user.id, isAdmin: user.isAdmin, workspaceId: (await getPersonalWorkspaceId(db, user.id))! };
 }
 
-function errorOf(fn: () => unknown): AppError {
+// Async: the service functions return promises, so their AppError arrives as a rejection.
+async function errorOf(fn: () => unknown): Promise<AppError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -133,26 +134,26 @@ describe("server configs are per workspace", () => {
   it("hides one user's server from another: read, change and delete are 404", async () => {
     const db = getDb();
     const record = await addServer(db, alice, { name: "private", config: { url: "https://a.example.com/mcp" } });
-    expect(errorOf(async () => await getServer(db, bob, record.id)).status).toBe(404);
-    expect(errorOf(async () => await changeServer(db, bob, record.id, { name: "stolen" })).status).toBe(404);
-    expect(errorOf(async () => await removeServer(db, bob, record.id)).status).toBe(404);
+    expect(await errorOf(async () => await getServer(db, bob, record.id)).status).toBe(404);
+    expect(await errorOf(async () => await changeServer(db, bob, record.id, { name: "stolen" })).status).toBe(404);
+    expect(await errorOf(async () => await removeServer(db, bob, record.id)).status).toBe(404);
     expect((await getServerById(db, { id: record.id, workspaceId: alice.workspaceId }))?.name).toBe("private");
     expect((await listServers(db, bob)).map((s) => s.name)).not.toContain("private");
   });
 
   it("lets only the instance admin create or change stdio servers (403 otherwise)", async () => {
     const db = getDb();
-    const error = errorOf(async () => await addServer(db, bob, { name: "local", config: { command: "node", args: ["x.js"] } }));
+    const error = await errorOf(async () => await addServer(db, bob, { name: "local", config: { command: "node", args: ["x.js"] } }));
     expect(error.status).toBe(403);
     expect(error.field).toBe("command");
     const bobs = await addServer(db, bob, { name: "web", config: { url: "https://b.example.com/mcp" } });
-    expect(errorOf(async () => await changeServer(db, bob, bobs.id, { config: { command: "sh" } })).status).toBe(403);
+    expect(await errorOf(async () => await changeServer(db, bob, bobs.id, { config: { command: "sh" } })).status).toBe(403);
     const record = await addServer(db, alice, { name: "local", config: { command: "node", args: ["x.js"], env: { TOKEN: "abcd1234" } } });
     expect(record.transport).toBe("stdio");
     expect(record.config.env).toEqual({ TOKEN: "********" });
   });
 
-  it("rejects bad configs with 400 naming the field", () => {
+  it("rejects bad configs with 400 naming the field", async () => {
     const db = getDb();
     const cases: Array<[unknown, string]> = [
       [{ name: "both", config: { command: "x", url: "https://x.example" } }, "config.url"],
@@ -163,11 +164,11 @@ describe("server configs are per workspace", () => {
     ];
     for (const [body, field] of cases) {
       // Parsed at the boundary, as the route does (lib/servers/input.ts), then saved.
-      const error = errorOf(async () => await addServer(db, alice, newServerSchema.parse(body)));
+      const error = await errorOf(async () => await addServer(db, alice, newServerSchema.parse(body)));
       expect(error.status, JSON.stringify(body)).toBe(400);
       expect(error.field, JSON.stringify(body)).toBe(field);
     }
-    expect(errorOf(async () => await addServer(db, alice, { name: "remote", config: { url: "https://x.example" } }))).toMatchObject({
+    expect(await errorOf(async () => await addServer(db, alice, { name: "remote", config: { url: "https://x.example" } }))).toMatchObject({
       status: 409,
       field: "name",
     });
@@ -184,7 +185,7 @@ describe("server configs are per workspace", () => {
     expect(definition.config.url).toBe("https://k.example/v2/mcp");
     expect(definition.config.headers).toEqual({ "X-Key": "value-1234" });
     expect(
-      errorOf(
+      await errorOf(
         async () =>
           await changeServer(db, alice, record.id, { config: { url: "https://k2.example/mcp", headers: { "X-Key": "********" } } }),
       ),
