@@ -15,12 +15,16 @@ export interface ServerTrustRecord {
 
 /** The server's settings (untrusted, check on, not pinned when never stored). */
 export async function getServerTrust(db: Db, serverId: string): Promise<ServerTrustRecord> {
-  return gated(db, async () => {
-    const row = db.select().from(serverTrust).where(eq(serverTrust.serverId, serverId)).get();
-    return row
-      ? { serverId, trusted: row.trusted, trifectaCheck: row.trifectaCheck, pinnedAt: row.pinnedAt ?? null }
-      : { serverId, trusted: false, trifectaCheck: true, pinnedAt: null };
-  });
+  return gated(db, async () => readTrust(db, serverId));
+}
+
+// Synchronous, so updateServerTrust reads and writes with no await between: another request's
+// change cannot land in between and be overwritten by this one's stale read.
+function readTrust(db: Db, serverId: string): ServerTrustRecord {
+  const row = db.select().from(serverTrust).where(eq(serverTrust.serverId, serverId)).get();
+  return row
+    ? { serverId, trusted: row.trusted, trifectaCheck: row.trifectaCheck, pinnedAt: row.pinnedAt ?? null }
+    : { serverId, trusted: false, trifectaCheck: true, pinnedAt: null };
 }
 
 /** Change some settings; fields left out keep their value. */
@@ -31,7 +35,7 @@ export async function updateServerTrust(
   updatedBy: string | null,
 ): Promise<ServerTrustRecord> {
   return gated(db, async () => {
-    const next = { ...(await getServerTrust(db, serverId)), ...change };
+    const next = { ...readTrust(db, serverId), ...change };
     const values = {
       serverId,
       trusted: next.trusted,
