@@ -134,9 +134,9 @@ describe("server configs are per workspace", () => {
   it("hides one user's server from another: read, change and delete are 404", async () => {
     const db = getDb();
     const record = await addServer(db, alice, { name: "private", config: { url: "https://a.example.com/mcp" } });
-    expect(await errorOf(async () => await getServer(db, bob, record.id)).status).toBe(404);
-    expect(await errorOf(async () => await changeServer(db, bob, record.id, { name: "stolen" })).status).toBe(404);
-    expect(await errorOf(async () => await removeServer(db, bob, record.id)).status).toBe(404);
+    expect((await errorOf(async () => await getServer(db, bob, record.id))).status).toBe(404);
+    expect((await errorOf(async () => await changeServer(db, bob, record.id, { name: "stolen" }))).status).toBe(404);
+    expect((await errorOf(async () => await removeServer(db, bob, record.id))).status).toBe(404);
     expect((await getServerById(db, { id: record.id, workspaceId: alice.workspaceId }))?.name).toBe("private");
     expect((await listServers(db, bob)).map((s) => s.name)).not.toContain("private");
   });
@@ -147,7 +147,7 @@ describe("server configs are per workspace", () => {
     expect(error.status).toBe(403);
     expect(error.field).toBe("command");
     const bobs = await addServer(db, bob, { name: "web", config: { url: "https://b.example.com/mcp" } });
-    expect(await errorOf(async () => await changeServer(db, bob, bobs.id, { config: { command: "sh" } })).status).toBe(403);
+    expect((await errorOf(async () => await changeServer(db, bob, bobs.id, { config: { command: "sh" } }))).status).toBe(403);
     const record = await addServer(db, alice, { name: "local", config: { command: "node", args: ["x.js"], env: { TOKEN: "abcd1234" } } });
     expect(record.transport).toBe("stdio");
     expect(record.config.env).toEqual({ TOKEN: "********" });
