@@ -21,6 +21,7 @@ import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import { createInvitation } from "./invitations";
 import { ssoProvidersByUser } from "../../db/queries/sso";
+import { withTransaction } from "../../db/transaction";
 
 export { auditPage, auditQuerySchema } from "./audit-view";
 
@@ -68,13 +69,17 @@ async function assertKeepsAnAdmin(db: Db, admin: Admin, targetId: string): Promi
 
 /** Make/remove admin and disable/enable; disabling closes the user's connections and turns now. */
 export async function adminUpdateUser(db: Db, admin: Admin, id: string, input: z.infer<typeof updateUserSchema>, effects: AccessEffects) {
-  if (input.isAdmin === false || input.disabled === true) await assertKeepsAnAdmin(db, admin, id);
-  if (input.isAdmin !== undefined) {
-    if (!(await setUserAdmin(db, id, input.isAdmin))) throw new AppError("user.not_found", "No such user.");
+  // Check and change in one transaction: two administrators demoting or disabling each other at
+  // once must not both pass the last-admin check (another request can run between async queries).
+  await withTransaction(db, async (tx) => {
+    if (input.isAdmin === false || input.disabled === true) await assertKeepsAnAdmin(tx, admin, id);
+    if (input.isAdmin !== undefined && !(await setUserAdmin(tx, id, input.isAdmin))) throw new AppError("user.not_found", "No such user.");
+    if (input.disabled !== undefined && !(await setUserDisabled(tx, id, input.disabled ? new Date() : null)))
+      throw new AppError("user.not_found", "No such user.");
+  });
+  if (input.isAdmin !== undefined)
     await recordAudit(db, { actorId: admin.id, action: input.isAdmin ? "user.make_admin" : "user.remove_admin", target: id });
-  }
   if (input.disabled !== undefined) {
-    if (!(await setUserDisabled(db, id, input.disabled ? new Date() : null))) throw new AppError("user.not_found", "No such user.");
     if (input.disabled) await endEverything(db, id, effects);
     await recordAudit(db, { actorId: admin.id, action: input.disabled ? "user.disable" : "user.enable", target: id });
   }

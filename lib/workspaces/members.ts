@@ -15,6 +15,7 @@ import type { WorkspaceRole } from "../domain/workspace";
 import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import type { WorkspaceActor } from "../domain/workspace";
+import { withTransaction } from "../../db/transaction";
 
 /** Body of `PATCH /api/workspaces/:id/members/:userId`. */
 export const memberRoleSchema = z.object({ role: z.enum(["owner", "admin", "member"]) }).strict();
@@ -47,10 +48,15 @@ async function assertNotLastOwner(db: Db, workspaceId: string, current: Workspac
 
 /** Change a member's role. Lowering an admin or owner to member closes their connections to the workspace's servers. */
 export async function changeMemberRole(db: Db, actor: WorkspaceActor, userId: string, role: WorkspaceRole, effects: AccessEffects) {
-  const current = await targetRole(db, actor, userId);
-  assertMayManage(actor, current, role);
-  if (role !== "owner") await assertNotLastOwner(db, actor.workspaceId, current);
-  await setMembershipRole(db, { workspaceId: actor.workspaceId, userId, role });
+  // Check and change in one transaction: two owners stepping down at once must not both pass the
+  // last-owner check (the queries are async, so another request can run between them).
+  const current = await withTransaction(db, async (tx) => {
+    const current = await targetRole(tx, actor, userId);
+    assertMayManage(actor, current, role);
+    if (role !== "owner") await assertNotLastOwner(tx, actor.workspaceId, current);
+    await setMembershipRole(tx, { workspaceId: actor.workspaceId, userId, role });
+    return current;
+  });
   await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
@@ -69,12 +75,16 @@ export async function changeMemberRole(db: Db, actor: WorkspaceActor, userId: st
  * where supported).
  */
 export async function removeMember(db: Db, actor: WorkspaceActor, userId: string, effects: AccessEffects): Promise<void> {
-  const current = await targetRole(db, actor, userId);
-  if (userId !== actor.id) assertMayManage(actor, current);
-  else if (actor.workspace.personal) throw new AppError("auth.forbidden", "You cannot leave your personal workspace.");
-  await assertNotLastOwner(db, actor.workspaceId, current);
-  const servers = await listServersByWorkspace(db, actor.workspaceId);
-  await deleteMembership(db, { workspaceId: actor.workspaceId, userId });
+  // Check and delete in one transaction (as in changeMemberRole: the last two owners leaving at once).
+  const { current, servers } = await withTransaction(db, async (tx) => {
+    const current = await targetRole(tx, actor, userId);
+    if (userId !== actor.id) assertMayManage(actor, current);
+    else if (actor.workspace.personal) throw new AppError("auth.forbidden", "You cannot leave your personal workspace.");
+    await assertNotLastOwner(tx, actor.workspaceId, current);
+    const servers = await listServersByWorkspace(tx, actor.workspaceId);
+    await deleteMembership(tx, { workspaceId: actor.workspaceId, userId });
+    return { current, servers };
+  });
   await revokeInvitationsOf(db, actor, userId);
   effects.stopTurns(userId, actor.workspaceId);
   const shared = await clearSharedCredentialsUser(db, actor.workspaceId, userId);
