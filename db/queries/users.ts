@@ -1,5 +1,5 @@
 /** Users and their personal workspace. */
-import { asc, eq, like, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, like, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
@@ -32,7 +32,7 @@ export async function createUserWithWorkspace(
   return await withTransaction(db, async (tx) => {
     const email = normaliseEmail(input.email);
     if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) return null;
-    const isFirst = (tx.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0) === 0;
+    const isFirst = (tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
     const user = { id: newId(), email, name: input.name.trim(), passwordHash: input.passwordHash, isAdmin: isFirst };
     tx.insert(users).values(user).run();
     const workspaceId = newId();
@@ -124,7 +124,11 @@ export async function setUserDisabled(db: Db, id: string, disabledAt: Date | nul
 export async function countActiveAdmins(db: Db): Promise<number> {
   return gated(db, async () => {
     return (
-      db.select({ n: sql<number>`count(*)` }).from(users).where(sql`${users.isAdmin} = 1 and ${users.disabledAt} is null`).get()?.n ?? 0
+      db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.isAdmin, true), isNull(users.disabledAt)))
+        .get()?.n ?? 0
     );
   });
 }
