@@ -12,6 +12,7 @@ import type { WorkspaceActor } from "../domain/workspace";
 import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import { uniqueSlug } from "./slug";
+import { withTransaction } from "../../db/transaction";
 
 /** Body of `POST /api/workspaces` and `PATCH /api/workspaces/:id`. */
 export const workspaceNameSchema = z.object({ name: z.string().trim().min(1).max(80) }).strict();
@@ -35,8 +36,12 @@ export function workspaceView(actor: WorkspaceActor) {
 
 /** Create a team workspace owned by the caller, with a unique slug from its name. */
 export async function createWorkspace(db: Db, userId: string, name: string) {
-  const slug = await uniqueSlug(name, async (s) => await slugTaken(db, s));
-  const workspace = await createTeamWorkspace(db, { name, slug, ownerId: userId });
+  // The free slug is chosen and taken in one transaction: two creations of one name at once would
+  // otherwise both find the same slug free (the lookups are async) and the second would fail.
+  const { slug, workspace } = await withTransaction(db, async (tx) => {
+    const slug = await uniqueSlug(name, async (s) => await slugTaken(tx, s));
+    return { slug, workspace: await createTeamWorkspace(tx, { name, slug, ownerId: userId }) };
+  });
   await recordAudit(db, { actorId: userId, workspaceId: workspace.id, action: "workspace.create", target: workspace.id, detail: { name } });
   return { id: workspace.id, slug, name: workspace.name };
 }

@@ -10,6 +10,7 @@ import { getMembershipRole } from "@/db/queries/workspaces";
 import type { AccessEffects } from "@/lib/domain/access-effects";
 import { addServer } from "@/lib/servers/service";
 import { adminUpdateUser } from "@/lib/workspaces/admin";
+import { createWorkspace } from "@/lib/workspaces/service";
 import { changeMemberRole, removeMember } from "@/lib/workspaces/members";
 import { registerTestUser } from "../../helpers/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
@@ -82,5 +83,12 @@ describe("async query functions keep their read-modify-write atomic", () => {
       adminUpdateUser(db, { id: fay.id }, eve.id, { isAdmin: false }, effects),
     ]);
     expect(outcomes.map(codeOf).sort()).toEqual(["ok", "user.last_admin"]);
+  });
+
+  it("two workspaces of one name created at once get two slugs", async () => {
+    const db = getDb();
+    const gus = await person("gus@example.com");
+    const made = await Promise.all([createWorkspace(db, gus.id, "Same Name"), createWorkspace(db, gus.id, "Same Name")]);
+    expect(made.map((w) => w.slug).sort()).toEqual(["same-name", "same-name-2"]);
   });
 });
