@@ -28,6 +28,7 @@ import { assertServerRoom } from "../quotas";
 import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import type { AccessEffects } from "../domain/access-effects";
 import { splitSecrets, type ServerSecrets } from "../../db/server-secrets";
+import { withTransaction } from "../../db/transaction";
 
 /** The caller of a server use case: who, in which workspace. */
 export type Actor = { id: string; isAdmin: boolean; workspaceId: string };
@@ -115,16 +116,20 @@ export async function addServer(db: Db, actor: Actor, input: NewServerInput, opt
   const memberKeys = checkMemberKeys(input.memberKeys, config);
   await assertCanManage(db, actor, options.membersMay === true && transportOf(config) === "http");
   assertMayUseTransport(actor, config);
-  assertServerRoom((await listServersByWorkspace(db, actor.workspaceId)).length);
-  if (await serverNameTaken(db, actor.workspaceId, name))
-    throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
-  const record = await createServer(db, {
-    workspaceId: actor.workspaceId,
-    name,
-    config,
-    createdBy: actor.id,
-    memberKeys,
-    catalog: options.catalog,
+  // The room and name checks and the insert in one transaction: two adds at once must not both pass
+  // them (the lookups are async, so another request can run between check and insert).
+  const record = await withTransaction(db, async (tx) => {
+    assertServerRoom((await listServersByWorkspace(tx, actor.workspaceId)).length);
+    if (await serverNameTaken(tx, actor.workspaceId, name))
+      throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
+    return await createServer(tx, {
+      workspaceId: actor.workspaceId,
+      name,
+      config,
+      createdBy: actor.id,
+      memberKeys,
+      catalog: options.catalog,
+    });
   });
   await recordAudit(db, {
     actorId: actor.id,

@@ -91,4 +91,13 @@ describe("async query functions keep their read-modify-write atomic", () => {
     const made = await Promise.all([createWorkspace(db, gus.id, "Same Name"), createWorkspace(db, gus.id, "Same Name")]);
     expect(made.map((w) => w.slug).sort()).toEqual(["same-name", "same-name-2"]);
   });
+
+  it("two servers of one name added at once: one is added, the other is refused by name", async () => {
+    const db = getDb();
+    const hal = await person("hal@example.com");
+    const actor = { id: hal.id, isAdmin: false, workspaceId: hal.personalWorkspaceId };
+    const add = () => addServer(db, actor, { name: "twin", config: { url: "https://twin.example/mcp" } });
+    const outcomes = await Promise.allSettled([add(), add()]);
+    expect(outcomes.map(codeOf).sort()).toEqual(["ok", "server.name_taken"]);
+  });
 });
