@@ -31,12 +31,12 @@ afterAll(async () => {
 });
 
 const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
-const admin = person("admin@example.com");
-const owner = person("owner@example.com");
-const member = person("member@example.com");
-const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
-upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
-upsertMembership(db, { workspaceId: team.id, userId: admin.id, role: "admin" });
+const admin = await person("admin@example.com");
+const owner = await person("owner@example.com");
+const member = await person("member@example.com");
+const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+await upsertMembership(db, { workspaceId: team.id, userId: admin.id, role: "admin" });
 const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
 const memberCaller = { id: member.id, isAdmin: false, workspaceId: team.id };
 const adminCaller = { id: admin.id, isAdmin: true, workspaceId: team.id };
@@ -55,26 +55,26 @@ const publish = async (server: Json, version: string, change: (s: Json) => Json 
   ).entry;
 const remoteOf = (s: Json) => (s.remotes as Json[])[0];
 
-const weatherEntry = publish(weather, "1.2.0");
-updateCatalogEntry(db, weatherEntry.id, { visibility: "workspaces", workspaceIds: [team.id] });
-const issuesEntry = publish(issues, "0.6.2");
-updateCatalogEntry(db, issuesEntry.id, { visibility: "all" });
+const weatherEntry = await publish(weather, "1.2.0");
+await updateCatalogEntry(db, weatherEntry.id, { visibility: "workspaces", workspaceIds: [team.id] });
+const issuesEntry = await publish(issues, "0.6.2");
+await updateCatalogEntry(db, issuesEntry.id, { visibility: "all" });
 
 // The owner adds the weather entry: a tenant, their key, and imperial units (not the default).
-const made = addFromEntry(db, ownerCaller, weatherEntry.id, {
+const made = await addFromEntry(db, ownerCaller, weatherEntry.id, {
   option: "remote.0",
   name: "weather",
   credentials: "per_member",
   values: { "url.tenant": "acme", "header.Authorization.api_key": "k1", "header.X-Units": "imperial" },
 });
-const added = addServer(db, ownerCaller, made.input, { catalog: made.catalog });
-const current = async () => (await getServerById(db, { id: (await added).id, workspaceId: (await team).id }))!;
+const added = await addServer(db, ownerCaller, made.input, { catalog: made.catalog });
+const current = async () => (await getServerById(db, { id: added.id, workspaceId: team.id }))!;
 
 describe("a server from the catalog", () => {
   it("remembers its entry and version, and has no update while the entry stays there", async () => {
-    expect(added).toMatchObject({ catalogEntryId: (await weatherEntry).id, catalogVersion: "1.2.0" });
-    expect(serverView(await added).catalog).toEqual({ entryId: (await weatherEntry).id, version: "1.2.0" });
-    expect(await planCatalogUpdate(db, ownerCaller, await added)).toBeNull();
+    expect(added).toMatchObject({ catalogEntryId: weatherEntry.id, catalogVersion: "1.2.0" });
+    expect(serverView(added).catalog).toEqual({ entryId: weatherEntry.id, version: "1.2.0" });
+    expect(await planCatalogUpdate(db, ownerCaller, added)).toBeNull();
   });
 
   it("is offered a new latest version with the fields it changes; its own values are kept, secrets never shown", async () => {
@@ -84,7 +84,7 @@ describe("a server from the catalog", () => {
       return s;
     });
     const plan = await planCatalogUpdate(db, memberCaller, await current());
-    expect(plan?.update).toMatchObject({ entryId: (await weatherEntry).id, from: "1.2.0", to: "1.3.0", problem: null });
+    expect(plan?.update).toMatchObject({ entryId: weatherEntry.id, from: "1.2.0", to: "1.3.0", problem: null });
     expect(plan?.update.changes).toEqual([
       { field: "url", change: "changed", from: "https://acme.weather.example.com/mcp", to: "https://acme.weather.example.com/mcp/v2" },
       { field: "headers.X-Client", change: "added", from: null, to: "********" },
@@ -94,7 +94,7 @@ describe("a server from the catalog", () => {
 
   it("applying it is an edit by hand: refused to a member, done for the owner, remembered and audited", async () => {
     const edit = await catalogUpdateEdit(db, memberCaller, await current(), "1.3.0");
-    await expect(changeServer(db, memberCaller, (await added).id, edit, "1.3.0")).rejects.toThrow(
+    await expect(changeServer(db, memberCaller, added.id, edit, "1.3.0")).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
     await expect(catalogUpdateEdit(db, ownerCaller, await current(), "9.9.9")).rejects.toThrow(
@@ -104,7 +104,7 @@ describe("a server from the catalog", () => {
     const updated = await changeServer(
       db,
       ownerCaller,
-      (await added).id,
+      added.id,
       await catalogUpdateEdit(db, ownerCaller, await current(), "1.3.0"),
       "1.3.0",
     );
@@ -116,19 +116,19 @@ describe("a server from the catalog", () => {
       "X-Client": "switchboard",
     });
     expect(await planCatalogUpdate(db, ownerCaller, await current())).toBeNull();
-    const audit = (await listAudit(db, { action: "server.catalog_update", target: (await added).id })).entries;
+    const audit = (await listAudit(db, { action: "server.catalog_update", target: added.id })).entries;
     expect(audit[0]).toMatchObject({ detail: { name: "weather", from: "1.2.0", to: "1.3.0" } });
   });
 
   it("an administrator's pin moves it too (back to the pinned version)", async () => {
-    await updateCatalogEntry(db, (await weatherEntry).id, { pinnedVersion: "1.2.0" });
+    await updateCatalogEntry(db, weatherEntry.id, { pinnedVersion: "1.2.0" });
     const plan = await planCatalogUpdate(db, ownerCaller, await current());
     expect(plan?.update).toMatchObject({ from: "1.3.0", to: "1.2.0" });
     expect(plan?.update.changes.map((c) => [c.field, c.change])).toEqual([
       ["url", "changed"],
       ["headers.X-Client", "removed"],
     ]);
-    await updateCatalogEntry(db, (await weatherEntry).id, { pinnedVersion: null });
+    await updateCatalogEntry(db, weatherEntry.id, { pinnedVersion: null });
   });
 
   it("a version on another origin: the stored key does not follow the server there", async () => {
@@ -137,7 +137,7 @@ describe("a server from the catalog", () => {
       return s;
     });
     const edit = await catalogUpdateEdit(db, ownerCaller, await current(), "2.0.0");
-    await expect(changeServer(db, ownerCaller, (await added).id, edit, "2.0.0")).rejects.toThrow(
+    await expect(changeServer(db, ownerCaller, added.id, edit, "2.0.0")).rejects.toThrow(
       expect.objectContaining({ code: "server.secret_moved", field: "config.headers.Authorization" }),
     );
     expect((await current()).catalogVersion).toBe("1.3.0");
@@ -156,7 +156,7 @@ describe("a server from the catalog", () => {
   });
 
   it("a package's new version changes its launch line and keeps its arguments", async () => {
-    const stdio = await addFromEntry(db, adminCaller, (await issuesEntry).id, {
+    const stdio = await addFromEntry(db, adminCaller, issuesEntry.id, {
       option: "package.0",
       name: "issues",
       credentials: "shared",

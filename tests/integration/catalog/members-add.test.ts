@@ -28,11 +28,11 @@ afterAll(async () => {
 });
 
 const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
-const owner = person("owner@example.com");
-const member = person("member@example.com");
-const outsider = person("outsider@example.com");
-const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
-upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+const owner = await person("owner@example.com");
+const member = await person("member@example.com");
+const outsider = await person("outsider@example.com");
+const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
 const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
 const memberCaller = { id: member.id, isAdmin: false, workspaceId: team.id };
 const outsiderCaller = { id: outsider.id, isAdmin: false, workspaceId: team.id };
@@ -48,8 +48,8 @@ const entryOf = async (server: Record<string, unknown>) => {
   });
   return (await updateCatalogEntry(db, entry.id, { visibility: "all" }))!;
 };
-const weatherEntry = entryOf(weather);
-const issuesEntry = entryOf(issues);
+const weatherEntry = await entryOf(weather);
+const issuesEntry = await entryOf(issues);
 const remoteBody = (name: string) => ({
   option: "remote.0",
   name,
@@ -63,9 +63,9 @@ const addAs = async (caller: typeof memberCaller, entryId: string, body: Paramet
 
 describe("members adding from the catalog", () => {
   it("is off by default: a member's Add of a remote entry is refused", async () => {
-    expect(membersAddFromCatalog(db, (await team).id)).toBe(false);
+    expect(membersAddFromCatalog(db, team.id)).toBe(false);
     expect(await catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: false, canChange: false });
-    await expect(addAs(memberCaller, (await weatherEntry).id, remoteBody("weather"))).rejects.toThrow(
+    await expect(addAs(memberCaller, weatherEntry.id, remoteBody("weather"))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
   });
@@ -77,21 +77,21 @@ describe("members adding from the catalog", () => {
     await expect(setCatalogSettings(db, outsiderCaller, { membersAddRemote: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
-    expect(membersAddFromCatalog(db, (await team).id)).toBe(false);
+    expect(membersAddFromCatalog(db, team.id)).toBe(false);
     expect(await setCatalogSettings(db, ownerCaller, { membersAddRemote: true })).toEqual({ membersAddRemote: true, canChange: true });
-    expect((await listAudit(db, { action: "workspace.catalog_members", workspaceId: (await team).id })).entries[0]).toMatchObject({
-      actorId: (await owner).id,
+    expect((await listAudit(db, { action: "workspace.catalog_members", workspaceId: team.id })).entries[0]).toMatchObject({
+      actorId: owner.id,
       detail: { membersAddRemote: true },
     });
   });
 
   it("once on, a member adds a remote entry: an ordinary server that remembers its entry", async () => {
     expect(await catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: true, canChange: false });
-    const record = await addAs(memberCaller, (await weatherEntry).id, remoteBody("weather"));
+    const record = await addAs(memberCaller, weatherEntry.id, remoteBody("weather"));
     expect(record).toMatchObject({
-      createdBy: (await member).id,
+      createdBy: member.id,
       transport: "http",
-      catalogEntryId: (await weatherEntry).id,
+      catalogEntryId: weatherEntry.id,
       memberKeys: ["headers.Authorization"],
     });
     expect(record.config.headers?.Authorization).toBe("********");
@@ -99,8 +99,8 @@ describe("members adding from the catalog", () => {
 
   it("a package (stdio) stays for instance administrators, even if the service is told members may", async () => {
     const body = { option: "package.0", name: "issues", credentials: "shared" as const, values: { "env.ISSUES_TOKEN": "t" } };
-    await expect(addAs(memberCaller, (await issuesEntry).id, body)).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
-    const made = await addFromEntry(db, memberCaller, (await issuesEntry).id, body);
+    await expect(addAs(memberCaller, issuesEntry.id, body)).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+    const made = await addFromEntry(db, memberCaller, issuesEntry.id, body);
     expect(made.membersMay).toBe(false);
     await expect(addServer(db, memberCaller, made.input, { membersMay: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
@@ -111,14 +111,14 @@ describe("members adding from the catalog", () => {
   });
 
   it("someone outside the workspace is refused, whatever the setting", async () => {
-    await expect(addAs(outsiderCaller, (await weatherEntry).id, remoteBody("outside"))).rejects.toThrow(
+    await expect(addAs(outsiderCaller, weatherEntry.id, remoteBody("outside"))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
   });
 
   it("turned off again, members are refused again", async () => {
     await setCatalogSettings(db, ownerCaller, { membersAddRemote: false });
-    await expect(addAs(memberCaller, (await weatherEntry).id, remoteBody("weather-2"))).rejects.toThrow(
+    await expect(addAs(memberCaller, weatherEntry.id, remoteBody("weather-2"))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
   });

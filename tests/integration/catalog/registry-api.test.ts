@@ -49,11 +49,11 @@ function expectServerResponse(item: Record<string, unknown>) {
 }
 
 const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
-const admin = person("admin@example.com");
-const member = person("member@example.com");
-const outsider = person("outsider@example.com");
-const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: admin.id });
-upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+const admin = await person("admin@example.com");
+const member = await person("member@example.com");
+const outsider = await person("outsider@example.com");
+const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: admin.id });
+await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
 
 const [weather, issues, time, database] = exampleServers();
 const add = async (server: Record<string, unknown>, isLatest = true) =>
@@ -66,12 +66,12 @@ const add = async (server: Record<string, unknown>, isLatest = true) =>
       isLatest,
     })
   ).entry;
-const older = add({ ...weather, version: "1.1.0" });
-add(weather);
-updateCatalogEntry(db, older.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.1.0" });
-updateCatalogEntry(db, add(issues).id, { visibility: "all", status: "deprecated", statusMessage: "use v2" });
-add(time); // admins only
-updateCatalogEntry(db, add(database).id, { visibility: "all", status: "deleted" });
+const older = await add({ ...weather, version: "1.1.0" });
+await add(weather);
+await updateCatalogEntry(db, older.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.1.0" });
+await updateCatalogEntry(db, (await add(issues)).id, { visibility: "all", status: "deprecated", statusMessage: "use v2" });
+await add(time); // admins only
+await updateCatalogEntry(db, (await add(database)).id, { visibility: "all", status: "deleted" });
 
 const q = (query: Record<string, string> = {}) => registryListQuerySchema.parse(query);
 const reader = (user: { id: string; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
@@ -84,7 +84,7 @@ describe("GET /v0.1/servers on the instance", () => {
     expectServerList(forMember);
     expect(names(forMember)).toEqual([`${weather.name}@1.1.0`, `${weather.name}@1.2.0`, `${issues.name}@0.6.2`]);
     expect(names(await registryList(db, reader(await outsider), q()))).toEqual([`${issues.name}@0.6.2`]);
-    expect(names(await registryList(db, { id: (await admin).id, isAdmin: true }, q()))).toEqual([
+    expect(names(await registryList(db, { id: admin.id, isAdmin: true }, q()))).toEqual([
       `${weather.name}@1.1.0`,
       `${weather.name}@1.2.0`,
       `${time.name}@2025.9.25`,
@@ -118,6 +118,6 @@ describe("GET /v0.1/servers on the instance", () => {
     expect(await registryVersions(db, reader(await outsider), weather.name)).toBeNull();
     expect(await registryVersion(db, reader(await outsider), time.name, "latest")).toBeNull();
     expectServerList((await registryVersions(db, reader(await member), weather.name))!);
-    expect(await registryVersions(db, { id: (await admin).id, isAdmin: true }, database.name)).toBeNull();
+    expect(await registryVersions(db, { id: admin.id, isAdmin: true }, database.name)).toBeNull();
   });
 });

@@ -28,13 +28,13 @@ afterAll(async () => {
 });
 
 const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
-const admin = person("admin@example.com");
-const owner = person("owner@example.com");
-const member = person("member@example.com");
-const other = person("other@example.com");
-const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
-const elsewhere = createTeamWorkspace(db, { name: "Elsewhere", slug: "elsewhere", ownerId: other.id });
-upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+const admin = await person("admin@example.com");
+const owner = await person("owner@example.com");
+const member = await person("member@example.com");
+const other = await person("other@example.com");
+const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+const elsewhere = await createTeamWorkspace(db, { name: "Elsewhere", slug: "elsewhere", ownerId: other.id });
+await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
 
 const [weather, issues, time, database] = exampleServers();
 const entryOf = async (server: Record<string, unknown>, visibility: "all" | "workspaces" | "admins", extra: object = {}) => {
@@ -47,10 +47,10 @@ const entryOf = async (server: Record<string, unknown>, visibility: "all" | "wor
   });
   return (await updateCatalogEntry(db, entry.id, { visibility, ...extra }))!;
 };
-const weatherEntry = entryOf(weather, "workspaces", { workspaceIds: [team.id] });
-const issuesEntry = entryOf(issues, "all");
-entryOf(time, "admins");
-entryOf(database, "all", { status: "deleted", statusMessage: "withdrawn" });
+const weatherEntry = await entryOf(weather, "workspaces", { workspaceIds: [team.id] });
+const issuesEntry = await entryOf(issues, "all");
+await entryOf(time, "admins");
+await entryOf(database, "all", { status: "deleted", statusMessage: "withdrawn" });
 
 const names = async (caller: { id: string; isAdmin: boolean; workspaceId: string }, q?: string) =>
   (await workspaceCatalog(db, caller, q)).map((e) => e.name).sort();
@@ -63,32 +63,32 @@ const remoteValues = {
 
 describe("the workspace catalog", () => {
   it("shows each caller what their workspace may see; administrators see every entry but deleted ones", async () => {
-    expect(await names({ id: (await member).id, isAdmin: false, workspaceId: (await team).id })).toEqual(
+    expect(await names({ id: member.id, isAdmin: false, workspaceId: team.id })).toEqual(
       [issues.name, weather.name].sort(),
     );
-    expect(await names({ id: (await other).id, isAdmin: false, workspaceId: (await elsewhere).id })).toEqual([issues.name]);
-    expect(await names({ id: (await admin).id, isAdmin: true, workspaceId: (await elsewhere).id })).toEqual(
+    expect(await names({ id: other.id, isAdmin: false, workspaceId: elsewhere.id })).toEqual([issues.name]);
+    expect(await names({ id: admin.id, isAdmin: true, workspaceId: elsewhere.id })).toEqual(
       [issues.name, time.name, weather.name].sort(),
     );
-    expect(await names({ id: (await member).id, isAdmin: false, workspaceId: (await team).id }, "streamable")).toEqual([weather.name]);
-    expect(await names({ id: (await member).id, isAdmin: false, workspaceId: (await team).id }, "npm")).toEqual([issues.name]);
+    expect(await names({ id: member.id, isAdmin: false, workspaceId: team.id }, "streamable")).toEqual([weather.name]);
+    expect(await names({ id: member.id, isAdmin: false, workspaceId: team.id }, "npm")).toEqual([issues.name]);
   });
 
   it("an entry not shown to the workspace cannot be added from it", async () => {
     await expect(
       serverFromEntry(
         db,
-        { id: (await other).id, isAdmin: false, workspaceId: (await elsewhere).id },
-        (await weatherEntry).id,
+        { id: other.id, isAdmin: false, workspaceId: elsewhere.id },
+        weatherEntry.id,
         remoteValues,
       ),
     ).rejects.toThrow(expect.objectContaining({ code: "catalog.not_found" }));
   });
 
   it("Add makes an ordinary server: owners only, the secret header encrypted and per member", async () => {
-    const ownerCaller = { id: (await owner).id, isAdmin: false, workspaceId: (await team).id };
-    const input = await serverFromEntry(db, ownerCaller, (await weatherEntry).id, remoteValues);
-    await expect(addServer(db, { id: (await member).id, isAdmin: false, workspaceId: (await team).id }, input)).rejects.toThrow(
+    const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
+    const input = await serverFromEntry(db, ownerCaller, weatherEntry.id, remoteValues);
+    await expect(addServer(db, { id: member.id, isAdmin: false, workspaceId: team.id }, input)).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
     const record = await addServer(db, ownerCaller, input);
@@ -100,13 +100,13 @@ describe("the workspace catalog", () => {
 
   it("an npm package is a stdio server: refused to a workspace owner, added by an instance administrator", async () => {
     const body = { option: "package.0", name: "issues", credentials: "shared" as const, values: { "env.ISSUES_TOKEN": "t" } };
-    const ownerCaller = { id: (await owner).id, isAdmin: false, workspaceId: (await team).id };
-    await expect(addServer(db, ownerCaller, await serverFromEntry(db, ownerCaller, (await issuesEntry).id, body))).rejects.toThrow(
+    const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
+    await expect(addServer(db, ownerCaller, await serverFromEntry(db, ownerCaller, issuesEntry.id, body))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden", field: "command" }),
     );
-    await upsertMembership(db, { workspaceId: (await team).id, userId: (await admin).id, role: "admin" });
-    const adminCaller = { id: (await admin).id, isAdmin: true, workspaceId: (await team).id };
-    const record = await addServer(db, adminCaller, await serverFromEntry(db, adminCaller, (await issuesEntry).id, body));
+    await upsertMembership(db, { workspaceId: team.id, userId: admin.id, role: "admin" });
+    const adminCaller = { id: admin.id, isAdmin: true, workspaceId: team.id };
+    const record = await addServer(db, adminCaller, await serverFromEntry(db, adminCaller, issuesEntry.id, body));
     expect(record).toMatchObject({
       transport: "stdio",
       config: { command: "npx", args: ["-y", "@example/issues-mcp@0.6.2", "--mode", "read"] },
