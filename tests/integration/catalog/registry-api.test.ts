@@ -80,10 +80,10 @@ const names = (body: { servers: { server: unknown }[] }) =>
 
 describe("GET /v0.1/servers on the instance", () => {
   it("lists what each user may see, in the registry's shapes", async () => {
-    const forMember = await registryList(db, reader(await member), q());
+    const forMember = await registryList(db, reader(member), q());
     expectServerList(forMember);
     expect(names(forMember)).toEqual([`${weather.name}@1.1.0`, `${weather.name}@1.2.0`, `${issues.name}@0.6.2`]);
-    expect(names(await registryList(db, reader(await outsider), q()))).toEqual([`${issues.name}@0.6.2`]);
+    expect(names(await registryList(db, reader(outsider), q()))).toEqual([`${issues.name}@0.6.2`]);
     expect(names(await registryList(db, { id: admin.id, isAdmin: true }, q()))).toEqual([
       `${weather.name}@1.1.0`,
       `${weather.name}@1.2.0`,
@@ -95,29 +95,29 @@ describe("GET /v0.1/servers on the instance", () => {
   });
 
   it("marks the pinned version as the latest one offered; version=latest lists only those", async () => {
-    const latest = await registryList(db, reader(await member), q({ version: "latest" }));
+    const latest = await registryList(db, reader(member), q({ version: "latest" }));
     expect(names(latest)).toEqual([`${weather.name}@1.1.0`, `${issues.name}@0.6.2`]);
-    expect((await registryVersion(db, reader(await member), weather.name, "latest"))?.server).toMatchObject({ version: "1.1.0" });
-    expectServerResponse((await registryVersion(db, reader(await member), weather.name, "1.2.0")) as never);
+    expect((await registryVersion(db, reader(member), weather.name, "latest"))?.server).toMatchObject({ version: "1.1.0" });
+    expectServerResponse((await registryVersion(db, reader(member), weather.name, "1.2.0")) as never);
   });
 
   it("pages with an opaque cursor, searches by name, and honours updated_since", async () => {
-    const first = await registryList(db, reader(await member), q({ limit: "2" }));
+    const first = await registryList(db, reader(member), q({ limit: "2" }));
     expectServerList(first);
     expect(first.metadata.nextCursor).toBeTruthy();
-    const second = await registryList(db, reader(await member), q({ limit: "2", cursor: first.metadata.nextCursor! }));
-    expect([...names(first), ...names(second)]).toEqual(names(await registryList(db, reader(await member), q())));
+    const second = await registryList(db, reader(member), q({ limit: "2", cursor: first.metadata.nextCursor! }));
+    expect([...names(first), ...names(second)]).toEqual(names(await registryList(db, reader(member), q())));
     expect(second.metadata).not.toHaveProperty("nextCursor");
-    expect(names(await registryList(db, reader(await member), q({ search: "weather" })))).toHaveLength(2);
+    expect(names(await registryList(db, reader(member), q({ search: "weather" })))).toHaveLength(2);
     expect(
-      (await registryList(db, reader(await member), q({ updated_since: new Date(Date.now() + 60_000).toISOString() }))).servers,
+      (await registryList(db, reader(member), q({ updated_since: new Date(Date.now() + 60_000).toISOString() }))).servers,
     ).toEqual([]);
   });
 
   it("answers nothing for a server the caller may not see", async () => {
-    expect(await registryVersions(db, reader(await outsider), weather.name)).toBeNull();
-    expect(await registryVersion(db, reader(await outsider), time.name, "latest")).toBeNull();
-    expectServerList((await registryVersions(db, reader(await member), weather.name))!);
+    expect(await registryVersions(db, reader(outsider), weather.name)).toBeNull();
+    expect(await registryVersion(db, reader(outsider), time.name, "latest")).toBeNull();
+    expectServerList((await registryVersions(db, reader(member), weather.name))!);
     expect(await registryVersions(db, { id: admin.id, isAdmin: true }, database.name)).toBeNull();
   });
 });
