@@ -8,7 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
-import { gated } from "../transaction";
+import { connectionBusy, gated } from "../transaction";
 
 /** One model request's row, priced already (`costMicros`). */
 export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
@@ -32,48 +32,56 @@ function queueFor(db: Db): Waiting {
   if (!queue) {
     queue = { model: [], mcp: [] };
     queues.set(db, queue);
-    setTimeout(async () => await flushUsage(db), USAGE_BATCH_MS).unref();
+    setTimeout(() => writeWaiting(db, false), USAGE_BATCH_MS).unref();
   }
   return queue;
 }
 
+// Queueing touches no database, so it stays synchronous: recording adds no await to the call it describes.
+
 /** Queue one model request row. */
-export async function queueModelRequest(db: Db, row: ModelRequestRow): Promise<void> {
-  return gated(db, async () => {
-    queueFor(db).model.push(row);
-  });
+export function queueModelRequest(db: Db, row: ModelRequestRow): void {
+  queueFor(db).model.push(row);
 }
 
 /** Queue one MCP request row. */
-export async function queueMcpRequest(db: Db, row: McpRequestRow): Promise<void> {
-  return gated(db, async () => {
-    queueFor(db).mcp.push(row);
-  });
+export function queueMcpRequest(db: Db, row: McpRequestRow): void {
+  queueFor(db).mcp.push(row);
 }
 
 /** Write every row waiting for `db` now (readers and shutdown call this). */
 export async function flushUsage(db: Db): Promise<void> {
-  return gated(db, async () => {
-    const queues = waiting();
-    const queue = queues.get(db);
-    if (!queue) return;
-    queues.delete(db);
-    try {
-      const { model, mcp } = preparedInserts(db);
-      // One connection: the prepared statements run inside this transaction.
-      db.transaction((tx) => {
-        for (const row of queue.model) model.run(row);
-        for (const row of queue.mcp) mcp.run(row);
-        addToSums(tx as unknown as Db, queue);
-      });
-    } catch (error) {
-      // Usage is bookkeeping: a failed batch is reported, never thrown into the call that recorded it.
-      console.error(`usage rows could not be written (${queue.model.length + queue.mcp.length} lost): ${String(error)}`);
-    }
-  });
+  return gated(db, async () => writeWaiting(db, false));
 }
 
-onBeforeClose("usage", flushUsage);
+// Synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit handler
+// never finishes). While another chain's transaction holds the connection, the timer's batch waits
+// for the next window instead of joining (and sharing the fate of) that transaction; at exit and
+// close nothing else will run. As the audit batch does (audit.ts).
+function writeWaiting(db: Db, exiting: boolean): void {
+  const queues = waiting();
+  const queue = queues.get(db);
+  if (!queue) return;
+  if (!exiting && connectionBusy(db)) {
+    setTimeout(() => writeWaiting(db, false), USAGE_BATCH_MS).unref();
+    return;
+  }
+  queues.delete(db);
+  try {
+    const { model, mcp } = preparedInserts(db);
+    // One connection: the prepared statements run inside this transaction.
+    db.transaction((tx) => {
+      for (const row of queue.model) model.run(row);
+      for (const row of queue.mcp) mcp.run(row);
+      addToSums(tx as unknown as Db, queue);
+    });
+  } catch (error) {
+    // Usage is bookkeeping: a failed batch is reported, never thrown into the call that recorded it.
+    console.error(`usage rows could not be written (${queue.model.length + queue.mcp.length} lost): ${String(error)}`);
+  }
+}
+
+onBeforeClose("usage", (db) => writeWaiting(db, true));
 
 // The rows' inserts, built and prepared once per database handle: a multi-row insert through the
 // query builder cost about 150 µs a row, far more than writing it.
@@ -130,8 +138,8 @@ function preparedInserts(db: Db) {
 }
 
 // process.exit() and a normal end both pass here; better-sqlite3 writes synchronously.
-process.once("exit", async () => {
-  for (const db of [...waiting().keys()]) await flushUsage(db);
+process.once("exit", () => {
+  for (const db of [...waiting().keys()]) writeWaiting(db, true);
 });
 
 /** The UTC day (`YYYY-MM-DD`) of a time. */

@@ -13,9 +13,11 @@ export type ModelCallContext = Pick<ModelUsageEvent, "userId" | "workspaceId" | 
 export function modelUsageCallbacks(db: Db, context: ModelCallContext) {
   let open: { provider: string; model: string; started: number } | null = null;
   const close = async (outcome: ModelUsageEvent["outcome"]) => {
-    if (!open) return;
-    await recordModelUsage(db, { ...context, provider: open.provider, model: open.model, latencyMs: Date.now() - open.started, outcome });
+    const call = open;
+    if (!call) return;
+    // Cleared before the await: the next request's start may come while this one is recorded.
     open = null;
+    await recordModelUsage(db, { ...context, provider: call.provider, model: call.model, latencyMs: Date.now() - call.started, outcome });
   };
   return {
     onLanguageModelCallStart: (event: { provider: string; modelId: string }) => {

@@ -53,7 +53,7 @@ export async function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date 
       cachedTokens: count(event.usage?.inputTokenDetails?.cacheReadTokens),
     };
     const price = (await findPrice(db, event.workspaceId, provider, event.model)) ?? defaultPrice(provider, event.model);
-    await queueModelRequest(db, {
+    queueModelRequest(db, {
       at,
       userId: event.userId,
       workspaceId: event.workspaceId,
@@ -93,7 +93,7 @@ export async function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date 
       if (workspaces.size > 10_000) workspaces.clear();
       workspaces.set(event.serverId, workspaceId);
     }
-    await queueMcpRequest(db, {
+    queueMcpRequest(db, {
       at,
       userId: event.userId,
       workspaceId,

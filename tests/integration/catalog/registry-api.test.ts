@@ -109,9 +109,7 @@ describe("GET /v0.1/servers on the instance", () => {
     expect([...names(first), ...names(second)]).toEqual(names(await registryList(db, reader(member), q())));
     expect(second.metadata).not.toHaveProperty("nextCursor");
     expect(names(await registryList(db, reader(member), q({ search: "weather" })))).toHaveLength(2);
-    expect(
-      (await registryList(db, reader(member), q({ updated_since: new Date(Date.now() + 60_000).toISOString() }))).servers,
-    ).toEqual([]);
+    expect((await registryList(db, reader(member), q({ updated_since: new Date(Date.now() + 60_000).toISOString() }))).servers).toEqual([]);
   });
 
   it("answers nothing for a server the caller may not see", async () => {

@@ -63,25 +63,16 @@ const remoteValues = {
 
 describe("the workspace catalog", () => {
   it("shows each caller what their workspace may see; administrators see every entry but deleted ones", async () => {
-    expect(await names({ id: member.id, isAdmin: false, workspaceId: team.id })).toEqual(
-      [issues.name, weather.name].sort(),
-    );
+    expect(await names({ id: member.id, isAdmin: false, workspaceId: team.id })).toEqual([issues.name, weather.name].sort());
     expect(await names({ id: other.id, isAdmin: false, workspaceId: elsewhere.id })).toEqual([issues.name]);
-    expect(await names({ id: admin.id, isAdmin: true, workspaceId: elsewhere.id })).toEqual(
-      [issues.name, time.name, weather.name].sort(),
-    );
+    expect(await names({ id: admin.id, isAdmin: true, workspaceId: elsewhere.id })).toEqual([issues.name, time.name, weather.name].sort());
     expect(await names({ id: member.id, isAdmin: false, workspaceId: team.id }, "streamable")).toEqual([weather.name]);
     expect(await names({ id: member.id, isAdmin: false, workspaceId: team.id }, "npm")).toEqual([issues.name]);
   });
 
   it("an entry not shown to the workspace cannot be added from it", async () => {
     await expect(
-      serverFromEntry(
-        db,
-        { id: other.id, isAdmin: false, workspaceId: elsewhere.id },
-        weatherEntry.id,
-        remoteValues,
-      ),
+      serverFromEntry(db, { id: other.id, isAdmin: false, workspaceId: elsewhere.id }, weatherEntry.id, remoteValues),
     ).rejects.toThrow(expect.objectContaining({ code: "catalog.not_found" }));
   });
 
