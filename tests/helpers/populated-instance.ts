@@ -14,6 +14,7 @@ import { confirmTotp, createPendingTotp, replaceRecoveryCodes } from "@/db/queri
 import { createPasskey } from "@/db/queries/passkeys";
 import { setInstanceMeta } from "@/db/queries/instance-meta";
 import { insertPasswordReset } from "@/db/queries/password-resets";
+import { insertPersonalToken } from "@/db/queries/personal-tokens";
 import { createChat } from "@/db/queries/chats";
 import { putCredential } from "@/db/queries/credentials";
 import { insertInvitation, markInvitationAccepted } from "@/db/queries/invitations";
@@ -234,6 +235,16 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
   });
   await updateCatalogEntry(db, entry.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.0.0" });
   await populateUsage(db, { userId: member.id, workspaceId: team.id, serverId: server.id, chatId: chat.id }, now);
+  // A personal access token of the member's (its secret kept only as a hash).
+  await insertPersonalToken(db, {
+    userId: member.id,
+    workspaceId: team.id,
+    name: "laptop CLI",
+    scopes: "mcp api:read",
+    tokenHash: createHash("sha256").update("sbp_populated-token").digest("hex"),
+    hint: "sbp_popu",
+    expiresAt: new Date(now.getTime() + 30 * 86_400_000),
+  });
   return { secrets, serverId: server.id, adminId: admin.id };
 }
 
