@@ -95,15 +95,36 @@ function step(label, command, args, options = {}) {
   return result.status === 0;
 }
 
+// The names of what failed, repeated at the end: CI shows the run's last lines, not the reporter's.
+const failures = [];
+
 function countVitest(file) {
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   if (report.numFailedTests === 0 && !report.success) failed += 1; // a suite that failed to load
+  for (const suite of report.testResults ?? []) {
+    const where = path.relative(root, suite.name);
+    const tests = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const test of tests) failures.push(`${where} › ${test.fullName}`);
+    if (!tests.length && suite.status === "failed")
+      failures.push(`${where} (did not load: ${String(suite.message).split("\n")[0].slice(0, 200)})`);
+  }
+}
+
+function playwrightFailures(suites, file = "") {
+  for (const suite of suites ?? []) {
+    const where = suite.file ?? file;
+    for (const spec of suite.specs ?? []) {
+      if (spec.tests?.some((t) => t.status === "unexpected")) failures.push(`${where} › ${spec.title}`);
+    }
+    playwrightFailures(suite.suites, where);
+  }
 }
 
 function countPlaywright(file) {
-  const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
+  const { stats, suites } = JSON.parse(fs.readFileSync(file, "utf8"));
+  playwrightFailures(suites);
   passed += stats.expected + stats.flaky;
   failed += stats.unexpected;
   if (stats.flaky) warnings.push(`${stats.flaky} browser test(s) passed only on their retry (named as flaky above): a race to fix`);
@@ -198,6 +219,7 @@ function browserTests() {
 }
 
 if (warnings.length) console.log(`\nwarnings: ${warnings.join("; ")}`);
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
 if (problems.length) console.log(`\nproblems: ${problems.join("; ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && problems.length === 0 ? 0 : 1);
