@@ -58,8 +58,9 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   if (refusal) throw new AppError(refusal.code, refusal.message, "password");
   const hash = options.byAdmin ? hashPassword(input.password) : unauthenticatedHashGate(() => hashPassword(input.password));
   const passwordHash = await hash;
-  // From here to the insert nothing awaits: the first-account check, the code's use and the insert
-  // happen as one step, so two racing first registrations cannot both pass with one code.
+  // Two racing first registrations cannot both pass with one code: using it reads and removes its
+  // file synchronously, so only one finds it; and the insert decides who is the administrator in its
+  // own transaction (the first account in the table), whatever interleaved before it.
   const fresh = !(await hasAnyUser(db));
   if (fresh && !consumeSetupCode(setupCode)) {
     throw new AppError("auth.setup_code", "This instance has no account yet: enter the setup code printed in the server log.", "setupCode");
