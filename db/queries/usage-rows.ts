@@ -49,8 +49,26 @@ export function queueMcpRequest(db: Db, row: McpRequestRow): void {
   queueFor(db).mcp.push(row);
 }
 
-/** Write every row waiting for `db` now (readers and shutdown call this). */
+// Recordings on their way to the queue: one that awaits a lookup first (the server's workspace, the
+// price in force) queues its row a few ticks after the request ended. A flush waits for them, so a
+// report sees every request that ended before it was asked for.
+const onTheirWay = () => singleton("db.usageOnTheirWay", () => new Set<Promise<unknown>>());
+
+/** Note a recording that queues its row after an await; `flushUsage` waits for it to settle. */
+export function noteRecording(work: Promise<unknown>): void {
+  const recordings = onTheirWay();
+  recordings.add(work);
+  const settled = () => recordings.delete(work);
+  work.then(settled, settled);
+}
+
+/**
+ * Write every row waiting for `db` now (readers and shutdown call this), after the recordings on
+ * their way. Never call it inside a gated body or a transaction: those recordings' lookups need the gate.
+ */
 export async function flushUsage(db: Db): Promise<void> {
+  const recordings = [...onTheirWay()];
+  if (recordings.length) await Promise.allSettled(recordings);
   return gated(db, async () => writeWaiting(db, false));
 }
 
