@@ -34,11 +34,11 @@ afterAll(() => removeTempDataDir(dir));
 describe("a second factor before a stdio server", () => {
   it("refuses an administrator without one with the policies unset, off, or on", async () => {
     const refused = async () => await assertFactorForStdio(getDb(), admin);
-    expect(refused).toThrow(expect.objectContaining({ code: "auth.enrolment_required", field: "command" }));
+    await expect(refused()).rejects.toThrow(expect.objectContaining({ code: "auth.enrolment_required", field: "command" }));
     await setMfaPolicy(getDb(), admin.id, { requiredForAdmins: false, requiredForEveryone: false });
-    expect(refused).toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
+    await expect(refused()).rejects.toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
     await setMfaPolicy(getDb(), admin.id, { requiredForAdmins: true, requiredForEveryone: false });
-    expect(refused).toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
+    await expect(refused()).rejects.toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
     // A member never creates stdio servers at all: that refusal is the servers service's (auth.forbidden).
     await assertFactorForStdio(getDb(), member);
   });
