@@ -20,6 +20,7 @@ import { freePort } from "../tests/helpers/ports";
 import type { SpreadLoadArgs } from "./args";
 import { sequential } from "./goals";
 import { apiEcho, percentile, ROOT, start, startApp, treeCpuMs, treeRssBytes, waitFor } from "./harness";
+import { withTransaction } from "../db/transaction";
 
 /** One seeded user: the session cookie and the ids of their servers. */
 export interface Person {
@@ -42,21 +43,29 @@ export const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 export async function seed(dataDir: string, upstream: string, options: { users: number; servers: number }): Promise<Person[]> {
   const { db, sqlite } = openDatabase(path.join(dataDir, "switchboard.db"));
   const secret = fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
-  const people = db.transaction(() =>
-    Array.from({ length: options.users }, (_, u) => {
-      const user = createUserWithWorkspace(db, { email: `load${u}@bench.invalid`, name: `load${u}`, passwordHash: "none" });
-      if (!user) throw new Error(`load user ${u} exists`);
-      const workspaceId = getPersonalWorkspaceId(db, user.id)!;
-      const servers = Array.from({ length: options.servers }, (_, s) =>
-        createServer(db, {
-          workspaceId,
-          name: `up${s}`,
-          config: { url: `${upstream}/mcp/good?u=${u}&s=${s}`, supports_parallel_tool_calls: true },
-          createdBy: user.id,
+  const people = await withTransaction(
+    db,
+    async (tx) =>
+      await Promise.all(
+        Array.from({ length: options.users }, async (_, u) => {
+          const user = await createUserWithWorkspace(tx, { email: `load${u}@bench.invalid`, name: `load${u}`, passwordHash: "none" });
+          if (!user) throw new Error(`load user ${u} exists`);
+          const workspaceId = (await getPersonalWorkspaceId(tx, user.id))!;
+          const servers = await Promise.all(
+            Array.from(
+              { length: options.servers },
+              async (_, s) =>
+                await createServer(tx, {
+                  workspaceId,
+                  name: `up${s}`,
+                  config: { url: `${upstream}/mcp/good?u=${u}&s=${s}`, supports_parallel_tool_calls: true },
+                  createdBy: user.id,
+                }),
+            ),
+          );
+          return { userId: user.id, sid: await startSession(tx, user.id), serverIds: servers.map((s) => s.id) };
         }),
-      );
-      return { userId: user.id, sid: startSession(db, user.id), serverIds: servers.map((s) => s.id) };
-    }),
+      ),
   );
   sqlite.close();
   const seeded: Person[] = [];

@@ -23,10 +23,11 @@ import { addServer } from "../lib/servers/service";
 import { membershipOf } from "../lib/workspaces/membership-lookup";
 import { registerTestUser } from "../tests/helpers/register";
 
-function perCall(label: string, runs: number, fn: () => void): number {
-  for (let i = 0; i < 2000; i++) fn();
+// The lookups are async now: each figure includes one await per lookup.
+async function perCall(label: string, runs: number, fn: () => Promise<void>): Promise<number> {
+  for (let i = 0; i < 2000; i++) await fn();
   const t0 = performance.now();
-  for (let i = 0; i < runs; i++) fn();
+  for (let i = 0; i < runs; i++) await fn();
   const us = ((performance.now() - t0) * 1000) / runs;
   console.log(`| ${label} | ${us.toFixed(1)} |`);
   return us;
@@ -37,8 +38,8 @@ async function main() {
   process.env.SWITCHBOARD_DATA_DIR = dir;
   const db = getDb();
   const user = await registerTestUser(db, { email: "l@example.com", password: "a long enough password", name: "L" });
-  const workspaceId = getPersonalWorkspaceId(db, user.id)!;
-  const server = addServer(
+  const workspaceId = (await getPersonalWorkspaceId(db, user.id))!;
+  const server = await addServer(
     db,
     { id: user.id, isAdmin: true, workspaceId },
     {
@@ -46,26 +47,26 @@ async function main() {
       config: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer secret" } },
     },
   );
-  const sid = startSession(db, user.id);
+  const sid = await startSession(db, user.id);
   const store = createSqliteStore(db, instanceKey());
   const ref = { userId: user.id, serverId: server.id };
   console.log("| per request | µs |\n|---|---|");
-  const before = perCall("uncached: 7 queries, 1 decryption (+ token read)", 20_000, () => {
-    getSessionState(db, sid);
-    getUserById(db, user.id);
-    getPersonalWorkspaceId(db, user.id);
-    const ws = getWorkspaceById(db, getPersonalWorkspaceId(db, user.id)!)!;
-    getMembershipRole(db, ws.id, user.id);
-    const record = getServerById(db, { id: server.id, workspaceId })!;
-    readServerSecrets(db, record);
-    const token = getCredential(db, { ...ref, kind: "tokens" });
+  const before = await perCall("uncached: 7 queries, 1 decryption (+ token read)", 20_000, async () => {
+    await getSessionState(db, sid);
+    await getUserById(db, user.id);
+    await getPersonalWorkspaceId(db, user.id);
+    const ws = (await getWorkspaceById(db, (await getPersonalWorkspaceId(db, user.id))!))!;
+    await getMembershipRole(db, ws.id, user.id);
+    const record = (await getServerById(db, { id: server.id, workspaceId }))!;
+    await readServerSecrets(db, record);
+    const token = await getCredential(db, { ...ref, kind: "tokens" });
     if (token) decrypt(token.valueEnc, instanceKey());
   });
-  const after = perCall("cached (change stamp checked per lookup)", 20_000, () => {
-    resolveSession(db, sid);
-    membershipOf(db, user.id, null);
-    cachedServerDefinition(db, { id: user.id, workspaceId }, server.id);
-    void store.get(ref, "tokens");
+  const after = await perCall("cached (change stamp checked per lookup)", 20_000, async () => {
+    await resolveSession(db, sid);
+    await membershipOf(db, user.id, null);
+    await cachedServerDefinition(db, { id: user.id, workspaceId }, server.id);
+    await store.get(ref, "tokens");
   });
   console.log(`\n${(before / after).toFixed(1)}× fewer µs on the lookups of one call`);
   closeDb();

@@ -33,16 +33,16 @@ async function main() {
   process.env.SWITCHBOARD_DATA_DIR = dir;
   process.env.SWITCHBOARD_SECRET_KEY ??= "usage-bench-key-usage-bench-key-usage-bench";
   const { db, sqlite } = openDatabase(path.join(dir, "bench.db"));
-  const user = createUserWithWorkspace(db, { email: "bench@example.com", name: "Bench", passwordHash: "x" })!;
-  const workspaceId = getPersonalWorkspaceId(db, user.id)!;
+  const user = (await createUserWithWorkspace(db, { email: "bench@example.com", name: "Bench", passwordHash: "x" }))!;
+  const workspaceId = (await getPersonalWorkspaceId(db, user.id))!;
   const url = await startEverything();
-  const stored = createServer(db, { workspaceId, name: "bench", config: { url }, createdBy: user.id });
+  const stored = await createServer(db, { workspaceId, name: "bench", config: { url }, createdBy: user.id });
   const server = { id: stored.id, name: "bench", config: { url } };
 
   const off = new McpPool();
   // USAGE_BENCH_AA=1 leaves the hook off on both sides: what the whole-call statistic reads when
   // there is nothing to find (its noise).
-  const on = process.env.USAGE_BENCH_AA ? new McpPool() : new McpPool({ onRequestEnd: (event) => recordMcpRequest(db, event) });
+  const on = process.env.USAGE_BENCH_AA ? new McpPool() : new McpPool({ onRequestEnd: async (event) => await recordMcpRequest(db, event) });
   const sides = { off: [] as number[], on: [] as number[] };
   const p50 = { off: [] as number[], on: [] as number[] };
   for (const pool of [off, on]) await pool.discover(user.id, [server]);
@@ -63,7 +63,7 @@ async function main() {
       p50[label].push(result.p50);
     }
   }
-  flushUsage(db);
+  await flushUsage(db);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const cpuOff = median(sides.off);
   const cpuOn = median(sides.on);
@@ -87,13 +87,13 @@ async function main() {
   const RECORDS = 20_000;
   const perRecordRuns: number[] = [];
   for (let repeat = 0; repeat < 5; repeat++) {
-    flushUsage(db);
+    await flushUsage(db);
     const r0 = ownCpuMs();
     for (let i = 0; i < RECORDS; i++) {
-      recordMcpRequest(db, toolCallEvent(user.id, server, "tool", "echo", { message: "bench" }, outcome));
-      if (i % 250 === 249) flushUsage(db);
+      await recordMcpRequest(db, toolCallEvent(user.id, server, "tool", "echo", { message: "bench" }, outcome));
+      if (i % 250 === 249) await flushUsage(db);
     }
-    flushUsage(db);
+    await flushUsage(db);
     perRecordRuns.push((ownCpuMs() - r0) / RECORDS);
   }
   const perRecord = median(perRecordRuns);
@@ -107,7 +107,7 @@ async function main() {
   const t0 = performance.now();
   const now = Date.now();
   for (let i = 0; i < SEEDED; i++) {
-    recordMcpRequest(
+    await recordMcpRequest(
       db,
       {
         userId: `member-${i % 20}`,
@@ -123,16 +123,16 @@ async function main() {
       },
       new Date(now - (i % 30) * 86_400_000),
     );
-    if (i % 20_000 === 19_999) flushUsage(db);
+    if (i % 20_000 === 19_999) await flushUsage(db);
   }
-  flushUsage(db);
+  await flushUsage(db);
   console.log(`seeded ${SEEDED.toLocaleString("en-US")} calls in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const to = new Date(now).toISOString().slice(0, 10);
   const from = new Date(now - 29 * 86_400_000).toISOString().slice(0, 10);
   const times: number[] = [];
   for (let i = 0; i < 11; i++) {
     const t = performance.now();
-    const report = usageReport(db, { from, to, workspaceId });
+    const report = await usageReport(db, { from, to, workspaceId });
     times.push(performance.now() - t);
     if (report.totals.mcpCalls < SEEDED) throw new Error(`the report counted ${report.totals.mcpCalls} calls`);
   }

@@ -46,6 +46,15 @@ export class LookupCache<V> {
     return value;
   }
 
+  /** `read` with an async loader: the stamp is the one taken before loading, as for `read`. */
+  async readAsync<T extends V | null | undefined>(key: string, stamp: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.get(key, stamp);
+    if (hit !== undefined) return hit as T;
+    const value = await load();
+    if (value !== null && value !== undefined) this.set(key, stamp, value);
+    return value;
+  }
+
   /** How many entries are held (tests, figures). */
   get size(): number {
     return this.entries.size;

@@ -10,30 +10,38 @@ import { ssoProvidersFromEnv } from "../lib/auth/sso/env-providers";
 import { TrustedProxiesError, parseTrustedProxies } from "../lib/security/client-address";
 import { describePublicUrl } from "../lib/security/public-url";
 
-try {
-  if (!process.env.NEXTAUTH_SECRET) readOrCreateSecretFile(path.join(dataDir(), "nextauth.secret"));
-  const setup = ensureSetupCode(getDb());
-  closeDb();
-  console.log(`switchboard: data directory ${dataDir()} ready`);
-  console.log(`switchboard: ${describePublicUrl()}`);
-  // Checked here so a malformed entry stops the start with its message (the front door reads it too).
-  const proxies = process.env.SWITCHBOARD_TRUSTED_PROXIES?.trim();
-  parseTrustedProxies(proxies);
-  console.log(`switchboard: client addresses from ${proxies ? `X-Forwarded-For behind ${proxies}` : "the socket (no trusted proxies)"}`);
-  // A half-configured single sign-on provider (or a malformed role mapping) stops the start with its
-  // variable named (docs/sso.md); Next would only log a failing instrumentation hook and serve on.
+// An async function rather than top-level await: tsx runs this file as CommonJS.
+async function preflight(): Promise<void> {
   try {
-    ssoProvidersFromEnv(process.env);
+    if (!process.env.NEXTAUTH_SECRET) readOrCreateSecretFile(path.join(dataDir(), "nextauth.secret"));
+    const setup = await ensureSetupCode(getDb());
+    closeDb();
+    console.log(`switchboard: data directory ${dataDir()} ready`);
+    console.log(`switchboard: ${describePublicUrl()}`);
+    // Checked here so a malformed entry stops the start with its message (the front door reads it too).
+    const proxies = process.env.SWITCHBOARD_TRUSTED_PROXIES?.trim();
+    parseTrustedProxies(proxies);
+    console.log(`switchboard: client addresses from ${proxies ? `X-Forwarded-For behind ${proxies}` : "the socket (no trusted proxies)"}`);
+    // A half-configured single sign-on provider (or a malformed role mapping) stops the start with its
+    // variable named (docs/sso.md); Next would only log a failing instrumentation hook and serve on.
+    try {
+      ssoProvidersFromEnv(process.env);
+    } catch (error) {
+      console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }
+    // Printed at every start while no account exists, so the code is in the log whoever looks.
+    if (setup) console.log(setupCodeLogLine(setup.code));
   } catch (error) {
-    console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    if (error instanceof SecretKeyError || error instanceof TrustedProxiesError) {
+      console.error(`switchboard: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
   }
-  // Printed at every start while no account exists, so the code is in the log whoever looks.
-  if (setup) console.log(setupCodeLogLine(setup.code));
-} catch (error) {
-  if (error instanceof SecretKeyError || error instanceof TrustedProxiesError) {
-    console.error(`switchboard: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
 }
+
+preflight().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

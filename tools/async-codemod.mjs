@@ -602,7 +602,7 @@ function languageService(program) {
 }
 
 /** Apply TypeScript's addMissingAwait fix to every diagnostic that offers it; returns the number applied. */
-function fixMissingAwaits(program, asyncKeys) {
+function fixMissingAwaits(program, asyncKeys, changedFiles) {
   const service = languageService(program);
   const prog = service.getProgram();
   const edits = new Edits();
@@ -658,7 +658,8 @@ function fixMissingAwaits(program, asyncKeys) {
       applied++;
     }
   }
-  edits.apply();
+  // The changed files are formatted at the end like every other edit's (a widened type was left unformatted).
+  for (const f of edits.apply()) changedFiles.add(f);
   return applied;
 }
 
@@ -933,7 +934,7 @@ function main() {
     const edits = propagate(program, asyncKeys, () => []);
     for (const f of edits.apply()) changedFiles.add(f);
     if (edits.size) program = makeProgram();
-    const fixed = fixMissingAwaits(program, asyncKeys);
+    const fixed = fixMissingAwaits(program, asyncKeys, changedFiles);
     log(
       `round ${round}: ${expectations} throw expectations, ${awaited} ignored promises awaited, ${edits.size} propagation edits, ${fixed} checker fixes`,
     );

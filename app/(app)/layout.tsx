@@ -24,7 +24,7 @@ export default async function AppLayout({ children }: { children: React.ReactNod
       </a>
       <header className="grid h-[var(--header-h)] shrink-0 grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-3 py-2 md:flex md:gap-5 md:px-6">
         <AppBrand />
-        <WorkspaceNav workspaces={myWorkspaces(user.id)} isAdmin={user.isAdmin} />
+        <WorkspaceNav workspaces={await myWorkspaces(user.id)} isAdmin={user.isAdmin} />
         <div className="col-start-3 row-start-1 flex min-w-0 items-center gap-2 text-sm md:ml-auto">
           <span data-testid="current-user" className="flex min-w-0 items-center gap-2 text-muted-foreground">
             {/* The name gives way on phones; the admin badge stays. */}

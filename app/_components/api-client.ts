@@ -34,7 +34,7 @@ export type ServerStatusView = ServerStatus;
 export type ChatView = ReturnType<typeof chatView>;
 
 /** The model settings as the browser sees them (the key masked). */
-export type ModelSettingsView = ReturnType<typeof modelSettingsView>;
+export type ModelSettingsView = Awaited<ReturnType<typeof modelSettingsView>>;
 
 /** Every tool with its approval policy, and the servers that could not be asked. */
 export type ToolPolicyList = Awaited<ReturnType<typeof listToolPolicyRows>>;

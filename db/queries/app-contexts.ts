@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { appContexts } from "../schema";
+import { gated } from "../transaction";
 
 /** One app's context for the model. */
 export interface AppContextRecord {
@@ -13,19 +14,23 @@ export interface AppContextRecord {
 }
 
 /** Store or replace the context of one app (each update replaces the previous one). */
-export function saveAppContext(db: Db, record: AppContextRecord): void {
-  const values = { ...record, updatedAt: new Date() };
-  db.insert(appContexts)
-    .values(values)
-    .onConflictDoUpdate({ target: [appContexts.chatId, appContexts.toolCallId], set: values })
-    .run();
+export async function saveAppContext(db: Db, record: AppContextRecord): Promise<void> {
+  return gated(db, async () => {
+    const values = { ...record, updatedAt: new Date() };
+    db.insert(appContexts)
+      .values(values)
+      .onConflictDoUpdate({ target: [appContexts.chatId, appContexts.toolCallId], set: values })
+      .run();
+  });
 }
 
 /** Every pending context of a chat, removed in the same transaction (the next user message holds them). */
-export function takeAppContexts(db: Db, chatId: string): AppContextRecord[] {
-  return db.transaction((tx) => {
-    const rows = tx.select().from(appContexts).where(eq(appContexts.chatId, chatId)).orderBy(appContexts.updatedAt).all();
-    tx.delete(appContexts).where(eq(appContexts.chatId, chatId)).run();
-    return rows.map(({ updatedAt: _updatedAt, ...rest }) => rest);
+export async function takeAppContexts(db: Db, chatId: string): Promise<AppContextRecord[]> {
+  return gated(db, async () => {
+    return db.transaction((tx) => {
+      const rows = tx.select().from(appContexts).where(eq(appContexts.chatId, chatId)).orderBy(appContexts.updatedAt).all();
+      tx.delete(appContexts).where(eq(appContexts.chatId, chatId)).run();
+      return rows.map(({ updatedAt: _updatedAt, ...rest }) => rest);
+    });
   });
 }

@@ -8,6 +8,7 @@ import { and, desc, eq, inArray, isNotNull, lt, type SQL, sql } from "drizzle-or
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
+import { connectionBusy, gated } from "../transaction";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -26,19 +27,21 @@ const waiting = () => singleton("db.auditWaiting", () => new Map<Db, { entries: 
  * Record one audited action. `detail` must already be free of secrets. Inside a transaction (a
  * handle without its own client) the row is written at once, to commit or roll back with the rest.
  */
-export function recordAudit(db: Db, entry: AuditEntry): void {
-  if (!(db as Db & { $client?: unknown }).$client) {
-    insertNow(db, entry);
-    return;
-  }
-  const queues = waiting();
-  const queue = queues.get(db);
-  if (queue) {
-    queue.entries.push(entry);
-    return;
-  }
-  queues.set(db, { entries: [entry] });
-  setTimeout(() => flushAudit(db), AUDIT_BATCH_MS).unref();
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  return gated(db, async () => {
+    if (!(db as Db & { $client?: unknown }).$client) {
+      insertNow(db, entry);
+      return;
+    }
+    const queues = waiting();
+    const queue = queues.get(db);
+    if (queue) {
+      queue.entries.push(entry);
+      return;
+    }
+    queues.set(db, { entries: [entry] });
+    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
+  });
 }
 
 /**
@@ -51,14 +54,26 @@ export const AUDIT_BATCH_MS = 250;
 
 // process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this completes.
 process.once("exit", () => {
-  for (const db of [...waiting().keys()]) flushAudit(db);
+  for (const db of [...waiting().keys()]) writeWaiting(db, true);
 });
 
 /** Write every entry waiting for `db` now (reads call this first; so can shutdown). */
-export function flushAudit(db: Db): void {
+export async function flushAudit(db: Db): Promise<void> {
+  return gated(db, async () => writeWaiting(db, false));
+}
+
+// Synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit handler
+// never finishes). While another chain's transaction holds the connection, the timer's batch waits
+// for the next window instead of joining (and sharing the fate of) that transaction; at exit and
+// close nothing else will run.
+function writeWaiting(db: Db, exiting: boolean): void {
   const queues = waiting();
   const queue = queues.get(db);
   if (!queue) return;
+  if (!exiting && connectionBusy(db)) {
+    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
+    return;
+  }
   queues.delete(db);
   try {
     const insert = preparedInsert(db);
@@ -72,7 +87,7 @@ export function flushAudit(db: Db): void {
   }
 }
 
-onBeforeClose("audit", flushAudit);
+onBeforeClose("audit", (db) => writeWaiting(db, true));
 
 // The batch's insert, built and prepared once per database handle (building the SQL per row cost
 // as much as writing it).
@@ -129,9 +144,11 @@ function rowOf(entry: AuditEntry) {
 }
 
 /** The most recent audit entries, newest first. */
-export function listRecentAudit(db: Db, limit = 100) {
-  flushAudit(db);
-  return db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).all();
+export async function listRecentAudit(db: Db, limit = 100) {
+  return gated(db, async () => {
+    await flushAudit(db);
+    return db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).all();
+  });
 }
 
 /** Filters of `listAudit`; every field is optional. */
@@ -147,35 +164,37 @@ export interface AuditFilter {
 }
 
 /** One page of audit entries, newest first, with the actor's email; `nextBefore` continues it. */
-export function listAudit(db: Db, filter: AuditFilter) {
-  flushAudit(db);
-  const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
-  const where: SQL[] = [];
-  if (filter.actorId) where.push(eq(auditLog.actorId, filter.actorId));
-  if (filter.workspaceId) where.push(eq(auditLog.workspaceId, filter.workspaceId));
-  if (filter.action) where.push(eq(auditLog.action, filter.action));
-  if (filter.target) where.push(eq(auditLog.target, filter.target));
-  if (filter.before) where.push(lt(auditLog.id, filter.before));
-  const rows = db
-    .select({
-      id: auditLog.id,
-      actorId: auditLog.actorId,
-      actorEmail: users.email,
-      actorName: users.name,
-      workspaceId: auditLog.workspaceId,
-      action: auditLog.action,
-      target: auditLog.target,
-      detail: auditLog.detail,
-      createdAt: auditLog.createdAt,
-    })
-    .from(auditLog)
-    .leftJoin(users, eq(users.id, auditLog.actorId))
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(auditLog.id))
-    .limit(limit + 1)
-    .all();
-  const page = rows.slice(0, limit);
-  return { entries: page, nextBefore: rows.length > limit ? page[page.length - 1].id : null };
+export async function listAudit(db: Db, filter: AuditFilter) {
+  return gated(db, async () => {
+    await flushAudit(db);
+    const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
+    const where: SQL[] = [];
+    if (filter.actorId) where.push(eq(auditLog.actorId, filter.actorId));
+    if (filter.workspaceId) where.push(eq(auditLog.workspaceId, filter.workspaceId));
+    if (filter.action) where.push(eq(auditLog.action, filter.action));
+    if (filter.target) where.push(eq(auditLog.target, filter.target));
+    if (filter.before) where.push(lt(auditLog.id, filter.before));
+    const rows = db
+      .select({
+        id: auditLog.id,
+        actorId: auditLog.actorId,
+        actorEmail: users.email,
+        actorName: users.name,
+        workspaceId: auditLog.workspaceId,
+        action: auditLog.action,
+        target: auditLog.target,
+        detail: auditLog.detail,
+        createdAt: auditLog.createdAt,
+      })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorId))
+      .where(where.length ? and(...where) : undefined)
+      .orderBy(desc(auditLog.id))
+      .limit(limit + 1)
+      .all();
+    const page = rows.slice(0, limit);
+    return { entries: page, nextBefore: rows.length > limit ? page[page.length - 1].id : null };
+  });
 }
 
 /** How many distinct values of each filter `auditFacets` lists at most. */
@@ -185,32 +204,34 @@ const FACET_LIMIT = 500;
  * The values the log's filters offer, from the entries in scope: the people who acted (name and
  * email), the actions, the targets and the workspaces named, each at most FACET_LIMIT.
  */
-export function auditFacets(db: Db, scope: { workspaceId?: string }) {
-  flushAudit(db);
-  const inScope = scope.workspaceId ? eq(auditLog.workspaceId, scope.workspaceId) : undefined;
-  const actors = db
-    .selectDistinct({ id: users.id, name: users.name, email: users.email })
-    .from(auditLog)
-    .innerJoin(users, eq(users.id, auditLog.actorId))
-    .where(inScope)
-    .orderBy(users.name)
-    .limit(FACET_LIMIT)
-    .all();
-  const column = (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
-    db
-      .selectDistinct({ value: c })
+export async function auditFacets(db: Db, scope: { workspaceId?: string }) {
+  return gated(db, async () => {
+    await flushAudit(db);
+    const inScope = scope.workspaceId ? eq(auditLog.workspaceId, scope.workspaceId) : undefined;
+    const actors = db
+      .selectDistinct({ id: users.id, name: users.name, email: users.email })
       .from(auditLog)
-      .where(and(inScope, isNotNull(c)))
-      .orderBy(c)
+      .innerJoin(users, eq(users.id, auditLog.actorId))
+      .where(inScope)
+      .orderBy(users.name)
       .limit(FACET_LIMIT)
-      .all()
-      .map((r) => r.value as string);
-  return {
-    actors,
-    actions: column(auditLog.action),
-    targets: column(auditLog.target),
-    workspaceIds: scope.workspaceId ? [] : column(auditLog.workspaceId),
-  };
+      .all();
+    const column = (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
+      db
+        .selectDistinct({ value: c })
+        .from(auditLog)
+        .where(and(inScope, isNotNull(c)))
+        .orderBy(c)
+        .limit(FACET_LIMIT)
+        .all()
+        .map((r) => r.value as string);
+    return {
+      actors,
+      actions: column(auditLog.action),
+      targets: column(auditLog.target),
+      workspaceIds: scope.workspaceId ? [] : column(auditLog.workspaceId),
+    };
+  });
 }
 
 /** What an audit target id names, when it is a user, a workspace or a server. */
@@ -227,29 +248,31 @@ const SERVER_PREFIX = "server:";
  * The users, workspaces, servers and invitations among `ids` (audit targets are ids of any of them,
  * a server also as `server:<id>`), by the id as given. An invitation is named by the email it was for.
  */
-export function auditSubjects(db: Db, ids: string[]): Map<string, AuditSubject> {
-  const found = new Map<string, AuditSubject>();
-  const given = [...new Set(ids)].filter(Boolean);
-  const unique = [...new Set(given.map((id) => (id.startsWith(SERVER_PREFIX) ? id.slice(SERVER_PREFIX.length) : id)))];
-  // SQLite binds at most 32766 variables; chunks keep each query well under that.
-  for (let i = 0; i < unique.length; i += 500) {
-    const chunk = unique.slice(i, i + 500);
-    for (const u of db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, chunk)).all())
-      found.set(u.id, { kind: "user", name: u.name, email: u.email });
-    for (const w of db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, chunk)).all())
-      found.set(w.id, { kind: "workspace", name: w.name });
-    for (const s of db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)).all())
-      found.set(s.id, { kind: "server", name: s.name });
-    for (const v of db
-      .select({ id: invitations.id, email: invitations.email })
-      .from(invitations)
-      .where(inArray(invitations.id, chunk))
-      .all())
-      found.set(v.id, { kind: "invitation", name: v.email });
-  }
-  for (const id of given) {
-    const server = id.startsWith(SERVER_PREFIX) ? found.get(id.slice(SERVER_PREFIX.length)) : undefined;
-    if (server?.kind === "server") found.set(id, server);
-  }
-  return found;
+export async function auditSubjects(db: Db, ids: string[]): Promise<Map<string, AuditSubject>> {
+  return gated(db, async () => {
+    const found = new Map<string, AuditSubject>();
+    const given = [...new Set(ids)].filter(Boolean);
+    const unique = [...new Set(given.map((id) => (id.startsWith(SERVER_PREFIX) ? id.slice(SERVER_PREFIX.length) : id)))];
+    // SQLite binds at most 32766 variables; chunks keep each query well under that.
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      for (const u of db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, chunk)).all())
+        found.set(u.id, { kind: "user", name: u.name, email: u.email });
+      for (const w of db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, chunk)).all())
+        found.set(w.id, { kind: "workspace", name: w.name });
+      for (const s of db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)).all())
+        found.set(s.id, { kind: "server", name: s.name });
+      for (const v of db
+        .select({ id: invitations.id, email: invitations.email })
+        .from(invitations)
+        .where(inArray(invitations.id, chunk))
+        .all())
+        found.set(v.id, { kind: "invitation", name: v.email });
+    }
+    for (const id of given) {
+      const server = id.startsWith(SERVER_PREFIX) ? found.get(id.slice(SERVER_PREFIX.length)) : undefined;
+      if (server?.kind === "server") found.set(id, server);
+    }
+    return found;
+  });
 }

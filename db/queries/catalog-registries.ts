@@ -6,6 +6,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { catalogRegistries } from "../schema";
+import { gated } from "../transaction";
 
 /** What one sync did: entries taken, updated, marked, and each one skipped with its field. */
 export interface SyncReport {
@@ -24,54 +25,72 @@ const toRecord = (row: typeof catalogRegistries.$inferSelect): RegistryRecord =>
 });
 
 /** Every registry, oldest first. */
-export function listRegistries(db: Db): RegistryRecord[] {
-  return db.select().from(catalogRegistries).orderBy(asc(catalogRegistries.createdAt)).all().map(toRecord);
+export async function listRegistries(db: Db): Promise<RegistryRecord[]> {
+  return gated(db, async () => {
+    return db.select().from(catalogRegistries).orderBy(asc(catalogRegistries.createdAt)).all().map(toRecord);
+  });
 }
 
 /** One registry, or null. */
-export function getRegistry(db: Db, id: string): RegistryRecord | null {
-  const row = db.select().from(catalogRegistries).where(eq(catalogRegistries.id, id)).get();
-  return row ? toRecord(row) : null;
+export async function getRegistry(db: Db, id: string): Promise<RegistryRecord | null> {
+  return gated(db, async () => {
+    const row = db.select().from(catalogRegistries).where(eq(catalogRegistries.id, id)).get();
+    return row ? toRecord(row) : null;
+  });
 }
 
 /** Whether a registry with this URL is already listed. */
-export function registryUrlTaken(db: Db, url: string): boolean {
-  return !!db.select({ id: catalogRegistries.id }).from(catalogRegistries).where(eq(catalogRegistries.url, url)).get();
+export async function registryUrlTaken(db: Db, url: string): Promise<boolean> {
+  return gated(db, async () => {
+    return !!db.select({ id: catalogRegistries.id }).from(catalogRegistries).where(eq(catalogRegistries.url, url)).get();
+  });
 }
 
 /** Add a registry. */
-export function createRegistry(
+export async function createRegistry(
   db: Db,
   input: { url: string; mode: "chosen" | "filter"; filter?: string | null; createdBy: string | null },
-): RegistryRecord {
-  const row = db
-    .insert(catalogRegistries)
-    .values({ id: newId(), url: input.url, mode: input.mode, filter: input.filter ?? null, createdBy: input.createdBy })
-    .returning()
-    .get();
-  return toRecord(row);
+): Promise<RegistryRecord> {
+  return gated(db, async () => {
+    const row = db
+      .insert(catalogRegistries)
+      .values({ id: newId(), url: input.url, mode: input.mode, filter: input.filter ?? null, createdBy: input.createdBy })
+      .returning()
+      .get();
+    return toRecord(row);
+  });
 }
 
 /** Change what a registry's sync follows. */
-export function updateRegistry(db: Db, id: string, input: { mode: "chosen" | "filter"; filter?: string | null }): RegistryRecord | null {
-  const row = db
-    .update(catalogRegistries)
-    .set({ mode: input.mode, filter: input.filter ?? null })
-    .where(eq(catalogRegistries.id, id))
-    .returning()
-    .get();
-  return row ? toRecord(row) : null;
+export async function updateRegistry(
+  db: Db,
+  id: string,
+  input: { mode: "chosen" | "filter"; filter?: string | null },
+): Promise<RegistryRecord | null> {
+  return gated(db, async () => {
+    const row = db
+      .update(catalogRegistries)
+      .set({ mode: input.mode, filter: input.filter ?? null })
+      .where(eq(catalogRegistries.id, id))
+      .returning()
+      .get();
+    return row ? toRecord(row) : null;
+  });
 }
 
 /** Record a sync: its report, and (when it completed) the instant the next one asks `updated_since`. */
-export function recordRegistrySync(db: Db, id: string, report: SyncReport, syncedAt: Date | null): void {
-  db.update(catalogRegistries)
-    .set(syncedAt ? { lastReport: report, syncedAt } : { lastReport: report })
-    .where(eq(catalogRegistries.id, id))
-    .run();
+export async function recordRegistrySync(db: Db, id: string, report: SyncReport, syncedAt: Date | null): Promise<void> {
+  return gated(db, async () => {
+    db.update(catalogRegistries)
+      .set(syncedAt ? { lastReport: report, syncedAt } : { lastReport: report })
+      .where(eq(catalogRegistries.id, id))
+      .run();
+  });
 }
 
 /** Remove a registry; its entries stay in the catalog (as they were last synced). */
-export function deleteRegistry(db: Db, id: string): boolean {
-  return db.delete(catalogRegistries).where(eq(catalogRegistries.id, id)).run().changes > 0;
+export async function deleteRegistry(db: Db, id: string): Promise<boolean> {
+  return gated(db, async () => {
+    return db.delete(catalogRegistries).where(eq(catalogRegistries.id, id)).run().changes > 0;
+  });
 }

@@ -7,6 +7,7 @@ import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { catalogEntries, catalogEntryWorkspaces, catalogVersions } from "../schema";
+import { gated } from "../transaction";
 
 /** A lifecycle status, as the registry API names it. */
 export type CatalogStatus = "active" | "deprecated" | "deleted";
@@ -41,105 +42,121 @@ export interface VersionArrival {
  * Store a version of an entry, creating the entry on its first version (visible to admins only
  * until an administrator says otherwise). The entry's status follows its latest version's.
  */
-export function saveEntryVersion(db: Db, arrival: VersionArrival): { entry: CatalogEntryRecord; created: boolean } {
-  return db.transaction((tx) => {
-    let entry = tx.select().from(catalogEntries).where(eq(catalogEntries.name, arrival.name)).get();
-    const created = !entry;
-    if (!entry) {
-      entry = tx
-        .insert(catalogEntries)
-        .values({ id: newId(), name: arrival.name, source: arrival.source, registryId: arrival.registryId ?? null })
-        .returning()
-        .get();
-    }
-    if (arrival.isLatest) tx.update(catalogVersions).set({ isLatest: false }).where(eq(catalogVersions.entryId, entry.id)).run();
-    const values = {
-      serverJson: arrival.serverJson,
-      isLatest: arrival.isLatest,
-      status: arrival.status ?? "active",
-      publishedAt: arrival.publishedAt ?? null,
-      updatedAt: new Date(),
-    };
-    tx.insert(catalogVersions)
-      .values({ id: newId(), entryId: entry.id, version: arrival.version, ...values })
-      .onConflictDoUpdate({ target: [catalogVersions.entryId, catalogVersions.version], set: values })
-      .run();
-    if (arrival.isLatest) {
-      entry = tx
-        .update(catalogEntries)
-        .set({ status: arrival.status ?? "active", statusMessage: arrival.statusMessage ?? null, updatedAt: new Date() })
-        .where(eq(catalogEntries.id, entry.id))
-        .returning()
-        .get();
-    }
-    return { entry, created };
+export async function saveEntryVersion(db: Db, arrival: VersionArrival): Promise<{ entry: CatalogEntryRecord; created: boolean }> {
+  return gated(db, async () => {
+    return db.transaction((tx) => {
+      let entry = tx.select().from(catalogEntries).where(eq(catalogEntries.name, arrival.name)).get();
+      const created = !entry;
+      if (!entry) {
+        entry = tx
+          .insert(catalogEntries)
+          .values({ id: newId(), name: arrival.name, source: arrival.source, registryId: arrival.registryId ?? null })
+          .returning()
+          .get();
+      }
+      if (arrival.isLatest) tx.update(catalogVersions).set({ isLatest: false }).where(eq(catalogVersions.entryId, entry.id)).run();
+      const values = {
+        serverJson: arrival.serverJson,
+        isLatest: arrival.isLatest,
+        status: arrival.status ?? "active",
+        publishedAt: arrival.publishedAt ?? null,
+        updatedAt: new Date(),
+      };
+      tx.insert(catalogVersions)
+        .values({ id: newId(), entryId: entry.id, version: arrival.version, ...values })
+        .onConflictDoUpdate({ target: [catalogVersions.entryId, catalogVersions.version], set: values })
+        .run();
+      if (arrival.isLatest) {
+        entry = tx
+          .update(catalogEntries)
+          .set({ status: arrival.status ?? "active", statusMessage: arrival.statusMessage ?? null, updatedAt: new Date() })
+          .where(eq(catalogEntries.id, entry.id))
+          .returning()
+          .get();
+      }
+      return { entry, created };
+    });
   });
 }
 
 /** Every entry, by name (instance administrators' view). */
-export function listCatalogEntries(db: Db): CatalogEntryRecord[] {
-  return db.select().from(catalogEntries).orderBy(asc(catalogEntries.name)).all();
+export async function listCatalogEntries(db: Db): Promise<CatalogEntryRecord[]> {
+  return gated(db, async () => {
+    return db.select().from(catalogEntries).orderBy(asc(catalogEntries.name)).all();
+  });
 }
 
 /** The entries a member of `workspaceId` may see: visibility `all`, or `workspaces` naming it. */
-export function listEntriesVisibleIn(db: Db, workspaceIds: string[]): CatalogEntryRecord[] {
-  const chosen = workspaceIds.length
-    ? db
-        .select({ id: catalogEntryWorkspaces.entryId })
-        .from(catalogEntryWorkspaces)
-        .where(inArray(catalogEntryWorkspaces.workspaceId, workspaceIds))
-        .all()
-        .map((row) => row.id)
-    : [];
-  const visible = chosen.length
-    ? or(eq(catalogEntries.visibility, "all"), and(eq(catalogEntries.visibility, "workspaces"), inArray(catalogEntries.id, chosen)))
-    : eq(catalogEntries.visibility, "all");
-  return db.select().from(catalogEntries).where(visible).orderBy(asc(catalogEntries.name)).all();
+export async function listEntriesVisibleIn(db: Db, workspaceIds: string[]): Promise<CatalogEntryRecord[]> {
+  return gated(db, async () => {
+    const chosen = workspaceIds.length
+      ? db
+          .select({ id: catalogEntryWorkspaces.entryId })
+          .from(catalogEntryWorkspaces)
+          .where(inArray(catalogEntryWorkspaces.workspaceId, workspaceIds))
+          .all()
+          .map((row) => row.id)
+      : [];
+    const visible = chosen.length
+      ? or(eq(catalogEntries.visibility, "all"), and(eq(catalogEntries.visibility, "workspaces"), inArray(catalogEntries.id, chosen)))
+      : eq(catalogEntries.visibility, "all");
+    return db.select().from(catalogEntries).where(visible).orderBy(asc(catalogEntries.name)).all();
+  });
 }
 
 /** One entry by id, or null. */
-export function getCatalogEntry(db: Db, id: string): CatalogEntryRecord | null {
-  return db.select().from(catalogEntries).where(eq(catalogEntries.id, id)).get() ?? null;
+export async function getCatalogEntry(db: Db, id: string): Promise<CatalogEntryRecord | null> {
+  return gated(db, async () => {
+    return db.select().from(catalogEntries).where(eq(catalogEntries.id, id)).get() ?? null;
+  });
 }
 
 /** One entry by its reverse-DNS name, or null. */
-export function getCatalogEntryByName(db: Db, name: string): CatalogEntryRecord | null {
-  return db.select().from(catalogEntries).where(eq(catalogEntries.name, name)).get() ?? null;
+export async function getCatalogEntryByName(db: Db, name: string): Promise<CatalogEntryRecord | null> {
+  return gated(db, async () => {
+    return db.select().from(catalogEntries).where(eq(catalogEntries.name, name)).get() ?? null;
+  });
 }
 
 /** Every version of an entry, newest stored first. */
-export function listEntryVersions(db: Db, entryId: string): CatalogVersionRecord[] {
-  return db
-    .select()
-    .from(catalogVersions)
-    .where(eq(catalogVersions.entryId, entryId))
-    .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt))
-    .all()
-    .map(toVersion);
+export async function listEntryVersions(db: Db, entryId: string): Promise<CatalogVersionRecord[]> {
+  return gated(db, async () => {
+    return db
+      .select()
+      .from(catalogVersions)
+      .where(eq(catalogVersions.entryId, entryId))
+      .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt))
+      .all()
+      .map(toVersion);
+  });
 }
 
 /** The versions of several entries at once, grouped by entry id. */
-export function versionsOfEntries(db: Db, entryIds: string[]): Map<string, CatalogVersionRecord[]> {
-  const out = new Map<string, CatalogVersionRecord[]>();
-  if (!entryIds.length) return out;
-  const rows = db
-    .select()
-    .from(catalogVersions)
-    .where(inArray(catalogVersions.entryId, entryIds))
-    .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt))
-    .all();
-  for (const row of rows) out.set(row.entryId, [...(out.get(row.entryId) ?? []), toVersion(row)]);
-  return out;
+export async function versionsOfEntries(db: Db, entryIds: string[]): Promise<Map<string, CatalogVersionRecord[]>> {
+  return gated(db, async () => {
+    const out = new Map<string, CatalogVersionRecord[]>();
+    if (!entryIds.length) return out;
+    const rows = db
+      .select()
+      .from(catalogVersions)
+      .where(inArray(catalogVersions.entryId, entryIds))
+      .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt))
+      .all();
+    for (const row of rows) out.set(row.entryId, [...(out.get(row.entryId) ?? []), toVersion(row)]);
+    return out;
+  });
 }
 
 /** The workspaces an entry is shown in (for visibility `workspaces`). */
-export function entryWorkspaceIds(db: Db, entryId: string): string[] {
-  return db
-    .select({ id: catalogEntryWorkspaces.workspaceId })
-    .from(catalogEntryWorkspaces)
-    .where(eq(catalogEntryWorkspaces.entryId, entryId))
-    .all()
-    .map((row) => row.id);
+export async function entryWorkspaceIds(db: Db, entryId: string): Promise<string[]> {
+  return gated(db, async () => {
+    return db
+      .select({ id: catalogEntryWorkspaces.workspaceId })
+      .from(catalogEntryWorkspaces)
+      .where(eq(catalogEntryWorkspaces.entryId, entryId))
+      .all()
+      .map((row) => row.id);
+  });
 }
 
 /** What an administrator sets on an entry; absent fields stay. */
@@ -152,25 +169,29 @@ export interface EntrySettings {
 }
 
 /** Change an entry's pin, visibility (and its workspaces), status; returns the entry. */
-export function updateCatalogEntry(db: Db, id: string, settings: EntrySettings): CatalogEntryRecord | null {
-  return db.transaction((tx) => {
-    const { workspaceIds, ...columns } = settings;
-    const entry = tx
-      .update(catalogEntries)
-      .set({ ...columns, updatedAt: new Date() })
-      .where(eq(catalogEntries.id, id))
-      .returning()
-      .get();
-    if (!entry) return null;
-    if (workspaceIds) {
-      tx.delete(catalogEntryWorkspaces).where(eq(catalogEntryWorkspaces.entryId, id)).run();
-      for (const workspaceId of new Set(workspaceIds)) tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }).run();
-    }
-    return entry;
+export async function updateCatalogEntry(db: Db, id: string, settings: EntrySettings): Promise<CatalogEntryRecord | null> {
+  return gated(db, async () => {
+    return db.transaction((tx) => {
+      const { workspaceIds, ...columns } = settings;
+      const entry = tx
+        .update(catalogEntries)
+        .set({ ...columns, updatedAt: new Date() })
+        .where(eq(catalogEntries.id, id))
+        .returning()
+        .get();
+      if (!entry) return null;
+      if (workspaceIds) {
+        tx.delete(catalogEntryWorkspaces).where(eq(catalogEntryWorkspaces.entryId, id)).run();
+        for (const workspaceId of new Set(workspaceIds)) tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }).run();
+      }
+      return entry;
+    });
   });
 }
 
 /** Remove an entry with its versions (servers added from it keep their config). */
-export function deleteCatalogEntry(db: Db, id: string): boolean {
-  return db.delete(catalogEntries).where(eq(catalogEntries.id, id)).run().changes > 0;
+export async function deleteCatalogEntry(db: Db, id: string): Promise<boolean> {
+  return gated(db, async () => {
+    return db.delete(catalogEntries).where(eq(catalogEntries.id, id)).run().changes > 0;
+  });
 }

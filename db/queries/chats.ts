@@ -5,6 +5,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { chats } from "../schema";
+import { gated } from "../transaction";
 
 /** A chat as listed and opened. */
 export type ChatRecord = typeof chats.$inferSelect;
@@ -13,55 +14,67 @@ export type ChatRecord = typeof chats.$inferSelect;
 export const UNTITLED_CHAT = "New chat";
 
 /** Create an empty chat for its owner. */
-export function createChat(db: Db, input: { ownerId: string; workspaceId: string; title?: string }): ChatRecord {
-  const row = { id: newId(), ownerId: input.ownerId, workspaceId: input.workspaceId, title: input.title?.trim() || UNTITLED_CHAT };
-  return db.insert(chats).values(row).returning().get();
+export async function createChat(db: Db, input: { ownerId: string; workspaceId: string; title?: string }): Promise<ChatRecord> {
+  return gated(db, async () => {
+    const row = { id: newId(), ownerId: input.ownerId, workspaceId: input.workspaceId, title: input.title?.trim() || UNTITLED_CHAT };
+    return db.insert(chats).values(row).returning().get();
+  });
 }
 
 /** The owner's chats, most recently active first. */
-export function listChatsByOwner(db: Db, ownerId: string): ChatRecord[] {
-  return db.select().from(chats).where(eq(chats.ownerId, ownerId)).orderBy(desc(chats.updatedAt)).all();
+export async function listChatsByOwner(db: Db, ownerId: string): Promise<ChatRecord[]> {
+  return gated(db, async () => {
+    return db.select().from(chats).where(eq(chats.ownerId, ownerId)).orderBy(desc(chats.updatedAt)).all();
+  });
 }
 
 /** One chat of its owner, or null (also when it belongs to someone else). */
-export function getChatById(db: Db, ref: { id: string; ownerId: string }): ChatRecord | null {
-  return (
-    db
-      .select()
-      .from(chats)
-      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-      .get() ?? null
-  );
+export async function getChatById(db: Db, ref: { id: string; ownerId: string }): Promise<ChatRecord | null> {
+  return gated(db, async () => {
+    return (
+      db
+        .select()
+        .from(chats)
+        .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+        .get() ?? null
+    );
+  });
 }
 
 /** Rename a chat of its owner; false when not found. */
-export function renameChat(db: Db, ref: { id: string; ownerId: string }, title: string): boolean {
-  const result = db
-    .update(chats)
-    .set({ title: title.trim(), updatedAt: new Date() })
-    .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-    .run();
-  return result.changes > 0;
+export async function renameChat(db: Db, ref: { id: string; ownerId: string }, title: string): Promise<boolean> {
+  return gated(db, async () => {
+    const result = db
+      .update(chats)
+      .set({ title: title.trim(), updatedAt: new Date() })
+      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+      .run();
+    return result.changes > 0;
+  });
 }
 
 /** Delete a chat (its messages cascade); false when not found. */
-export function deleteChat(db: Db, ref: { id: string; ownerId: string }): boolean {
-  return (
-    db
-      .delete(chats)
-      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-      .run().changes > 0
-  );
+export async function deleteChat(db: Db, ref: { id: string; ownerId: string }): Promise<boolean> {
+  return gated(db, async () => {
+    return (
+      db
+        .delete(chats)
+        .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+        .run().changes > 0
+    );
+  });
 }
 
 /** Mark activity; names an untitled chat after its first message. */
-export function touchChat(db: Db, ref: { id: string; ownerId: string }, titleIfUntitled?: string): void {
-  const title = titleIfUntitled?.trim();
-  db.update(chats)
-    .set({
-      updatedAt: new Date(),
-      ...(title ? { title: sql`case when ${chats.title} = ${UNTITLED_CHAT} then ${title} else ${chats.title} end` } : {}),
-    })
-    .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-    .run();
+export async function touchChat(db: Db, ref: { id: string; ownerId: string }, titleIfUntitled?: string): Promise<void> {
+  return gated(db, async () => {
+    const title = titleIfUntitled?.trim();
+    db.update(chats)
+      .set({
+        updatedAt: new Date(),
+        ...(title ? { title: sql`case when ${chats.title} = ${UNTITLED_CHAT} then ${title} else ${chats.title} end` } : {}),
+      })
+      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
+      .run();
+  });
 }

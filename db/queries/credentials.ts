@@ -6,6 +6,7 @@ import { and, eq, inArray, like, ne } from "drizzle-orm";
 import type { Db } from "../client";
 import { serverCredentials } from "../schema";
 import { bumpGeneration } from "../generation";
+import { gated } from "../transaction";
 
 /**
  * Kinds under this prefix are a person's tokens for everyone on a `shared` server ("Connect for
@@ -20,61 +21,77 @@ export interface CredentialRow {
 }
 
 /** The credential of this kind for (user, server), or null. */
-export function getCredential(db: Db, ref: { userId: string; serverId: string; kind: string }): CredentialRow | null {
-  const row = db
-    .select({ valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
-    .from(serverCredentials)
-    .where(
-      and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)),
-    )
-    .get();
-  return row ?? null;
+export async function getCredential(db: Db, ref: { userId: string; serverId: string; kind: string }): Promise<CredentialRow | null> {
+  return gated(db, async () => {
+    const row = db
+      .select({ valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
+      .from(serverCredentials)
+      .where(
+        and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)),
+      )
+      .get();
+    return row ?? null;
+  });
 }
 
 /** Insert or replace the credential of this kind for (user, server). */
-export function putCredential(
+export async function putCredential(
   db: Db,
   ref: { userId: string; serverId: string; kind: string },
   value: { valueEnc: string; expiresAt: Date | null },
-): void {
-  bumpGeneration();
-  db.insert(serverCredentials)
-    .values({ ...ref, valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() })
-    .onConflictDoUpdate({
-      target: [serverCredentials.userId, serverCredentials.serverId, serverCredentials.kind],
-      set: { valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() },
-    })
-    .run();
+): Promise<void> {
+  return gated(db, async () => {
+    bumpGeneration();
+    db.insert(serverCredentials)
+      .values({ ...ref, valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: [serverCredentials.userId, serverCredentials.serverId, serverCredentials.kind],
+        set: { valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() },
+      })
+      .run();
+  });
 }
 
 /** Delete the given kinds for (user, server); every kind when `kinds` is omitted. */
-export function deleteCredentials(db: Db, ref: { userId: string; serverId: string; kinds?: string[] }): void {
-  bumpGeneration();
-  const scope = and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId));
-  db.delete(serverCredentials)
-    .where(ref.kinds ? and(scope, inArray(serverCredentials.kind, ref.kinds)) : scope)
-    .run();
+export async function deleteCredentials(db: Db, ref: { userId: string; serverId: string; kinds?: string[] }): Promise<void> {
+  return gated(db, async () => {
+    bumpGeneration();
+    const scope = and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId));
+    db.delete(serverCredentials)
+      .where(ref.kinds ? and(scope, inArray(serverCredentials.kind, ref.kinds)) : scope)
+      .run();
+  });
 }
 
 /**
  * Forget the shared slots ("Connect for everyone" tokens) of a server, except `keepUserId`'s: the
  * account a shared server uses changed or ended, so no other person's shared tokens may linger.
  */
-export function deleteSharedCredentials(db: Db, ref: { serverId: string; keepUserId?: string | null; onlyUserId?: string }): void {
-  bumpGeneration();
-  const where = [eq(serverCredentials.serverId, ref.serverId), like(serverCredentials.kind, `${SHARED_KIND_PREFIX}%`)];
-  if (ref.keepUserId) where.push(ne(serverCredentials.userId, ref.keepUserId));
-  if (ref.onlyUserId) where.push(eq(serverCredentials.userId, ref.onlyUserId));
-  db.delete(serverCredentials)
-    .where(and(...where))
-    .run();
+export async function deleteSharedCredentials(
+  db: Db,
+  ref: { serverId: string; keepUserId?: string | null; onlyUserId?: string },
+): Promise<void> {
+  return gated(db, async () => {
+    bumpGeneration();
+    const where = [eq(serverCredentials.serverId, ref.serverId), like(serverCredentials.kind, `${SHARED_KIND_PREFIX}%`)];
+    if (ref.keepUserId) where.push(ne(serverCredentials.userId, ref.keepUserId));
+    if (ref.onlyUserId) where.push(eq(serverCredentials.userId, ref.onlyUserId));
+    db.delete(serverCredentials)
+      .where(and(...where))
+      .run();
+  });
 }
 
 /** Every user's credential of this kind for a server (for re-binding per-member values when its address changes). */
-export function listServerCredentials(db: Db, ref: { serverId: string; kind: string }): Array<CredentialRow & { userId: string }> {
-  return db
-    .select({ userId: serverCredentials.userId, valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
-    .from(serverCredentials)
-    .where(and(eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)))
-    .all();
+export async function listServerCredentials(
+  db: Db,
+  ref: { serverId: string; kind: string },
+): Promise<Array<CredentialRow & { userId: string }>> {
+  return gated(db, async () => {
+    return db
+      .select({ userId: serverCredentials.userId, valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
+      .from(serverCredentials)
+      .where(and(eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)))
+      .all();
+  });
 }

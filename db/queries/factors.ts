@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { recoveryCodes, userFactors, users } from "../schema";
 import { openSecret, sealSecret } from "../secrets";
+import { gated } from "../transaction";
 
 /** A confirmed or pending TOTP factor, with its secret in clear (never leaves lib/auth). */
 export interface TotpFactor {
@@ -28,16 +29,18 @@ export interface FactorSummary {
 }
 
 /** Store a pending TOTP factor (not counted until confirmed); returns its id. */
-export function createPendingTotp(db: Db, userId: string, name: string, secret: string): string {
-  const id = newId();
-  // One pending enrolment at a time: starting again forgets the previous, never-confirmed secret.
-  db.delete(userFactors)
-    .where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt)))
-    .run();
-  db.insert(userFactors)
-    .values({ id, userId, kind: "totp", name, secretEnc: sealSecret(secret) })
-    .run();
-  return id;
+export async function createPendingTotp(db: Db, userId: string, name: string, secret: string): Promise<string> {
+  return gated(db, async () => {
+    const id = newId();
+    // One pending enrolment at a time: starting again forgets the previous, never-confirmed secret.
+    db.delete(userFactors)
+      .where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt)))
+      .run();
+    db.insert(userFactors)
+      .values({ id, userId, kind: "totp", name, secretEnc: sealSecret(secret) })
+      .run();
+    return id;
+  });
 }
 
 function toTotp(row: typeof userFactors.$inferSelect): TotpFactor {
@@ -52,116 +55,140 @@ function toTotp(row: typeof userFactors.$inferSelect): TotpFactor {
 }
 
 /** The user's TOTP factor with id `id` (pending or confirmed), or null. */
-export function getTotpFactor(db: Db, userId: string, id: string): TotpFactor | null {
-  const row = db
-    .select()
-    .from(userFactors)
-    .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId), eq(userFactors.kind, "totp")))
-    .get();
-  return row ? toTotp(row) : null;
+export async function getTotpFactor(db: Db, userId: string, id: string): Promise<TotpFactor | null> {
+  return gated(db, async () => {
+    const row = db
+      .select()
+      .from(userFactors)
+      .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId), eq(userFactors.kind, "totp")))
+      .get();
+    return row ? toTotp(row) : null;
+  });
 }
 
 /** The user's confirmed TOTP factors. */
-export function listConfirmedTotp(db: Db, userId: string): TotpFactor[] {
-  return db
-    .select()
-    .from(userFactors)
-    .where(and(eq(userFactors.userId, userId), eq(userFactors.kind, "totp"), isNotNull(userFactors.confirmedAt)))
-    .all()
-    .map(toTotp);
+export async function listConfirmedTotp(db: Db, userId: string): Promise<TotpFactor[]> {
+  return gated(db, async () => {
+    return db
+      .select()
+      .from(userFactors)
+      .where(and(eq(userFactors.userId, userId), eq(userFactors.kind, "totp"), isNotNull(userFactors.confirmedAt)))
+      .all()
+      .map(toTotp);
+  });
 }
 
 /** The user's confirmed factors for the account page. */
-export function listFactorSummaries(db: Db, userId: string): FactorSummary[] {
-  return db
-    .select({
-      id: userFactors.id,
-      kind: userFactors.kind,
-      name: userFactors.name,
-      createdAt: userFactors.createdAt,
-      lastUsedAt: userFactors.lastUsedAt,
-    })
-    .from(userFactors)
-    .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
-    .all();
+export async function listFactorSummaries(db: Db, userId: string): Promise<FactorSummary[]> {
+  return gated(db, async () => {
+    return db
+      .select({
+        id: userFactors.id,
+        kind: userFactors.kind,
+        name: userFactors.name,
+        createdAt: userFactors.createdAt,
+        lastUsedAt: userFactors.lastUsedAt,
+      })
+      .from(userFactors)
+      .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
+      .all();
+  });
 }
 
 /** Whether the user has at least one confirmed factor. */
-export function hasConfirmedFactor(db: Db, userId: string): boolean {
-  const row = db
-    .select({ n: count() })
-    .from(userFactors)
-    .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
-    .get();
-  return (row?.n ?? 0) > 0;
+export async function hasConfirmedFactor(db: Db, userId: string): Promise<boolean> {
+  return gated(db, async () => {
+    const row = db
+      .select({ n: count() })
+      .from(userFactors)
+      .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
+      .get();
+    return (row?.n ?? 0) > 0;
+  });
 }
 
 /** Whether any instance administrator has a confirmed factor. */
-export function anyAdminHasFactor(db: Db): boolean {
-  const row = db
-    .select({ n: count() })
-    .from(userFactors)
-    .innerJoin(users, eq(users.id, userFactors.userId))
-    .where(and(eq(users.isAdmin, true), isNotNull(userFactors.confirmedAt)))
-    .get();
-  return (row?.n ?? 0) > 0;
+export async function anyAdminHasFactor(db: Db): Promise<boolean> {
+  return gated(db, async () => {
+    const row = db
+      .select({ n: count() })
+      .from(userFactors)
+      .innerJoin(users, eq(users.id, userFactors.userId))
+      .where(and(eq(users.isAdmin, true), isNotNull(userFactors.confirmedAt)))
+      .get();
+    return (row?.n ?? 0) > 0;
+  });
 }
 
 /** Mark a TOTP factor confirmed (at enrolment) and record the step its confirming code used. */
-export function confirmTotp(db: Db, id: string, step: number, now: Date): void {
-  db.update(userFactors).set({ confirmedAt: now, lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run();
+export async function confirmTotp(db: Db, id: string, step: number, now: Date): Promise<void> {
+  return gated(db, async () => {
+    db.update(userFactors).set({ confirmedAt: now, lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run();
+  });
 }
 
 /**
  * Record that a code of time step `step` was used, only if it is later than the last one: false
  * when another request used this step (or a later one) first, so one code never counts twice.
  */
-export function spendTotpStep(db: Db, id: string, step: number, now: Date): boolean {
-  const row = db.select({ lastStep: userFactors.lastStep }).from(userFactors).where(eq(userFactors.id, id)).get();
-  if (!row || (row.lastStep !== null && row.lastStep >= step)) return false;
-  return db.update(userFactors).set({ lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run().changes === 1;
+export async function spendTotpStep(db: Db, id: string, step: number, now: Date): Promise<boolean> {
+  return gated(db, async () => {
+    const row = db.select({ lastStep: userFactors.lastStep }).from(userFactors).where(eq(userFactors.id, id)).get();
+    if (!row || (row.lastStep !== null && row.lastStep >= step)) return false;
+    return db.update(userFactors).set({ lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run().changes === 1;
+  });
 }
 
 /** Delete one of the user's factors; false when it is not theirs. */
-export function deleteFactor(db: Db, userId: string, id: string): boolean {
-  return (
-    db
-      .delete(userFactors)
-      .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId)))
-      .run().changes === 1
-  );
+export async function deleteFactor(db: Db, userId: string, id: string): Promise<boolean> {
+  return gated(db, async () => {
+    return (
+      db
+        .delete(userFactors)
+        .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId)))
+        .run().changes === 1
+    );
+  });
 }
 
 /** Replace the user's recovery codes with these hashes. */
-export function replaceRecoveryCodes(db: Db, userId: string, hashes: string[]): void {
-  db.transaction((tx) => {
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-    for (const codeHash of hashes) tx.insert(recoveryCodes).values({ id: newId(), userId, codeHash }).run();
+export async function replaceRecoveryCodes(db: Db, userId: string, hashes: string[]): Promise<void> {
+  return gated(db, async () => {
+    db.transaction((tx) => {
+      tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+      for (const codeHash of hashes) tx.insert(recoveryCodes).values({ id: newId(), userId, codeHash }).run();
+    });
   });
 }
 
 /** Use the unused recovery code with this hash: true once, false after (single use, race-safe). */
-export function spendRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): boolean {
-  return (
-    db
-      .update(recoveryCodes)
-      .set({ usedAt: now })
-      .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
-      .run().changes > 0
-  );
+export async function spendRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): Promise<boolean> {
+  return gated(db, async () => {
+    return (
+      db
+        .update(recoveryCodes)
+        .set({ usedAt: now })
+        .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
+        .run().changes > 0
+    );
+  });
 }
 
 /** How many unused recovery codes the user has left. */
-export function countRecoveryCodesLeft(db: Db, userId: string): number {
-  const row = db
-    .select({ n: count() })
-    .from(recoveryCodes)
-    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
-    .get();
-  return row?.n ?? 0;
+export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
+  return gated(db, async () => {
+    const row = db
+      .select({ n: count() })
+      .from(recoveryCodes)
+      .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
+      .get();
+    return row?.n ?? 0;
+  });
 }
 
 /** Forget the user's recovery codes (their last factor was removed). */
-export function deleteRecoveryCodes(db: Db, userId: string): void {
-  db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+export async function deleteRecoveryCodes(db: Db, userId: string): Promise<void> {
+  return gated(db, async () => {
+    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+  });
 }

@@ -2,13 +2,18 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { instanceMeta } from "../schema";
+import { gated } from "../transaction";
 
 /** The value stored under `key`, or null. */
-export function getInstanceMeta(db: Db, key: string): string | null {
-  return db.select({ value: instanceMeta.value }).from(instanceMeta).where(eq(instanceMeta.key, key)).get()?.value ?? null;
+export async function getInstanceMeta(db: Db, key: string): Promise<string | null> {
+  return gated(db, async () => {
+    return db.select({ value: instanceMeta.value }).from(instanceMeta).where(eq(instanceMeta.key, key)).get()?.value ?? null;
+  });
 }
 
 /** Store `value` under `key` (replacing it). */
-export function setInstanceMeta(db: Db, key: string, value: string): void {
-  db.insert(instanceMeta).values({ key, value }).onConflictDoUpdate({ target: instanceMeta.key, set: { value } }).run();
+export async function setInstanceMeta(db: Db, key: string, value: string): Promise<void> {
+  return gated(db, async () => {
+    db.insert(instanceMeta).values({ key, value }).onConflictDoUpdate({ target: instanceMeta.key, set: { value } }).run();
+  });
 }

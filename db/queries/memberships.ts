@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { memberships, users } from "../schema";
 import type { WorkspaceRole } from "../../lib/domain/workspace";
 import { bumpGeneration } from "../generation";
+import { gated } from "../transaction";
 
 /** A member as listed to the workspace's members (never a password hash). */
 export interface MemberRecord {
@@ -15,65 +16,77 @@ export interface MemberRecord {
 }
 
 /** Members of a workspace, by name. */
-export function listMembers(db: Db, workspaceId: string): MemberRecord[] {
-  return db
-    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, joinedAt: memberships.createdAt })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.workspaceId, workspaceId))
-    .orderBy(asc(users.name))
-    .all();
+export async function listMembers(db: Db, workspaceId: string): Promise<MemberRecord[]> {
+  return gated(db, async () => {
+    return db
+      .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, joinedAt: memberships.createdAt })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(eq(memberships.workspaceId, workspaceId))
+      .orderBy(asc(users.name))
+      .all();
+  });
 }
 
 /** User ids of every member of a workspace. */
-export function listMemberIds(db: Db, workspaceId: string): string[] {
-  return db
-    .select({ id: memberships.userId })
-    .from(memberships)
-    .where(eq(memberships.workspaceId, workspaceId))
-    .all()
-    .map((r) => r.id);
+export async function listMemberIds(db: Db, workspaceId: string): Promise<string[]> {
+  return gated(db, async () => {
+    return db
+      .select({ id: memberships.userId })
+      .from(memberships)
+      .where(eq(memberships.workspaceId, workspaceId))
+      .all()
+      .map((r) => r.id);
+  });
 }
 
 /** How many owners a workspace has. */
-export function countOwners(db: Db, workspaceId: string): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(memberships)
-      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "owner")))
-      .get()?.n ?? 0
-  );
+export async function countOwners(db: Db, workspaceId: string): Promise<number> {
+  return gated(db, async () => {
+    return (
+      db
+        .select({ n: count() })
+        .from(memberships)
+        .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "owner")))
+        .get()?.n ?? 0
+    );
+  });
 }
 
 /** Add a member, or change the role of an existing one. */
-export function upsertMembership(db: Db, input: { workspaceId: string; userId: string; role: WorkspaceRole }): void {
-  bumpGeneration();
-  db.insert(memberships)
-    .values(input)
-    .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role: input.role } })
-    .run();
+export async function upsertMembership(db: Db, input: { workspaceId: string; userId: string; role: WorkspaceRole }): Promise<void> {
+  return gated(db, async () => {
+    bumpGeneration();
+    db.insert(memberships)
+      .values(input)
+      .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role: input.role } })
+      .run();
+  });
 }
 
 /** Change a member's role; false when they are not a member. */
-export function setMembershipRole(db: Db, input: { workspaceId: string; userId: string; role: WorkspaceRole }): boolean {
-  bumpGeneration();
-  return (
-    db
-      .update(memberships)
-      .set({ role: input.role })
-      .where(and(eq(memberships.workspaceId, input.workspaceId), eq(memberships.userId, input.userId)))
-      .run().changes > 0
-  );
+export async function setMembershipRole(db: Db, input: { workspaceId: string; userId: string; role: WorkspaceRole }): Promise<boolean> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return (
+      db
+        .update(memberships)
+        .set({ role: input.role })
+        .where(and(eq(memberships.workspaceId, input.workspaceId), eq(memberships.userId, input.userId)))
+        .run().changes > 0
+    );
+  });
 }
 
 /** Remove a member; false when they were not one. */
-export function deleteMembership(db: Db, ref: { workspaceId: string; userId: string }): boolean {
-  bumpGeneration();
-  return (
-    db
-      .delete(memberships)
-      .where(and(eq(memberships.workspaceId, ref.workspaceId), eq(memberships.userId, ref.userId)))
-      .run().changes > 0
-  );
+export async function deleteMembership(db: Db, ref: { workspaceId: string; userId: string }): Promise<boolean> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return (
+      db
+        .delete(memberships)
+        .where(and(eq(memberships.workspaceId, ref.workspaceId), eq(memberships.userId, ref.userId)))
+        .run().changes > 0
+    );
+  });
 }

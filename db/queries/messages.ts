@@ -7,49 +7,56 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { messages } from "../schema";
 import type { ChatMessage } from "../../lib/domain/chat-message";
+import { gated } from "../transaction";
 
 /** The messages of a chat in order, as the UI and the agent use them. */
-export function listMessagesByChat(db: Db, chatId: string): ChatMessage[] {
-  return db
-    .select()
-    .from(messages)
-    .where(eq(messages.chatId, chatId))
-    .orderBy(asc(messages.createdAt), asc(sql`rowid`))
-    .all()
-    .map((row) => ({
-      id: row.id,
-      role: row.role,
-      parts: row.parts as ChatMessage["parts"],
-      ...(row.metadata ? { metadata: row.metadata } : {}),
-    }));
+export async function listMessagesByChat(db: Db, chatId: string): Promise<ChatMessage[]> {
+  return gated(db, async () => {
+    return db
+      .select()
+      .from(messages)
+      .where(eq(messages.chatId, chatId))
+      .orderBy(asc(messages.createdAt), asc(sql`rowid`))
+      .all()
+      .map((row) => ({
+        id: row.id,
+        role: row.role,
+        parts: row.parts as ChatMessage["parts"],
+        ...(row.metadata ? { metadata: row.metadata } : {}),
+      }));
+  });
 }
 
 /**
  * Insert a message, or replace the parts of the same message in the same chat (a streamed answer
  * is saved after each step and again at the end). Returns false when the id belongs to another chat.
  */
-export function saveMessage(db: Db, chatId: string, message: ChatMessage): boolean {
-  return db.transaction((tx) => {
-    const existing = tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).get();
-    if (existing && existing.chatId !== chatId) return false;
-    if (existing) {
-      tx.update(messages)
-        .set({ parts: message.parts, metadata: message.metadata ?? null })
-        .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId)))
-        .run();
-    } else {
-      tx.insert(messages)
-        .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null })
-        .run();
-    }
-    return true;
+export async function saveMessage(db: Db, chatId: string, message: ChatMessage): Promise<boolean> {
+  return gated(db, async () => {
+    return db.transaction((tx) => {
+      const existing = tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).get();
+      if (existing && existing.chatId !== chatId) return false;
+      if (existing) {
+        tx.update(messages)
+          .set({ parts: message.parts, metadata: message.metadata ?? null })
+          .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId)))
+          .run();
+      } else {
+        tx.insert(messages)
+          .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null })
+          .run();
+      }
+      return true;
+    });
   });
 }
 
 /** Delete the given messages of one chat (retry and edit-and-resend drop the answer they replace). */
-export function deleteMessagesOfChat(db: Db, chatId: string, ids: string[]): void {
-  if (ids.length === 0) return;
-  db.delete(messages)
-    .where(and(eq(messages.chatId, chatId), inArray(messages.id, ids)))
-    .run();
+export async function deleteMessagesOfChat(db: Db, chatId: string, ids: string[]): Promise<void> {
+  return gated(db, async () => {
+    if (ids.length === 0) return;
+    db.delete(messages)
+      .where(and(eq(messages.chatId, chatId), inArray(messages.id, ids)))
+      .run();
+  });
 }

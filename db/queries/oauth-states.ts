@@ -5,6 +5,7 @@
 import { eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { oauthStates } from "../schema";
+import { gated } from "../transaction";
 
 /** A pending authorization as stored. */
 export interface OAuthStateRow {
@@ -18,27 +19,31 @@ export interface OAuthStateRow {
 }
 
 /** Record a pending authorization (and sweep expired ones, so the table stays small). */
-export function insertOAuthState(db: Db, row: OAuthStateRow): void {
-  db.delete(oauthStates).where(lt(oauthStates.expiresAt, new Date())).run();
-  db.insert(oauthStates).values(row).run();
+export async function insertOAuthState(db: Db, row: OAuthStateRow): Promise<void> {
+  return gated(db, async () => {
+    db.delete(oauthStates).where(lt(oauthStates.expiresAt, new Date())).run();
+    db.insert(oauthStates).values(row).run();
+  });
 }
 
 /**
  * Take (read and delete, atomically) the pending authorization for `state`: a second take of the
  * same state finds nothing, so a state can be used once only.
  */
-export function takeOAuthState(db: Db, state: string): OAuthStateRow | null {
-  const row = db
-    .delete(oauthStates)
-    .where(eq(oauthStates.state, state))
-    .returning({
-      state: oauthStates.state,
-      userId: oauthStates.userId,
-      serverId: oauthStates.serverId,
-      codeVerifierEnc: oauthStates.codeVerifierEnc,
-      expiresAt: oauthStates.expiresAt,
-      forEveryone: oauthStates.forEveryone,
-    })
-    .get();
-  return row ?? null;
+export async function takeOAuthState(db: Db, state: string): Promise<OAuthStateRow | null> {
+  return gated(db, async () => {
+    const row = db
+      .delete(oauthStates)
+      .where(eq(oauthStates.state, state))
+      .returning({
+        state: oauthStates.state,
+        userId: oauthStates.userId,
+        serverId: oauthStates.serverId,
+        codeVerifierEnc: oauthStates.codeVerifierEnc,
+        expiresAt: oauthStates.expiresAt,
+        forEveryone: oauthStates.forEveryone,
+      })
+      .get();
+    return row ?? null;
+  });
 }

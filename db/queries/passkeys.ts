@@ -7,6 +7,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { passkeyCredentials, userFactors, users } from "../schema";
+import { gated } from "../transaction";
 
 /** A stored passkey as verification needs it (the public key is public: not sealed). */
 export interface StoredPasskey {
@@ -29,51 +30,57 @@ export interface NewPasskey {
 }
 
 /** Store a verified passkey as a confirmed factor of the user; returns the factor's id. */
-export function createPasskey(db: Db, userId: string, passkey: NewPasskey, now: Date): string {
-  const factorId = newId();
-  db.transaction((tx) => {
-    tx.insert(userFactors).values({ id: factorId, userId, kind: "passkey", name: passkey.name, confirmedAt: now }).run();
-    tx.insert(passkeyCredentials)
-      .values({
-        factorId,
-        userId,
-        credentialId: passkey.credentialId,
-        publicKey: passkey.publicKey,
-        counter: passkey.counter,
-        transports: passkey.transports.join(","),
-      })
-      .run();
+export async function createPasskey(db: Db, userId: string, passkey: NewPasskey, now: Date): Promise<string> {
+  return gated(db, async () => {
+    const factorId = newId();
+    db.transaction((tx) => {
+      tx.insert(userFactors).values({ id: factorId, userId, kind: "passkey", name: passkey.name, confirmedAt: now }).run();
+      tx.insert(passkeyCredentials)
+        .values({
+          factorId,
+          userId,
+          credentialId: passkey.credentialId,
+          publicKey: passkey.publicKey,
+          counter: passkey.counter,
+          transports: passkey.transports.join(","),
+        })
+        .run();
+    });
+    return factorId;
   });
-  return factorId;
 }
 
 /** The passkey with this credential id (any user's: the caller checks whose it may be), or null. */
-export function getPasskeyByCredentialId(db: Db, credentialId: string): StoredPasskey | null {
-  const row = db
-    .select({
-      factorId: passkeyCredentials.factorId,
-      userId: passkeyCredentials.userId,
-      email: users.email,
-      credentialId: passkeyCredentials.credentialId,
-      publicKey: passkeyCredentials.publicKey,
-      counter: passkeyCredentials.counter,
-      transports: passkeyCredentials.transports,
-    })
-    .from(passkeyCredentials)
-    .innerJoin(users, eq(users.id, passkeyCredentials.userId))
-    .where(eq(passkeyCredentials.credentialId, credentialId))
-    .get();
-  return row ? { ...row, transports: row.transports ? row.transports.split(",") : [] } : null;
+export async function getPasskeyByCredentialId(db: Db, credentialId: string): Promise<StoredPasskey | null> {
+  return gated(db, async () => {
+    const row = db
+      .select({
+        factorId: passkeyCredentials.factorId,
+        userId: passkeyCredentials.userId,
+        email: users.email,
+        credentialId: passkeyCredentials.credentialId,
+        publicKey: passkeyCredentials.publicKey,
+        counter: passkeyCredentials.counter,
+        transports: passkeyCredentials.transports,
+      })
+      .from(passkeyCredentials)
+      .innerJoin(users, eq(users.id, passkeyCredentials.userId))
+      .where(eq(passkeyCredentials.credentialId, credentialId))
+      .get();
+    return row ? { ...row, transports: row.transports ? row.transports.split(",") : [] } : null;
+  });
 }
 
 /** The credential ids and transports of the user's passkeys (to exclude at registration, to allow at re-authentication). */
-export function listPasskeyDescriptors(db: Db, userId: string): { id: string; transports: string[] }[] {
-  return db
-    .select({ id: passkeyCredentials.credentialId, transports: passkeyCredentials.transports })
-    .from(passkeyCredentials)
-    .where(eq(passkeyCredentials.userId, userId))
-    .all()
-    .map((row) => ({ id: row.id, transports: row.transports ? row.transports.split(",") : [] }));
+export async function listPasskeyDescriptors(db: Db, userId: string): Promise<{ id: string; transports: string[] }[]> {
+  return gated(db, async () => {
+    return db
+      .select({ id: passkeyCredentials.credentialId, transports: passkeyCredentials.transports })
+      .from(passkeyCredentials)
+      .where(eq(passkeyCredentials.userId, userId))
+      .all()
+      .map((row) => ({ id: row.id, transports: row.transports ? row.transports.split(",") : [] }));
+  });
 }
 
 /**
@@ -81,15 +88,20 @@ export function listPasskeyDescriptors(db: Db, userId: string): { id: string; tr
  * went up and no other request recorded it first (authenticators that keep no counter report 0
  * always; then the single-use challenge alone stops a replay). False otherwise.
  */
-export function spendPasskeyCounter(db: Db, factorId: string, next: number, now: Date): boolean {
-  const changed = db
-    .update(passkeyCredentials)
-    .set({ counter: next })
-    .where(
-      and(eq(passkeyCredentials.factorId, factorId), next === 0 ? eq(passkeyCredentials.counter, 0) : lt(passkeyCredentials.counter, next)),
-    )
-    .run().changes;
-  if (changed !== 1) return false;
-  db.update(userFactors).set({ lastUsedAt: now }).where(eq(userFactors.id, factorId)).run();
-  return true;
+export async function spendPasskeyCounter(db: Db, factorId: string, next: number, now: Date): Promise<boolean> {
+  return gated(db, async () => {
+    const changed = db
+      .update(passkeyCredentials)
+      .set({ counter: next })
+      .where(
+        and(
+          eq(passkeyCredentials.factorId, factorId),
+          next === 0 ? eq(passkeyCredentials.counter, 0) : lt(passkeyCredentials.counter, next),
+        ),
+      )
+      .run().changes;
+    if (changed !== 1) return false;
+    db.update(userFactors).set({ lastUsedAt: now }).where(eq(userFactors.id, factorId)).run();
+    return true;
+  });
 }

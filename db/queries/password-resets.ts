@@ -3,42 +3,51 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { passwordResets } from "../schema";
+import { gated } from "../transaction";
 
 /** A stored reset link. */
 export type PasswordResetRecord = typeof passwordResets.$inferSelect;
 
 /** Store a new reset link. */
-export function insertPasswordReset(
+export async function insertPasswordReset(
   db: Db,
   input: { userId: string; tokenHash: string; issuedBy: string | null; expiresAt: Date },
-): PasswordResetRecord {
-  return db
-    .insert(passwordResets)
-    .values({ id: newId(), ...input })
-    .returning()
-    .get();
+): Promise<PasswordResetRecord> {
+  return gated(db, async () => {
+    return db
+      .insert(passwordResets)
+      .values({ id: newId(), ...input })
+      .returning()
+      .get();
+  });
 }
 
 /** The reset link with this token hash, or null. */
-export function getPasswordResetByTokenHash(db: Db, tokenHash: string): PasswordResetRecord | null {
-  return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get() ?? null;
+export async function getPasswordResetByTokenHash(db: Db, tokenHash: string): Promise<PasswordResetRecord | null> {
+  return gated(db, async () => {
+    return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get() ?? null;
+  });
 }
 
 /** Mark a link used, only if it still was unused: true for the one caller that used it. */
-export function markPasswordResetUsed(db: Db, id: string, now: Date): boolean {
-  return (
-    db
-      .update(passwordResets)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResets.id, id), isNull(passwordResets.usedAt)))
-      .run().changes === 1
-  );
+export async function markPasswordResetUsed(db: Db, id: string, now: Date): Promise<boolean> {
+  return gated(db, async () => {
+    return (
+      db
+        .update(passwordResets)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResets.id, id), isNull(passwordResets.usedAt)))
+        .run().changes === 1
+    );
+  });
 }
 
 /** Close every unused link of a user (a newer one was issued, or the password was just reset). */
-export function closeUnusedPasswordResets(db: Db, userId: string, now: Date): void {
-  db.update(passwordResets)
-    .set({ usedAt: now })
-    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
-    .run();
+export async function closeUnusedPasswordResets(db: Db, userId: string, now: Date): Promise<void> {
+  return gated(db, async () => {
+    db.update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+      .run();
+  });
 }

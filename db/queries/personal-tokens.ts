@@ -3,63 +3,74 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { personalTokens, workspaces } from "../schema";
+import { gated } from "../transaction";
 
 /** A stored token (its hash included: never answer this to a client as is). */
 export type PersonalTokenRecord = typeof personalTokens.$inferSelect;
 
 /** Store a new token. */
-export function insertPersonalToken(
+export async function insertPersonalToken(
   db: Db,
   input: { userId: string; workspaceId: string; name: string; scopes: string; tokenHash: string; hint: string; expiresAt: Date },
-): PersonalTokenRecord {
-  return db
-    .insert(personalTokens)
-    .values({ id: newId(), ...input })
-    .returning()
-    .get();
+): Promise<PersonalTokenRecord> {
+  return gated(db, async () => {
+    return db
+      .insert(personalTokens)
+      .values({ id: newId(), ...input })
+      .returning()
+      .get();
+  });
 }
 
 /** The token with this secret hash (unique index), or null. */
-export function getPersonalTokenByHash(db: Db, tokenHash: string): PersonalTokenRecord | null {
-  return db.select().from(personalTokens).where(eq(personalTokens.tokenHash, tokenHash)).get() ?? null;
+export async function getPersonalTokenByHash(db: Db, tokenHash: string): Promise<PersonalTokenRecord | null> {
+  return gated(db, async () => {
+    return db.select().from(personalTokens).where(eq(personalTokens.tokenHash, tokenHash)).get() ?? null;
+  });
 }
 
 /** A user's tokens, newest first, with their workspace's name and slug (no hash). */
-export function listPersonalTokensOfUser(db: Db, userId: string) {
-  return db
-    .select({
-      id: personalTokens.id,
-      name: personalTokens.name,
-      scopes: personalTokens.scopes,
-      hint: personalTokens.hint,
-      workspaceId: personalTokens.workspaceId,
-      workspaceName: workspaces.name,
-      workspaceSlug: workspaces.slug,
-      personal: workspaces.personalOwnerId,
-      expiresAt: personalTokens.expiresAt,
-      lastUsedAt: personalTokens.lastUsedAt,
-      revokedAt: personalTokens.revokedAt,
-      createdAt: personalTokens.createdAt,
-    })
-    .from(personalTokens)
-    .innerJoin(workspaces, eq(workspaces.id, personalTokens.workspaceId))
-    .where(eq(personalTokens.userId, userId))
-    .orderBy(desc(personalTokens.createdAt))
-    .all();
+export async function listPersonalTokensOfUser(db: Db, userId: string) {
+  return gated(db, async () => {
+    return db
+      .select({
+        id: personalTokens.id,
+        name: personalTokens.name,
+        scopes: personalTokens.scopes,
+        hint: personalTokens.hint,
+        workspaceId: personalTokens.workspaceId,
+        workspaceName: workspaces.name,
+        workspaceSlug: workspaces.slug,
+        personal: workspaces.personalOwnerId,
+        expiresAt: personalTokens.expiresAt,
+        lastUsedAt: personalTokens.lastUsedAt,
+        revokedAt: personalTokens.revokedAt,
+        createdAt: personalTokens.createdAt,
+      })
+      .from(personalTokens)
+      .innerJoin(workspaces, eq(workspaces.id, personalTokens.workspaceId))
+      .where(eq(personalTokens.userId, userId))
+      .orderBy(desc(personalTokens.createdAt))
+      .all();
+  });
 }
 
 /** Revoke one of the user's live tokens: true when it was theirs and not revoked yet. */
-export function revokePersonalToken(db: Db, ref: { id: string; userId: string }, now: Date): boolean {
-  return (
-    db
-      .update(personalTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(personalTokens.id, ref.id), eq(personalTokens.userId, ref.userId), isNull(personalTokens.revokedAt)))
-      .run().changes === 1
-  );
+export async function revokePersonalToken(db: Db, ref: { id: string; userId: string }, now: Date): Promise<boolean> {
+  return gated(db, async () => {
+    return (
+      db
+        .update(personalTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(personalTokens.id, ref.id), eq(personalTokens.userId, ref.userId), isNull(personalTokens.revokedAt)))
+        .run().changes === 1
+    );
+  });
 }
 
 /** Note a use of the token (shown on the account page). */
-export function touchPersonalToken(db: Db, id: string, now: Date): void {
-  db.update(personalTokens).set({ lastUsedAt: now }).where(eq(personalTokens.id, id)).run();
+export async function touchPersonalToken(db: Db, id: string, now: Date): Promise<void> {
+  return gated(db, async () => {
+    db.update(personalTokens).set({ lastUsedAt: now }).where(eq(personalTokens.id, id)).run();
+  });
 }

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { bumpGeneration } from "../generation";
 import { serverTrust } from "../schema";
+import { gated } from "../transaction";
 
 /** A server's trust settings; the defaults when no row exists. */
 export interface ServerTrustRecord {
@@ -13,7 +14,13 @@ export interface ServerTrustRecord {
 }
 
 /** The server's settings (untrusted, check on, not pinned when never stored). */
-export function getServerTrust(db: Db, serverId: string): ServerTrustRecord {
+export async function getServerTrust(db: Db, serverId: string): Promise<ServerTrustRecord> {
+  return gated(db, async () => readTrust(db, serverId));
+}
+
+// Synchronous, so updateServerTrust reads and writes with no await between: another request's
+// change cannot land in between and be overwritten by this one's stale read.
+function readTrust(db: Db, serverId: string): ServerTrustRecord {
   const row = db.select().from(serverTrust).where(eq(serverTrust.serverId, serverId)).get();
   return row
     ? { serverId, trusted: row.trusted, trifectaCheck: row.trifectaCheck, pinnedAt: row.pinnedAt ?? null }
@@ -21,22 +28,24 @@ export function getServerTrust(db: Db, serverId: string): ServerTrustRecord {
 }
 
 /** Change some settings; fields left out keep their value. */
-export function updateServerTrust(
+export async function updateServerTrust(
   db: Db,
   serverId: string,
   change: Partial<Pick<ServerTrustRecord, "trusted" | "trifectaCheck" | "pinnedAt">>,
   updatedBy: string | null,
-): ServerTrustRecord {
-  const next = { ...getServerTrust(db, serverId), ...change };
-  const values = {
-    serverId,
-    trusted: next.trusted,
-    trifectaCheck: next.trifectaCheck,
-    pinnedAt: next.pinnedAt,
-    updatedBy,
-    updatedAt: new Date(),
-  };
-  db.insert(serverTrust).values(values).onConflictDoUpdate({ target: serverTrust.serverId, set: values }).run();
-  bumpGeneration();
-  return next;
+): Promise<ServerTrustRecord> {
+  return gated(db, async () => {
+    const next = { ...readTrust(db, serverId), ...change };
+    const values = {
+      serverId,
+      trusted: next.trusted,
+      trifectaCheck: next.trifectaCheck,
+      pinnedAt: next.pinnedAt,
+      updatedBy,
+      updatedAt: new Date(),
+    };
+    db.insert(serverTrust).values(values).onConflictDoUpdate({ target: serverTrust.serverId, set: values }).run();
+    bumpGeneration();
+    return next;
+  });
 }

@@ -11,6 +11,7 @@ import { transportOf, type ServerConfig, type ServerDefinition } from "../../lib
 import { mergeSecrets, splitSecrets, type ServerSecrets } from "../server-secrets";
 import { bumpGeneration } from "../generation";
 import { deleteSharedCredentials } from "./credentials";
+import { gated } from "../transaction";
 
 /** A stored server with its masked config (safe to return to a client). */
 export interface ServerRecord {
@@ -43,51 +44,61 @@ function encryptSecrets(secrets: ServerSecrets): string | null {
 }
 
 /** The decrypted secrets of a stored server. */
-export function readServerSecrets(db: Db, ref: { id: string; workspaceId: string }): ServerSecrets {
-  const row = db
-    .select({ secretsEnc: mcpServers.secretsEnc })
-    .from(mcpServers)
-    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-    .get();
-  return row?.secretsEnc ? openJson<ServerSecrets>(row.secretsEnc) : {};
+export async function readServerSecrets(db: Db, ref: { id: string; workspaceId: string }): Promise<ServerSecrets> {
+  return gated(db, async () => {
+    const row = db
+      .select({ secretsEnc: mcpServers.secretsEnc })
+      .from(mcpServers)
+      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+      .get();
+    return row?.secretsEnc ? openJson<ServerSecrets>(row.secretsEnc) : {};
+  });
 }
 
 /** Every server of a workspace, by name. */
-export function listServersByWorkspace(db: Db, workspaceId: string): ServerRecord[] {
-  return db.select().from(mcpServers).where(eq(mcpServers.workspaceId, workspaceId)).orderBy(asc(mcpServers.name)).all().map(toRecord);
+export async function listServersByWorkspace(db: Db, workspaceId: string): Promise<ServerRecord[]> {
+  return gated(db, async () => {
+    return db.select().from(mcpServers).where(eq(mcpServers.workspaceId, workspaceId)).orderBy(asc(mcpServers.name)).all().map(toRecord);
+  });
 }
 
 /** One server of a workspace, or null (also when it exists in another workspace). */
-export function getServerById(db: Db, ref: { id: string; workspaceId: string }): ServerRecord | null {
-  const row = db
-    .select()
-    .from(mcpServers)
-    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-    .get();
-  return row ? toRecord(row) : null;
+export async function getServerById(db: Db, ref: { id: string; workspaceId: string }): Promise<ServerRecord | null> {
+  return gated(db, async () => {
+    const row = db
+      .select()
+      .from(mcpServers)
+      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+      .get();
+    return row ? toRecord(row) : null;
+  });
 }
 
 /**
  * A server by id alone, or null. Only for callers that check membership of its workspace
  * themselves (the OAuth callback, which arrives without a workspace in the request).
  */
-export function getServerByIdUnscoped(db: Db, id: string): ServerRecord | null {
-  const row = db.select().from(mcpServers).where(eq(mcpServers.id, id)).get();
-  return row ? toRecord(row) : null;
+export async function getServerByIdUnscoped(db: Db, id: string): Promise<ServerRecord | null> {
+  return gated(db, async () => {
+    const row = db.select().from(mcpServers).where(eq(mcpServers.id, id)).get();
+    return row ? toRecord(row) : null;
+  });
 }
 
 /** Whether a workspace already has a server with this name (optionally ignoring one id). */
-export function serverNameTaken(db: Db, workspaceId: string, name: string, exceptId?: string): boolean {
-  const row = db
-    .select({ id: mcpServers.id })
-    .from(mcpServers)
-    .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.name, name)))
-    .get();
-  return !!row && row.id !== exceptId;
+export async function serverNameTaken(db: Db, workspaceId: string, name: string, exceptId?: string): Promise<boolean> {
+  return gated(db, async () => {
+    const row = db
+      .select({ id: mcpServers.id })
+      .from(mcpServers)
+      .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.name, name)))
+      .get();
+    return !!row && row.id !== exceptId;
+  });
 }
 
 /** Store a new server; its secrets are encrypted. */
-export function createServer(
+export async function createServer(
   db: Db,
   input: {
     workspaceId: string;
@@ -97,96 +108,108 @@ export function createServer(
     memberKeys?: string[];
     catalog?: { entryId: string; version: string };
   },
-): ServerRecord {
-  bumpGeneration();
-  const { masked, secrets } = splitSecrets(input.config);
-  const row = db
-    .insert(mcpServers)
-    .values({
-      id: newId(),
-      workspaceId: input.workspaceId,
-      name: input.name,
-      transport: transportOf(input.config),
-      config: masked,
-      secretsEnc: encryptSecrets(secrets),
-      createdBy: input.createdBy,
-      memberKeys: input.memberKeys?.length ? input.memberKeys : null,
-      catalogEntryId: input.catalog?.entryId ?? null,
-      catalogVersion: input.catalog?.version ?? null,
-    })
-    .returning()
-    .get();
-  return toRecord(row);
+): Promise<ServerRecord> {
+  return gated(db, async () => {
+    bumpGeneration();
+    const { masked, secrets } = splitSecrets(input.config);
+    const row = db
+      .insert(mcpServers)
+      .values({
+        id: newId(),
+        workspaceId: input.workspaceId,
+        name: input.name,
+        transport: transportOf(input.config),
+        config: masked,
+        secretsEnc: encryptSecrets(secrets),
+        createdBy: input.createdBy,
+        memberKeys: input.memberKeys?.length ? input.memberKeys : null,
+        catalogEntryId: input.catalog?.entryId ?? null,
+        catalogVersion: input.catalog?.version ?? null,
+      })
+      .returning()
+      .get();
+    return toRecord(row);
+  });
 }
 
 /** Replace a server's name and config; returns null when it is not in the workspace. */
-export function updateServer(
+export async function updateServer(
   db: Db,
   ref: { id: string; workspaceId: string },
   input: { name: string; config: ServerConfig; memberKeys?: string[]; catalogVersion?: string },
-): ServerRecord | null {
-  bumpGeneration();
-  const { masked, secrets } = splitSecrets(input.config);
-  const row = db
-    .update(mcpServers)
-    .set({
-      name: input.name,
-      transport: transportOf(input.config),
-      config: masked,
-      secretsEnc: encryptSecrets(secrets),
-      ...(input.memberKeys ? { memberKeys: input.memberKeys.length ? input.memberKeys : null } : {}),
-      ...(input.catalogVersion ? { catalogVersion: input.catalogVersion } : {}),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-    .returning()
-    .get();
-  return row ? toRecord(row) : null;
+): Promise<ServerRecord | null> {
+  return gated(db, async () => {
+    bumpGeneration();
+    const { masked, secrets } = splitSecrets(input.config);
+    const row = db
+      .update(mcpServers)
+      .set({
+        name: input.name,
+        transport: transportOf(input.config),
+        config: masked,
+        secretsEnc: encryptSecrets(secrets),
+        ...(input.memberKeys ? { memberKeys: input.memberKeys.length ? input.memberKeys : null } : {}),
+        ...(input.catalogVersion ? { catalogVersion: input.catalogVersion } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+      .returning()
+      .get();
+    return row ? toRecord(row) : null;
+  });
 }
 
 /** Delete a server; returns whether it existed in the workspace. */
-export function deleteServer(db: Db, ref: { id: string; workspaceId: string }): boolean {
-  bumpGeneration();
-  return (
-    db
-      .delete(mcpServers)
-      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-      .run().changes > 0
-  );
+export async function deleteServer(db: Db, ref: { id: string; workspaceId: string }): Promise<boolean> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return (
+      db
+        .delete(mcpServers)
+        .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+        .run().changes > 0
+    );
+  });
 }
 
 /** The engine's view of a stored server: id, name and the full config with secrets decrypted. */
-export function toServerDefinition(db: Db, record: ServerRecord): ServerDefinition {
-  const secrets = readServerSecrets(db, record);
-  return { id: record.id, name: record.name, config: mergeSecrets(record.config, secrets) };
+export async function toServerDefinition(db: Db, record: ServerRecord): Promise<ServerDefinition> {
+  return gated(db, async () => {
+    const secrets = await readServerSecrets(db, record);
+    return { id: record.id, name: record.name, config: mergeSecrets(record.config, secrets) };
+  });
 }
 
 /**
  * Record the owner/admin whose "Connect for everyone" tokens a `shared` server uses (null: nobody's).
  * Every other person's shared tokens for it are forgotten: only the account in use keeps any.
  */
-export function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceId: string }, userId: string | null): void {
-  bumpGeneration();
-  const changed = db
-    .update(mcpServers)
-    .set({ sharedCredentialsUserId: userId })
-    .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-    .run().changes;
-  if (changed) deleteSharedCredentials(db, { serverId: ref.id, keepUserId: userId });
+export async function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceId: string }, userId: string | null): Promise<void> {
+  return gated(db, async () => {
+    bumpGeneration();
+    const changed = db
+      .update(mcpServers)
+      .set({ sharedCredentialsUserId: userId })
+      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+      .run().changes;
+    if (changed) await deleteSharedCredentials(db, { serverId: ref.id, keepUserId: userId });
+  });
 }
 
 /** Stop using (and forget) this user's shared tokens for the workspace's shared servers; returns the servers affected. */
-export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: string): string[] {
-  bumpGeneration();
-  const ids = db
-    .update(mcpServers)
-    .set({ sharedCredentialsUserId: null })
-    .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.sharedCredentialsUserId, userId)))
-    .returning({ id: mcpServers.id })
-    .all()
-    .map((r) => r.id);
-  for (const serverId of ids) deleteSharedCredentials(db, { serverId, onlyUserId: userId });
-  return ids;
+export async function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: string): Promise<string[]> {
+  return gated(db, async () => {
+    bumpGeneration();
+    const ids = db
+      .update(mcpServers)
+      .set({ sharedCredentialsUserId: null })
+      .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.sharedCredentialsUserId, userId)))
+      .returning({ id: mcpServers.id })
+      .all()
+      .map((r) => r.id);
+    for (const serverId of ids) await deleteSharedCredentials(db, { serverId, onlyUserId: userId });
+    return ids;
+  });
 }
 
 /**
@@ -194,15 +217,17 @@ export function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: 
  * disabled or deleted); returns the servers affected. Run before deleting the user: the column
  * was added by ALTER TABLE, where SQLite keeps no ON DELETE action, so a reference would block it.
  */
-export function clearSharedCredentialsUserEverywhere(db: Db, userId: string): string[] {
-  bumpGeneration();
-  const ids = db
-    .update(mcpServers)
-    .set({ sharedCredentialsUserId: null })
-    .where(eq(mcpServers.sharedCredentialsUserId, userId))
-    .returning({ id: mcpServers.id })
-    .all()
-    .map((r) => r.id);
-  for (const serverId of ids) deleteSharedCredentials(db, { serverId, onlyUserId: userId });
-  return ids;
+export async function clearSharedCredentialsUserEverywhere(db: Db, userId: string): Promise<string[]> {
+  return gated(db, async () => {
+    bumpGeneration();
+    const ids = db
+      .update(mcpServers)
+      .set({ sharedCredentialsUserId: null })
+      .where(eq(mcpServers.sharedCredentialsUserId, userId))
+      .returning({ id: mcpServers.id })
+      .all()
+      .map((r) => r.id);
+    for (const serverId of ids) await deleteSharedCredentials(db, { serverId, onlyUserId: userId });
+    return ids;
+  });
 }

@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { bumpGeneration } from "../generation";
 import { sessions, users } from "../schema";
+import { gated } from "../transaction";
 
 /** A session row joined with what decides whether it still counts. */
 export interface SessionState {
@@ -16,12 +17,14 @@ export interface SessionState {
 }
 
 /** Start a session for a user; returns its id. */
-export function createSession(db: Db, input: { userId: string; now: Date; expiresAt: Date }): string {
-  const id = newId();
-  db.insert(sessions)
-    .values({ id, userId: input.userId, lastSeenAt: input.now, expiresAt: input.expiresAt, authenticatedAt: input.now })
-    .run();
-  return id;
+export async function createSession(db: Db, input: { userId: string; now: Date; expiresAt: Date }): Promise<string> {
+  return gated(db, async () => {
+    const id = newId();
+    db.insert(sessions)
+      .values({ id, userId: input.userId, lastSeenAt: input.now, expiresAt: input.expiresAt, authenticatedAt: input.now })
+      .run();
+    return id;
+  });
 }
 
 function buildStateQuery(db: Db) {
@@ -44,47 +47,59 @@ function buildStateQuery(db: Db) {
 const stateQueries = new WeakMap<Db, ReturnType<typeof buildStateQuery>>();
 
 /** One primary-key look-up (joined to its user by primary key): the per-request session check. */
-export function getSessionState(db: Db, id: string): SessionState | null {
-  let query = stateQueries.get(db);
-  if (!query) {
-    query = buildStateQuery(db);
-    stateQueries.set(db, query);
-  }
-  return query.get({ id }) ?? null;
+export async function getSessionState(db: Db, id: string): Promise<SessionState | null> {
+  return gated(db, async () => {
+    let query = stateQueries.get(db);
+    if (!query) {
+      query = buildStateQuery(db);
+      stateQueries.set(db, query);
+    }
+    return query.get({ id }) ?? null;
+  });
 }
 
 /** Record activity on a session (for the idle timeout). */
-export function touchSession(db: Db, id: string, now: Date): void {
-  db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
+export async function touchSession(db: Db, id: string, now: Date): Promise<void> {
+  return gated(db, async () => {
+    db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
+  });
 }
 
 /** When the session's user last proved who they are (sign-in or re-authentication), or null. */
-export function getSessionAuthenticatedAt(db: Db, id: string): Date | null {
-  return db.select({ at: sessions.authenticatedAt }).from(sessions).where(eq(sessions.id, id)).get()?.at ?? null;
+export async function getSessionAuthenticatedAt(db: Db, id: string): Promise<Date | null> {
+  return gated(db, async () => {
+    return db.select({ at: sessions.authenticatedAt }).from(sessions).where(eq(sessions.id, id)).get()?.at ?? null;
+  });
 }
 
 /** Record that the session's user proved who they are again (re-authentication). */
-export function markSessionAuthenticated(db: Db, id: string, now: Date): void {
-  db.update(sessions).set({ authenticatedAt: now }).where(eq(sessions.id, id)).run();
+export async function markSessionAuthenticated(db: Db, id: string, now: Date): Promise<void> {
+  return gated(db, async () => {
+    db.update(sessions).set({ authenticatedAt: now }).where(eq(sessions.id, id)).run();
+  });
 }
 
 /** End one session (sign-out). */
-export function endSession(db: Db, id: string, now: Date): void {
-  db.update(sessions)
-    .set({ endedAt: now })
-    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
-    .run();
-  bumpGeneration();
+export async function endSession(db: Db, id: string, now: Date): Promise<void> {
+  return gated(db, async () => {
+    db.update(sessions)
+      .set({ endedAt: now })
+      .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+      .run();
+    bumpGeneration();
+  });
 }
 
 /** End every open session of a user, except `keepId` when given; returns how many ended. */
-export function endSessionsOfUser(db: Db, userId: string, now: Date, keepId?: string): number {
-  const open = and(eq(sessions.userId, userId), isNull(sessions.endedAt));
-  const ended = db
-    .update(sessions)
-    .set({ endedAt: now })
-    .where(keepId ? and(open, ne(sessions.id, keepId)) : open)
-    .run().changes;
-  bumpGeneration();
-  return ended;
+export async function endSessionsOfUser(db: Db, userId: string, now: Date, keepId?: string): Promise<number> {
+  return gated(db, async () => {
+    const open = and(eq(sessions.userId, userId), isNull(sessions.endedAt));
+    const ended = db
+      .update(sessions)
+      .set({ endedAt: now })
+      .where(keepId ? and(open, ne(sessions.id, keepId)) : open)
+      .run().changes;
+    bumpGeneration();
+    return ended;
+  });
 }

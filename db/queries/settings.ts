@@ -7,17 +7,20 @@ import type { Db } from "../client";
 import { openSecret, sealSecret } from "../secrets";
 import { userSettings } from "../schema";
 import type { UserModelChoice } from "../../lib/domain/model-choice";
+import { gated } from "../transaction";
 
 /** The stored choice with the key decrypted (server-side use only), or null. */
-export function getUserModelChoice(db: Db, userId: string): UserModelChoice | null {
-  const row = db.select().from(userSettings).where(eq(userSettings.userId, userId)).get();
-  if (!row) return null;
-  return {
-    provider: row.provider,
-    model: row.model,
-    baseUrl: row.baseUrl,
-    apiKey: row.apiKeyEnc ? openSecret(row.apiKeyEnc) : null,
-  };
+export async function getUserModelChoice(db: Db, userId: string): Promise<UserModelChoice | null> {
+  return gated(db, async () => {
+    const row = db.select().from(userSettings).where(eq(userSettings.userId, userId)).get();
+    if (!row) return null;
+    return {
+      provider: row.provider,
+      model: row.model,
+      baseUrl: row.baseUrl,
+      apiKey: row.apiKeyEnc ? openSecret(row.apiKeyEnc) : null,
+    };
+  });
 }
 
 /** What a settings update may change; `apiKey: undefined` keeps the stored key, `null` removes it. */
@@ -29,16 +32,18 @@ export interface ModelChoiceUpdate {
 }
 
 /** Create or replace the user's model settings. */
-export function saveUserModelChoice(db: Db, userId: string, update: ModelChoiceUpdate): void {
-  const values = {
-    provider: update.provider,
-    model: update.model,
-    baseUrl: update.baseUrl,
-    updatedAt: new Date(),
-    ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? sealSecret(update.apiKey) : null }),
-  };
-  db.insert(userSettings)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: userSettings.userId, set: values })
-    .run();
+export async function saveUserModelChoice(db: Db, userId: string, update: ModelChoiceUpdate): Promise<void> {
+  return gated(db, async () => {
+    const values = {
+      provider: update.provider,
+      model: update.model,
+      baseUrl: update.baseUrl,
+      updatedAt: new Date(),
+      ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? sealSecret(update.apiKey) : null }),
+    };
+    db.insert(userSettings)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: userSettings.userId, set: values })
+      .run();
+  });
 }

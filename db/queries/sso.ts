@@ -3,6 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { ssoIdentities, ssoProviders } from "../schema";
 import type { SsoClaimMapping } from "../tables-sso";
+import { gated } from "../transaction";
 
 export type { SsoClaimMapping, SsoWorkspaceMapping } from "../tables-sso";
 
@@ -10,83 +11,105 @@ export type { SsoClaimMapping, SsoWorkspaceMapping } from "../tables-sso";
 export type SsoProviderRow = typeof ssoProviders.$inferSelect;
 
 /** Every admin-configured provider, by id. */
-export function listSsoProviderRows(db: Db): SsoProviderRow[] {
-  return db.select().from(ssoProviders).orderBy(ssoProviders.id).all();
+export async function listSsoProviderRows(db: Db): Promise<SsoProviderRow[]> {
+  return gated(db, async () => {
+    return db.select().from(ssoProviders).orderBy(ssoProviders.id).all();
+  });
 }
 
 /** One admin-configured provider, or null. */
-export function getSsoProviderRow(db: Db, id: string): SsoProviderRow | null {
-  return db.select().from(ssoProviders).where(eq(ssoProviders.id, id)).get() ?? null;
+export async function getSsoProviderRow(db: Db, id: string): Promise<SsoProviderRow | null> {
+  return gated(db, async () => {
+    return db.select().from(ssoProviders).where(eq(ssoProviders.id, id)).get() ?? null;
+  });
 }
 
 /** Insert a provider; false when the id is taken. */
-export function insertSsoProvider(db: Db, row: Omit<SsoProviderRow, "createdAt" | "updatedAt">): boolean {
-  return db.insert(ssoProviders).values(row).onConflictDoNothing().run().changes > 0;
+export async function insertSsoProvider(db: Db, row: Omit<SsoProviderRow, "createdAt" | "updatedAt">): Promise<boolean> {
+  return gated(db, async () => {
+    return db.insert(ssoProviders).values(row).onConflictDoNothing().run().changes > 0;
+  });
 }
 
 /** Update a provider's settings (the secret only when given); false when there is no such provider. */
-export function updateSsoProvider(db: Db, id: string, patch: Partial<Omit<SsoProviderRow, "id" | "createdAt" | "updatedAt">>): boolean {
-  return (
-    db
-      .update(ssoProviders)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(ssoProviders.id, id))
-      .run().changes > 0
-  );
+export async function updateSsoProvider(
+  db: Db,
+  id: string,
+  patch: Partial<Omit<SsoProviderRow, "id" | "createdAt" | "updatedAt">>,
+): Promise<boolean> {
+  return gated(db, async () => {
+    return (
+      db
+        .update(ssoProviders)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(ssoProviders.id, id))
+        .run().changes > 0
+    );
+  });
 }
 
 /** Delete a provider; its users keep their accounts (and their identities, should it come back). */
-export function deleteSsoProvider(db: Db, id: string): boolean {
-  return db.delete(ssoProviders).where(eq(ssoProviders.id, id)).run().changes > 0;
+export async function deleteSsoProvider(db: Db, id: string): Promise<boolean> {
+  return gated(db, async () => {
+    return db.delete(ssoProviders).where(eq(ssoProviders.id, id)).run().changes > 0;
+  });
 }
 
 /** The user linked to a provider's subject, or null. */
-export function getSsoIdentityUser(db: Db, providerId: string, subject: string): string | null {
-  return (
-    db
-      .select({ userId: ssoIdentities.userId })
-      .from(ssoIdentities)
-      .where(and(eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.subject, subject)))
-      .get()?.userId ?? null
-  );
+export async function getSsoIdentityUser(db: Db, providerId: string, subject: string): Promise<string | null> {
+  return gated(db, async () => {
+    return (
+      db
+        .select({ userId: ssoIdentities.userId })
+        .from(ssoIdentities)
+        .where(and(eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.subject, subject)))
+        .get()?.userId ?? null
+    );
+  });
 }
 
 /** Link a subject to a user (or refresh the link) with the mapped claim's values of this sign-in. */
-export function saveSsoIdentity(
+export async function saveSsoIdentity(
   db: Db,
   input: { providerId: string; subject: string; userId: string; groups: string[] },
   now = new Date(),
-): void {
-  db.insert(ssoIdentities)
-    .values({ ...input, lastSignInAt: now })
-    .onConflictDoUpdate({
-      target: [ssoIdentities.providerId, ssoIdentities.subject],
-      set: { userId: input.userId, groups: input.groups, lastSignInAt: now },
-    })
-    .run();
+): Promise<void> {
+  return gated(db, async () => {
+    db.insert(ssoIdentities)
+      .values({ ...input, lastSignInAt: now })
+      .onConflictDoUpdate({
+        target: [ssoIdentities.providerId, ssoIdentities.subject],
+        set: { userId: input.userId, groups: input.groups, lastSignInAt: now },
+      })
+      .run();
+  });
 }
 
 /** A user's identities, latest sign-in first. */
-export function listSsoIdentitiesOfUser(db: Db, userId: string) {
-  return db
-    .select({ providerId: ssoIdentities.providerId, groups: ssoIdentities.groups, lastSignInAt: ssoIdentities.lastSignInAt })
-    .from(ssoIdentities)
-    .where(eq(ssoIdentities.userId, userId))
-    .all()
-    .sort((a, b) => b.lastSignInAt.getTime() - a.lastSignInAt.getTime());
+export async function listSsoIdentitiesOfUser(db: Db, userId: string) {
+  return gated(db, async () => {
+    return db
+      .select({ providerId: ssoIdentities.providerId, groups: ssoIdentities.groups, lastSignInAt: ssoIdentities.lastSignInAt })
+      .from(ssoIdentities)
+      .where(eq(ssoIdentities.userId, userId))
+      .all()
+      .sort((a, b) => b.lastSignInAt.getTime() - a.lastSignInAt.getTime());
+  });
 }
 
 /** The providers each of these users signed in with (for the admin users table). */
-export function ssoProvidersByUser(db: Db, userIds: string[]): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  if (!userIds.length) return found;
-  const rows = db
-    .select({ userId: ssoIdentities.userId, providerId: ssoIdentities.providerId })
-    .from(ssoIdentities)
-    .where(inArray(ssoIdentities.userId, userIds))
-    .all();
-  for (const row of rows) found.set(row.userId, [...(found.get(row.userId) ?? []), row.providerId]);
-  return found;
+export async function ssoProvidersByUser(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
+  return gated(db, async () => {
+    const found = new Map<string, string[]>();
+    if (!userIds.length) return found;
+    const rows = db
+      .select({ userId: ssoIdentities.userId, providerId: ssoIdentities.providerId })
+      .from(ssoIdentities)
+      .where(inArray(ssoIdentities.userId, userIds))
+      .all();
+    for (const row of rows) found.set(row.userId, [...(found.get(row.userId) ?? []), row.providerId]);
+    return found;
+  });
 }
 
 /** Re-export for callers typing a mapping. */

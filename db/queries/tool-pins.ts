@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { bumpGeneration } from "../generation";
 import { toolPins } from "../schema";
+import { gated } from "../transaction";
 
 /** `pinned`: the listing matches what a person approved; `new`/`changed`: held until reviewed. */
 export type PinState = "pinned" | "new" | "changed";
@@ -21,26 +22,32 @@ export interface ToolPinRecord {
 }
 
 /** Every pin of one server. */
-export function listToolPinsByServer(db: Db, serverId: string): ToolPinRecord[] {
-  return db.select().from(toolPins).where(eq(toolPins.serverId, serverId)).all() as ToolPinRecord[];
+export async function listToolPinsByServer(db: Db, serverId: string): Promise<ToolPinRecord[]> {
+  return gated(db, async () => {
+    return db.select().from(toolPins).where(eq(toolPins.serverId, serverId)).all() as ToolPinRecord[];
+  });
 }
 
 /** One pin, or null. */
-export function getToolPin(db: Db, ref: { serverId: string; toolName: string }): ToolPinRecord | null {
-  const row = db
-    .select()
-    .from(toolPins)
-    .where(and(eq(toolPins.serverId, ref.serverId), eq(toolPins.toolName, ref.toolName)))
-    .get();
-  return (row as ToolPinRecord | undefined) ?? null;
+export async function getToolPin(db: Db, ref: { serverId: string; toolName: string }): Promise<ToolPinRecord | null> {
+  return gated(db, async () => {
+    const row = db
+      .select()
+      .from(toolPins)
+      .where(and(eq(toolPins.serverId, ref.serverId), eq(toolPins.toolName, ref.toolName)))
+      .get();
+    return (row as ToolPinRecord | undefined) ?? null;
+  });
 }
 
 /** Insert or replace one pin. */
-export function saveToolPin(db: Db, pin: Omit<ToolPinRecord, "updatedAt">): void {
-  const values = { ...pin, updatedAt: new Date() };
-  db.insert(toolPins)
-    .values(values)
-    .onConflictDoUpdate({ target: [toolPins.serverId, toolPins.toolName], set: values })
-    .run();
-  bumpGeneration();
+export async function saveToolPin(db: Db, pin: Omit<ToolPinRecord, "updatedAt">): Promise<void> {
+  return gated(db, async () => {
+    const values = { ...pin, updatedAt: new Date() };
+    db.insert(toolPins)
+      .values(values)
+      .onConflictDoUpdate({ target: [toolPins.serverId, toolPins.toolName], set: values })
+      .run();
+    bumpGeneration();
+  });
 }

@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { bumpGeneration } from "../generation";
 import { toolPolicies, workspaceToolPolicies } from "../schema";
 import type { ToolPolicy } from "../../lib/domain/tool-policy";
+import { gated } from "../transaction";
 
 /** One stored choice. */
 export interface ToolPolicyRecord {
@@ -13,60 +14,72 @@ export interface ToolPolicyRecord {
 }
 
 /** Every choice the user made. */
-export function listToolPoliciesByUser(db: Db, userId: string): ToolPolicyRecord[] {
-  return db
-    .select({ serverId: toolPolicies.serverId, toolName: toolPolicies.toolName, policy: toolPolicies.policy })
-    .from(toolPolicies)
-    .where(eq(toolPolicies.userId, userId))
-    .all();
+export async function listToolPoliciesByUser(db: Db, userId: string): Promise<ToolPolicyRecord[]> {
+  return gated(db, async () => {
+    return db
+      .select({ serverId: toolPolicies.serverId, toolName: toolPolicies.toolName, policy: toolPolicies.policy })
+      .from(toolPolicies)
+      .where(eq(toolPolicies.userId, userId))
+      .all();
+  });
 }
 
 /** Store a choice (the caller has checked the server belongs to the user's workspace). */
-export function setToolPolicy(db: Db, userId: string, record: ToolPolicyRecord): void {
-  db.insert(toolPolicies)
-    .values({ userId, ...record, updatedAt: new Date() })
-    .onConflictDoUpdate({
-      target: [toolPolicies.userId, toolPolicies.serverId, toolPolicies.toolName],
-      set: { policy: record.policy, updatedAt: new Date() },
-    })
-    .run();
-  bumpGeneration();
+export async function setToolPolicy(db: Db, userId: string, record: ToolPolicyRecord): Promise<void> {
+  return gated(db, async () => {
+    db.insert(toolPolicies)
+      .values({ userId, ...record, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: [toolPolicies.userId, toolPolicies.serverId, toolPolicies.toolName],
+        set: { policy: record.policy, updatedAt: new Date() },
+      })
+      .run();
+    bumpGeneration();
+  });
 }
 
 /** Forget a choice so the default applies again. */
-export function clearToolPolicy(db: Db, userId: string, ref: { serverId: string; toolName: string }): void {
-  db.delete(toolPolicies)
-    .where(and(eq(toolPolicies.userId, userId), eq(toolPolicies.serverId, ref.serverId), eq(toolPolicies.toolName, ref.toolName)))
-    .run();
-  bumpGeneration();
+export async function clearToolPolicy(db: Db, userId: string, ref: { serverId: string; toolName: string }): Promise<void> {
+  return gated(db, async () => {
+    db.delete(toolPolicies)
+      .where(and(eq(toolPolicies.userId, userId), eq(toolPolicies.serverId, ref.serverId), eq(toolPolicies.toolName, ref.toolName)))
+      .run();
+    bumpGeneration();
+  });
 }
 
 /** Every workspace-wide choice for the given servers (the caller passes the workspace's servers). */
-export function listWorkspaceToolPolicies(db: Db, serverIds: string[]): ToolPolicyRecord[] {
-  if (serverIds.length === 0) return [];
-  return db
-    .select({ serverId: workspaceToolPolicies.serverId, toolName: workspaceToolPolicies.toolName, policy: workspaceToolPolicies.policy })
-    .from(workspaceToolPolicies)
-    .where(inArray(workspaceToolPolicies.serverId, serverIds))
-    .all();
+export async function listWorkspaceToolPolicies(db: Db, serverIds: string[]): Promise<ToolPolicyRecord[]> {
+  return gated(db, async () => {
+    if (serverIds.length === 0) return [];
+    return db
+      .select({ serverId: workspaceToolPolicies.serverId, toolName: workspaceToolPolicies.toolName, policy: workspaceToolPolicies.policy })
+      .from(workspaceToolPolicies)
+      .where(inArray(workspaceToolPolicies.serverId, serverIds))
+      .all();
+  });
 }
 
 /** Store a workspace-wide choice (the caller has checked the actor may manage the workspace's policies). */
-export function setWorkspaceToolPolicy(db: Db, updatedBy: string, record: ToolPolicyRecord): void {
-  db.insert(workspaceToolPolicies)
-    .values({ ...record, updatedBy, updatedAt: new Date() })
-    .onConflictDoUpdate({
-      target: [workspaceToolPolicies.serverId, workspaceToolPolicies.toolName],
-      set: { policy: record.policy, updatedBy, updatedAt: new Date() },
-    })
-    .run();
-  bumpGeneration();
+export async function setWorkspaceToolPolicy(db: Db, updatedBy: string, record: ToolPolicyRecord): Promise<void> {
+  return gated(db, async () => {
+    db.insert(workspaceToolPolicies)
+      .values({ ...record, updatedBy, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: [workspaceToolPolicies.serverId, workspaceToolPolicies.toolName],
+        set: { policy: record.policy, updatedBy, updatedAt: new Date() },
+      })
+      .run();
+    bumpGeneration();
+  });
 }
 
 /** Forget a workspace-wide choice. */
-export function clearWorkspaceToolPolicy(db: Db, ref: { serverId: string; toolName: string }): void {
-  db.delete(workspaceToolPolicies)
-    .where(and(eq(workspaceToolPolicies.serverId, ref.serverId), eq(workspaceToolPolicies.toolName, ref.toolName)))
-    .run();
-  bumpGeneration();
+export async function clearWorkspaceToolPolicy(db: Db, ref: { serverId: string; toolName: string }): Promise<void> {
+  return gated(db, async () => {
+    db.delete(workspaceToolPolicies)
+      .where(and(eq(workspaceToolPolicies.serverId, ref.serverId), eq(workspaceToolPolicies.toolName, ref.toolName)))
+      .run();
+    bumpGeneration();
+  });
 }

@@ -7,6 +7,7 @@ import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageDaily, usageLatency, users, workspaces } from "../schema";
 import { flushUsage } from "./usage-rows";
+import { gated } from "../transaction";
 
 /** Which usage a report covers: days `from`..`to` (`YYYY-MM-DD`, inclusive), optionally one workspace and/or one user. */
 export interface UsageScope {
@@ -35,135 +36,159 @@ const modelSums = {
 };
 
 /** Tokens, cost, model calls, MCP calls and errors per day (days without usage are absent). */
-export function usageByDay(db: Db, scope: UsageScope) {
-  flushUsage(db);
-  return db
-    .select({
-      day: usageDaily.day,
-      ...modelSums,
-      modelCalls: n(sql`case when ${usageDaily.kind} = 'model' then ${usageDaily.calls} else 0 end`),
-      mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
-      mcpErrors: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.errors} else 0 end`),
-    })
-    .from(usageDaily)
-    .where(where(scope))
-    .groupBy(usageDaily.day)
-    .orderBy(usageDaily.day)
-    .all();
+export async function usageByDay(db: Db, scope: UsageScope) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    return db
+      .select({
+        day: usageDaily.day,
+        ...modelSums,
+        modelCalls: n(sql`case when ${usageDaily.kind} = 'model' then ${usageDaily.calls} else 0 end`),
+        mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
+        mcpErrors: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.errors} else 0 end`),
+      })
+      .from(usageDaily)
+      .where(where(scope))
+      .groupBy(usageDaily.day)
+      .orderBy(usageDaily.day)
+      .all();
+  });
 }
 
 /** Model requests per (provider, model). */
-export function usageByModel(db: Db, scope: UsageScope) {
-  flushUsage(db);
-  return db
-    .select({
-      provider: usageDaily.groupKey,
-      model: usageDaily.name,
-      calls: n(usageDaily.calls),
-      errors: n(usageDaily.errors),
-      ...modelSums,
-    })
-    .from(usageDaily)
-    .where(where(scope, "model"))
-    .groupBy(usageDaily.groupKey, usageDaily.name)
-    .all();
+export async function usageByModel(db: Db, scope: UsageScope) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    return db
+      .select({
+        provider: usageDaily.groupKey,
+        model: usageDaily.name,
+        calls: n(usageDaily.calls),
+        errors: n(usageDaily.errors),
+        ...modelSums,
+      })
+      .from(usageDaily)
+      .where(where(scope, "model"))
+      .groupBy(usageDaily.groupKey, usageDaily.name)
+      .all();
+  });
 }
 
 /** Tokens, cost and MCP calls per member (name and email from the users table; a deleted user shows by id). */
-export function usageByMember(db: Db, scope: UsageScope) {
-  flushUsage(db);
-  return db
-    .select({
-      userId: usageDaily.userId,
-      name: users.name,
-      email: users.email,
-      ...modelSums,
-      mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
-    })
-    .from(usageDaily)
-    .leftJoin(users, eq(users.id, usageDaily.userId))
-    .where(where(scope))
-    .groupBy(usageDaily.userId, users.name, users.email)
-    .all();
+export async function usageByMember(db: Db, scope: UsageScope) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    return db
+      .select({
+        userId: usageDaily.userId,
+        name: users.name,
+        email: users.email,
+        ...modelSums,
+        mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
+      })
+      .from(usageDaily)
+      .leftJoin(users, eq(users.id, usageDaily.userId))
+      .where(where(scope))
+      .groupBy(usageDaily.userId, users.name, users.email)
+      .all();
+  });
 }
 
 /** Tokens, cost and MCP calls per workspace. */
-export function usageByWorkspace(db: Db, scope: UsageScope) {
-  flushUsage(db);
-  return db
-    .select({
-      workspaceId: usageDaily.workspaceId,
-      name: workspaces.name,
-      ...modelSums,
-      mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
-    })
-    .from(usageDaily)
-    .leftJoin(workspaces, eq(workspaces.id, usageDaily.workspaceId))
-    .where(where(scope))
-    .groupBy(usageDaily.workspaceId, workspaces.name)
-    .all();
+export async function usageByWorkspace(db: Db, scope: UsageScope) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    return db
+      .select({
+        workspaceId: usageDaily.workspaceId,
+        name: workspaces.name,
+        ...modelSums,
+        mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
+      })
+      .from(usageDaily)
+      .leftJoin(workspaces, eq(workspaces.id, usageDaily.workspaceId))
+      .where(where(scope))
+      .groupBy(usageDaily.workspaceId, workspaces.name)
+      .all();
+  });
 }
 
 /** MCP calls, errors and total duration per server (the name as last recorded). */
-export function usageByServer(db: Db, scope: UsageScope) {
-  flushUsage(db);
-  return db
-    .select({
-      serverId: usageDaily.groupKey,
-      serverName: sql<string>`max(${usageDaily.label})`,
-      calls: n(usageDaily.calls),
-      errors: n(usageDaily.errors),
-      durationMs: n(usageDaily.durationMs),
-    })
-    .from(usageDaily)
-    .where(where(scope, "mcp"))
-    .groupBy(usageDaily.groupKey)
-    .all();
+export async function usageByServer(db: Db, scope: UsageScope) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    return db
+      .select({
+        serverId: usageDaily.groupKey,
+        serverName: sql<string>`max(${usageDaily.label})`,
+        calls: n(usageDaily.calls),
+        errors: n(usageDaily.errors),
+        durationMs: n(usageDaily.durationMs),
+      })
+      .from(usageDaily)
+      .where(where(scope, "mcp"))
+      .groupBy(usageDaily.groupKey)
+      .all();
+  });
 }
 
 /** MCP calls, errors and total duration per (server, `kind:name`). */
-export function usageByTool(db: Db, scope: UsageScope) {
-  flushUsage(db);
-  return db
-    .select({
-      serverId: usageDaily.groupKey,
-      serverName: sql<string>`max(${usageDaily.label})`,
-      name: usageDaily.name,
-      calls: n(usageDaily.calls),
-      errors: n(usageDaily.errors),
-      durationMs: n(usageDaily.durationMs),
-    })
-    .from(usageDaily)
-    .where(where(scope, "mcp"))
-    .groupBy(usageDaily.groupKey, usageDaily.name)
-    .all();
+export async function usageByTool(db: Db, scope: UsageScope) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    return db
+      .select({
+        serverId: usageDaily.groupKey,
+        serverName: sql<string>`max(${usageDaily.label})`,
+        name: usageDaily.name,
+        calls: n(usageDaily.calls),
+        errors: n(usageDaily.errors),
+        durationMs: n(usageDaily.durationMs),
+      })
+      .from(usageDaily)
+      .where(where(scope, "mcp"))
+      .groupBy(usageDaily.groupKey, usageDaily.name)
+      .all();
+  });
 }
 
 /** Latency buckets per (day, server) of a workspace or the instance (buckets carry no user). */
-export function latencyBuckets(db: Db, scope: Omit<UsageScope, "userId">) {
-  flushUsage(db);
-  const parts: SQL[] = [gte(usageLatency.day, scope.from), lte(usageLatency.day, scope.to)];
-  if (scope.workspaceId) parts.push(eq(usageLatency.workspaceId, scope.workspaceId));
-  return db
-    .select({
-      day: usageLatency.day,
-      serverId: usageLatency.serverId,
-      bucketMs: usageLatency.bucketMs,
-      calls: n(usageLatency.calls),
-    })
-    .from(usageLatency)
-    .where(and(...parts))
-    .groupBy(usageLatency.day, usageLatency.serverId, usageLatency.bucketMs)
-    .all();
+export async function latencyBuckets(db: Db, scope: Omit<UsageScope, "userId">) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    const parts: SQL[] = [gte(usageLatency.day, scope.from), lte(usageLatency.day, scope.to)];
+    if (scope.workspaceId) parts.push(eq(usageLatency.workspaceId, scope.workspaceId));
+    return db
+      .select({
+        day: usageLatency.day,
+        serverId: usageLatency.serverId,
+        bucketMs: usageLatency.bucketMs,
+        calls: n(usageLatency.calls),
+      })
+      .from(usageLatency)
+      .where(and(...parts))
+      .groupBy(usageLatency.day, usageLatency.serverId, usageLatency.bucketMs)
+      .all();
+  });
 }
 
 /** Tokens (input + output) and cost of one user (all workspaces) or one workspace since day `from`. */
-export function usageTotals(db: Db, scope: { from: string; userId?: string; workspaceId?: string }) {
-  flushUsage(db);
-  const [row] = db
-    .select({ tokens: n(sql`${usageDaily.inputTokens} + ${usageDaily.outputTokens}`), costMicros: n(usageDaily.costMicros) })
-    .from(usageDaily)
-    .where(where({ ...scope, to: "9999-12-31" }, "model"))
-    .all();
-  return row ?? { tokens: 0, costMicros: 0 };
+export async function usageTotals(db: Db, scope: { from: string; userId?: string; workspaceId?: string }) {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    const [row] = db
+      .select({ tokens: n(sql`${usageDaily.inputTokens} + ${usageDaily.outputTokens}`), costMicros: n(usageDaily.costMicros) })
+      .from(usageDaily)
+      .where(where({ ...scope, to: "9999-12-31" }, "model"))
+      .all();
+    return row ?? { tokens: 0, costMicros: 0 };
+  });
 }

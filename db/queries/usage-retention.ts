@@ -6,11 +6,15 @@ import { lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageMcpRequests, usageModelRequests } from "../schema";
 import { flushUsage } from "./usage-rows";
+import { gated } from "../transaction";
 
 /** Delete the model and MCP rows recorded before `before`; returns how many of each went. */
-export function pruneUsageRows(db: Db, before: Date): { model: number; mcp: number } {
-  flushUsage(db);
-  const model = db.delete(usageModelRequests).where(lt(usageModelRequests.at, before)).run().changes;
-  const mcp = db.delete(usageMcpRequests).where(lt(usageMcpRequests.at, before)).run().changes;
-  return { model, mcp };
+export async function pruneUsageRows(db: Db, before: Date): Promise<{ model: number; mcp: number }> {
+  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
+  await flushUsage(db);
+  return gated(db, async () => {
+    const model = db.delete(usageModelRequests).where(lt(usageModelRequests.at, before)).run().changes;
+    const mcp = db.delete(usageMcpRequests).where(lt(usageMcpRequests.at, before)).run().changes;
+    return { model, mcp };
+  });
 }

@@ -8,6 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
+import { connectionBusy, gated } from "../transaction";
 
 /** One model request's row, priced already (`costMicros`). */
 export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
@@ -31,10 +32,12 @@ function queueFor(db: Db): Waiting {
   if (!queue) {
     queue = { model: [], mcp: [] };
     queues.set(db, queue);
-    setTimeout(() => flushUsage(db), USAGE_BATCH_MS).unref();
+    setTimeout(() => writeWaiting(db, false), USAGE_BATCH_MS).unref();
   }
   return queue;
 }
+
+// Queueing touches no database, so it stays synchronous: recording adds no await to the call it describes.
 
 /** Queue one model request row. */
 export function queueModelRequest(db: Db, row: ModelRequestRow): void {
@@ -46,11 +49,41 @@ export function queueMcpRequest(db: Db, row: McpRequestRow): void {
   queueFor(db).mcp.push(row);
 }
 
-/** Write every row waiting for `db` now (readers and shutdown call this). */
-export function flushUsage(db: Db): void {
+// Recordings on their way to the queue: one that awaits a lookup first (the server's workspace, the
+// price in force) queues its row a few ticks after the request ended. A flush waits for them, so a
+// report sees every request that ended before it was asked for.
+const onTheirWay = () => singleton("db.usageOnTheirWay", () => new Set<Promise<unknown>>());
+
+/** Note a recording that queues its row after an await; `flushUsage` waits for it to settle. */
+export function noteRecording(work: Promise<unknown>): void {
+  const recordings = onTheirWay();
+  recordings.add(work);
+  const settled = () => recordings.delete(work);
+  work.then(settled, settled);
+}
+
+/**
+ * Write every row waiting for `db` now (readers and shutdown call this), after the recordings on
+ * their way. Never call it inside a gated body or a transaction: those recordings' lookups need the gate.
+ */
+export async function flushUsage(db: Db): Promise<void> {
+  const recordings = [...onTheirWay()];
+  if (recordings.length) await Promise.allSettled(recordings);
+  return gated(db, async () => writeWaiting(db, false));
+}
+
+// Synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit handler
+// never finishes). While another chain's transaction holds the connection, the timer's batch waits
+// for the next window instead of joining (and sharing the fate of) that transaction; at exit and
+// close nothing else will run. As the audit batch does (audit.ts).
+function writeWaiting(db: Db, exiting: boolean): void {
   const queues = waiting();
   const queue = queues.get(db);
   if (!queue) return;
+  if (!exiting && connectionBusy(db)) {
+    setTimeout(() => writeWaiting(db, false), USAGE_BATCH_MS).unref();
+    return;
+  }
   queues.delete(db);
   try {
     const { model, mcp } = preparedInserts(db);
@@ -66,7 +99,7 @@ export function flushUsage(db: Db): void {
   }
 }
 
-onBeforeClose("usage", flushUsage);
+onBeforeClose("usage", (db) => writeWaiting(db, true));
 
 // The rows' inserts, built and prepared once per database handle: a multi-row insert through the
 // query builder cost about 150 µs a row, far more than writing it.
@@ -124,7 +157,7 @@ function preparedInserts(db: Db) {
 
 // process.exit() and a normal end both pass here; better-sqlite3 writes synchronously.
 process.once("exit", () => {
-  for (const db of [...waiting().keys()]) flushUsage(db);
+  for (const db of [...waiting().keys()]) writeWaiting(db, true);
 });
 
 /** The UTC day (`YYYY-MM-DD`) of a time. */
@@ -233,6 +266,10 @@ function addToSums(db: Db, queue: Waiting): void {
 }
 
 /** The workspace a server belongs to (usage rows of MCP requests carry it), or null for an unknown id. */
-export function workspaceOfServer(db: Db, serverId: string): string | null {
-  return db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.workspaceId ?? null;
+export async function workspaceOfServer(db: Db, serverId: string): Promise<string | null> {
+  return gated(db, async () => {
+    return (
+      db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.workspaceId ?? null
+    );
+  });
 }

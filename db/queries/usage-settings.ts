@@ -5,6 +5,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageBudgets, usagePrices } from "../schema";
+import { gated } from "../transaction";
 
 /** The instance's price scope. */
 export const INSTANCE_SCOPE = "*";
@@ -15,77 +16,95 @@ export type PriceRecord = typeof usagePrices.$inferSelect;
 export type BudgetRecord = typeof usageBudgets.$inferSelect;
 
 /** The stored price of (provider, model) in the workspace's table, else the instance's, else undefined. */
-export function findPrice(db: Db, workspaceId: string, provider: string, model: string): PriceRecord | undefined {
-  const rows = db
-    .select()
-    .from(usagePrices)
-    .where(and(inArray(usagePrices.scope, [workspaceId, INSTANCE_SCOPE]), eq(usagePrices.provider, provider), eq(usagePrices.model, model)))
-    .all();
-  return rows.find((r) => r.scope === workspaceId) ?? rows.find((r) => r.scope === INSTANCE_SCOPE);
+export async function findPrice(db: Db, workspaceId: string, provider: string, model: string): Promise<PriceRecord | undefined> {
+  return gated(db, async () => {
+    const rows = db
+      .select()
+      .from(usagePrices)
+      .where(
+        and(inArray(usagePrices.scope, [workspaceId, INSTANCE_SCOPE]), eq(usagePrices.provider, provider), eq(usagePrices.model, model)),
+      )
+      .all();
+    return rows.find((r) => r.scope === workspaceId) ?? rows.find((r) => r.scope === INSTANCE_SCOPE);
+  });
 }
 
 /** The stored prices of one scope. */
-export function listPrices(db: Db, scope: string): PriceRecord[] {
-  return db.select().from(usagePrices).where(eq(usagePrices.scope, scope)).orderBy(usagePrices.provider, usagePrices.model).all();
+export async function listPrices(db: Db, scope: string): Promise<PriceRecord[]> {
+  return gated(db, async () => {
+    return db.select().from(usagePrices).where(eq(usagePrices.scope, scope)).orderBy(usagePrices.provider, usagePrices.model).all();
+  });
 }
 
 /** Insert or replace one price. */
-export function upsertPrice(db: Db, row: Omit<PriceRecord, "updatedAt">): void {
-  const values = { ...row, updatedAt: new Date() };
-  db.insert(usagePrices)
-    .values(values)
-    .onConflictDoUpdate({ target: [usagePrices.scope, usagePrices.provider, usagePrices.model], set: values })
-    .run();
+export async function upsertPrice(db: Db, row: Omit<PriceRecord, "updatedAt">): Promise<void> {
+  return gated(db, async () => {
+    const values = { ...row, updatedAt: new Date() };
+    db.insert(usagePrices)
+      .values(values)
+      .onConflictDoUpdate({ target: [usagePrices.scope, usagePrices.provider, usagePrices.model], set: values })
+      .run();
+  });
 }
 
 /** Remove one price (the default applies again); true when there was one. */
-export function deletePrice(db: Db, key: { scope: string; provider: string; model: string }): boolean {
-  const result = db
-    .delete(usagePrices)
-    .where(and(eq(usagePrices.scope, key.scope), eq(usagePrices.provider, key.provider), eq(usagePrices.model, key.model)))
-    .run();
-  return result.changes > 0;
+export async function deletePrice(db: Db, key: { scope: string; provider: string; model: string }): Promise<boolean> {
+  return gated(db, async () => {
+    const result = db
+      .delete(usagePrices)
+      .where(and(eq(usagePrices.scope, key.scope), eq(usagePrices.provider, key.provider), eq(usagePrices.model, key.model)))
+      .run();
+    return result.changes > 0;
+  });
 }
 
 /** The budgets that can apply to `userId` in `workspaceId`: theirs, the instance default, the workspace's. */
-export function budgetsFor(db: Db, userId: string, workspaceId: string): BudgetRecord[] {
-  return db
-    .select()
-    .from(usageBudgets)
-    .where(inArray(usageBudgets.targetId, [userId, workspaceId, INSTANCE_SCOPE]))
-    .all()
-    .filter(
-      (b) =>
-        (b.scope === "user" && b.targetId === userId) ||
-        (b.scope === "workspace" && b.targetId === workspaceId) ||
-        (b.scope === "instance" && b.targetId === INSTANCE_SCOPE),
-    );
+export async function budgetsFor(db: Db, userId: string, workspaceId: string): Promise<BudgetRecord[]> {
+  return gated(db, async () => {
+    return db
+      .select()
+      .from(usageBudgets)
+      .where(inArray(usageBudgets.targetId, [userId, workspaceId, INSTANCE_SCOPE]))
+      .all()
+      .filter(
+        (b) =>
+          (b.scope === "user" && b.targetId === userId) ||
+          (b.scope === "workspace" && b.targetId === workspaceId) ||
+          (b.scope === "instance" && b.targetId === INSTANCE_SCOPE),
+      );
+  });
 }
 
 /** Every budget of one scope kind (all of them when `scope` is omitted). */
-export function listBudgets(db: Db, scope?: BudgetRecord["scope"]): BudgetRecord[] {
-  return db
-    .select()
-    .from(usageBudgets)
-    .where(scope ? eq(usageBudgets.scope, scope) : undefined)
-    .all();
+export async function listBudgets(db: Db, scope?: BudgetRecord["scope"]): Promise<BudgetRecord[]> {
+  return gated(db, async () => {
+    return db
+      .select()
+      .from(usageBudgets)
+      .where(scope ? eq(usageBudgets.scope, scope) : undefined)
+      .all();
+  });
 }
 
 /** Insert or replace one budget. */
-export function upsertBudget(db: Db, row: Omit<BudgetRecord, "updatedAt">): void {
-  const values = { ...row, updatedAt: new Date() };
-  db.insert(usageBudgets)
-    .values(values)
-    .onConflictDoUpdate({ target: [usageBudgets.scope, usageBudgets.targetId], set: values })
-    .run();
+export async function upsertBudget(db: Db, row: Omit<BudgetRecord, "updatedAt">): Promise<void> {
+  return gated(db, async () => {
+    const values = { ...row, updatedAt: new Date() };
+    db.insert(usageBudgets)
+      .values(values)
+      .onConflictDoUpdate({ target: [usageBudgets.scope, usageBudgets.targetId], set: values })
+      .run();
+  });
 }
 
 /** Remove one budget; true when there was one. */
-export function deleteBudget(db: Db, key: { scope: BudgetRecord["scope"]; targetId: string }): boolean {
-  return (
-    db
-      .delete(usageBudgets)
-      .where(and(eq(usageBudgets.scope, key.scope), eq(usageBudgets.targetId, key.targetId)))
-      .run().changes > 0
-  );
+export async function deleteBudget(db: Db, key: { scope: BudgetRecord["scope"]; targetId: string }): Promise<boolean> {
+  return gated(db, async () => {
+    return (
+      db
+        .delete(usageBudgets)
+        .where(and(eq(usageBudgets.scope, key.scope), eq(usageBudgets.targetId, key.targetId)))
+        .run().changes > 0
+    );
+  });
 }

@@ -1,9 +1,10 @@
 /** Users and their personal workspace. */
-import { asc, eq, like, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, like, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
 import { bumpGeneration } from "../generation";
+import { gated, withTransaction } from "../transaction";
 
 /** A user as the app sees it (never the password hash). */
 export interface UserRecord {
@@ -23,12 +24,15 @@ export function normaliseEmail(email: string): string {
  * administrator; the check and insert run in one transaction so two racing sign-ups can't both win.
  * Returns null when the email is taken.
  */
-export function createUserWithWorkspace(db: Db, input: { email: string; name: string; passwordHash: string }): UserRecord | null {
+export async function createUserWithWorkspace(
+  db: Db,
+  input: { email: string; name: string; passwordHash: string },
+): Promise<UserRecord | null> {
   bumpGeneration();
-  return db.transaction((tx) => {
+  return await withTransaction(db, async (tx) => {
     const email = normaliseEmail(input.email);
     if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) return null;
-    const isFirst = (tx.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0) === 0;
+    const isFirst = (tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
     const user = { id: newId(), email, name: input.name.trim(), passwordHash: input.passwordHash, isAdmin: isFirst };
     tx.insert(users).values(user).run();
     const workspaceId = newId();
@@ -41,91 +45,119 @@ export function createUserWithWorkspace(db: Db, input: { email: string; name: st
 }
 
 /** Find a user and their password hash by email (sign-in). */
-export function getUserWithPasswordByEmail(db: Db, email: string) {
-  return (
-    db
-      .select()
-      .from(users)
-      .where(eq(users.email, normaliseEmail(email)))
-      .get() ?? null
-  );
+export async function getUserWithPasswordByEmail(db: Db, email: string) {
+  return gated(db, async () => {
+    return (
+      db
+        .select()
+        .from(users)
+        .where(eq(users.email, normaliseEmail(email)))
+        .get() ?? null
+    );
+  });
 }
 
 /** Find a user by id; a disabled account counts as not found (it is signed out everywhere). */
-export function getUserById(db: Db, id: string): UserRecord | null {
-  const row = db
-    .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin, disabledAt: users.disabledAt })
-    .from(users)
-    .where(eq(users.id, id))
-    .get();
-  if (!row || row.disabledAt) return null;
-  return { id: row.id, email: row.email, name: row.name, isAdmin: row.isAdmin };
+export async function getUserById(db: Db, id: string): Promise<UserRecord | null> {
+  return gated(db, async () => {
+    const row = db
+      .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin, disabledAt: users.disabledAt })
+      .from(users)
+      .where(eq(users.id, id))
+      .get();
+    if (!row || row.disabledAt) return null;
+    return { id: row.id, email: row.email, name: row.name, isAdmin: row.isAdmin };
+  });
 }
 
 /** Find a user id by email (any state), or null. */
-export function getUserIdByEmail(db: Db, email: string): string | null {
-  return (
-    db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.email, normaliseEmail(email)))
-      .get()?.id ?? null
-  );
+export async function getUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  return gated(db, async () => {
+    return (
+      db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, normaliseEmail(email)))
+        .get()?.id ?? null
+    );
+  });
 }
 
 /** Users for instance administration, optionally filtered by a substring of name or email. */
-export function listUsers(db: Db, search?: string) {
-  const pattern = search ? `%${search.replace(/[%_\\]/g, "")}%` : undefined;
-  return db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      isAdmin: users.isAdmin,
-      disabledAt: users.disabledAt,
-      createdAt: users.createdAt,
-    })
-    .from(users)
-    .where(pattern ? or(like(users.email, pattern), like(users.name, pattern)) : undefined)
-    .orderBy(asc(users.email))
-    .limit(500)
-    .all();
+export async function listUsers(db: Db, search?: string) {
+  return gated(db, async () => {
+    const pattern = search ? `%${search.replace(/[%_\\]/g, "")}%` : undefined;
+    return db
+      .select({
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        isAdmin: users.isAdmin,
+        disabledAt: users.disabledAt,
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .where(pattern ? or(like(users.email, pattern), like(users.name, pattern)) : undefined)
+      .orderBy(asc(users.email))
+      .limit(500)
+      .all();
+  });
 }
 
 /** Make or remove an instance administrator; false when there is no such user. */
-export function setUserAdmin(db: Db, id: string, isAdmin: boolean): boolean {
-  bumpGeneration();
-  return db.update(users).set({ isAdmin }).where(eq(users.id, id)).run().changes > 0;
+export async function setUserAdmin(db: Db, id: string, isAdmin: boolean): Promise<boolean> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return db.update(users).set({ isAdmin }).where(eq(users.id, id)).run().changes > 0;
+  });
 }
 
 /** Disable (a date) or enable (null) an account; false when there is no such user. */
-export function setUserDisabled(db: Db, id: string, disabledAt: Date | null): boolean {
-  bumpGeneration();
-  return db.update(users).set({ disabledAt }).where(eq(users.id, id)).run().changes > 0;
+export async function setUserDisabled(db: Db, id: string, disabledAt: Date | null): Promise<boolean> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return db.update(users).set({ disabledAt }).where(eq(users.id, id)).run().changes > 0;
+  });
 }
 
 /** How many enabled instance administrators exist. */
-export function countActiveAdmins(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(users).where(sql`${users.isAdmin} = 1 and ${users.disabledAt} is null`).get()?.n ?? 0;
+export async function countActiveAdmins(db: Db): Promise<number> {
+  return gated(db, async () => {
+    return (
+      db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.isAdmin, true), isNull(users.disabledAt)))
+        .get()?.n ?? 0
+    );
+  });
 }
 
 /** Delete a user; their personal workspace, memberships, chats, settings and credentials cascade. */
-export function deleteUser(db: Db, id: string): boolean {
-  bumpGeneration();
-  return db.delete(users).where(eq(users.id, id)).run().changes > 0;
+export async function deleteUser(db: Db, id: string): Promise<boolean> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return db.delete(users).where(eq(users.id, id)).run().changes > 0;
+  });
 }
 
 /** Whether any account exists yet. */
-export function hasAnyUser(db: Db): boolean {
-  return !!db.select({ id: users.id }).from(users).limit(1).get();
+export async function hasAnyUser(db: Db): Promise<boolean> {
+  return gated(db, async () => {
+    return !!db.select({ id: users.id }).from(users).limit(1).get();
+  });
 }
 
 /** A user's password hash by id (password change), or null. */
-export function getPasswordHashById(db: Db, id: string): string | null {
-  return db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id)).get()?.hash ?? null;
+export async function getPasswordHashById(db: Db, id: string): Promise<string | null> {
+  return gated(db, async () => {
+    return db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id)).get()?.hash ?? null;
+  });
 }
 
 /** Replace a user's password hash. */
-export function updatePasswordHash(db: Db, id: string, passwordHash: string): void {
-  db.update(users).set({ passwordHash }).where(eq(users.id, id)).run();
+export async function updatePasswordHash(db: Db, id: string, passwordHash: string): Promise<void> {
+  return gated(db, async () => {
+    db.update(users).set({ passwordHash }).where(eq(users.id, id)).run();
+  });
 }

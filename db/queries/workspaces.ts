@@ -5,6 +5,7 @@ import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
 import { bumpGeneration } from "../generation";
 import type { WorkspaceRecord, WorkspaceRole } from "../../lib/domain/workspace";
+import { gated } from "../transaction";
 
 /** The slug that always names the caller's own personal workspace in URLs. */
 export const PERSONAL_SLUG = "personal";
@@ -18,101 +19,123 @@ const toRecord = (row: { id: string; name: string; slug: string | null; owner: s
 });
 
 /** The user's personal workspace id. */
-export function getPersonalWorkspaceId(db: Db, userId: string): string | null {
-  return db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.personalOwnerId, userId)).get()?.id ?? null;
+export async function getPersonalWorkspaceId(db: Db, userId: string): Promise<string | null> {
+  return gated(db, async () => {
+    return db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.personalOwnerId, userId)).get()?.id ?? null;
+  });
 }
 
 /** The user's role in a workspace, or null when they are not a member. */
-export function getMembershipRole(db: Db, workspaceId: string, userId: string): WorkspaceRole | null {
-  return (
-    db
-      .select({ role: memberships.role })
-      .from(memberships)
-      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
-      .get()?.role ?? null
-  );
+export async function getMembershipRole(db: Db, workspaceId: string, userId: string): Promise<WorkspaceRole | null> {
+  return gated(db, async () => {
+    return (
+      db
+        .select({ role: memberships.role })
+        .from(memberships)
+        .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+        .get()?.role ?? null
+    );
+  });
 }
 
 /** Every workspace the user belongs to, with their role (personal first, then by name). */
-export function listWorkspacesForUser(db: Db, userId: string): (WorkspaceRecord & { role: WorkspaceRole })[] {
-  return db
-    .select({ ...columns, role: memberships.role })
-    .from(memberships)
-    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(workspaces.name))
-    .all()
-    .map((row) => ({ ...toRecord(row), role: row.role }))
-    .sort((a, b) => Number(b.personal) - Number(a.personal));
+export async function listWorkspacesForUser(db: Db, userId: string): Promise<(WorkspaceRecord & { role: WorkspaceRole })[]> {
+  return gated(db, async () => {
+    return db
+      .select({ ...columns, role: memberships.role })
+      .from(memberships)
+      .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+      .where(eq(memberships.userId, userId))
+      .orderBy(asc(workspaces.name))
+      .all()
+      .map((row) => ({ ...toRecord(row), role: row.role }))
+      .sort((a, b) => Number(b.personal) - Number(a.personal));
+  });
 }
 
 /** One workspace by id, or null. */
-export function getWorkspaceById(db: Db, id: string): WorkspaceRecord | null {
-  const row = db.select(columns).from(workspaces).where(eq(workspaces.id, id)).get();
-  return row ? toRecord(row) : null;
+export async function getWorkspaceById(db: Db, id: string): Promise<WorkspaceRecord | null> {
+  return gated(db, async () => {
+    const row = db.select(columns).from(workspaces).where(eq(workspaces.id, id)).get();
+    return row ? toRecord(row) : null;
+  });
 }
 
 /** One team workspace by slug, or null. */
-export function getWorkspaceBySlug(db: Db, slug: string): WorkspaceRecord | null {
-  const row = db.select(columns).from(workspaces).where(eq(workspaces.slug, slug)).get();
-  return row ? toRecord(row) : null;
+export async function getWorkspaceBySlug(db: Db, slug: string): Promise<WorkspaceRecord | null> {
+  return gated(db, async () => {
+    const row = db.select(columns).from(workspaces).where(eq(workspaces.slug, slug)).get();
+    return row ? toRecord(row) : null;
+  });
 }
 
 /** Whether a slug is already taken by a workspace. */
-export function slugTaken(db: Db, slug: string): boolean {
-  return !!db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug)).get();
+export async function slugTaken(db: Db, slug: string): Promise<boolean> {
+  return gated(db, async () => {
+    return !!db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug)).get();
+  });
 }
 
 /** Create a team workspace with its creator as owner (one transaction). */
-export function createTeamWorkspace(db: Db, input: { name: string; slug: string; ownerId: string }): WorkspaceRecord {
-  bumpGeneration();
-  return db.transaction((tx) => {
-    const id = newId();
-    tx.insert(workspaces).values({ id, name: input.name, slug: input.slug }).run();
-    tx.insert(memberships).values({ workspaceId: id, userId: input.ownerId, role: "owner" }).run();
-    return { id, name: input.name, slug: input.slug, personal: false };
+export async function createTeamWorkspace(db: Db, input: { name: string; slug: string; ownerId: string }): Promise<WorkspaceRecord> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return db.transaction((tx) => {
+      const id = newId();
+      tx.insert(workspaces).values({ id, name: input.name, slug: input.slug }).run();
+      tx.insert(memberships).values({ workspaceId: id, userId: input.ownerId, role: "owner" }).run();
+      return { id, name: input.name, slug: input.slug, personal: false };
+    });
   });
 }
 
 /** Rename a workspace. */
-export function renameWorkspace(db: Db, id: string, name: string): void {
-  bumpGeneration();
-  db.update(workspaces).set({ name }).where(eq(workspaces.id, id)).run();
+export async function renameWorkspace(db: Db, id: string, name: string): Promise<void> {
+  return gated(db, async () => {
+    bumpGeneration();
+    db.update(workspaces).set({ name }).where(eq(workspaces.id, id)).run();
+  });
 }
 
 /** Delete a team workspace; servers, credentials, chats and memberships cascade. */
-export function deleteTeamWorkspace(db: Db, id: string): boolean {
-  bumpGeneration();
-  return (
-    db
-      .delete(workspaces)
-      .where(and(eq(workspaces.id, id), isNull(workspaces.personalOwnerId)))
-      .run().changes > 0
-  );
+export async function deleteTeamWorkspace(db: Db, id: string): Promise<boolean> {
+  return gated(db, async () => {
+    bumpGeneration();
+    return (
+      db
+        .delete(workspaces)
+        .where(and(eq(workspaces.id, id), isNull(workspaces.personalOwnerId)))
+        .run().changes > 0
+    );
+  });
 }
 
 /** Every workspace's owners by name and email, for instance administration (`workspaceId` → owners, by name). */
-export function listWorkspaceOwners(db: Db): Map<string, { name: string; email: string }[]> {
-  const rows = db
-    .select({ workspaceId: memberships.workspaceId, name: users.name, email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.role, "owner"))
-    .orderBy(asc(users.name))
-    .all();
-  const owners = new Map<string, { name: string; email: string }[]>();
-  for (const { workspaceId, name, email } of rows) owners.set(workspaceId, [...(owners.get(workspaceId) ?? []), { name, email }]);
-  return owners;
+export async function listWorkspaceOwners(db: Db): Promise<Map<string, { name: string; email: string }[]>> {
+  return gated(db, async () => {
+    const rows = db
+      .select({ workspaceId: memberships.workspaceId, name: users.name, email: users.email })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(eq(memberships.role, "owner"))
+      .orderBy(asc(users.name))
+      .all();
+    const owners = new Map<string, { name: string; email: string }[]>();
+    for (const { workspaceId, name, email } of rows) owners.set(workspaceId, [...(owners.get(workspaceId) ?? []), { name, email }]);
+    return owners;
+  });
 }
 
 /** Every workspace of the instance with its member count (instance administration). */
-export function listAllWorkspaces(db: Db) {
-  return db
-    .select({ ...columns, members: count(memberships.userId) })
-    .from(workspaces)
-    .leftJoin(memberships, eq(memberships.workspaceId, workspaces.id))
-    .groupBy(workspaces.id)
-    .orderBy(asc(workspaces.name))
-    .all()
-    .map((row) => ({ ...toRecord(row), members: row.members }));
+export async function listAllWorkspaces(db: Db) {
+  return gated(db, async () => {
+    return db
+      .select({ ...columns, members: count(memberships.userId) })
+      .from(workspaces)
+      .leftJoin(memberships, eq(memberships.workspaceId, workspaces.id))
+      .groupBy(workspaces.id)
+      .orderBy(asc(workspaces.name))
+      .all()
+      .map((row) => ({ ...toRecord(row), members: row.members }));
+  });
 }

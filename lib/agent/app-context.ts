@@ -9,8 +9,8 @@ import type { AppContextData, ChatMessage } from "../domain/chat-message";
 import { wrapUntrustedBlock } from "../trust/untrusted-text";
 
 /** The pending app contexts of a chat as message parts (taken: each reaches the model once, then stays in history). */
-export function takeAppContextParts(db: Db, chatId: string): ChatMessage["parts"] {
-  return takeAppContexts(db, chatId).map(({ serverId, serverName, toolCallId, text }) => ({
+export async function takeAppContextParts(db: Db, chatId: string): Promise<ChatMessage["parts"]> {
+  return (await takeAppContexts(db, chatId)).map(({ serverId, serverName, toolCallId, text }) => ({
     type: "data-appContext" as const,
     data: { serverId, serverName, toolCallId, text },
   }));

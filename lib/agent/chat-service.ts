@@ -17,39 +17,37 @@ export function chatView(chat: ChatRecord) {
 }
 
 /** The owner's chat (in `workspaceId` when given) or a 404. */
-export function requireOwnChat(db: Db, ownerId: string, id: string, workspaceId?: string): ChatRecord {
-  const chat = getChatById(db, { id, ownerId });
+export async function requireOwnChat(db: Db, ownerId: string, id: string, workspaceId?: string): Promise<ChatRecord> {
+  const chat = await getChatById(db, { id, ownerId });
   if (!chat || (workspaceId && chat.workspaceId !== workspaceId)) throw new AppError("chat.not_found", "No such chat.");
   return chat;
 }
 
 /** Chats of the user in their current workspace. */
-export function listChats(db: Db, user: { id: string; workspaceId: string }) {
-  return listChatsByOwner(db, user.id)
-    .filter((chat) => chat.workspaceId === user.workspaceId)
-    .map(chatView);
+export async function listChats(db: Db, user: { id: string; workspaceId: string }) {
+  return (await listChatsByOwner(db, user.id)).filter((chat) => chat.workspaceId === user.workspaceId).map(chatView);
 }
 
 /** A new chat in the user's current workspace. */
-export function startChat(db: Db, user: { id: string; workspaceId: string }, title?: string) {
-  return chatView(createChat(db, { ownerId: user.id, workspaceId: user.workspaceId, title }));
+export async function startChat(db: Db, user: { id: string; workspaceId: string }, title?: string) {
+  return chatView(await createChat(db, { ownerId: user.id, workspaceId: user.workspaceId, title }));
 }
 
 /** One chat with its messages. */
-export function openChat(db: Db, user: { id: string; workspaceId: string }, id: string) {
-  const chat = requireOwnChat(db, user.id, id, user.workspaceId);
-  return { chat: chatView(chat), messages: listMessagesByChat(db, chat.id) };
+export async function openChat(db: Db, user: { id: string; workspaceId: string }, id: string) {
+  const chat = await requireOwnChat(db, user.id, id, user.workspaceId);
+  return { chat: chatView(chat), messages: await listMessagesByChat(db, chat.id) };
 }
 
 /** Rename, or 404. */
-export function renameOwnChat(db: Db, user: { id: string; workspaceId: string }, id: string, title: string) {
-  requireOwnChat(db, user.id, id, user.workspaceId);
-  if (!renameChat(db, { id, ownerId: user.id }, title)) throw new AppError("chat.not_found", "No such chat.");
-  return chatView(requireOwnChat(db, user.id, id, user.workspaceId));
+export async function renameOwnChat(db: Db, user: { id: string; workspaceId: string }, id: string, title: string) {
+  await requireOwnChat(db, user.id, id, user.workspaceId);
+  if (!(await renameChat(db, { id, ownerId: user.id }, title))) throw new AppError("chat.not_found", "No such chat.");
+  return chatView(await requireOwnChat(db, user.id, id, user.workspaceId));
 }
 
 /** Delete, or 404. */
-export function deleteOwnChat(db: Db, user: { id: string; workspaceId: string }, id: string): void {
-  requireOwnChat(db, user.id, id, user.workspaceId);
-  if (!deleteChat(db, { id, ownerId: user.id })) throw new AppError("chat.not_found", "No such chat.");
+export async function deleteOwnChat(db: Db, user: { id: string; workspaceId: string }, id: string): Promise<void> {
+  await requireOwnChat(db, user.id, id, user.workspaceId);
+  if (!(await deleteChat(db, { id, ownerId: user.id }))) throw new AppError("chat.not_found", "No such chat.");
 }

@@ -42,7 +42,7 @@ async function userMessage(options: PrepareTurnOptions, turn: UserTurn): Promise
     parts.push({ type: "data-prompt", data: edited ? { ...rendered, messages: turn.prompt.messages!, edited: true } : rendered });
   }
   // What MCP Apps asked to tell the model since the last message (docs/mcp-apps.md#model-context).
-  parts.push(...takeAppContextParts(options.db, options.chatId));
+  parts.push(...(await takeAppContextParts(options.db, options.chatId)));
   if (turn.text.trim()) parts.push({ type: "text", text: turn.text });
   // The id is the server's: client ids are never trusted as primary keys.
   return { id: newId(), role: "user", parts };
@@ -52,11 +52,11 @@ async function userMessage(options: PrepareTurnOptions, turn: UserTurn): Promise
  * Drop the chat's tail for a retry (everything after the last user message) or an edit (that
  * message too); returns what is left.
  */
-function dropTail(db: Db, chatId: string, history: ChatMessage[], includingUser: boolean): ChatMessage[] {
+async function dropTail(db: Db, chatId: string, history: ChatMessage[], includingUser: boolean): Promise<ChatMessage[]> {
   const lastUser = history.findLastIndex((m) => m.role === "user");
   if (lastUser === -1) throw new AppError("request.invalid", "There is no message to answer again.");
   const keep = includingUser ? lastUser : lastUser + 1;
-  deleteMessagesOfChat(
+  await deleteMessagesOfChat(
     db,
     chatId,
     history.slice(keep).map((m) => m.id),
@@ -67,17 +67,17 @@ function dropTail(db: Db, chatId: string, history: ChatMessage[], includingUser:
 /** Apply the request to the stored chat; returns the whole conversation for the model run. */
 export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMessage[]> {
   const { db, chatId, request, user } = options;
-  let history = listMessagesByChat(db, chatId);
-  if (request.regenerate) return dropTail(db, chatId, history, false);
-  if (request.replaceLast) history = dropTail(db, chatId, history, true);
+  let history = await listMessagesByChat(db, chatId);
+  if (request.regenerate) return await dropTail(db, chatId, history, false);
+  if (request.replaceLast) history = await dropTail(db, chatId, history, true);
   const last = history.at(-1);
   if (request.approvals?.length) {
     if (last?.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");
     const { message, applied, decisions } = applyApprovalDecisions(last, request.approvals);
     if (applied === 0) throw new AppError("chat.approval_not_pending", "These tool calls are no longer waiting for approval.");
-    saveMessage(db, chatId, message);
+    await saveMessage(db, chatId, message);
     for (const d of decisions) {
-      recordAudit(db, {
+      await recordAudit(db, {
         actorId: user.id,
         workspaceId: user.workspaceId ?? null,
         action: d.approved ? "tool.call_approved" : "tool.call_denied",
@@ -85,7 +85,7 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
         detail: { chatId, tool: d.toolName, edited: d.edited },
       });
     }
-    touchChat(db, { id: chatId, ownerId: user.id });
+    await touchChat(db, { id: chatId, ownerId: user.id });
     return [...history.slice(0, -1), message];
   }
   const turn = await userMessage(options, request.message!);
@@ -93,9 +93,9 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
   if (last?.role === "assistant") {
     const { message, changed } = denyPendingApprovals(last);
     if (changed) {
-      saveMessage(db, chatId, message);
+      await saveMessage(db, chatId, message);
       messages[messages.length - 1] = message;
-      recordAudit(db, {
+      await recordAudit(db, {
         actorId: user.id,
         workspaceId: user.workspaceId ?? null,
         action: "tool.call_skipped",
@@ -104,7 +104,7 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
       });
     }
   }
-  saveMessage(db, chatId, turn);
-  touchChat(db, { id: chatId, ownerId: user.id }, titleFrom(turn));
+  await saveMessage(db, chatId, turn);
+  await touchChat(db, { id: chatId, ownerId: user.id }, titleFrom(turn));
   return [...messages, turn];
 }

@@ -82,7 +82,7 @@ function leftOut(pool: Pick<McpPool, "session">, userId: string, servers: RunCha
 export async function runChat(options: RunChatOptions): Promise<ReadableStream<UIMessageChunk>> {
   const { db, pool, model, user, chatId, servers, messages, signal } = options;
   const errorText = (error: unknown) => chatErrorText(error, options.secrets);
-  const gate = new ToolGate({ db, pool, user, servers });
+  const gate = await ToolGate.open({ db, pool, user, servers });
   // Held tools (new or changed definitions) are removed here, before the model sees any list.
   const offered = await gate.refresh();
   // The lethal-trifecta state: servers whose content the whole conversation holds (earlier turns
@@ -97,10 +97,10 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
   const last = messages.at(-1);
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
   const responseId = last?.role === "assistant" ? last.id : newId();
-  const save = (message: ChatMessage) => {
+  const save = async (message: ChatMessage) => {
     if (message.parts.length === 0) return;
     try {
-      saveMessage(db, chatId, message);
+      await saveMessage(db, chatId, message);
     } catch (error) {
       // The chat was deleted mid-answer (foreign key): nothing left to save into; the stream goes on.
       console.warn("[switchboard] could not save the answer:", redact(error instanceof Error ? error.message : String(error)));
@@ -134,7 +134,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
         beforeCall: async (tool) => {
           await gate.refresh();
           if (!gate.isHeld(tool.name)) return null;
-          recordRefusedCall(db, {
+          await recordRefusedCall(db, {
             userId: user.id,
             workspaceId: user.workspaceId,
             server: { id: tool.serverId, name: tool.serverName },
@@ -175,12 +175,12 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
       });
       writer.merge(toUIMessageStream({ stream: result.stream, tools, sendStart: false, onError: errorText }));
     },
-    onStepEnd: ({ responseMessage }) => save(responseMessage),
+    onStepEnd: async ({ responseMessage }) => await save(responseMessage),
     // A stopped answer is marked so the transcript can say so after a reload too.
-    onEnd: ({ responseMessage, isAborted }) => {
+    onEnd: async ({ responseMessage, isAborted }) => {
       unfollow();
       telemetry.end();
-      save(isAborted ? { ...responseMessage, metadata: { ...metadataOf(responseMessage), stopped: true } } : responseMessage);
+      await save(isAborted ? { ...responseMessage, metadata: { ...metadataOf(responseMessage), stopped: true } } : responseMessage);
     },
     onError: errorText,
   });

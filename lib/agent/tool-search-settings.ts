@@ -41,7 +41,11 @@ export function getToolSearchSettings(db: Db, workspaceId: string | undefined | 
 }
 
 /** Save the settings (the route checked the owner/admin role) and audit the change. */
-export function setToolSearchSettings(db: Db, actor: WorkspaceActor, input: z.infer<typeof toolSearchSettingsSchema>): ToolSearchSettings {
+export async function setToolSearchSettings(
+  db: Db,
+  actor: WorkspaceActor,
+  input: z.infer<typeof toolSearchSettingsSchema>,
+): Promise<ToolSearchSettings> {
   const values = {
     toolSearchThreshold: input.threshold,
     toolSearchMaxTokens: input.maxTokens,
@@ -53,7 +57,7 @@ export function setToolSearchSettings(db: Db, actor: WorkspaceActor, input: z.in
     .values({ workspaceId: actor.workspaceId, ...values })
     .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
     .run();
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "workspace.tool_search",

@@ -35,17 +35,17 @@ export async function changePassword(db: Db, actor: AccountActor, body: unknown)
   }
   const { currentPassword, newPassword } = parsed.data;
   takeAttempt("signIn", { email: actor.email, address: actor.address });
-  const stored = getPasswordHashById(db, actor.id);
+  const stored = await getPasswordHashById(db, actor.id);
   if (!stored || !(await verifyPassword(currentPassword, stored)))
     throw new AppError("auth.forbidden", "The current password is not right.", "currentPassword");
   const refusal = passwordRefusal(newPassword, [actor.email]);
   if (refusal) throw new AppError(refusal.code, refusal.message, "newPassword");
-  updatePasswordHash(db, actor.id, await hashPassword(newPassword));
-  recordAudit(db, { actorId: actor.id, action: "user.password_changed", target: actor.id });
-  return { endedSessions: endUserSessions(db, actor.id, { keepSessionId: actor.sessionId }) };
+  await updatePasswordHash(db, actor.id, await hashPassword(newPassword));
+  await recordAudit(db, { actorId: actor.id, action: "user.password_changed", target: actor.id });
+  return { endedSessions: await endUserSessions(db, actor.id, { keepSessionId: actor.sessionId }) };
 }
 
 /** Sign out of all devices: every session of the user ends, this one included. */
-export function signOutEverywhere(db: Db, userId: string): { endedSessions: number } {
-  return { endedSessions: endUserSessions(db, userId) };
+export async function signOutEverywhere(db: Db, userId: string): Promise<{ endedSessions: number }> {
+  return { endedSessions: await endUserSessions(db, userId) };
 }

@@ -24,13 +24,13 @@ export type CredentialsCheck = { outcome: "ok"; user: UserRecord } | { outcome: 
 
 /** Check an email and password (see `CredentialsCheck`). */
 export async function verifyCredentials(db: Db, email: string, password: string): Promise<CredentialsCheck> {
-  const user = getUserWithPasswordByEmail(db, email);
+  const user = await getUserWithPasswordByEmail(db, email);
   const stored = user?.passwordHash ?? (await dummyHash);
   const ok = await unauthenticatedHashGate(() => verifyPassword(password, stored));
   if (!user || !ok) return { outcome: "wrong" };
   if (user.disabledAt) return { outcome: "disabled" };
   // Only now is the password known: the one moment an old hash can be replaced (issue 31).
-  if (needsRehash(user.passwordHash)) updatePasswordHash(db, user.id, await hashPassword(password));
+  if (needsRehash(user.passwordHash)) await updatePasswordHash(db, user.id, await hashPassword(password));
   return { outcome: "ok", user: { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin } };
 }
 

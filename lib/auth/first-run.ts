@@ -6,8 +6,8 @@ import type { Db } from "../../db/client";
 import { ensureSetupCode, setupCodeLogLine } from "./setup-code";
 
 /** True while no account exists; prints the setup code the first time one is created. */
-export function isFreshInstance(db: Db): boolean {
-  const setup = ensureSetupCode(db);
+export async function isFreshInstance(db: Db): Promise<boolean> {
+  const setup = await ensureSetupCode(db);
   if (setup?.created) console.log(setupCodeLogLine(setup.code));
   return !!setup;
 }

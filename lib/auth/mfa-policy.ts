@@ -26,22 +26,22 @@ export interface MfaPolicy {
 export const mfaPolicySchema = z.object({ requiredForAdmins: z.boolean(), requiredForEveryone: z.boolean() }).strict();
 
 /** The policies in force. */
-export function mfaPolicy(db: Db): MfaPolicy {
-  const admins = getInstanceMeta(db, ADMINS_KEY);
+export async function mfaPolicy(db: Db): Promise<MfaPolicy> {
+  const admins = await getInstanceMeta(db, ADMINS_KEY);
   return {
-    requiredForAdmins: admins === null ? anyAdminHasFactor(db) : admins === "on",
+    requiredForAdmins: admins === null ? await anyAdminHasFactor(db) : admins === "on",
     adminsExplicit: admins !== null,
-    requiredForEveryone: getInstanceMeta(db, EVERYONE_KEY) === "on",
+    requiredForEveryone: (await getInstanceMeta(db, EVERYONE_KEY)) === "on",
   };
 }
 
 /** Set both policies (an instance administrator, re-authenticated by the caller); audited. */
-export function setMfaPolicy(db: Db, adminId: string, input: z.infer<typeof mfaPolicySchema>): MfaPolicy {
-  const before = mfaPolicy(db);
-  setInstanceMeta(db, ADMINS_KEY, input.requiredForAdmins ? "on" : "off");
-  setInstanceMeta(db, EVERYONE_KEY, input.requiredForEveryone ? "on" : "off");
-  const after = mfaPolicy(db);
-  recordAudit(db, {
+export async function setMfaPolicy(db: Db, adminId: string, input: z.infer<typeof mfaPolicySchema>): Promise<MfaPolicy> {
+  const before = await mfaPolicy(db);
+  await setInstanceMeta(db, ADMINS_KEY, input.requiredForAdmins ? "on" : "off");
+  await setInstanceMeta(db, EVERYONE_KEY, input.requiredForEveryone ? "on" : "off");
+  const after = await mfaPolicy(db);
+  await recordAudit(db, {
     actorId: adminId,
     action: "instance.mfa_policy",
     detail: {
@@ -53,10 +53,10 @@ export function setMfaPolicy(db: Db, adminId: string, input: z.infer<typeof mfaP
 }
 
 /** Whether a policy covers this user and they have no factor yet: they must enrol before anything else. */
-export function mustEnrol(db: Db, user: { id: string; isAdmin: boolean }): boolean {
-  const policy = mfaPolicy(db);
+export async function mustEnrol(db: Db, user: { id: string; isAdmin: boolean }): Promise<boolean> {
+  const policy = await mfaPolicy(db);
   if (!policy.requiredForEveryone && !(user.isAdmin && policy.requiredForAdmins)) return false;
-  return !hasConfirmedFactor(db, user.id);
+  return !(await hasConfirmedFactor(db, user.id));
 }
 
 /**
@@ -64,8 +64,8 @@ export function mustEnrol(db: Db, user: { id: string; isAdmin: boolean }): boole
  * second factor (`auth.enrolment_required`), whatever the policies: a stolen password alone must
  * never run code on the host.
  */
-export function assertFactorForStdio(db: Db, user: { id: string; isAdmin: boolean }): void {
-  if (!user.isAdmin || hasConfirmedFactor(db, user.id)) return;
+export async function assertFactorForStdio(db: Db, user: { id: string; isAdmin: boolean }): Promise<void> {
+  if (!user.isAdmin || (await hasConfirmedFactor(db, user.id))) return;
   throw new AppError(
     "auth.enrolment_required",
     "Add a second factor to your account (Account › Second factors) before creating a stdio server.",

@@ -47,7 +47,7 @@ export async function handleNextAuth(db: () => Db, request: Request, context: Co
   const passkey = form?.get("passkey");
   const email =
     typeof passkey === "string"
-      ? passkeyAttemptEmail(db(), passkey, slot.pendingToken)
+      ? await passkeyAttemptEmail(db(), passkey, slot.pendingToken)
       : form?.get("code") && !form.get("password")
         ? (readPendingSignIn(slot.pendingToken)?.email ?? "")
         : form?.get("email");

@@ -56,7 +56,7 @@ export function getAuthOptions(db: () => Db, https = false): NextAuthOptions {
           if (check.outcome !== "ok") return null;
           const { user } = check;
           // A right password with a factor owed is not a sign-in yet: the account's attempts stay counted.
-          if (beginSecondStep(db(), user, signInContext())) throw new Error(SECOND_FACTOR_SIGN_IN);
+          if (await beginSecondStep(db(), user, signInContext())) throw new Error(SECOND_FACTOR_SIGN_IN);
           clearAccountAttempts(credentials.email, clientAddress(request?.headers ?? {}));
           return { id: user.id, email: user.email, name: user.name };
         },
@@ -64,11 +64,11 @@ export function getAuthOptions(db: () => Db, https = false): NextAuthOptions {
     ],
     callbacks: {
       // Only the user id and the session id travel in the token; everything else is read per request.
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
-          token.sid = startSession(db(), user.id);
-        } else if (typeof token.sid !== "string" || !resolveSession(db(), token.sid)) {
+          token.sid = await startSession(db(), user.id);
+        } else if (typeof token.sid !== "string" || !(await resolveSession(db(), token.sid))) {
           // next-auth's /api/auth/session answers "signed out" and clears the cookie when this throws.
           throw new Error("The session has ended.");
         }
@@ -97,11 +97,11 @@ export function getAuthOptions(db: () => Db, https = false): NextAuthOptions {
       debug() {},
     },
     events: {
-      signIn({ user }) {
-        recordAudit(db(), { actorId: user.id, action: "user.sign_in", target: user.id });
+      async signIn({ user }) {
+        await recordAudit(db(), { actorId: user.id, action: "user.sign_in", target: user.id });
       },
-      signOut({ token }) {
-        if (typeof token?.sid === "string") endOneSession(db(), token.sid);
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await endOneSession(db(), token.sid);
       },
     },
   };

@@ -84,7 +84,11 @@ export interface PasskeyOwner {
  * Options for `navigator.credentials.create`: a discoverable credential (so it can sign in without
  * an email), user verification preferred, the user's existing passkeys excluded.
  */
-export function startPasskeyRegistration(db: Db, owner: PasskeyOwner, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export async function startPasskeyRegistration(
+  db: Db,
+  owner: PasskeyOwner,
+  rp: RelyingParty,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   return generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.rpID,
@@ -95,7 +99,7 @@ export function startPasskeyRegistration(db: Db, owner: PasskeyOwner, rp: Relyin
     challenge: isoBase64URL.toBuffer(issueChallenge("register", owner.id)),
     timeout: PASSKEY_CHALLENGE_MS,
     attestationType: "none",
-    excludeCredentials: listPasskeyDescriptors(db, owner.id).map(descriptor),
+    excludeCredentials: (await listPasskeyDescriptors(db, owner.id)).map(descriptor),
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
   });
 }
@@ -124,9 +128,9 @@ export async function finishPasskeyRegistration(
   }).catch(() => null);
   if (!verified?.verified) throw refused;
   const { credential } = verified.registrationInfo;
-  if (getPasskeyByCredentialId(db, credential.id)) throw new AppError("auth.passkey_refused", "That passkey is added already.");
-  const firstFactor = !hasConfirmedFactor(db, owner.id);
-  const factorId = createPasskey(
+  if (await getPasskeyByCredentialId(db, credential.id)) throw new AppError("auth.passkey_refused", "That passkey is added already.");
+  const firstFactor = !(await hasConfirmedFactor(db, owner.id));
+  const factorId = await createPasskey(
     db,
     owner.id,
     {
@@ -141,9 +145,9 @@ export async function finishPasskeyRegistration(
   let recoveryCodes: string[] | null = null;
   if (firstFactor) {
     recoveryCodes = newRecoveryCodes();
-    replaceRecoveryCodes(db, owner.id, recoveryCodes.map(hashRecoveryCode));
+    await replaceRecoveryCodes(db, owner.id, recoveryCodes.map(hashRecoveryCode));
   }
-  recordAudit(db, { actorId: owner.id, action: "user.factor_enrolled", target: owner.id, detail: { kind: "passkey", factorId } });
+  await recordAudit(db, { actorId: owner.id, action: "user.factor_enrolled", target: owner.id, detail: { kind: "passkey", factorId } });
   return { factorId, recoveryCodes };
 }
 
@@ -152,7 +156,7 @@ export async function finishPasskeyRegistration(
  * passkey is both factors) and lets the authenticator offer any of its passkeys for this site; a
  * re-authentication lists the user's own.
  */
-export function passkeyRequestOptions(
+export async function passkeyRequestOptions(
   db: Db,
   rp: RelyingParty,
   purpose: Exclude<ChallengePurpose, "register">,
@@ -163,7 +167,7 @@ export function passkeyRequestOptions(
     challenge: isoBase64URL.toBuffer(issueChallenge(purpose, purpose === "reauth" ? userId : null)),
     timeout: PASSKEY_CHALLENGE_MS,
     userVerification: purpose === "sign-in" ? "required" : "preferred",
-    allowCredentials: userId ? listPasskeyDescriptors(db, userId).map(descriptor) : [],
+    allowCredentials: userId ? (await listPasskeyDescriptors(db, userId)).map(descriptor) : [],
   });
 }
 
@@ -190,7 +194,7 @@ export async function verifyPasskeyAnswer(
   const response = parsed.data as AuthenticationResponseJSON;
   const challenge = challengeOf(response.response.clientDataJSON);
   if (!challenge || !takeChallenge(challenge, expect.purpose, expect.userId, now.getTime())) return null;
-  const passkey = getPasskeyByCredentialId(db, response.id);
+  const passkey = await getPasskeyByCredentialId(db, response.id);
   if (!passkey || (expect.userId !== null && passkey.userId !== expect.userId)) return null;
   // The user handle, when the authenticator sends one, must name the passkey's own user.
   if (response.response.userHandle && userHandleOf(response.response.userHandle) !== passkey.userId) return null;
@@ -208,13 +212,13 @@ export async function verifyPasskeyAnswer(
     requireUserVerification: expect.purpose === "sign-in",
   }).catch(() => null);
   if (!verified?.verified) return null;
-  return spendPasskeyCounter(db, passkey.factorId, verified.authenticationInfo.newCounter, now) ? passkey : null;
+  return (await spendPasskeyCounter(db, passkey.factorId, verified.authenticationInfo.newCounter, now)) ? passkey : null;
 }
 
 /** The account a passkey answer claims to be from (for the sign-in throttle's account key), or null. */
-export function claimedPasskeyEmail(db: Db, answer: unknown): string | null {
+export async function claimedPasskeyEmail(db: Db, answer: unknown): Promise<string | null> {
   const parsed = assertionSchema.safeParse(answer);
-  return parsed.success ? (getPasskeyByCredentialId(db, parsed.data.id)?.email ?? null) : null;
+  return parsed.success ? ((await getPasskeyByCredentialId(db, parsed.data.id))?.email ?? null) : null;
 }
 
 /** The purpose-independent challenge an answer signed (its client data), or null when unreadable. */

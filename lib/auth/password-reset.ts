@@ -20,6 +20,7 @@ import { AppError } from "../errors";
 import { unauthenticatedHashGate } from "../security/hash-gate";
 import { hashPassword, passwordRefusal } from "../security/password";
 import { endUserSessions } from "./sessions";
+import { withTransaction } from "../../db/transaction";
 
 /** How long a reset link works. */
 export const PASSWORD_RESET_TTL_MS = 3_600_000;
@@ -45,21 +46,21 @@ export interface IssuedReset {
  * Issue a link for an enabled user. `issuedBy`: the administrator (audited as
  * `user.password_reset_issued`), or null when the user asked by email. Older unused links close.
  */
-export function issuePasswordReset(
+export async function issuePasswordReset(
   db: Db,
   input: { userId: string; issuedBy: string | null },
   options: { baseUrl: string; now?: Date },
-): IssuedReset {
-  const user = getUserById(db, input.userId);
+): Promise<IssuedReset> {
+  const user = await getUserById(db, input.userId);
   if (!user) throw new AppError("user.not_found", "No such user (or the account is disabled: enable it first).");
   const now = options.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + PASSWORD_RESET_TTL_MS);
-  db.transaction((tx) => {
-    closeUnusedPasswordResets(tx, user.id, now);
-    insertPasswordReset(tx, { userId: user.id, tokenHash: hashToken(token), issuedBy: input.issuedBy, expiresAt });
+  await withTransaction(db, async (tx) => {
+    await closeUnusedPasswordResets(tx, user.id, now);
+    await insertPasswordReset(tx, { userId: user.id, tokenHash: hashToken(token), issuedBy: input.issuedBy, expiresAt });
   });
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: input.issuedBy ?? user.id,
     action: input.issuedBy ? "user.password_reset_issued" : "user.password_reset_requested",
     target: user.id,
@@ -69,8 +70,8 @@ export function issuePasswordReset(
 }
 
 /** The link behind a token if it can still be used; otherwise an error saying why. */
-function usableReset(db: Db, token: string, now: Date): PasswordResetRecord {
-  const reset = getPasswordResetByTokenHash(db, hashToken(token));
+async function usableReset(db: Db, token: string, now: Date): Promise<PasswordResetRecord> {
+  const reset = await getPasswordResetByTokenHash(db, hashToken(token));
   if (!reset) throw new AppError("reset.not_found", "This password-reset link is not valid.");
   if (reset.usedAt) throw new AppError("reset.used", "This password-reset link was already used (or a newer one was issued).");
   if (reset.expiresAt <= now) throw new AppError("reset.expired", "This password-reset link has expired; ask for a new one.");
@@ -78,9 +79,9 @@ function usableReset(db: Db, token: string, now: Date): PasswordResetRecord {
 }
 
 /** What the reset page shows before the new password is set: whose account it is. */
-export function describePasswordReset(db: Db, token: string, now = new Date()): { email: string } {
-  const reset = usableReset(db, token, now);
-  const user = getUserById(db, reset.userId);
+export async function describePasswordReset(db: Db, token: string, now = new Date()): Promise<{ email: string }> {
+  const reset = await usableReset(db, token, now);
+  const user = await getUserById(db, reset.userId);
   if (!user) throw new AppError("reset.not_found", "This password-reset link is not valid.");
   return { email: user.email };
 }
@@ -97,18 +98,18 @@ export async function completePasswordReset(
 ): Promise<{ email: string; endedSessions: number }> {
   const parsed = passwordResetSchema.safeParse(body);
   if (!parsed.success) throw new AppError("request.invalid", "password: a new password is needed.", "password");
-  const { email } = describePasswordReset(db, token, now);
+  const { email } = await describePasswordReset(db, token, now);
   const refusal = passwordRefusal(parsed.data.password, [email]);
   if (refusal) throw new AppError(refusal.code, refusal.message, "password");
   // Nobody is signed in here: the hash waits its turn like a sign-in's.
   const passwordHash = await unauthenticatedHashGate(() => hashPassword(parsed.data.password));
-  const reset = usableReset(db, token, now);
-  const ended = db.transaction((tx) => {
-    if (!markPasswordResetUsed(tx, reset.id, now)) throw new AppError("reset.used", "This password-reset link was already used.");
-    updatePasswordHash(tx, reset.userId, passwordHash);
-    closeUnusedPasswordResets(tx, reset.userId, now);
-    return endUserSessions(tx, reset.userId);
+  const reset = await usableReset(db, token, now);
+  const ended = await withTransaction(db, async (tx) => {
+    if (!(await markPasswordResetUsed(tx, reset.id, now))) throw new AppError("reset.used", "This password-reset link was already used.");
+    await updatePasswordHash(tx, reset.userId, passwordHash);
+    await closeUnusedPasswordResets(tx, reset.userId, now);
+    return await endUserSessions(tx, reset.userId);
   });
-  recordAudit(db, { actorId: reset.userId, action: "user.password_reset", target: reset.userId, detail: { link: reset.id } });
+  await recordAudit(db, { actorId: reset.userId, action: "user.password_reset", target: reset.userId, detail: { link: reset.id } });
   return { email, endedSessions: ended };
 }

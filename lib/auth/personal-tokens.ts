@@ -48,8 +48,8 @@ export const createTokenSchema = z
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
 /** A user's tokens as the account page lists them: never the secret nor its hash. */
-export function listTokens(db: Db, userId: string, now = new Date()) {
-  return listPersonalTokensOfUser(db, userId).map(({ personal, workspaceSlug, ...token }) => ({
+export async function listTokens(db: Db, userId: string, now = new Date()) {
+  return (await listPersonalTokensOfUser(db, userId)).map(({ personal, workspaceSlug, ...token }) => ({
     ...token,
     scopes: token.scopes.split(" ") as TokenScope[],
     workspaceName: personal ? "Personal" : token.workspaceName,
@@ -62,11 +62,12 @@ export function listTokens(db: Db, userId: string, now = new Date()) {
  * Make a token for `owner` in one of their workspaces (else `workspace.not_found`); answers the
  * secret, this once. The caller has checked the recent sign-in.
  */
-export function createToken(db: Db, owner: { id: string }, input: z.infer<typeof createTokenSchema>, now = new Date()) {
-  if (!getMembershipRole(db, input.workspaceId, owner.id)) throw new AppError("workspace.not_found", "Workspace not found", "workspaceId");
+export async function createToken(db: Db, owner: { id: string }, input: z.infer<typeof createTokenSchema>, now = new Date()) {
+  if (!(await getMembershipRole(db, input.workspaceId, owner.id)))
+    throw new AppError("workspace.not_found", "Workspace not found", "workspaceId");
   const secret = TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const scopes = TOKEN_SCOPES.filter((scope) => input.scopes.includes(scope));
-  const token = insertPersonalToken(db, {
+  const token = await insertPersonalToken(db, {
     userId: owner.id,
     workspaceId: input.workspaceId,
     name: input.name,
@@ -75,7 +76,7 @@ export function createToken(db: Db, owner: { id: string }, input: z.infer<typeof
     hint: secret.slice(0, TOKEN_PREFIX.length + 4),
     expiresAt: new Date(now.getTime() + input.expiresInDays * 86_400_000),
   });
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: owner.id,
     workspaceId: input.workspaceId,
     action: "user.token_created",
@@ -86,10 +87,10 @@ export function createToken(db: Db, owner: { id: string }, input: z.infer<typeof
 }
 
 /** Revoke one of the caller's tokens; someone else's (or an unknown or already revoked id) is `token.not_found`. */
-export function revokeToken(db: Db, owner: { id: string }, tokenId: string, now = new Date()): void {
-  if (!revokePersonalToken(db, { id: tokenId, userId: owner.id }, now))
+export async function revokeToken(db: Db, owner: { id: string }, tokenId: string, now = new Date()): Promise<void> {
+  if (!(await revokePersonalToken(db, { id: tokenId, userId: owner.id }, now)))
     throw new AppError("token.not_found", "No such token on your account.");
-  recordAudit(db, { actorId: owner.id, action: "user.token_revoked", target: owner.id, detail: { tokenId } });
+  await recordAudit(db, { actorId: owner.id, action: "user.token_revoked", target: owner.id, detail: { tokenId } });
 }
 
 /** Who a token speaks for: its live user and the one workspace it was made for. */
@@ -104,21 +105,21 @@ export interface TokenCaller {
  * (`token.invalid`, `token.revoked`, `token.expired`, `token.account_disabled`, `token.access_lost`,
  * `token.insufficient_scope`).
  */
-export function authenticateToken(db: Db, secret: string, scope: TokenScope, now = new Date()): TokenCaller {
+export async function authenticateToken(db: Db, secret: string, scope: TokenScope, now = new Date()): Promise<TokenCaller> {
   // Shape first: a malformed value costs no lookup; the lookup is by the hash's unique index, so no
   // secret is ever compared byte by byte.
-  const token = SECRET_SHAPE.test(secret) ? getPersonalTokenByHash(db, hashSecret(secret)) : null;
+  const token = SECRET_SHAPE.test(secret) ? await getPersonalTokenByHash(db, hashSecret(secret)) : null;
   if (!token) throw new AppError("token.invalid", "This personal access token is not valid.");
   if (token.revokedAt) throw new AppError("token.revoked", "This personal access token was revoked.");
   if (token.expiresAt <= now)
     throw new AppError("token.expired", "This personal access token has expired; make a new one on your account page.");
-  const user = getUserById(db, token.userId);
+  const user = await getUserById(db, token.userId);
   if (!user) throw new AppError("token.account_disabled", "The account of this personal access token is disabled.");
-  if (!getMembershipRole(db, token.workspaceId, token.userId))
+  if (!(await getMembershipRole(db, token.workspaceId, token.userId)))
     throw new AppError("token.access_lost", "The owner of this personal access token is no longer a member of its workspace.");
   if (!token.scopes.split(" ").includes(scope))
     throw new AppError("token.insufficient_scope", `This personal access token does not have the ${scope} scope.`);
-  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS) touchPersonalToken(db, token.id, now);
+  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS) await touchPersonalToken(db, token.id, now);
   return { user, workspaceId: token.workspaceId, tokenId: token.id };
 }
 

@@ -23,8 +23,8 @@ export interface ReauthActor {
 }
 
 /** Throw `auth.reauth_required` unless the caller's session proved who they are within the window. */
-export function requireRecentAuth(db: Db, actor: ReauthActor, now = new Date()): void {
-  const at = getSessionAuthenticatedAt(db, actor.sessionId);
+export async function requireRecentAuth(db: Db, actor: ReauthActor, now = new Date()): Promise<void> {
+  const at = await getSessionAuthenticatedAt(db, actor.sessionId);
   if (at && now.getTime() - at.getTime() <= REAUTH_WINDOW_MS) return;
   throw new AppError(
     "auth.reauth_required",
@@ -57,7 +57,7 @@ export async function reauthenticate(db: Db, caller: ReauthCaller, body: z.infer
   takeAttempt("signIn", { email: caller.email, address: caller.address });
   let ok: boolean;
   if ("password" in body) {
-    const stored = getPasswordHashById(db, caller.id);
+    const stored = await getPasswordHashById(db, caller.id);
     ok = !!stored && (await verifyPassword(body.password, stored));
   } else if ("code" in body) {
     ok = await proveFactor(db, caller.id, body.code, now);
@@ -70,5 +70,5 @@ export async function reauthenticate(db: Db, caller: ReauthCaller, body: z.infer
     throw new AppError("auth.forbidden", field === "password" ? "The password is not right." : "That code is not right.", field);
   }
   clearAccountAttempts(caller.email, caller.address);
-  markSessionAuthenticated(db, caller.sessionId, now);
+  await markSessionAuthenticated(db, caller.sessionId, now);
 }

@@ -51,26 +51,27 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   const { setupCode, ...input } = parsed.data;
   if (!options.byAdmin && options.address) takeAttempt("register", { email: input.email, address: options.address });
   // The very first account may always be created (with the setup code): otherwise a closed instance could never get an admin.
-  if (!registrationOpen() && !options.byAdmin && hasAnyUser(db)) throw closedError();
+  if (!registrationOpen() && !options.byAdmin && (await hasAnyUser(db))) throw closedError();
   // SSO-only mode: nobody new signs up with a password (their provider creates their account).
-  if (!options.byAdmin && hasAnyUser(db)) assertPasswordAllowed(db, input.email);
+  if (!options.byAdmin && (await hasAnyUser(db))) await assertPasswordAllowed(db, input.email);
   const refusal = passwordRefusal(input.password, [input.email, input.name]);
   if (refusal) throw new AppError(refusal.code, refusal.message, "password");
   const hash = options.byAdmin ? hashPassword(input.password) : unauthenticatedHashGate(() => hashPassword(input.password));
   const passwordHash = await hash;
-  // From here to the insert nothing awaits: the first-account check, the code's use and the insert
-  // happen as one step, so two racing first registrations cannot both pass with one code.
-  const fresh = !hasAnyUser(db);
+  // Two racing first registrations cannot both pass with one code: using it reads and removes its
+  // file synchronously, so only one finds it; and the insert decides who is the administrator in its
+  // own transaction (the first account in the table), whatever interleaved before it.
+  const fresh = !(await hasAnyUser(db));
   if (fresh && !consumeSetupCode(setupCode)) {
     throw new AppError("auth.setup_code", "This instance has no account yet: enter the setup code printed in the server log.", "setupCode");
   }
   // Checked again: another first registration may have finished while this one was hashing.
   if (!fresh && !registrationOpen() && !options.byAdmin) throw closedError();
-  const user = createUserWithWorkspace(db, { ...input, passwordHash });
+  const user = await createUserWithWorkspace(db, { ...input, passwordHash });
   if (!user) {
     if (options.byAdmin) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
     return null;
   }
-  recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { admin: user.isAdmin } });
+  await recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { admin: user.isAdmin } });
   return user;
 }

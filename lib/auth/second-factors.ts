@@ -38,21 +38,21 @@ export interface FactorsView {
 }
 
 /** The user's factors (never a secret). */
-export function factorsView(db: Db, userId: string): FactorsView {
-  return { factors: listFactorSummaries(db, userId), recoveryCodesLeft: countRecoveryCodesLeft(db, userId) };
+export async function factorsView(db: Db, userId: string): Promise<FactorsView> {
+  return { factors: await listFactorSummaries(db, userId), recoveryCodesLeft: await countRecoveryCodesLeft(db, userId) };
 }
 
 /**
  * Start enrolling an authenticator app: a new secret, stored sealed and pending. The secret and its
  * URI are answered this once, to be scanned or typed; it counts only after `confirmTotp`.
  */
-export function startTotpEnrolment(
+export async function startTotpEnrolment(
   db: Db,
   owner: FactorOwner,
   name = "Authenticator app",
-): { factorId: string; secret: string; uri: string } {
+): Promise<{ factorId: string; secret: string; uri: string }> {
   const secret = newTotpSecret();
-  const factorId = createPendingTotp(db, owner.id, name.trim().slice(0, 80) || "Authenticator app", secret);
+  const factorId = await createPendingTotp(db, owner.id, name.trim().slice(0, 80) || "Authenticator app", secret);
   return { factorId, secret, uri: totpUri(owner.email, secret) };
 }
 
@@ -61,14 +61,14 @@ export function startTotpEnrolment(
  * recovery codes replace any old ones; they are answered this once, never again.
  */
 export async function confirmTotpEnrolment(db: Db, owner: FactorOwner, factorId: string, code: string, now = new Date()) {
-  const factor = getTotpFactor(db, owner.id, factorId);
+  const factor = await getTotpFactor(db, owner.id, factorId);
   if (!factor || factor.confirmedAt) throw new AppError("auth.factor_not_found", "No authenticator is being added; start again.");
   const step = await checkTotpCode(factor.secret, code, null, now);
   if (step === null) throw new AppError("auth.invalid_code", "That code is not right; enter the current one from the app.", "code");
-  confirmTotp(db, factor.id, step, now);
+  await confirmTotp(db, factor.id, step, now);
   const recoveryCodes = newRecoveryCodes();
-  replaceRecoveryCodes(db, owner.id, recoveryCodes.map(hashRecoveryCode));
-  recordAudit(db, { actorId: owner.id, action: "user.factor_enrolled", target: owner.id, detail: { kind: "totp", factorId } });
+  await replaceRecoveryCodes(db, owner.id, recoveryCodes.map(hashRecoveryCode));
+  await recordAudit(db, { actorId: owner.id, action: "user.factor_enrolled", target: owner.id, detail: { kind: "totp", factorId } });
   return { recoveryCodes };
 }
 
@@ -81,26 +81,26 @@ export type SecondFactorProof = "totp" | "recovery_code";
  */
 export async function verifySecondFactor(db: Db, userId: string, code: string, now = new Date()): Promise<SecondFactorProof | null> {
   if (looksLikeRecoveryCode(code) && !/^\d+$/.test(code.trim())) {
-    if (!spendRecoveryCode(db, userId, hashRecoveryCode(code), now)) return null;
-    recordAudit(db, {
+    if (!(await spendRecoveryCode(db, userId, hashRecoveryCode(code), now))) return null;
+    await recordAudit(db, {
       actorId: userId,
       action: "user.recovery_code_used",
       target: userId,
-      detail: { left: countRecoveryCodesLeft(db, userId) },
+      detail: { left: await countRecoveryCodesLeft(db, userId) },
     });
     return "recovery_code";
   }
-  for (const factor of listConfirmedTotp(db, userId)) {
+  for (const factor of await listConfirmedTotp(db, userId)) {
     const step = await checkTotpCode(factor.secret, code, factor.lastStep, now);
     // Recorded only when later than the last step used: a code replayed in parallel counts once.
-    if (step !== null && spendTotpStep(db, factor.id, step, now)) return "totp";
+    if (step !== null && (await spendTotpStep(db, factor.id, step, now))) return "totp";
   }
   return null;
 }
 
 /** Whether the user has a confirmed second factor. */
-export function hasSecondFactor(db: Db, userId: string): boolean {
-  return hasConfirmedFactor(db, userId);
+export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+  return await hasConfirmedFactor(db, userId);
 }
 
 /**
@@ -108,15 +108,15 @@ export function hasSecondFactor(db: Db, userId: string): boolean {
  * answer: a borrowed session alone cannot take the factor off. The last factor takes the recovery codes with it.
  */
 export async function removeFactor(db: Db, owner: FactorOwner, factorId: string, proof: FactorProof, now = new Date()): Promise<void> {
-  const factor = listFactorSummaries(db, owner.id).find((f) => f.id === factorId);
+  const factor = (await listFactorSummaries(db, owner.id)).find((f) => f.id === factorId);
   if (!factor) throw new AppError("auth.factor_not_found", "No such second factor on your account.");
   if (!(await proveFactor(db, owner.id, proof, now)))
     throw typeof proof === "string"
       ? new AppError("auth.invalid_code", "That code is not right; enter a current code or a recovery code.", "code")
       : new AppError("auth.passkey_refused", "The passkey was not accepted; try again or enter a code.");
-  deleteFactor(db, owner.id, factorId);
-  if (!hasConfirmedFactor(db, owner.id)) deleteRecoveryCodes(db, owner.id);
-  recordAudit(db, { actorId: owner.id, action: "user.factor_removed", target: owner.id, detail: { kind: factor.kind, factorId } });
+  await deleteFactor(db, owner.id, factorId);
+  if (!(await hasConfirmedFactor(db, owner.id))) await deleteRecoveryCodes(db, owner.id);
+  await recordAudit(db, { actorId: owner.id, action: "user.factor_removed", target: owner.id, detail: { kind: factor.kind, factorId } });
 }
 
 /** Proof of a factor: a code (TOTP or recovery), or a passkey's answer to a `reauth` challenge on the app's origin. */

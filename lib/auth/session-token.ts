@@ -63,7 +63,7 @@ export async function currentSession(db: Db, request?: Request): Promise<Current
   if (!token) return null;
   const sessionId = await verifiedSessionId(token, Date.now());
   if (!sessionId) return null;
-  const userId = resolveSession(db, sessionId);
+  const userId = await resolveSession(db, sessionId);
   return userId ? { userId, sessionId } : null;
 }
 
@@ -76,5 +76,5 @@ export async function sessionUserId(db: Db, request?: Request): Promise<string |
 export async function sessionOfDisabledAccount(db: Db, request?: Request): Promise<boolean> {
   const token = await sessionToken(request);
   const sessionId = token ? await verifiedSessionId(token, Date.now()) : null;
-  return !!sessionId && sessionUserDisabled(db, sessionId);
+  return !!sessionId && (await sessionUserDisabled(db, sessionId));
 }

@@ -30,9 +30,9 @@ async function currentUser(db: Db, request?: Request): Promise<SessionUser | nul
   const session = await currentSession(db, request);
   if (!session) return null;
   // The token may outlive its user (deleted account): check the database, not just the JWT.
-  const found = users.read(session.userId, generationOf(db), () => {
-    const user = getUserById(db, session.userId);
-    const workspaceId = user && getPersonalWorkspaceId(db, user.id);
+  const found = await users.readAsync(session.userId, generationOf(db), async () => {
+    const user = await getUserById(db, session.userId);
+    const workspaceId = user && (await getPersonalWorkspaceId(db, user.id));
     return user && workspaceId ? { user, workspaceId } : null;
   });
   return found ? { ...found.user, workspaceId: found.workspaceId, sessionId: session.sessionId } : null;
@@ -65,6 +65,6 @@ export const ACCOUNT_DISABLED = "Your account is disabled; ask an administrator 
 export async function requirePageUser(db: Db, options: { enrolling?: boolean } = {}): Promise<SessionUser> {
   const user = await currentUser(db);
   if (!user) redirect((await sessionOfDisabledAccount(db)) ? "/signin?reason=disabled" : "/signin");
-  if (!options.enrolling && mustEnrol(db, user)) redirect("/enrol");
+  if (!options.enrolling && (await mustEnrol(db, user))) redirect("/enrol");
   return user;
 }

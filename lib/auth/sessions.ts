@@ -19,21 +19,21 @@ const TOUCH_EVERY_MS = 60_000;
 const states = new LookupCache<SessionState>(10_000);
 
 /** Start a session for a user who just proved their password; returns the session id. */
-export function startSession(db: Db, userId: string, now = new Date()): string {
-  return createSession(db, { userId, now, expiresAt: new Date(now.getTime() + sessionLifetimeMs()) });
+export async function startSession(db: Db, userId: string, now = new Date()): Promise<string> {
+  return await createSession(db, { userId, now, expiresAt: new Date(now.getTime() + sessionLifetimeMs()) });
 }
 
 /** The user id of a live session, or null (unknown, ended, expired, idle, or its user disabled). */
-export function resolveSession(db: Db, sessionId: string, now = new Date()): string | null {
-  const state = states.read(sessionId, generationOf(db), () => getSessionState(db, sessionId));
+export async function resolveSession(db: Db, sessionId: string, now = new Date()): Promise<string | null> {
+  const state = await states.readAsync(sessionId, generationOf(db), async () => await getSessionState(db, sessionId));
   const refusal = sessionRefusal(state, now);
   if (refusal || !state) {
     // An idle or expired session is ended for good, so a later config change cannot revive it.
-    if (state && (refusal === "idle" || refusal === "expired")) endSession(db, sessionId, now);
+    if (state && (refusal === "idle" || refusal === "expired")) await endSession(db, sessionId, now);
     return null;
   }
   if (now.getTime() - state.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    touchSession(db, sessionId, now);
+    await touchSession(db, sessionId, now);
     state.lastSeenAt = now; // the cached row follows the write
   }
   return state.userId;
@@ -44,22 +44,22 @@ export function resolveSession(db: Db, sessionId: string, now = new Date()): str
  * session, so this reads the user, not the refusal). Only asked for a session the request proved
  * it holds, so it tells the account's own browser, nobody else, why it was signed out.
  */
-export function sessionUserDisabled(db: Db, sessionId: string): boolean {
-  return !!getSessionState(db, sessionId)?.userDisabledAt;
+export async function sessionUserDisabled(db: Db, sessionId: string): Promise<boolean> {
+  return !!(await getSessionState(db, sessionId))?.userDisabledAt;
 }
 
 /** End one session (sign-out of this browser). */
-export function endOneSession(db: Db, sessionId: string, now = new Date()): void {
-  endSession(db, sessionId, now);
+export async function endOneSession(db: Db, sessionId: string, now = new Date()): Promise<void> {
+  await endSession(db, sessionId, now);
 }
 
 /**
  * End every session of a user (sign out of all devices, an administrator disabling the account),
  * or all but `keepSessionId` (a password change keeps the browser that made it). Returns the count.
  */
-export function endUserSessions(db: Db, userId: string, options: { keepSessionId?: string; actorId?: string } = {}): number {
-  const ended = endSessionsOfUser(db, userId, new Date(), options.keepSessionId);
-  recordAudit(db, {
+export async function endUserSessions(db: Db, userId: string, options: { keepSessionId?: string; actorId?: string } = {}): Promise<number> {
+  const ended = await endSessionsOfUser(db, userId, new Date(), options.keepSessionId);
+  await recordAudit(db, {
     actorId: options.actorId ?? userId,
     action: "user.sessions_ended",
     target: userId,

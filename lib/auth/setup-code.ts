@@ -38,9 +38,9 @@ function readCode(file: string): string | null {
  * On a fresh instance, the setup code (created when missing, `created` true then); once an
  * account exists, removes any leftover file and returns null.
  */
-export function ensureSetupCode(db: Db, dir = dataDir()): { code: string; created: boolean } | null {
+export async function ensureSetupCode(db: Db, dir = dataDir()): Promise<{ code: string; created: boolean } | null> {
   const file = setupCodePath(dir);
-  if (hasAnyUser(db)) {
+  if (await hasAnyUser(db)) {
     fs.rmSync(file, { force: true });
     return null;
   }

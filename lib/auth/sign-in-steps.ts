@@ -18,8 +18,8 @@ export const SECOND_FACTOR_SIGN_IN = "SecondFactorRequired";
 export const SIGN_IN_EXPIRED = "SignInExpired";
 
 /** When the user has a factor, start a pending sign-in in the request's slot and answer true. */
-export function beginSecondStep(db: Db, user: UserRecord, context: SignInContext | undefined): boolean {
-  if (!hasSecondFactor(db, user.id)) return false;
+export async function beginSecondStep(db: Db, user: UserRecord, context: SignInContext | undefined): Promise<boolean> {
+  if (!(await hasSecondFactor(db, user.id))) return false;
   // Without the slot (not through our handler) there is no way to hand out the token: no sign-in.
   if (!context) throw new Error(SIGN_IN_EXPIRED);
   context.startedPending = startPendingSignIn(user);
@@ -39,7 +39,7 @@ export async function completeSecondStep(db: Db, code: string, context: SignInCo
     return null;
   }
   endPendingSignIn(token);
-  const user = getUserById(db, pending.userId);
+  const user = await getUserById(db, pending.userId);
   // Disabled between the two steps: the session would be refused anyway; say nothing more here.
   if (!user) return null;
   clearAccountAttempts(pending.email, context?.address);
@@ -65,22 +65,22 @@ export async function passkeySignIn(db: Db, raw: string, context: SignInContext 
       return null;
     }
     endPendingSignIn(token);
-    return signedIn(db, pending.userId, context);
+    return await signedIn(db, pending.userId, context);
   }
   const passkey = await verifyPasskeyAnswer(db, rp, answer, { purpose: "sign-in", userId: null });
-  return passkey ? signedIn(db, passkey.userId, context) : null;
+  return passkey ? await signedIn(db, passkey.userId, context) : null;
 }
 
 /**
  * The account a passkey answer counts against in the sign-in throttle: the pending sign-in's, else
  * the passkey's owner; "" when neither is known (every unknown passkey shares one count).
  */
-export function passkeyAttemptEmail(db: Db, raw: string, pendingToken: string | undefined): string {
-  return readPendingSignIn(pendingToken)?.email ?? claimedPasskeyEmail(db, parseJson(raw)) ?? "";
+export async function passkeyAttemptEmail(db: Db, raw: string, pendingToken: string | undefined): Promise<string> {
+  return readPendingSignIn(pendingToken)?.email ?? (await claimedPasskeyEmail(db, parseJson(raw))) ?? "";
 }
 
-function signedIn(db: Db, userId: string, context: SignInContext) {
-  const user = getUserById(db, userId);
+async function signedIn(db: Db, userId: string, context: SignInContext) {
+  const user = await getUserById(db, userId);
   if (!user) return null;
   clearAccountAttempts(user.email, context.address);
   return { id: user.id, email: user.email, name: user.name };

@@ -21,16 +21,16 @@ export async function redirectToWorkspaceSection(db: Db, section: "chat" | "serv
   const user = await requirePageUser(db);
   const fromCookie = (await cookies()).get(LAST_WORKSPACE_COOKIE)?.value;
   // Only a workspace the caller still belongs to; anything else falls back to their own.
-  const slug = fromCookie && workspaceForSlug(db, user, safeDecode(fromCookie)) ? fromCookie : PERSONAL_SLUG;
+  const slug = fromCookie && (await workspaceForSlug(db, user, safeDecode(fromCookie))) ? fromCookie : PERSONAL_SLUG;
   redirect(`/w/${slug}/${section}`);
 }
 
 /** Redirect `/chat/:id` to the chat's own workspace; someone else's chat stays not found. */
 export async function redirectToChat(db: Db, id: string): Promise<string | null> {
   const user = await requirePageUser(db);
-  const chat = getChatById(db, { id, ownerId: user.id });
-  const workspace = chat && getWorkspaceById(db, chat.workspaceId);
-  if (!chat || !workspace || !workspaceForSlug(db, user, slugOf(workspace))) return null;
+  const chat = await getChatById(db, { id, ownerId: user.id });
+  const workspace = chat && (await getWorkspaceById(db, chat.workspaceId));
+  if (!chat || !workspace || !(await workspaceForSlug(db, user, slugOf(workspace)))) return null;
   redirect(`/w/${slugOf(workspace)}/chat/${chat.id}`);
 }
 

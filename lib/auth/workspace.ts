@@ -43,13 +43,13 @@ export function hasRole(role: WorkspaceRole, least: WorkspaceRole): boolean {
  */
 export async function requireWorkspace(db: Db, request: Request, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
   const user = await requireUser(db, request);
-  return resolveWorkspace(db, user, workspaceHint(request), options.role ?? "member");
+  return await resolveWorkspace(db, user, workspaceHint(request), options.role ?? "member");
 }
 
 /** Like `requireWorkspace` for a workspace named in the path (`/api/workspaces/:id/…`). */
 export async function requireWorkspaceById(db: Db, id: string, options: RequireWorkspaceOptions = {}): Promise<WorkspaceCaller> {
   const user = await requireUser(db);
-  return resolveWorkspace(db, user, { id }, options.role ?? "member");
+  return await resolveWorkspace(db, user, { id }, options.role ?? "member");
 }
 
 /** The signed-in instance administrator, or a 403. */
@@ -60,9 +60,9 @@ export async function requireInstanceAdmin(db: Db): Promise<SessionUser> {
 }
 
 /** The caller inside a workspace named by its URL slug (`personal` is their own), or null when not a member. */
-export function workspaceForSlug(db: Db, user: SessionUser, slug: string): WorkspaceCaller | null {
+export async function workspaceForSlug(db: Db, user: SessionUser, slug: string): Promise<WorkspaceCaller | null> {
   try {
-    return resolveWorkspace(db, user, { slug }, "member");
+    return await resolveWorkspace(db, user, { slug }, "member");
   } catch (error) {
     if (error instanceof AppError && (error.code === "workspace.not_found" || error.code === "workspace.removed")) return null;
     throw error;
@@ -76,16 +76,16 @@ export function workspaceForSlug(db: Db, user: SessionUser, slug: string): Works
 export async function requirePageWorkspace(db: Db, slug: string): Promise<WorkspaceCaller> {
   const user = await requirePageUser(db);
   const name = decodeURIComponent(slug);
-  const caller = workspaceForSlug(db, user, name);
+  const caller = await workspaceForSlug(db, user, name);
   if (caller) return caller;
-  if (lostMembershipError(db, user.id, { slug: name })) redirect(`/access/${encodeURIComponent(name)}`);
+  if (await lostMembershipError(db, user.id, { slug: name })) redirect(`/access/${encodeURIComponent(name)}`);
   notFound();
 }
 
 /** Why the signed-in user lost workspace `slug` (the `workspace.removed` error), or null when they did not. */
-export function lostWorkspaceAccess(db: Db, user: SessionUser, slug: string): AppError | null {
-  if (workspaceForSlug(db, user, slug)) return null;
-  return lostMembershipError(db, user.id, { slug });
+export async function lostWorkspaceAccess(db: Db, user: SessionUser, slug: string): Promise<AppError | null> {
+  if (await workspaceForSlug(db, user, slug)) return null;
+  return await lostMembershipError(db, user.id, { slug });
 }
 
 /** The URL slug of a workspace (`personal` for the caller's own). */
@@ -104,14 +104,14 @@ function workspaceHint(request: Request): Hint {
   return header ? { id: header } : null;
 }
 
-function resolveWorkspace(db: Db, user: SessionUser, hint: Hint, least: WorkspaceRole): WorkspaceCaller {
-  const found = membershipOf(db, user.id, hint);
+async function resolveWorkspace(db: Db, user: SessionUser, hint: Hint, least: WorkspaceRole): Promise<WorkspaceCaller> {
+  const found = await membershipOf(db, user.id, hint);
   // A former member is told who removed them and when; anyone else learns nothing of the workspace.
-  if (!found) throw lostMembershipError(db, user.id, hint) ?? new AppError("workspace.not_found", "No such workspace.");
+  if (!found) throw (await lostMembershipError(db, user.id, hint)) ?? new AppError("workspace.not_found", "No such workspace.");
   const { workspace, role } = found;
   if (!hasRole(role, least))
     throw (
-      loweredRoleError(db, user.id, workspace, role, least) ??
+      (await loweredRoleError(db, user.id, workspace, role, least)) ??
       new AppError("auth.forbidden", `This needs the ${least} role in the workspace.`)
     );
   return { ...user, workspaceId: workspace.id, role, workspace };

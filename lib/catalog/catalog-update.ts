@@ -165,14 +165,14 @@ interface Planned {
  * The update on offer for a server of the caller's workspace, or null: not from the catalog, its
  * entry gone or no longer shown to the workspace, or already on the entry's current version.
  */
-export function planCatalogUpdate(db: Db, caller: CatalogCaller, server: ServerRecord): Planned | null {
+export async function planCatalogUpdate(db: Db, caller: CatalogCaller, server: ServerRecord): Promise<Planned | null> {
   if (!server.catalogEntryId) return null;
-  const entry = visibleEntries(db, caller).find((e) => e.id === server.catalogEntryId);
+  const entry = (await visibleEntries(db, caller)).find((e) => e.id === server.catalogEntryId);
   if (!entry) return null;
-  const versions = listEntryVersions(db, entry.id);
+  const versions = await listEntryVersions(db, entry.id);
   const target = currentVersion(entry, versions);
   if (!target || target.version === server.catalogVersion) return null;
-  const current = mergeSecrets(server.config, readServerSecrets(db, server));
+  const current = mergeSecrets(server.config, await readServerSecrets(db, server));
   const base = { entryId: entry.id, entryName: entry.name, from: server.catalogVersion, to: target.version };
   const refuse = (problem: string): Planned => ({ update: { ...base, changes: [], problem }, config: null, memberKeys: [], current });
   const old = versions.find((v) => v.version === server.catalogVersion);
@@ -210,8 +210,8 @@ function remake(
  * The edit that applies the update to `version` (the one on offer, else `catalog.version_not_found`;
  * one the new version cannot make is `request.invalid` with why). Saved through `changeServer`.
  */
-export function catalogUpdateEdit(db: Db, caller: CatalogCaller, server: ServerRecord, version: string): ServerInput {
-  const plan = planCatalogUpdate(db, caller, server);
+export async function catalogUpdateEdit(db: Db, caller: CatalogCaller, server: ServerRecord, version: string): Promise<ServerInput> {
+  const plan = await planCatalogUpdate(db, caller, server);
   if (!plan || plan.update.to !== version)
     throw new AppError("catalog.version_not_found", `No update to version ${version} is on offer for this server.`, "version");
   if (plan.update.problem || !plan.config)

@@ -85,43 +85,45 @@ export function entryView(entry: CatalogEntryRecord, versions: CatalogVersionRec
 export type CatalogEntryView = ReturnType<typeof entryView>;
 
 /** Every entry with its versions and workspaces (instance administrators). */
-export function adminCatalog(db: Db): CatalogEntryView[] {
-  const entries = listCatalogEntries(db);
-  const versions = versionsOfEntries(
+export async function adminCatalog(db: Db): Promise<CatalogEntryView[]> {
+  const entries = await listCatalogEntries(db);
+  const versions = await versionsOfEntries(
     db,
     entries.map((e) => e.id),
   );
-  return entries.map((entry) => entryView(entry, versions.get(entry.id) ?? [], entryWorkspaceIds(db, entry.id)));
+  return await Promise.all(
+    entries.map(async (entry) => entryView(entry, versions.get(entry.id) ?? [], await entryWorkspaceIds(db, entry.id))),
+  );
 }
 
 /**
  * Add a pasted or uploaded `server.json` (a new entry, or a new version of a hand entry). Every
  * problem is named with its field; the first is the error's `field`.
  */
-export function addServerJson(db: Db, actor: CatalogActor, document: unknown): CatalogEntryView {
+export async function addServerJson(db: Db, actor: CatalogActor, document: unknown): Promise<CatalogEntryView> {
   const checked = checkServerJson(document);
   if (!checked.ok) {
     const message = checked.issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
     throw new AppError("catalog.invalid_server_json", `This server.json is not valid: ${message}`, checked.issues[0]?.field);
   }
   const server = checked.server;
-  const existing = getCatalogEntryByName(db, server.name);
+  const existing = await getCatalogEntryByName(db, server.name);
   if (existing && existing.source !== "manual")
     throw new AppError("catalog.name_taken", `"${server.name}" comes from a registry; its versions arrive by sync.`, "name");
-  const { entry } = saveEntryVersion(db, {
+  const { entry } = await saveEntryVersion(db, {
     name: server.name,
     version: server.version,
     serverJson: server,
     source: "manual",
     isLatest: true,
   });
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     action: "catalog.entry_add",
     target: entry.id,
     detail: { name: server.name, version: server.version },
   });
-  return entryView(entry, listEntryVersions(db, entry.id), entryWorkspaceIds(db, entry.id));
+  return entryView(entry, await listEntryVersions(db, entry.id), await entryWorkspaceIds(db, entry.id));
 }
 
 /** Body of an entry change: pin (null follows the latest), visibility with its workspaces, status. */
@@ -136,24 +138,29 @@ export const entryChangeSchema = z
   .strict();
 
 /** Change an entry's pin, visibility or status. */
-export function changeEntry(db: Db, actor: CatalogActor, id: string, change: z.infer<typeof entryChangeSchema>): CatalogEntryView {
-  const entry = getCatalogEntry(db, id);
+export async function changeEntry(
+  db: Db,
+  actor: CatalogActor,
+  id: string,
+  change: z.infer<typeof entryChangeSchema>,
+): Promise<CatalogEntryView> {
+  const entry = await getCatalogEntry(db, id);
   if (!entry) throw new AppError("catalog.not_found", "No such catalog entry.");
-  const versions = listEntryVersions(db, id);
+  const versions = await listEntryVersions(db, id);
   if (change.pinnedVersion && !versions.some((v) => v.version === change.pinnedVersion))
     throw new AppError("catalog.version_not_found", `The entry has no version ${change.pinnedVersion}.`, "pinnedVersion");
   for (const workspaceId of change.workspaceIds ?? [])
-    if (!getWorkspaceById(db, workspaceId))
+    if (!(await getWorkspaceById(db, workspaceId)))
       throw new AppError("workspace.not_found", "One of the chosen workspaces does not exist.", "workspaceIds");
-  const updated = updateCatalogEntry(db, id, change);
+  const updated = await updateCatalogEntry(db, id, change);
   if (!updated) throw new AppError("catalog.not_found", "No such catalog entry.");
-  recordAudit(db, { actorId: actor.id, action: "catalog.entry_change", target: id, detail: { name: entry.name, ...change } });
-  return entryView(updated, versions, entryWorkspaceIds(db, id));
+  await recordAudit(db, { actorId: actor.id, action: "catalog.entry_change", target: id, detail: { name: entry.name, ...change } });
+  return entryView(updated, versions, await entryWorkspaceIds(db, id));
 }
 
 /** Remove an entry from the catalog (servers added from it keep running as configured). */
-export function removeEntry(db: Db, actor: CatalogActor, id: string): void {
-  const entry = getCatalogEntry(db, id);
-  if (!entry || !deleteCatalogEntry(db, id)) throw new AppError("catalog.not_found", "No such catalog entry.");
-  recordAudit(db, { actorId: actor.id, action: "catalog.entry_remove", target: id, detail: { name: entry.name } });
+export async function removeEntry(db: Db, actor: CatalogActor, id: string): Promise<void> {
+  const entry = await getCatalogEntry(db, id);
+  if (!entry || !(await deleteCatalogEntry(db, id))) throw new AppError("catalog.not_found", "No such catalog entry.");
+  await recordAudit(db, { actorId: actor.id, action: "catalog.entry_remove", target: id, detail: { name: entry.name } });
 }

@@ -57,32 +57,32 @@ export function registryView(record: RegistryRecord) {
 }
 
 /** Every registry. */
-export function registriesView(db: Db) {
-  return listRegistries(db).map(registryView);
+export async function registriesView(db: Db) {
+  return (await listRegistries(db)).map(registryView);
 }
 
 /** The registry with this id, or a 404. */
-export function requireRegistry(db: Db, id: string): RegistryRecord {
-  const registry = getRegistry(db, id);
+export async function requireRegistry(db: Db, id: string): Promise<RegistryRecord> {
+  const registry = await getRegistry(db, id);
   if (!registry) throw new AppError("catalog.registry_not_found", "No such registry.");
   return registry;
 }
 
 /** Add a registry (its URL once). */
-export function addRegistry(db: Db, actor: CatalogActor, input: z.infer<typeof registryInputSchema>) {
+export async function addRegistry(db: Db, actor: CatalogActor, input: z.infer<typeof registryInputSchema>) {
   const url = input.url.replace(/\/+$/, "");
-  if (registryUrlTaken(db, url)) throw new AppError("catalog.name_taken", "This registry is already listed.", "url");
-  const record = createRegistry(db, { url, mode: input.mode, filter: input.filter, createdBy: actor.id });
-  recordAudit(db, { actorId: actor.id, action: "catalog.registry_add", target: record.id, detail: { url } });
+  if (await registryUrlTaken(db, url)) throw new AppError("catalog.name_taken", "This registry is already listed.", "url");
+  const record = await createRegistry(db, { url, mode: input.mode, filter: input.filter, createdBy: actor.id });
+  await recordAudit(db, { actorId: actor.id, action: "catalog.registry_add", target: record.id, detail: { url } });
   return registryView(record);
 }
 
 /** Change what a registry's sync follows. */
-export function changeRegistry(db: Db, actor: CatalogActor, id: string, input: z.infer<typeof registryChangeSchema>) {
-  requireRegistry(db, id);
-  const record = updateRegistry(db, id, input);
+export async function changeRegistry(db: Db, actor: CatalogActor, id: string, input: z.infer<typeof registryChangeSchema>) {
+  await requireRegistry(db, id);
+  const record = await updateRegistry(db, id, input);
   if (!record) throw new AppError("catalog.registry_not_found", "No such registry.");
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     action: "catalog.registry_change",
     target: id,
@@ -92,10 +92,10 @@ export function changeRegistry(db: Db, actor: CatalogActor, id: string, input: z
 }
 
 /** Remove a registry; entries imported from it stay, as last synced. */
-export function removeRegistry(db: Db, actor: CatalogActor, id: string): void {
-  const registry = requireRegistry(db, id);
-  deleteRegistry(db, id);
-  recordAudit(db, { actorId: actor.id, action: "catalog.registry_remove", target: id, detail: { url: registry.url } });
+export async function removeRegistry(db: Db, actor: CatalogActor, id: string): Promise<void> {
+  const registry = await requireRegistry(db, id);
+  await deleteRegistry(db, id);
+  await recordAudit(db, { actorId: actor.id, action: "catalog.registry_remove", target: id, detail: { url: registry.url } });
 }
 
 /** Query of a registry browse: a search and the page's cursor. */
@@ -103,7 +103,7 @@ export const browseQuerySchema = z.object({ search: z.string().trim().max(200).o
 
 /** One page of a registry's latest servers, to choose from (malformed ones listed with their fields). */
 export async function browseRegistry(db: Db, fetch: RegistryFetch, id: string, query: z.infer<typeof browseQuerySchema>) {
-  const registry = requireRegistry(db, id);
+  const registry = await requireRegistry(db, id);
   const page = await fetchServerPage(fetch, registry.url, { search: query.search || undefined, cursor: query.cursor, version: "latest" });
   return {
     servers: page.items.map((item) =>

@@ -38,19 +38,19 @@ export const registryListQuerySchema = z.object({
 
 type Served = { entry: CatalogEntryRecord; version: CatalogVersionRecord; offered: boolean };
 
-function visible(db: Db, reader: RegistryReader): Served[] {
+async function visible(db: Db, reader: RegistryReader): Promise<Served[]> {
   // A token reads as its one workspace (least privilege for a script); the session as every workspace of the user.
   const entries = (
     reader.tokenWorkspaceId
-      ? listEntriesVisibleIn(db, [reader.tokenWorkspaceId])
+      ? await listEntriesVisibleIn(db, [reader.tokenWorkspaceId])
       : reader.isAdmin
-        ? listCatalogEntries(db)
-        : listEntriesVisibleIn(
+        ? await listCatalogEntries(db)
+        : await listEntriesVisibleIn(
             db,
-            listWorkspacesForUser(db, reader.id).map((w) => w.id),
+            (await listWorkspacesForUser(db, reader.id)).map((w) => w.id),
           )
   ).filter((e) => e.status !== "deleted");
-  const versions = versionsOfEntries(
+  const versions = await versionsOfEntries(
     db,
     entries.map((e) => e.id),
   );
@@ -89,10 +89,10 @@ function decodeCursor(cursor: string | undefined): number {
 }
 
 /** `GET /v0.1/servers`: a `ServerList` page, `metadata.nextCursor` when more follow. */
-export function registryList(db: Db, reader: RegistryReader, query: z.infer<typeof registryListQuerySchema>) {
+export async function registryList(db: Db, reader: RegistryReader, query: z.infer<typeof registryListQuerySchema>) {
   const since = query.updated_since ? Date.parse(query.updated_since) : null;
   const search = query.search?.toLowerCase();
-  const all = visible(db, reader)
+  const all = (await visible(db, reader))
     .filter((s) => !search || s.entry.name.toLowerCase().includes(search))
     .filter((s) => !query.version || (query.version === "latest" ? s.offered : s.version.version === query.version))
     .map(serverResponse)
@@ -105,13 +105,15 @@ export function registryList(db: Db, reader: RegistryReader, query: z.infer<type
 }
 
 /** `GET /v0.1/servers/{name}/versions`: every version of one server, or null when the caller may not see it. */
-export function registryVersions(db: Db, reader: RegistryReader, name: string) {
-  const served = visible(db, reader).filter((s) => s.entry.name === name);
+export async function registryVersions(db: Db, reader: RegistryReader, name: string) {
+  const served = (await visible(db, reader)).filter((s) => s.entry.name === name);
   return served.length ? { servers: served.map(serverResponse), metadata: { count: served.length } } : null;
 }
 
 /** `GET /v0.1/servers/{name}/versions/{version}` (`latest`: the offered one), or null. */
-export function registryVersion(db: Db, reader: RegistryReader, name: string, version: string) {
-  const one = visible(db, reader).find((s) => s.entry.name === name && (version === "latest" ? s.offered : s.version.version === version));
+export async function registryVersion(db: Db, reader: RegistryReader, name: string, version: string) {
+  const one = (await visible(db, reader)).find(
+    (s) => s.entry.name === name && (version === "latest" ? s.offered : s.version.version === version),
+  );
   return one ? serverResponse(one) : null;
 }

@@ -25,8 +25,8 @@ function emptyReport(): SyncReport {
 
 // Store one checked item, unless its name is already in the catalog from elsewhere (a hand entry or
 // another registry): a registry never overwrites what it did not bring.
-function take(db: Db, registry: RegistryRecord, item: Extract<RegistryItem, { ok: true }>, report: SyncReport): void {
-  const existing = getCatalogEntryByName(db, item.server.name);
+async function take(db: Db, registry: RegistryRecord, item: Extract<RegistryItem, { ok: true }>, report: SyncReport): Promise<void> {
+  const existing = await getCatalogEntryByName(db, item.server.name);
   if (existing && existing.registryId !== registry.id) {
     report.skipped.push({
       name: item.server.name,
@@ -36,7 +36,7 @@ function take(db: Db, registry: RegistryRecord, item: Extract<RegistryItem, { ok
     });
     return;
   }
-  const { created } = saveEntryVersion(db, {
+  const { created } = await saveEntryVersion(db, {
     name: item.server.name,
     version: item.server.version,
     serverJson: item.server,
@@ -69,12 +69,12 @@ export async function importFromRegistry(
     const items = await fetchServerVersions(fetch, registry.url, name);
     if (!items.length) report.skipped.push({ name, field: "name", message: "the registry has no such server" });
     for (const item of items) {
-      if (item.ok) take(db, registry, item, report);
+      if (item.ok) await take(db, registry, item, report);
       else skip(item, report);
     }
   }
-  recordRegistrySync(db, registry.id, report, null);
-  recordAudit(db, {
+  await recordRegistrySync(db, registry.id, report, null);
+  await recordAudit(db, {
     actorId: actor.id,
     action: "catalog.import",
     target: registry.id,
@@ -83,9 +83,9 @@ export async function importFromRegistry(
   return report;
 }
 
-function follows(registry: RegistryRecord, name: string, db: Db): boolean {
+async function follows(registry: RegistryRecord, name: string, db: Db): Promise<boolean> {
   if (registry.mode === "filter") return name.toLowerCase().includes((registry.filter ?? "").toLowerCase());
-  return getCatalogEntryByName(db, name)?.registryId === registry.id;
+  return (await getCatalogEntryByName(db, name))?.registryId === registry.id;
 }
 
 /**
@@ -110,8 +110,8 @@ export async function syncRegistry(
         search: registry.mode === "filter" ? (registry.filter ?? undefined) : undefined,
       });
       for (const item of result.items) {
-        if (!follows(registry, item.ok ? item.server.name : item.name, db)) continue;
-        if (item.ok) take(db, registry, item, report);
+        if (!(await follows(registry, item.ok ? item.server.name : item.name, db))) continue;
+        if (item.ok) await take(db, registry, item, report);
         else skip(item, report);
       }
       if (!result.nextCursor) break;
@@ -119,11 +119,11 @@ export async function syncRegistry(
     }
   } catch (error) {
     report.error = error instanceof AppError ? error.message : "The sync failed.";
-    recordRegistrySync(db, registry.id, report, null);
+    await recordRegistrySync(db, registry.id, report, null);
     throw error;
   }
-  recordRegistrySync(db, registry.id, report, now);
-  recordAudit(db, {
+  await recordRegistrySync(db, registry.id, report, now);
+  await recordAudit(db, {
     actorId: actor.id,
     action: "catalog.sync",
     target: registry.id,

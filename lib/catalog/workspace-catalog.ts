@@ -22,8 +22,8 @@ export interface CatalogCaller {
 }
 
 /** The entries shown to the caller's workspace (every entry to an instance administrator), deleted ones never. */
-export function visibleEntries(db: Db, caller: CatalogCaller): CatalogEntryRecord[] {
-  const entries = caller.isAdmin ? listCatalogEntries(db) : listEntriesVisibleIn(db, [caller.workspaceId]);
+export async function visibleEntries(db: Db, caller: CatalogCaller): Promise<CatalogEntryRecord[]> {
+  const entries = caller.isAdmin ? await listCatalogEntries(db) : await listEntriesVisibleIn(db, [caller.workspaceId]);
   return entries.filter((entry) => entry.status !== "deleted");
 }
 
@@ -33,9 +33,9 @@ const matches = (view: ReturnType<typeof entryView>, q: string) =>
   );
 
 /** The entries the caller may add here (searched by name, title, description, transport, `auth`), each with its options. */
-export function workspaceCatalog(db: Db, caller: CatalogCaller, q?: string) {
-  const entries = visibleEntries(db, caller);
-  const versions = versionsOfEntries(
+export async function workspaceCatalog(db: Db, caller: CatalogCaller, q?: string) {
+  const entries = await visibleEntries(db, caller);
+  const versions = await versionsOfEntries(
     db,
     entries.map((e) => e.id),
   );
@@ -67,10 +67,15 @@ export interface EntryAdd {
 }
 
 /** The new server an Add makes, with its origin: checked like one typed by hand (`server.invalid_config` on a bad value). */
-export function addFromEntry(db: Db, caller: CatalogCaller, entryId: string, body: z.infer<typeof catalogAddSchema>): EntryAdd {
-  const entry = visibleEntries(db, caller).find((e) => e.id === entryId);
+export async function addFromEntry(
+  db: Db,
+  caller: CatalogCaller,
+  entryId: string,
+  body: z.infer<typeof catalogAddSchema>,
+): Promise<EntryAdd> {
+  const entry = (await visibleEntries(db, caller)).find((e) => e.id === entryId);
   if (!entry) throw new AppError("catalog.not_found", "No such catalog entry.");
-  const version = currentVersion(entry, versionsOfEntries(db, [entry.id]).get(entry.id) ?? []);
+  const version = currentVersion(entry, (await versionsOfEntries(db, [entry.id])).get(entry.id) ?? []);
   if (!version) throw new AppError("catalog.version_not_found", "The entry has no version to add.");
   const { config, memberKeys } = configFromEntry(version.serverJson as ServerJson, body);
   return {
@@ -81,6 +86,11 @@ export function addFromEntry(db: Db, caller: CatalogCaller, entryId: string, bod
 }
 
 /** The new server an Add makes (without its origin). */
-export function serverFromEntry(db: Db, caller: CatalogCaller, entryId: string, body: z.infer<typeof catalogAddSchema>): NewServerInput {
-  return addFromEntry(db, caller, entryId, body).input;
+export async function serverFromEntry(
+  db: Db,
+  caller: CatalogCaller,
+  entryId: string,
+  body: z.infer<typeof catalogAddSchema>,
+): Promise<NewServerInput> {
+  return (await addFromEntry(db, caller, entryId, body)).input;
 }

@@ -31,14 +31,14 @@ export function membersAddFromCatalog(db: Db, workspaceId: string): boolean {
 }
 
 /** The setting, and whether the caller may change it (owners and admins). */
-export function catalogSettingsView(db: Db, actor: CatalogSettingsActor) {
-  const role = getMembershipRole(db, actor.workspaceId, actor.id);
+export async function catalogSettingsView(db: Db, actor: CatalogSettingsActor) {
+  const role = await getMembershipRole(db, actor.workspaceId, actor.id);
   return { membersAddRemote: membersAddFromCatalog(db, actor.workspaceId), canChange: role === "owner" || role === "admin" };
 }
 
 /** Turn it on or off (owners and admins, checked here on the membership); audited as `workspace.catalog_members`. */
-export function setCatalogSettings(db: Db, actor: CatalogSettingsActor, input: z.infer<typeof catalogSettingsSchema>) {
-  const role = getMembershipRole(db, actor.workspaceId, actor.id);
+export async function setCatalogSettings(db: Db, actor: CatalogSettingsActor, input: z.infer<typeof catalogSettingsSchema>) {
+  const role = await getMembershipRole(db, actor.workspaceId, actor.id);
   if (role !== "owner" && role !== "admin")
     throw new AppError("auth.forbidden", "Only workspace owners and admins can change who adds servers from the catalog.");
   const values = { catalogMembersAdd: input.membersAddRemote, updatedBy: actor.id, updatedAt: new Date() };
@@ -46,12 +46,12 @@ export function setCatalogSettings(db: Db, actor: CatalogSettingsActor, input: z
     .values({ workspaceId: actor.workspaceId, ...values })
     .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
     .run();
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "workspace.catalog_members",
     target: actor.workspaceId,
     detail: { membersAddRemote: input.membersAddRemote },
   });
-  return catalogSettingsView(db, actor);
+  return await catalogSettingsView(db, actor);
 }

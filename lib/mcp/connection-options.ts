@@ -56,7 +56,8 @@ export interface ConnectionTransport {
   launchWrapper: LaunchWrapper;
   /** fetch for both HTTP transports (the SSRF guard plugs in here). */
   fetch?: FetchLike;
-  authProvider?: OAuthClientProvider;
+  /** Resolved when an HTTP connection opens (the app looks up whose tokens a shared server uses). */
+  authProvider?: OAuthClientProvider | Promise<OAuthClientProvider | undefined>;
   /** `params._meta` entries for each request sent over stdio (PoolOptions.requestMeta). */
   requestMeta?: () => Record<string, string> | undefined;
   /** Remembered protocol eras, and this server's key in them (its endpoint hash: URL and headers, or the launch). */
@@ -83,6 +84,10 @@ export function connectionOptions(
   hooks: Omit<ConnectionHooks, "onElicitation" | "onLoggingMessage">,
   signal: AbortSignal,
 ): ConnectionOptions {
+  const authProvider = pool.authProvider?.(identity.userId, identity.server);
+  // Awaited (and a failure reported) when an HTTP connection opens; a stdio launch never reads it,
+  // so its rejection must not go unhandled.
+  if (authProvider instanceof Promise) authProvider.catch(() => undefined);
   return {
     identity: { ...identity, clientVersion: pool.clientVersion },
     hooks: { ...hooks, onElicitation: pool.onElicitation, onLoggingMessage: pool.onLoggingMessage },
@@ -91,7 +96,7 @@ export function connectionOptions(
     transport: {
       launchWrapper: pool.launchWrapper,
       fetch: pool.fetch,
-      authProvider: pool.authProvider?.(identity.userId, identity.server),
+      authProvider,
       requestMeta: pool.requestMeta,
       eras: pool.eras,
       // The era is the endpoint's: a renamed server or one with other settings need not probe again.

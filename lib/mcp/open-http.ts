@@ -46,7 +46,7 @@ async function sseOver(context: OpenContext, http: HttpTransportOptions): Promis
 async function httpSettings(context: OpenContext) {
   const { options, guard } = context;
   const { server } = options.identity;
-  const provider = options.transport.authProvider;
+  const provider = await options.transport.authProvider;
   // A wider scope the user has not granted yet: the old token would connect, and the status would
   // say "connected" while the tool that needs the scope keeps failing. Ask for Connect instead.
   const pendingScope = recordsStepUp(provider) ? await provider.pendingStepUp() : undefined;

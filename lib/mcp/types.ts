@@ -108,7 +108,10 @@ export interface ServerStatus {
 }
 
 /** Builds an SDK OAuth provider for (user, server); undefined = no OAuth for it. */
-export type AuthProviderFactory = (userId: string, server: ServerDefinition) => OAuthClientProvider | undefined;
+export type AuthProviderFactory = (
+  userId: string,
+  server: ServerDefinition,
+) => OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>;
 
 /** Answers a server's elicitation request on behalf of the user. */
 export type ElicitationHandler = (

@@ -19,9 +19,9 @@ export async function testUserModel(
   userId: string,
   fallback: UserModelChoice | null = null,
 ): Promise<{ ok: boolean; message: string }> {
-  const built = userLanguageModel(db, userId, fallback);
+  const built = await userLanguageModel(db, userId, fallback);
   if (!built.ok) return { ok: false, message: built.reason };
-  const resolution = userModelResolution(db, userId, fallback);
+  const resolution = await userModelResolution(db, userId, fallback);
   const label = resolution.ok ? `${resolution.config.provider} ${resolution.config.model}` : "the model";
   try {
     await generateText({

@@ -42,8 +42,8 @@ export interface ModelViewWorkspace {
  * The settings as the browser sees them, in `workspace`: the user's own choice (key masked), the
  * workspace's and the instance's defaults, and the model that wins there (`effective`).
  */
-export function modelSettingsView(db: Db, userId: string, workspace: ModelViewWorkspace | null = null) {
-  const choice = getUserModelChoice(db, userId);
+export async function modelSettingsView(db: Db, userId: string, workspace: ModelViewWorkspace | null = null) {
+  const choice = await getUserModelChoice(db, userId);
   const resolution = effectiveModelConfig(choice, workspace?.choice ?? null);
   return {
     provider: choice?.provider ?? null,
@@ -76,7 +76,7 @@ export function validateModelChoice(input: z.infer<typeof modelSettingsSchema>):
 }
 
 /** Validate and store an update; returns the new view in `workspace`. */
-export function updateModelSettings(
+export async function updateModelSettings(
   db: Db,
   userId: string,
   input: z.infer<typeof modelSettingsSchema>,
@@ -84,6 +84,6 @@ export function updateModelSettings(
 ) {
   validateModelChoice(input);
   const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
-  saveUserModelChoice(db, userId, { provider: input.provider, model: input.model, baseUrl: input.baseUrl, apiKey });
-  return modelSettingsView(db, userId, workspace);
+  await saveUserModelChoice(db, userId, { provider: input.provider, model: input.model, baseUrl: input.baseUrl, apiKey });
+  return await modelSettingsView(db, userId, workspace);
 }

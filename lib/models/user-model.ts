@@ -13,17 +13,17 @@ import { effectiveModelConfig, type ModelResolution, type UserModelChoice } from
  * Which model the user would get, without building it (for the chat banner and Settings): their
  * own choice, else the workspace default (`fallback`), else the instance defaults.
  */
-export function userModelResolution(db: Db, userId: string, fallback: UserModelChoice | null = null): ModelResolution {
-  return effectiveModelConfig(getUserModelChoice(db, userId), fallback);
+export async function userModelResolution(db: Db, userId: string, fallback: UserModelChoice | null = null): Promise<ModelResolution> {
+  return effectiveModelConfig(await getUserModelChoice(db, userId), fallback);
 }
 
 /** The user's model, or the reason there is none. */
-export function userLanguageModel(
+export async function userLanguageModel(
   db: Db,
   userId: string,
   fallback: UserModelChoice | null = null,
-): { ok: true; model: LanguageModel; secrets: string[] } | { ok: false; reason: string } {
-  const resolution = userModelResolution(db, userId, fallback);
+): Promise<{ ok: true; model: LanguageModel; secrets: string[] } | { ok: false; reason: string }> {
+  const resolution = await userModelResolution(db, userId, fallback);
   if (!resolution.ok) return resolution;
   const fetch = guardedFetchFromEnv() as unknown as ProviderFetch;
   // The key is redacted from any error text the provider produces (docs/security.md#redaction).

@@ -38,7 +38,7 @@ export function workspaceModelView(db: Db, workspaceId: string) {
 }
 
 /** Set or clear the default model (owners/admins; the caller's role was checked by the route). */
-export function setWorkspaceModel(db: Db, actor: WorkspaceActor, input: z.infer<typeof modelSettingsSchema>) {
+export async function setWorkspaceModel(db: Db, actor: WorkspaceActor, input: z.infer<typeof modelSettingsSchema>) {
   validateModelChoice(input);
   const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
   const values = {
@@ -53,7 +53,7 @@ export function setWorkspaceModel(db: Db, actor: WorkspaceActor, input: z.infer<
     .values({ workspaceId: actor.workspaceId, ...values })
     .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
     .run();
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "workspace.model",

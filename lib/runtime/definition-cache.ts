@@ -24,17 +24,24 @@ const single = new LookupCache<ServerDefinition>(20_000);
 const lists = new LookupCache<ServerDefinition[]>(10_000);
 
 /** One server of the caller's workspace as their engine definition, or a 404 (`server.not_found`). */
-export function cachedServerDefinition(db: Db, caller: DefinitionCaller, serverId: string): ServerDefinition {
-  return single.read(`${caller.id}\u0000${caller.workspaceId}\u0000${serverId}`, generationOf(db), () =>
-    definitionFor(db, caller.id, getServer(db, caller, serverId)),
+export async function cachedServerDefinition(db: Db, caller: DefinitionCaller, serverId: string): Promise<ServerDefinition> {
+  return await single.readAsync(
+    `${caller.id}\u0000${caller.workspaceId}\u0000${serverId}`,
+    generationOf(db),
+    async () => await definitionFor(db, caller.id, await getServer(db, caller, serverId)),
   );
 }
 
 /** Every server of the caller's workspace as their engine definitions (a fresh array each time). */
-export function cachedServerDefinitions(db: Db, caller: DefinitionCaller): ServerDefinition[] {
+export async function cachedServerDefinitions(db: Db, caller: DefinitionCaller): Promise<ServerDefinition[]> {
   const stamp = generationOf(db);
-  const list = lists.read(`${caller.id}\u0000${caller.workspaceId}`, stamp, () =>
-    listServersByWorkspace(db, caller.workspaceId).map((record) => definitionFor(db, caller.id, record)),
+  const list = await lists.readAsync(
+    `${caller.id}\u0000${caller.workspaceId}`,
+    stamp,
+    async () =>
+      await Promise.all(
+        (await listServersByWorkspace(db, caller.workspaceId)).map(async (record) => await definitionFor(db, caller.id, record)),
+      ),
   );
   return [...list];
 }

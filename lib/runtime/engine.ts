@@ -121,7 +121,7 @@ function poolOptions(): PoolOptions {
     },
     figuresWatched: (userId) => statusEvents().watching(userId),
     // Every tool call, resource read and prompt get, from any path, into the usage records (docs/usage.md).
-    onRequestEnd: (event) => recordMcpRequest(getDb(), event),
+    onRequestEnd: async (event) => await recordMcpRequest(getDb(), event),
   };
 }
 
@@ -130,29 +130,29 @@ function poolOptions(): PoolOptions {
 // sampling and approvals reach the right person.
 function sharedAwareAuthProvider(): AuthProviderFactory {
   const factory = appAuthProviderFactory();
-  return (userId, server) => {
-    const account = credentialAccountFor(getDb(), userId, server);
+  return async (userId, server) => {
+    const account = await credentialAccountFor(getDb(), userId, server);
     if (!account.forEveryone || !server.config.url) return factory(userId, server);
     return providerFor(forEveryoneDeps(appOAuthDeps()), account.userId, server);
   };
 }
 
 /** Every server of the caller's workspace as engine definitions for them (secrets decrypted, never returned). */
-export function workspaceServerDefinitions(db: Db, user: { id: string; workspaceId: string }): ServerDefinition[] {
-  return cachedServerDefinitions(db, user);
+export async function workspaceServerDefinitions(db: Db, user: { id: string; workspaceId: string }): Promise<ServerDefinition[]> {
+  return await cachedServerDefinitions(db, user);
 }
 
 /** One server of the caller's workspace as an engine definition for them, or a 404. */
-export function workspaceServerDefinition(db: Db, user: { id: string; workspaceId: string }, id: string): ServerDefinition {
-  return cachedServerDefinition(db, user, id);
+export async function workspaceServerDefinition(db: Db, user: { id: string; workspaceId: string }, id: string): Promise<ServerDefinition> {
+  return await cachedServerDefinition(db, user, id);
 }
 
 /**
  * A server of any workspace the user is a member of, or null: for the OAuth callback, which
  * arrives from the authorization server without a workspace in the request.
  */
-export function memberServerDefinition(db: Db, userId: string, serverId: string): ServerDefinition | null {
-  const record = getServerByIdUnscoped(db, serverId);
-  if (!record || !getMembershipRole(db, record.workspaceId, userId)) return null;
-  return definitionFor(db, userId, record);
+export async function memberServerDefinition(db: Db, userId: string, serverId: string): Promise<ServerDefinition | null> {
+  const record = await getServerByIdUnscoped(db, serverId);
+  if (!record || !(await getMembershipRole(db, record.workspaceId, userId))) return null;
+  return await definitionFor(db, userId, record);
 }

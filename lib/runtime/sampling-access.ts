@@ -44,19 +44,20 @@ export function reviewRequired(input: {
 export type SamplingAccess = { ok: true; model: ModelConfig; review: boolean; workspaceId: string } | { ok: false; reason: string };
 
 /** Resolve the model and the review for `userId`'s connection to the stored server `serverId`. */
-export function samplingAccess(
+export async function samplingAccess(
   db: Db,
   userId: string,
   server: { id: string; config: ServerConfig },
   env: EnvBag = environment(),
-): SamplingAccess {
-  const record = getServerByIdUnscoped(db, server.id);
+): Promise<SamplingAccess> {
+  const record = await getServerByIdUnscoped(db, server.id);
   if (!record) return { ok: false, reason: "the server is not stored in this instance" };
   // A connection outliving a removal must not spend the workspace's model or anyone's key.
-  if (!getMembershipRole(db, record.workspaceId, userId)) return { ok: false, reason: "you are not a member of this server's workspace" };
-  const resolution = userModelResolution(db, userId, workspaceModelChoice(db, record.workspaceId));
+  if (!(await getMembershipRole(db, record.workspaceId, userId)))
+    return { ok: false, reason: "you are not a member of this server's workspace" };
+  const resolution = await userModelResolution(db, userId, workspaceModelChoice(db, record.workspaceId));
   if (!resolution.ok) return { ok: false, reason: `No model is configured for sampling: ${resolution.reason}` };
-  const creatorIsAdmin = !!record.createdBy && getUserById(db, record.createdBy)?.isAdmin === true;
+  const creatorIsAdmin = !!record.createdBy && (await getUserById(db, record.createdBy))?.isAdmin === true;
   const review = reviewRequired({ configured: server.config.sampling?.review, creatorIsAdmin, optionalFor: reviewOptionalFor(env) });
   return { ok: true, model: resolution.config, review, workspaceId: record.workspaceId };
 }

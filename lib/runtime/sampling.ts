@@ -103,11 +103,11 @@ export class SamplingHost {
     trace: ModelCallParent,
   ): ReturnType<SamplingProvider> {
     // The chat's model for this workspace (the workspace default included) and the review rule.
-    const access = samplingAccess(getDb(), userId, server);
+    const access = await samplingAccess(getDb(), userId, server);
     if (!access.ok) throw new McpError(USER_REJECTED, access.reason);
     // A used-up monthly budget refuses sampling as it refuses new chat turns (docs/usage.md#budgets).
     try {
-      assertWithinBudget(getDb(), userId, access.workspaceId);
+      await assertWithinBudget(getDb(), userId, access.workspaceId);
     } catch (error) {
       if (error instanceof AppError) throw new McpError(USER_REJECTED, `${error.code}: ${error.message}`);
       throw error;

@@ -14,8 +14,8 @@ import { setContentCapture } from "../telemetry/state";
 export const CONTENT_CAPTURE_KEY = "telemetry.capture_content";
 
 /** Whether an administrator turned content capture on (off until one does). */
-export function storedContentCapture(db: Db): boolean {
-  return getInstanceMeta(db, CONTENT_CAPTURE_KEY) === "on";
+export async function storedContentCapture(db: Db): Promise<boolean> {
+  return (await getInstanceMeta(db, CONTENT_CAPTURE_KEY)) === "on";
 }
 
 /** Start telemetry once per process; resolves to whether spans are exported. */
@@ -24,6 +24,6 @@ export async function startAppTelemetry(): Promise<boolean> {
   const db = getDb();
   // drizzle keeps the driver's connection as `$client` (its type leaves it out of `Db`).
   traceSqliteClient((db as unknown as { $client: { prepare(sql: string): unknown } }).$client);
-  setContentCapture(storedContentCapture(db));
+  setContentCapture(await storedContentCapture(db));
   return true;
 }

@@ -19,13 +19,19 @@ export interface ChangeActor {
 }
 
 /** Apply and audit the consequences of `existing` becoming `record` with `config` (the clear config). */
-export function recordServerChange(db: Db, actor: ChangeActor, existing: ServerRecord, record: ServerRecord, config: ServerConfig): void {
+export async function recordServerChange(
+  db: Db,
+  actor: ChangeActor,
+  existing: ServerRecord,
+  record: ServerRecord,
+  config: ServerConfig,
+): Promise<void> {
   const mode = { from: credentialModeOf(existing.config), to: credentialModeOf(config) };
   const origin = { from: secretOrigin(existing.config), to: secretOrigin(config) };
   const moved = origin.from !== origin.to;
-  const audit = (action: string, detail: unknown) =>
-    recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action, target: record.id, detail });
-  audit("server.update", {
+  const audit = async (action: string, detail: unknown) =>
+    await recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action, target: record.id, detail });
+  await audit("server.update", {
     name: record.name,
     ...(moved ? { origin } : {}),
     ...(mode.from !== mode.to ? { credentials: mode } : {}),
@@ -33,12 +39,12 @@ export function recordServerChange(db: Db, actor: ChangeActor, existing: ServerR
   if (mode.from !== mode.to) {
     // Either way nobody's tokens carry over: leaving `shared` stops using the account's tokens for
     // everyone; entering it waits for an explicit Connect for everyone (no fallback to anyone's own).
-    setSharedCredentialsUserId(db, existing, null);
-    audit("server.credentials_mode", mode);
+    await setSharedCredentialsUserId(db, existing, null);
+    await audit("server.credentials_mode", mode);
   }
   if (moved) {
-    const heldMembers = holdMemberValues(db, record.id, origin.from);
+    const heldMembers = await holdMemberValues(db, record.id, origin.from);
     // Addressed to the creator (`notify`): the workspace audit view shows it to its owners and admins.
-    audit("server.address_change", { name: record.name, origin, credentials: mode, heldMembers, notify: existing.createdBy });
+    await audit("server.address_change", { name: record.name, origin, credentials: mode, heldMembers, notify: existing.createdBy });
   }
 }

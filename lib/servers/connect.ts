@@ -50,7 +50,7 @@ export async function beginConnect(db: Db, deps: OAuthDeps, caller: ConnectCalle
     assertSharedManager(caller);
     const result = await beginAuthorization(forEveryoneDeps(deps), caller.id, server);
     // No redirect needed (the AS granted at once): the tokens are stored, adopt them now.
-    if (result.status === "authorized") adoptSharedAccount(db, caller.id, { id: server.id, workspaceId: caller.workspaceId });
+    if (result.status === "authorized") await adoptSharedAccount(db, caller.id, { id: server.id, workspaceId: caller.workspaceId });
     return result;
   }
   if (shared) {
@@ -64,9 +64,9 @@ export async function beginConnect(db: Db, deps: OAuthDeps, caller: ConnectCalle
  * A Connect for everyone completed: from now on every member's calls use `userId`'s shared tokens
  * (any other person's shared tokens for the server are forgotten). Audited.
  */
-export function adoptSharedAccount(db: Db, userId: string, server: Pick<ServerRecord, "id" | "workspaceId">): void {
-  setSharedCredentialsUserId(db, server, userId);
-  recordAudit(db, { actorId: userId, workspaceId: server.workspaceId, action: "server.shared_connect", target: server.id });
+export async function adoptSharedAccount(db: Db, userId: string, server: Pick<ServerRecord, "id" | "workspaceId">): Promise<void> {
+  await setSharedCredentialsUserId(db, server, userId);
+  await recordAudit(db, { actorId: userId, workspaceId: server.workspaceId, action: "server.shared_connect", target: server.id });
 }
 
 /**
@@ -77,8 +77,8 @@ export function adoptSharedAccount(db: Db, userId: string, server: Pick<ServerRe
 export async function endConnect(db: Db, deps: OAuthDeps, caller: ConnectCaller, server: ServerDefinition) {
   if (credentialModeOf(server.config) !== "shared") return { ...(await disconnect(deps, caller.id, server)), shared: false };
   assertSharedManager(caller);
-  const result = await disconnect(forEveryoneDeps(deps), credentialAccountFor(db, caller.id, server).userId, server);
-  setSharedCredentialsUserId(db, { id: server.id, workspaceId: caller.workspaceId }, null);
-  recordAudit(db, { actorId: caller.id, workspaceId: caller.workspaceId, action: "server.shared_disconnect", target: server.id });
+  const result = await disconnect(forEveryoneDeps(deps), (await credentialAccountFor(db, caller.id, server)).userId, server);
+  await setSharedCredentialsUserId(db, { id: server.id, workspaceId: caller.workspaceId }, null);
+  await recordAudit(db, { actorId: caller.id, workspaceId: caller.workspaceId, action: "server.shared_disconnect", target: server.id });
   return { ...result, shared: true };
 }

@@ -37,10 +37,10 @@ export function sharedAccountUserId(record: ServerRecord): string | null {
  * which is empty (only the account in use keeps one, db/queries/servers.ts): the server then
  * waits in "needs authorization" until an owner or admin connects it for everyone.
  */
-export function credentialAccountFor(db: Db, callerId: string, server: ServerDefinition): CredentialAccount {
+export async function credentialAccountFor(db: Db, callerId: string, server: ServerDefinition): Promise<CredentialAccount> {
   if (credentialModeOf(server.config) !== "shared") return { userId: callerId, forEveryone: false };
   // By id alone: the caller's access was checked before the engine got the definition.
-  const record = getServerByIdUnscoped(db, server.id);
+  const record = await getServerByIdUnscoped(db, server.id);
   return { userId: (record && sharedAccountUserId(record)) ?? callerId, forEveryone: true };
 }
 
@@ -49,12 +49,12 @@ export function credentialAccountFor(db: Db, callerId: string, server: ServerDef
  * server, each per-member header/env key set to the caller's own value, left out while unset or
  * held (entered for another origin than the server's current one).
  */
-export function definitionFor(db: Db, userId: string, record: ServerRecord): ServerDefinition {
-  const definition = toServerDefinition(db, record);
+export async function definitionFor(db: Db, userId: string, record: ServerRecord): Promise<ServerDefinition> {
+  const definition = await toServerDefinition(db, record);
   if (!record.memberKeys.length || credentialModeOf(record.config) === "shared") return definition;
   const origin = secretOrigin(definition.config);
   const own = Object.fromEntries(
-    Object.entries(readMemberValues(db, userId, record.id))
+    Object.entries(await readMemberValues(db, userId, record.id))
       .filter(([, entry]) => isSendable(entry, origin))
       .map(([key, entry]) => [key, entry.value]),
   );

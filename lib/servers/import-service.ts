@@ -39,47 +39,63 @@ function read(text: string, inputs: Record<string, string> | undefined) {
 }
 
 /** Why an entry cannot be saved by this actor in this workspace, or undefined. */
-function refusal(db: Db, actor: Actor, entry: ImportEntry): string | undefined {
+async function refusal(db: Db, actor: Actor, entry: ImportEntry): Promise<string | undefined> {
   if (!entry.valid) return entry.error;
   if (entry.needsConsent && !actor.isAdmin) return `server "${entry.name}": only instance administrators can add stdio (command) servers`;
-  if (serverNameTaken(db, actor.workspaceId, entry.name)) return `server "${entry.name}": a server with this name already exists here`;
+  if (await serverNameTaken(db, actor.workspaceId, entry.name))
+    return `server "${entry.name}": a server with this name already exists here`;
   return undefined;
 }
 
 /** The preview: every entry with its validation result for this actor; nothing is saved. */
-export function previewImport(db: Db, actor: Actor, request: ImportRequest): { format: string; servers: ImportPreviewEntry[] } {
+export async function previewImport(
+  db: Db,
+  actor: Actor,
+  request: ImportRequest,
+): Promise<{ format: string; servers: ImportPreviewEntry[] }> {
   const { format, servers } = read(request.text, request.inputs);
   return {
     format,
-    servers: servers.map((entry) => {
-      const error = refusal(db, actor, entry);
-      const config = entry.valid ? (splitSecrets(entry.config as ServerConfig).masked as Record<string, unknown>) : maskLoose(entry.config);
-      const launch =
-        entry.valid && entry.needsConsent
-          ? describeLaunch(entry.config as ServerConfig, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(environment()) }).text
-          : null;
-      return { ...entry, config, launch, valid: error === undefined, ...(error ? { error } : {}) };
-    }),
+    servers: await Promise.all(
+      servers.map(async (entry) => {
+        const error = await refusal(db, actor, entry);
+        const config = entry.valid
+          ? (splitSecrets(entry.config as ServerConfig).masked as Record<string, unknown>)
+          : maskLoose(entry.config);
+        const launch =
+          entry.valid && entry.needsConsent
+            ? describeLaunch(entry.config as ServerConfig, { mode: sandboxMode(), limits: sandboxLimitsFromEnv(environment()) }).text
+            : null;
+        return { ...entry, config, launch, valid: error === undefined, ...(error ? { error } : {}) };
+      }),
+    ),
   };
 }
 
 /** Save the confirmed entries (all checked before the first is saved); returns the new ids. */
-export function confirmImport(db: Db, actor: Actor, request: ImportRequest & { confirm: string[] }): { created: string[] } {
+export async function confirmImport(db: Db, actor: Actor, request: ImportRequest & { confirm: string[] }): Promise<{ created: string[] }> {
   const { servers } = read(request.text, request.inputs);
-  const chosen = request.confirm.map((name) => {
-    const entry = servers.find((s) => s.name === name);
-    if (!entry) throw new AppError("request.invalid", `No server named "${name}" in the import.`, "confirm");
-    const problem = refusal(db, actor, entry);
-    if (problem) throw new AppError(entry.needsConsent && !actor.isAdmin ? "auth.forbidden" : "server.invalid_config", problem, "confirm");
-    return entry;
-  });
-  return { created: chosen.map((entry) => addServer(db, actor, newServerSchema.parse({ name: entry.name, config: entry.config })).id) };
+  const chosen = await Promise.all(
+    request.confirm.map(async (name) => {
+      const entry = servers.find((s) => s.name === name);
+      if (!entry) throw new AppError("request.invalid", `No server named "${name}" in the import.`, "confirm");
+      const problem = await refusal(db, actor, entry);
+      if (problem)
+        throw new AppError(entry.needsConsent && !actor.isAdmin ? "auth.forbidden" : "server.invalid_config", problem, "confirm");
+      return entry;
+    }),
+  );
+  return {
+    created: await Promise.all(
+      chosen.map(async (entry) => (await addServer(db, actor, newServerSchema.parse({ name: entry.name, config: entry.config }))).id),
+    ),
+  };
 }
 
 /** The workspace's servers as an `mcp_servers:` document, secrets as placeholders. */
-export function exportWorkspaceServers(db: Db, actor: Actor, format: "yaml" | "json"): string {
+export async function exportWorkspaceServers(db: Db, actor: Actor, format: "yaml" | "json"): Promise<string> {
   return exportServers(
-    listServersByWorkspace(db, actor.workspaceId).map((record) => ({
+    (await listServersByWorkspace(db, actor.workspaceId)).map((record) => ({
       name: record.name,
       config: record.config as Record<string, unknown>,
     })),

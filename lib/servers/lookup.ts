@@ -7,8 +7,8 @@ import { getServerById, type ServerRecord } from "../../db/queries/servers";
 import { AppError } from "../errors";
 
 /** One server of the actor's workspace, or `server.not_found` (404). */
-export function getServer(db: Db, actor: { workspaceId: string }, id: string): ServerRecord {
-  const record = getServerById(db, { id, workspaceId: actor.workspaceId });
+export async function getServer(db: Db, actor: { workspaceId: string }, id: string): Promise<ServerRecord> {
+  const record = await getServerById(db, { id, workspaceId: actor.workspaceId });
   if (!record) throw new AppError("server.not_found", "No such server.");
   return record;
 }

@@ -28,8 +28,8 @@ function decode(valueEnc: string): Record<string, MemberValue> {
 }
 
 /** The member's stored values for the server's per-member keys (`headers.X`, `env.Y`), decrypted. */
-export function readMemberValues(db: Db, userId: string, serverId: string): Record<string, MemberValue> {
-  const row = getCredential(db, { userId, serverId, kind: MEMBER_VALUES_KIND });
+export async function readMemberValues(db: Db, userId: string, serverId: string): Promise<Record<string, MemberValue>> {
+  const row = await getCredential(db, { userId, serverId, kind: MEMBER_VALUES_KIND });
   return row ? decode(row.valueEnc) : {};
 }
 
@@ -39,10 +39,10 @@ export function isSendable(entry: MemberValue, origin: string | null): boolean {
 }
 
 /** Store the member's values (encrypted); only keys the server marks per-member are kept. */
-export function writeMemberValues(db: Db, userId: string, record: ServerRecord, values: Record<string, MemberValue>): void {
+export async function writeMemberValues(db: Db, userId: string, record: ServerRecord, values: Record<string, MemberValue>): Promise<void> {
   const allowed = new Set(record.memberKeys);
   const kept = Object.fromEntries(Object.entries(values).filter(([key]) => allowed.has(key)));
-  putCredential(db, { userId, serverId: record.id, kind: MEMBER_VALUES_KIND }, { valueEnc: sealJson(kept), expiresAt: null });
+  await putCredential(db, { userId, serverId: record.id, kind: MEMBER_VALUES_KIND }, { valueEnc: sealJson(kept), expiresAt: null });
 }
 
 /**
@@ -50,14 +50,14 @@ export function writeMemberValues(db: Db, userId: string, record: ServerRecord, 
  * origin gets that one, so none is sent to the new address until its member confirms it there.
  * Returns how many members have values held.
  */
-export function holdMemberValues(db: Db, serverId: string, previousOrigin: string | null): number {
-  const rows = listServerCredentials(db, { serverId, kind: MEMBER_VALUES_KIND });
+export async function holdMemberValues(db: Db, serverId: string, previousOrigin: string | null): Promise<number> {
+  const rows = await listServerCredentials(db, { serverId, kind: MEMBER_VALUES_KIND });
   for (const row of rows) {
     const values = decode(row.valueEnc);
     const bound = Object.fromEntries(
       Object.entries(values).map(([key, entry]) => [key, entry.origin === undefined ? { ...entry, origin: previousOrigin } : entry]),
     );
-    putCredential(db, { userId: row.userId, serverId, kind: MEMBER_VALUES_KIND }, { valueEnc: sealJson(bound), expiresAt: null });
+    await putCredential(db, { userId: row.userId, serverId, kind: MEMBER_VALUES_KIND }, { valueEnc: sealJson(bound), expiresAt: null });
   }
   return rows.length;
 }

@@ -18,10 +18,10 @@ import type { Actor } from "./service";
  * The server's per-member keys and, for each, whether the caller has set a value and whether it is
  * held for a new address (`origin` is the address a confirmation would bind it to).
  */
-export function memberValuesView(db: Db, actor: Actor, serverId: string) {
-  const record = getServer(db, actor, serverId);
-  const origin = secretOrigin(toServerDefinition(db, record).config);
-  const own = readMemberValues(db, actor.id, record.id);
+export async function memberValuesView(db: Db, actor: Actor, serverId: string) {
+  const record = await getServer(db, actor, serverId);
+  const origin = secretOrigin((await toServerDefinition(db, record)).config);
+  const own = await readMemberValues(db, actor.id, record.id);
   return {
     origin,
     keys: record.memberKeys.map((key) => ({
@@ -37,13 +37,13 @@ export function memberValuesView(db: Db, actor: Actor, serverId: string) {
  * the server's current address (a held value is sent again from then on), an empty string removes
  * it, a key left out stays as it is (held or not).
  */
-export function setMemberValues(db: Db, actor: Actor, serverId: string, values: Record<string, string>) {
-  const record = getServer(db, actor, serverId);
+export async function setMemberValues(db: Db, actor: Actor, serverId: string, values: Record<string, string>) {
+  const record = await getServer(db, actor, serverId);
   const allowed = new Set(record.memberKeys);
   const unknown = Object.keys(values).find((key) => !allowed.has(key));
   if (unknown) throw new AppError("request.invalid", `\`${unknown}\` is not a per-member key of this server`, `values.${unknown}`);
-  const origin = secretOrigin(toServerDefinition(db, record).config);
-  const stored = readMemberValues(db, actor.id, record.id);
+  const origin = secretOrigin((await toServerDefinition(db, record)).config);
+  const stored = await readMemberValues(db, actor.id, record.id);
   const next: Record<string, MemberValue> = {};
   const confirmed: string[] = [];
   for (const key of record.memberKeys) {
@@ -57,13 +57,13 @@ export function setMemberValues(db: Db, actor: Actor, serverId: string, values: 
       next[key] = { value: stored[key].value, origin };
     } else if (value !== "") next[key] = { value, origin };
   }
-  writeMemberValues(db, actor.id, record, next);
-  recordAudit(db, {
+  await writeMemberValues(db, actor.id, record, next);
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "server.member_values",
     target: record.id,
     detail: { keys: Object.keys(next), ...(confirmed.length ? { confirmedFor: origin, confirmed } : {}) },
   });
-  return memberValuesView(db, actor, serverId);
+  return await memberValuesView(db, actor, serverId);
 }

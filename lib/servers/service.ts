@@ -28,19 +28,24 @@ import { assertServerRoom } from "../quotas";
 import { describeLaunch, sandboxLimitsFromEnv } from "../mcp/sandbox";
 import type { AccessEffects } from "../domain/access-effects";
 import { splitSecrets, type ServerSecrets } from "../../db/server-secrets";
+import { withTransaction } from "../../db/transaction";
 
 /** The caller of a server use case: who, in which workspace. */
 export type Actor = { id: string; isAdmin: boolean; workspaceId: string };
 
 /** The server list of the workspace for the caller: masked, with whose account shared servers use. */
-export function listServers(db: Db, actor: Actor) {
-  return listServersByWorkspace(db, actor.workspaceId).map((record) => serverView(record, { sharedBy: sharedByName(db, record) }));
+export async function listServers(db: Db, actor: Actor) {
+  return await Promise.all(
+    (await listServersByWorkspace(db, actor.workspaceId)).map(async (record) =>
+      serverView(record, { sharedBy: await sharedByName(db, record) }),
+    ),
+  );
 }
 
 /** The name of the member whose account a shared server uses, or null. */
-export function sharedByName(db: Db, record: ServerRecord): string | null {
+export async function sharedByName(db: Db, record: ServerRecord): Promise<string | null> {
   const userId = sharedAccountUserId(record);
-  return userId ? (getUserById(db, userId)?.name ?? null) : null;
+  return userId ? ((await getUserById(db, userId))?.name ?? null) : null;
 }
 
 /**
@@ -71,8 +76,8 @@ export function serverView(record: ServerRecord, extra: { sharedBy?: string | nu
 
 // `membersMay`: a plain member may too (a remote catalog entry where the workspace allows it); a
 // non-member never.
-function assertCanManage(db: Db, actor: Actor, membersMay = false): void {
-  const role = getMembershipRole(db, actor.workspaceId, actor.id);
+async function assertCanManage(db: Db, actor: Actor, membersMay = false): Promise<void> {
+  const role = await getMembershipRole(db, actor.workspaceId, actor.id);
   if (role === "owner" || role === "admin" || (membersMay && role === "member")) return;
   throw new AppError("auth.forbidden", "Only workspace owners and admins can change servers.");
 }
@@ -106,23 +111,27 @@ export interface AddOptions {
 }
 
 /** Create a server from `{name, config}` parsed at the boundary (`newServerSchema`, lib/servers/input.ts). */
-export function addServer(db: Db, actor: Actor, input: NewServerInput, options: AddOptions = {}): ServerRecord {
+export async function addServer(db: Db, actor: Actor, input: NewServerInput, options: AddOptions = {}): Promise<ServerRecord> {
   const { name, config } = input;
   const memberKeys = checkMemberKeys(input.memberKeys, config);
-  assertCanManage(db, actor, options.membersMay === true && transportOf(config) === "http");
+  await assertCanManage(db, actor, options.membersMay === true && transportOf(config) === "http");
   assertMayUseTransport(actor, config);
-  assertServerRoom(listServersByWorkspace(db, actor.workspaceId).length);
-  if (serverNameTaken(db, actor.workspaceId, name))
-    throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
-  const record = createServer(db, {
-    workspaceId: actor.workspaceId,
-    name,
-    config,
-    createdBy: actor.id,
-    memberKeys,
-    catalog: options.catalog,
+  // The room and name checks and the insert in one transaction: two adds at once must not both pass
+  // them (the lookups are async, so another request can run between check and insert).
+  const record = await withTransaction(db, async (tx) => {
+    assertServerRoom((await listServersByWorkspace(tx, actor.workspaceId)).length);
+    if (await serverNameTaken(tx, actor.workspaceId, name))
+      throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
+    return await createServer(tx, {
+      workspaceId: actor.workspaceId,
+      name,
+      config,
+      createdBy: actor.id,
+      memberKeys,
+      catalog: options.catalog,
+    });
   });
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "server.create",
@@ -142,11 +151,11 @@ export function addServer(db: Db, actor: Actor, input: NewServerInput, options: 
  * edit moves the server to another origin (scheme, host, port): then they must be entered again.
  * `catalogVersion`: the edit applies that catalog version (remembered, audited as `server.catalog_update`).
  */
-export function changeServer(db: Db, actor: Actor, id: string, input: ServerInput, catalogVersion?: string): ServerRecord {
-  const existing = getServer(db, actor, id);
+export async function changeServer(db: Db, actor: Actor, id: string, input: ServerInput, catalogVersion?: string): Promise<ServerRecord> {
+  const existing = await getServer(db, actor, id);
   const name = input.name ?? existing.name;
   let config = existing.config;
-  const stored = readServerSecrets(db, existing);
+  const stored = await readServerSecrets(db, existing);
   if (input.config !== undefined) {
     const parsed = input.config;
     const restored = restoreMaskedSecrets(parsed, stored, secretOrigin(parsed) === secretOrigin(existing.config));
@@ -167,17 +176,17 @@ export function changeServer(db: Db, actor: Actor, id: string, input: ServerInpu
     config = restoreMaskedSecrets(existing.config, stored).config;
   }
   const memberKeys = checkMemberKeys(input.memberKeys, config);
-  assertCanManage(db, actor);
+  await assertCanManage(db, actor);
   // Changing an existing stdio server, or turning a server into one, both need an administrator.
   assertMayUseTransport(actor, existing.config);
   assertMayUseTransport(actor, config);
-  if (serverNameTaken(db, actor.workspaceId, name, id))
+  if (await serverNameTaken(db, actor.workspaceId, name, id))
     throw new AppError("server.name_taken", `A server named "${name}" already exists in this workspace.`, "name");
-  const record = updateServer(db, existing, { name, config, memberKeys, catalogVersion });
+  const record = await updateServer(db, existing, { name, config, memberKeys, catalogVersion });
   if (!record) throw new AppError("server.not_found", "No such server.");
-  recordServerChange(db, actor, existing, record, config);
+  await recordServerChange(db, actor, existing, record, config);
   if (catalogVersion)
-    recordAudit(db, {
+    await recordAudit(db, {
       actorId: actor.id,
       workspaceId: actor.workspaceId,
       action: "server.catalog_update",
@@ -194,10 +203,15 @@ export function changeServer(db: Db, actor: Actor, id: string, input: ServerInpu
  * credential mode, or a secret value (header, env, OAuth client secret, secret URL); null for
  * anything else (name, args, a non-secret field). Decided before anything is stored.
  */
-export function sensitiveServerChange(db: Db, actor: Actor, id: string, input: ServerInput): "origin" | "credentials" | "secrets" | null {
+export async function sensitiveServerChange(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: ServerInput,
+): Promise<"origin" | "credentials" | "secrets" | null> {
   if (input.config === undefined) return null;
-  const existing = getServer(db, actor, id);
-  const stored = readServerSecrets(db, existing);
+  const existing = await getServer(db, actor, id);
+  const stored = await readServerSecrets(db, existing);
   if (secretOrigin(input.config) !== secretOrigin(existing.config)) return "origin";
   if (credentialModeOf(input.config) !== credentialModeOf(existing.config)) return "credentials";
   const restored = restoreMaskedSecrets(input.config, stored);
@@ -219,13 +233,13 @@ function sameSecrets(a: ServerSecrets, b: ServerSecrets): boolean {
 }
 
 /** Delete a server. */
-export function removeServer(db: Db, actor: Actor, id: string): void {
-  const existing = getServer(db, actor, id);
-  assertCanManage(db, actor);
+export async function removeServer(db: Db, actor: Actor, id: string): Promise<void> {
+  const existing = await getServer(db, actor, id);
+  await assertCanManage(db, actor);
   if (existing.transport === "stdio" && !actor.isAdmin)
     throw new AppError("auth.forbidden", "Only instance administrators can remove stdio servers.");
-  deleteServer(db, existing);
-  recordAudit(db, {
+  await deleteServer(db, existing);
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "server.delete",
@@ -236,24 +250,24 @@ export function removeServer(db: Db, actor: Actor, id: string): void {
 }
 
 /** One server's view, or a 404. */
-export function serverViewById(db: Db, actor: Actor, id: string) {
-  const record = getServer(db, actor, id);
-  return serverView(record, { sharedBy: sharedByName(db, record) });
+export async function serverViewById(db: Db, actor: Actor, id: string) {
+  const record = await getServer(db, actor, id);
+  return serverView(record, { sharedBy: await sharedByName(db, record) });
 }
 
 /** `addServer`, answered as its view. */
-export function addServerView(db: Db, actor: Actor, input: NewServerInput, options: AddOptions = {}) {
-  return serverView(addServer(db, actor, input, options));
+export async function addServerView(db: Db, actor: Actor, input: NewServerInput, options: AddOptions = {}) {
+  return serverView(await addServer(db, actor, input, options));
 }
 
 /** `changeServer`, answered as its view (`catalogVersion`: the catalog version the change applies). */
-export function changeServerView(db: Db, actor: Actor, id: string, input: ServerInput, catalogVersion?: string) {
-  const record = changeServer(db, actor, id, input, catalogVersion);
-  return serverView(record, { sharedBy: sharedByName(db, record) });
+export async function changeServerView(db: Db, actor: Actor, id: string, input: ServerInput, catalogVersion?: string) {
+  const record = await changeServer(db, actor, id, input, catalogVersion);
+  return serverView(record, { sharedBy: await sharedByName(db, record) });
 }
 
 /** Delete a server and close every member's live connection to it. */
 export async function removeServerNow(db: Db, actor: Actor, id: string, effects: AccessEffects): Promise<void> {
-  removeServer(db, actor, id);
+  await removeServer(db, actor, id);
   await effects.closeConnections(null, [id]);
 }

@@ -31,7 +31,7 @@ export async function gateHandCall(
   // Connects if needed and throws when the server cannot be reached, before anything is decided;
   // the gate decides on this very listing (the tools are listed once).
   const listed = await pool.session(caller.id, server).listTools();
-  const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
+  const gate = await ToolGate.open({ db, pool, user: caller, servers: [server] });
   await gate.refresh(listed);
   const tool = gate.serverTool(server.id, rawName);
   if (!tool) return { action: "allow" };
@@ -55,7 +55,7 @@ export async function handCallPolicies(
   server: ServerDefinition,
 ) {
   const tools = await listToolsWithHeld(db, pool, caller, server);
-  const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
+  const gate = await ToolGate.open({ db, pool, user: caller, servers: [server] });
   await gate.refresh();
   return tools.map((tool) => {
     if (tool.held) return { ...tool, policy: { action: "held" as const, reason: `${tool.held} definition waiting for review` } };
@@ -71,15 +71,15 @@ export async function handCallPolicies(
 }
 
 /** Audit one finished hand call (never the arguments or the result: they may hold secrets). */
-export function auditHandCall(
+export async function auditHandCall(
   db: Db,
   caller: TrustActor,
   server: ServerDefinition,
   rawName: string,
   policy: HandCallPolicy,
   outcome: ToolCallOutcome,
-): void {
-  recordAudit(db, {
+): Promise<void> {
+  await recordAudit(db, {
     actorId: caller.id,
     workspaceId: caller.workspaceId,
     action: "tool.called_by_hand",

@@ -13,17 +13,17 @@ export interface TrustActor {
 }
 
 /** Workspace owners and admins: the roles that manage the workspace's servers (in a personal workspace, its owner). */
-function managesWorkspace(db: Db, user: TrustActor): boolean {
-  const role = getMembershipRole(db, user.workspaceId, user.id);
+async function managesWorkspace(db: Db, user: TrustActor): Promise<boolean> {
+  const role = await getMembershipRole(db, user.workspaceId, user.id);
   return role === "owner" || role === "admin";
 }
 
 /** Whoever may mark the server trusted and review its held tools: the workspace's owners and admins. */
-export function canManageServer(db: Db, user: TrustActor): boolean {
-  return managesWorkspace(db, user);
+export async function canManageServer(db: Db, user: TrustActor): Promise<boolean> {
+  return await managesWorkspace(db, user);
 }
 
 /** Workspace owners and admins set the policies members cannot loosen. */
-export function canManageWorkspacePolicies(db: Db, user: TrustActor): boolean {
-  return managesWorkspace(db, user);
+export async function canManageWorkspacePolicies(db: Db, user: TrustActor): Promise<boolean> {
+  return await managesWorkspace(db, user);
 }

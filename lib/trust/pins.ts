@@ -13,6 +13,7 @@ import { AppError } from "../errors";
 import { LookupCache } from "../lookup-cache";
 import type { RegisteredTool } from "../mcp/types";
 import { definitionHash, definitionOf } from "./definition-hash";
+import { withTransaction } from "../../db/transaction";
 
 /** Why a tool is held: `new` (never approved) or `changed` (differs from the approved definition). */
 export type HeldState = "new" | "changed";
@@ -23,8 +24,8 @@ export interface PinActor {
   workspaceId?: string | null;
 }
 
-function audit(db: Db, actor: PinActor, action: string, serverId: string, detail: Record<string, unknown>) {
-  recordAudit(db, { actorId: actor.userId, workspaceId: actor.workspaceId ?? null, action, target: `server:${serverId}`, detail });
+async function audit(db: Db, actor: PinActor, action: string, serverId: string, detail: Record<string, unknown>) {
+  await recordAudit(db, { actorId: actor.userId, workspaceId: actor.workspaceId ?? null, action, target: `server:${serverId}`, detail });
 }
 
 function nextPin(
@@ -65,7 +66,7 @@ function sameHashes(a: Map<string, string>, b: Map<string, string>): boolean {
  * Compare one server's listed tools with its pins (pinning them all on the first listing) and
  * return the held ones by raw tool name. Wrapper tools are ours, not the server's: never pinned.
  */
-export function syncToolPins(db: Db, serverId: string, listed: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
+export async function syncToolPins(db: Db, serverId: string, listed: RegisteredTool[], actor: PinActor): Promise<Map<string, HeldState>> {
   // A pin is keyed by (server, raw name): a second tool of one name (a server defect the engine
   // already refuses, lib/mcp/discovery.ts) must never take turns with the first under one key.
   const names = new Set<string>();
@@ -73,31 +74,31 @@ export function syncToolPins(db: Db, serverId: string, listed: RegisteredTool[],
   const hashes = new Map(tools.map((tool) => [tool.rawName, definitionHash(tool)]));
   const last = lastSyncs.get(serverId, generationOf(db));
   if (last && sameHashes(last.hashes, hashes)) return new Map(last.held);
-  const held = syncWithStore(db, serverId, tools, actor);
+  const held = await syncWithStore(db, serverId, tools, actor);
   // Stamped after the sync's own writes, which moved the stamp.
   lastSyncs.set(serverId, generationOf(db), { hashes, held: new Map(held) });
   return held;
 }
 
-function syncWithStore(db: Db, serverId: string, tools: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
+async function syncWithStore(db: Db, serverId: string, tools: RegisteredTool[], actor: PinActor): Promise<Map<string, HeldState>> {
   // One SQLite connection: statements on `db` inside the callback run in this transaction.
-  return db.transaction(() => {
+  return await withTransaction(db, async (tx) => {
     const held = new Map<string, HeldState>();
-    if (!getServerTrust(db, serverId).pinnedAt) {
+    if (!(await getServerTrust(tx, serverId)).pinnedAt) {
       for (const tool of tools) {
         const hash = definitionHash(tool);
-        saveToolPin(db, {
+        await saveToolPin(tx, {
           ...nextPin(undefined, serverId, tool, hash),
           state: "pinned",
           approvedHash: hash,
           approvedDefinition: definitionOf(tool),
         });
       }
-      updateServerTrust(db, serverId, { pinnedAt: new Date() }, actor.userId);
-      audit(db, actor, "tools.pinned", serverId, { tools: tools.map((t) => t.rawName) });
+      await updateServerTrust(tx, serverId, { pinnedAt: new Date() }, actor.userId);
+      await audit(tx, actor, "tools.pinned", serverId, { tools: tools.map((t) => t.rawName) });
       return held;
     }
-    const pins = new Map(listToolPinsByServer(db, serverId).map((p) => [p.toolName, p]));
+    const pins = new Map((await listToolPinsByServer(tx, serverId)).map((p) => [p.toolName, p]));
     for (const tool of tools) {
       const hash = definitionHash(tool);
       const existing = pins.get(tool.rawName);
@@ -106,10 +107,10 @@ function syncWithStore(db: Db, serverId: string, tools: RegisteredTool[], actor:
         continue;
       }
       const pin = nextPin(existing, serverId, tool, hash);
-      saveToolPin(db, pin);
+      await saveToolPin(tx, pin);
       if (pin.state !== "pinned") {
         held.set(tool.rawName, pin.state);
-        audit(db, actor, "tool.held", serverId, { tool: tool.rawName, reason: pin.state, hash });
+        await audit(tx, actor, "tool.held", serverId, { tool: tool.rawName, reason: pin.state, hash });
       }
     }
     return held;
@@ -126,8 +127,8 @@ export interface HeldTool {
 }
 
 /** The server's held tools with both definitions (for the readable diff). */
-export function listHeldTools(db: Db, serverId: string): HeldTool[] {
-  return listToolPinsByServer(db, serverId)
+export async function listHeldTools(db: Db, serverId: string): Promise<HeldTool[]> {
+  return (await listToolPinsByServer(db, serverId))
     .filter((p) => p.state !== "pinned")
     .map((p) => ({
       toolName: p.toolName,
@@ -142,17 +143,23 @@ export function listHeldTools(db: Db, serverId: string): HeldTool[] {
  * Approve a held tool's current definition. `hash` is the definition the person reviewed: if the
  * server changed it again since, the approval is refused so nobody approves what they did not see.
  */
-export function approveHeldTool(db: Db, serverId: string, toolName: string, hash: string, actor: PinActor & { userId: string }): void {
-  const pin = getToolPin(db, { serverId, toolName });
+export async function approveHeldTool(
+  db: Db,
+  serverId: string,
+  toolName: string,
+  hash: string,
+  actor: PinActor & { userId: string },
+): Promise<void> {
+  const pin = await getToolPin(db, { serverId, toolName });
   if (!pin || pin.state === "pinned") throw new AppError("tool.not_held", "This tool is not waiting for review.");
   if (pin.currentHash !== hash)
     throw new AppError("tool.definition_changed", "The tool's definition changed again: review the new definition.");
-  saveToolPin(db, {
+  await saveToolPin(db, {
     ...pin,
     state: "pinned",
     approvedHash: pin.currentHash,
     approvedDefinition: pin.currentDefinition,
     approvedBy: actor.userId,
   });
-  audit(db, actor, "tool.definition_approved", serverId, { tool: toolName, reason: pin.state, hash });
+  await audit(db, actor, "tool.definition_approved", serverId, { tool: toolName, reason: pin.state, hash });
 }

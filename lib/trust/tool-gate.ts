@@ -27,12 +27,17 @@ export interface ToolGateOptions {
 export const HELD_TOOL_ERROR = "This tool's definition changed or is new and is waiting for a person to review it; it cannot run.";
 
 /** Held tools by registered name after syncing every server's pins with its current listing. */
-export function heldByName(db: Db, servers: ServerDefinition[], registered: RegisteredTool[], actor: PinActor): Map<string, HeldState> {
+export async function heldByName(
+  db: Db,
+  servers: ServerDefinition[],
+  registered: RegisteredTool[],
+  actor: PinActor,
+): Promise<Map<string, HeldState>> {
   const held = new Map<string, HeldState>();
   for (const server of servers) {
     const mine = registered.filter((t) => t.serverId === server.id);
     if (mine.length === 0) continue;
-    const byRaw = syncToolPins(db, server.id, mine, actor);
+    const byRaw = await syncToolPins(db, server.id, mine, actor);
     for (const tool of mine) {
       const state = tool.kind === "tool" ? byRaw.get(tool.rawName) : undefined;
       if (state) held.set(tool.name, state);
@@ -57,26 +62,35 @@ export class ToolGate {
   private held = new Map<string, HeldState>();
   private byName = new Map<string, RegisteredTool>();
   private readonly trust = new Map<string, ServerTrustRecord>();
-  private readonly userChoices: Map<string, ToolPolicy>;
-  private readonly workspaceChoices: Map<string, ToolPolicy>;
+  private userChoices = new Map<string, ToolPolicy>();
+  private workspaceChoices = new Map<string, ToolPolicy>();
   private readonly actor: PinActor;
   // What the last refresh offered, and the listing version and trust stamp it was computed from.
   private last: { version: number; stamp: string; offered: RegisteredTool[] } | null = null;
 
-  /** Load the stored choices and trust settings once per run. */
-  constructor(private readonly options: ToolGateOptions) {
-    const { db, user, servers } = options;
-    this.actor = { userId: user.id, workspaceId: user.workspaceId ?? null };
+  /** A gate with the stored choices and trust settings loaded (once per run). */
+  static async open(options: ToolGateOptions): Promise<ToolGate> {
+    const gate = new ToolGate(options);
+    await gate.load();
+    return gate;
+  }
+
+  private constructor(private readonly options: ToolGateOptions) {
+    this.actor = { userId: options.user.id, workspaceId: options.user.workspaceId ?? null };
+  }
+
+  // The stored choices and trust settings (queries, hence not in the constructor).
+  private async load(): Promise<void> {
+    const { db, user, servers } = this.options;
     const stamp = generationOf(db);
     for (const server of servers)
-      this.trust.set(
-        server.id,
-        storedTrust.read(server.id, stamp, () => getServerTrust(db, server.id)),
-      );
-    this.userChoices = storedChoices.read(`user\n${user.id}`, stamp, () => choicesMap(listToolPoliciesByUser(db, user.id)));
+      this.trust.set(server.id, await storedTrust.readAsync(server.id, stamp, async () => await getServerTrust(db, server.id)));
+    this.userChoices = await storedChoices.readAsync(`user\n${user.id}`, stamp, async () =>
+      choicesMap(await listToolPoliciesByUser(db, user.id)),
+    );
     const serverIds = servers.map((s) => s.id);
-    this.workspaceChoices = storedChoices.read(`servers\n${serverIds.join("\n")}`, stamp, () =>
-      choicesMap(listWorkspaceToolPolicies(db, serverIds)),
+    this.workspaceChoices = await storedChoices.readAsync(`servers\n${serverIds.join("\n")}`, stamp, async () =>
+      choicesMap(await listWorkspaceToolPolicies(db, serverIds)),
     );
   }
 
@@ -92,7 +106,7 @@ export class ToolGate {
     const last = this.last;
     if (!listed && last && version !== null && last.version === version && last.stamp === generationOf(db)) return last.offered;
     const registered = listed ?? (await pool.toolset(user.id, servers));
-    this.held = heldByName(db, servers, registered, this.actor);
+    this.held = await heldByName(db, servers, registered, this.actor);
     this.byName = new Map(registered.map((t) => [t.name, t]));
     const offered = registered.filter((t) => !this.held.has(t.name));
     // Stamped after the pin sync, whose own writes move the stamp; a version read before listing

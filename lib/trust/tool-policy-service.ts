@@ -63,26 +63,29 @@ export interface ToolPolicyRow {
  * reported as `connecting`.
  */
 export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "session">, actor: TrustActor, servers: ServerDefinition[]) {
-  const own = new Map(listToolPoliciesByUser(db, actor.id).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
+  const own = new Map((await listToolPoliciesByUser(db, actor.id)).map((p) => [policyKey(p.serverId, p.toolName), p.policy]));
   const workspace = new Map(
-    listWorkspaceToolPolicies(
-      db,
-      servers.map((s) => s.id),
+    (
+      await listWorkspaceToolPolicies(
+        db,
+        servers.map((s) => s.id),
+      )
     ).map((p) => [policyKey(p.serverId, p.toolName), p.policy]),
   );
   const results = await Promise.allSettled(servers.map((server) => pool.session(actor.id, server).listToolsWithin()));
   const rows: ToolPolicyRow[] = [];
   const errors: { serverId: string; serverName: string; message: string; connecting: boolean }[] = [];
-  results.forEach((result, index) => {
+  // In order, one after another (a forEach would not wait): each server's pins sync is a transaction.
+  for (const [index, result] of results.entries()) {
     const server = servers[index];
     if (result.status === "rejected") {
       const message = result.reason instanceof Error ? result.reason.message : String(result.reason);
       const connecting = isEngineError(result.reason, "not_connected");
       errors.push({ serverId: server.id, serverName: server.name, message: redact(message), connecting });
-      return;
+      continue;
     }
-    const trusted = getServerTrust(db, server.id).trusted;
-    const held = syncToolPins(db, server.id, result.value, { userId: actor.id, workspaceId: actor.workspaceId });
+    const trusted = (await getServerTrust(db, server.id)).trusted;
+    const held = await syncToolPins(db, server.id, result.value, { userId: actor.id, workspaceId: actor.workspaceId });
     for (const tool of result.value) {
       const toolName = policyToolName(tool);
       const key = policyKey(server.id, toolName);
@@ -103,28 +106,28 @@ export async function listToolPolicyRows(db: Db, pool: Pick<McpPool, "session">,
         isDefault: userChoice === undefined,
       });
     }
-  });
-  return { tools: rows, errors, canManageWorkspace: canManageWorkspacePolicies(db, actor) };
+  }
+  return { tools: rows, errors, canManageWorkspace: await canManageWorkspacePolicies(db, actor) };
 }
 
 /** Store or clear one policy (own, or the workspace's for owners/admins); audited. */
-export function updateToolPolicy(
+export async function updateToolPolicy(
   db: Db,
   actor: TrustActor,
   servers: ServerDefinition[],
   input: z.input<typeof toolPolicyUpdateSchema>,
-): void {
+): Promise<void> {
   if (!servers.some((s) => s.id === input.serverId)) throw new AppError("server.not_found", "No such server.");
   const ref = { serverId: input.serverId, toolName: input.toolName };
   const scope = input.scope ?? "user";
   if (scope === "workspace") {
-    if (!canManageWorkspacePolicies(db, actor))
+    if (!(await canManageWorkspacePolicies(db, actor)))
       throw new AppError("auth.forbidden", "Only workspace owners and admins can set workspace policies.");
-    if (input.policy === null) clearWorkspaceToolPolicy(db, ref);
-    else setWorkspaceToolPolicy(db, actor.id, { ...ref, policy: input.policy });
-  } else if (input.policy === null) clearToolPolicy(db, actor.id, ref);
-  else setToolPolicy(db, actor.id, { ...ref, policy: input.policy });
-  recordAudit(db, {
+    if (input.policy === null) await clearWorkspaceToolPolicy(db, ref);
+    else await setWorkspaceToolPolicy(db, actor.id, { ...ref, policy: input.policy });
+  } else if (input.policy === null) await clearToolPolicy(db, actor.id, ref);
+  else await setToolPolicy(db, actor.id, { ...ref, policy: input.policy });
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "tool.policy_changed",

@@ -25,8 +25,8 @@ export const trustUpdateSchema = z
 /** Body of `POST /api/servers/:id/tools/review`: the raw tool name and the definition hash reviewed. */
 export const toolReviewSchema = z.object({ toolName: z.string().min(1).max(500), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
 
-function assertCanManage(db: Db, actor: TrustActor, record: ServerRecord): void {
-  if (!canManageServer(db, actor)) throw new AppError("auth.forbidden", "Only the workspace's owners and admins can do this.");
+async function assertCanManage(db: Db, actor: TrustActor, record: ServerRecord): Promise<void> {
+  if (!(await canManageServer(db, actor))) throw new AppError("auth.forbidden", "Only the workspace's owners and admins can do this.");
 }
 
 /** A registered tool with its review state. */
@@ -43,7 +43,7 @@ export async function listToolsWithHeld(
   server: ServerDefinition,
 ): Promise<ToolWithHeld[]> {
   const tools = await pool.session(actor.id, server).listToolsWithin();
-  const held = syncToolPins(db, server.id, tools, { userId: actor.id, workspaceId: actor.workspaceId });
+  const held = await syncToolPins(db, server.id, tools, { userId: actor.id, workspaceId: actor.workspaceId });
   return tools.map((tool) => ({ ...displayTool(tool), held: tool.kind === "tool" ? (held.get(tool.rawName) ?? null) : null }));
 }
 
@@ -59,7 +59,7 @@ export async function serverTrustView(
   server: ServerDefinition,
   refresh: boolean,
 ) {
-  getServer(db, actor, server.id); // 404 for a server outside the caller's workspace
+  await getServer(db, actor, server.id); // 404 for a server outside the caller's workspace
   let listError: string | null = null;
   if (refresh) {
     try {
@@ -68,45 +68,51 @@ export async function serverTrustView(
       listError = redact(error instanceof Error ? error.message : String(error));
     }
   }
-  const trust = getServerTrust(db, server.id);
+  const trust = await getServerTrust(db, server.id);
   return {
     trusted: trust.trusted,
     trifectaCheck: trust.trifectaCheck,
-    canManage: canManageServer(db, actor),
-    held: listHeldTools(db, server.id),
+    canManage: await canManageServer(db, actor),
+    held: await listHeldTools(db, server.id),
     listError,
   };
 }
 
 /** Change the trusted flag and/or the trifecta check; each change is audited with old and new value. */
-export function changeServerTrust(db: Db, actor: TrustActor, serverId: string, change: z.infer<typeof trustUpdateSchema>) {
-  const record = getServer(db, actor, serverId);
-  assertCanManage(db, actor, record);
-  const before = getServerTrust(db, serverId);
-  const after = updateServerTrust(db, serverId, change, actor.id);
-  const audit = (action: string, from: boolean, to: boolean) =>
-    recordAudit(db, {
+export async function changeServerTrust(db: Db, actor: TrustActor, serverId: string, change: z.infer<typeof trustUpdateSchema>) {
+  const record = await getServer(db, actor, serverId);
+  await assertCanManage(db, actor, record);
+  const before = await getServerTrust(db, serverId);
+  const after = await updateServerTrust(db, serverId, change, actor.id);
+  const audit = async (action: string, from: boolean, to: boolean) =>
+    await recordAudit(db, {
       actorId: actor.id,
       workspaceId: actor.workspaceId,
       action,
       target: `server:${serverId}`,
       detail: { name: record.name, from, to },
     });
-  if (before.trusted !== after.trusted) audit("server.trust_changed", before.trusted, after.trusted);
-  if (before.trifectaCheck !== after.trifectaCheck) audit("server.trifecta_check_changed", before.trifectaCheck, after.trifectaCheck);
+  if (before.trusted !== after.trusted) await audit("server.trust_changed", before.trusted, after.trusted);
+  if (before.trifectaCheck !== after.trifectaCheck) await audit("server.trifecta_check_changed", before.trifectaCheck, after.trifectaCheck);
   return { trusted: after.trusted, trifectaCheck: after.trifectaCheck };
 }
 
 /** Approve the reviewed definition of a held tool (refused when it changed again since). */
-export function reviewHeldTool(db: Db, actor: TrustActor, serverId: string, body: z.infer<typeof toolReviewSchema>): void {
-  const record = getServer(db, actor, serverId);
-  assertCanManage(db, actor, record);
-  approveHeldTool(db, serverId, body.toolName, body.hash, { userId: actor.id, workspaceId: actor.workspaceId });
+export async function reviewHeldTool(db: Db, actor: TrustActor, serverId: string, body: z.infer<typeof toolReviewSchema>): Promise<void> {
+  const record = await getServer(db, actor, serverId);
+  await assertCanManage(db, actor, record);
+  await approveHeldTool(db, serverId, body.toolName, body.hash, { userId: actor.id, workspaceId: actor.workspaceId });
 }
 
 /** Held tools across the workspace's servers, from the stored pins (no connection): for the chat status. */
-export function workspaceHeldTools(db: Db, servers: ServerDefinition[]) {
-  return servers.flatMap((server) =>
-    listHeldTools(db, server.id).map((t) => ({ serverId: server.id, serverName: server.name, toolName: t.toolName, held: t.held })),
-  );
+export async function workspaceHeldTools(db: Db, servers: ServerDefinition[]) {
+  return (
+    await Promise.all(
+      servers.map(async (server) =>
+        (
+          await listHeldTools(db, server.id)
+        ).map((t) => ({ serverId: server.id, serverName: server.name, toolName: t.toolName, held: t.held })),
+      ),
+    )
+  ).flat();
 }

@@ -31,8 +31,8 @@ export function monthOf(now: Date): { from: string; resetsAt: Date } {
 }
 
 /** The budget of `userId` in `workspaceId` nearest to its limit this month, or null when none applies. */
-export function tightestBudget(db: Db, userId: string, workspaceId: string, now: Date = new Date()): BudgetStanding | null {
-  const budgets = budgetsFor(db, userId, workspaceId);
+export async function tightestBudget(db: Db, userId: string, workspaceId: string, now: Date = new Date()): Promise<BudgetStanding | null> {
+  const budgets = await budgetsFor(db, userId, workspaceId);
   if (budgets.length === 0) return null;
   const { from, resetsAt } = monthOf(now);
   // The user's own budget replaces the instance default.
@@ -41,7 +41,7 @@ export function tightestBudget(db: Db, userId: string, workspaceId: string, now:
   const standings: BudgetStanding[] = [];
   for (const budget of [personal, workspace]) {
     if (!budget || budget.monthlyLimit <= 0) continue;
-    const totals = usageTotals(db, budget.scope === "workspace" ? { from, workspaceId } : { from, userId });
+    const totals = await usageTotals(db, budget.scope === "workspace" ? { from, workspaceId } : { from, userId });
     const used = budget.unit === "tokens" ? totals.tokens : Math.floor(totals.costMicros / 10_000);
     standings.push({
       scope: budget.scope,
@@ -63,8 +63,13 @@ function budgetName(standing: BudgetStanding): string {
 }
 
 /** Throw `usage.budget_exceeded` (429, with the reset date) when a budget of the caller is used up. */
-export function assertWithinBudget(db: Db, userId: string, workspaceId: string, now: Date = new Date()): BudgetStanding | null {
-  const standing = tightestBudget(db, userId, workspaceId, now);
+export async function assertWithinBudget(
+  db: Db,
+  userId: string,
+  workspaceId: string,
+  now: Date = new Date(),
+): Promise<BudgetStanding | null> {
+  const standing = await tightestBudget(db, userId, workspaceId, now);
   if (standing && standing.ratio >= 1) {
     const retryAfter = Math.ceil((standing.resetsAt.getTime() - now.getTime()) / 1000);
     throw new AppError(

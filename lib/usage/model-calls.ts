@@ -12,16 +12,18 @@ export type ModelCallContext = Pick<ModelUsageEvent, "userId" | "workspaceId" | 
 /** `streamText` callbacks recording every model request of the run (requests of one run never overlap). */
 export function modelUsageCallbacks(db: Db, context: ModelCallContext) {
   let open: { provider: string; model: string; started: number } | null = null;
-  const close = (outcome: ModelUsageEvent["outcome"]) => {
-    if (!open) return;
-    recordModelUsage(db, { ...context, provider: open.provider, model: open.model, latencyMs: Date.now() - open.started, outcome });
+  const close = async (outcome: ModelUsageEvent["outcome"]) => {
+    const call = open;
+    if (!call) return;
+    // Cleared before the await: the next request's start may come while this one is recorded.
     open = null;
+    await recordModelUsage(db, { ...context, provider: call.provider, model: call.model, latencyMs: Date.now() - call.started, outcome });
   };
   return {
     onLanguageModelCallStart: (event: { provider: string; modelId: string }) => {
       open = { provider: event.provider, model: event.modelId, started: Date.now() };
     },
-    onLanguageModelCallEnd: (event: {
+    onLanguageModelCallEnd: async (event: {
       provider: string;
       modelId: string;
       finishReason: string;
@@ -30,7 +32,7 @@ export function modelUsageCallbacks(db: Db, context: ModelCallContext) {
     }) => {
       const started = open?.started ?? Date.now();
       open = null;
-      recordModelUsage(db, {
+      await recordModelUsage(db, {
         ...context,
         provider: event.provider,
         model: event.modelId,
@@ -39,7 +41,7 @@ export function modelUsageCallbacks(db: Db, context: ModelCallContext) {
         outcome: event.finishReason === "error" ? "error" : "ok",
       });
     },
-    onStepError: () => close("error"),
-    onAbort: () => close("aborted"),
+    onStepError: async () => await close("error"),
+    onAbort: async () => await close("aborted"),
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { RequestEndEvent } from "../mcp/types";
 import type { Db } from "../../db/client";
-import { queueMcpRequest, queueModelRequest, workspaceOfServer } from "../../db/queries/usage-rows";
+import { noteRecording, queueMcpRequest, queueModelRequest, workspaceOfServer } from "../../db/queries/usage-rows";
 import { findPrice } from "../../db/queries/usage-settings";
 import { type EnvBag, environment } from "../env";
 import { redact } from "../redact";
@@ -43,8 +43,15 @@ export function usageRecordingOn(env: EnvBag = environment()): boolean {
 const count = (value: number | undefined) => (Number.isFinite(value) && (value as number) > 0 ? Math.round(value as number) : 0);
 
 /** Record one model request: its tokens, and its cost at the price in force for its workspace. */
-export function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new Date()): void {
-  if (!usageRecordingOn()) return;
+export function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new Date()): Promise<void> {
+  if (!usageRecordingOn()) return Promise.resolve();
+  // Priced after a lookup: noted, so a flush (and the report after it) waits for its row.
+  const work = queuePricedModelRequest(db, event, at);
+  noteRecording(work);
+  return work;
+}
+
+async function queuePricedModelRequest(db: Db, event: ModelUsageEvent, at: Date): Promise<void> {
   try {
     const provider = providerOf(event.provider);
     const tokens = {
@@ -52,7 +59,7 @@ export function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new 
       outputTokens: count(event.usage?.outputTokens),
       cachedTokens: count(event.usage?.inputTokenDetails?.cacheReadTokens),
     };
-    const price = findPrice(db, event.workspaceId, provider, event.model) ?? defaultPrice(provider, event.model);
+    const price = (await findPrice(db, event.workspaceId, provider, event.model)) ?? defaultPrice(provider, event.model);
     queueModelRequest(db, {
       at,
       userId: event.userId,
@@ -83,16 +90,32 @@ export type McpRequestEvent = RequestEndEvent & { workspaceId?: string };
 const workspaces = new Map<string, string>();
 
 /** Record one MCP request; a server unknown to this instance (the command line's) is not recorded. */
-export function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new Date()): void {
-  if (!usageRecordingOn()) return;
+export function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new Date()): Promise<void> {
+  if (!usageRecordingOn()) return Promise.resolve();
+  const workspaceId = event.workspaceId ?? workspaces.get(event.serverId);
+  // The usual case queues at once; a server seen for the first time is looked up first (noted, so a
+  // flush waits for its row).
+  if (workspaceId) return queueMcpRow(db, event, workspaceId, at);
+  const work = lookUpAndQueueMcpRow(db, event, at);
+  noteRecording(work);
+  return work;
+}
+
+async function lookUpAndQueueMcpRow(db: Db, event: McpRequestEvent, at: Date): Promise<void> {
   try {
-    let workspaceId = event.workspaceId ?? workspaces.get(event.serverId);
-    if (!workspaceId) {
-      workspaceId = workspaceOfServer(db, event.serverId) ?? undefined;
-      if (!workspaceId) return;
-      if (workspaces.size > 10_000) workspaces.clear();
-      workspaces.set(event.serverId, workspaceId);
-    }
+    const workspaceId = (await workspaceOfServer(db, event.serverId)) ?? undefined;
+    if (!workspaceId) return;
+    if (workspaces.size > 10_000) workspaces.clear();
+    workspaces.set(event.serverId, workspaceId);
+    await queueMcpRow(db, event, workspaceId, at);
+  } catch (error) {
+    console.error("[switchboard] usage of an MCP request not recorded:", redact(String(error)));
+  }
+}
+
+// Synchronous: the row is in the queue when this returns.
+function queueMcpRow(db: Db, event: McpRequestEvent, workspaceId: string, at: Date): Promise<void> {
+  try {
     queueMcpRequest(db, {
       at,
       userId: event.userId,
@@ -110,14 +133,15 @@ export function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new 
   } catch (error) {
     console.error("[switchboard] usage of an MCP request not recorded:", redact(String(error)));
   }
+  return Promise.resolve();
 }
 
 /** Record a tool call refused by policy before it reached the engine (held for review, `never`, not for apps). */
-export function recordRefusedCall(
+export async function recordRefusedCall(
   db: Db,
   call: { userId: string; workspaceId?: string; server: { id: string; name: string }; name: string; args?: unknown },
-): void {
-  recordMcpRequest(db, {
+): Promise<void> {
+  await recordMcpRequest(db, {
     userId: call.userId,
     workspaceId: call.workspaceId,
     serverId: call.server.id,

@@ -36,12 +36,12 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 }
 
 /** Every figure of one scope's page; latency percentiles only when the scope has no single user (buckets carry none). */
-export function usageReport(db: Db, scope: UsageScope) {
-  const daily = usageByDay(db, scope);
-  const buckets = scope.userId ? [] : latencyBuckets(db, scope);
+export async function usageReport(db: Db, scope: UsageScope) {
+  const daily = await usageByDay(db, scope);
+  const buckets = scope.userId ? [] : await latencyBuckets(db, scope);
   const byServer = groupBy(buckets, (b) => b.serverId);
   const byDay = groupBy(buckets, (b) => b.day);
-  const servers = usageByServer(db, scope).map((s) => ({
+  const servers = (await usageByServer(db, scope)).map((s) => ({
     ...s,
     avgMs: s.calls ? Math.round(s.durationMs / s.calls) : null,
     p50Ms: bucketPercentile(byServer.get(s.serverId) ?? [], 0.5),
@@ -65,16 +65,16 @@ export function usageReport(db: Db, scope: UsageScope) {
       p50Ms: bucketPercentile(byDay.get(d.day) ?? [], 0.5),
       p95Ms: bucketPercentile(byDay.get(d.day) ?? [], 0.95),
     })),
-    models: usageByModel(db, scope),
-    members: scope.userId ? [] : usageByMember(db, scope),
-    workspaces: scope.workspaceId ? [] : usageByWorkspace(db, scope),
+    models: await usageByModel(db, scope),
+    members: scope.userId ? [] : await usageByMember(db, scope),
+    workspaces: scope.workspaceId ? [] : await usageByWorkspace(db, scope),
     servers,
-    tools: usageByTool(db, scope).map((t) => ({ ...t, avgMs: t.calls ? Math.round(t.durationMs / t.calls) : null })),
+    tools: (await usageByTool(db, scope)).map((t) => ({ ...t, avgMs: t.calls ? Math.round(t.durationMs / t.calls) : null })),
   };
 }
 
 /** What `usageReport` returns (the API's JSON). */
-export type UsageReport = ReturnType<typeof usageReport>;
+export type UsageReport = Awaited<ReturnType<typeof usageReport>>;
 
 function csvCell(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);

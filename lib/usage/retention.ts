@@ -15,8 +15,12 @@ export function usageRetentionDays(env: EnvBag = environment()): number {
 }
 
 /** Prune the rows past the retention as of `now`; returns how many went. */
-export function applyUsageRetention(db: Db, now: Date = new Date(), env: EnvBag = environment()): { model: number; mcp: number } {
-  return pruneUsageRows(db, new Date(now.getTime() - usageRetentionDays(env) * 86_400_000));
+export async function applyUsageRetention(
+  db: Db,
+  now: Date = new Date(),
+  env: EnvBag = environment(),
+): Promise<{ model: number; mcp: number }> {
+  return await pruneUsageRows(db, new Date(now.getTime() - usageRetentionDays(env) * 86_400_000));
 }
 
 const PRUNE_EVERY_MS = 6 * 3_600_000;
@@ -26,9 +30,9 @@ const scheduled = new WeakSet<Db>();
 export function scheduleRetention(db: Db): void {
   if (scheduled.has(db)) return;
   scheduled.add(db);
-  const run = () => {
+  const run = async () => {
     try {
-      applyUsageRetention(db);
+      await applyUsageRetention(db);
     } catch (error) {
       // A closed handle (tests, shutdown) or a busy database: the next round tries again.
       console.warn("[switchboard] usage retention did not run:", redact(String(error)));

@@ -32,8 +32,8 @@ export function handleSignIn(request: Request, context: Context): Promise<Respon
 }
 
 /** Whether no account exists yet (the sign-in and sign-up pages then ask for the setup code). */
-export function freshInstance(): boolean {
-  return isFreshInstance(getDb());
+export async function freshInstance(): Promise<boolean> {
+  return await isFreshInstance(getDb());
 }
 
 /**
@@ -42,7 +42,7 @@ export function freshInstance(): boolean {
  */
 export async function register(request: Request, body: unknown, callerId: string | null) {
   const db = getDb();
-  const byAdmin = !!callerId && !!getUserById(db, callerId)?.isAdmin;
+  const byAdmin = !!callerId && !!(await getUserById(db, callerId))?.isAdmin;
   const user = await registerUser(db, body, { byAdmin, address: clientAddress(request.headers) });
   if (byAdmin && user) return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
   const { email, name } = body as { email: string; name: string };
@@ -56,8 +56,8 @@ export function changePassword(user: SessionUser, request: Request, body: unknow
 }
 
 /** Sign out of all devices: every session of the user ends. */
-export function signOutEverywhere(userId: string) {
-  return signOutEverywhereIn(getDb(), userId);
+export async function signOutEverywhere(userId: string) {
+  return await signOutEverywhereIn(getDb(), userId);
 }
 
 // The workspace the view is read in: its default model can be what wins.
@@ -70,13 +70,13 @@ function viewWorkspace(caller: WorkspaceCaller) {
 }
 
 /** The caller's model settings (API key masked) and which model is in effect in their workspace. */
-export function userModelSettings(caller: WorkspaceCaller) {
-  return modelSettingsView(getDb(), caller.id, viewWorkspace(caller));
+export async function userModelSettings(caller: WorkspaceCaller) {
+  return await modelSettingsView(getDb(), caller.id, viewWorkspace(caller));
 }
 
 /** Change the caller's provider, model, base URL or key; answers the view in their workspace. */
-export function setUserModelSettings(caller: WorkspaceCaller, input: z.infer<typeof modelSettingsSchema>) {
-  return updateModelSettings(getDb(), caller.id, input, viewWorkspace(caller));
+export async function setUserModelSettings(caller: WorkspaceCaller, input: z.infer<typeof modelSettingsSchema>) {
+  return await updateModelSettings(getDb(), caller.id, input, viewWorkspace(caller));
 }
 
 /** One short request to the model the caller would chat with in their workspace; never throws for provider failures. */

@@ -24,13 +24,13 @@ import { appAccessEffects } from "./access-effects";
 export { auditQuerySchema, createUserSchema, updateUserSchema, userSearchSchema } from "../workspaces/admin";
 
 /** Every user, optionally searched by name or email. */
-export function instanceUsers(q?: string) {
-  return adminListUsers(getDb(), q);
+export async function instanceUsers(q?: string) {
+  return await adminListUsers(getDb(), q);
 }
 
 /** An invitation link for a new account, on the origin the request came to (shown once). */
-export function inviteUser(admin: SessionUser, email: string, request: Request) {
-  return adminInviteUser(getDb(), admin, email, requestPublicOrigin(request));
+export async function inviteUser(admin: SessionUser, email: string, request: Request) {
+  return await adminInviteUser(getDb(), admin, email, requestPublicOrigin(request));
 }
 
 /**
@@ -38,22 +38,22 @@ export function inviteUser(admin: SessionUser, email: string, request: Request) 
  * Another user's account is a sensitive act: it needs a recent sign-in (`auth.reauth_required`).
  */
 export async function updateUser(admin: SessionUser, id: string, input: z.infer<typeof updateUserSchema>) {
-  requireRecentAuth(getDb(), admin);
+  await requireRecentAuth(getDb(), admin);
   return adminUpdateUser(getDb(), admin, id, input, appAccessEffects());
 }
 
 /** Delete a user with their personal data (needs a recent sign-in, like every change to another account). */
 export async function deleteUser(admin: SessionUser, id: string): Promise<void> {
-  requireRecentAuth(getDb(), admin);
+  await requireRecentAuth(getDb(), admin);
   return adminDeleteUser(getDb(), admin, id, appAccessEffects());
 }
 
 /** Every workspace of the instance. */
-export function instanceWorkspaces() {
-  return adminListWorkspaces(getDb());
+export async function instanceWorkspaces() {
+  return await adminListWorkspaces(getDb());
 }
 
 /** One page of the instance's audit log. */
-export function instanceAudit(query: z.infer<typeof auditQuerySchema>) {
-  return auditPage(getDb(), query);
+export async function instanceAudit(query: z.infer<typeof auditQuerySchema>) {
+  return await auditPage(getDb(), query);
 }

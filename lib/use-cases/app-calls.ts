@@ -36,14 +36,15 @@ export type AppCallOutcome =
 export async function callAppTool(caller: AppCaller, body: z.infer<typeof appCallSchema>, signal?: AbortSignal): Promise<AppCallOutcome> {
   const db = getDb();
   const pool = appPool();
-  const server = workspaceServerDefinition(db, caller, body.serverId);
-  const gate = new ToolGate({ db, pool, user: caller, servers: [server] });
+  const server = await workspaceServerDefinition(db, caller, body.serverId);
+  const gate = await ToolGate.open({ db, pool, user: caller, servers: [server] });
   await gate.refresh();
   const tool = (await pool.toolset(caller.id, [server])).find((t) => t.kind === "tool" && t.rawName === body.name);
   if (!tool) throw new AppError("app.tool_not_found", "The app asked for a tool its server does not offer.");
-  const audit = (decision: string, extra: Record<string, unknown> = {}) => {
-    if (decision === "refused") recordRefusedCall(db, { userId: caller.id, workspaceId: caller.workspaceId, server, name: tool.rawName });
-    recordAudit(db, {
+  const audit = async (decision: string, extra: Record<string, unknown> = {}) => {
+    if (decision === "refused")
+      await recordRefusedCall(db, { userId: caller.id, workspaceId: caller.workspaceId, server, name: tool.rawName });
+    await recordAudit(db, {
       actorId: caller.id,
       workspaceId: caller.workspaceId,
       action: "app.tool_call",
@@ -53,25 +54,25 @@ export async function callAppTool(caller: AppCaller, body: z.infer<typeof appCal
   };
   // A tool meant for the model only is not the app's to call (the extension's `visibility`).
   if (tool.ui?.visibility && !tool.ui.visibility.includes("app")) {
-    audit("refused", { reason: "model-only tool" });
+    await audit("refused", { reason: "model-only tool" });
     return { status: "denied", reason: "This tool is not available to apps." };
   }
   if (gate.isHeld(tool.name)) {
-    audit("refused", { reason: "held" });
+    await audit("refused", { reason: "held" });
     return { status: "denied", reason: HELD_TOOL_ERROR };
   }
   if (body.declined) {
-    audit("denied by user");
+    await audit("denied by user");
     return { status: "denied", reason: "You denied this call." };
   }
   const approval = gate.approval(tool.name, []);
   if (approval.type === "denied") {
-    audit("refused", { reason: approval.reason });
+    await audit("refused", { reason: approval.reason });
     return { status: "denied", reason: approval.reason };
   }
   if (approval.type === "user-approval" && !body.approved) return { status: "approval_required", reason: approval.reason };
   const outcome = await pool.callRegistered(caller.id, [server], tool.name, body.arguments, { signal });
-  audit(approval.type === "user-approval" ? "approved" : "allowed", { isError: outcome.isError });
+  await audit(approval.type === "user-approval" ? "approved" : "allowed", { isError: outcome.isError });
   return { status: "done", result: outcome.content };
 }
 
@@ -82,11 +83,14 @@ export const appRequestSchema = z.discriminatedUnion("kind", [
 ]);
 
 /** Check and audit what the app asked and what the user answered; returns what the browser may use. */
-export function recordAppRequest(caller: AppCaller, body: z.infer<typeof appRequestSchema>): { url?: string; text?: string } {
+export async function recordAppRequest(
+  caller: AppCaller,
+  body: z.infer<typeof appRequestSchema>,
+): Promise<{ url?: string; text?: string }> {
   const db = getDb();
-  const server = workspaceServerDefinition(db, caller, body.serverId);
-  const audit = (detail: Record<string, unknown>) =>
-    recordAudit(db, {
+  const server = await workspaceServerDefinition(db, caller, body.serverId);
+  const audit = async (detail: Record<string, unknown>) =>
+    await recordAudit(db, {
       actorId: caller.id,
       workspaceId: caller.workspaceId,
       action: `app.${body.kind}`,
@@ -96,13 +100,13 @@ export function recordAppRequest(caller: AppCaller, body: z.infer<typeof appRequ
   if (body.kind === "open_link") {
     const url = safeLink(body.url);
     if (!url) {
-      audit({ decision: "refused", reason: "not an http(s) URL" });
+      await audit({ decision: "refused", reason: "not an http(s) URL" });
       throw new AppError("request.invalid", "Apps may open only http and https links.", "url");
     }
-    audit({ decision: body.confirmed ? "opened" : "declined", host: new URL(url).host });
+    await audit({ decision: body.confirmed ? "opened" : "declined", host: new URL(url).host });
     return body.confirmed ? { url } : {};
   }
-  audit({ decision: body.confirmed ? "sent" : "declined", chars: body.text.length });
+  await audit({ decision: body.confirmed ? "sent" : "declined", chars: body.text.length });
   return body.confirmed ? { text: redact(body.text) } : {};
 }
 

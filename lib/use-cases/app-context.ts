@@ -31,12 +31,12 @@ export const appContextSchema = z.object({
 });
 
 /** Store an app's context for the model (replacing its previous one); returns what was kept. */
-export function updateAppContext(caller: AppCaller, body: z.infer<typeof appContextSchema>): { chars: number } {
+export async function updateAppContext(caller: AppCaller, body: z.infer<typeof appContextSchema>): Promise<{ chars: number }> {
   const db = getDb();
-  requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
-  const server = workspaceServerDefinition(db, caller, body.serverId);
+  await requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
+  const server = await workspaceServerDefinition(db, caller, body.serverId);
   // The app speaks for its own call only: that call must be in this chat and come from this server.
-  const ownCall = listMessagesByChat(db, body.chatId).some((m) =>
+  const ownCall = (await listMessagesByChat(db, body.chatId)).some((m) =>
     m.parts.some(
       (p) =>
         p.type === "dynamic-tool" &&
@@ -49,8 +49,8 @@ export function updateAppContext(caller: AppCaller, body: z.infer<typeof appCont
   const pieces = body.content.flatMap((c) => (c.type === "text" && c.text ? [c.text] : []));
   if (body.structuredContent) pieces.push(JSON.stringify(body.structuredContent));
   const text = redact(pieces.join("\n")).slice(0, MAX_APP_CONTEXT_CHARS);
-  saveAppContext(db, { chatId: body.chatId, toolCallId: body.toolCallId, serverId: server.id, serverName: server.name, text });
-  recordAudit(db, {
+  await saveAppContext(db, { chatId: body.chatId, toolCallId: body.toolCallId, serverId: server.id, serverName: server.name, text });
+  await recordAudit(db, {
     actorId: caller.id,
     workspaceId: caller.workspaceId,
     action: "app.update_model_context",

@@ -36,7 +36,7 @@ function uiMeta(meta: unknown): { csp?: unknown; prefersBorder?: unknown } {
 /** The app HTML and its metadata, or a 404 (not an app of this server) / 502 (not a valid app). */
 export async function readAppResource(caller: AppCaller, serverId: string, uri: string, signal?: AbortSignal): Promise<AppResourceView> {
   const pool = appPool();
-  const server = workspaceServerDefinition(getDb(), caller, serverId);
+  const server = await workspaceServerDefinition(getDb(), caller, serverId);
   // Only URIs a tool of this server links: the frame never becomes a viewer for arbitrary resources.
   const tools = await pool.toolset(caller.id, [server]);
   if (!tools.some((t) => t.serverId === server.id && t.ui?.resourceUri === uri)) {

@@ -20,11 +20,11 @@ function csvResponse(csv: string, name: string): Response {
 }
 
 /** The workspace's audit log, filtered as the query says, as CSV. */
-export function workspaceAuditCsv(caller: WorkspaceCaller, query: z.infer<typeof auditQuerySchema>): Response {
-  return csvResponse(auditCsv(getDb(), query, { workspaceId: caller.workspaceId }), "workspace-audit");
+export async function workspaceAuditCsv(caller: WorkspaceCaller, query: z.infer<typeof auditQuerySchema>): Promise<Response> {
+  return csvResponse(await auditCsv(getDb(), query, { workspaceId: caller.workspaceId }), "workspace-audit");
 }
 
 /** The whole instance's audit log, filtered as the query says, as CSV. */
-export function instanceAuditCsv(query: z.infer<typeof auditQuerySchema>): Response {
-  return csvResponse(auditCsv(getDb(), query), "audit");
+export async function instanceAuditCsv(query: z.infer<typeof auditQuerySchema>): Promise<Response> {
+  return csvResponse(await auditCsv(getDb(), query), "audit");
 }

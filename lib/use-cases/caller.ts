@@ -51,7 +51,7 @@ export async function requireUserOrToken(request: Request, scope: TokenScope): P
     const { id, email, name, isAdmin } = await requireUser(request);
     return { id, email, name, isAdmin, tokenWorkspaceId: null };
   }
-  const { user, workspaceId } = authenticateToken(getDb(), secret, scope);
+  const { user, workspaceId } = await authenticateToken(getDb(), secret, scope);
   enforceRequestRate(user.id);
   return { ...user, tokenWorkspaceId: workspaceId };
 }
@@ -92,8 +92,8 @@ export function requirePageWorkspace(slug: string): Promise<WorkspaceCaller> {
 }
 
 /** Why the signed-in `user` lost workspace `slug` (`workspace.removed`: who removed them and when), or null when they did not. */
-export function lostWorkspaceAccess(user: SessionUser, slug: string): ErrorBody | null {
-  const error = lostAccessOver(getDb(), user, slug);
+export async function lostWorkspaceAccess(user: SessionUser, slug: string): Promise<ErrorBody | null> {
+  const error = await lostAccessOver(getDb(), user, slug);
   return error ? { code: error.code, message: error.message } : null;
 }
 

@@ -52,43 +52,43 @@ const registryFetch = (): RegistryFetch =>
   singleton("catalog.registryFetch", () => withTimeout(guardedFetchFromEnv(), 30_000) as RegistryFetch);
 
 /** Every entry with its versions, visibility and status. */
-export function catalogForAdmin() {
-  return adminCatalog(getDb());
+export async function catalogForAdmin() {
+  return await adminCatalog(getDb());
 }
 
 /** Add a pasted or uploaded `server.json` (a new entry or a new version of a hand entry). */
-export function addCatalogServerJson(admin: SessionUser, document: unknown) {
-  return addServerJson(getDb(), admin, document);
+export async function addCatalogServerJson(admin: SessionUser, document: unknown) {
+  return await addServerJson(getDb(), admin, document);
 }
 
 /** Pin a version, set visibility or status of an entry. */
-export function changeCatalogEntry(admin: SessionUser, id: string, change: z.infer<typeof entryChangeSchema>) {
-  return changeEntry(getDb(), admin, id, change);
+export async function changeCatalogEntry(admin: SessionUser, id: string, change: z.infer<typeof entryChangeSchema>) {
+  return await changeEntry(getDb(), admin, id, change);
 }
 
 /** Remove an entry from the catalog. */
-export function removeCatalogEntry(admin: SessionUser, id: string) {
-  removeEntry(getDb(), admin, id);
+export async function removeCatalogEntry(admin: SessionUser, id: string) {
+  await removeEntry(getDb(), admin, id);
 }
 
 /** Every registry with its last sync's report. */
-export function catalogRegistries() {
-  return registriesView(getDb());
+export async function catalogRegistries() {
+  return await registriesView(getDb());
 }
 
 /** Add a registry (none exist by default). */
-export function addCatalogRegistry(admin: SessionUser, input: z.infer<typeof registryInputSchema>) {
-  return addRegistry(getDb(), admin, input);
+export async function addCatalogRegistry(admin: SessionUser, input: z.infer<typeof registryInputSchema>) {
+  return await addRegistry(getDb(), admin, input);
 }
 
 /** Change what a registry's sync follows. */
-export function changeCatalogRegistry(admin: SessionUser, id: string, input: z.infer<typeof registryChangeSchema>) {
-  return changeRegistry(getDb(), admin, id, input);
+export async function changeCatalogRegistry(admin: SessionUser, id: string, input: z.infer<typeof registryChangeSchema>) {
+  return await changeRegistry(getDb(), admin, id, input);
 }
 
 /** Remove a registry (its entries stay). */
-export function removeCatalogRegistry(admin: SessionUser, id: string) {
-  removeRegistry(getDb(), admin, id);
+export async function removeCatalogRegistry(admin: SessionUser, id: string) {
+  await removeRegistry(getDb(), admin, id);
 }
 
 /** One page of a registry's servers to choose from. */
@@ -97,45 +97,45 @@ export function browseCatalogRegistry(id: string, query: z.infer<typeof browseQu
 }
 
 /** Import the chosen servers of a registry with all their versions. */
-export function importFromCatalogRegistry(admin: SessionUser, id: string, names: string[]) {
+export async function importFromCatalogRegistry(admin: SessionUser, id: string, names: string[]) {
   const db = getDb();
-  return importFromRegistry(db, registryFetch(), requireRegistry(db, id), names, admin);
+  return importFromRegistry(db, registryFetch(), await requireRegistry(db, id), names, admin);
 }
 
 /** Sync a registry now: what changed since its last complete sync. */
-export function syncCatalogRegistry(admin: SessionUser, id: string) {
+export async function syncCatalogRegistry(admin: SessionUser, id: string) {
   const db = getDb();
-  return syncRegistry(db, registryFetch(), requireRegistry(db, id), admin);
+  return syncRegistry(db, registryFetch(), await requireRegistry(db, id), admin);
 }
 
 /** The catalog as the caller's workspace sees it, searched by `q`. */
-export function catalogForWorkspace(caller: Actor, q?: string) {
-  return workspaceCatalog(getDb(), caller, q);
+export async function catalogForWorkspace(caller: Actor, q?: string) {
+  return await workspaceCatalog(getDb(), caller, q);
 }
 
 /**
  * Add a server from a catalog entry with the generated form's values; it is checked and started like
  * one typed by hand, and remembers the entry and version it came from.
  */
-export function addServerFromCatalog(caller: Actor, entryId: string, body: z.infer<typeof catalogAddSchema>) {
-  const made = addFromEntry(getDb(), caller, entryId, body);
-  return addAndStartServer(caller, made.input, { catalog: made.catalog, membersMay: made.membersMay });
+export async function addServerFromCatalog(caller: Actor, entryId: string, body: z.infer<typeof catalogAddSchema>) {
+  const made = await addFromEntry(getDb(), caller, entryId, body);
+  return await addAndStartServer(caller, made.input, { catalog: made.catalog, membersMay: made.membersMay });
 }
 
 /** The workspace's catalog setting (may members add remote entries) and whether the caller may change it. */
-export function catalogSettings(caller: Actor) {
-  return catalogSettingsView(getDb(), caller);
+export async function catalogSettings(caller: Actor) {
+  return await catalogSettingsView(getDb(), caller);
 }
 
 /** Let members add remote catalog entries, or not (owners and admins). */
-export function changeCatalogSettings(caller: Actor, input: z.infer<typeof catalogSettingsSchema>) {
-  return setCatalogSettings(getDb(), caller, input);
+export async function changeCatalogSettings(caller: Actor, input: z.infer<typeof catalogSettingsSchema>) {
+  return await setCatalogSettings(getDb(), caller, input);
 }
 
 /** The catalog update on offer for a server of the caller's workspace (which fields change), or null. */
-export function catalogUpdateOf(caller: Actor, serverId: string) {
+export async function catalogUpdateOf(caller: Actor, serverId: string) {
   const db = getDb();
-  return planCatalogUpdate(db, caller, getServer(db, caller, serverId))?.update ?? null;
+  return (await planCatalogUpdate(db, caller, await getServer(db, caller, serverId)))?.update ?? null;
 }
 
 /**
@@ -143,26 +143,31 @@ export function catalogUpdateOf(caller: Actor, serverId: string) {
  * and admins, stdio for instance administrators, a recent sign-in to change a secret or the
  * address), after which the server remembers the new version; audited as `server.catalog_update`.
  */
-export function applyCatalogUpdate(caller: Actor & ReauthActor, serverId: string, version: string) {
+export async function applyCatalogUpdate(caller: Actor & ReauthActor, serverId: string, version: string) {
   const db = getDb();
-  return changeAndStartServer(caller, serverId, catalogUpdateEdit(db, caller, getServer(db, caller, serverId), version), version);
+  return await changeAndStartServer(
+    caller,
+    serverId,
+    await catalogUpdateEdit(db, caller, await getServer(db, caller, serverId), version),
+    version,
+  );
 }
 
 /** `GET /v0.1/servers` for the caller (session or personal access token): the catalog they may see, as a registry page. */
-export function registryServers(user: RegistryReader, query: z.infer<typeof registryListQuerySchema>) {
-  return registryList(getDb(), user, query);
+export async function registryServers(user: RegistryReader, query: z.infer<typeof registryListQuerySchema>) {
+  return await registryList(getDb(), user, query);
 }
 
 /** `GET /v0.1/servers/{name}/versions`, or `catalog.not_found`. */
-export function registryServerVersions(user: RegistryReader, name: string) {
-  const list = registryVersions(getDb(), user, name);
+export async function registryServerVersions(user: RegistryReader, name: string) {
+  const list = await registryVersions(getDb(), user, name);
   if (!list) throw new AppError("catalog.not_found", "Server not found");
   return list;
 }
 
 /** `GET /v0.1/servers/{name}/versions/{version}` (`latest` too), or `catalog.not_found`. */
-export function registryServerVersion(user: RegistryReader, name: string, version: string) {
-  const one = registryVersion(getDb(), user, name, version);
+export async function registryServerVersion(user: RegistryReader, name: string, version: string) {
+  const one = await registryVersion(getDb(), user, name, version);
   if (!one) throw new AppError("catalog.not_found", "Server not found");
   return one;
 }

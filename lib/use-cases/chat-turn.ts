@@ -32,13 +32,13 @@ const buffer = slot.__switchboardTurnBuffer;
 /** Run one turn and answer with the UI message stream (a live reader of the turn's buffer). */
 export async function chatTurnResponse(caller: { id: string; workspaceId: string }, body: ChatRequest): Promise<Response> {
   const db = getDb();
-  requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
-  const model = userLanguageModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
+  await requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
+  const model = await userLanguageModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
   if (!model.ok) throw new AppError("chat.no_model", model.reason);
   // Past a monthly budget a new turn is refused (429); at 80% it runs with a warning (docs/usage.md#budgets).
-  const budgetWarning = budgetWarningNotice(assertWithinBudget(db, caller.id, caller.workspaceId));
+  const budgetWarning = budgetWarningNotice(await assertWithinBudget(db, caller.id, caller.workspaceId));
   const pool = appPool();
-  const servers = workspaceServerDefinitions(db, caller);
+  const servers = await workspaceServerDefinitions(db, caller);
   // One answer per chat: a new message stops the one still running before history is read.
   buffer.stop(body.chatId, caller.id);
   // The per-user quota of answers running at once (docs/limits.md): released when the stream ends.
@@ -72,15 +72,15 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
 }
 
 /** The running turn of the caller's chat replayed from its start and followed live; 204 when none runs. */
-export function resumeChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Response {
-  requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
+export async function resumeChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Promise<Response> {
+  await requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
   const stream = buffer.resume(chatId, caller.id);
   return stream ? createUIMessageStreamResponse({ stream }) : new Response(null, { status: 204 });
 }
 
 /** Stop the running turn of the caller's chat (Stop from any page); 204 whether or not one ran. */
-export function stopChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Response {
-  requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
+export async function stopChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Promise<Response> {
+  await requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
   buffer.stop(chatId, caller.id);
   return new Response(null, { status: 204 });
 }

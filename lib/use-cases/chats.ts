@@ -17,45 +17,49 @@ export { chatTitleSchema } from "../agent/chat-service";
 type ChatCaller = { id: string; workspaceId: string };
 
 /** The caller's chats in the workspace, most recent first. */
-export function chats(caller: ChatCaller) {
-  return listChats(getDb(), caller);
+export async function chats(caller: ChatCaller) {
+  return await listChats(getDb(), caller);
 }
 
 /** Start a new chat in the workspace. */
-export function newChat(caller: ChatCaller, title?: string) {
-  return startChat(getDb(), caller, title);
+export async function newChat(caller: ChatCaller, title?: string) {
+  return await startChat(getDb(), caller, title);
 }
 
 /** One of the caller's chats with its messages (404 for anyone else's). */
-export function chatWithMessages(caller: ChatCaller, id: string) {
-  return openChat(getDb(), caller, id);
+export async function chatWithMessages(caller: ChatCaller, id: string) {
+  return await openChat(getDb(), caller, id);
 }
 
 /** Rename one of the caller's chats. */
-export function renameChat(caller: ChatCaller, id: string, title: string) {
-  return renameOwnChat(getDb(), caller, id, title);
+export async function renameChat(caller: ChatCaller, id: string, title: string) {
+  return await renameOwnChat(getDb(), caller, id, title);
 }
 
 /** Delete one of the caller's chats with its messages. */
-export function deleteChat(caller: ChatCaller, id: string): void {
-  deleteOwnChat(getDb(), caller, id);
+export async function deleteChat(caller: ChatCaller, id: string): Promise<void> {
+  await deleteOwnChat(getDb(), caller, id);
 }
 
 // The model the caller would chat with here: their own choice, else the workspace default, else the instance's.
-function modelFor(caller: ChatCaller) {
+async function modelFor(caller: ChatCaller) {
   const db = getDb();
-  return userModelResolution(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
+  return await userModelResolution(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
 }
 
 /** The chat index page: the caller's chats, their model (or why there is none) and how many servers the workspace has. */
-export function chatIndexPage(caller: ChatCaller) {
-  return { chats: chats(caller), model: modelFor(caller), servers: listServersByWorkspace(getDb(), caller.workspaceId).length };
+export async function chatIndexPage(caller: ChatCaller) {
+  return {
+    chats: await chats(caller),
+    model: await modelFor(caller),
+    servers: (await listServersByWorkspace(getDb(), caller.workspaceId)).length,
+  };
 }
 
 /** One conversation's page, or null when it is not the caller's chat in this workspace. */
-export function chatPage(caller: ChatCaller, id: string) {
+export async function chatPage(caller: ChatCaller, id: string) {
   const db = getDb();
-  const chat = getChatById(db, { id, ownerId: caller.id });
+  const chat = await getChatById(db, { id, ownerId: caller.id });
   if (!chat || chat.workspaceId !== caller.workspaceId) return null;
-  return { chat, chats: chats(caller), messages: listMessagesByChat(db, chat.id), model: modelFor(caller) };
+  return { chat, chats: await chats(caller), messages: await listMessagesByChat(db, chat.id), model: await modelFor(caller) };
 }

@@ -24,10 +24,10 @@ export interface EventStreamOptions {
 }
 
 /** Whether `userId` may see events of `serverId` right now (a member of its workspace). */
-export function mayWatch(userId: string, serverId: string): boolean {
+export async function mayWatch(userId: string, serverId: string): Promise<boolean> {
   const db = getDb();
-  const record = getServerByIdUnscoped(db, serverId);
-  return !!record && getMembershipRole(db, record.workspaceId, userId) !== null;
+  const record = await getServerByIdUnscoped(db, serverId);
+  return !!record && (await getMembershipRole(db, record.workspaceId, userId)) !== null;
 }
 
 /** Encode one SSE event (JSON data on one line, so no `data:` splitting is needed). */
@@ -58,16 +58,24 @@ export function openEventStream(caller: { id: string; sessionId: string }, optio
       const send = (text: string) => {
         if (!closed) controller.enqueue(encoder.encode(text));
       };
-      const sessionLive = () => resolveSession(getDb(), caller.sessionId) === caller.id;
-      const unsubscribe = statusEvents().subscribe(caller.id, (event: LiveEvent) => {
-        // A membership event is about the caller's own list; server events need a membership now.
-        if (event.type !== "membership" && !mayWatch(caller.id, event.serverId)) return;
+      const sessionLive = async () => (await resolveSession(getDb(), caller.sessionId)) === caller.id;
+      // A membership event is about the caller's own list; server events need a membership now.
+      const forward = async (event: LiveEvent) => {
+        if (event.type !== "membership" && !(await mayWatch(caller.id, event.serverId))) return;
         send(sseEvent(event.type, event));
+      };
+      // Checked one after another, so events reach the page in the order they happened; a failed
+      // check ends the stream (as a throw in the listener did while the check was synchronous).
+      let forwarding = Promise.resolve();
+      const unsubscribe = statusEvents().subscribe(caller.id, (event: LiveEvent) => {
+        forwarding = forwarding.then(() => forward(event)).catch(() => finish());
       });
       const heartbeat = setInterval(() => {
         // A signed-out or expired session ends the stream: it must not outlive the sign-in.
-        if (!sessionLive()) return finish();
-        send(`: heartbeat ${Date.now()}\n\n`);
+        sessionLive().then(
+          (live) => (live ? send(`: heartbeat ${Date.now()}\n\n`) : finish()),
+          () => finish(),
+        );
       }, heartbeatMs);
       const finish = () => {
         if (closed) return;

@@ -63,8 +63,8 @@ export async function deliverInvitation<T extends { id: string; token: string; u
  * is a sensitive act: it needs a recent sign-in (`auth.reauth_required`).
  */
 export async function issuePasswordResetLink(admin: SessionUser, id: string, request: Request) {
-  requireRecentAuth(getDb(), admin);
-  const issued = issuePasswordReset(getDb(), { userId: id, issuedBy: admin.id }, { baseUrl: requestPublicOrigin(request) });
+  await requireRecentAuth(getDb(), admin);
+  const issued = await issuePasswordReset(getDb(), { userId: id, issuedBy: admin.id }, { baseUrl: requestPublicOrigin(request) });
   const expiresAt = issued.expiresAt.toISOString();
   if (await mailed(issued.email, "Choose a new Switchboard password", resetText(issued.url, "An administrator")))
     return { emailed: true as const, email: issued.email, expiresAt };
@@ -80,13 +80,13 @@ function resetText(url: string, who: string): string {
  * status and its timing are the same whether or not the email has an account (the mail is sent
  * in the background, after the answer).
  */
-export function forgotPassword(request: Request, body: z.infer<typeof forgotPasswordSchema>) {
+export async function forgotPassword(request: Request, body: z.infer<typeof forgotPasswordSchema>) {
   if (!mailConfigured()) throw new AppError("mail.not_configured", "This instance sends no mail; ask an administrator for a reset link.");
   takeAttempt("signIn", { email: body.email, address: clientAddress(request.headers) });
   const db = getDb();
-  const user = getUserWithPasswordByEmail(db, body.email);
+  const user = await getUserWithPasswordByEmail(db, body.email);
   if (user && !user.disabledAt) {
-    const issued = issuePasswordReset(db, { userId: user.id, issuedBy: null }, { baseUrl: requestPublicOrigin(request) });
+    const issued = await issuePasswordReset(db, { userId: user.id, issuedBy: null }, { baseUrl: requestPublicOrigin(request) });
     sendMailInBackground(
       { to: issued.email, subject: "Choose a new Switchboard password", text: resetText(issued.url, "Someone (probably you)") },
       "password-reset link",
@@ -96,8 +96,8 @@ export function forgotPassword(request: Request, body: z.infer<typeof forgotPass
 }
 
 /** Whose account a reset link is for, or an AppError saying why it no longer works. */
-export function passwordResetFor(token: string): { email: string } {
-  return describePasswordReset(getDb(), token);
+export async function passwordResetFor(token: string): Promise<{ email: string }> {
+  return await describePasswordReset(getDb(), token);
 }
 
 /** Set a new password through a reset link (single use; every session of the account ends). */

@@ -27,7 +27,7 @@ export { oauthRequestOrigin } from "../runtime/oauth-deps";
  */
 export async function connectServer(caller: ConnectCaller, serverId: string, origin: string, options: ConnectOptions = {}) {
   const db = getDb();
-  const server = workspaceServerDefinition(db, caller, serverId);
+  const server = await workspaceServerDefinition(db, caller, serverId);
   const result = await beginConnect(db, appOAuthDeps(origin), caller, server, options);
   if (result.status === "authorized") await afterAuthorized(caller.id, server, { forEveryone: options.forEveryone === true });
   return result;
@@ -39,7 +39,7 @@ export async function connectServer(caller: ConnectCaller, serverId: string, ori
  */
 export async function disconnectServer(caller: ConnectCaller, serverId: string) {
   const db = getDb();
-  const server = workspaceServerDefinition(db, caller, serverId);
+  const server = await workspaceServerDefinition(db, caller, serverId);
   const { shared, ...result } = await endConnect(db, appOAuthDeps(), caller, server);
   const pool = appPool();
   if (shared) await pool.closeServer(serverId);
@@ -54,15 +54,15 @@ export async function disconnectServer(caller: ConnectCaller, serverId: string) 
  * Connect for everyone completes only while the server is still `shared` and the user still an
  * owner or admin of its workspace: otherwise nothing is exchanged or stored.
  */
-export function callbackServer(userId: string | null, serverId: string, forEveryone = false): ServerDefinition | null {
+export async function callbackServer(userId: string | null, serverId: string, forEveryone = false): Promise<ServerDefinition | null> {
   if (!userId) return null;
   const db = getDb();
   if (forEveryone) {
-    const record = getServerByIdUnscoped(db, serverId);
+    const record = await getServerByIdUnscoped(db, serverId);
     if (!record || credentialModeOf(record.config) !== "shared") return null;
-    if (!mayConnectForEveryone(getMembershipRole(db, record.workspaceId, userId))) return null;
+    if (!mayConnectForEveryone(await getMembershipRole(db, record.workspaceId, userId))) return null;
   }
-  return memberServerDefinition(db, userId, serverId);
+  return await memberServerDefinition(db, userId, serverId);
 }
 
 /**
@@ -71,9 +71,9 @@ export function callbackServer(userId: string | null, serverId: string, forEvery
  * uses them.
  */
 export async function afterAuthorized(userId: string, server: ServerDefinition, grant: { forEveryone: boolean }): Promise<void> {
-  const record = getServerByIdUnscoped(getDb(), server.id);
+  const record = await getServerByIdUnscoped(getDb(), server.id);
   if (grant.forEveryone && record) {
-    adoptSharedAccount(getDb(), userId, record);
+    await adoptSharedAccount(getDb(), userId, record);
     await appPool().closeServer(server.id);
   }
   await appPool().session(userId, server).reconnect();
@@ -88,7 +88,7 @@ export function finishAuthorization(request: Request, userId: string | null): Pr
   return oauthCallbackResponse(appOAuthDeps(oauthRequestOrigin(request)), {
     url: new URL(request.url),
     userId,
-    findServer: (serverId, forEveryone) => callbackServer(userId, serverId, forEveryone),
+    findServer: async (serverId, forEveryone) => await callbackServer(userId, serverId, forEveryone),
     onAuthorized: async (server, grant) => {
       if (userId) await afterAuthorized(userId, server, grant);
     },

@@ -24,8 +24,8 @@ export const passkeyOptionsSchema = z.object({ purpose: z.enum(["sign-in", "seco
 const rpOf = (request: Request) => relyingParty(requestPublicOrigin(request));
 
 /** Options for the browser to create a passkey for the caller (a 2-minute, single-use challenge). */
-export function startPasskey(user: SessionUser, request: Request) {
-  return startPasskeyRegistration(getDb(), user, rpOf(request));
+export async function startPasskey(user: SessionUser, request: Request) {
+  return await startPasskeyRegistration(getDb(), user, rpOf(request));
 }
 
 /** Verify and add the caller's new passkey; `recoveryCodes` are answered when it is their first factor. */
@@ -34,11 +34,11 @@ export function confirmPasskey(user: SessionUser, request: Request, input: z.inf
 }
 
 /** Options for a passkey sign-in (passwordless or second step): nobody is signed in yet. */
-export function passkeySignInOptions(request: Request, input: z.infer<typeof passkeyOptionsSchema>) {
-  return passkeyRequestOptions(getDb(), rpOf(request), input.purpose);
+export async function passkeySignInOptions(request: Request, input: z.infer<typeof passkeyOptionsSchema>) {
+  return await passkeyRequestOptions(getDb(), rpOf(request), input.purpose);
 }
 
 /** Options for the caller to prove it is them with one of their passkeys (re-authentication, removing a factor). */
-export function passkeyReauthOptions(user: SessionUser, request: Request) {
-  return passkeyRequestOptions(getDb(), rpOf(request), "reauth", user.id);
+export async function passkeyReauthOptions(user: SessionUser, request: Request) {
+  return await passkeyRequestOptions(getDb(), rpOf(request), "reauth", user.id);
 }

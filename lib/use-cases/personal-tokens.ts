@@ -12,17 +12,17 @@ import type { SessionUser } from "../auth/session";
 export { createTokenSchema, TOKEN_LIFETIMES_DAYS, TOKEN_SCOPES, type TokenScope } from "../auth/personal-tokens";
 
 /** The caller's tokens, newest first: name, workspace, scopes, expiry, last use, state; never a secret. */
-export function myTokens(user: SessionUser) {
-  return listTokens(getDb(), user.id);
+export async function myTokens(user: SessionUser) {
+  return await listTokens(getDb(), user.id);
 }
 
 /** Make a token: a sensitive act (a new credential for the account), so it needs a recent sign-in. */
-export function createMyToken(user: SessionUser, input: z.infer<typeof createTokenSchema>) {
-  requireRecentAuth(getDb(), user);
-  return createToken(getDb(), user, input);
+export async function createMyToken(user: SessionUser, input: z.infer<typeof createTokenSchema>) {
+  await requireRecentAuth(getDb(), user);
+  return await createToken(getDb(), user, input);
 }
 
 /** Revoke one of the caller's tokens; another user's id is `token.not_found`. */
-export function revokeMyToken(user: SessionUser, tokenId: string): void {
-  revokeToken(getDb(), user, tokenId);
+export async function revokeMyToken(user: SessionUser, tokenId: string): Promise<void> {
+  await revokeToken(getDb(), user, tokenId);
 }

@@ -32,7 +32,7 @@ export async function subscribeResource(caller: Caller, serverId: string, uri: s
       `At most ${MAX_SUBSCRIPTIONS_PER_USER} resource subscriptions at once; unsubscribe from one first.`,
     );
   }
-  const server = workspaceServerDefinition(getDb(), caller, serverId);
+  const server = await workspaceServerDefinition(getDb(), caller, serverId);
   const stop = await appPool()
     .session(caller.id, server)
     .subscribeResource(uri, (updated) => statusEvents().publish(caller.id, { type: "resource_updated", serverId, uri: updated }));
@@ -42,7 +42,7 @@ export async function subscribeResource(caller: Caller, serverId: string, uri: s
 
 /** End the caller's subscription to `uri` (a no-op when there is none). */
 export async function unsubscribeResource(caller: Caller, serverId: string, uri: string): Promise<{ unsubscribed: string }> {
-  workspaceServerDefinition(getDb(), caller, serverId); // 404 outside the caller's workspace
+  await workspaceServerDefinition(getDb(), caller, serverId); // 404 outside the caller's workspace
   const all = subscriptions();
   const key = keyOf(caller.id, serverId, uri);
   const stop = all.get(key);

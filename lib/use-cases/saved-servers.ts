@@ -32,8 +32,8 @@ import { consoleLogger } from "../runtime/console-logger";
 import { appPool, workspaceServerDefinition } from "../runtime/engine";
 
 /** Connect the caller's (user, server) in the background; a failure lands in the server's status. */
-export function startSavedServer(caller: Actor, serverId: string): void {
-  const server = workspaceServerDefinition(getDb(), caller, serverId);
+export async function startSavedServer(caller: Actor, serverId: string): Promise<void> {
+  const server = await workspaceServerDefinition(getDb(), caller, serverId);
   appPool()
     .discover(caller.id, [server])
     .catch((error: unknown) => consoleLogger.warn("start after save failed", { server: server.name, error: String(error) }));
@@ -43,10 +43,10 @@ export function startSavedServer(caller: Actor, serverId: string): void {
  * Add a server and start it. A stdio server (a program on the host) needs its administrator to have
  * a second factor, whatever the policies (`auth.enrolment_required`).
  */
-export function addAndStartServer(caller: Actor, body: NewServerInput, options: AddOptions = {}) {
-  if (transportOf(body.config) === "stdio") assertFactorForStdio(getDb(), caller);
-  const view = addServerView(getDb(), caller, body, options);
-  startSavedServer(caller, view.id);
+export async function addAndStartServer(caller: Actor, body: NewServerInput, options: AddOptions = {}) {
+  if (transportOf(body.config) === "stdio") await assertFactorForStdio(getDb(), caller);
+  const view = await addServerView(getDb(), caller, body, options);
+  await startSavedServer(caller, view.id);
   return view;
 }
 
@@ -55,37 +55,37 @@ export function addAndStartServer(caller: Actor, body: NewServerInput, options: 
  * its credential mode or a secret needs a recent sign-in (`auth.reauth_required`); a stdio config
  * runs a program on the host again, so it needs a second factor as adding one does.
  */
-export function changeAndStartServer(caller: Actor & ReauthActor, id: string, body: ServerInput, catalogVersion?: string) {
+export async function changeAndStartServer(caller: Actor & ReauthActor, id: string, body: ServerInput, catalogVersion?: string) {
   const db = getDb();
-  if (body.config && transportOf(body.config) === "stdio") assertFactorForStdio(db, caller);
-  if (sensitiveServerChange(db, caller, id, body)) requireRecentAuth(db, caller);
-  const view = changeServerView(db, caller, id, body, catalogVersion);
-  startSavedServer(caller, view.id);
+  if (body.config && transportOf(body.config) === "stdio") await assertFactorForStdio(db, caller);
+  if (await sensitiveServerChange(db, caller, id, body)) await requireRecentAuth(db, caller);
+  const view = await changeServerView(db, caller, id, body, catalogVersion);
+  await startSavedServer(caller, view.id);
   return view;
 }
 
 /** Save the confirmed entries of an import and start each (stdio entries: as `addAndStartServer`). */
-export function importAndStartServers(caller: Actor, request: ImportRequest & { confirm: string[] }) {
-  const chosen = previewImport(getDb(), caller, request).servers.filter((entry) => request.confirm.includes(entry.name));
-  if (chosen.some((entry) => entry.needsConsent)) assertFactorForStdio(getDb(), caller);
-  const result = confirmImport(getDb(), caller, request);
-  for (const id of result.created) startSavedServer(caller, id);
+export async function importAndStartServers(caller: Actor, request: ImportRequest & { confirm: string[] }) {
+  const chosen = (await previewImport(getDb(), caller, request)).servers.filter((entry) => request.confirm.includes(entry.name));
+  if (chosen.some((entry) => entry.needsConsent)) await assertFactorForStdio(getDb(), caller);
+  const result = await confirmImport(getDb(), caller, request);
+  for (const id of result.created) await startSavedServer(caller, id);
   return result;
 }
 
 /** The servers of the caller's workspace (secrets masked). */
-export function workspaceServers(caller: Actor) {
-  return listServers(getDb(), caller);
+export async function workspaceServers(caller: Actor) {
+  return await listServers(getDb(), caller);
 }
 
 /** One server of the caller's workspace (secrets masked); another workspace's id is a 404. */
-export function savedServer(caller: Actor, id: string) {
-  return serverViewById(getDb(), caller, id);
+export async function savedServer(caller: Actor, id: string) {
+  return await serverViewById(getDb(), caller, id);
 }
 
 /** The inspector page's server of the caller's workspace (secrets masked), or null when it has no such server. */
-export function inspectedServer(caller: Actor, id: string) {
-  const record = getServerById(getDb(), { id, workspaceId: caller.workspaceId });
+export async function inspectedServer(caller: Actor, id: string) {
+  const record = await getServerById(getDb(), { id, workspaceId: caller.workspaceId });
   return record ? serverView(record) : null;
 }
 
@@ -95,21 +95,21 @@ export function removeSavedServer(caller: Actor, id: string): Promise<void> {
 }
 
 /** What an import would create (nothing saved). */
-export function previewServerImport(caller: Actor, request: ImportRequest) {
-  return previewImport(getDb(), caller, request);
+export async function previewServerImport(caller: Actor, request: ImportRequest) {
+  return await previewImport(getDb(), caller, request);
 }
 
 /** The workspace's servers as an `mcp_servers:` document, secret values as `${input:…}` placeholders. */
-export function exportServers(caller: Actor, format: "yaml" | "json"): string {
-  return exportWorkspaceServers(getDb(), caller, format);
+export async function exportServers(caller: Actor, format: "yaml" | "json"): Promise<string> {
+  return await exportWorkspaceServers(getDb(), caller, format);
 }
 
 /** Which per-member keys the server has and which of them the caller filled (never the values). */
-export function memberValues(caller: Actor, serverId: string) {
-  return memberValuesView(getDb(), caller, serverId);
+export async function memberValues(caller: Actor, serverId: string) {
+  return await memberValuesView(getDb(), caller, serverId);
 }
 
 /** Set the caller's own values for a server (encrypted per user); the mask keeps a stored value. */
-export function setOwnMemberValues(caller: Actor, serverId: string, values: Record<string, string>) {
-  return setMemberValues(getDb(), caller, serverId, values);
+export async function setOwnMemberValues(caller: Actor, serverId: string, values: Record<string, string>) {
+  return await setMemberValues(getDb(), caller, serverId, values);
 }

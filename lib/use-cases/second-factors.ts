@@ -28,18 +28,18 @@ export const removeFactorSchema = z.union([
 ]);
 
 /** Whether a policy covers the user and they still have no factor (the enrolment page asks for one). */
-export function enrolmentDue(user: SessionUser): boolean {
-  return mustEnrol(getDb(), user);
+export async function enrolmentDue(user: SessionUser): Promise<boolean> {
+  return await mustEnrol(getDb(), user);
 }
 
 /** The caller's second factors and recovery codes left (never a secret). */
-export function myFactors(user: SessionUser) {
-  return factorsView(getDb(), user.id);
+export async function myFactors(user: SessionUser) {
+  return await factorsView(getDb(), user.id);
 }
 
 /** Start adding an authenticator app: its secret and URI, answered this once. */
-export function startTotp(user: SessionUser, input: z.infer<typeof startTotpSchema>) {
-  return startTotpEnrolment(getDb(), user, input.name);
+export async function startTotp(user: SessionUser, input: z.infer<typeof startTotpSchema>) {
+  return await startTotpEnrolment(getDb(), user, input.name);
 }
 
 /** Confirm the authenticator with a code it shows: it counts from now, and ten recovery codes are answered once. */
@@ -50,7 +50,7 @@ export function confirmTotp(user: SessionUser, input: z.infer<typeof confirmTotp
 /** Remove one of the caller's factors with a current code or a passkey; wrong ones are throttled like passwords. */
 export async function removeMyFactor(user: SessionUser, request: Request, factorId: string, input: z.infer<typeof removeFactorSchema>) {
   // Only a code is guessed here: an id that is not theirs answers 404 without counting an attempt.
-  if (!factorsView(getDb(), user.id).factors.some((factor) => factor.id === factorId))
+  if (!(await factorsView(getDb(), user.id)).factors.some((factor) => factor.id === factorId))
     throw new AppError("auth.factor_not_found", "No such second factor on your account.");
   const keys = { email: user.email, address: clientAddress(request.headers) };
   takeAttempt("signIn", keys);
@@ -72,13 +72,13 @@ export function reauth(user: SessionUser, request: Request, input: z.infer<typeo
 }
 
 /** The instance's second-factor policies. */
-export function instanceMfaPolicy(): MfaPolicy {
-  return mfaPolicy(getDb());
+export async function instanceMfaPolicy(): Promise<MfaPolicy> {
+  return await mfaPolicy(getDb());
 }
 
 /** Set the instance's second-factor policies: a sensitive act, so it needs a recent sign-in. */
-export function setInstanceMfaPolicy(admin: SessionUser, input: z.infer<typeof mfaPolicySchema>): MfaPolicy {
+export async function setInstanceMfaPolicy(admin: SessionUser, input: z.infer<typeof mfaPolicySchema>): Promise<MfaPolicy> {
   const db = getDb();
-  requireRecentAuth(db, admin);
-  return setMfaPolicy(db, admin.id, input);
+  await requireRecentAuth(db, admin);
+  return await setMfaPolicy(db, admin.id, input);
 }

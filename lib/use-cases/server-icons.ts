@@ -40,7 +40,7 @@ async function fetchIcon(src: string): Promise<Uint8Array> {
 
 /** Icon `index` of the caller's connected server, as bytes with their checked type. */
 export async function serverIcon(caller: Caller, serverId: string, index: number): Promise<Icon> {
-  const server = workspaceServerDefinition(getDb(), caller, serverId);
+  const server = await workspaceServerDefinition(getDb(), caller, serverId);
   const src = appPool().session(caller.id, server).status().serverInfo?.icons?.[index]?.src;
   if (!src) throw new AppError("server.not_found", "No such icon (the server is not connected, or sent none).");
   const hit = cache().get(src);

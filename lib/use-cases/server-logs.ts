@@ -14,8 +14,8 @@ import type { Caller } from "./server-ops";
 const MAX_STDERR_LINES = 200;
 
 /** The caller's log of one server (never connects). */
-export function serverLogLines(caller: Caller, serverId: string): LogLine[] {
-  const server = workspaceServerDefinition(getDb(), caller, serverId);
+export async function serverLogLines(caller: Caller, serverId: string): Promise<LogLine[]> {
+  const server = await workspaceServerDefinition(getDb(), caller, serverId);
   const pool = appPool();
   const own: LogLine[] = pool
     .session(caller.id, server)
@@ -40,7 +40,7 @@ export function serverLogLines(caller: Caller, serverId: string): LogLine[] {
 /** logging/setLevel on the caller's connection (connects if needed: the person asked for it). */
 export async function setServerLogLevel(caller: Caller, serverId: string, level: LoggingLevel): Promise<{ level: LoggingLevel }> {
   await appPool()
-    .session(caller.id, workspaceServerDefinition(getDb(), caller, serverId))
+    .session(caller.id, await workspaceServerDefinition(getDb(), caller, serverId))
     .setLogLevel(level);
   return { level };
 }

@@ -21,8 +21,8 @@ export interface Caller {
   workspaceId: string;
 }
 
-function definition(caller: Caller, serverId: string): ServerDefinition {
-  return workspaceServerDefinition(getDb(), caller, serverId);
+async function definition(caller: Caller, serverId: string): Promise<ServerDefinition> {
+  return await workspaceServerDefinition(getDb(), caller, serverId);
 }
 
 /**
@@ -30,7 +30,7 @@ function definition(caller: Caller, serverId: string): ServerDefinition {
  * the `policy` a hand call meets (`held`, `never`, `ask` with its reason, or `allow`).
  */
 export async function serverTools(caller: TrustActor, serverId: string) {
-  return { tools: await handCallPolicies(getDb(), appPool(), caller, definition(caller, serverId)) };
+  return { tools: await handCallPolicies(getDb(), appPool(), caller, await definition(caller, serverId)) };
 }
 
 /**
@@ -39,9 +39,9 @@ export async function serverTools(caller: TrustActor, serverId: string) {
  * invisible characters), and icon links to the app's own icon route in the workspace `slug` names
  * (`/api/w/<slug>/servers/:id/icon`), so the browser never fetches a server's URL.
  */
-export function serverInfo(caller: Caller, serverId: string, slug: string) {
+export async function serverInfo(caller: Caller, serverId: string, slug: string) {
   const pool = appPool();
-  const server = definition(caller, serverId);
+  const server = await definition(caller, serverId);
   const status = pool.session(caller.id, server).status();
   const details = pool.session(caller.id, server).details();
   // Every icon is served from the app's origin (lib/use-cases/server-icons.ts), never from the server's URL.
@@ -71,10 +71,10 @@ export async function callServerTool(
   body: { name: string; arguments: Record<string, unknown> },
   signal: AbortSignal,
 ) {
-  const server = definition(caller, serverId);
+  const server = await definition(caller, serverId);
   const pool = appPool();
-  const policy = await gateHandCall(getDb(), pool, caller, server, body.name).catch((error: unknown) => {
-    recordRefusedCall(getDb(), { userId: caller.id, workspaceId: caller.workspaceId, server, name: body.name });
+  const policy = await gateHandCall(getDb(), pool, caller, server, body.name).catch(async (error: unknown) => {
+    await recordRefusedCall(getDb(), { userId: caller.id, workspaceId: caller.workspaceId, server, name: body.name });
     throw error;
   });
   const outcome = await tracedToolCall(
@@ -86,14 +86,14 @@ export async function callServerTool(
     },
     () => pool.session(caller.id, server).callTool(body.name, body.arguments, { signal }),
   );
-  auditHandCall(getDb(), caller, server, body.name, policy, outcome);
+  await auditHandCall(getDb(), caller, server, body.name, policy, outcome);
   return { ...outcome, policy };
 }
 
 /** Resources and resource templates. */
 export async function serverResources(caller: Caller, serverId: string) {
   const pool = appPool();
-  const server = definition(caller, serverId);
+  const server = await definition(caller, serverId);
   // A page waits on this: at most the turn bound, then "still connecting".
   await pool.session(caller.id, server).requireConnectedWithin();
   const [resources, resourceTemplates] = await Promise.all([
@@ -105,13 +105,15 @@ export async function serverResources(caller: Caller, serverId: string) {
 
 /** resources/read. */
 export async function readServerResource(caller: Caller, serverId: string, uri: string, signal: AbortSignal) {
-  return appPool().session(caller.id, definition(caller, serverId)).readResource(uri, { signal });
+  return appPool()
+    .session(caller.id, await definition(caller, serverId))
+    .readResource(uri, { signal });
 }
 
 /** The server's prompts. */
 export async function serverPrompts(caller: Caller, serverId: string) {
   const pool = appPool();
-  const server = definition(caller, serverId);
+  const server = await definition(caller, serverId);
   await pool.session(caller.id, server).requireConnectedWithin();
   return { prompts: await pool.session(caller.id, server).listPrompts() };
 }
@@ -123,7 +125,9 @@ export async function getServerPrompt(
   body: { name: string; arguments: Record<string, string> },
   signal: AbortSignal,
 ) {
-  return appPool().session(caller.id, definition(caller, serverId)).getPrompt(body.name, body.arguments, { signal });
+  return appPool()
+    .session(caller.id, await definition(caller, serverId))
+    .getPrompt(body.name, body.arguments, { signal });
 }
 
 /** completion/complete. */
@@ -132,20 +136,22 @@ export async function completeServerArgument(
   serverId: string,
   body: Pick<CompleteRequest["params"], "ref" | "argument" | "context">,
 ) {
-  return appPool().session(caller.id, definition(caller, serverId)).complete(body.ref, body.argument, body.context);
+  return appPool()
+    .session(caller.id, await definition(caller, serverId))
+    .complete(body.ref, body.argument, body.context);
 }
 
 /** The caller's connection status; `connect` connects first if needed. */
 export async function serverStatus(caller: Caller, serverId: string, connect: boolean) {
   const pool = appPool();
-  const server = definition(caller, serverId);
+  const server = await definition(caller, serverId);
   if (connect) await pool.discover(caller.id, [server]);
   return pool.session(caller.id, server).status();
 }
 
 /** Close and connect again now (within the caller's reconnect quota for this server). */
 export async function reconnectServer(caller: Caller, serverId: string) {
-  const server = definition(caller, serverId);
+  const server = await definition(caller, serverId);
   enforceReconnectRate(caller.id, server.id);
   return appPool().session(caller.id, server).reconnect();
 }
@@ -156,14 +162,14 @@ export async function reconnectServer(caller: Caller, serverId: string) {
  */
 export async function workspaceStatus(caller: Caller, connect = false) {
   const pool = appPool();
-  const servers = workspaceServerDefinitions(getDb(), caller);
+  const servers = await workspaceServerDefinitions(getDb(), caller);
   if (connect) return { servers: await pool.discover(caller.id, servers) };
   return { servers: servers.map((server) => pool.session(caller.id, server).status()) };
 }
 
 /** Re-read the caller's server configs and reconnect only what changed. */
 export async function reloadWorkspace(caller: Caller) {
-  const servers = workspaceServerDefinitions(getDb(), caller);
+  const servers = await workspaceServerDefinitions(getDb(), caller);
   const pool = appPool();
   await pool.reload(caller.id, servers);
   return { servers: servers.map((server) => pool.session(caller.id, server).status()) };

@@ -25,52 +25,52 @@ export { ssoProviderSchema, ssoProviderUpdateSchema } from "../auth/sso/provider
 export { ssoOnlySchema } from "../auth/sso/sso-only";
 
 /** The sign-in page: the providers' buttons, and whether the password form is hidden. */
-export function signInOptions() {
+export async function signInOptions() {
   const db = getDb();
-  return { providers: ssoButtons(db), passwordsOff: ssoOnlySetting(db).ssoOnly };
+  return { providers: await ssoButtons(db), passwordsOff: (await ssoOnlySetting(db)).ssoOnly };
 }
 
 /** The providers for the admin area (no secrets). */
-export function adminSsoProviders() {
-  return ssoProviderViews(getDb());
+export async function adminSsoProviders() {
+  return await ssoProviderViews(getDb());
 }
 
 /** Add a provider. */
-export function addSsoProvider(admin: SessionUser, input: z.infer<typeof ssoProviderSchema>) {
+export async function addSsoProvider(admin: SessionUser, input: z.infer<typeof ssoProviderSchema>) {
   const db = getDb();
-  requireRecentAuth(db, admin);
-  return createSsoProvider(db, admin.id, input);
+  await requireRecentAuth(db, admin);
+  return await createSsoProvider(db, admin.id, input);
 }
 
 /** Change an admin-configured provider. */
-export function changeSsoProvider(admin: SessionUser, id: string, input: z.infer<typeof ssoProviderUpdateSchema>) {
+export async function changeSsoProvider(admin: SessionUser, id: string, input: z.infer<typeof ssoProviderUpdateSchema>) {
   const db = getDb();
-  requireRecentAuth(db, admin);
-  return editSsoProvider(db, admin.id, id, input);
+  await requireRecentAuth(db, admin);
+  return await editSsoProvider(db, admin.id, id, input);
 }
 
 /** Remove an admin-configured provider. */
-export function deleteSsoProvider(admin: SessionUser, id: string): void {
+export async function deleteSsoProvider(admin: SessionUser, id: string): Promise<void> {
   const db = getDb();
-  requireRecentAuth(db, admin);
-  removeSsoProvider(db, admin.id, id);
+  await requireRecentAuth(db, admin);
+  await removeSsoProvider(db, admin.id, id);
 }
 
 /** The SSO-only setting. */
-export function ssoSettings() {
-  return ssoOnlySetting(getDb());
+export async function ssoSettings() {
+  return await ssoOnlySetting(getDb());
 }
 
 /** Turn SSO-only mode on or off, naming the break-glass administrator. */
-export function setSsoSettings(admin: SessionUser, input: z.infer<typeof ssoOnlySchema>) {
+export async function setSsoSettings(admin: SessionUser, input: z.infer<typeof ssoOnlySchema>) {
   const db = getDb();
-  requireRecentAuth(db, admin);
-  return setSsoOnly(db, admin.id, input);
+  await requireRecentAuth(db, admin);
+  return await setSsoOnly(db, admin.id, input);
 }
 
 /** Re-apply a user's claim mappings from their latest sign-in's groups. */
-export function syncUserNow(admin: SessionUser, userId: string) {
+export async function syncUserNow(admin: SessionUser, userId: string) {
   const db = getDb();
-  requireRecentAuth(db, admin);
+  await requireRecentAuth(db, admin);
   return syncUserFromSso(db, admin.id, userId, appAccessEffects());
 }

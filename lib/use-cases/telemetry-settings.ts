@@ -23,17 +23,17 @@ export interface TelemetrySettings {
 }
 
 /** The setting as stored (and in force: start-up and every change apply it). */
-export function telemetrySettings(): TelemetrySettings {
-  return { captureContent: storedContentCapture(getDb()) };
+export async function telemetrySettings(): Promise<TelemetrySettings> {
+  return { captureContent: await storedContentCapture(getDb()) };
 }
 
 /** Turn content capture on or off (an instance administrator, recently signed in); audited. */
-export function setTelemetrySettings(admin: SessionUser, input: z.infer<typeof telemetrySettingsSchema>): TelemetrySettings {
+export async function setTelemetrySettings(admin: SessionUser, input: z.infer<typeof telemetrySettingsSchema>): Promise<TelemetrySettings> {
   const db = getDb();
-  requireRecentAuth(db, admin);
-  const before = storedContentCapture(db);
-  setInstanceMeta(db, CONTENT_CAPTURE_KEY, input.captureContent ? "on" : "off");
+  await requireRecentAuth(db, admin);
+  const before = await storedContentCapture(db);
+  await setInstanceMeta(db, CONTENT_CAPTURE_KEY, input.captureContent ? "on" : "off");
   setContentCapture(input.captureContent);
-  recordAudit(db, { actorId: admin.id, action: "instance.telemetry_capture", detail: { from: before, to: input.captureContent } });
-  return telemetrySettings();
+  await recordAudit(db, { actorId: admin.id, action: "instance.telemetry_capture", detail: { from: before, to: input.captureContent } });
+  return await telemetrySettings();
 }

@@ -41,10 +41,10 @@ export async function testServerConnection(
     throw new AppError("auth.forbidden", "Only instance administrators can run stdio (command) servers.", "command");
   }
   // Testing a stdio config launches it on the host: the same second factor as saving one.
-  if (transportOf(config) === "stdio") assertFactorForStdio(getDb(), caller);
+  if (transportOf(config) === "stdio") await assertFactorForStdio(getDb(), caller);
   if (body.serverId) {
-    const record = getServer(getDb(), caller, body.serverId);
-    const restored = restoreMaskedSecrets(config, readServerSecrets(getDb(), record));
+    const record = await getServer(getDb(), caller, body.serverId);
+    const restored = restoreMaskedSecrets(config, await readServerSecrets(getDb(), record));
     if (restored.missing)
       throw new AppError("server.invalid_config", `\`${restored.missing}\` is masked: type the value`, `config.${restored.missing}`);
     config = restored.config;

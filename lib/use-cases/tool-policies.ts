@@ -11,11 +11,11 @@ export { toolPolicyUpdateSchema } from "../trust/tool-policy-service";
 /** Every tool of the workspace's servers with the caller's policy. */
 export async function toolPolicies(caller: TrustActor) {
   const db = getDb();
-  return listToolPolicyRows(db, appPool(), caller, workspaceServerDefinitions(db, caller));
+  return listToolPolicyRows(db, appPool(), caller, await workspaceServerDefinitions(db, caller));
 }
 
 /** Set one tool's policy for the caller (or `null` for the default). */
-export function setToolPolicy(caller: TrustActor, input: z.infer<typeof toolPolicyUpdateSchema>): void {
+export async function setToolPolicy(caller: TrustActor, input: z.infer<typeof toolPolicyUpdateSchema>): Promise<void> {
   const db = getDb();
-  updateToolPolicy(db, caller, workspaceServerDefinitions(db, caller), input);
+  await updateToolPolicy(db, caller, await workspaceServerDefinitions(db, caller), input);
 }

@@ -20,23 +20,23 @@ import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "
 export { toolReviewSchema, trustUpdateSchema } from "../trust/trust-service";
 
 /** Trust settings, whether the caller may change them, and the held tools (`refresh`: list first). */
-export function serverTrust(caller: TrustActor, serverId: string, refresh: boolean) {
+export async function serverTrust(caller: TrustActor, serverId: string, refresh: boolean) {
   const db = getDb();
-  return serverTrustView(db, appPool(), caller, workspaceServerDefinition(db, caller, serverId), refresh);
+  return serverTrustView(db, appPool(), caller, await workspaceServerDefinition(db, caller, serverId), refresh);
 }
 
 /** Mark the server trusted or not, or switch its lethal-trifecta check (owners/admins; audited). */
-export function setServerTrust(caller: TrustActor, serverId: string, change: z.infer<typeof trustUpdateSchema>) {
-  return changeServerTrust(getDb(), caller, serverId, change);
+export async function setServerTrust(caller: TrustActor, serverId: string, change: z.infer<typeof trustUpdateSchema>) {
+  return await changeServerTrust(getDb(), caller, serverId, change);
 }
 
 /** Approve the reviewed definition of a held tool (owners/admins; audited). */
-export function approveHeldTool(caller: TrustActor, serverId: string, body: z.infer<typeof toolReviewSchema>): void {
-  reviewHeldTool(getDb(), caller, serverId, body);
+export async function approveHeldTool(caller: TrustActor, serverId: string, body: z.infer<typeof toolReviewSchema>): Promise<void> {
+  await reviewHeldTool(getDb(), caller, serverId, body);
 }
 
 /** Held tools across the caller's workspace, from the stored pins (no connection). */
-export function heldTools(caller: TrustActor) {
+export async function heldTools(caller: TrustActor) {
   const db = getDb();
-  return { held: workspaceHeldTools(db, workspaceServerDefinitions(db, caller)) };
+  return { held: await workspaceHeldTools(db, await workspaceServerDefinitions(db, caller)) };
 }

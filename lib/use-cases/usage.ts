@@ -37,7 +37,7 @@ export const usageQuerySchema = z.object({
 });
 
 /** The report's scope for the caller, or a 404/403 when they may not read it. */
-function scopeFor(caller: WorkspaceCaller, query: z.infer<typeof usageQuerySchema>) {
+async function scopeFor(caller: WorkspaceCaller, query: z.infer<typeof usageQuerySchema>) {
   const now = new Date();
   const from = query.from ?? monthOf(now).from;
   const to = query.to ?? now.toISOString().slice(0, 10);
@@ -50,7 +50,7 @@ function scopeFor(caller: WorkspaceCaller, query: z.infer<typeof usageQuerySchem
   const isAdmin = caller.role !== "member";
   if (query.member && query.member !== caller.id) {
     // Another member's usage: only owners and admins, and only of a member of this workspace; else it does not exist.
-    if (!isAdmin || !getMembershipRole(getDb(), caller.workspaceId, query.member))
+    if (!isAdmin || !(await getMembershipRole(getDb(), caller.workspaceId, query.member)))
       throw new AppError("workspace.member_not_found", "No such member.");
     return { from, to, workspaceId: caller.workspaceId, userId: query.member };
   }
@@ -59,9 +59,9 @@ function scopeFor(caller: WorkspaceCaller, query: z.infer<typeof usageQuerySchem
 }
 
 /** The page's figures as JSON, or as a CSV download (`format=csv`). */
-export function usageResponse(caller: WorkspaceCaller, query: z.infer<typeof usageQuerySchema>): Response {
-  const scope = scopeFor(caller, query);
-  const report = usageReport(getDb(), scope);
+export async function usageResponse(caller: WorkspaceCaller, query: z.infer<typeof usageQuerySchema>): Promise<Response> {
+  const scope = await scopeFor(caller, query);
+  const report = await usageReport(getDb(), scope);
   if (query.format === "csv") {
     return new Response(usageCsv(report), {
       headers: {
@@ -71,7 +71,7 @@ export function usageResponse(caller: WorkspaceCaller, query: z.infer<typeof usa
       },
     });
   }
-  const budget = tightestBudget(getDb(), caller.id, caller.workspaceId);
+  const budget = await tightestBudget(getDb(), caller.id, caller.workspaceId);
   return Response.json({ scope: query.scope, ...report, budget: budget && { ...budget, resetsAt: budget.resetsAt.toISOString() } });
 }
 
@@ -85,19 +85,22 @@ export const budgetBodySchema = z.object({
 });
 
 /** The budgets the caller may see and set: the workspace's; an instance administrator's also the default and every user's. */
-export function budgetsView(caller: WorkspaceCaller) {
+export async function budgetsView(caller: WorkspaceCaller) {
   const db = getDb();
-  const all = listBudgets(db);
-  const standing = tightestBudget(db, caller.id, caller.workspaceId);
+  const all = await listBudgets(db);
+  const standing = await tightestBudget(db, caller.id, caller.workspaceId);
   // Each user's budget names its user, so the administrators' list reads as people, not ids.
   const users = caller.isAdmin
-    ? all
-        .filter((b) => b.scope === "user")
-        .map((b) => {
-          const user = getUserById(db, b.targetId);
-          return { ...b, email: user?.email ?? null, name: user?.name ?? null };
-        })
-        .sort((a, b) => (a.email ?? a.targetId).localeCompare(b.email ?? b.targetId))
+    ? (
+        await Promise.all(
+          all
+            .filter((b) => b.scope === "user")
+            .map(async (b) => {
+              const user = await getUserById(db, b.targetId);
+              return { ...b, email: user?.email ?? null, name: user?.name ?? null };
+            }),
+        )
+      ).sort((a, b) => (a.email ?? a.targetId).localeCompare(b.email ?? b.targetId))
     : [];
   return {
     workspace: all.find((b) => b.scope === "workspace" && b.targetId === caller.workspaceId) ?? null,
@@ -110,7 +113,7 @@ export function budgetsView(caller: WorkspaceCaller) {
 }
 
 /** Set or remove one budget: the workspace's by its owners/admins, a user's or the default by instance administrators; audited. */
-export function setBudget(caller: WorkspaceCaller, body: z.infer<typeof budgetBodySchema>) {
+export async function setBudget(caller: WorkspaceCaller, body: z.infer<typeof budgetBodySchema>) {
   const db = getDb();
   let targetId: string;
   if (body.scope === "workspace") {
@@ -120,20 +123,20 @@ export function setBudget(caller: WorkspaceCaller, body: z.infer<typeof budgetBo
     if (!caller.isAdmin) throw new AppError("auth.forbidden", "Only instance administrators set user and default budgets.");
     if (body.scope === "instance") targetId = INSTANCE_SCOPE;
     else {
-      if (!body.targetId || !getUserById(db, body.targetId)) throw new AppError("user.not_found", "No such user.", "targetId");
+      if (!body.targetId || !(await getUserById(db, body.targetId))) throw new AppError("user.not_found", "No such user.", "targetId");
       targetId = body.targetId;
     }
   }
-  if (body.monthlyLimit === null) deleteBudget(db, { scope: body.scope, targetId });
-  else upsertBudget(db, { scope: body.scope, targetId, unit: body.unit, monthlyLimit: body.monthlyLimit, updatedBy: caller.id });
-  recordAudit(db, {
+  if (body.monthlyLimit === null) await deleteBudget(db, { scope: body.scope, targetId });
+  else await upsertBudget(db, { scope: body.scope, targetId, unit: body.unit, monthlyLimit: body.monthlyLimit, updatedBy: caller.id });
+  await recordAudit(db, {
     actorId: caller.id,
     workspaceId: body.scope === "workspace" ? caller.workspaceId : null,
     action: body.monthlyLimit === null ? "usage.budget_removed" : "usage.budget_set",
     target: targetId,
     detail: { scope: body.scope, unit: body.unit, monthlyLimit: body.monthlyLimit },
   });
-  return budgetsView(caller);
+  return await budgetsView(caller);
 }
 
 const usdPerM = z.number().min(0).max(10_000);
@@ -159,10 +162,10 @@ export const priceBodySchema = z.object({
 const asUsd = (micros: number) => micros / 1e6;
 
 /** The price tables the caller sees: the defaults, the instance's and this workspace's own. */
-export function pricesView(caller: WorkspaceCaller) {
+export async function pricesView(caller: WorkspaceCaller) {
   const db = getDb();
-  const rows = (scope: string) =>
-    listPrices(db, scope).map((p) => ({
+  const rows = async (scope: string) =>
+    (await listPrices(db, scope)).map((p) => ({
       provider: p.provider,
       model: p.model,
       input: asUsd(p.inputMicrosPerM),
@@ -181,24 +184,24 @@ export function pricesView(caller: WorkspaceCaller) {
   );
   return {
     defaults,
-    instance: rows(INSTANCE_SCOPE),
-    workspace: rows(caller.workspaceId),
+    instance: await rows(INSTANCE_SCOPE),
+    workspace: await rows(caller.workspaceId),
     canSetInstance: caller.isAdmin,
     canSetWorkspace: caller.role !== "member",
   };
 }
 
 /** Set or remove one price (instance: administrators; workspace: its owners/admins, for its own keys); audited. Costs already recorded keep theirs. */
-export function setPrice(caller: WorkspaceCaller, body: z.infer<typeof priceBodySchema>) {
+export async function setPrice(caller: WorkspaceCaller, body: z.infer<typeof priceBodySchema>) {
   const db = getDb();
   if (body.scope === "instance" ? !caller.isAdmin : caller.role === "member")
     throw new AppError("auth.forbidden", "Only administrators set prices.");
   const scope = body.scope === "instance" ? INSTANCE_SCOPE : caller.workspaceId;
-  if (body.remove) deletePrice(db, { scope, provider: body.provider, model: body.model });
+  if (body.remove) await deletePrice(db, { scope, provider: body.provider, model: body.model });
   else {
     if (body.input === undefined || body.output === undefined)
       throw new AppError("request.invalid", "A price needs input and output per million tokens.", "input");
-    upsertPrice(db, {
+    await upsertPrice(db, {
       scope,
       provider: body.provider,
       model: body.model,
@@ -208,12 +211,12 @@ export function setPrice(caller: WorkspaceCaller, body: z.infer<typeof priceBody
       updatedBy: caller.id,
     });
   }
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: caller.id,
     workspaceId: body.scope === "workspace" ? caller.workspaceId : null,
     action: body.remove ? "usage.price_removed" : "usage.price_set",
     target: `${body.provider}/${body.model}`,
     detail: { scope: body.scope, input: body.input, output: body.output, cached: body.cached },
   });
-  return pricesView(caller);
+  return await pricesView(caller);
 }

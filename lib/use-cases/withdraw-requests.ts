@@ -37,14 +37,14 @@ export function withdrawServerRequests(userId: string | null, serverIds?: string
  * Deny the approvals still pending in `userId`'s chats of `workspaceId` (of every workspace when
  * null). Only the last message of a chat can hold open approvals. Returns how many were denied.
  */
-export function withdrawApprovals(db: Db, userId: string, workspaceId: string | null): number {
+export async function withdrawApprovals(db: Db, userId: string, workspaceId: string | null): Promise<number> {
   let denied = 0;
-  for (const { id } of listChatsByOwner(db, userId).filter((chat) => workspaceId === null || chat.workspaceId === workspaceId)) {
-    const last = listMessagesByChat(db, id).at(-1);
+  for (const { id } of (await listChatsByOwner(db, userId)).filter((chat) => workspaceId === null || chat.workspaceId === workspaceId)) {
+    const last = (await listMessagesByChat(db, id)).at(-1);
     if (last?.role !== "assistant") continue;
     const { message, count } = denyOpenApprovals(last);
     if (count === 0) continue;
-    saveMessage(db, id, message);
+    await saveMessage(db, id, message);
     denied += count;
   }
   return denied;
@@ -76,9 +76,9 @@ export function withdrawingEffects(db: Db, effects: AccessEffects): AccessEffect
       await effects.closeConnections(userId, serverIds);
     },
     forgetTokens: (userId, servers) => effects.forgetTokens(userId, servers),
-    stopTurns(userId, workspaceId) {
+    async stopTurns(userId, workspaceId) {
       effects.stopTurns(userId, workspaceId);
-      if (userId !== null) withdrawApprovals(db, userId, workspaceId);
+      if (userId !== null) await withdrawApprovals(db, userId, workspaceId);
     },
   };
 }

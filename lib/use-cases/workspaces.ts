@@ -37,18 +37,18 @@ export { memberRoleSchema } from "../workspaces/members";
 export { workspaceNameSchema, workspaceView } from "../workspaces/service";
 
 /** The user's workspaces: `[{id, slug, name, role, personal}]`. */
-export function myWorkspaces(userId: string) {
-  return listMyWorkspaces(getDb(), userId);
+export async function myWorkspaces(userId: string) {
+  return await listMyWorkspaces(getDb(), userId);
 }
 
 /** Create a team workspace owned by the user. */
-export function newWorkspace(userId: string, name: string) {
-  return createWorkspace(getDb(), userId, name);
+export async function newWorkspace(userId: string, name: string) {
+  return await createWorkspace(getDb(), userId, name);
 }
 
 /** Rename a team workspace (owners). */
-export function renameWorkspace(caller: WorkspaceCaller, name: string) {
-  return renameTeamWorkspace(getDb(), caller, name);
+export async function renameWorkspace(caller: WorkspaceCaller, name: string) {
+  return await renameTeamWorkspace(getDb(), caller, name);
 }
 
 /**
@@ -66,8 +66,8 @@ export async function removeWorkspace(caller: WorkspaceCaller): Promise<void> {
 }
 
 /** The workspace's members with their roles. */
-export function workspaceMembers(caller: WorkspaceCaller) {
-  return listWorkspaceMembers(getDb(), caller);
+export async function workspaceMembers(caller: WorkspaceCaller) {
+  return await listWorkspaceMembers(getDb(), caller);
 }
 
 /**
@@ -76,9 +76,9 @@ export function workspaceMembers(caller: WorkspaceCaller) {
  */
 export async function setMemberRole(caller: WorkspaceCaller, userId: string, role: "owner" | "admin" | "member") {
   const db = getDb();
-  requireRecentAuth(db, caller);
+  await requireRecentAuth(db, caller);
   const changed = await changeMemberRole(db, caller, userId, role, appAccessEffects());
-  const lowered = loweredRoleNotice(db, userId, caller.workspace);
+  const lowered = await loweredRoleNotice(db, userId, caller.workspace);
   publishMembership(userId, caller.workspaceId, lowered ? { code: "workspace.role_changed", message: lowered } : undefined);
   return changed;
 }
@@ -90,28 +90,32 @@ export async function removeWorkspaceMember(caller: WorkspaceCaller, userId: str
 }
 
 /** The workspace's pending invitations (never their tokens). */
-export function workspaceInvitations(caller: WorkspaceCaller) {
-  return listInvitations(getDb(), caller);
+export async function workspaceInvitations(caller: WorkspaceCaller) {
+  return await listInvitations(getDb(), caller);
 }
 
 /** Invite `{email, role}`; the link, on the origin the request came to, is shown once. */
-export function inviteToWorkspace(caller: WorkspaceCaller, input: { email: string; role: "owner" | "admin" | "member" }, request: Request) {
-  return createInvitation(getDb(), caller, input, { baseUrl: requestPublicOrigin(request) });
+export async function inviteToWorkspace(
+  caller: WorkspaceCaller,
+  input: { email: string; role: "owner" | "admin" | "member" },
+  request: Request,
+) {
+  return await createInvitation(getDb(), caller, input, { baseUrl: requestPublicOrigin(request) });
 }
 
 /** Revoke a pending invitation of the workspace. */
-export function revokeInvitation(caller: WorkspaceCaller, invitationId: string): void {
-  revokeWorkspaceInvitation(getDb(), caller, invitationId);
+export async function revokeInvitation(caller: WorkspaceCaller, invitationId: string): Promise<void> {
+  await revokeWorkspaceInvitation(getDb(), caller, invitationId);
 }
 
 /** What an invitation link offers (workspace, role, email), or an AppError when it is not usable. */
-export function invitationByToken(token: string) {
-  return describeInvitation(getDb(), token);
+export async function invitationByToken(token: string) {
+  return await describeInvitation(getDb(), token);
 }
 
 /** Accept an invitation addressed to the signed-in user. */
-export function acceptInvitation(user: SessionUser, token: string) {
-  const joined = acceptInvitationIn(getDb(), user, token);
+export async function acceptInvitation(user: SessionUser, token: string) {
+  const joined = await acceptInvitationIn(getDb(), user, token);
   if (joined.workspaceId) publishMembership(user.id, joined.workspaceId);
   return joined;
 }
@@ -127,8 +131,8 @@ export function workspaceToolSearch(caller: WorkspaceCaller) {
 }
 
 /** Change the workspace's tool-search settings (admins). */
-export function setWorkspaceToolSearch(caller: WorkspaceCaller, input: z.infer<typeof toolSearchSettingsSchema>) {
-  return setToolSearchSettings(getDb(), caller, input);
+export async function setWorkspaceToolSearch(caller: WorkspaceCaller, input: z.infer<typeof toolSearchSettingsSchema>) {
+  return await setToolSearchSettings(getDb(), caller, input);
 }
 
 /** The workspace's default model (key masked). */
@@ -137,11 +141,11 @@ export function workspaceModel(caller: WorkspaceCaller) {
 }
 
 /** Change the workspace's default model (admins). */
-export function setWorkspaceDefaultModel(caller: WorkspaceCaller, input: z.infer<typeof modelSettingsSchema>) {
-  return setWorkspaceModel(getDb(), caller, input);
+export async function setWorkspaceDefaultModel(caller: WorkspaceCaller, input: z.infer<typeof modelSettingsSchema>) {
+  return await setWorkspaceModel(getDb(), caller, input);
 }
 
 /** One page of the workspace's audit log. */
-export function workspaceAudit(caller: WorkspaceCaller, query: z.infer<typeof auditQuerySchema>) {
-  return auditPage(getDb(), query, { workspaceId: caller.workspaceId });
+export async function workspaceAudit(caller: WorkspaceCaller, query: z.infer<typeof auditQuerySchema>) {
+  return await auditPage(getDb(), query, { workspaceId: caller.workspaceId });
 }

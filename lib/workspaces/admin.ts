@@ -21,6 +21,7 @@ import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import { createInvitation } from "./invitations";
 import { ssoProvidersByUser } from "../../db/queries/sso";
+import { withTransaction } from "../../db/transaction";
 
 export { auditPage, auditQuerySchema } from "./audit-view";
 
@@ -36,10 +37,10 @@ interface Admin {
 }
 
 /** Users, optionally searched by name or email. */
-export function adminListUsers(db: Db, q?: string) {
-  const users = listUsers(db, q?.trim() || undefined);
+export async function adminListUsers(db: Db, q?: string) {
+  const users = await listUsers(db, q?.trim() || undefined);
   // Which single sign-on providers each user came from (docs/sso.md); empty for password-only accounts.
-  const sso = ssoProvidersByUser(
+  const sso = await ssoProvidersByUser(
     db,
     users.map((u) => u.id),
   );
@@ -54,39 +55,43 @@ export function adminListUsers(db: Db, q?: string) {
 }
 
 /** Create an invitation link for a new account (shown once); registration through it works even when closed. */
-export function adminInviteUser(db: Db, admin: Admin, email: string, baseUrl: string) {
-  if (getUserIdByEmail(db, email)) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
-  return createInvitation(db, { id: admin.id, workspaceId: null }, { email, role: "member" }, { baseUrl });
+export async function adminInviteUser(db: Db, admin: Admin, email: string, baseUrl: string) {
+  if (await getUserIdByEmail(db, email)) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
+  return await createInvitation(db, { id: admin.id, workspaceId: null }, { email, role: "member" }, { baseUrl });
 }
 
-function assertKeepsAnAdmin(db: Db, admin: Admin, targetId: string): void {
+async function assertKeepsAnAdmin(db: Db, admin: Admin, targetId: string): Promise<void> {
   if (targetId === admin.id) throw new AppError("user.self_action", "You cannot disable, demote or delete your own account here.");
   // Only losing an enabled administrator can leave the instance without one.
-  if (getUserById(db, targetId)?.isAdmin && countActiveAdmins(db) <= 1)
+  if ((await getUserById(db, targetId))?.isAdmin && (await countActiveAdmins(db)) <= 1)
     throw new AppError("user.last_admin", "The instance must keep at least one administrator.");
 }
 
 /** Make/remove admin and disable/enable; disabling closes the user's connections and turns now. */
 export async function adminUpdateUser(db: Db, admin: Admin, id: string, input: z.infer<typeof updateUserSchema>, effects: AccessEffects) {
-  if (input.isAdmin === false || input.disabled === true) assertKeepsAnAdmin(db, admin, id);
-  if (input.isAdmin !== undefined) {
-    if (!setUserAdmin(db, id, input.isAdmin)) throw new AppError("user.not_found", "No such user.");
-    recordAudit(db, { actorId: admin.id, action: input.isAdmin ? "user.make_admin" : "user.remove_admin", target: id });
-  }
+  // Check and change in one transaction: two administrators demoting or disabling each other at
+  // once must not both pass the last-admin check (another request can run between async queries).
+  await withTransaction(db, async (tx) => {
+    if (input.isAdmin === false || input.disabled === true) await assertKeepsAnAdmin(tx, admin, id);
+    if (input.isAdmin !== undefined && !(await setUserAdmin(tx, id, input.isAdmin))) throw new AppError("user.not_found", "No such user.");
+    if (input.disabled !== undefined && !(await setUserDisabled(tx, id, input.disabled ? new Date() : null)))
+      throw new AppError("user.not_found", "No such user.");
+  });
+  if (input.isAdmin !== undefined)
+    await recordAudit(db, { actorId: admin.id, action: input.isAdmin ? "user.make_admin" : "user.remove_admin", target: id });
   if (input.disabled !== undefined) {
-    if (!setUserDisabled(db, id, input.disabled ? new Date() : null)) throw new AppError("user.not_found", "No such user.");
     if (input.disabled) await endEverything(db, id, effects);
-    recordAudit(db, { actorId: admin.id, action: input.disabled ? "user.disable" : "user.enable", target: id });
+    await recordAudit(db, { actorId: admin.id, action: input.disabled ? "user.disable" : "user.enable", target: id });
   }
   return { id, ...input };
 }
 
 /** Delete a user with their personal data (personal workspace, chats, settings, credentials). */
 export async function adminDeleteUser(db: Db, admin: Admin, id: string, effects: AccessEffects): Promise<void> {
-  assertKeepsAnAdmin(db, admin, id);
+  await assertKeepsAnAdmin(db, admin, id);
   await endEverything(db, id, effects);
-  if (!deleteUser(db, id)) throw new AppError("user.not_found", "No such user.");
-  recordAudit(db, { actorId: admin.id, action: "user.delete", target: id });
+  if (!(await deleteUser(db, id))) throw new AppError("user.not_found", "No such user.");
+  await recordAudit(db, { actorId: admin.id, action: "user.delete", target: id });
 }
 
 // The account stops working everywhere: its turns, its connections, and every shared server that
@@ -94,7 +99,7 @@ export async function adminDeleteUser(db: Db, admin: Admin, id: string, effects:
 async function endEverything(db: Db, userId: string, effects: AccessEffects): Promise<void> {
   effects.stopTurns(userId, null);
   await effects.closeConnections(userId);
-  const shared = clearSharedCredentialsUserEverywhere(db, userId);
+  const shared = await clearSharedCredentialsUserEverywhere(db, userId);
   if (shared.length) await effects.closeConnections(null, shared);
 }
 
@@ -102,7 +107,7 @@ async function endEverything(db: Db, userId: string, effects: AccessEffects): Pr
  * Every workspace with its member count and its owners' names and emails (a personal workspace's
  * owner is its person), so the table names people, not ids.
  */
-export function adminListWorkspaces(db: Db) {
-  const owners = listWorkspaceOwners(db);
-  return { workspaces: listAllWorkspaces(db).map((w) => ({ ...w, owners: owners.get(w.id) ?? [] })) };
+export async function adminListWorkspaces(db: Db) {
+  const owners = await listWorkspaceOwners(db);
+  return { workspaces: (await listAllWorkspaces(db)).map((w) => ({ ...w, owners: owners.get(w.id) ?? [] })) };
 }

@@ -42,9 +42,9 @@ function subjectView(subject: AuditSubject | undefined) {
 }
 
 /** One page of the log, newest first, each entry with readable actor, target and workspace. */
-export function auditPage(db: Db, query: z.infer<typeof auditQuerySchema>, scope: AuditScope = {}) {
-  const page = listAudit(db, filterOf(query, scope));
-  const names = auditSubjects(
+export async function auditPage(db: Db, query: z.infer<typeof auditQuerySchema>, scope: AuditScope = {}) {
+  const page = await listAudit(db, filterOf(query, scope));
+  const names = await auditSubjects(
     db,
     page.entries.flatMap((e) => [e.target ?? "", e.workspaceId ?? ""]),
   );
@@ -54,13 +54,13 @@ export function auditPage(db: Db, query: z.infer<typeof auditQuerySchema>, scope
     targetSubject: subjectView(names.get(e.target ?? "")),
     workspaceName: names.get(e.workspaceId ?? "")?.name ?? null,
   }));
-  return { entries, nextBefore: page.nextBefore, ...(query.facets === "1" ? { facets: facetsView(db, scope) } : {}) };
+  return { entries, nextBefore: page.nextBefore, ...(query.facets === "1" ? { facets: await facetsView(db, scope) } : {}) };
 }
 
 /** The filters' choices, each target and workspace with its name where it still exists. */
-function facetsView(db: Db, scope: AuditScope) {
-  const facets = auditFacets(db, scope);
-  const names = auditSubjects(db, [...facets.targets, ...facets.workspaceIds]);
+async function facetsView(db: Db, scope: AuditScope) {
+  const facets = await auditFacets(db, scope);
+  const names = await auditSubjects(db, [...facets.targets, ...facets.workspaceIds]);
   return {
     actors: facets.actors,
     actions: facets.actions,
@@ -81,12 +81,12 @@ export function csvCell(value: unknown): string {
 }
 
 /** The filtered log as CSV (header row first, newest entry next), at most AUDIT_CSV_MAX_ROWS rows. */
-export function auditCsv(db: Db, query: z.infer<typeof auditQuerySchema>, scope: AuditScope = {}): string {
+export async function auditCsv(db: Db, query: z.infer<typeof auditQuerySchema>, scope: AuditScope = {}): Promise<string> {
   const header = ["time", "actor_name", "actor_email", "action", "target", "target_name", "target_email", "workspace", "detail"];
   const lines = [header.join(",")];
   let before = query.before;
   while (lines.length <= AUDIT_CSV_MAX_ROWS) {
-    const page = auditPage(db, { ...query, before, limit: 200, facets: undefined }, scope);
+    const page = await auditPage(db, { ...query, before, limit: 200, facets: undefined }, scope);
     for (const e of page.entries.slice(0, AUDIT_CSV_MAX_ROWS + 1 - lines.length)) {
       lines.push(
         [

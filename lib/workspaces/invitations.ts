@@ -22,6 +22,7 @@ import { createUserWithWorkspace, getUserById, getUserIdByEmail, normaliseEmail,
 import { AppError } from "../errors";
 import { hashPassword, passwordRefusal } from "../security/password";
 import type { WorkspaceActor } from "../domain/workspace";
+import { withTransaction } from "../../db/transaction";
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -45,7 +46,7 @@ export function invitationUrl(baseUrl: string, token: string): string {
 }
 
 /** Create an invitation (owners may invite owners; admins invite admins and members). */
-export function createInvitation(
+export async function createInvitation(
   db: Db,
   actor: WorkspaceActor | { id: string; workspaceId: null },
   input: { email: string; role: "owner" | "admin" | "member" },
@@ -56,13 +57,13 @@ export function createInvitation(
     if (input.role === "owner" && actor.role !== "owner") throw new AppError("auth.forbidden", "Only owners can invite owners.");
     // A member's role changes through the member list, where the rules on who may change whom hold;
     // an invitation to them would be a second way around those rules (and a way back in once removed).
-    const existing = getUserIdByEmail(db, input.email);
-    if (existing && getMembershipRole(db, actor.workspaceId, existing))
+    const existing = await getUserIdByEmail(db, input.email);
+    if (existing && (await getMembershipRole(db, actor.workspaceId, existing)))
       throw new AppError("invitation.already_member", "This person is already a member; change their role in the member list.", "email");
   }
   const now = options.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
-  const record = insertInvitation(db, {
+  const record = await insertInvitation(db, {
     workspaceId: actor.workspaceId,
     email: normaliseEmail(input.email),
     role: input.role,
@@ -70,7 +71,7 @@ export function createInvitation(
     invitedBy: actor.id,
     expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
   });
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "invitation.create",
@@ -81,8 +82,8 @@ export function createInvitation(
 }
 
 /** Pending invitations of the workspace with who sent each (never their tokens). */
-export function listInvitations(db: Db, actor: WorkspaceActor, now = new Date()) {
-  return listPendingInvitations(db, actor.workspaceId, now).map((i) => ({
+export async function listInvitations(db: Db, actor: WorkspaceActor, now = new Date()) {
+  return (await listPendingInvitations(db, actor.workspaceId, now)).map((i) => ({
     id: i.id,
     email: i.email,
     role: i.role,
@@ -93,15 +94,15 @@ export function listInvitations(db: Db, actor: WorkspaceActor, now = new Date())
 }
 
 /** Revoke a pending invitation of the workspace, or 404. */
-export function revokeWorkspaceInvitation(db: Db, actor: WorkspaceActor, invitationId: string, now = new Date()): void {
-  if (!revokeInvitation(db, { id: invitationId, workspaceId: actor.workspaceId }, now))
+export async function revokeWorkspaceInvitation(db: Db, actor: WorkspaceActor, invitationId: string, now = new Date()): Promise<void> {
+  if (!(await revokeInvitation(db, { id: invitationId, workspaceId: actor.workspaceId }, now)))
     throw new AppError("invitation.not_found", "No such pending invitation.");
-  recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "invitation.revoke", target: invitationId });
+  await recordAudit(db, { actorId: actor.id, workspaceId: actor.workspaceId, action: "invitation.revoke", target: invitationId });
 }
 
 /** The invitation behind a token if it can still be used; otherwise an error saying why. */
-export function usableInvitation(db: Db, token: string, now = new Date()): InvitationRecord {
-  const invitation = getInvitationByTokenHash(db, hashToken(token));
+export async function usableInvitation(db: Db, token: string, now = new Date()): Promise<InvitationRecord> {
+  const invitation = await getInvitationByTokenHash(db, hashToken(token));
   if (!invitation) throw new AppError("invitation.not_found", "This invitation link is not valid.");
   if (invitation.revokedAt) throw new AppError("invitation.used", "This invitation was revoked.");
   if (invitation.acceptedAt) throw new AppError("invitation.used", "This invitation was already used.");
@@ -110,11 +111,11 @@ export function usableInvitation(db: Db, token: string, now = new Date()): Invit
 }
 
 /** What the invitation page shows before accepting: the workspace, the invited email and the role. */
-export function describeInvitation(db: Db, token: string, now = new Date()) {
-  const invitation = usableInvitation(db, token, now);
-  const workspace = invitation.workspaceId ? getWorkspaceById(db, invitation.workspaceId) : null;
+export async function describeInvitation(db: Db, token: string, now = new Date()) {
+  const invitation = await usableInvitation(db, token, now);
+  const workspace = invitation.workspaceId ? await getWorkspaceById(db, invitation.workspaceId) : null;
   // The role accepting would grant now (capped by the inviter's current role), not the one asked.
-  const role = invitation.workspaceId ? grantedRole(db, invitation) : invitation.role;
+  const role = invitation.workspaceId ? await grantedRole(db, invitation) : invitation.role;
   if (!role) throw new AppError("invitation.revoked", "This invitation was withdrawn: whoever sent it no longer manages the workspace.");
   return {
     email: invitation.email,
@@ -130,9 +131,12 @@ const RANK: Record<WorkspaceRole, number> = { member: 0, admin: 1, owner: 2 };
  * inviter who no longer manages it (removed, demoted to member, disabled, deleted) grants nothing:
  * the invitation is dead (null).
  */
-export function grantedRole(db: Db, invitation: Pick<InvitationRecord, "workspaceId" | "invitedBy" | "role">): WorkspaceRole | null {
-  if (!invitation.workspaceId || !invitation.invitedBy || !getUserById(db, invitation.invitedBy)) return null;
-  const inviterRole = getMembershipRole(db, invitation.workspaceId, invitation.invitedBy);
+export async function grantedRole(
+  db: Db,
+  invitation: Pick<InvitationRecord, "workspaceId" | "invitedBy" | "role">,
+): Promise<WorkspaceRole | null> {
+  if (!invitation.workspaceId || !invitation.invitedBy || !(await getUserById(db, invitation.invitedBy))) return null;
+  const inviterRole = await getMembershipRole(db, invitation.workspaceId, invitation.invitedBy);
   if (inviterRole !== "owner" && inviterRole !== "admin") return null;
   return RANK[invitation.role] <= RANK[inviterRole] ? invitation.role : inviterRole;
 }
@@ -142,19 +146,20 @@ export function grantedRole(db: Db, invitation: Pick<InvitationRecord, "workspac
  * the pending → accepted update is conditional, so two racing accepts cannot both join. A
  * workspace invitation grants at most its inviter's role at this moment (`grantedRole`).
  */
-export function acceptInvitation(db: Db, user: Pick<UserRecord, "id" | "email">, token: string, now = new Date()) {
-  const invitation = usableInvitation(db, token, now);
+export async function acceptInvitation(db: Db, user: Pick<UserRecord, "id" | "email">, token: string, now = new Date()) {
+  const invitation = await usableInvitation(db, token, now);
   if (normaliseEmail(user.email) !== invitation.email)
     throw new AppError("invitation.wrong_email", `This invitation is for ${invitation.email}; sign in with that account.`);
-  return db.transaction((tx) => {
+  return await withTransaction(db, async (tx) => {
     const workspaceId = invitation.workspaceId;
-    const role = workspaceId ? grantedRole(tx, invitation) : invitation.role;
+    const role = workspaceId ? await grantedRole(tx, invitation) : invitation.role;
     if (!role) throw new AppError("invitation.revoked", "This invitation was withdrawn: whoever sent it no longer manages the workspace.");
-    if (!markInvitationAccepted(tx, { id: invitation.id, userId: user.id }, now))
+    if (!(await markInvitationAccepted(tx, { id: invitation.id, userId: user.id }, now)))
       throw new AppError("invitation.used", "This invitation was already used.");
     // Accepting never changes the role of someone who already is a member (lower or higher).
-    if (workspaceId && !getMembershipRole(tx, workspaceId, user.id)) upsertMembership(tx, { workspaceId, userId: user.id, role });
-    recordAudit(tx, {
+    if (workspaceId && !(await getMembershipRole(tx, workspaceId, user.id)))
+      await upsertMembership(tx, { workspaceId, userId: user.id, role });
+    await recordAudit(tx, {
       actorId: user.id,
       workspaceId,
       action: "invitation.accept",
@@ -170,14 +175,18 @@ export function acceptInvitation(db: Db, user: Pick<UserRecord, "id" | "email">,
  * self-registration is closed: the invitation is the permission.
  */
 export async function registerWithInvitation(db: Db, token: string, body: z.infer<typeof invitationRegisterSchema>, now = new Date()) {
-  const invitation = usableInvitation(db, token, now);
-  if (getUserIdByEmail(db, invitation.email))
+  const invitation = await usableInvitation(db, token, now);
+  if (await getUserIdByEmail(db, invitation.email))
     throw new AppError("auth.email_taken", "An account with this email exists; sign in to accept.", "email");
   const refusal = passwordRefusal(body.password, [invitation.email, body.name]);
   if (refusal) throw new AppError(refusal.code, refusal.message, "password");
-  const user = createUserWithWorkspace(db, { email: invitation.email, name: body.name, passwordHash: await hashPassword(body.password) });
+  const user = await createUserWithWorkspace(db, {
+    email: invitation.email,
+    name: body.name,
+    passwordHash: await hashPassword(body.password),
+  });
   if (!user) throw new AppError("auth.email_taken", "An account with this email exists; sign in to accept.", "email");
-  recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { invitation: invitation.id } });
-  const { workspaceId } = acceptInvitation(db, user, token, now);
+  await recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { invitation: invitation.id } });
+  const { workspaceId } = await acceptInvitation(db, user, token, now);
   return { id: user.id, email: user.email, name: user.name, workspaceId };
 }

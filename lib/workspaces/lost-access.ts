@@ -29,9 +29,9 @@ function byWhom(change: AccessChange): string {
   return change.actorName ? ` by ${change.actorName}` : "";
 }
 
-function namedWorkspace(db: Db, hint: WorkspaceHint): WorkspaceRecord | null {
+async function namedWorkspace(db: Db, hint: WorkspaceHint): Promise<WorkspaceRecord | null> {
   if (!hint || ("slug" in hint && hint.slug === PERSONAL_SLUG)) return null;
-  const workspace = "id" in hint ? getWorkspaceById(db, hint.id) : getWorkspaceBySlug(db, hint.slug);
+  const workspace = "id" in hint ? await getWorkspaceById(db, hint.id) : await getWorkspaceBySlug(db, hint.slug);
   return workspace && !workspace.personal ? workspace : null;
 }
 
@@ -39,10 +39,10 @@ function namedWorkspace(db: Db, hint: WorkspaceHint): WorkspaceRecord | null {
  * The `workspace.removed` error for a person no longer in the workspace `hint` names, when the
  * audit log says they were removed or left; null otherwise (never a member, or no such workspace).
  */
-export function lostMembershipError(db: Db, userId: string, hint: WorkspaceHint): AppError | null {
-  const workspace = namedWorkspace(db, hint);
+export async function lostMembershipError(db: Db, userId: string, hint: WorkspaceHint): Promise<AppError | null> {
+  const workspace = await namedWorkspace(db, hint);
   if (!workspace) return null;
-  const change = latestAccessChange(db, { workspaceId: workspace.id, userId });
+  const change = await latestAccessChange(db, { workspaceId: workspace.id, userId });
   if (!change || change.action === "member.role") return null;
   const when = accessChangeTime(change.createdAt);
   const message =
@@ -56,15 +56,15 @@ export function lostMembershipError(db: Db, userId: string, hint: WorkspaceHint)
  * The `workspace.role_changed` error for a person whose role is below `least` because it was
  * lowered (the audit log's latest role change brought them to `role`); null when it never was.
  */
-export function loweredRoleError(
+export async function loweredRoleError(
   db: Db,
   userId: string,
   workspace: WorkspaceRecord,
   role: WorkspaceRole,
   least: WorkspaceRole,
-): AppError | null {
+): Promise<AppError | null> {
   if (workspace.personal) return null;
-  const change = latestAccessChange(db, { workspaceId: workspace.id, userId });
+  const change = await latestAccessChange(db, { workspaceId: workspace.id, userId });
   const detail = change?.detail as { from?: string; to?: string } | null | undefined;
   if (change?.action !== "member.role" || detail?.to !== role || !detail.from) return null;
   return new AppError(
@@ -80,9 +80,9 @@ const ORDER: readonly WorkspaceRole[] = ["member", "admin", "owner"];
  * was changed from admin to member by Ada on …". Null when the latest change of `userId` in the
  * workspace is not a lowered role (a promotion needs no explanation).
  */
-export function loweredRoleNotice(db: Db, userId: string, workspace: WorkspaceRecord): string | null {
+export async function loweredRoleNotice(db: Db, userId: string, workspace: WorkspaceRecord): Promise<string | null> {
   if (workspace.personal) return null;
-  const change = latestAccessChange(db, { workspaceId: workspace.id, userId });
+  const change = await latestAccessChange(db, { workspaceId: workspace.id, userId });
   const detail = change?.detail as { from?: WorkspaceRole; to?: WorkspaceRole } | null | undefined;
   if (change?.action !== "member.role" || !detail?.from || !detail.to) return null;
   if (ORDER.indexOf(detail.to) >= ORDER.indexOf(detail.from)) return null;

@@ -27,20 +27,20 @@ export interface Membership {
 // Keyed by the user first: one user's answer is never another's.
 const cache = new LookupCache<Membership>(10_000);
 
-function load(db: Db, userId: string, hint: WorkspaceHint): Membership | null {
+async function load(db: Db, userId: string, hint: WorkspaceHint): Promise<Membership | null> {
   let workspace: WorkspaceRecord | null;
   if (!hint || ("slug" in hint && hint.slug === PERSONAL_SLUG)) {
-    workspace = getWorkspaceById(db, getPersonalWorkspaceId(db, userId) ?? "");
+    workspace = await getWorkspaceById(db, (await getPersonalWorkspaceId(db, userId)) ?? "");
   } else {
-    workspace = "id" in hint ? getWorkspaceById(db, hint.id) : getWorkspaceBySlug(db, hint.slug);
+    workspace = "id" in hint ? await getWorkspaceById(db, hint.id) : await getWorkspaceBySlug(db, hint.slug);
   }
-  const role = workspace && getMembershipRole(db, workspace.id, userId);
+  const role = workspace && (await getMembershipRole(db, workspace.id, userId));
   return workspace && role ? { workspace, role } : null;
 }
 
 /** The workspace `hint` names and `userId`'s role there, or null when it does not exist or they are no member. */
-export function membershipOf(db: Db, userId: string, hint: WorkspaceHint): Membership | null {
+export async function membershipOf(db: Db, userId: string, hint: WorkspaceHint): Promise<Membership | null> {
   const named =
     !hint || ("slug" in hint && hint.slug === PERSONAL_SLUG) ? "personal" : "id" in hint ? `id:${hint.id}` : `slug:${hint.slug}`;
-  return cache.read(`${userId}\u0000${named}`, generationOf(db), () => load(db, userId, hint));
+  return await cache.readAsync(`${userId}\u0000${named}`, generationOf(db), async () => await load(db, userId, hint));
 }

@@ -12,13 +12,14 @@ import type { WorkspaceActor } from "../domain/workspace";
 import { AppError } from "../errors";
 import type { AccessEffects } from "../domain/access-effects";
 import { uniqueSlug } from "./slug";
+import { withTransaction } from "../../db/transaction";
 
 /** Body of `POST /api/workspaces` and `PATCH /api/workspaces/:id`. */
 export const workspaceNameSchema = z.object({ name: z.string().trim().min(1).max(80) }).strict();
 
 /** The caller's workspaces as the API returns them. */
-export function listMyWorkspaces(db: Db, userId: string) {
-  return listWorkspacesForUser(db, userId).map((w) => ({
+export async function listMyWorkspaces(db: Db, userId: string) {
+  return (await listWorkspacesForUser(db, userId)).map((w) => ({
     id: w.id,
     slug: w.slug ?? "personal",
     name: w.name,
@@ -34,17 +35,21 @@ export function workspaceView(actor: WorkspaceActor) {
 }
 
 /** Create a team workspace owned by the caller, with a unique slug from its name. */
-export function createWorkspace(db: Db, userId: string, name: string) {
-  const slug = uniqueSlug(name, (s) => slugTaken(db, s));
-  const workspace = createTeamWorkspace(db, { name, slug, ownerId: userId });
-  recordAudit(db, { actorId: userId, workspaceId: workspace.id, action: "workspace.create", target: workspace.id, detail: { name } });
+export async function createWorkspace(db: Db, userId: string, name: string) {
+  // The free slug is chosen and taken in one transaction: two creations of one name at once would
+  // otherwise both find the same slug free (the lookups are async) and the second would fail.
+  const { slug, workspace } = await withTransaction(db, async (tx) => {
+    const slug = await uniqueSlug(name, async (s) => await slugTaken(tx, s));
+    return { slug, workspace: await createTeamWorkspace(tx, { name, slug, ownerId: userId }) };
+  });
+  await recordAudit(db, { actorId: userId, workspaceId: workspace.id, action: "workspace.create", target: workspace.id, detail: { name } });
   return { id: workspace.id, slug, name: workspace.name };
 }
 
 /** Rename (owners only: the caller must come from `requireWorkspaceById(…, {role: "owner"})`). */
-export function renameTeamWorkspace(db: Db, actor: WorkspaceActor, name: string) {
-  renameWorkspace(db, actor.workspaceId, name);
-  recordAudit(db, {
+export async function renameTeamWorkspace(db: Db, actor: WorkspaceActor, name: string) {
+  await renameWorkspace(db, actor.workspaceId, name);
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "workspace.rename",
@@ -61,12 +66,12 @@ export function renameTeamWorkspace(db: Db, actor: WorkspaceActor, name: string)
  */
 export async function deleteWorkspace(db: Db, actor: WorkspaceActor, effects: AccessEffects): Promise<{ memberIds: string[] }> {
   if (actor.workspace.personal) throw new AppError("auth.forbidden", "A personal workspace cannot be deleted.");
-  const memberIds = listMemberIds(db, actor.workspaceId);
-  const serverIds = listServersByWorkspace(db, actor.workspaceId).map((s) => s.id);
+  const memberIds = await listMemberIds(db, actor.workspaceId);
+  const serverIds = (await listServersByWorkspace(db, actor.workspaceId)).map((s) => s.id);
   effects.stopTurns(null, actor.workspaceId);
-  if (!deleteTeamWorkspace(db, actor.workspaceId)) throw new AppError("workspace.not_found", "No such workspace.");
+  if (!(await deleteTeamWorkspace(db, actor.workspaceId))) throw new AppError("workspace.not_found", "No such workspace.");
   await effects.closeConnections(null, serverIds);
-  recordAudit(db, {
+  await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
     action: "workspace.delete",

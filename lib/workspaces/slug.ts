@@ -19,10 +19,10 @@ export function slugify(name: string): string {
  * A free slug for `name`: the plain slug, else with `-2`, `-3`, … appended. `taken` says whether
  * a candidate is in use; reserved words and empty slugs get a suffix too.
  */
-export function uniqueSlug(name: string, taken: (slug: string) => boolean): string {
+export async function uniqueSlug(name: string, taken: (slug: string) => boolean | Promise<boolean>): Promise<string> {
   const base = slugify(name) || "workspace";
-  const free = (slug: string) => !RESERVED.has(slug) && !taken(slug);
-  if (free(base)) return base;
-  for (let n = 2; n < 1000; n++) if (free(`${base}-${n}`)) return `${base}-${n}`;
+  const free = async (slug: string) => !RESERVED.has(slug) && !(await taken(slug));
+  if (await free(base)) return base;
+  for (let n = 2; n < 1000; n++) if (await free(`${base}-${n}`)) return `${base}-${n}`;
   return `${base}-${Date.now().toString(36)}`;
 }

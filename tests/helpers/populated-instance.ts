@@ -56,35 +56,35 @@ const hash = (text: string) => createHash("sha256").update(text).digest("hex");
  * Fill the database at `file` (created and migrated, from `migrationsFolder` when given: an older
  * schema) with a small instance; `bulk` more audit rows and messages.
  */
-export function populateInstance(file: string, bulk = 0, migrationsFolder?: string): PopulatedInstance {
+export async function populateInstance(file: string, bulk = 0, migrationsFolder?: string): Promise<PopulatedInstance> {
   const { db, sqlite } = openDatabase(file, migrationsFolder);
   try {
     checkInstanceKey(db);
-    return fill(db, bulk);
+    return await fill(db, bulk);
   } finally {
-    flushAudit(db);
+    await flushAudit(db);
     sqlite.close();
   }
 }
 
-function fill(db: Db, bulk: number): PopulatedInstance {
+async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
   const secrets: PlantedSecrets = {
     serverHeaders: { Authorization: "Bearer planted-header" },
     oauthToken: "planted-oauth-token",
     apiKey: "sk-planted",
     workspaceApiKey: "sk-team-planted",
   };
-  const admin = createUserWithWorkspace(db, { email: "ada@example.com", name: "Ada", passwordHash: "scrypt$ada" });
-  const member = createUserWithWorkspace(db, { email: "bob@example.com", name: "Bob", passwordHash: "scrypt$bob" });
-  const gone = createUserWithWorkspace(db, { email: "cy@example.com", name: "Cy", passwordHash: "scrypt$cy" });
+  const admin = await createUserWithWorkspace(db, { email: "ada@example.com", name: "Ada", passwordHash: "scrypt$ada" });
+  const member = await createUserWithWorkspace(db, { email: "bob@example.com", name: "Bob", passwordHash: "scrypt$bob" });
+  const gone = await createUserWithWorkspace(db, { email: "cy@example.com", name: "Cy", passwordHash: "scrypt$cy" });
   if (!admin || !member || !gone) throw new Error("users not created");
-  setUserDisabled(db, gone.id, new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)));
+  await setUserDisabled(db, gone.id, new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)));
   const now = new Date();
-  createSession(db, { userId: admin.id, now, expiresAt: new Date(now.getTime() + 3_600_000) });
-  createSession(db, { userId: member.id, now, expiresAt: new Date(now.getTime() + 7_200_000) });
-  const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: admin.id });
-  upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
-  const accepted = insertInvitation(db, {
+  await createSession(db, { userId: admin.id, now, expiresAt: new Date(now.getTime() + 3_600_000) });
+  await createSession(db, { userId: member.id, now, expiresAt: new Date(now.getTime() + 7_200_000) });
+  const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: admin.id });
+  await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+  const accepted = await insertInvitation(db, {
     workspaceId: team.id,
     email: "bob@example.com",
     role: "member",
@@ -92,8 +92,8 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     invitedBy: admin.id,
     expiresAt: new Date(now.getTime() + 86_400_000),
   });
-  markInvitationAccepted(db, { id: accepted.id, userId: member.id }, now);
-  insertInvitation(db, {
+  await markInvitationAccepted(db, { id: accepted.id, userId: member.id }, now);
+  await insertInvitation(db, {
     workspaceId: team.id,
     email: "dee@example.com",
     role: "admin",
@@ -101,20 +101,20 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     invitedBy: admin.id,
     expiresAt: new Date(now.getTime() + 86_400_000),
   });
-  const server = createServer(db, {
+  const server = await createServer(db, {
     workspaceId: team.id,
     name: "notes",
     config: { url: "https://mcp.example.com/mcp", headers: secrets.serverHeaders },
     createdBy: admin.id,
     memberKeys: ["headers.X-Member"],
   });
-  setSharedCredentialsUserId(db, { id: server.id, workspaceId: team.id }, admin.id);
-  putCredential(
+  await setSharedCredentialsUserId(db, { id: server.id, workspaceId: team.id }, admin.id);
+  await putCredential(
     db,
     { userId: admin.id, serverId: server.id, kind: "tokens" },
     { valueEnc: sealSecret(secrets.oauthToken), expiresAt: new Date(now.getTime() + 60_000) },
   );
-  insertOAuthState(db, {
+  await insertOAuthState(db, {
     state: "state-1",
     userId: member.id,
     serverId: server.id,
@@ -123,15 +123,15 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     forEveryone: true,
   });
   const actor = { id: admin.id, workspaceId: team.id, role: "owner" as const, workspace: team };
-  setWorkspaceModel(
+  await setWorkspaceModel(
     db,
     actor,
     modelSettingsSchema.parse({ provider: "openai", model: "gpt-team", baseUrl: "", apiKey: secrets.workspaceApiKey }),
   );
-  saveUserModelChoice(db, admin.id, { provider: "openai", model: "gpt-test", baseUrl: null, apiKey: secrets.apiKey });
-  const chat = createChat(db, { ownerId: admin.id, workspaceId: team.id, title: "Notes – ünïcödé" });
-  saveMessage(db, chat.id, { id: "m1", role: "user", parts: [{ type: "text", text: "list my notes" }] });
-  saveMessage(db, chat.id, {
+  await saveUserModelChoice(db, admin.id, { provider: "openai", model: "gpt-test", baseUrl: null, apiKey: secrets.apiKey });
+  const chat = await createChat(db, { ownerId: admin.id, workspaceId: team.id, title: "Notes – ünïcödé" });
+  await saveMessage(db, chat.id, { id: "m1", role: "user", parts: [{ type: "text", text: "list my notes" }] });
+  await saveMessage(db, chat.id, {
     id: "m2",
     role: "assistant",
     parts: [
@@ -146,9 +146,9 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     ],
     metadata: { model: "gpt-test" },
   } as never);
-  saveAppContext(db, { chatId: chat.id, toolCallId: "call-1", serverId: server.id, serverName: "notes", text: "context" });
+  await saveAppContext(db, { chatId: chat.id, toolCallId: "call-1", serverId: server.id, serverName: "notes", text: "context" });
   const definition = { name: "list", description: "List notes", inputSchema: { type: "object" } };
-  saveToolPin(db, {
+  await saveToolPin(db, {
     serverId: server.id,
     toolName: "list",
     state: "pinned",
@@ -158,7 +158,7 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     currentDefinition: definition,
     approvedBy: admin.id,
   });
-  saveToolPin(db, {
+  await saveToolPin(db, {
     serverId: server.id,
     toolName: "delete",
     state: "new",
@@ -168,38 +168,44 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     currentDefinition: { name: "delete" },
     approvedBy: null,
   });
-  updateServerTrust(db, server.id, { trusted: true, pinnedAt: now }, admin.id);
-  setToolPolicy(db, member.id, { serverId: server.id, toolName: "list", policy: "allow" });
-  setWorkspaceToolPolicy(db, admin.id, { serverId: server.id, toolName: "delete", policy: "deny" });
-  recordAudit(db, { actorId: admin.id, workspaceId: team.id, action: "server.create", target: server.id, detail: { name: "notes" } });
-  recordAudit(db, { actorId: null, action: "instance.start" });
+  await updateServerTrust(db, server.id, { trusted: true, pinnedAt: now }, admin.id);
+  await setToolPolicy(db, member.id, { serverId: server.id, toolName: "list", policy: "allow" });
+  await setWorkspaceToolPolicy(db, admin.id, { serverId: server.id, toolName: "delete", policy: "deny" });
+  await recordAudit(db, { actorId: admin.id, workspaceId: team.id, action: "server.create", target: server.id, detail: { name: "notes" } });
+  await recordAudit(db, { actorId: null, action: "instance.start" });
   for (let i = 0; i < bulk; i++) {
-    recordAudit(db, { actorId: member.id, workspaceId: team.id, action: "tool.call", target: server.id, detail: { tool: "list", n: i } });
-    if (i % 4 === 0) saveMessage(db, chat.id, { id: `bulk-${i}`, role: "user", parts: [{ type: "text", text: `message ${i}` }] });
+    await recordAudit(db, {
+      actorId: member.id,
+      workspaceId: team.id,
+      action: "tool.call",
+      target: server.id,
+      detail: { tool: "list", n: i },
+    });
+    if (i % 4 === 0) await saveMessage(db, chat.id, { id: `bulk-${i}`, role: "user", parts: [{ type: "text", text: `message ${i}` }] });
   }
   // Sign-in's own tables: a confirmed second factor with its recovery codes, a reset link, a policy.
-  const factor = createPendingTotp(db, admin.id, "Phone", "JBSWY3DPEHPK3PXP");
-  confirmTotp(db, factor, 1, now);
-  createPasskey(
+  const factor = await createPendingTotp(db, admin.id, "Phone", "JBSWY3DPEHPK3PXP");
+  await confirmTotp(db, factor, 1, now);
+  await createPasskey(
     db,
     member.id,
     { name: "Laptop", credentialId: "cHJldGVuZC1jcmVkZW50aWFs", publicKey: "pQECAyYgASFYIA", counter: 3, transports: ["internal"] },
     now,
   );
-  replaceRecoveryCodes(
+  await replaceRecoveryCodes(
     db,
     admin.id,
     ["code-one", "code-two"].map((code) => createHash("sha256").update(code).digest("hex")),
   );
-  insertPasswordReset(db, {
+  await insertPasswordReset(db, {
     userId: member.id,
     tokenHash: createHash("sha256").update("reset-token").digest("hex"),
     issuedBy: admin.id,
     expiresAt: new Date(now.getTime() + 3_600_000),
   });
-  setInstanceMeta(db, "mfa.required_for_admins", "on");
+  await setInstanceMeta(db, "mfa.required_for_admins", "on");
   // Single sign-on: a provider (its client secret sealed) and the member's identity there.
-  insertSsoProvider(db, {
+  await insertSsoProvider(db, {
     id: "acme-idp",
     label: "Acme IdP",
     issuer: "https://idp.example.com",
@@ -209,17 +215,17 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     allowedDomains: ["example.com"],
     claimMapping: { claim: "groups", adminGroups: [], workspaces: [{ group: "team", workspaceId: team.id, role: "member" }] },
   });
-  saveSsoIdentity(db, { providerId: "acme-idp", subject: "member-subject", userId: member.id, groups: ["team"] }, now);
+  await saveSsoIdentity(db, { providerId: "acme-idp", subject: "member-subject", userId: member.id, groups: ["team"] }, now);
   // The server catalog: a registry, an entry from it with a version, shown in the team workspace.
-  const registry = createRegistry(db, { url: "https://registry.example.com", mode: "chosen", createdBy: admin.id });
-  recordRegistrySync(db, registry.id, { imported: 1, updated: 0, skipped: [] }, now);
+  const registry = await createRegistry(db, { url: "https://registry.example.com", mode: "chosen", createdBy: admin.id });
+  await recordRegistrySync(db, registry.id, { imported: 1, updated: 0, skipped: [] }, now);
   const serverJson = {
     name: "com.example/notes",
     description: "Notes",
     version: "1.0.0",
     remotes: [{ type: "streamable-http", url: "https://mcp.example.com/mcp" }],
   };
-  const { entry } = saveEntryVersion(db, {
+  const { entry } = await saveEntryVersion(db, {
     ...serverJson,
     serverJson,
     source: "registry",
@@ -227,10 +233,10 @@ function fill(db: Db, bulk: number): PopulatedInstance {
     isLatest: true,
     publishedAt: now,
   });
-  updateCatalogEntry(db, entry.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.0.0" });
-  populateUsage(db, { userId: member.id, workspaceId: team.id, serverId: server.id, chatId: chat.id }, now);
+  await updateCatalogEntry(db, entry.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.0.0" });
+  await populateUsage(db, { userId: member.id, workspaceId: team.id, serverId: server.id, chatId: chat.id }, now);
   // A personal access token of the member's (its secret kept only as a hash).
-  insertPersonalToken(db, {
+  await insertPersonalToken(db, {
     userId: member.id,
     workspaceId: team.id,
     name: "laptop CLI",

@@ -9,8 +9,12 @@ import { upsertBudget, upsertPrice } from "@/db/queries/usage-settings";
 import { recordMcpRequest, recordModelUsage } from "@/lib/usage/record";
 
 /** Record one of each usage row for `userId` in `workspaceId` and write them now. */
-export function populateUsage(db: Db, ids: { userId: string; workspaceId: string; serverId: string; chatId: string }, now: Date): void {
-  upsertPrice(db, {
+export async function populateUsage(
+  db: Db,
+  ids: { userId: string; workspaceId: string; serverId: string; chatId: string },
+  now: Date,
+): Promise<void> {
+  await upsertPrice(db, {
     scope: ids.workspaceId,
     provider: "openai",
     model: "gpt-4o-mini",
@@ -19,8 +23,8 @@ export function populateUsage(db: Db, ids: { userId: string; workspaceId: string
     cachedMicrosPerM: 75_000,
     updatedBy: ids.userId,
   });
-  upsertBudget(db, { scope: "workspace", targetId: ids.workspaceId, unit: "cents", monthlyLimit: 5_000, updatedBy: ids.userId });
-  recordModelUsage(
+  await upsertBudget(db, { scope: "workspace", targetId: ids.workspaceId, unit: "cents", monthlyLimit: 5_000, updatedBy: ids.userId });
+  await recordModelUsage(
     db,
     {
       userId: ids.userId,
@@ -40,7 +44,7 @@ export function populateUsage(db: Db, ids: { userId: string; workspaceId: string
     },
     now,
   );
-  recordMcpRequest(
+  await recordMcpRequest(
     db,
     {
       userId: ids.userId,
@@ -56,5 +60,5 @@ export function populateUsage(db: Db, ids: { userId: string; workspaceId: string
     },
     now,
   );
-  flushUsage(db);
+  await flushUsage(db);
 }

@@ -10,7 +10,7 @@ export async function registerTestUser(
   body: { email: string; password: string; name: string },
   options: RegisterOptions = {},
 ): Promise<UserRecord> {
-  const setupCode = ensureSetupCode(db)?.code;
+  const setupCode = (await ensureSetupCode(db))?.code;
   const user = await registerUser(db, setupCode ? { ...body, setupCode } : body, options);
   if (!user) throw new Error(`registerTestUser: ${body.email} already exists`);
   return user;

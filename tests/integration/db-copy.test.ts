@@ -98,7 +98,7 @@ beforeAll(async () => {
   process.env.SWITCHBOARD_SECRET_KEY = KEY;
   resetInstanceKey();
   source = path.join(dir, "switchboard.db");
-  planted = populateInstance(source, BULK);
+  planted = await populateInstance(source, BULK);
   cluster = await startPostgres();
 });
 
@@ -199,11 +199,11 @@ describe("switchboard db copy", () => {
     async () => {
       // SQLite keeps a NUL in text; Postgres refuses it: the copy fails at the chats table, after users went in.
       const file = path.join(dir, "nul.db");
-      populateInstance(file);
+      await populateInstance(file);
       const { db, sqlite } = openDatabase(file);
-      const user = createUserWithWorkspace(db, { email: "nul@example.com", name: "Nul", passwordHash: "x" });
+      const user = await createUserWithWorkspace(db, { email: "nul@example.com", name: "Nul", passwordHash: "x" });
       const workspaceId = (sqlite.prepare("select id from workspaces where personal_owner_id = ?").get(user?.id) as { id: string }).id;
-      createChat(db, { ownerId: user?.id ?? "", workspaceId, title: "bad\u0000title" });
+      await createChat(db, { ownerId: user?.id ?? "", workspaceId, title: "bad\u0000title" });
       sqlite.close();
       const url = await cluster.createDatabase("rolled_back");
       expectOneLineFailure(

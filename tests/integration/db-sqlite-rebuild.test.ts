@@ -45,7 +45,7 @@ const sharedKeyAction = (sqlite: Database.Database) =>
     (fk) => fk.from === "shared_credentials_user_id",
   )?.on_delete;
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-rebuild-"));
   process.env.SWITCHBOARD_SECRET_KEY = randomBytes(32).toString("hex");
   resetInstanceKey();
@@ -53,7 +53,7 @@ beforeAll(() => {
   // Filled through today's query functions at today's schema, then carried down into a file at 0005:
   // the query functions write columns later migrations added, which the old schema does not have.
   const full = path.join(tmp, "full.db");
-  planted = populateInstance(full, 20);
+  planted = await populateInstance(full, 20);
   const { sqlite } = openDatabase(before, migrationsUpTo("0005_oauth_state_for_everyone"));
   try {
     copyCommonColumns(sqlite, full);

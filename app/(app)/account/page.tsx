@@ -12,7 +12,7 @@ import { myWorkspaces } from "@/lib/use-cases/workspaces";
 export default async function AccountPage() {
   const user = await requirePageUser();
   const publicUrl = user.isAdmin ? publicUrlInUse(await headers()) : null;
-  const { factors, recoveryCodesLeft } = myFactors(user);
+  const { factors, recoveryCodesLeft } = await myFactors(user);
   return (
     <section className="mx-auto w-full max-w-xl min-w-0 space-y-8 p-4 sm:p-6">
       <h1 className="text-xl font-semibold">Account</h1>
@@ -29,7 +29,7 @@ export default async function AccountPage() {
         recoveryCodesLeft={recoveryCodesLeft}
       />
       <PersonalTokens
-        tokens={myTokens(user).map((t) => ({
+        tokens={(await myTokens(user)).map((t) => ({
           id: t.id,
           name: t.name,
           hint: t.hint,
@@ -39,7 +39,7 @@ export default async function AccountPage() {
           lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
           state: t.state,
         }))}
-        workspaces={myWorkspaces(user.id).map((w) => ({ id: w.id, name: w.personal ? "Personal" : w.name }))}
+        workspaces={(await myWorkspaces(user.id)).map((w) => ({ id: w.id, name: w.personal ? "Personal" : w.name }))}
       />
       <SignOutEverywhereButton />
       {publicUrl && (

@@ -15,7 +15,7 @@ export default async function AdminPage() {
       meId={user.id}
       policies={
         <>
-          <MfaPolicyForm initial={instanceMfaPolicy()} />
+          <MfaPolicyForm initial={await instanceMfaPolicy()} />
           <SsoAdmin />
           <p className="text-sm">
             <Link href="/admin/usage" className="underline">

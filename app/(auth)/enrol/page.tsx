@@ -10,5 +10,5 @@ import { enrolmentDue } from "@/lib/use-cases/second-factors";
 export default async function EnrolPage() {
   await connection();
   const user = await requireEnrollingUser();
-  return <EnrolmentRequired email={user.email} required={enrolmentDue(user)} />;
+  return <EnrolmentRequired email={user.email} required={await enrolmentDue(user)} />;
 }

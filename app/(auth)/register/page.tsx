@@ -4,5 +4,5 @@ import { freshInstance } from "@/lib/use-cases/account";
 
 export default async function RegisterPage() {
   await connection();
-  return <RegisterForm fresh={freshInstance()} />;
+  return <RegisterForm fresh={await freshInstance()} />;
 }

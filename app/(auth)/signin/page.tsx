@@ -15,14 +15,14 @@ export default async function SignInPage({
 }) {
   await connection();
   const { reason, error, step, password } = await searchParams;
-  const sso = signInOptions();
+  const sso = await signInOptions();
   const codeFirst = step === "code";
   const showPassword = !sso.passwordsOff || password === "1" || codeFirst;
   return (
     <>
       {!codeFirst && <SsoButtons providers={sso.providers} error={error} passwordsOff={!showPassword} />}
       {showPassword && (
-        <SignInForm fresh={freshInstance()} disabled={reason === "disabled"} forgotPassword={mailEnabled()} codeFirst={codeFirst} />
+        <SignInForm fresh={await freshInstance()} disabled={reason === "disabled"} forgotPassword={mailEnabled()} codeFirst={codeFirst} />
       )}
     </>
   );

@@ -7,7 +7,7 @@ import type { auditPage } from "@/lib/workspaces/audit-view";
 import { absoluteTime, relativeTime } from "./audit-time";
 
 /** One entry as the audit routes return it. */
-export type AuditEntryView = ReturnType<typeof auditPage>["entries"][number];
+export type AuditEntryView = Awaited<ReturnType<typeof auditPage>>["entries"][number];
 
 function When({ at }: { at: string }) {
   return (

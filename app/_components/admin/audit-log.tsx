@@ -12,7 +12,7 @@ import { FieldError, Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
 import { AuditEntries, type AuditEntryView } from "./audit-entries";
 
-type PageView = ReturnType<typeof auditPage>;
+type PageView = Awaited<ReturnType<typeof auditPage>>;
 type Facets = NonNullable<PageView["facets"]>;
 type Filters = { user: string; action: string; target: string; workspace: string };
 

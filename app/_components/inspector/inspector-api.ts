@@ -9,7 +9,7 @@ import type { serverInfo } from "@/lib/use-cases/server-ops";
 import { apiErrorOf, apiRequest, type WorkspaceSlug, workspaceApiPath } from "../api-client";
 
 /** The inspector header's data. */
-export type ServerInfoView = ReturnType<typeof serverInfo>;
+export type ServerInfoView = Awaited<ReturnType<typeof serverInfo>>;
 /** A tool with its held state and hand-call policy. */
 export type InspectorTool = Awaited<ReturnType<typeof handCallPolicies>>[number];
 /** One log line. */

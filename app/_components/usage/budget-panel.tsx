@@ -12,7 +12,7 @@ import { FieldError, Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
 import { parseLimit } from "./user-budgets";
 
-type Budgets = ReturnType<typeof budgetsView>;
+type Budgets = Awaited<ReturnType<typeof budgetsView>>;
 type Budget = Budgets["workspace"];
 
 function describe(budget: Budget): string {

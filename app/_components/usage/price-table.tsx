@@ -13,7 +13,7 @@ import { FieldError, Label } from "../ui/primitives/label";
 import { ScrollX } from "../ui/primitives/scroll-x";
 import { NativeSelect } from "../ui/primitives/select";
 
-type Prices = ReturnType<typeof pricesView>;
+type Prices = Awaited<ReturnType<typeof pricesView>>;
 type Row = Prices["defaults"][number];
 
 /** The providers a price can name (lib/models/model-config.ts PROVIDERS). */

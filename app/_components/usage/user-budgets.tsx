@@ -13,7 +13,7 @@ import { FieldError, Label } from "../ui/primitives/label";
 import { ScrollX } from "../ui/primitives/scroll-x";
 import { NativeSelect } from "../ui/primitives/select";
 
-type Budgets = ReturnType<typeof budgetsView>;
+type Budgets = Awaited<ReturnType<typeof budgetsView>>;
 type UserBudget = Budgets["users"][number];
 interface User {
   id: string;

@@ -7,5 +7,5 @@ import { catalogQuery } from "./schema";
 export const GET = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const query = parseQuery(request, catalogQuery);
-  return Response.json({ entries: catalogForWorkspace(caller, query.q) });
+  return Response.json({ entries: await catalogForWorkspace(caller, query.q) });
 });

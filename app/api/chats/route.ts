@@ -6,12 +6,12 @@ import { createChatBody } from "./schema";
 /** The caller's chats in the workspace, most recent first (chats are private to their author). */
 export const GET = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
-  return Response.json({ chats: chats(caller) });
+  return Response.json({ chats: await chats(caller) });
 });
 
 /** Start a new chat in the workspace. */
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, createChatBody);
-  return Response.json(newChat(caller, body.title), { status: 201 });
+  return Response.json(await newChat(caller, body.title), { status: 201 });
 });

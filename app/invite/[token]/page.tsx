@@ -14,10 +14,10 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
     if (error instanceof AppError && error.code === "auth.unauthorized") return null;
     throw error;
   });
-  let invitation: ReturnType<typeof invitationByToken> | null = null;
+  let invitation: Awaited<ReturnType<typeof invitationByToken>> | null = null;
   let problem: string | null = null;
   try {
-    invitation = invitationByToken(token);
+    invitation = await invitationByToken(token);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     problem = error.message;

@@ -9,7 +9,7 @@ export const GET = async (request: Request) =>
   withCors(
     await route(async () => {
       const user = await requireUserOrToken(request, "api:read");
-      return Response.json(registryServers(user, parseQuery(request, registryListQuery)));
+      return Response.json(await registryServers(user, parseQuery(request, registryListQuery)));
     })(),
   );
 

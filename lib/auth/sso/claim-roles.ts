@@ -69,11 +69,11 @@ export async function applyClaimMapping(
 ): Promise<{ changes: string[] }> {
   const access = mappedAccess(mapping, groups);
   const changes: string[] = [];
-  const user = getUserById(db, userId);
+  const user = await getUserById(db, userId);
   if (!user) return { changes };
-  if (access.isAdmin !== null && access.isAdmin !== user.isAdmin && (access.isAdmin || countActiveAdmins(db) > 1)) {
-    setUserAdmin(db, userId, access.isAdmin);
-    recordAudit(db, {
+  if (access.isAdmin !== null && access.isAdmin !== user.isAdmin && (access.isAdmin || (await countActiveAdmins(db)) > 1)) {
+    await setUserAdmin(db, userId, access.isAdmin);
+    await recordAudit(db, {
       actorId: actor.id,
       action: access.isAdmin ? "user.make_admin" : "user.remove_admin",
       target: userId,
@@ -82,17 +82,17 @@ export async function applyClaimMapping(
     changes.push(access.isAdmin ? "admin granted" : "admin removed");
   }
   for (const [workspaceId, role] of access.workspaces) {
-    const workspace = getWorkspaceById(db, workspaceId);
+    const workspace = await getWorkspaceById(db, workspaceId);
     // A deleted workspace, or someone's personal one, is never managed by a mapping.
     if (!workspace || workspace.personal) continue;
-    const current = getMembershipRole(db, workspaceId, userId);
+    const current = await getMembershipRole(db, workspaceId, userId);
     if (current === role) continue;
     // The changes go through the same code as an owner's (connections close, tokens go, invitations end).
     const owner = { id: actor.id, workspaceId, role: "owner" as const, workspace };
     try {
       if (!current && role) {
-        upsertMembership(db, { workspaceId, userId, role });
-        recordAudit(db, { actorId: actor.id, workspaceId, action: "member.add", target: userId, detail: { role, via: "sso" } });
+        await upsertMembership(db, { workspaceId, userId, role });
+        await recordAudit(db, { actorId: actor.id, workspaceId, action: "member.add", target: userId, detail: { role, via: "sso" } });
       } else if (current && role) await changeMemberRole(db, owner, userId, role, effects);
       // At sign-in the user is the actor, so the removal reads `member.leave`; `user.sso_sync` says why.
       else if (current) await removeMember(db, owner, userId, effects);
@@ -103,6 +103,6 @@ export async function applyClaimMapping(
     }
   }
   if (changes.length)
-    recordAudit(db, { actorId: actor.id, action: "user.sso_sync", target: userId, detail: { provider: actor.providerId, changes } });
+    await recordAudit(db, { actorId: actor.id, action: "user.sso_sync", target: userId, detail: { provider: actor.providerId, changes } });
   return { changes };
 }

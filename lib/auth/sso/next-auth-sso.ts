@@ -79,7 +79,7 @@ export async function withSsoProvider(
   providerId: string,
   effects: AccessEffects,
 ): Promise<NextAuthOptions | null> {
-  const provider = findSsoProvider(db(), providerId);
+  const provider = await findSsoProvider(db(), providerId);
   if (!provider) return null;
   let config: OAuthConfig<Record<string, unknown>>;
   try {
@@ -100,7 +100,7 @@ export async function withSsoProvider(
           const outcome = await resolveSsoSignIn(db(), provider, (profile ?? {}) as Record<string, unknown>, effects);
           if (!outcome.ok) return `/signin?error=sso.${outcome.reason}`;
           // The second-factor policy applies as after a password: the code is asked on the sign-in page.
-          if (beginSecondStep(db(), outcome.user, signInContext())) return SSO_SECOND_FACTOR_URL;
+          if (await beginSecondStep(db(), outcome.user, signInContext())) return SSO_SECOND_FACTOR_URL;
           // next-auth hands this same object to the jwt callback: the session is our user's.
           (user as User).id = outcome.user.id;
           return true;

@@ -82,45 +82,44 @@ function fromRow(row: SsoProviderRow): SsoProviderConfig {
  * An environment provider's mapping with each workspace (written as slug or id) as its id. A workspace
  * that does not exist (yet) maps nobody: it is left out, so a later one of that slug is picked up.
  */
-function withWorkspaceIds(db: Db, provider: SsoProviderConfig): SsoProviderConfig {
+async function withWorkspaceIds(db: Db, provider: SsoProviderConfig): Promise<SsoProviderConfig> {
   if (!provider.claimMapping) return provider;
-  const workspaces = provider.claimMapping.workspaces.flatMap((entry) => {
-    const workspace = getWorkspaceById(db, entry.workspaceId) ?? getWorkspaceBySlug(db, entry.workspaceId);
-    return workspace && !workspace.personal ? [{ ...entry, workspaceId: workspace.id }] : [];
-  });
+  const workspaces = (
+    await Promise.all(
+      provider.claimMapping.workspaces.map(async (entry) => {
+        const workspace = (await getWorkspaceById(db, entry.workspaceId)) ?? (await getWorkspaceBySlug(db, entry.workspaceId));
+        return workspace && !workspace.personal ? [{ ...entry, workspaceId: workspace.id }] : [];
+      }),
+    )
+  ).flat();
   return { ...provider, claimMapping: { ...provider.claimMapping, workspaces } };
 }
 
 /** Every provider in force, environment first; an id set in both is the environment's. */
-export function listSsoProviders(db: Db): SsoProviderConfig[] {
-  const fromEnv = ssoProvidersFromEnv(environment()).map((provider) => withWorkspaceIds(db, provider));
+export async function listSsoProviders(db: Db): Promise<SsoProviderConfig[]> {
+  const fromEnv = await Promise.all(ssoProvidersFromEnv(environment()).map(async (provider) => await withWorkspaceIds(db, provider)));
   const taken = new Set(fromEnv.map((p) => p.id));
-  return [
-    ...fromEnv,
-    ...listSsoProviderRows(db)
-      .filter((row) => !taken.has(row.id))
-      .map(fromRow),
-  ];
+  return [...fromEnv, ...(await listSsoProviderRows(db)).filter((row) => !taken.has(row.id)).map(fromRow)];
 }
 
 /** One provider in force, or null. */
-export function findSsoProvider(db: Db, id: string): SsoProviderConfig | null {
-  return listSsoProviders(db).find((p) => p.id === id) ?? null;
+export async function findSsoProvider(db: Db, id: string): Promise<SsoProviderConfig | null> {
+  return (await listSsoProviders(db)).find((p) => p.id === id) ?? null;
 }
 
 /** The providers for the admin area (no secrets). */
-export function ssoProviderViews(db: Db): SsoProviderView[] {
-  return listSsoProviders(db).map(({ clientSecret, ...rest }) => ({ ...rest, hasClientSecret: !!clientSecret }));
+export async function ssoProviderViews(db: Db): Promise<SsoProviderView[]> {
+  return (await listSsoProviders(db)).map(({ clientSecret, ...rest }) => ({ ...rest, hasClientSecret: !!clientSecret }));
 }
 
 /** The sign-in page's buttons: id and label only. */
-export function ssoButtons(db: Db): { id: string; label: string }[] {
-  return listSsoProviders(db).map((p) => ({ id: p.id, label: p.label }));
+export async function ssoButtons(db: Db): Promise<{ id: string; label: string }[]> {
+  return (await listSsoProviders(db)).map((p) => ({ id: p.id, label: p.label }));
 }
 
-function assertMapping(db: Db, mapping: z.infer<typeof mappingSchema> | null): void {
+async function assertMapping(db: Db, mapping: z.infer<typeof mappingSchema> | null): Promise<void> {
   for (const entry of mapping?.workspaces ?? []) {
-    const workspace = getWorkspaceById(db, entry.workspaceId);
+    const workspace = await getWorkspaceById(db, entry.workspaceId);
     if (!workspace || workspace.personal)
       throw new AppError("sso.invalid_provider", `No team workspace ${entry.workspaceId} for group ${entry.group}.`, "claimMapping");
   }
@@ -131,14 +130,14 @@ function assertIssuer(issuer: string): void {
 }
 
 /** Add a provider (an instance administrator, re-authenticated by the caller); audited. */
-export function createSsoProvider(db: Db, adminId: string, input: z.infer<typeof ssoProviderSchema>): SsoProviderView {
+export async function createSsoProvider(db: Db, adminId: string, input: z.infer<typeof ssoProviderSchema>): Promise<SsoProviderView> {
   const id = input.name.toLowerCase();
   if (!isProviderId(id)) throw new AppError("sso.invalid_provider", "The name may hold letters, digits, - and _ only.", "name");
   if (ssoProvidersFromEnv(environment()).some((p) => p.id === id))
     throw new AppError("sso.provider_exists", "A provider with this name is set in the environment.", "name");
   assertIssuer(input.issuer);
-  assertMapping(db, input.claimMapping);
-  const inserted = insertSsoProvider(db, {
+  await assertMapping(db, input.claimMapping);
+  const inserted = await insertSsoProvider(db, {
     id,
     label: input.label ?? input.name,
     issuer: input.issuer,
@@ -149,17 +148,22 @@ export function createSsoProvider(db: Db, adminId: string, input: z.infer<typeof
     claimMapping: input.claimMapping,
   });
   if (!inserted) throw new AppError("sso.provider_exists", "A provider with this name already exists.", "name");
-  recordAudit(db, { actorId: adminId, action: "instance.sso_provider_add", target: id, detail: { issuer: input.issuer } });
-  return ssoProviderViews(db).find((p) => p.id === id) as SsoProviderView;
+  await recordAudit(db, { actorId: adminId, action: "instance.sso_provider_add", target: id, detail: { issuer: input.issuer } });
+  return (await ssoProviderViews(db)).find((p) => p.id === id) as SsoProviderView;
 }
 
 /** Change an admin-configured provider; audited. */
-export function editSsoProvider(db: Db, adminId: string, id: string, input: z.infer<typeof ssoProviderUpdateSchema>): SsoProviderView {
-  const row = getSsoProviderRow(db, id);
+export async function editSsoProvider(
+  db: Db,
+  adminId: string,
+  id: string,
+  input: z.infer<typeof ssoProviderUpdateSchema>,
+): Promise<SsoProviderView> {
+  const row = await getSsoProviderRow(db, id);
   if (!row) throw new AppError("sso.provider_not_found", "No such provider in the admin area.");
   assertIssuer(input.issuer);
-  assertMapping(db, input.claimMapping);
-  updateSsoProvider(db, id, {
+  await assertMapping(db, input.claimMapping);
+  await updateSsoProvider(db, id, {
     label: input.label ?? row.label,
     issuer: input.issuer,
     clientId: input.clientId,
@@ -169,12 +173,17 @@ export function editSsoProvider(db: Db, adminId: string, id: string, input: z.in
     claimMapping: input.claimMapping,
   });
   forgetDiscovery(row.issuer);
-  recordAudit(db, { actorId: adminId, action: "instance.sso_provider_edit", target: id, detail: { secretReplaced: !!input.clientSecret } });
-  return ssoProviderViews(db).find((p) => p.id === id) as SsoProviderView;
+  await recordAudit(db, {
+    actorId: adminId,
+    action: "instance.sso_provider_edit",
+    target: id,
+    detail: { secretReplaced: !!input.clientSecret },
+  });
+  return (await ssoProviderViews(db)).find((p) => p.id === id) as SsoProviderView;
 }
 
 /** Remove an admin-configured provider; its users keep their accounts. Audited. */
-export function removeSsoProvider(db: Db, adminId: string, id: string): void {
-  if (!deleteSsoProvider(db, id)) throw new AppError("sso.provider_not_found", "No such provider in the admin area.");
-  recordAudit(db, { actorId: adminId, action: "instance.sso_provider_remove", target: id });
+export async function removeSsoProvider(db: Db, adminId: string, id: string): Promise<void> {
+  if (!(await deleteSsoProvider(db, id))) throw new AppError("sso.provider_not_found", "No such provider in the admin area.");
+  await recordAudit(db, { actorId: adminId, action: "instance.sso_provider_remove", target: id });
 }

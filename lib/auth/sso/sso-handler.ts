@@ -34,7 +34,7 @@ export async function handleAuthWithSso(
       .catch(() => null);
     const email = form?.get("email");
     try {
-      if (form?.get("password") && typeof email === "string") assertPasswordAllowed(db(), email);
+      if (form?.get("password") && typeof email === "string") await assertPasswordAllowed(db(), email);
     } catch (error) {
       return errorResponse(error);
     }

@@ -42,33 +42,33 @@ export async function resolveSsoSignIn(
 ): Promise<SsoSignIn> {
   const subject = typeof claims.sub === "string" ? claims.sub : "";
   const email = typeof claims.email === "string" ? normaliseEmail(claims.email) : "";
-  let userId = subject ? getSsoIdentityUser(db, provider.id, subject) : null;
+  let userId = subject ? await getSsoIdentityUser(db, provider.id, subject) : null;
   let created = false;
   if (!userId) {
     if (!subject || !email.includes("@")) return { ok: false, reason: "no_email" };
     // An address the provider has not verified could be anyone's: it never reaches an account.
     if (!emailVerified(claims)) return { ok: false, reason: "unverified_email" };
-    const existing = getUserWithPasswordByEmail(db, email);
+    const existing = await getUserWithPasswordByEmail(db, email);
     if (existing) userId = existing.id;
     else {
       const domain = email.slice(email.lastIndexOf("@") + 1);
       if (!provider.allowedDomains.includes(domain)) return { ok: false, reason: "domain_not_allowed" };
       // The first account is the administrator and needs the setup code; never by SSO.
-      if (!hasAnyUser(db)) return { ok: false, reason: "setup_pending" };
+      if (!(await hasAnyUser(db))) return { ok: false, reason: "setup_pending" };
       // No password anyone knows: a hash of random bytes keeps sign-in timing like any account's.
       const passwordHash = await hashPassword(randomBytes(32).toString("base64url"));
       const name = typeof claims.name === "string" && claims.name.trim() ? claims.name.trim().slice(0, 100) : email;
-      const user = createUserWithWorkspace(db, { email, name, passwordHash });
+      const user = await createUserWithWorkspace(db, { email, name, passwordHash });
       if (!user) return { ok: false, reason: "account_disabled" };
-      recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { sso: provider.id } });
+      await recordAudit(db, { actorId: user.id, action: "user.register", target: user.id, detail: { sso: provider.id } });
       userId = user.id;
       created = true;
     }
   }
-  if (!getUserById(db, userId)) return { ok: false, reason: "account_disabled" };
+  if (!(await getUserById(db, userId))) return { ok: false, reason: "account_disabled" };
   const groups = provider.claimMapping ? claimValues(claims, provider.claimMapping.claim) : [];
-  saveSsoIdentity(db, { providerId: provider.id, subject, userId, groups }, now);
+  await saveSsoIdentity(db, { providerId: provider.id, subject, userId, groups }, now);
   if (provider.claimMapping)
     await applyClaimMapping(db, userId, provider.claimMapping, groups, { id: userId, providerId: provider.id }, effects);
-  return { ok: true, user: getUserById(db, userId) as UserRecord, created };
+  return { ok: true, user: (await getUserById(db, userId)) as UserRecord, created };
 }

@@ -13,10 +13,10 @@ import { findSsoProvider } from "./providers";
 
 /** Re-apply the mappings for `userId` as `adminId`; answers the changes made (audited each). */
 export async function syncUserFromSso(db: Db, adminId: string, userId: string, effects: AccessEffects): Promise<{ changes: string[] }> {
-  if (!getUserById(db, userId)) throw new AppError("auth.forbidden", "No such active user.");
+  if (!(await getUserById(db, userId))) throw new AppError("auth.forbidden", "No such active user.");
   const changes: string[] = [];
-  for (const identity of listSsoIdentitiesOfUser(db, userId)) {
-    const provider = findSsoProvider(db, identity.providerId);
+  for (const identity of await listSsoIdentitiesOfUser(db, userId)) {
+    const provider = await findSsoProvider(db, identity.providerId);
     if (!provider?.claimMapping) continue;
     const result = await applyClaimMapping(
       db,

@@ -18,7 +18,7 @@ export interface CallbackRequest {
   /** The signed-in user, or null (then nothing is taken or exchanged). */
   userId: string | null;
   /** The server of the flow, or null; `forEveryone` for a Connect for everyone (see CallbackInput). */
-  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null;
+  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null | Promise<ServerDefinition | null>;
   /** Runs after the tokens are stored (the app reconnects the server; a Connect for everyone adopts the account). */
   onAuthorized?: (server: ServerDefinition, grant: { forEveryone: boolean }) => Promise<void>;
 }

@@ -78,7 +78,7 @@ export interface CallbackInput {
    * The server with this id in the user's workspace, or null; `forEveryone` for a Connect for
    * everyone, which the caller refuses (null) unless the user may still connect it for the team.
    */
-  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null;
+  findServer: (serverId: string, forEveryone: boolean) => ServerDefinition | null | Promise<ServerDefinition | null>;
 }
 
 /**
@@ -96,7 +96,7 @@ export async function completeAuthorization(deps: OAuthDeps, input: CallbackInpu
   const code = input.query.get("code");
   if (!code) throw new OAuthFlowError("exchange_failed");
   const forEveryone = pending.forEveryone === true;
-  const server = input.findServer(pending.serverId, forEveryone);
+  const server = await input.findServer(pending.serverId, forEveryone);
   if (!server?.config.url) throw new OAuthFlowError("invalid_state");
   // A Connect for everyone stores its tokens in the person's shared slot, apart from their own.
   const flow = forEveryone ? forEveryoneDeps(deps) : deps;

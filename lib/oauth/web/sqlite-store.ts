@@ -20,24 +20,28 @@ const values = new LookupCache<{ value: string | undefined }>(20_000);
 export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
   return {
     async get(ref, kind) {
-      const cached = values.read(`${ref.userId}\u0000${ref.serverId}\u0000${kind}\u0000${key.id}`, generationOf(db), () => {
-        const row = getCredential(db, { ...ref, kind });
-        return { value: row ? openSecret(row.valueEnc, key) : undefined };
-      });
+      const cached = await values.readAsync(
+        `${ref.userId}\u0000${ref.serverId}\u0000${kind}\u0000${key.id}`,
+        generationOf(db),
+        async () => {
+          const row = await getCredential(db, { ...ref, kind });
+          return { value: row ? openSecret(row.valueEnc, key) : undefined };
+        },
+      );
       return cached.value;
     },
     async set(ref, kind, value, expiresAt) {
-      putCredential(
+      await putCredential(
         db,
         { ...ref, kind },
         { valueEnc: sealSecret(value, key), expiresAt: expiresAt === undefined ? null : new Date(expiresAt) },
       );
     },
     async delete(ref, kinds) {
-      deleteCredentials(db, { ...ref, kinds });
+      await deleteCredentials(db, { ...ref, kinds });
     },
     async savePending(pending) {
-      insertOAuthState(db, {
+      await insertOAuthState(db, {
         state: pending.state,
         userId: pending.userId,
         serverId: pending.serverId,
@@ -47,7 +51,7 @@ export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
       });
     },
     async takePending(state) {
-      const row = takeOAuthState(db, state);
+      const row = await takeOAuthState(db, state);
       if (!row) return undefined;
       return {
         state: row.state,

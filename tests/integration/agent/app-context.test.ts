@@ -22,19 +22,17 @@ function userText(body: { messages: { role: string; content: unknown }[] }): str
 
 describe("MCP Apps in the chat", () => {
   it("keeps the app URI on the call's output and gives the app's context to the model once", async () => {
-    const { user, chat, servers } = newUserWithChat({ probe: { command: process.execPath, args: [PROBE] } });
+    const { user, chat, servers } = await newUserWithChat({ probe: { command: process.execPath, args: [PROBE] } });
     const db = getDb();
-    setToolPolicy(db, user.id, { serverId: servers[0].id, toolName: "show", policy: "allow" });
+    await setToolPolicy(db, user.id, { serverId: servers[0].id, toolName: "show", policy: "allow" });
     const turn = { ...env, userId: user.id, chatId: chat.id, servers };
     await runTurn({ ...turn, request: say("show it [[call:show]]") });
-    const call = listMessagesByChat(db, chat.id)
-      .at(-1)!
-      .parts.find((p) => p.type === "dynamic-tool")!;
+    const call = (await listMessagesByChat(db, chat.id)).at(-1)!.parts.find((p) => p.type === "dynamic-tool")!;
     expect(call.state).toBe("output-available");
     const output = (call as { output: ToolCallOutput; toolCallId: string }).output;
     expect(output.appUri).toBe("ui://probe/app.html");
 
-    saveAppContext(db, {
+    await saveAppContext(db, {
       chatId: chat.id,
       toolCallId: (call as { toolCallId: string }).toolCallId,
       serverId: servers[0].id,
@@ -46,17 +44,13 @@ describe("MCP Apps in the chat", () => {
     const sent = userText(env.llm.requests[before].body);
     expect(sent).toContain("The user picked option 42 in the app.");
     expect(sent).toContain('untrusted data from MCP server \\"probe\\"');
-    const stored = listMessagesByChat(db, chat.id)
-      .filter((m) => m.role === "user")
-      .at(-1)!;
+    const stored = (await listMessagesByChat(db, chat.id)).filter((m) => m.role === "user").at(-1)!;
     expect(stored.parts.map((p) => p.type)).toEqual(["data-appContext", "text"]);
-    expect(takeAppContexts(db, chat.id)).toEqual([]);
+    expect(await takeAppContexts(db, chat.id)).toEqual([]);
 
     // Taken once: the next message carries no new context part.
     await runTurn({ ...turn, request: say("and now?") });
-    const latest = listMessagesByChat(db, chat.id)
-      .filter((m) => m.role === "user")
-      .at(-1)!;
+    const latest = (await listMessagesByChat(db, chat.id)).filter((m) => m.role === "user").at(-1)!;
     expect(latest.parts.map((p) => p.type)).toEqual(["text"]);
   });
 });

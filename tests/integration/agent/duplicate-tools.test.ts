@@ -18,7 +18,7 @@ import { newUserWithChat, useAgentEnvironment } from "./helpers";
 const env = useAgentEnvironment();
 
 it("a duplicate tool name is reported and refused, and the first tool is callable after approval, stably", async () => {
-  const { user, servers } = newUserWithChat({
+  const { user, servers } = await newUserWithChat({
     dups: { command: process.execPath, args: [path.join(FIXTURES, "hostile-stdio.mjs")], env: { HOSTILE_MODE: "dup-tools" } },
   });
   const [server] = servers;
@@ -39,18 +39,18 @@ it("a duplicate tool name is reported and refused, and the first tool is callabl
   expect(listed.filter((t) => t.rawName === "dup").map((t) => [t.description, t.held])).toEqual([["the first dup", "new"]]);
   await expect(gateHandCall(db, env.pool, actor, server, "dup")).rejects.toThrow(/review/i);
 
-  const [pending] = listHeldTools(db, server.id);
+  const [pending] = await listHeldTools(db, server.id);
   expect(pending).toMatchObject({ toolName: "dup", held: "new", current: expect.objectContaining({ description: "the first dup" }) });
-  reviewHeldTool(db, actor, server.id, { toolName: "dup", hash: pending.currentHash });
+  await reviewHeldTool(db, actor, server.id, { toolName: "dup", hash: pending.currentHash });
   // Approved once, it stays approved however often the server lists its two `dup`s.
   for (let i = 0; i < 3; i++) expect(await heldOf("dup")).toBeNull();
-  expect(listHeldTools(db, server.id)).toEqual([]);
+  expect(await listHeldTools(db, server.id)).toEqual([]);
   await expect(gateHandCall(db, env.pool, actor, server, "dup")).resolves.toBeDefined();
   expect((await env.pool.session(user.id, server).callTool("dup", {})).forModel).toEqual({ result: "ran the first dup" });
 });
 
 it("titles and descriptions reach the API without bidi, zero-width, NUL or lone surrogates", async () => {
-  const { user, servers } = newUserWithChat({
+  const { user, servers } = await newUserWithChat({
     sneaky: { command: process.execPath, args: [path.join(FIXTURES, "hostile-stdio.mjs")], env: { HOSTILE_MODE: "sneaky-text" } },
   });
   const actor = { id: user.id, isAdmin: false, workspaceId: user.workspaceId };

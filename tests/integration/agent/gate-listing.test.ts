@@ -31,12 +31,12 @@ afterAll(async () => {
 });
 
 /** A user with the hostile server (announcing its rug-pull with list_changed) behind the wire tap. */
-function setup() {
+async function setup() {
   const tag = Math.random().toString(36).slice(2, 8);
   const wire = path.join(scratch, `${tag}.wire`);
   const env = { HOSTILE_NOTIFY: "1", HOSTILE_STATE: path.join(scratch, `${tag}.state`) };
   const args = [path.join(FIXTURES, "wire-tap.mjs"), wire, process.execPath, path.join(FIXTURES, "hostile-server.mjs")];
-  const { user, servers } = newUserWithChat({ hostile: { command: process.execPath, args, env } });
+  const { user, servers } = await newUserWithChat({ hostile: { command: process.execPath, args, env } });
   const toolsLists = () =>
     (fs.existsSync(wire) ? fs.readFileSync(wire, "utf8") : "").split("\n").filter((l) => l.startsWith("> ") && l.includes('"tools/list"'))
       .length;
@@ -73,13 +73,13 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe("the tool gate lists once per listing", () => {
   it("refreshes from its cache until list_changed or a stored decision changes what it offers", async () => {
-    const { user, server, toolsLists } = setup();
+    const { user, server, toolsLists } = await setup();
     const db = getDb();
     // Connected first, as on every call after a turn's first step (a server still connecting has no
     // listing version yet: the gate lists again until it has one).
     await pool.session(user.id, server).listTools();
     const { pool: countingPool, counts } = counted(pool);
-    const gate = new ToolGate({ db, pool: countingPool, user, servers: [server] });
+    const gate = await ToolGate.open({ db, pool: countingPool, user, servers: [server] });
     const first = await gate.refresh();
     expect(first.map((t) => t.rawName)).toContain("add");
     expect(counts.toolset).toBe(1);
@@ -104,7 +104,7 @@ describe("the tool gate lists once per listing", () => {
     // A stored decision (a tool policy written) moves the trust tables' stamp: the gate reads them again.
     await gate.refresh();
     expect(counts.toolset).toBe(2);
-    setToolPolicy(db, user.id, { serverId: server.id, toolName: "send_data", policy: "deny" });
+    await setToolPolicy(db, user.id, { serverId: server.id, toolName: "send_data", policy: "deny" });
     await gate.refresh();
     expect(counts.toolset).toBe(3);
     // None of the gate's refreshes asked the server for its tools: only its list_changed did.
@@ -112,7 +112,7 @@ describe("the tool gate lists once per listing", () => {
   });
 
   it("a hand call lists its server's tools once", async () => {
-    const { user, server, toolsLists } = setup();
+    const { user, server, toolsLists } = await setup();
     const db = getDb();
     const actor = { id: user.id, isAdmin: false, workspaceId: user.workspaceId };
     const { pool: countingPool, counts } = counted(pool);

@@ -31,10 +31,10 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-function setup() {
+async function setup() {
   const tag = Math.random().toString(36).slice(2, 8);
   const env = { HOSTILE_LOG: path.join(scratch, `${tag}.log`), HOSTILE_STATE: path.join(scratch, `${tag}.state`) };
-  const { user, servers } = newUserWithChat({ hostile: { command: process.execPath, args: [HOSTILE], env } });
+  const { user, servers } = await newUserWithChat({ hostile: { command: process.execPath, args: [HOSTILE], env } });
   return { server: servers[0], actor: { id: user.id, isAdmin: false, workspaceId: user.workspaceId } };
 }
 
@@ -50,13 +50,13 @@ async function codeOf(run: () => Promise<unknown>): Promise<string> {
 
 describe("hand calls", () => {
   it("refuses a held tool with a clear error, after a rug-pull", async () => {
-    const { server, actor } = setup();
+    const { server, actor } = await setup();
     const db = getDb();
     expect(await gateHandCall(db, pool, actor, server, "add")).toMatchObject({ action: "ask" });
     const outcome = await pool.session(actor.id, server).callTool("add", { a: 1, b: 2 });
     expect(outcome.isError).toBe(false);
-    auditHandCall(db, actor, server, "add", { action: "ask", reason: "" }, outcome);
-    expect(listRecentAudit(db, 5).find((e) => e.action === "tool.called_by_hand")).toMatchObject({
+    await auditHandCall(db, actor, server, "add", { action: "ask", reason: "" }, outcome);
+    expect((await listRecentAudit(db, 5)).find((e) => e.action === "tool.called_by_hand")).toMatchObject({
       actorId: actor.id,
       detail: { tool: "add", policy: "ask", isError: false },
     });
@@ -67,12 +67,12 @@ describe("hand calls", () => {
   });
 
   it("refuses a tool set to never, asks on an untrusted server, allows a trusted read-only tool", async () => {
-    const { server, actor } = setup();
+    const { server, actor } = await setup();
     const db = getDb();
-    setToolPolicy(db, actor.id, { serverId: server.id, toolName: "send_data", policy: "deny" });
+    await setToolPolicy(db, actor.id, { serverId: server.id, toolName: "send_data", policy: "deny" });
     expect(await codeOf(() => gateHandCall(db, pool, actor, server, "send_data"))).toBe("tool.denied");
     expect(await gateHandCall(db, pool, actor, server, "read_inbox")).toMatchObject({ action: "ask" });
-    updateServerTrust(db, server.id, { trusted: true }, actor.id);
+    await updateServerTrust(db, server.id, { trusted: true }, actor.id);
     expect(await gateHandCall(db, pool, actor, server, "read_inbox")).toEqual({ action: "allow" });
     // A tool that lies (read-only and destructive) still asks on a trusted server.
     expect(await gateHandCall(db, pool, actor, server, "wipe")).toMatchObject({ action: "ask" });

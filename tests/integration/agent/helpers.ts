@@ -59,13 +59,19 @@ export function useAgentEnvironment(): AgentEnvironment {
 }
 
 /** A new user (with personal workspace), one chat, and the given servers stored in the workspace. */
-export function newUserWithChat(serverConfigs: Record<string, Record<string, unknown>> = {}, db: Db = getDb()) {
+export async function newUserWithChat(serverConfigs: Record<string, Record<string, unknown>> = {}, db: Db = getDb()) {
   const tag = Math.random().toString(36).slice(2, 8);
-  const user = createUserWithWorkspace(db, { email: `u-${tag}@example.com`, name: `U ${tag}`, passwordHash: "x" })!;
-  const workspaceId = getPersonalWorkspaceId(db, user.id)!;
-  const chat = createChat(db, { ownerId: user.id, workspaceId });
-  const servers: ServerDefinition[] = Object.entries(serverConfigs).map(([name, config]) =>
-    toServerDefinition(db, createServer(db, { workspaceId, name, config: parseServerConfig(config, name), createdBy: user.id })),
+  const user = (await createUserWithWorkspace(db, { email: `u-${tag}@example.com`, name: `U ${tag}`, passwordHash: "x" }))!;
+  const workspaceId = (await getPersonalWorkspaceId(db, user.id))!;
+  const chat = await createChat(db, { ownerId: user.id, workspaceId });
+  const servers: ServerDefinition[] = await Promise.all(
+    Object.entries(serverConfigs).map(
+      async ([name, config]) =>
+        await toServerDefinition(
+          db,
+          await createServer(db, { workspaceId, name, config: parseServerConfig(config, name), createdBy: user.id }),
+        ),
+    ),
   );
   return { user: { ...user, workspaceId }, chat, servers };
 }

@@ -20,9 +20,9 @@ afterAll(() => pool.closeAll());
 
 describe("interactions in the transcript", () => {
   it("records an elicitation answered during a tool call in the answer that made the call", async () => {
-    const { user, chat, servers } = newUserWithChat({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
-    updateServerTrust(getDb(), servers[0].id, { trusted: true }, user.id);
-    setToolPolicy(getDb(), user.id, { serverId: servers[0].id, toolName: "trigger-elicitation-request", policy: "allow" });
+    const { user, chat, servers } = await newUserWithChat({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
+    await updateServerTrust(getDb(), servers[0].id, { trusted: true }, user.id);
+    await setToolPolicy(getDb(), user.id, { serverId: servers[0].id, toolName: "trigger-elicitation-request", policy: "allow" });
     await runTurn({
       pool,
       llm: env.llm,
@@ -32,7 +32,7 @@ describe("interactions in the transcript", () => {
       request: { message: { text: "[[call:trigger-elicitation-request]]", resources: [] } },
       followInteractions: (listener) => log.subscribe(user.id, listener),
     });
-    const answer = listMessagesByChat(getDb(), chat.id).at(-1)!;
+    const answer = (await listMessagesByChat(getDb(), chat.id)).at(-1)!;
     const part = answer.parts.find((p) => p.type === "data-interaction");
     expect(part?.type === "data-interaction" && part.data).toMatchObject({
       kind: "elicitation",

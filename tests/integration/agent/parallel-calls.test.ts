@@ -18,11 +18,11 @@ interface Meeting {
 }
 
 async function twoCalls(parallel: boolean): Promise<Meeting[]> {
-  const { user, chat, servers } = newUserWithChat({
+  const { user, chat, servers } = await newUserWithChat({
     barrier: { command: process.execPath, args: [BARRIER], supports_parallel_tool_calls: parallel },
   });
   // "allow" so both calls run in the same step without waiting for a person.
-  setToolPolicy(getDb(), user.id, { serverId: servers[0].id, toolName: "meet", policy: "allow" });
+  await setToolPolicy(getDb(), user.id, { serverId: servers[0].id, toolName: "meet", policy: "allow" });
   await runTurn({
     ...env,
     userId: user.id,
@@ -30,7 +30,7 @@ async function twoCalls(parallel: boolean): Promise<Meeting[]> {
     servers,
     request: say('[[call:meet {"label":"a"}]] [[call:meet {"label":"b"}]]'),
   });
-  const assistant = listMessagesByChat(getDb(), chat.id)[1];
+  const assistant = (await listMessagesByChat(getDb(), chat.id))[1];
   const outputs = assistant.parts
     .filter((p) => p.type === "dynamic-tool")
     .map((p) => {

@@ -54,11 +54,11 @@ const leaked = (text: string) => SECRETS.filter((secret) => text.includes(secret
 
 describe("canary credentials from a hostile server", () => {
   it("never reach the model, whichever way the tool returns them", async () => {
-    const { user, chat, servers } = newUserWithChat({ canary: { command: process.execPath, args: [CANARY_SERVER] } });
+    const { user, chat, servers } = await newUserWithChat({ canary: { command: process.execPath, args: [CANARY_SERVER] } });
     const canary = servers[0];
-    updateServerTrust(getDb(), canary.id, { trusted: true }, user.id);
+    await updateServerTrust(getDb(), canary.id, { trusted: true }, user.id);
     for (const tool of ["leak_text", "leak_structured", "leak_error", "leak_throw"]) {
-      setToolPolicy(getDb(), user.id, { serverId: canary.id, toolName: tool, policy: "allow" });
+      await setToolPolicy(getDb(), user.id, { serverId: canary.id, toolName: tool, policy: "allow" });
     }
     const before = env.llm.requests.length;
     await runTurn({
@@ -79,13 +79,13 @@ describe("canary credentials from a hostile server", () => {
     expect(leaked(sent.join("\n"))).toEqual([]);
 
     // The UI content keeps the successful text result whole: its view masks it by default.
-    const stored = JSON.stringify(listMessagesByChat(getDb(), chat.id));
+    const stored = JSON.stringify(await listMessagesByChat(getDb(), chat.id));
     expect(stored).toContain(CANARIES[0].secret);
     expect(leaked(logged.join("\n"))).toEqual([]);
   });
 
   it("never reach an API error body, a status or the log when the server dies with them on stderr", async () => {
-    const { user, servers } = newUserWithChat({ crashing: { command: process.execPath, args: [CANARY_SERVER, "--crash"] } });
+    const { user, servers } = await newUserWithChat({ crashing: { command: process.execPath, args: [CANARY_SERVER, "--crash"] } });
     // A tool call answers with the failure as its outcome (what the API returns for a hand call)…
     const outcome = JSON.stringify(await pool.session(user.id, servers[0]).callTool("leak_text", {}));
     expect(outcome).toContain('"isError":true');

@@ -17,9 +17,9 @@ import { newUserWithChat, runTurn, say, useAgentEnvironment } from "./helpers";
 const env = useAgentEnvironment();
 const MANY = path.join(__dirname, "../../fixtures/mcp/many-tools-server.mjs");
 
-function setup() {
-  const { user, chat, servers } = newUserWithChat({ many: { command: process.execPath, args: [MANY] } });
-  updateServerTrust(getDb(), servers[0].id, { trusted: true }, user.id);
+async function setup() {
+  const { user, chat, servers } = await newUserWithChat({ many: { command: process.execPath, args: [MANY] } });
+  await updateServerTrust(getDb(), servers[0].id, { trusted: true }, user.id);
   return { user, chat, servers };
 }
 
@@ -27,8 +27,8 @@ function offeredNames(request: { body: { tools?: unknown[] } }): string[] {
   return (request.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
 }
 
-function toolsetOf(chatId: string): ToolsetData {
-  const assistant = listMessagesByChat(getDb(), chatId).at(-1)!;
+async function toolsetOf(chatId: string): Promise<ToolsetData> {
+  const assistant = (await listMessagesByChat(getDb(), chatId)).at(-1)!;
   const part = assistant.parts.find((p) => p.type === "data-toolset");
   return (part as { data: ToolsetData }).data;
 }
@@ -59,7 +59,7 @@ const QUERIES: [string, string][] = [
 
 describe("tool search with 500 tools", () => {
   it("sends at most the threshold plus search_tools, loads the searched tool and runs it", async () => {
-    const { user, chat, servers } = setup();
+    const { user, chat, servers } = await setup();
     const before = env.llm.requests.length;
     await runTurn({
       ...env,
@@ -79,12 +79,12 @@ describe("tool search with 500 tools", () => {
     expect(second).toContain("mcp_many_weather_get_forecast");
     expect(second.length).toBeLessThanOrEqual(40 + 1);
 
-    const assistant = listMessagesByChat(getDb(), chat.id).at(-1)!;
+    const assistant = (await listMessagesByChat(getDb(), chat.id)).at(-1)!;
     const calls = assistant.parts.filter((p) => p.type === "dynamic-tool");
     expect(calls.map((c) => c.toolName)).toEqual([SEARCH_TOOL_NAME, "mcp_many_weather_get_forecast"]);
     const output = (calls[1] as { output: { content: { content: { text: string }[] } } }).output;
     expect(output.content.content[0].text).toBe('ran weather_get_forecast with {"id":"berlin"}');
-    const toolset = toolsetOf(chat.id);
+    const toolset = await toolsetOf(chat.id);
     expect(toolset.total).toBe(500);
     expect(toolset.loaded).toContainEqual(
       expect.objectContaining({ name: "mcp_many_weather_get_forecast", reason: "search", query: "weather forecast for tomorrow" }),
@@ -92,7 +92,7 @@ describe("tool search with 500 tools", () => {
   });
 
   it("ranks the right tool in the top 5 for each of 20 queries over the server's real listing", async () => {
-    const { user, servers } = setup();
+    const { user, servers } = await setup();
     const listed = await env.pool.toolset(user.id, servers);
     expect(listed.filter((t) => t.kind === "tool")).toHaveLength(500);
     const index = new ToolIndex(listed);
@@ -101,11 +101,11 @@ describe("tool search with 500 tools", () => {
   });
 
   it("keeps the workspace's always-loaded tools and the recently used ones in the first request", async () => {
-    const { user, chat, servers } = setup();
+    const { user, chat, servers } = await setup();
     const db = getDb();
     expect(getToolSearchSettings(db, user.workspaceId)).toEqual({ threshold: 40, maxTokens: 20000, alwaysLoaded: [] });
-    const workspace = getWorkspaceById(db, user.workspaceId)!;
-    setToolSearchSettings(
+    const workspace = (await getWorkspaceById(db, user.workspaceId))!;
+    await setToolSearchSettings(
       db,
       { id: user.id, workspaceId: user.workspaceId, role: "owner", workspace },
       {
@@ -121,7 +121,7 @@ describe("tool search with 500 tools", () => {
     await runTurn({ ...turn, request: say("hello again") });
     const first = offeredNames(env.llm.requests[before]);
     expect(first.sort()).toEqual(["mcp_many_github_create_issue", "mcp_many_travel_get_flight", SEARCH_TOOL_NAME]);
-    expect(toolsetOf(chat.id).loaded.map((l) => l.reason)).toEqual(["always", "recent"]);
+    expect((await toolsetOf(chat.id)).loaded.map((l) => l.reason)).toEqual(["always", "recent"]);
   });
 
   it("validates the settings: threshold within the provider limit, tool names, duplicates dropped", () => {

@@ -26,13 +26,13 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sb-hostile-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** A user with a chat and the hostile server (its own call log and rug-pull state file). */
-function setup(options: { notify?: boolean } = {}) {
+async function setup(options: { notify?: boolean } = {}) {
   const tag = Math.random().toString(36).slice(2, 8);
   const log = path.join(scratch, `${tag}.log`);
   const state = path.join(scratch, `${tag}.state`);
   const hostileEnv: Record<string, string> = { HOSTILE_LOG: log, HOSTILE_STATE: state };
   if (options.notify) hostileEnv.HOSTILE_NOTIFY = "1";
-  const { user, chat, servers } = newUserWithChat({ hostile: { command: process.execPath, args: [HOSTILE], env: hostileEnv } });
+  const { user, chat, servers } = await newUserWithChat({ hostile: { command: process.execPath, args: [HOSTILE], env: hostileEnv } });
   const executed = () =>
     fs.existsSync(log)
       ? fs
@@ -58,16 +58,16 @@ function offeredTools(): string[] {
 
 describe("prompt injection (lethal trifecta)", () => {
   it("an injected exfiltration produces an approval request, not an execution, even for a tool set to always", async () => {
-    const { user, chat, server, executed, turn } = setup();
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "send_data", policy: "allow" });
+    const { user, chat, server, executed, turn } = await setup();
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "send_data", policy: "allow" });
 
     const chunks = await turn(say("Summarise my inbox [[call:read_inbox]]"));
 
     expect(executed()).toEqual(["read_inbox"]);
     const requests = chunks.filter((c) => c.type === "tool-approval-request");
     expect(requests).toHaveLength(1);
-    const [assistant] = listMessagesByChat(getDb(), chat.id).slice(1);
+    const [assistant] = (await listMessagesByChat(getDb(), chat.id)).slice(1);
     const [read, send] = toolParts(assistant);
     expect(read.state).toBe("output-available");
     expect(send.toolName).toMatch(/_send_data$/);
@@ -78,8 +78,8 @@ describe("prompt injection (lethal trifecta)", () => {
   });
 
   it("the model gets results as labelled data and descriptions without hidden characters", async () => {
-    const { user, server, turn } = setup();
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
+    const { user, server, turn } = await setup();
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
     await turn(say("[[call:read_inbox]]"));
     const body = env.llm.requests.at(-1)?.body as {
       messages: { role: string; content: unknown }[];
@@ -96,14 +96,14 @@ describe("prompt injection (lethal trifecta)", () => {
   });
 
   it("denying the injected call keeps the data in; approving it is the person's visible choice (audited)", async () => {
-    const { user, chat, server, executed, turn } = setup();
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
+    const { user, chat, server, executed, turn } = await setup();
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
     await turn(say("[[call:read_inbox]]"));
-    const [, send] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
+    const [, send] = toolParts((await listMessagesByChat(getDb(), chat.id))[1]);
     const approvalId = (send as { approval: { id: string } }).approval.id;
     await turn({ approvals: [{ approvalId, approved: false }] });
     expect(executed()).toEqual(["read_inbox"]);
-    const audit = listRecentAudit(getDb(), 50).filter((e) => e.actorId === user.id && e.action === "tool.call_denied");
+    const audit = (await listRecentAudit(getDb(), 50)).filter((e) => e.actorId === user.id && e.action === "tool.call_denied");
     expect(audit).toHaveLength(1);
     expect(audit[0].detail).toMatchObject({ chatId: chat.id, edited: false });
   });
@@ -114,10 +114,10 @@ describe("the trifecta state belongs to the conversation, not the turn", () => {
 
   /** Turn 1 reads the injected inbox (its injected send asks and is left unanswered). */
   async function injectedInTurnOne() {
-    const context = setup();
+    const context = await setup();
     const { user, server, turn, executed } = context;
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "send_data", policy: "allow" });
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "read_inbox", policy: "allow" });
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "send_data", policy: "allow" });
     await turn(say("Summarise my inbox [[call:read_inbox]]"));
     expect(executed()).toEqual(["read_inbox"]);
     return context;
@@ -130,7 +130,7 @@ describe("the trifecta state belongs to the conversation, not the turn", () => {
     const chunks = await turn(say("Thanks. Anything else? [[recall]]"));
 
     expect(chunks.filter((c) => c.type === "tool-approval-request")).toHaveLength(1);
-    const stored = listMessagesByChat(getDb(), chat.id);
+    const stored = await listMessagesByChat(getDb(), chat.id);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     const [send] = toolParts(stored[3]);
     expect(send.toolName).toMatch(/_send_data$/);
@@ -144,7 +144,7 @@ describe("the trifecta state belongs to the conversation, not the turn", () => {
 
   it("a fresh conversation is not affected: the same call set to always runs there without asking", async () => {
     const first = await injectedInTurnOne();
-    const chat = createChat(getDb(), { ownerId: first.user.id, workspaceId: first.user.workspaceId });
+    const chat = await createChat(getDb(), { ownerId: first.user.id, workspaceId: first.user.workspaceId });
     const chunks = await runTurn({ ...env, userId: first.user.id, chatId: chat.id, servers: [first.server], request: say(SEND) });
     expect(chunks.filter((c) => c.type === "tool-approval-request")).toHaveLength(0);
     expect(first.executed()).toEqual(["read_inbox", "send_data"]);
@@ -156,14 +156,14 @@ describe("the trifecta state belongs to the conversation, not the turn", () => {
     const chunks = await turn({ ...say(SEND), replaceLast: true });
     expect(chunks.filter((c) => c.type === "tool-approval-request")).toHaveLength(0);
     expect(executed()).toEqual(["read_inbox", "send_data"]);
-    expect(listMessagesByChat(getDb(), chat.id).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect((await listMessagesByChat(getDb(), chat.id)).map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 });
 
 describe("rug-pull: changed and new tools are held until a person approves", () => {
   it("with list_changed: the changed and the new tool are absent from the model's list until approved", async () => {
-    const { user, server, executed, turn, actor } = setup({ notify: true });
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
+    const { user, server, executed, turn, actor } = await setup({ notify: true });
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
     await turn(say('[[call:add {"a":1,"b":2}]]'));
     expect(executed()).toEqual(["add"]);
     // The server swapped the definition and sent list_changed; the engine re-lists on its own.
@@ -184,27 +184,27 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
     expect(offeredTools().some((n) => n.endsWith("_read_inbox"))).toBe(true);
     expect(executed()).toEqual(["add"]);
 
-    const held = listRecentAudit(getDb(), 50).filter((e) => e.target === `server:${server.id}` && e.action === "tool.held");
+    const held = (await listRecentAudit(getDb(), 50)).filter((e) => e.target === `server:${server.id}` && e.action === "tool.held");
     expect(held.map((e) => (e.detail as { tool: string }).tool).sort()).toEqual(["add", "exfiltrate"]);
 
     // A person reviews the change to `add` and approves exactly the definition they saw.
     const addNow = listed.find((t) => t.rawName === "add");
     expect(addNow?.description).toContain("call exfiltrate");
     const { definitionHash } = await import("@/lib/trust/definition-hash");
-    reviewHeldTool(getDb(), actor, server.id, { toolName: "add", hash: definitionHash(addNow ?? { name: "missing" }) });
+    await reviewHeldTool(getDb(), actor, server.id, { toolName: "add", hash: definitionHash(addNow ?? { name: "missing" }) });
     // A new chat: this one holds the server's earlier results, so its next call would ask (trifecta).
-    const fresh = createChat(getDb(), { ownerId: user.id, workspaceId: user.workspaceId });
+    const fresh = await createChat(getDb(), { ownerId: user.id, workspaceId: user.workspaceId });
     await runTurn({ ...env, userId: user.id, chatId: fresh.id, servers: [server], request: say('[[call:add {"a":2,"b":3}]]') });
     expect(offeredTools().some((n) => n.endsWith("_add"))).toBe(true);
     expect(offeredTools().some((n) => n.endsWith("_exfiltrate"))).toBe(false);
     expect(executed()).toEqual(["add", "add"]);
-    const approved = listRecentAudit(getDb(), 50).filter((e) => e.action === "tool.definition_approved" && e.actorId === user.id);
+    const approved = (await listRecentAudit(getDb(), 50)).filter((e) => e.action === "tool.definition_approved" && e.actorId === user.id);
     expect(approved).toHaveLength(1);
   });
 
   it("mid-turn: after list_changed the next step of the same turn no longer offers the changed tool", async () => {
-    const { user, server, turn } = setup({ notify: true });
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
+    const { user, server, turn } = await setup({ notify: true });
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
     const before = env.llm.requests.length;
     await turn(say('[[call:add {"a":1,"b":2}]]'));
     const steps = env.llm.requests
@@ -216,8 +216,8 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
   });
 
   it("without a notification: the change is held as soon as a reconnect lists it", async () => {
-    const { user, server, executed, turn, actor } = setup();
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
+    const { user, server, executed, turn, actor } = await setup();
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
     await turn(say('[[call:add {"a":1,"b":2}]]'));
     await turn(say("hello"));
     // Same process, no list_changed: the listing (and so the offer) is still the pinned one.
@@ -235,8 +235,8 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
   });
 
   it("approving a definition other than the current one is refused", async () => {
-    const { user, server, turn, actor } = setup({ notify: true });
-    setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
+    const { user, server, turn, actor } = await setup({ notify: true });
+    await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: "add", policy: "allow" });
     await turn(say('[[call:add {"a":1,"b":2}]]'));
     await waitUntil(
       async () => (await env.pool.session(user.id, server).listTools()).some((t) => t.rawName === "exfiltrate"),
@@ -244,19 +244,19 @@ describe("rug-pull: changed and new tools are held until a person approves", () 
       "re-list",
     );
     await listToolsWithHeld(getDb(), env.pool, actor, server);
-    expect(() => reviewHeldTool(getDb(), actor, server.id, { toolName: "add", hash: "0".repeat(64) })).toThrow(/changed again/);
-    expect(() => reviewHeldTool(getDb(), { ...actor, id: "someone-else" }, server.id, { toolName: "add", hash: "0".repeat(64) })).toThrow(
-      /No such server|owners and admins/,
-    );
+    await expect(reviewHeldTool(getDb(), actor, server.id, { toolName: "add", hash: "0".repeat(64) })).rejects.toThrow(/changed again/);
+    await expect(
+      reviewHeldTool(getDb(), { ...actor, id: "someone-else" }, server.id, { toolName: "add", hash: "0".repeat(64) }),
+    ).rejects.toThrow(/No such server|owners and admins/);
   });
 });
 
 describe("lying annotations", () => {
   it("readOnlyHint + destructiveHint asks even on a trusted server, while a plain read-only tool runs", async () => {
-    const { chat, server, executed, turn } = setup();
-    updateServerTrust(getDb(), server.id, { trusted: true }, null);
+    const { chat, server, executed, turn } = await setup();
+    await updateServerTrust(getDb(), server.id, { trusted: true }, null);
     await turn(say('[[call:wipe {"target":"/"}]]'));
-    const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
+    const [part] = toolParts((await listMessagesByChat(getDb(), chat.id))[1]);
     expect(part.state).toBe("approval-requested");
     expect((part as { approval: { requestReason?: string } }).approval.requestReason).toBe(
       "The server marks this tool both read-only and destructive.",
@@ -268,9 +268,9 @@ describe("lying annotations", () => {
   });
 
   it("on an untrusted server even a read-only-hinted tool asks", async () => {
-    const { chat, executed, turn } = setup();
+    const { chat, executed, turn } = await setup();
     await turn(say("[[call:read_inbox]]"));
-    const [part] = toolParts(listMessagesByChat(getDb(), chat.id)[1]);
+    const [part] = toolParts((await listMessagesByChat(getDb(), chat.id))[1]);
     expect(part.state).toBe("approval-requested");
     expect(executed()).toEqual([]);
   });

@@ -27,7 +27,7 @@ const servers = {
 
 /** A user with both servers, the good one connected already (its own start is not what is measured). */
 async function userWithStuckServer() {
-  const made = newUserWithChat(servers);
+  const made = await newUserWithChat(servers);
   const [good] = await env.pool.discover(made.user.id, [made.servers[1]]);
   expect(good.state).toBe("connected");
   return made;

@@ -18,16 +18,16 @@ beforeEach(() => {
 afterEach(() => removeTempDataDir(dir));
 
 describe("first-run setup code", () => {
-  it("is written to <data dir>/setup-code with mode 0600 on a fresh instance", () => {
-    const setup = ensureSetupCode(getDb());
+  it("is written to <data dir>/setup-code with mode 0600 on a fresh instance", async () => {
+    const setup = await ensureSetupCode(getDb());
     expect(setup?.created).toBe(true);
     expect(fs.readFileSync(setupCodePath(dir), "utf8").trim()).toBe(setup?.code);
     expect(fs.statSync(setupCodePath(dir)).mode & 0o777).toBe(0o600);
-    expect(ensureSetupCode(getDb())).toEqual({ code: setup?.code, created: false });
+    expect(await ensureSetupCode(getDb())).toEqual({ code: setup?.code, created: false });
   });
 
   it("refuses the first registration without the code, or with a wrong one", async () => {
-    ensureSetupCode(getDb());
+    await ensureSetupCode(getDb());
     await expect(registerUser(getDb(), alice)).rejects.toMatchObject({ code: "auth.setup_code", status: 403, field: "setupCode" });
     await expect(registerUser(getDb(), { ...alice, setupCode: "AAAAA-BBBBB-CCCCC" })).rejects.toMatchObject({ code: "auth.setup_code" });
     expect(getDb().select().from(users).all()).toEqual([]);
@@ -38,7 +38,7 @@ describe("first-run setup code", () => {
   });
 
   it("accepts the code (typed in lower case with spaces), makes the administrator, and then removes the code", async () => {
-    const code = ensureSetupCode(getDb())?.code ?? "";
+    const code = (await ensureSetupCode(getDb()))?.code ?? "";
     const user = await registerUser(getDb(), { ...alice, setupCode: ` ${code.toLowerCase().replaceAll("-", " ")} ` });
     expect(user?.isAdmin).toBe(true);
     expect(fs.existsSync(setupCodePath(dir))).toBe(false);
@@ -50,7 +50,7 @@ describe("first-run setup code", () => {
   it("is single-use: two racing first registrations with the one code make exactly one administrator", async () => {
     process.env.SWITCHBOARD_REGISTRATION = "closed";
     try {
-      const code = ensureSetupCode(getDb())?.code;
+      const code = (await ensureSetupCode(getDb()))?.code;
       const results = await Promise.allSettled([
         registerUser(getDb(), { ...alice, setupCode: code }),
         registerUser(getDb(), { ...mallory, setupCode: code }),
@@ -67,23 +67,23 @@ describe("first-run setup code", () => {
   });
 
   it("is single-use: once used, the same code does not open a fresh instance again", async () => {
-    const code = ensureSetupCode(getDb())?.code;
+    const code = (await ensureSetupCode(getDb()))?.code;
     const first = await registerUser(getDb(), { ...alice, setupCode: code });
     // The only account is deleted: the instance is fresh again, with a new code.
     getDb()
       .delete(users)
       .where(eq(users.id, first?.id ?? ""))
       .run();
-    const next = ensureSetupCode(getDb());
+    const next = await ensureSetupCode(getDb());
     expect(next?.code).not.toBe(code);
     await expect(registerUser(getDb(), { ...mallory, setupCode: code })).rejects.toMatchObject({ code: "auth.setup_code" });
   });
 
   it("is removed at start-up once an account exists", async () => {
-    const code = ensureSetupCode(getDb())?.code;
+    const code = (await ensureSetupCode(getDb()))?.code;
     await registerUser(getDb(), { ...alice, setupCode: code });
     fs.writeFileSync(setupCodePath(dir), "LEFTOVER\n", { mode: 0o600 });
-    expect(ensureSetupCode(getDb())).toBeNull();
+    expect(await ensureSetupCode(getDb())).toBeNull();
     expect(fs.existsSync(setupCodePath(dir))).toBe(false);
   });
 });

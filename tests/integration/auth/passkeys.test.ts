@@ -62,9 +62,9 @@ describe("adding a passkey", () => {
     expect(options.authenticatorSelection).toMatchObject({ residentKey: "required" });
     const added = await finishPasskeyRegistration(getDb(), ada, rp, "Laptop", adaKey.create(options));
     expect(added.recoveryCodes).toHaveLength(10);
-    expect(hasSecondFactor(getDb(), ada.id)).toBe(true);
-    expect(factorsView(getDb(), ada.id)).toMatchObject({ factors: [{ kind: "passkey", name: "Laptop" }], recoveryCodesLeft: 10 });
-    expect(listRecentAudit(getDb()).some((e) => e.action === "user.factor_enrolled" && e.target === ada.id)).toBe(true);
+    expect(await hasSecondFactor(getDb(), ada.id)).toBe(true);
+    expect(await factorsView(getDb(), ada.id)).toMatchObject({ factors: [{ kind: "passkey", name: "Laptop" }], recoveryCodesLeft: 10 });
+    expect((await listRecentAudit(getDb())).some((e) => e.action === "user.factor_enrolled" && e.target === ada.id)).toBe(true);
   });
 
   it("a second passkey is added beside the first, excluded from being registered twice, and answers no new codes", async () => {
@@ -73,12 +73,8 @@ describe("adding a passkey", () => {
     expect(options.excludeCredentials?.map((c) => c.id)).toEqual([Buffer.from(adaKey.credentials[0].id).toString("base64url")]);
     const added = await finishPasskeyRegistration(getDb(), ada, rp, "Phone", second.create(options));
     expect(added.recoveryCodes).toBeNull();
-    expect(
-      factorsView(getDb(), ada.id)
-        .factors.map((f) => f.name)
-        .sort(),
-    ).toEqual(["Laptop", "Phone"]);
-    expect(factorsView(getDb(), ada.id).recoveryCodesLeft).toBe(10);
+    expect((await factorsView(getDb(), ada.id)).factors.map((f) => f.name).sort()).toEqual(["Laptop", "Phone"]);
+    expect((await factorsView(getDb(), ada.id)).recoveryCodesLeft).toBe(10);
   });
 
   it("refuses a reused challenge, another user's challenge, another origin, and a response the library cannot verify", async () => {
@@ -95,7 +91,7 @@ describe("adding a passkey", () => {
     const clientData = JSON.parse(Buffer.from(tampered.response.clientDataJSON, "base64url").toString());
     tampered.response.clientDataJSON = Buffer.from(JSON.stringify({ ...clientData, type: "webauthn.get" })).toString("base64url");
     await expect(finishPasskeyRegistration(getDb(), bob, rp, "x", tampered)).rejects.toMatchObject({ code: "auth.passkey_refused" });
-    expect(hasSecondFactor(getDb(), bob.id)).toBe(false);
+    expect(await hasSecondFactor(getDb(), bob.id)).toBe(false);
     bobKey.credentials.length = 0;
   });
 });
@@ -140,7 +136,7 @@ describe("passwordless sign-in", () => {
     const keys = { email: "", address: "198.51.100.40" };
     for (let i = 0; i < 5; i++) {
       const { raw } = await passwordless(adaKey, { verified: false });
-      keys.email = passkeyAttemptEmail(getDb(), raw, undefined);
+      keys.email = await passkeyAttemptEmail(getDb(), raw, undefined);
       takeAttempt("signIn", keys);
       expect(await passkeySignIn(getDb(), raw, slot())).toBeNull();
     }
@@ -157,7 +153,7 @@ describe("a passkey as the second step of a sign-in", () => {
     const check = await verifyCredentials(getDb(), ada.email, PASSWORD);
     if (check.outcome !== "ok") throw new Error("password refused");
     const context = slot();
-    expect(beginSecondStep(getDb(), check.user, context)).toBe(true);
+    expect(await beginSecondStep(getDb(), check.user, context)).toBe(true);
     return context.startedPending as string;
   }
 
@@ -167,7 +163,7 @@ describe("a passkey as the second step of a sign-in", () => {
     expect(options.userVerification).toBe("preferred");
     // User presence is enough here: the password was the other factor.
     const raw = JSON.stringify(adaKey.get(options, { verified: false }));
-    expect(passkeyAttemptEmail(getDb(), raw, token)).toBe(ada.email);
+    expect(await passkeyAttemptEmail(getDb(), raw, token)).toBe(ada.email);
     expect(await passkeySignIn(getDb(), raw, slot(token))).toMatchObject({ id: ada.id });
   });
 
@@ -186,16 +182,16 @@ describe("a passkey as the second step of a sign-in", () => {
 });
 
 describe("policies, re-authentication and removal", () => {
-  it("a passkey satisfies the administrators' and everyone's policies", () => {
-    setMfaPolicy(getDb(), ada.id, { requiredForAdmins: true, requiredForEveryone: true });
-    expect(mfaPolicy(getDb()).requiredForEveryone).toBe(true);
-    expect(mustEnrol(getDb(), { id: ada.id, isAdmin: true })).toBe(false);
-    expect(mustEnrol(getDb(), { id: bob.id, isAdmin: false })).toBe(false);
-    setMfaPolicy(getDb(), ada.id, { requiredForAdmins: false, requiredForEveryone: false });
+  it("a passkey satisfies the administrators' and everyone's policies", async () => {
+    await setMfaPolicy(getDb(), ada.id, { requiredForAdmins: true, requiredForEveryone: true });
+    expect((await mfaPolicy(getDb())).requiredForEveryone).toBe(true);
+    expect(await mustEnrol(getDb(), { id: ada.id, isAdmin: true })).toBe(false);
+    expect(await mustEnrol(getDb(), { id: bob.id, isAdmin: false })).toBe(false);
+    await setMfaPolicy(getDb(), ada.id, { requiredForAdmins: false, requiredForEveryone: false });
   });
 
   it("removing a factor needs a passkey answer to a re-authentication challenge of the same user", async () => {
-    const [laptop] = factorsView(getDb(), ada.id).factors.filter((f) => f.name === "Laptop");
+    const [laptop] = (await factorsView(getDb(), ada.id)).factors.filter((f) => f.name === "Laptop");
     // Bob's challenge answered by Ada's passkey: refused, and the factor stays.
     const bobs = await passkeyRequestOptions(getDb(), rp, "reauth", bob.id);
     await expect(removeFactor(getDb(), ada, laptop.id, { passkey: adaKey.get(bobs), rp })).rejects.toMatchObject({
@@ -209,7 +205,7 @@ describe("policies, re-authentication and removal", () => {
     const own = await passkeyRequestOptions(getDb(), rp, "reauth", ada.id);
     expect(own.allowCredentials).toHaveLength(2);
     await removeFactor(getDb(), ada, laptop.id, { passkey: adaKey.get(own), rp });
-    expect(factorsView(getDb(), ada.id).factors.map((f) => f.name)).toEqual(["Phone"]);
+    expect((await factorsView(getDb(), ada.id)).factors.map((f) => f.name)).toEqual(["Phone"]);
     // Its credential went with it: the removed passkey signs nobody in.
     expect(await passkeySignIn(getDb(), (await passwordless(adaKey)).raw, slot())).toBeNull();
   });

@@ -30,13 +30,13 @@ const tokenOf = (url: string) => url.slice(`${BASE}/reset/`.length);
 describe("password-reset links", () => {
   it("work once: the new password counts, the old one no longer, and every session of the user ends", async () => {
     const user = await person("forgetful@example.com");
-    const sessions = [startSession(getDb(), user.id), startSession(getDb(), user.id)];
-    const other = startSession(getDb(), admin.id);
-    const issued = issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE });
+    const sessions = [await startSession(getDb(), user.id), await startSession(getDb(), user.id)];
+    const other = await startSession(getDb(), admin.id);
+    const issued = await issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE });
     expect(issued.url).toMatch(/^http:\/\/localhost:3000\/reset\/[A-Za-z0-9_-]{43}$/);
     expect(issued.expiresAt.getTime() - Date.now()).toBeGreaterThan(PASSWORD_RESET_TTL_MS - 60_000);
     const token = tokenOf(issued.url);
-    expect(describePasswordReset(getDb(), token)).toEqual({ email: "forgetful@example.com" });
+    expect(await describePasswordReset(getDb(), token)).toEqual({ email: "forgetful@example.com" });
 
     // Only the token's SHA-256 is stored.
     const row = getDb().select().from(passwordResets).where(eq(passwordResets.userId, user.id)).get()!;
@@ -47,13 +47,13 @@ describe("password-reset links", () => {
       email: "forgetful@example.com",
       endedSessions: 2,
     });
-    expect(sessions.map((sid) => resolveSession(getDb(), sid))).toEqual([null, null]);
-    expect(resolveSession(getDb(), other)).toBe(admin.id);
+    expect(await Promise.all(sessions.map(async (sid) => await resolveSession(getDb(), sid)))).toEqual([null, null]);
+    expect(await resolveSession(getDb(), other)).toBe(admin.id);
     expect(await verifyCredentials(getDb(), user.email, "a fresh strong password")).toMatchObject({ outcome: "ok" });
     expect(await verifyCredentials(getDb(), user.email, "a long enough password")).toEqual({ outcome: "wrong" });
 
     // Single use: the same link is refused afterwards, for reading and for setting.
-    expect(() => describePasswordReset(getDb(), token)).toThrow(expect.objectContaining({ code: "reset.used" }));
+    await expect(describePasswordReset(getDb(), token)).rejects.toThrow(expect.objectContaining({ code: "reset.used" }));
     await expect(completePasswordReset(getDb(), token, { password: "yet another good password" })).rejects.toMatchObject({
       code: "reset.used",
     });
@@ -63,10 +63,12 @@ describe("password-reset links", () => {
   it("expire after one hour", async () => {
     const user = await person("late@example.com");
     const issuedAt = new Date("2026-03-01T10:00:00Z");
-    const token = tokenOf(issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE, now: issuedAt }).url);
+    const token = tokenOf(
+      (await issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE, now: issuedAt })).url,
+    );
     const at = (minutes: number) => new Date(issuedAt.getTime() + minutes * 60_000);
-    expect(describePasswordReset(getDb(), token, at(59))).toEqual({ email: "late@example.com" });
-    expect(() => describePasswordReset(getDb(), token, at(60))).toThrow(expect.objectContaining({ code: "reset.expired" }));
+    expect(await describePasswordReset(getDb(), token, at(59))).toEqual({ email: "late@example.com" });
+    await expect(describePasswordReset(getDb(), token, at(60))).rejects.toThrow(expect.objectContaining({ code: "reset.expired" }));
     await expect(completePasswordReset(getDb(), token, { password: "a fresh strong password" }, at(61))).rejects.toMatchObject({
       code: "reset.expired",
     });
@@ -75,34 +77,34 @@ describe("password-reset links", () => {
 
   it("a newer link closes the older one; an unknown token is not found", async () => {
     const user = await person("twice@example.com");
-    const first = tokenOf(issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE }).url);
-    const second = tokenOf(issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE }).url);
-    expect(() => describePasswordReset(getDb(), first)).toThrow(expect.objectContaining({ code: "reset.used" }));
-    expect(describePasswordReset(getDb(), second)).toEqual({ email: "twice@example.com" });
-    expect(() => describePasswordReset(getDb(), "not-a-token")).toThrow(expect.objectContaining({ code: "reset.not_found" }));
+    const first = tokenOf((await issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE })).url);
+    const second = tokenOf((await issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE })).url);
+    await expect(describePasswordReset(getDb(), first)).rejects.toThrow(expect.objectContaining({ code: "reset.used" }));
+    expect(await describePasswordReset(getDb(), second)).toEqual({ email: "twice@example.com" });
+    await expect(describePasswordReset(getDb(), "not-a-token")).rejects.toThrow(expect.objectContaining({ code: "reset.not_found" }));
   });
 
   it("the new password meets the same rules (a breached one is refused and the link stays usable)", async () => {
     const user = await person("weak@example.com");
-    const token = tokenOf(issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE }).url);
+    const token = tokenOf((await issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE })).url);
     await expect(completePasswordReset(getDb(), token, { password: "iloveyou123" })).rejects.toMatchObject({
       code: "auth.breached_password",
       field: "password",
     });
     await expect(completePasswordReset(getDb(), token, { password: "short" })).rejects.toMatchObject({ code: "auth.weak_password" });
-    expect(describePasswordReset(getDb(), token)).toEqual({ email: "weak@example.com" });
+    expect(await describePasswordReset(getDb(), token)).toEqual({ email: "weak@example.com" });
   });
 
   it("is not issued for a disabled account, and is audited with who issued it", async () => {
     const user = await person("audited@example.com");
-    issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE });
-    const { entries } = listAudit(getDb(), { action: "user.password_reset_issued" });
+    await issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE });
+    const { entries } = await listAudit(getDb(), { action: "user.password_reset_issued" });
     expect(entries.find((e) => e.target === user.id)).toMatchObject({ actorId: admin.id, action: "user.password_reset_issued" });
     expect(JSON.stringify(entries)).not.toMatch(/\/reset\//);
 
     const effects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: () => {} };
     await adminUpdateUser(getDb(), admin, user.id, { disabled: true }, effects);
-    expect(() => issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE })).toThrow(
+    await expect(issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE })).rejects.toThrow(
       expect.objectContaining({ code: "user.not_found" }),
     );
   });

@@ -31,18 +31,18 @@ function oldHash(password: string): string {
 describe("password hashes", () => {
   it("a user with an old-parameter hash signs in and is stored with today's parameters", async () => {
     const user = await registerTestUser(getDb(), { email: "old@example.com", password: "a long enough password", name: "Old" });
-    updatePasswordHash(getDb(), user.id, oldHash("a long enough password"));
+    await updatePasswordHash(getDb(), user.id, oldHash("a long enough password"));
 
     // A wrong password proves nothing: the old hash stays.
     expect(await verifyCredentials(getDb(), "old@example.com", "not the password at all")).toEqual({ outcome: "wrong" });
-    expect(getPasswordHashById(getDb(), user.id)).toMatch(/^scrypt\$16384\$/);
+    expect(await getPasswordHashById(getDb(), user.id)).toMatch(/^scrypt\$16384\$/);
 
     expect(await verifyCredentials(getDb(), "old@example.com", "a long enough password")).toMatchObject({ outcome: "ok" });
-    const stored = getPasswordHashById(getDb(), user.id);
+    const stored = await getPasswordHashById(getDb(), user.id);
     expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     // And the password still works against the new hash.
     expect(await verifyCredentials(getDb(), "old@example.com", "a long enough password")).toMatchObject({ outcome: "ok" });
-    expect(getPasswordHashById(getDb(), user.id)).toBe(stored);
+    expect(await getPasswordHashById(getDb(), user.id)).toBe(stored);
   });
 });
 
@@ -59,7 +59,7 @@ describe("common and breached passwords", () => {
 
   it("are refused at password change, and the old password keeps working", async () => {
     const user = await registerTestUser(getDb(), { email: "change@example.com", password: "a long enough password", name: "Change" });
-    const actor = { id: user.id, email: user.email, sessionId: startSession(getDb(), user.id), address: "203.0.113.9" };
+    const actor = { id: user.id, email: user.email, sessionId: await startSession(getDb(), user.id), address: "203.0.113.9" };
     await expect(
       changePassword(getDb(), actor, { currentPassword: "a long enough password", newPassword: "Password123!" }),
     ).rejects.toMatchObject({

@@ -35,14 +35,14 @@ let teamId: string;
 const [weather, issues, time] = exampleServers();
 
 /** `who` signed in just now (a fresh session counts as a recent sign-in). */
-function signedIn(who: Person, isAdmin = false): SessionUser {
+async function signedIn(who: Person, isAdmin = false): Promise<SessionUser> {
   return {
     id: who.id,
     email: who.email,
     name: who.name,
     isAdmin,
     workspaceId: who.personalWorkspaceId,
-    sessionId: startSession(getDb(), who.id),
+    sessionId: await startSession(getDb(), who.id),
   };
 }
 
@@ -69,76 +69,82 @@ beforeAll(async () => {
   admin = await person("admin@example.com"); // the first account: the instance administrator
   bob = await person("bob@example.com");
   cleo = await person("cleo@example.com");
-  teamId = team(admin, "Acme");
-  upsertMembership(getDb(), { workspaceId: teamId, userId: bob.id, role: "member" });
-  const add = (server: Record<string, unknown>) =>
-    saveEntryVersion(getDb(), {
-      name: server.name as string,
-      version: server.version as string,
-      serverJson: server,
-      source: "manual",
-      isLatest: true,
-    }).entry;
-  updateCatalogEntry(getDb(), add(weather).id, { visibility: "workspaces", workspaceIds: [teamId] });
-  updateCatalogEntry(getDb(), add(issues).id, { visibility: "all" });
-  add(time); // instance administrators only
+  teamId = await team(admin, "Acme");
+  await upsertMembership(getDb(), { workspaceId: teamId, userId: bob.id, role: "member" });
+  const add = async (server: Record<string, unknown>) =>
+    (
+      await saveEntryVersion(getDb(), {
+        name: server.name as string,
+        version: server.version as string,
+        serverJson: server,
+        source: "manual",
+        isLatest: true,
+      })
+    ).entry;
+  await updateCatalogEntry(getDb(), (await add(weather)).id, { visibility: "workspaces", workspaceIds: [teamId] });
+  await updateCatalogEntry(getDb(), (await add(issues)).id, { visibility: "all" });
+  await add(time); // instance administrators only
 });
 
 afterAll(() => removeTempDataDir(dir));
 
 describe("personal access tokens on the account", () => {
-  it("are made after a recent sign-in only, for one of the caller's workspaces", () => {
-    const stale = signedIn(bob);
+  it("are made after a recent sign-in only, for one of the caller's workspaces", async () => {
+    const stale = await signedIn(bob);
     getDb()
       .update(sessions)
       .set({ authenticatedAt: new Date(Date.now() - 11 * 60_000) })
       .where(eq(sessions.id, stale.sessionId))
       .run();
-    expect(() => createMyToken(stale, { name: "ci", workspaceId: teamId, ...API_READ })).toThrow(
+    await expect(createMyToken(stale, { name: "ci", workspaceId: teamId, ...API_READ })).rejects.toThrow(
       expect.objectContaining({ code: "auth.reauth_required" }),
     );
-    expect(() => createMyToken(signedIn(cleo), { name: "ci", workspaceId: teamId, ...API_READ })).toThrow(
+    await expect(createMyToken(await signedIn(cleo), { name: "ci", workspaceId: teamId, ...API_READ })).rejects.toThrow(
       expect.objectContaining({ code: "workspace.not_found" }),
     );
   });
 
-  it("answer the secret once: never in the list, the stored row or the audit", () => {
-    const bobIn = signedIn(bob);
-    const made = createMyToken(bobIn, { name: "laptop", workspaceId: teamId, scopes: ["api:read", "mcp"], expiresInDays: 90 });
+  it("answer the secret once: never in the list, the stored row or the audit", async () => {
+    const bobIn = await signedIn(bob);
+    const made = await createMyToken(bobIn, { name: "laptop", workspaceId: teamId, scopes: ["api:read", "mcp"], expiresInDays: 90 });
     expect(made.secret).toMatch(/^sbp_[A-Za-z0-9_-]{43}$/);
     expect(made.scopes).toEqual(["mcp", "api:read"]);
     expect(made.expiresAt.getTime() - Date.now()).toBeGreaterThan(89 * 86_400_000);
-    const listed = myTokens(bobIn).find((t) => t.id === made.id)!;
+    const listed = (await myTokens(bobIn)).find((t) => t.id === made.id)!;
     expect(listed).toMatchObject({ name: "laptop", workspaceName: "Acme", scopes: ["mcp", "api:read"], state: "active", lastUsedAt: null });
-    const everything = JSON.stringify([myTokens(bobIn), listRecentAudit(getDb(), 1000), getDb().select().from(personalTokens).all()]);
+    const everything = JSON.stringify([
+      await myTokens(bobIn),
+      await listRecentAudit(getDb(), 1000),
+      getDb().select().from(personalTokens).all(),
+    ]);
     expect(everything).not.toContain(made.secret);
     expect(everything).not.toContain(made.secret.slice(8));
-    expect(JSON.stringify(myTokens(bobIn))).not.toMatch(/tokenHash|token_hash/);
-    expect(listRecentAudit(getDb(), 50).some((a) => a.action === "user.token_created" && a.actorId === bob.id)).toBe(true);
+    expect(JSON.stringify(await myTokens(bobIn))).not.toMatch(/tokenHash|token_hash/);
+    expect((await listRecentAudit(getDb(), 50)).some((a) => a.action === "user.token_created" && a.actorId === bob.id)).toBe(true);
   });
 
-  it("are revoked only by their owner: another user's id is not found", () => {
-    const made = createMyToken(signedIn(bob), { name: "old", workspaceId: teamId, ...API_READ });
-    expect(() => revokeMyToken(signedIn(cleo), made.id)).toThrow(expect.objectContaining({ code: "token.not_found" }));
+  it("are revoked only by their owner: another user's id is not found", async () => {
+    const made = await createMyToken(await signedIn(bob), { name: "old", workspaceId: teamId, ...API_READ });
+    await expect(revokeMyToken(await signedIn(cleo), made.id)).rejects.toThrow(expect.objectContaining({ code: "token.not_found" }));
     expect(ERROR_STATUS["token.not_found"]).toBe(404);
-    revokeMyToken(signedIn(bob), made.id);
-    expect(myTokens(signedIn(bob)).find((t) => t.id === made.id)?.state).toBe("revoked");
-    expect(() => revokeMyToken(signedIn(bob), made.id)).toThrow(expect.objectContaining({ code: "token.not_found" }));
-    expect(listRecentAudit(getDb(), 50).some((a) => a.action === "user.token_revoked" && a.actorId === bob.id)).toBe(true);
+    await revokeMyToken(await signedIn(bob), made.id);
+    expect((await myTokens(await signedIn(bob))).find((t) => t.id === made.id)?.state).toBe("revoked");
+    await expect(revokeMyToken(await signedIn(bob), made.id)).rejects.toThrow(expect.objectContaining({ code: "token.not_found" }));
+    expect((await listRecentAudit(getDb(), 50)).some((a) => a.action === "user.token_revoked" && a.actorId === bob.id)).toBe(true);
   });
 });
 
 describe("a bearer token on /v0.1", () => {
   it("reads the catalog its workspace may see, with CORS, and records its use", async () => {
-    const inTeam = createMyToken(signedIn(bob), { name: "team", workspaceId: teamId, ...API_READ });
+    const inTeam = await createMyToken(await signedIn(bob), { name: "team", workspaceId: teamId, ...API_READ });
     const { response, body } = await listWith(inTeam.secret);
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(names(body)).toEqual([issues.name, weather.name].sort());
-    expect(myTokens(signedIn(bob)).find((t) => t.id === inTeam.id)?.lastUsedAt).toBeInstanceOf(Date);
+    expect((await myTokens(await signedIn(bob))).find((t) => t.id === inTeam.id)?.lastUsedAt).toBeInstanceOf(Date);
 
     // A token for Bob's personal workspace sees only what every workspace sees, not the team's entry.
-    const personal = createMyToken(signedIn(bob), { name: "own", workspaceId: bob.personalWorkspaceId, ...API_READ });
+    const personal = await createMyToken(await signedIn(bob), { name: "own", workspaceId: bob.personalWorkspaceId, ...API_READ });
     expect(names((await listWith(personal.secret)).body)).toEqual([issues.name]);
     const hidden = await versionsRoute(
       new Request(`http://localhost:3000/v0.1/servers/${encodeURIComponent(weather.name)}/versions`, {
@@ -150,22 +156,26 @@ describe("a bearer token on /v0.1", () => {
     expect((await hidden.json()).code).toBe("catalog.not_found");
 
     // An instance administrator's token reads as its workspace too: admins-only entries need the session.
-    const adminToken = createMyToken(signedIn(admin, true), { name: "admin", workspaceId: admin.personalWorkspaceId, ...API_READ });
+    const adminToken = await createMyToken(await signedIn(admin, true), {
+      name: "admin",
+      workspaceId: admin.personalWorkspaceId,
+      ...API_READ,
+    });
     expect(names((await listWith(adminToken.secret)).body)).toEqual([issues.name]);
   });
 
   it("is refused with 401 and a token code: wrong, other scope, revoked, expired", async () => {
-    const good = createMyToken(signedIn(bob), { name: "x", workspaceId: teamId, ...API_READ });
+    const good = await createMyToken(await signedIn(bob), { name: "x", workspaceId: teamId, ...API_READ });
     expect(await refusal(`${good.secret.slice(0, -1)}${good.secret.endsWith("A") ? "B" : "A"}`)).toEqual({
       status: 401,
       code: "token.invalid",
     });
     expect(await refusal("not-a-token")).toEqual({ status: 401, code: "token.invalid" });
-    const mcpOnly = createMyToken(signedIn(bob), { name: "mcp", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
+    const mcpOnly = await createMyToken(await signedIn(bob), { name: "mcp", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
     expect(await refusal(mcpOnly.secret)).toEqual({ status: 401, code: "token.insufficient_scope" });
-    revokeMyToken(signedIn(bob), good.id);
+    await revokeMyToken(await signedIn(bob), good.id);
     expect(await refusal(good.secret)).toEqual({ status: 401, code: "token.revoked" });
-    const expired = createToken(
+    const expired = await createToken(
       getDb(),
       bob,
       { name: "past", workspaceId: teamId, ...API_READ, expiresInDays: 7 },
@@ -176,15 +186,15 @@ describe("a bearer token on /v0.1", () => {
 
   it("stops at once when its user leaves the workspace or is disabled", async () => {
     const carl = await person("carl@example.com");
-    upsertMembership(getDb(), { workspaceId: teamId, userId: carl.id, role: "member" });
-    const token = createMyToken(signedIn(carl), { name: "c", workspaceId: teamId, ...API_READ });
+    await upsertMembership(getDb(), { workspaceId: teamId, userId: carl.id, role: "member" });
+    const token = await createMyToken(await signedIn(carl), { name: "c", workspaceId: teamId, ...API_READ });
     expect((await listWith(token.secret)).response.status).toBe(200);
-    deleteMembership(getDb(), { workspaceId: teamId, userId: carl.id });
+    await deleteMembership(getDb(), { workspaceId: teamId, userId: carl.id });
     expect(await refusal(token.secret)).toEqual({ status: 401, code: "token.access_lost" });
 
-    const own = createMyToken(signedIn(carl), { name: "own", workspaceId: carl.personalWorkspaceId, ...API_READ });
+    const own = await createMyToken(await signedIn(carl), { name: "own", workspaceId: carl.personalWorkspaceId, ...API_READ });
     expect((await listWith(own.secret)).response.status).toBe(200);
-    setUserDisabled(getDb(), carl.id, new Date());
+    await setUserDisabled(getDb(), carl.id, new Date());
     expect(await refusal(own.secret)).toEqual({ status: 401, code: "token.account_disabled" });
   });
 });

@@ -37,15 +37,15 @@ let teamId: string;
 let serverId: string;
 
 /** `who` signed in, acting in workspace `workspaceId`, as `requireWorkspace` builds the caller. */
-function signedIn(who: Person, workspaceId: string, isAdmin = false): WorkspaceCaller {
-  const workspace = getWorkspaceById(getDb(), workspaceId)!;
+async function signedIn(who: Person, workspaceId: string, isAdmin = false): Promise<WorkspaceCaller> {
+  const workspace = (await getWorkspaceById(getDb(), workspaceId))!;
   return {
     id: who.id,
     email: who.email,
     name: who.name,
     isAdmin,
     workspaceId,
-    sessionId: startSession(getDb(), who.id),
+    sessionId: await startSession(getDb(), who.id),
     role: "owner",
     workspace,
   };
@@ -63,7 +63,7 @@ function signedInAgo(caller: WorkspaceCaller, minutes: number): WorkspaceCaller 
 
 /** Each sensitive act, run by a caller whose sign-in is 11 minutes old, then again after re-authenticating. */
 async function refusedThenAllowed(act: (caller: WorkspaceCaller) => unknown, isAdmin = false) {
-  const caller = signedInAgo(signedIn(admin, teamId, isAdmin), 11);
+  const caller = signedInAgo(await signedIn(admin, teamId, isAdmin), 11);
   await expect(Promise.resolve().then(() => act(caller))).rejects.toMatchObject({ code: "auth.reauth_required" });
   await reauth(caller, request(), { password: PASSWORD });
   await Promise.resolve().then(() => act(caller));
@@ -74,14 +74,16 @@ beforeAll(async () => {
   admin = await person("admin@example.com"); // the first account: the instance administrator
   bob = await person("bob@example.com");
   cleo = await person("cleo@example.com");
-  teamId = team(admin, "Acme");
-  upsertMembership(getDb(), { workspaceId: teamId, userId: bob.id, role: "member" });
-  serverId = createServer(getDb(), {
-    workspaceId: teamId,
-    name: "api",
-    config: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer one" } },
-    createdBy: admin.id,
-  }).id;
+  teamId = await team(admin, "Acme");
+  await upsertMembership(getDb(), { workspaceId: teamId, userId: bob.id, role: "member" });
+  serverId = (
+    await createServer(getDb(), {
+      workspaceId: teamId,
+      name: "api",
+      config: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer one" } },
+      createdBy: admin.id,
+    })
+  ).id;
 });
 afterAll(async () => {
   await appPool().closeAll();
@@ -90,8 +92,8 @@ afterAll(async () => {
 
 describe("sensitive acts need a recent sign-in", () => {
   it("a fresh sign-in counts; one older than 10 minutes does not", async () => {
-    await setMemberRole(signedInAgo(signedIn(admin, teamId), 9), bob.id, "admin");
-    await expect(setMemberRole(signedInAgo(signedIn(admin, teamId), 11), bob.id, "member")).rejects.toMatchObject({
+    await setMemberRole(signedInAgo(await signedIn(admin, teamId), 9), bob.id, "admin");
+    await expect(setMemberRole(signedInAgo(await signedIn(admin, teamId), 11), bob.id, "member")).rejects.toMatchObject({
       code: "auth.reauth_required",
     });
   });
@@ -105,28 +107,33 @@ describe("sensitive acts need a recent sign-in", () => {
 
   it("a server's secret, credential mode and origin; a rename is not sensitive", async () => {
     const masked = { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "********" } };
-    const stale = signedInAgo(signedIn(admin, teamId), 30);
-    expect(changeAndStartServer(stale, serverId, { name: "api-renamed", config: masked }).name).toBe("api-renamed");
-    await refusedThenAllowed((caller) =>
-      changeAndStartServer(caller, serverId, { config: { ...masked, headers: { Authorization: "Bearer two" } } }),
+    const stale = signedInAgo(await signedIn(admin, teamId), 30);
+    expect((await changeAndStartServer(stale, serverId, { name: "api-renamed", config: masked })).name).toBe("api-renamed");
+    await refusedThenAllowed(
+      async (caller) => await changeAndStartServer(caller, serverId, { config: { ...masked, headers: { Authorization: "Bearer two" } } }),
     );
-    await refusedThenAllowed((caller) => changeAndStartServer(caller, serverId, { config: { ...masked, credentials: "shared" } }));
-    await refusedThenAllowed((caller) => changeAndStartServer(caller, serverId, { config: { url: "http://127.0.0.2:9/mcp" } }));
+    await refusedThenAllowed(
+      async (caller) => await changeAndStartServer(caller, serverId, { config: { ...masked, credentials: "shared" } }),
+    );
+    await refusedThenAllowed(async (caller) => await changeAndStartServer(caller, serverId, { config: { url: "http://127.0.0.2:9/mcp" } }));
   });
 
   it("the instance's second-factor policies; the change is audited", async () => {
-    await refusedThenAllowed((caller) => setInstanceMfaPolicy(caller, { requiredForAdmins: false, requiredForEveryone: false }), true);
-    expect(instanceMfaPolicy()).toMatchObject({ requiredForAdmins: false, adminsExplicit: true, requiredForEveryone: false });
-    expect(listRecentAudit(getDb()).some((e) => e.action === "instance.mfa_policy")).toBe(true);
+    await refusedThenAllowed(
+      async (caller) => await setInstanceMfaPolicy(caller, { requiredForAdmins: false, requiredForEveryone: false }),
+      true,
+    );
+    expect(await instanceMfaPolicy()).toMatchObject({ requiredForAdmins: false, adminsExplicit: true, requiredForEveryone: false });
+    expect((await listRecentAudit(getDb())).some((e) => e.action === "instance.mfa_policy")).toBe(true);
   });
 });
 
 describe("re-authenticating", () => {
   it("a wrong password is refused and renews nothing; a second-factor code renews the session", async () => {
-    const caller = signedInAgo(signedIn(admin, teamId), 11);
+    const caller = signedInAgo(await signedIn(admin, teamId), 11);
     await expect(reauth(caller, request(), { password: "not the password at all" })).rejects.toMatchObject({ code: "auth.forbidden" });
     await expect(setMemberRole(caller, bob.id, "admin")).rejects.toMatchObject({ code: "auth.reauth_required" });
-    const started = startTotpEnrolment(getDb(), admin);
+    const started = await startTotpEnrolment(getDb(), admin);
     const now = Math.floor(Date.now() / 1000);
     await confirmTotpEnrolment(getDb(), admin, started.factorId, await generate({ secret: started.secret, epoch: now }));
     await expect(reauth(caller, request(), { code: "000000" })).rejects.toMatchObject({ code: "auth.forbidden" });

@@ -30,7 +30,7 @@ async function signIn(password = PASSWORD) {
   const slot: SignInContext = { address: "203.0.113.9" };
   const check = await verifyCredentials(getDb(), user.email, password);
   if (check.outcome !== "ok") return { owed: false, code: async () => null };
-  const owed = beginSecondStep(getDb(), check.user, slot);
+  const owed = await beginSecondStep(getDb(), check.user, slot);
   return { owed, code: (code: string) => completeSecondStep(getDb(), code, { address: slot.address, pendingToken: slot.startedPending }) };
 }
 
@@ -46,21 +46,24 @@ afterAll(() => removeTempDataDir(dir));
 
 describe("TOTP enrolment", () => {
   it("counts only once confirmed with a code from the app, then answers ten recovery codes once", async () => {
-    const started = startTotpEnrolment(getDb(), user);
+    const started = await startTotpEnrolment(getDb(), user);
     secret = started.secret;
     expect(started.uri).toMatch(/^otpauth:\/\/totp\/Switchboard:totp%40example\.com\?secret=/);
-    expect(hasSecondFactor(getDb(), user.id)).toBe(false);
+    expect(await hasSecondFactor(getDb(), user.id)).toBe(false);
     await expect(confirmTotpEnrolment(getDb(), user, started.factorId, "123456")).rejects.toMatchObject({ code: "auth.invalid_code" });
     ({ recoveryCodes } = await confirmTotpEnrolment(getDb(), user, started.factorId, await codeAt(0)));
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
-    expect(hasSecondFactor(getDb(), user.id)).toBe(true);
-    expect(factorsView(getDb(), user.id)).toMatchObject({ factors: [{ kind: "totp", name: "Authenticator app" }], recoveryCodesLeft: 10 });
+    expect(await hasSecondFactor(getDb(), user.id)).toBe(true);
+    expect(await factorsView(getDb(), user.id)).toMatchObject({
+      factors: [{ kind: "totp", name: "Authenticator app" }],
+      recoveryCodesLeft: 10,
+    });
     // The secret is sealed at rest, and the recovery codes are stored hashed.
     const raw = JSON.stringify([getDb().select().from(userFactors).all(), getDb().select().from(recoveryCodeRows).all()]);
     expect(raw).not.toContain(secret);
     for (const code of recoveryCodes) expect(raw).not.toContain(code);
-    expect(listRecentAudit(getDb()).some((e) => e.action === "user.factor_enrolled" && e.target === user.id)).toBe(true);
+    expect((await listRecentAudit(getDb())).some((e) => e.action === "user.factor_enrolled" && e.target === user.id)).toBe(true);
   });
 });
 
@@ -90,9 +93,9 @@ describe("sign-in with a second factor", () => {
 
   it("a recovery code signs in once; the same code again is refused", async () => {
     expect(await (await signIn()).code(recoveryCodes[0].toUpperCase())).toMatchObject({ id: user.id });
-    expect(factorsView(getDb(), user.id).recoveryCodesLeft).toBe(7);
+    expect((await factorsView(getDb(), user.id)).recoveryCodesLeft).toBe(7);
     expect(await (await signIn()).code(recoveryCodes[0])).toBeNull();
-    expect(listRecentAudit(getDb()).some((e) => e.action === "user.recovery_code_used" && e.target === user.id)).toBe(true);
+    expect((await listRecentAudit(getDb())).some((e) => e.action === "user.recovery_code_used" && e.target === user.id)).toBe(true);
   });
 
   it("five wrong codes end the pending sign-in: even the right code then needs the password again", async () => {
@@ -104,12 +107,12 @@ describe("sign-in with a second factor", () => {
 
 describe("removing a factor", () => {
   it("needs a current code; without one the factor stays, with one it goes with the recovery codes", async () => {
-    const [factor] = factorsView(getDb(), user.id).factors;
+    const [factor] = (await factorsView(getDb(), user.id)).factors;
     await expect(removeFactor(getDb(), user, factor.id, "222222")).rejects.toMatchObject({ code: "auth.invalid_code" });
-    expect(hasSecondFactor(getDb(), user.id)).toBe(true);
+    expect(await hasSecondFactor(getDb(), user.id)).toBe(true);
     await removeFactor(getDb(), user, factor.id, recoveryCodes[1]);
-    expect(factorsView(getDb(), user.id)).toEqual({ factors: [], recoveryCodesLeft: 0 });
-    expect(listRecentAudit(getDb()).some((e) => e.action === "user.factor_removed" && e.target === user.id)).toBe(true);
+    expect(await factorsView(getDb(), user.id)).toEqual({ factors: [], recoveryCodesLeft: 0 });
+    expect((await listRecentAudit(getDb())).some((e) => e.action === "user.factor_removed" && e.target === user.id)).toBe(true);
     // Without a factor the password alone signs in again.
     expect((await signIn()).owed).toBe(false);
   });

@@ -31,26 +31,30 @@ afterEach(() => {
 describe("sessions", () => {
   it("a started session resolves to its user until it is ended", async () => {
     const user = await newUser();
-    const sid = startSession(getDb(), user.id);
-    expect(resolveSession(getDb(), sid)).toBe(user.id);
-    endOneSession(getDb(), sid);
-    expect(resolveSession(getDb(), sid)).toBeNull();
-    expect(resolveSession(getDb(), "no-such-session")).toBeNull();
+    const sid = await startSession(getDb(), user.id);
+    expect(await resolveSession(getDb(), sid)).toBe(user.id);
+    await endOneSession(getDb(), sid);
+    expect(await resolveSession(getDb(), sid)).toBeNull();
+    expect(await resolveSession(getDb(), "no-such-session")).toBeNull();
   });
 
   it("sign-out everywhere ends every session of the user and no one else's", async () => {
     const [a, b] = [await newUser(), await newUser()];
-    const a1 = startSession(getDb(), a.id);
-    const a2 = startSession(getDb(), a.id);
-    const b1 = startSession(getDb(), b.id);
-    expect(signOutEverywhere(getDb(), a.id)).toEqual({ endedSessions: 2 });
-    expect([resolveSession(getDb(), a1), resolveSession(getDb(), a2), resolveSession(getDb(), b1)]).toEqual([null, null, b.id]);
+    const a1 = await startSession(getDb(), a.id);
+    const a2 = await startSession(getDb(), a.id);
+    const b1 = await startSession(getDb(), b.id);
+    expect(await signOutEverywhere(getDb(), a.id)).toEqual({ endedSessions: 2 });
+    expect([await resolveSession(getDb(), a1), await resolveSession(getDb(), a2), await resolveSession(getDb(), b1)]).toEqual([
+      null,
+      null,
+      b.id,
+    ]);
   });
 
   it("a password change keeps the current session and ends the others; the new password works", async () => {
     const user = await newUser();
-    const current = startSession(getDb(), user.id);
-    const other = startSession(getDb(), user.id);
+    const current = await startSession(getDb(), user.id);
+    const other = await startSession(getDb(), user.id);
     const actor = { id: user.id, email: user.email, sessionId: current, address: "203.0.113.7" };
     await expect(
       changePassword(getDb(), actor, { currentPassword: "wrong password!", newPassword: "a brand new password" }),
@@ -62,8 +66,8 @@ describe("sessions", () => {
     ).toEqual({
       endedSessions: 1,
     });
-    expect(resolveSession(getDb(), current)).toBe(user.id);
-    expect(resolveSession(getDb(), other)).toBeNull();
+    expect(await resolveSession(getDb(), current)).toBe(user.id);
+    expect(await resolveSession(getDb(), other)).toBeNull();
     expect(await checkCredentials(getDb(), user.email, "a brand new password")).toMatchObject({ id: user.id });
     expect(await checkCredentials(getDb(), user.email, "a long enough password")).toBeNull();
     limiters.signInAccount.reset(`account:${user.email}`);
@@ -71,30 +75,30 @@ describe("sessions", () => {
 
   it("a disabled user is out on the next request and cannot sign in", async () => {
     const user = await newUser();
-    const sid = startSession(getDb(), user.id);
+    const sid = await startSession(getDb(), user.id);
     getDb().update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id)).run();
-    expect(resolveSession(getDb(), sid)).toBeNull();
+    expect(await resolveSession(getDb(), sid)).toBeNull();
     expect(await checkCredentials(getDb(), user.email, "a long enough password")).toBeNull();
   });
 
   it("a deleted user's sessions go with them", async () => {
     const user = await newUser();
-    const sid = startSession(getDb(), user.id);
+    const sid = await startSession(getDb(), user.id);
     getDb().delete(users).where(eq(users.id, user.id)).run();
-    expect(resolveSession(getDb(), sid)).toBeNull();
+    expect(await resolveSession(getDb(), sid)).toBeNull();
   });
 
   it("ends a session idle for longer than SWITCHBOARD_SESSION_IDLE_MINUTES, for good", async () => {
     process.env.SWITCHBOARD_SESSION_IDLE_MINUTES = "30";
     const user = await newUser();
     const t0 = new Date("2026-01-01T00:00:00Z");
-    const sid = startSession(getDb(), user.id, t0);
+    const sid = await startSession(getDb(), user.id, t0);
     // Activity keeps it alive: each request within the timeout moves last-seen forward.
-    expect(resolveSession(getDb(), sid, new Date(t0.getTime() + 20 * 60_000))).toBe(user.id);
-    expect(resolveSession(getDb(), sid, new Date(t0.getTime() + 45 * 60_000))).toBe(user.id);
-    expect(resolveSession(getDb(), sid, new Date(t0.getTime() + 80 * 60_000))).toBeNull();
+    expect(await resolveSession(getDb(), sid, new Date(t0.getTime() + 20 * 60_000))).toBe(user.id);
+    expect(await resolveSession(getDb(), sid, new Date(t0.getTime() + 45 * 60_000))).toBe(user.id);
+    expect(await resolveSession(getDb(), sid, new Date(t0.getTime() + 80 * 60_000))).toBeNull();
     process.env.SWITCHBOARD_SESSION_IDLE_MINUTES = "0";
-    expect(resolveSession(getDb(), sid, new Date(t0.getTime() + 81 * 60_000))).toBeNull();
+    expect(await resolveSession(getDb(), sid, new Date(t0.getTime() + 81 * 60_000))).toBeNull();
   });
 
   it("ends a session at SWITCHBOARD_SESSION_MAX_AGE_HOURS however active it is", async () => {
@@ -102,16 +106,16 @@ describe("sessions", () => {
     process.env.SWITCHBOARD_SESSION_IDLE_MINUTES = "0";
     const user = await newUser();
     const t0 = new Date("2026-01-01T00:00:00Z");
-    const sid = startSession(getDb(), user.id, t0);
-    expect(resolveSession(getDb(), sid, new Date(t0.getTime() + 1.5 * HOUR))).toBe(user.id);
-    expect(resolveSession(getDb(), sid, new Date(t0.getTime() + 2 * HOUR + 1))).toBeNull();
+    const sid = await startSession(getDb(), user.id, t0);
+    expect(await resolveSession(getDb(), sid, new Date(t0.getTime() + 1.5 * HOUR))).toBe(user.id);
+    expect(await resolveSession(getDb(), sid, new Date(t0.getTime() + 2 * HOUR + 1))).toBeNull();
   });
 
   it("endUserSessions can keep one session (for callers such as an admin area)", async () => {
     const user = await newUser();
-    const keep = startSession(getDb(), user.id);
-    const drop = startSession(getDb(), user.id);
-    expect(endUserSessions(getDb(), user.id, { keepSessionId: keep })).toBe(1);
-    expect([resolveSession(getDb(), keep), resolveSession(getDb(), drop)]).toEqual([user.id, null]);
+    const keep = await startSession(getDb(), user.id);
+    const drop = await startSession(getDb(), user.id);
+    expect(await endUserSessions(getDb(), user.id, { keepSessionId: keep })).toBe(1);
+    expect([await resolveSession(getDb(), keep), await resolveSession(getDb(), drop)]).toEqual([user.id, null]);
   });
 });

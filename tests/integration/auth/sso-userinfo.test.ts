@@ -30,7 +30,7 @@ let engineering: string;
 
 /** One sign-in of `login` at the provider, as next-auth runs it: its client, tokens and profile claims. */
 async function signInThroughIdp(login: string) {
-  const config = await oidcProvider(findSsoProvider(getDb(), "acme")!);
+  const config = await oidcProvider((await findSsoProvider(getDb(), "acme"))!);
   const issuer = new Issuer({
     issuer: config.issuer as string,
     authorization_endpoint: (config.authorization as { url: string }).url,
@@ -61,8 +61,8 @@ beforeAll(async () => {
   idp = await startOidcIdp({ port: 0, ...CLIENT, redirectUris: [REDIRECT] });
   idp.userinfoOnlyClaims.add("groups");
   const admin = await person("admin@acme.test");
-  engineering = team(admin, "Engineering");
-  createSsoProvider(getDb(), admin.id, {
+  engineering = await team(admin, "Engineering");
+  await createSsoProvider(getDb(), admin.id, {
     name: "acme",
     issuer: idp.issuer,
     ...CLIENT,
@@ -83,9 +83,9 @@ describe("groups only in userinfo", () => {
     const { tokens, claims } = await signInThroughIdp("ada");
     expect(tokens.claims().groups).toBeUndefined();
     expect(claims).toMatchObject({ sub: "ada", email: "ada@acme.test", groups: ["eng"] });
-    const outcome = await resolveSsoSignIn(getDb(), findSsoProvider(getDb(), "acme")!, claims, NO_EFFECTS);
+    const outcome = await resolveSsoSignIn(getDb(), (await findSsoProvider(getDb(), "acme"))!, claims, NO_EFFECTS);
     expect(outcome).toMatchObject({ ok: true, created: true });
-    expect(getMembershipRole(getDb(), engineering, outcome.ok ? outcome.user.id : "")).toBe("admin");
+    expect(await getMembershipRole(getDb(), engineering, outcome.ok ? outcome.user.id : "")).toBe("admin");
   });
 
   it("are taken from the ID token when it has them, and identity claims always stay the ID token's", async () => {

@@ -43,15 +43,15 @@ const claims = (sub: string, email: string, extra: Record<string, unknown> = {})
   name: sub,
   ...extra,
 });
-const signIn = (c: Record<string, unknown>) => resolveSsoSignIn(getDb(), findSsoProvider(getDb(), "acme")!, c, NO_EFFECTS);
+const signIn = async (c: Record<string, unknown>) => resolveSsoSignIn(getDb(), (await findSsoProvider(getDb(), "acme"))!, c, NO_EFFECTS);
 
 beforeAll(async () => {
   dir = useTempDataDir();
   admin = await person("admin@acme.test");
   existing = await person("existing@acme.test");
-  engineering = team(admin, "Engineering");
-  support = team(admin, "Support");
-  createSsoProvider(getDb(), admin.id, {
+  engineering = await team(admin, "Engineering");
+  support = await team(admin, "Support");
+  await createSsoProvider(getDb(), admin.id, {
     name: "Acme",
     label: "Acme SSO",
     issuer: "https://idp.acme.test",
@@ -114,7 +114,7 @@ describe("claims to roles for a provider of the environment", () => {
   afterAll(() => vi.unstubAllEnvs());
 
   it("maps _ROLES_CLAIM through _ROLES at each sign-in: administrator, and workspaces named by slug or id", async () => {
-    const engineeringSlug = getWorkspaceById(getDb(), engineering)?.slug as string;
+    const engineeringSlug = (await getWorkspaceById(getDb(), engineering))?.slug as string;
     vi.stubEnv("SWITCHBOARD_OIDC_CORP_ISSUER", "https://login.corp.test");
     vi.stubEnv("SWITCHBOARD_OIDC_CORP_CLIENT_ID", "switchboard");
     vi.stubEnv("SWITCHBOARD_OIDC_CORP_CLIENT_SECRET", "env-secret");
@@ -122,9 +122,9 @@ describe("claims to roles for a provider of the environment", () => {
     vi.stubEnv("SWITCHBOARD_OIDC_CORP_ROLES_CLAIM", "roles");
     vi.stubEnv(
       "SWITCHBOARD_OIDC_CORP_ROLES",
-      `corp-admins=instance-admin; eng=${engineeringSlug}:member; eng-leads=${engineering}:admin; sup=${getWorkspaceById(getDb(), support)?.slug}:member; ghost=no-such-workspace:owner`,
+      `corp-admins=instance-admin; eng=${engineeringSlug}:member; eng-leads=${engineering}:admin; sup=${(await getWorkspaceById(getDb(), support))?.slug}:member; ghost=no-such-workspace:owner`,
     );
-    const corp = findSsoProvider(getDb(), "corp")!;
+    const corp = (await findSsoProvider(getDb(), "corp"))!;
     // Each workspace is its id now; one that does not exist maps nobody.
     expect(corp.claimMapping).toEqual({
       claim: "roles",
@@ -135,34 +135,34 @@ describe("claims to roles for a provider of the environment", () => {
         { group: "sup", workspaceId: support, role: "member" },
       ],
     });
-    const corpSignIn = (roles: string[]) =>
-      resolveSsoSignIn(getDb(), findSsoProvider(getDb(), "corp")!, claims("corp-1", "kim@corp.test", { roles }), NO_EFFECTS);
+    const corpSignIn = async (roles: string[]) =>
+      resolveSsoSignIn(getDb(), (await findSsoProvider(getDb(), "corp"))!, claims("corp-1", "kim@corp.test", { roles }), NO_EFFECTS);
     const first = await corpSignIn(["eng", "eng-leads", "corp-admins"]);
     expect(first).toMatchObject({ ok: true, created: true, user: { isAdmin: true } });
     const id = first.ok ? first.user.id : "";
-    expect(getMembershipRole(getDb(), engineering, id)).toBe("admin");
-    expect(getMembershipRole(getDb(), support, id)).toBeNull();
+    expect(await getMembershipRole(getDb(), engineering, id)).toBe("admin");
+    expect(await getMembershipRole(getDb(), support, id)).toBeNull();
     // Next sign-in with other groups: the mapping is applied again.
     const second = await corpSignIn(["sup"]);
     expect(second).toMatchObject({ ok: true, created: false, user: { id, isAdmin: false } });
-    expect(getMembershipRole(getDb(), engineering, id)).toBeNull();
-    expect(getMembershipRole(getDb(), support, id)).toBe("member");
-    expect(listRecentAudit(getDb()).some((e) => e.action === "user.sso_sync" && e.target === id)).toBe(true);
+    expect(await getMembershipRole(getDb(), engineering, id)).toBeNull();
+    expect(await getMembershipRole(getDb(), support, id)).toBe("member");
+    expect((await listRecentAudit(getDb())).some((e) => e.action === "user.sso_sync" && e.target === id)).toBe(true);
     // The admin area shows the mapping, never the environment's secret.
-    const view = ssoProviderViews(getDb()).find((p) => p.id === "corp");
+    const view = (await ssoProviderViews(getDb())).find((p) => p.id === "corp");
     expect(view).toMatchObject({ source: "env", claimMapping: { claim: "roles" }, hasClientSecret: true });
     expect(JSON.stringify(view)).not.toContain("env-secret");
   });
 });
 
 describe("an admin-configured provider", () => {
-  it("keeps the client secret sealed at rest and never answers it", () => {
+  it("keeps the client secret sealed at rest and never answers it", async () => {
     const raw = JSON.stringify(getDb().select().from(ssoProviders).all());
     expect(raw).not.toContain(SECRET);
-    const view = ssoProviderViews(getDb()).find((p) => p.id === "acme");
+    const view = (await ssoProviderViews(getDb())).find((p) => p.id === "acme");
     expect(view).toMatchObject({ label: "Acme SSO", hasClientSecret: true, allowedDomains: ["acme.test"], scopes: "openid email profile" });
     expect(JSON.stringify(view)).not.toContain(SECRET);
-    expect(findSsoProvider(getDb(), "acme")?.clientSecret).toBe(SECRET);
+    expect((await findSsoProvider(getDb(), "acme"))?.clientSecret).toBe(SECRET);
   });
 });
 
@@ -171,8 +171,8 @@ describe("who signs in", () => {
     const outcome = await signIn(claims("sub-new", "new@acme.test", { groups: ["eng-leads", "eng"] }));
     expect(outcome).toMatchObject({ ok: true, created: true, user: { email: "new@acme.test", isAdmin: false } });
     const id = outcome.ok ? outcome.user.id : "";
-    expect(getMembershipRole(getDb(), engineering, id)).toBe("admin");
-    expect(getMembershipRole(getDb(), support, id)).toBeNull();
+    expect(await getMembershipRole(getDb(), engineering, id)).toBe("admin");
+    expect(await getMembershipRole(getDb(), support, id)).toBeNull();
     // The same subject signs in again as the same user.
     const again = await signIn(claims("sub-new", "renamed@acme.test", { groups: ["eng-leads", "eng"] }));
     expect(again).toMatchObject({ ok: true, created: false, user: { id } });
@@ -199,8 +199,8 @@ describe("who signs in", () => {
 });
 
 describe("claims to roles", () => {
-  it("maps groups to the highest role per workspace and to instance administrator (pure)", () => {
-    const mapping = findSsoProvider(getDb(), "acme")!.claimMapping!;
+  it("maps groups to the highest role per workspace and to instance administrator (pure)", async () => {
+    const mapping = (await findSsoProvider(getDb(), "acme"))!.claimMapping!;
     const access = mappedAccess(mapping, ["eng", "eng-leads", "sb-admins"]);
     expect(access.isAdmin).toBe(true);
     expect([...access.workspaces]).toEqual([
@@ -212,15 +212,13 @@ describe("claims to roles", () => {
   it("re-evaluates at each sign-in: a removed group loses the workspace, an admin group grants administrator; audited", async () => {
     const first = await signIn(claims("sub-mover", "mover@acme.test", { groups: ["support", "sb-admins"] }));
     const id = first.ok ? first.user.id : "";
-    expect(getMembershipRole(getDb(), support, id)).toBe("member");
-    expect(getUserById(getDb(), id)?.isAdmin).toBe(true);
+    expect(await getMembershipRole(getDb(), support, id)).toBe("member");
+    expect((await getUserById(getDb(), id))?.isAdmin).toBe(true);
     await signIn(claims("sub-mover", "mover@acme.test", { groups: ["eng"] }));
-    expect(getMembershipRole(getDb(), support, id)).toBeNull();
-    expect(getMembershipRole(getDb(), engineering, id)).toBe("member");
-    expect(getUserById(getDb(), id)?.isAdmin).toBe(false);
-    const actions = listRecentAudit(getDb())
-      .filter((e) => e.target === id)
-      .map((e) => e.action);
+    expect(await getMembershipRole(getDb(), support, id)).toBeNull();
+    expect(await getMembershipRole(getDb(), engineering, id)).toBe("member");
+    expect((await getUserById(getDb(), id))?.isAdmin).toBe(false);
+    const actions = (await listRecentAudit(getDb())).filter((e) => e.target === id).map((e) => e.action);
     expect(actions).toEqual(
       expect.arrayContaining(["member.add", "member.leave", "user.make_admin", "user.remove_admin", "user.sso_sync"]),
     );
@@ -229,7 +227,7 @@ describe("claims to roles", () => {
   it("sync now re-applies the stored groups under an edited mapping, as the administrator", async () => {
     const first = await signIn(claims("sub-synced", "synced@acme.test", { groups: ["support"] }));
     const id = first.ok ? first.user.id : "";
-    expect(getMembershipRole(getDb(), support, id)).toBe("member");
+    expect(await getMembershipRole(getDb(), support, id)).toBe("member");
     // The administrator moves the support group to Engineering as admin.
     getDb()
       .update(ssoProviders)
@@ -246,9 +244,11 @@ describe("claims to roles", () => {
       .run();
     const { changes } = await syncUserFromSso(getDb(), admin.id, id, NO_EFFECTS);
     expect(changes).toHaveLength(2);
-    expect(getMembershipRole(getDb(), engineering, id)).toBe("admin");
-    expect(getMembershipRole(getDb(), support, id)).toBeNull();
-    expect(listRecentAudit(getDb()).some((e) => e.action === "member.remove" && e.target === id && e.actorId === admin.id)).toBe(true);
+    expect(await getMembershipRole(getDb(), engineering, id)).toBe("admin");
+    expect(await getMembershipRole(getDb(), support, id)).toBeNull();
+    expect((await listRecentAudit(getDb())).some((e) => e.action === "member.remove" && e.target === id && e.actorId === admin.id)).toBe(
+      true,
+    );
   });
 });
 
@@ -265,18 +265,18 @@ describe("SSO-only mode", () => {
     );
 
   it("needs a break-glass administrator, then refuses password sign-in and sign-up to everyone else with auth.sso_only", async () => {
-    expect(() => setSsoOnly(getDb(), admin.id, { ssoOnly: true, breakGlassEmail: null })).toThrow(/break-glass/);
-    expect(() => setSsoOnly(getDb(), admin.id, { ssoOnly: true, breakGlassEmail: existing.email })).toThrow(/administrator/);
-    setSsoOnly(getDb(), admin.id, { ssoOnly: true, breakGlassEmail: admin.email });
+    await expect(setSsoOnly(getDb(), admin.id, { ssoOnly: true, breakGlassEmail: null })).rejects.toThrow(/break-glass/);
+    await expect(setSsoOnly(getDb(), admin.id, { ssoOnly: true, breakGlassEmail: existing.email })).rejects.toThrow(/administrator/);
+    await setSsoOnly(getDb(), admin.id, { ssoOnly: true, breakGlassEmail: admin.email });
     const refused = await passwordSignIn(existing.email);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: "auth.sso_only" });
     // The break-glass administrator's password goes on to next-auth (signed in through it in tests/e2e/sso.spec.ts).
-    expect(passwordAllowed(getDb(), admin.email)).toBe(true);
+    expect(await passwordAllowed(getDb(), admin.email)).toBe(true);
     await expect(registerUser(getDb(), { email: "walkin@acme.test", password: PASSWORD, name: "Walk" })).rejects.toMatchObject({
       code: "auth.sso_only",
     });
-    setSsoOnly(getDb(), admin.id, { ssoOnly: false, breakGlassEmail: admin.email });
-    expect(passwordAllowed(getDb(), existing.email)).toBe(true);
+    await setSsoOnly(getDb(), admin.id, { ssoOnly: false, breakGlassEmail: admin.email });
+    expect(await passwordAllowed(getDb(), existing.email)).toBe(true);
   });
 });

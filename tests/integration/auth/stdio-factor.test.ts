@@ -32,35 +32,35 @@ beforeAll(async () => {
 afterAll(() => removeTempDataDir(dir));
 
 describe("a second factor before a stdio server", () => {
-  it("refuses an administrator without one with the policies unset, off, or on", () => {
-    const refused = () => assertFactorForStdio(getDb(), admin);
-    expect(refused).toThrow(expect.objectContaining({ code: "auth.enrolment_required", field: "command" }));
-    setMfaPolicy(getDb(), admin.id, { requiredForAdmins: false, requiredForEveryone: false });
-    expect(refused).toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
-    setMfaPolicy(getDb(), admin.id, { requiredForAdmins: true, requiredForEveryone: false });
-    expect(refused).toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
+  it("refuses an administrator without one with the policies unset, off, or on", async () => {
+    const refused = async () => await assertFactorForStdio(getDb(), admin);
+    await expect(refused()).rejects.toThrow(expect.objectContaining({ code: "auth.enrolment_required", field: "command" }));
+    await setMfaPolicy(getDb(), admin.id, { requiredForAdmins: false, requiredForEveryone: false });
+    await expect(refused()).rejects.toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
+    await setMfaPolicy(getDb(), admin.id, { requiredForAdmins: true, requiredForEveryone: false });
+    await expect(refused()).rejects.toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
     // A member never creates stdio servers at all: that refusal is the servers service's (auth.forbidden).
-    expect(() => assertFactorForStdio(getDb(), member)).not.toThrow();
+    await assertFactorForStdio(getDb(), member);
   });
 
   it("refuses to test, or change to, a stdio config for an administrator without one", async () => {
-    const workspaceId = getPersonalWorkspaceId(getDb(), admin.id)!;
+    const workspaceId = (await getPersonalWorkspaceId(getDb(), admin.id))!;
     const actor = { ...admin, workspaceId, sessionId: "no-session" };
     const config = { command: process.execPath, args: ["--version"] };
     // Saved below the use case (which would refuse it): a stdio server another administrator added.
-    const saved = addServerView(getDb(), actor, { name: "local", config });
+    const saved = await addServerView(getDb(), actor, { name: "local", config });
     await expect(testServerConnection(actor, { config })).rejects.toMatchObject({ code: "auth.enrolment_required", field: "command" });
-    expect(() => changeAndStartServer(actor, saved.id, { name: "local", config: { ...config, args: ["-e", "1"] } })).toThrow(
+    await expect(changeAndStartServer(actor, saved.id, { name: "local", config: { ...config, args: ["-e", "1"] } })).rejects.toThrow(
       expect.objectContaining({ code: "auth.enrolment_required", field: "command" }),
     );
   });
 
   it("lets an administrator with a confirmed factor through, the policies off", async () => {
-    setMfaPolicy(getDb(), admin.id, { requiredForAdmins: false, requiredForEveryone: false });
-    const started = startTotpEnrolment(getDb(), admin);
+    await setMfaPolicy(getDb(), admin.id, { requiredForAdmins: false, requiredForEveryone: false });
+    const started = await startTotpEnrolment(getDb(), admin);
     // Started but not confirmed is no factor yet.
-    expect(() => assertFactorForStdio(getDb(), admin)).toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
+    await expect(assertFactorForStdio(getDb(), admin)).rejects.toThrow(expect.objectContaining({ code: "auth.enrolment_required" }));
     await confirmTotpEnrolment(getDb(), admin, started.factorId, await generate({ secret: started.secret }));
-    expect(() => assertFactorForStdio(getDb(), admin)).not.toThrow();
+    await assertFactorForStdio(getDb(), admin);
   });
 });

@@ -24,64 +24,66 @@ import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-update-"));
 const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
-afterAll(() => {
-  flushAudit(db);
+afterAll(async () => {
+  await flushAudit(db);
   sqlite.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const person = (email: string) => createUserWithWorkspace(db, { email, name: email, passwordHash: "x" })!;
-const admin = person("admin@example.com");
-const owner = person("owner@example.com");
-const member = person("member@example.com");
-const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
-upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
-upsertMembership(db, { workspaceId: team.id, userId: admin.id, role: "admin" });
+const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
+const admin = await person("admin@example.com");
+const owner = await person("owner@example.com");
+const member = await person("member@example.com");
+const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+await upsertMembership(db, { workspaceId: team.id, userId: admin.id, role: "admin" });
 const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
 const memberCaller = { id: member.id, isAdmin: false, workspaceId: team.id };
 const adminCaller = { id: admin.id, isAdmin: true, workspaceId: team.id };
 
 const [weather, issues] = exampleServers();
 type Json = Record<string, unknown>;
-const publish = (server: Json, version: string, change: (s: Json) => Json = (s) => s, isLatest = true) =>
-  saveEntryVersion(db, {
-    name: server.name as string,
-    version,
-    serverJson: change(structuredClone({ ...server, version })),
-    source: "manual",
-    isLatest,
-  }).entry;
+const publish = async (server: Json, version: string, change: (s: Json) => Json = (s) => s, isLatest = true) =>
+  (
+    await saveEntryVersion(db, {
+      name: server.name as string,
+      version,
+      serverJson: change(structuredClone({ ...server, version })),
+      source: "manual",
+      isLatest,
+    })
+  ).entry;
 const remoteOf = (s: Json) => (s.remotes as Json[])[0];
 
-const weatherEntry = publish(weather, "1.2.0");
-updateCatalogEntry(db, weatherEntry.id, { visibility: "workspaces", workspaceIds: [team.id] });
-const issuesEntry = publish(issues, "0.6.2");
-updateCatalogEntry(db, issuesEntry.id, { visibility: "all" });
+const weatherEntry = await publish(weather, "1.2.0");
+await updateCatalogEntry(db, weatherEntry.id, { visibility: "workspaces", workspaceIds: [team.id] });
+const issuesEntry = await publish(issues, "0.6.2");
+await updateCatalogEntry(db, issuesEntry.id, { visibility: "all" });
 
 // The owner adds the weather entry: a tenant, their key, and imperial units (not the default).
-const made = addFromEntry(db, ownerCaller, weatherEntry.id, {
+const made = await addFromEntry(db, ownerCaller, weatherEntry.id, {
   option: "remote.0",
   name: "weather",
   credentials: "per_member",
   values: { "url.tenant": "acme", "header.Authorization.api_key": "k1", "header.X-Units": "imperial" },
 });
-const added = addServer(db, ownerCaller, made.input, { catalog: made.catalog });
-const current = () => getServerById(db, { id: added.id, workspaceId: team.id })!;
+const added = await addServer(db, ownerCaller, made.input, { catalog: made.catalog });
+const current = async () => (await getServerById(db, { id: added.id, workspaceId: team.id }))!;
 
 describe("a server from the catalog", () => {
-  it("remembers its entry and version, and has no update while the entry stays there", () => {
+  it("remembers its entry and version, and has no update while the entry stays there", async () => {
     expect(added).toMatchObject({ catalogEntryId: weatherEntry.id, catalogVersion: "1.2.0" });
     expect(serverView(added).catalog).toEqual({ entryId: weatherEntry.id, version: "1.2.0" });
-    expect(planCatalogUpdate(db, ownerCaller, added)).toBeNull();
+    expect(await planCatalogUpdate(db, ownerCaller, added)).toBeNull();
   });
 
-  it("is offered a new latest version with the fields it changes; its own values are kept, secrets never shown", () => {
-    publish(weather, "1.3.0", (s) => {
+  it("is offered a new latest version with the fields it changes; its own values are kept, secrets never shown", async () => {
+    await publish(weather, "1.3.0", (s) => {
       remoteOf(s).url = "https://{tenant}.weather.example.com/mcp/v2";
       (remoteOf(s).headers as Json[]).push({ name: "X-Client", value: "switchboard" });
       return s;
     });
-    const plan = planCatalogUpdate(db, memberCaller, current());
+    const plan = await planCatalogUpdate(db, memberCaller, await current());
     expect(plan?.update).toMatchObject({ entryId: weatherEntry.id, from: "1.2.0", to: "1.3.0", problem: null });
     expect(plan?.update.changes).toEqual([
       { field: "url", change: "changed", from: "https://acme.weather.example.com/mcp", to: "https://acme.weather.example.com/mcp/v2" },
@@ -90,74 +92,82 @@ describe("a server from the catalog", () => {
     expect(JSON.stringify(plan?.update)).not.toContain("k1");
   });
 
-  it("applying it is an edit by hand: refused to a member, done for the owner, remembered and audited", () => {
-    const edit = catalogUpdateEdit(db, memberCaller, current(), "1.3.0");
-    expect(() => changeServer(db, memberCaller, added.id, edit, "1.3.0")).toThrow(expect.objectContaining({ code: "auth.forbidden" }));
-    expect(() => catalogUpdateEdit(db, ownerCaller, current(), "9.9.9")).toThrow(
+  it("applying it is an edit by hand: refused to a member, done for the owner, remembered and audited", async () => {
+    const edit = await catalogUpdateEdit(db, memberCaller, await current(), "1.3.0");
+    await expect(changeServer(db, memberCaller, added.id, edit, "1.3.0")).rejects.toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
+    await expect(catalogUpdateEdit(db, ownerCaller, await current(), "9.9.9")).rejects.toThrow(
       expect.objectContaining({ code: "catalog.version_not_found" }),
     );
 
-    const updated = changeServer(db, ownerCaller, added.id, catalogUpdateEdit(db, ownerCaller, current(), "1.3.0"), "1.3.0");
+    const updated = await changeServer(
+      db,
+      ownerCaller,
+      added.id,
+      await catalogUpdateEdit(db, ownerCaller, await current(), "1.3.0"),
+      "1.3.0",
+    );
     expect(updated).toMatchObject({ catalogVersion: "1.3.0", memberKeys: ["headers.Authorization"] });
     expect(updated.config.url).toBe("https://acme.weather.example.com/mcp/v2");
-    expect(readServerSecrets(db, updated).headers).toEqual({
+    expect((await readServerSecrets(db, updated)).headers).toEqual({
       Authorization: "Bearer k1",
       "X-Units": "imperial",
       "X-Client": "switchboard",
     });
-    expect(planCatalogUpdate(db, ownerCaller, current())).toBeNull();
-    const audit = listAudit(db, { action: "server.catalog_update", target: added.id }).entries;
+    expect(await planCatalogUpdate(db, ownerCaller, await current())).toBeNull();
+    const audit = (await listAudit(db, { action: "server.catalog_update", target: added.id })).entries;
     expect(audit[0]).toMatchObject({ detail: { name: "weather", from: "1.2.0", to: "1.3.0" } });
   });
 
-  it("an administrator's pin moves it too (back to the pinned version)", () => {
-    updateCatalogEntry(db, weatherEntry.id, { pinnedVersion: "1.2.0" });
-    const plan = planCatalogUpdate(db, ownerCaller, current());
+  it("an administrator's pin moves it too (back to the pinned version)", async () => {
+    await updateCatalogEntry(db, weatherEntry.id, { pinnedVersion: "1.2.0" });
+    const plan = await planCatalogUpdate(db, ownerCaller, await current());
     expect(plan?.update).toMatchObject({ from: "1.3.0", to: "1.2.0" });
     expect(plan?.update.changes.map((c) => [c.field, c.change])).toEqual([
       ["url", "changed"],
       ["headers.X-Client", "removed"],
     ]);
-    updateCatalogEntry(db, weatherEntry.id, { pinnedVersion: null });
+    await updateCatalogEntry(db, weatherEntry.id, { pinnedVersion: null });
   });
 
-  it("a version on another origin: the stored key does not follow the server there", () => {
-    publish(weather, "2.0.0", (s) => {
+  it("a version on another origin: the stored key does not follow the server there", async () => {
+    await publish(weather, "2.0.0", (s) => {
       remoteOf(s).url = "https://{tenant}.forecast.example.net/mcp";
       return s;
     });
-    const edit = catalogUpdateEdit(db, ownerCaller, current(), "2.0.0");
-    expect(() => changeServer(db, ownerCaller, added.id, edit, "2.0.0")).toThrow(
+    const edit = await catalogUpdateEdit(db, ownerCaller, await current(), "2.0.0");
+    await expect(changeServer(db, ownerCaller, added.id, edit, "2.0.0")).rejects.toThrow(
       expect.objectContaining({ code: "server.secret_moved", field: "config.headers.Authorization" }),
     );
-    expect(current().catalogVersion).toBe("1.3.0");
+    expect((await current()).catalogVersion).toBe("1.3.0");
   });
 
-  it("a version that needs a value the server does not have says so and cannot be applied", () => {
-    publish(weather, "2.1.0", (s) => {
+  it("a version that needs a value the server does not have says so and cannot be applied", async () => {
+    await publish(weather, "2.1.0", (s) => {
       (remoteOf(s).headers as Json[]).push({ name: "X-Region", isRequired: true });
       return s;
     });
-    const plan = planCatalogUpdate(db, ownerCaller, current());
+    const plan = await planCatalogUpdate(db, ownerCaller, await current());
     expect(plan?.update.problem).toContain("X-Region is required");
-    expect(() => catalogUpdateEdit(db, ownerCaller, current(), "2.1.0")).toThrow(
+    await expect(catalogUpdateEdit(db, ownerCaller, await current(), "2.1.0")).rejects.toThrow(
       expect.objectContaining({ code: "request.invalid", field: "version" }),
     );
   });
 
-  it("a package's new version changes its launch line and keeps its arguments", () => {
-    const stdio = addFromEntry(db, adminCaller, issuesEntry.id, {
+  it("a package's new version changes its launch line and keeps its arguments", async () => {
+    const stdio = await addFromEntry(db, adminCaller, issuesEntry.id, {
       option: "package.0",
       name: "issues",
       credentials: "shared",
       values: { "env.ISSUES_TOKEN": "t", "arg.0": "write" },
     });
-    const record = addServer(db, adminCaller, stdio.input, { catalog: stdio.catalog });
-    publish(issues, "0.7.0", (s) => {
+    const record = await addServer(db, adminCaller, stdio.input, { catalog: stdio.catalog });
+    await publish(issues, "0.7.0", (s) => {
       (s.packages as Json[])[0].version = "0.7.0";
       return s;
     });
-    expect(planCatalogUpdate(db, adminCaller, record)?.update.changes).toEqual([
+    expect((await planCatalogUpdate(db, adminCaller, record))?.update.changes).toEqual([
       {
         field: "args",
         change: "changed",
@@ -167,13 +177,13 @@ describe("a server from the catalog", () => {
     ]);
   });
 
-  it("a server typed by hand is never offered one", () => {
-    const hand = addServer(
+  it("a server typed by hand is never offered one", async () => {
+    const hand = await addServer(
       db,
       ownerCaller,
       newServerSchema.parse({ name: "hand", config: { url: "https://acme.weather.example.com/mcp" } }),
     );
     expect(hand.catalogEntryId).toBeNull();
-    expect(planCatalogUpdate(db, ownerCaller, hand)).toBeNull();
+    expect(await planCatalogUpdate(db, ownerCaller, hand)).toBeNull();
   });
 });

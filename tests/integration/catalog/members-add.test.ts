@@ -21,71 +21,73 @@ import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-members-"));
 const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
-afterAll(() => {
-  flushAudit(db);
+afterAll(async () => {
+  await flushAudit(db);
   sqlite.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const person = (email: string) => createUserWithWorkspace(db, { email, name: email, passwordHash: "x" })!;
-const owner = person("owner@example.com");
-const member = person("member@example.com");
-const outsider = person("outsider@example.com");
-const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
-upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
+const owner = await person("owner@example.com");
+const member = await person("member@example.com");
+const outsider = await person("outsider@example.com");
+const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
 const ownerCaller = { id: owner.id, isAdmin: false, workspaceId: team.id };
 const memberCaller = { id: member.id, isAdmin: false, workspaceId: team.id };
 const outsiderCaller = { id: outsider.id, isAdmin: false, workspaceId: team.id };
 
 const [weather, issues] = exampleServers();
-const entryOf = (server: Record<string, unknown>) => {
-  const { entry } = saveEntryVersion(db, {
+const entryOf = async (server: Record<string, unknown>) => {
+  const { entry } = await saveEntryVersion(db, {
     name: server.name as string,
     version: server.version as string,
     serverJson: server,
     source: "manual",
     isLatest: true,
   });
-  return updateCatalogEntry(db, entry.id, { visibility: "all" })!;
+  return (await updateCatalogEntry(db, entry.id, { visibility: "all" }))!;
 };
-const weatherEntry = entryOf(weather);
-const issuesEntry = entryOf(issues);
+const weatherEntry = await entryOf(weather);
+const issuesEntry = await entryOf(issues);
 const remoteBody = (name: string) => ({
   option: "remote.0",
   name,
   credentials: "per_member" as const,
   values: { "header.Authorization.api_key": "member-key" },
 });
-const addAs = (caller: typeof memberCaller, entryId: string, body: Parameters<typeof addFromEntry>[3]) => {
-  const made = addFromEntry(db, caller, entryId, body);
-  return addServer(db, caller, made.input, { catalog: made.catalog, membersMay: made.membersMay });
+const addAs = async (caller: typeof memberCaller, entryId: string, body: Parameters<typeof addFromEntry>[3]) => {
+  const made = await addFromEntry(db, caller, entryId, body);
+  return await addServer(db, caller, made.input, { catalog: made.catalog, membersMay: made.membersMay });
 };
 
 describe("members adding from the catalog", () => {
-  it("is off by default: a member's Add of a remote entry is refused", () => {
+  it("is off by default: a member's Add of a remote entry is refused", async () => {
     expect(membersAddFromCatalog(db, team.id)).toBe(false);
-    expect(catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: false, canChange: false });
-    expect(() => addAs(memberCaller, weatherEntry.id, remoteBody("weather"))).toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+    expect(await catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: false, canChange: false });
+    await expect(addAs(memberCaller, weatherEntry.id, remoteBody("weather"))).rejects.toThrow(
+      expect.objectContaining({ code: "auth.forbidden" }),
+    );
   });
 
-  it("only owners and admins change the setting, and the change is audited", () => {
-    expect(() => setCatalogSettings(db, memberCaller, { membersAddRemote: true })).toThrow(
+  it("only owners and admins change the setting, and the change is audited", async () => {
+    await expect(setCatalogSettings(db, memberCaller, { membersAddRemote: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
-    expect(() => setCatalogSettings(db, outsiderCaller, { membersAddRemote: true })).toThrow(
+    await expect(setCatalogSettings(db, outsiderCaller, { membersAddRemote: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
     expect(membersAddFromCatalog(db, team.id)).toBe(false);
-    expect(setCatalogSettings(db, ownerCaller, { membersAddRemote: true })).toEqual({ membersAddRemote: true, canChange: true });
-    expect(listAudit(db, { action: "workspace.catalog_members", workspaceId: team.id }).entries[0]).toMatchObject({
+    expect(await setCatalogSettings(db, ownerCaller, { membersAddRemote: true })).toEqual({ membersAddRemote: true, canChange: true });
+    expect((await listAudit(db, { action: "workspace.catalog_members", workspaceId: team.id })).entries[0]).toMatchObject({
       actorId: owner.id,
       detail: { membersAddRemote: true },
     });
   });
 
-  it("once on, a member adds a remote entry: an ordinary server that remembers its entry", () => {
-    expect(catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: true, canChange: false });
-    const record = addAs(memberCaller, weatherEntry.id, remoteBody("weather"));
+  it("once on, a member adds a remote entry: an ordinary server that remembers its entry", async () => {
+    expect(await catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: true, canChange: false });
+    const record = await addAs(memberCaller, weatherEntry.id, remoteBody("weather"));
     expect(record).toMatchObject({
       createdBy: member.id,
       transport: "http",
@@ -95,28 +97,28 @@ describe("members adding from the catalog", () => {
     expect(record.config.headers?.Authorization).toBe("********");
   });
 
-  it("a package (stdio) stays for instance administrators, even if the service is told members may", () => {
+  it("a package (stdio) stays for instance administrators, even if the service is told members may", async () => {
     const body = { option: "package.0", name: "issues", credentials: "shared" as const, values: { "env.ISSUES_TOKEN": "t" } };
-    expect(() => addAs(memberCaller, issuesEntry.id, body)).toThrow(expect.objectContaining({ code: "auth.forbidden" }));
-    const made = addFromEntry(db, memberCaller, issuesEntry.id, body);
+    await expect(addAs(memberCaller, issuesEntry.id, body)).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+    const made = await addFromEntry(db, memberCaller, issuesEntry.id, body);
     expect(made.membersMay).toBe(false);
-    expect(() => addServer(db, memberCaller, made.input, { membersMay: true })).toThrow(
+    await expect(addServer(db, memberCaller, made.input, { membersMay: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
-    expect(() => addServer(db, ownerCaller, made.input, { membersMay: true })).toThrow(
+    await expect(addServer(db, ownerCaller, made.input, { membersMay: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden", field: "command" }),
     );
   });
 
-  it("someone outside the workspace is refused, whatever the setting", () => {
-    expect(() => addAs(outsiderCaller, weatherEntry.id, remoteBody("outside"))).toThrow(
+  it("someone outside the workspace is refused, whatever the setting", async () => {
+    await expect(addAs(outsiderCaller, weatherEntry.id, remoteBody("outside"))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
   });
 
-  it("turned off again, members are refused again", () => {
-    setCatalogSettings(db, ownerCaller, { membersAddRemote: false });
-    expect(() => addAs(memberCaller, weatherEntry.id, remoteBody("weather-2"))).toThrow(
+  it("turned off again, members are refused again", async () => {
+    await setCatalogSettings(db, ownerCaller, { membersAddRemote: false });
+    await expect(addAs(memberCaller, weatherEntry.id, remoteBody("weather-2"))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
   });

@@ -20,8 +20,8 @@ import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-api-"));
 const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
-afterAll(() => {
-  flushAudit(db);
+afterAll(async () => {
+  await flushAudit(db);
   sqlite.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -48,23 +48,30 @@ function expectServerResponse(item: Record<string, unknown>) {
   expect(typeof official.isLatest).toBe("boolean");
 }
 
-const person = (email: string) => createUserWithWorkspace(db, { email, name: email, passwordHash: "x" })!;
-const admin = person("admin@example.com");
-const member = person("member@example.com");
-const outsider = person("outsider@example.com");
-const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: admin.id });
-upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
+const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
+const admin = await person("admin@example.com");
+const member = await person("member@example.com");
+const outsider = await person("outsider@example.com");
+const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: admin.id });
+await upsertMembership(db, { workspaceId: team.id, userId: member.id, role: "member" });
 
 const [weather, issues, time, database] = exampleServers();
-const add = (server: Record<string, unknown>, isLatest = true) =>
-  saveEntryVersion(db, { name: server.name as string, version: server.version as string, serverJson: server, source: "manual", isLatest })
-    .entry;
-const older = add({ ...weather, version: "1.1.0" });
-add(weather);
-updateCatalogEntry(db, older.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.1.0" });
-updateCatalogEntry(db, add(issues).id, { visibility: "all", status: "deprecated", statusMessage: "use v2" });
-add(time); // admins only
-updateCatalogEntry(db, add(database).id, { visibility: "all", status: "deleted" });
+const add = async (server: Record<string, unknown>, isLatest = true) =>
+  (
+    await saveEntryVersion(db, {
+      name: server.name as string,
+      version: server.version as string,
+      serverJson: server,
+      source: "manual",
+      isLatest,
+    })
+  ).entry;
+const older = await add({ ...weather, version: "1.1.0" });
+await add(weather);
+await updateCatalogEntry(db, older.id, { visibility: "workspaces", workspaceIds: [team.id], pinnedVersion: "1.1.0" });
+await updateCatalogEntry(db, (await add(issues)).id, { visibility: "all", status: "deprecated", statusMessage: "use v2" });
+await add(time); // admins only
+await updateCatalogEntry(db, (await add(database)).id, { visibility: "all", status: "deleted" });
 
 const q = (query: Record<string, string> = {}) => registryListQuerySchema.parse(query);
 const reader = (user: { id: string; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
@@ -72,12 +79,12 @@ const names = (body: { servers: { server: unknown }[] }) =>
   body.servers.map((s) => `${(s.server as { name: string }).name}@${(s.server as { version: string }).version}`);
 
 describe("GET /v0.1/servers on the instance", () => {
-  it("lists what each user may see, in the registry's shapes", () => {
-    const forMember = registryList(db, reader(member), q());
+  it("lists what each user may see, in the registry's shapes", async () => {
+    const forMember = await registryList(db, reader(member), q());
     expectServerList(forMember);
     expect(names(forMember)).toEqual([`${weather.name}@1.1.0`, `${weather.name}@1.2.0`, `${issues.name}@0.6.2`]);
-    expect(names(registryList(db, reader(outsider), q()))).toEqual([`${issues.name}@0.6.2`]);
-    expect(names(registryList(db, { id: admin.id, isAdmin: true }, q()))).toEqual([
+    expect(names(await registryList(db, reader(outsider), q()))).toEqual([`${issues.name}@0.6.2`]);
+    expect(names(await registryList(db, { id: admin.id, isAdmin: true }, q()))).toEqual([
       `${weather.name}@1.1.0`,
       `${weather.name}@1.2.0`,
       `${time.name}@2025.9.25`,
@@ -87,28 +94,28 @@ describe("GET /v0.1/servers on the instance", () => {
     expect(deprecated).toMatchObject({ status: "deprecated", statusMessage: "use v2", isLatest: true });
   });
 
-  it("marks the pinned version as the latest one offered; version=latest lists only those", () => {
-    const latest = registryList(db, reader(member), q({ version: "latest" }));
+  it("marks the pinned version as the latest one offered; version=latest lists only those", async () => {
+    const latest = await registryList(db, reader(member), q({ version: "latest" }));
     expect(names(latest)).toEqual([`${weather.name}@1.1.0`, `${issues.name}@0.6.2`]);
-    expect(registryVersion(db, reader(member), weather.name, "latest")?.server).toMatchObject({ version: "1.1.0" });
-    expectServerResponse(registryVersion(db, reader(member), weather.name, "1.2.0") as never);
+    expect((await registryVersion(db, reader(member), weather.name, "latest"))?.server).toMatchObject({ version: "1.1.0" });
+    expectServerResponse((await registryVersion(db, reader(member), weather.name, "1.2.0")) as never);
   });
 
-  it("pages with an opaque cursor, searches by name, and honours updated_since", () => {
-    const first = registryList(db, reader(member), q({ limit: "2" }));
+  it("pages with an opaque cursor, searches by name, and honours updated_since", async () => {
+    const first = await registryList(db, reader(member), q({ limit: "2" }));
     expectServerList(first);
     expect(first.metadata.nextCursor).toBeTruthy();
-    const second = registryList(db, reader(member), q({ limit: "2", cursor: first.metadata.nextCursor! }));
-    expect([...names(first), ...names(second)]).toEqual(names(registryList(db, reader(member), q())));
+    const second = await registryList(db, reader(member), q({ limit: "2", cursor: first.metadata.nextCursor! }));
+    expect([...names(first), ...names(second)]).toEqual(names(await registryList(db, reader(member), q())));
     expect(second.metadata).not.toHaveProperty("nextCursor");
-    expect(names(registryList(db, reader(member), q({ search: "weather" })))).toHaveLength(2);
-    expect(registryList(db, reader(member), q({ updated_since: new Date(Date.now() + 60_000).toISOString() })).servers).toEqual([]);
+    expect(names(await registryList(db, reader(member), q({ search: "weather" })))).toHaveLength(2);
+    expect((await registryList(db, reader(member), q({ updated_since: new Date(Date.now() + 60_000).toISOString() }))).servers).toEqual([]);
   });
 
-  it("answers nothing for a server the caller may not see", () => {
-    expect(registryVersions(db, reader(outsider), weather.name)).toBeNull();
-    expect(registryVersion(db, reader(outsider), time.name, "latest")).toBeNull();
-    expectServerList(registryVersions(db, reader(member), weather.name)!);
-    expect(registryVersions(db, { id: admin.id, isAdmin: true }, database.name)).toBeNull();
+  it("answers nothing for a server the caller may not see", async () => {
+    expect(await registryVersions(db, reader(outsider), weather.name)).toBeNull();
+    expect(await registryVersion(db, reader(outsider), time.name, "latest")).toBeNull();
+    expectServerList((await registryVersions(db, reader(member), weather.name))!);
+    expect(await registryVersions(db, { id: admin.id, isAdmin: true }, database.name)).toBeNull();
   });
 });

@@ -38,40 +38,45 @@ beforeAll(async () => {
   registry = await startRegistry({
     items: [{ server: older, isLatest: false }, { server: weather }, { server: issues }, { server: time }, { server: database }],
   });
-  adminId = createUserWithWorkspace(db, { email: "admin@example.com", name: "Admin", passwordHash: "x" })!.id;
+  adminId = (await createUserWithWorkspace(db, { email: "admin@example.com", name: "Admin", passwordHash: "x" }))!.id;
 });
 afterAll(async () => {
   await registry.close();
   await guarded.close();
-  flushAudit(db);
+  await flushAudit(db);
   sqlite.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("registry sync", () => {
   it("imports the chosen entries with every version, the latest marked", async () => {
-    const record = createRegistry(db, { url: registry.url, mode: "chosen", createdBy: adminId });
+    const record = await createRegistry(db, { url: registry.url, mode: "chosen", createdBy: adminId });
     const report = await importFromRegistry(db, fetch, record, [weather.name, issues.name], { id: adminId });
     expect(report).toMatchObject({ imported: 2, skipped: [] });
-    const entry = getCatalogEntryByName(db, weather.name)!;
+    const entry = (await getCatalogEntryByName(db, weather.name))!;
     expect(entry).toMatchObject({ source: "registry", registryId: record.id, status: "active", visibility: "admins" });
-    const versions = listEntryVersions(db, entry.id);
+    const versions = await listEntryVersions(db, entry.id);
     expect(versions.map((v) => [v.version, v.isLatest]).sort()).toEqual([
       ["1.1.0", false],
       ["1.2.0", true],
     ]);
-    expect(getCatalogEntryByName(db, time.name)).toBeNull();
-    const view = adminCatalog(db).find((e) => e.name === weather.name)!;
+    expect(await getCatalogEntryByName(db, time.name)).toBeNull();
+    const view = (await adminCatalog(db)).find((e) => e.name === weather.name)!;
     expect(view).toMatchObject({ version: "1.2.0", latestVersion: "1.2.0", kinds: ["streamable-http"], needsAuth: true });
   });
 
   it("syncs page by page, then only what changed since (updated_since): new version, deprecated, deleted", async () => {
-    const record = getRegistry(db, createRegistry(db, { url: `${registry.url}/v0.1/`, mode: "chosen", createdBy: adminId }).id)!;
+    const record = (await getRegistry(
+      db,
+      (
+        await createRegistry(db, { url: `${registry.url}/v0.1/`, mode: "chosen", createdBy: adminId })
+      ).id,
+    ))!;
     // A second registry listing the same names never takes them over from the first.
     const foreign = await syncRegistry(db, fetch, record, { id: adminId });
     expect(foreign).toMatchObject({ imported: 0, updated: 0 });
 
-    const first = getRegistry(db, getCatalogEntryByName(db, weather.name)!.registryId!)!;
+    const first = (await getRegistry(db, (await getCatalogEntryByName(db, weather.name))!.registryId!))!;
     registry.state.requests.length = 0;
     const full = await syncRegistry(db, fetch, first, { id: adminId });
     expect(full).toMatchObject({ imported: 0, updated: 3, skipped: [] });
@@ -88,23 +93,23 @@ describe("registry sync", () => {
     Object.assign(registry.state.items[3], { status: "deleted", updatedAt: later() });
     registry.state.requests.length = 0;
 
-    const synced = getRegistry(db, first.id)!;
+    const synced = (await getRegistry(db, first.id))!;
     expect(synced.syncedAt).not.toBeNull();
     const incremental = await syncRegistry(db, fetch, synced, { id: adminId });
     expect(registry.state.requests[0]).toContain(`updated_since=${encodeURIComponent(synced.syncedAt!.toISOString())}`);
     expect(incremental).toMatchObject({ imported: 0, updated: 3, skipped: [] });
-    const entry = getCatalogEntryByName(db, weather.name)!;
-    const latest = listEntryVersions(db, entry.id).filter((v) => v.isLatest);
+    const entry = (await getCatalogEntryByName(db, weather.name))!;
+    const latest = (await listEntryVersions(db, entry.id)).filter((v) => v.isLatest);
     expect(latest.map((v) => v.version)).toEqual(["1.3.0"]);
-    expect(getCatalogEntryByName(db, issues.name)).toMatchObject({
+    expect(await getCatalogEntryByName(db, issues.name)).toMatchObject({
       status: "deprecated",
       statusMessage: "Use io.github.example/issues-v2",
     });
-    expect(getCatalogEntryByName(db, time.name)).toBeNull();
+    expect(await getCatalogEntryByName(db, time.name)).toBeNull();
   });
 
   it("reports a malformed entry with its field and skips it; the rest of the page still arrives", async () => {
-    const record = createRegistry(db, { url: `${registry.url}/v0.1`, mode: "filter", filter: "io.example", createdBy: adminId });
+    const record = await createRegistry(db, { url: `${registry.url}/v0.1`, mode: "filter", filter: "io.example", createdBy: adminId });
     registry.state.items.push({ server: { name: "io.example/broken", version: "1.0.0", remotes: [{ type: "websocket", url: "x" }] } });
     const report = await syncRegistry(db, fetch, record, { id: adminId });
     expect(report.imported).toBe(2); // time and database (weather belongs to the first registry)
@@ -115,25 +120,25 @@ describe("registry sync", () => {
         expect.objectContaining({ name: weather.name, field: "server.name", message: "already in the catalog from another source" }),
       ]),
     );
-    expect(getCatalogEntryByName(db, "io.example/broken")).toBeNull();
-    expect(getCatalogEntryByName(db, time.name)).toMatchObject({ status: "deleted" });
-    expect(getCatalogEntryByName(db, database.name)).toMatchObject({ status: "active" });
-    expect(getRegistry(db, record.id)!.lastReport?.skipped.length).toBe(report.skipped.length);
+    expect(await getCatalogEntryByName(db, "io.example/broken")).toBeNull();
+    expect(await getCatalogEntryByName(db, time.name)).toMatchObject({ status: "deleted" });
+    expect(await getCatalogEntryByName(db, database.name)).toMatchObject({ status: "active" });
+    expect((await getRegistry(db, record.id))!.lastReport?.skipped.length).toBe(report.skipped.length);
     const browse = await browseRegistry(db, fetch, record.id, { search: "broken" });
     expect(browse.servers).toEqual([expect.objectContaining({ ok: false, name: "io.example/broken" })]);
   });
 
   it("goes through the SSRF guard: without the allow-list a loopback registry is refused before connecting", async () => {
     const strict = createGuardedFetch();
-    const record = createRegistry(db, { url: "http://127.0.0.1:9/reg", mode: "chosen", createdBy: adminId });
+    const record = await createRegistry(db, { url: "http://127.0.0.1:9/reg", mode: "chosen", createdBy: adminId });
     await expect(syncRegistry(db, strict as unknown as RegistryFetch, record, { id: adminId })).rejects.toBeInstanceOf(NetError);
-    expect(getRegistry(db, record.id)).toMatchObject({ syncedAt: null, lastReport: { error: "The sync failed." } });
+    expect(await getRegistry(db, record.id)).toMatchObject({ syncedAt: null, lastReport: { error: "The sync failed." } });
     await strict.close();
   });
 });
 
 describe("server.json by hand", () => {
-  it("names every field at fault, the first as the error's field", () => {
+  it("names every field at fault, the first as the error's field", async () => {
     const bad = {
       name: "no-slash",
       version: "^1.0.0",
@@ -141,7 +146,7 @@ describe("server.json by hand", () => {
       packages: [{ registryType: "mcpb", identifier: "https://x", transport: { type: "stdio" } }],
     };
     try {
-      addServerJson(db, { id: adminId }, bad);
+      await addServerJson(db, { id: adminId }, bad);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(AppError);
@@ -153,15 +158,15 @@ describe("server.json by hand", () => {
     }
   });
 
-  it("adds versions to a hand entry and refuses a name a registry brings", () => {
+  it("adds versions to a hand entry and refuses a name a registry brings", async () => {
     const doc = {
       name: "com.example/notes",
       description: "Notes",
       version: "1.0.0",
       remotes: [{ type: "streamable-http", url: "https://notes.example.com/mcp" }],
     };
-    addServerJson(db, { id: adminId }, doc);
-    const view = addServerJson(db, { id: adminId }, { ...doc, version: "1.1.0" });
+    await addServerJson(db, { id: adminId }, doc);
+    const view = await addServerJson(db, { id: adminId }, { ...doc, version: "1.1.0" });
     expect(view).toMatchObject({
       source: "manual",
       version: "1.1.0",
@@ -170,6 +175,6 @@ describe("server.json by hand", () => {
         { version: "1.0.0", isLatest: false },
       ],
     });
-    expect(() => addServerJson(db, { id: adminId }, weather)).toThrow(expect.objectContaining({ code: "catalog.name_taken" }));
+    await expect(addServerJson(db, { id: adminId }, weather)).rejects.toThrow(expect.objectContaining({ code: "catalog.name_taken" }));
   });
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { AUDIT_BATCH_MS, flushAudit, listAudit, recordAudit } from "@/db/queries/audit";
+import { withTransaction } from "../../../db/transaction";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-audit-"));
 const { db, sqlite } = openDatabase(path.join(dir, "audit.db"));
@@ -19,40 +20,46 @@ const batchWindow = () => new Promise((resolve) => setTimeout(resolve, AUDIT_BAT
 describe("batched audit writes", () => {
   it("writes the entries of one batch window together", async () => {
     const before = rows().length;
-    recordAudit(db, { actorId: null, action: "test.one" });
-    recordAudit(db, { actorId: null, action: "test.two" });
+    await recordAudit(db, { actorId: null, action: "test.one" });
+    await recordAudit(db, { actorId: null, action: "test.two" });
     expect(rows().length).toBe(before); // waiting, not yet written
     await batchWindow();
     expect(rows().slice(before)).toEqual(["test.one", "test.two"]);
   });
 
-  it("lets a read see every entry recorded before it, in the same turn, with all its fields", () => {
-    recordAudit(db, { actorId: null, workspaceId: "w1", action: "test.read-after", target: "server:s1", detail: { tool: "echo", n: 2 } });
-    const [entry] = listAudit(db, { action: "test.read-after" }).entries;
+  it("lets a read see every entry recorded before it, in the same turn, with all its fields", async () => {
+    await recordAudit(db, {
+      actorId: null,
+      workspaceId: "w1",
+      action: "test.read-after",
+      target: "server:s1",
+      detail: { tool: "echo", n: 2 },
+    });
+    const [entry] = (await listAudit(db, { action: "test.read-after" })).entries;
     expect(entry).toMatchObject({ action: "test.read-after", workspaceId: "w1", target: "server:s1", detail: { tool: "echo", n: 2 } });
     expect(Math.abs(entry.createdAt.getTime() - Date.now())).toBeLessThan(5000);
   });
 
-  it("keeps an entry whose actor was deleted before the batch was written, without the actor", () => {
+  it("keeps an entry whose actor was deleted before the batch was written, without the actor", async () => {
     const before = rows().length;
     // No such user (deleted meanwhile): the row is kept as ON DELETE SET NULL would have left it.
-    recordAudit(db, { actorId: "deleted-user", action: "test.actor-gone" });
-    flushAudit(db);
+    await recordAudit(db, { actorId: "deleted-user", action: "test.actor-gone" });
+    await flushAudit(db);
     expect(rows().slice(before)).toEqual(["test.actor-gone"]);
     expect(sqlite.prepare("SELECT actor_id FROM audit_log ORDER BY id DESC LIMIT 1").pluck().get()).toBeNull();
   });
 
   it("writes the good entries of a batch when one row is refused", async () => {
     const before = rows().length;
-    recordAudit(db, { actorId: null, action: "test.good-1" });
+    await recordAudit(db, { actorId: null, action: "test.good-1" });
     // No action: the NOT NULL constraint refuses this row.
-    recordAudit(db, { actorId: null, action: null as unknown as string });
-    recordAudit(db, { actorId: null, action: "test.good-2" });
+    await recordAudit(db, { actorId: null, action: null as unknown as string });
+    await recordAudit(db, { actorId: null, action: "test.good-2" });
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
     try {
-      flushAudit(db);
+      await flushAudit(db);
     } finally {
       console.error = original;
     }
@@ -60,15 +67,15 @@ describe("batched audit writes", () => {
     expect(String(errors[0])).toContain("could not be written");
   });
 
-  it("writes at once inside a transaction, so a rollback takes the entry with it", () => {
+  it("writes at once inside a transaction, so a rollback takes the entry with it", async () => {
     const before = rows().length;
-    expect(() =>
-      db.transaction((tx) => {
-        recordAudit(tx as unknown as typeof db, { actorId: null, action: "test.in-transaction" });
+    await expect(
+      withTransaction(db, async (tx) => {
+        await recordAudit(tx as unknown as typeof tx, { actorId: null, action: "test.in-transaction" });
         expect(rows().length).toBe(before + 1);
         throw new Error("roll back");
       }),
-    ).toThrow("roll back");
+    ).rejects.toThrow("roll back");
     expect(rows().length).toBe(before);
   });
 

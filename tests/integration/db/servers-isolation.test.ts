@@ -20,12 +20,13 @@ let bob: Actor;
 async function signUp(email: string): Promise<Actor> {
   const db = getDb();
   const user = await registerTestUser(db, { email, password: "a long enough password", name: email.split("@")[0] });
-  return { id: user.id, isAdmin: user.isAdmin, workspaceId: getPersonalWorkspaceId(db, user.id)! };
+  return { id: user.id, isAdmin: user.isAdmin, workspaceId: (await getPersonalWorkspaceId(db, user.id))! };
 }
 
-function errorOf(fn: () => unknown): AppError {
+// Async: the service functions return promises, so their AppError arrives as a rejection.
+async function errorOf(fn: () => unknown): Promise<AppError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -117,9 +118,9 @@ describe("registration", () => {
 });
 
 describe("server configs are per workspace", () => {
-  it("stores header secrets encrypted and returns them masked", () => {
+  it("stores header secrets encrypted and returns them masked", async () => {
     const db = getDb();
-    const record = addServer(db, alice, {
+    const record = await addServer(db, alice, {
       name: "remote",
       config: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer sk-test-0123456789abcdef" } },
     });
@@ -130,29 +131,29 @@ describe("server configs are per workspace", () => {
     expect(dump).not.toContain("sk-test-0123456789abcdef");
   });
 
-  it("hides one user's server from another: read, change and delete are 404", () => {
+  it("hides one user's server from another: read, change and delete are 404", async () => {
     const db = getDb();
-    const record = addServer(db, alice, { name: "private", config: { url: "https://a.example.com/mcp" } });
-    expect(errorOf(() => getServer(db, bob, record.id)).status).toBe(404);
-    expect(errorOf(() => changeServer(db, bob, record.id, { name: "stolen" })).status).toBe(404);
-    expect(errorOf(() => removeServer(db, bob, record.id)).status).toBe(404);
-    expect(getServerById(db, { id: record.id, workspaceId: alice.workspaceId })?.name).toBe("private");
-    expect(listServers(db, bob).map((s) => s.name)).not.toContain("private");
+    const record = await addServer(db, alice, { name: "private", config: { url: "https://a.example.com/mcp" } });
+    expect((await errorOf(async () => await getServer(db, bob, record.id))).status).toBe(404);
+    expect((await errorOf(async () => await changeServer(db, bob, record.id, { name: "stolen" }))).status).toBe(404);
+    expect((await errorOf(async () => await removeServer(db, bob, record.id))).status).toBe(404);
+    expect((await getServerById(db, { id: record.id, workspaceId: alice.workspaceId }))?.name).toBe("private");
+    expect((await listServers(db, bob)).map((s) => s.name)).not.toContain("private");
   });
 
-  it("lets only the instance admin create or change stdio servers (403 otherwise)", () => {
+  it("lets only the instance admin create or change stdio servers (403 otherwise)", async () => {
     const db = getDb();
-    const error = errorOf(() => addServer(db, bob, { name: "local", config: { command: "node", args: ["x.js"] } }));
+    const error = await errorOf(async () => await addServer(db, bob, { name: "local", config: { command: "node", args: ["x.js"] } }));
     expect(error.status).toBe(403);
     expect(error.field).toBe("command");
-    const bobs = addServer(db, bob, { name: "web", config: { url: "https://b.example.com/mcp" } });
-    expect(errorOf(() => changeServer(db, bob, bobs.id, { config: { command: "sh" } })).status).toBe(403);
-    const record = addServer(db, alice, { name: "local", config: { command: "node", args: ["x.js"], env: { TOKEN: "abcd1234" } } });
+    const bobs = await addServer(db, bob, { name: "web", config: { url: "https://b.example.com/mcp" } });
+    expect((await errorOf(async () => await changeServer(db, bob, bobs.id, { config: { command: "sh" } }))).status).toBe(403);
+    const record = await addServer(db, alice, { name: "local", config: { command: "node", args: ["x.js"], env: { TOKEN: "abcd1234" } } });
     expect(record.transport).toBe("stdio");
     expect(record.config.env).toEqual({ TOKEN: "********" });
   });
 
-  it("rejects bad configs with 400 naming the field", () => {
+  it("rejects bad configs with 400 naming the field", async () => {
     const db = getDb();
     const cases: Array<[unknown, string]> = [
       [{ name: "both", config: { command: "x", url: "https://x.example" } }, "config.url"],
@@ -163,25 +164,31 @@ describe("server configs are per workspace", () => {
     ];
     for (const [body, field] of cases) {
       // Parsed at the boundary, as the route does (lib/servers/input.ts), then saved.
-      const error = errorOf(() => addServer(db, alice, newServerSchema.parse(body)));
+      const error = await errorOf(async () => await addServer(db, alice, newServerSchema.parse(body)));
       expect(error.status, JSON.stringify(body)).toBe(400);
       expect(error.field, JSON.stringify(body)).toBe(field);
     }
-    expect(errorOf(() => addServer(db, alice, { name: "remote", config: { url: "https://x.example" } }))).toMatchObject({
+    expect(await errorOf(async () => await addServer(db, alice, { name: "remote", config: { url: "https://x.example" } }))).toMatchObject({
       status: 409,
       field: "name",
     });
   });
 
-  it("keeps a secret when an edit on the same origin sends the mask back, and refuses it for another origin", () => {
+  it("keeps a secret when an edit on the same origin sends the mask back, and refuses it for another origin", async () => {
     const db = getDb();
-    const record = addServer(db, alice, { name: "keep", config: { url: "https://k.example/mcp", headers: { "X-Key": "value-1234" } } });
-    changeServer(db, alice, record.id, { config: { url: "https://k.example/v2/mcp", headers: { "X-Key": "********" } } });
-    const definition = toServerDefinition(db, getServer(db, alice, record.id));
+    const record = await addServer(db, alice, {
+      name: "keep",
+      config: { url: "https://k.example/mcp", headers: { "X-Key": "value-1234" } },
+    });
+    await changeServer(db, alice, record.id, { config: { url: "https://k.example/v2/mcp", headers: { "X-Key": "********" } } });
+    const definition = await toServerDefinition(db, await getServer(db, alice, record.id));
     expect(definition.config.url).toBe("https://k.example/v2/mcp");
     expect(definition.config.headers).toEqual({ "X-Key": "value-1234" });
     expect(
-      errorOf(() => changeServer(db, alice, record.id, { config: { url: "https://k2.example/mcp", headers: { "X-Key": "********" } } })),
+      await errorOf(
+        async () =>
+          await changeServer(db, alice, record.id, { config: { url: "https://k2.example/mcp", headers: { "X-Key": "********" } } }),
+      ),
     ).toMatchObject({ status: 400, code: "server.secret_moved" });
   });
 });

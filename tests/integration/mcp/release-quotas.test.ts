@@ -49,7 +49,7 @@ const sessionsOpen = async () => ((await (await fetch(`${base}/stats`)).json()) 
 async function signUp(email: string): Promise<Actor> {
   const db = getDb();
   const user = await registerTestUser(db, { email, password: "a long enough password", name: email.split("@")[0] });
-  return { id: user.id, isAdmin: user.isAdmin, workspaceId: getPersonalWorkspaceId(db, user.id)! };
+  return { id: user.id, isAdmin: user.isAdmin, workspaceId: (await getPersonalWorkspaceId(db, user.id))! };
 }
 
 async function quotaErrorOf(run: () => unknown): Promise<QuotaError> {
@@ -65,13 +65,13 @@ async function quotaErrorOf(run: () => unknown): Promise<QuotaError> {
 describe("prompt release", () => {
   it("deleting a server ends every user's HTTP session to it (DELETE seen by the server) within 5 s", async () => {
     const alice = await signUp("alice@example.com");
-    const record = addServer(getDb(), alice, { name: "shared", config: { url: `${base}/mcp/good` } });
+    const record = await addServer(getDb(), alice, { name: "shared", config: { url: `${base}/mcp/good` } });
     const server = def("shared", { url: `${base}/mcp/good` }, record.id);
     const before = await sessionsOpen();
     for (const user of ["u1", "u2"]) expect((await pool.discover(user, [server]))[0].state).toBe("connected");
     expect(await sessionsOpen()).toBe(before + 2);
 
-    removeServer(getDb(), alice, record.id);
+    await removeServer(getDb(), alice, record.id);
     await waitUntil(async () => (await sessionsOpen()) === before, 5000, "the sessions to close");
     expect(pool.liveConnections()).toBe(0);
   });
@@ -118,12 +118,14 @@ describe("quotas", () => {
   it("servers per workspace: the N+1th answers 429; another user's workspace is unaffected", async () => {
     const carol = await signUp("carol@example.com");
     const dave = await signUp("dave@example.com");
-    addServer(getDb(), carol, { name: "one", config: { url: "https://one.example/mcp" } });
-    addServer(getDb(), carol, { name: "two", config: { url: "https://two.example/mcp" } });
-    const refused = await quotaErrorOf(() => addServer(getDb(), carol, { name: "three", config: { url: "https://three.example/mcp" } }));
+    await addServer(getDb(), carol, { name: "one", config: { url: "https://one.example/mcp" } });
+    await addServer(getDb(), carol, { name: "two", config: { url: "https://two.example/mcp" } });
+    const refused = await quotaErrorOf(
+      async () => await addServer(getDb(), carol, { name: "three", config: { url: "https://three.example/mcp" } }),
+    );
     expect(errorResponse(refused).status).toBe(429);
     expect(refused.message).toMatch(/SWITCHBOARD_QUOTA_SERVERS_PER_WORKSPACE/);
-    expect(addServer(getDb(), dave, { name: "three", config: { url: "https://three.example/mcp" } }).name).toBe("three");
+    expect((await addServer(getDb(), dave, { name: "three", config: { url: "https://three.example/mcp" } })).name).toBe("three");
   });
 
   it("requests per minute: the N+1th answers 429 with the seconds to wait; another user is unaffected", async () => {

@@ -44,13 +44,13 @@ type Answer = { status: number; body: Record<string, unknown>; retryAfter: strin
 
 async function signedIn(email: string): Promise<User> {
   const user = await person(email);
-  const token = await encode({ token: { sub: user.id, sid: startSession(getDb(), user.id) }, secret: nextAuthSecret() });
+  const token = await encode({ token: { sub: user.id, sid: await startSession(getDb(), user.id) }, secret: nextAuthSecret() });
   return { ...user, cookie: `next-auth.session-token=${token}` };
 }
 
-function serverFor(user: User, name: string, url: string, extra: Record<string, unknown> = {}): string {
+async function serverFor(user: User, name: string, url: string, extra: Record<string, unknown> = {}): Promise<string> {
   const actor = { id: user.id, isAdmin: false, workspaceId: user.personalWorkspaceId };
-  return addServer(getDb(), actor, { name, config: { url, ...extra } }).id;
+  return (await addServer(getDb(), actor, { name, config: { url, ...extra } })).id;
 }
 
 async function answerOf(response: Response): Promise<Answer> {
@@ -123,9 +123,9 @@ describe("the tool-call route at the connection ceiling", () => {
     const [ann, bob, cat] = await Promise.all(["ann", "bob", "cat"].map((name) => signedIn(`${name}@example.com`)));
     const url = `${fixtureBase}/mcp`;
     const [annServer, bobServer, catServer] = [
-      serverFor(ann, "sessions", url),
-      serverFor(bob, "sessions", url),
-      serverFor(cat, "sessions", url),
+      await serverFor(ann, "sessions", url),
+      await serverFor(bob, "sessions", url),
+      await serverFor(cat, "sessions", url),
     ];
     const sessionOf = (answer: Answer) => (answer.body.structuredContent as { sessionId: string }).sessionId;
 
@@ -161,7 +161,7 @@ describe("an upstream that resets connections under load", () => {
     const dan = await signedIn("dan@example.com");
     const front = resettingProxy(Number(new URL(fixtureBase).port), true);
     fronts.push(front.server);
-    const serverId = serverFor(dan, "resets", `http://127.0.0.1:${await listen(front.server)}/mcp`);
+    const serverId = await serverFor(dan, "resets", `http://127.0.0.1:${await listen(front.server)}/mcp`);
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) => (i % 2 ? viaLane : viaNext)(dan, serverId, "echo", { message: String(i) })),
     );
@@ -172,11 +172,11 @@ describe("an upstream that resets connections under load", () => {
 
   it("a refused connection is engine.unreachable and a silent server engine.connect_timeout, on both paths", async () => {
     const fay = await signedIn("fay@example.com");
-    const refusedId = serverFor(fay, "refused", `http://127.0.0.1:${await freePort()}/mcp`);
+    const refusedId = await serverFor(fay, "refused", `http://127.0.0.1:${await freePort()}/mcp`);
     // Accepts the connection and never answers a byte.
     const silent = net.createServer(() => {});
     fronts.push(silent);
-    const silentId = serverFor(fay, "silent", `http://127.0.0.1:${await listen(silent)}/mcp`, { connect_timeout: 1 });
+    const silentId = await serverFor(fay, "silent", `http://127.0.0.1:${await listen(silent)}/mcp`, { connect_timeout: 1 });
     for (const via of Object.values(PATHS)) {
       const refused = await via(fay, refusedId, "echo", { message: "x" });
       expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 502, code: "engine.unreachable" });
@@ -190,7 +190,7 @@ describe("an upstream that resets connections under load", () => {
     const eve = await signedIn("eve@example.com");
     const front = resettingProxy(Number(new URL(fixtureBase).port));
     fronts.push(front.server);
-    const serverId = serverFor(eve, "midway", `http://127.0.0.1:${await listen(front.server)}/mcp`);
+    const serverId = await serverFor(eve, "midway", `http://127.0.0.1:${await listen(front.server)}/mcp`);
     // Eve's connection is made (the ceiling makes room for it); then every connection is reset.
     expect((await viaNext(eve, serverId, "echo", { message: "before" })).status).toBe(200);
     front.resetAll();

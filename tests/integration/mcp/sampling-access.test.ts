@@ -44,20 +44,20 @@ beforeAll(async () => {
   process.env.SWITCHBOARD_ALLOWED_HOSTS = "127.0.0.1"; // the scripted model listens on loopback
   llm = await startScriptedLlm();
   const db = getDb();
-  const person = (name: string) => createUserWithWorkspace(db, { email: `${name}@example.com`, name, passwordHash: "x" })!.id;
-  people.admin = person("admin"); // the first account: instance administrator
-  const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: people.admin });
+  const person = async (name: string) => (await createUserWithWorkspace(db, { email: `${name}@example.com`, name, passwordHash: "x" }))!.id;
+  people.admin = await person("admin"); // the first account: instance administrator
+  const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: people.admin });
   teamId = team.id;
   for (const [key, role] of [
     ["teamAdmin", "admin"],
     ["member", "member"],
     ["leaver", "member"],
   ] as const) {
-    people[key] = person(key);
-    upsertMembership(db, { workspaceId: teamId, userId: people[key], role });
+    people[key] = await person(key);
+    await upsertMembership(db, { workspaceId: teamId, userId: people[key], role });
   }
   const owner = { id: people.admin, workspaceId: teamId, role: "owner", workspace: team } as WorkspaceActor;
-  setWorkspaceModel(db, owner, {
+  await setWorkspaceModel(db, owner, {
     provider: "openai-compatible",
     model: "scripted",
     baseUrl: llm.baseUrl,
@@ -71,9 +71,9 @@ afterAll(async () => {
   removeTempDataDir(dir);
 });
 
-function everything(name: string, createdBy: string, sampling: Record<string, unknown>) {
+async function everything(name: string, createdBy: string, sampling: Record<string, unknown>) {
   const config = parseServerConfig({ command: process.execPath, args: [EVERYTHING, "stdio"], sampling }, name);
-  return toServerDefinition(getDb(), createServer(getDb(), { workspaceId: teamId, name, config, createdBy }));
+  return await toServerDefinition(getDb(), await createServer(getDb(), { workspaceId: teamId, name, config, createdBy }));
 }
 
 async function llmRequests(): Promise<LlmBody[]> {
@@ -81,12 +81,12 @@ async function llmRequests(): Promise<LlmBody[]> {
   return ((await res.json()) as { body: LlmBody }[]).map((r) => r.body);
 }
 
-const ask = (userId: string, server: ReturnType<typeof everything>) =>
+const ask = (userId: string, server: Awaited<ReturnType<typeof everything>>) =>
   pool.session(userId, server).callTool("trigger-sampling-request", { prompt: "What is six times seven?", maxTokens: 5000 });
 
 describe("sampling in a team workspace", () => {
   it("a member without a model of their own is answered by the workspace default, under the instance's token ceiling, with the server's system prompt as untrusted data", async () => {
-    const server = everything("by-admin", people.admin, { review: false, max_tokens_cap: 100_000_000 });
+    const server = await everything("by-admin", people.admin, { review: false, max_tokens_cap: 100_000_000 });
     const before = (await llmRequests()).length;
     const outcome = await ask(people.member, server);
     expect(outcome.isError).toBe(false);
@@ -104,7 +104,7 @@ describe("sampling in a team workspace", () => {
   }, 30_000);
 
   it("review: false on a server a workspace admin (not an instance administrator) added still asks the user", async () => {
-    const server = everything("by-team-admin", people.teamAdmin, { review: false });
+    const server = await everything("by-team-admin", people.teamAdmin, { review: false });
     const call = ask(people.member, server);
     await waitUntil(() => host.reviews.list(people.member).some((v) => v.serverId === server.id), 20_000, "review");
     const review = host.reviews.list(people.member).find((v) => v.serverId === server.id)!;
@@ -118,7 +118,7 @@ describe("sampling in a team workspace", () => {
   it("an instance that lets everyone skip the review honours any server's review: false", async () => {
     process.env.SWITCHBOARD_SAMPLING_REVIEW_OPTIONAL_FOR = "everyone";
     try {
-      const server = everything("by-team-admin-allowed", people.teamAdmin, { review: false });
+      const server = await everything("by-team-admin-allowed", people.teamAdmin, { review: false });
       const outcome = await ask(people.member, server);
       expect(outcome.isError).toBe(false);
       expect(host.reviews.list(people.member)).toHaveLength(0);
@@ -128,9 +128,9 @@ describe("sampling in a team workspace", () => {
   }, 30_000);
 
   it("a user removed from the workspace gets no sampling on a connection that outlived the removal", async () => {
-    const server = everything("after-removal", people.admin, { review: false });
+    const server = await everything("after-removal", people.admin, { review: false });
     expect((await ask(people.leaver, server)).isError).toBe(false);
-    deleteMembership(getDb(), { workspaceId: teamId, userId: people.leaver });
+    await deleteMembership(getDb(), { workspaceId: teamId, userId: people.leaver });
     const outcome = await ask(people.leaver, server);
     expect(outcome.isError).toBe(true);
     expect(JSON.stringify(outcome.forModel)).toContain("not a member of this server's workspace");

@@ -32,12 +32,12 @@ let adminId = "";
 beforeAll(async () => {
   dir = useTempDataDir();
   const db = getDb();
-  const person = (name: string) => createUserWithWorkspace(db, { email: `${name}@example.com`, name, passwordHash: "x" })!.id;
-  adminId = person("admin"); // the first account is the instance administrator
-  teamId = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: adminId }).id;
+  const person = async (name: string) => (await createUserWithWorkspace(db, { email: `${name}@example.com`, name, passwordHash: "x" }))!.id;
+  adminId = await person("admin"); // the first account is the instance administrator
+  teamId = (await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: adminId })).id;
   for (const key of Object.keys(user) as (keyof typeof user)[]) {
-    user[key] = person(key);
-    upsertMembership(db, { workspaceId: teamId, userId: user[key], role: "member" });
+    user[key] = await person(key);
+    await upsertMembership(db, { workspaceId: teamId, userId: user[key], role: "member" });
   }
   llm = await startScriptedLlm();
   process.env.SWITCHBOARD_LLM_PROVIDER = "openai-compatible";
@@ -62,19 +62,19 @@ async function resetLlm() {
 }
 
 /** The fixture stored in the team (the sampling host reads its workspace and creator). */
-function stored(name: string, config: Record<string, unknown>) {
+async function stored(name: string, config: Record<string, unknown>) {
   const parsed = parseServerConfig({ command: process.execPath, args: [`${FIXTURES}/sampling-tools-server.mjs`], ...config }, name);
-  return toServerDefinition(getDb(), createServer(getDb(), { workspaceId: teamId, name, config: parsed, createdBy: adminId }));
+  return await toServerDefinition(getDb(), await createServer(getDb(), { workspaceId: teamId, name, config: parsed, createdBy: adminId }));
 }
 
-function server(id: string, sampling: Record<string, unknown>) {
-  return stored(id, { sampling });
+async function server(id: string, sampling: Record<string, unknown>) {
+  return await stored(id, { sampling });
 }
 
 describe("sampling with tools", () => {
   it("describes the server's tools to the model and sends its call back as tool_use for the server to run", async () => {
     await resetLlm();
-    const def = server("weather", { review: false });
+    const def = await server("weather", { review: false });
     const outcome = await pool.session(user.u1, def).callTool("forecast", { city: "Paris" });
     expect(outcome.isError).toBe(false);
     const text = JSON.stringify(outcome.content);
@@ -91,7 +91,7 @@ describe("sampling with tools", () => {
 
   it("refuses the tool round after max_tool_rounds without asking the model", async () => {
     await resetLlm();
-    const def = server("looping", { review: false, max_tool_rounds: 2 });
+    const def = await server("looping", { review: false, max_tool_rounds: 2 });
     const outcome = await pool.session(user.u1, def).callTool("forecast", { city: "Oslo", loop: true });
     expect(outcome.isError).toBe(true);
     const text = JSON.stringify(outcome.content);
@@ -103,7 +103,7 @@ describe("sampling with tools", () => {
 
   it("shows the offered tools and the model's tool calls in the user's review", async () => {
     await resetLlm();
-    const def = server("reviewed", {});
+    const def = await server("reviewed", {});
     const call = pool.session(user.u2, def).callTool("forecast", { city: "Lima" });
     const next = async (stage: "request" | "answer") => {
       await waitUntil(() => host.reviews.list(user.u2).some((v) => v.stage === stage), 20_000, `${stage} review`);
@@ -127,13 +127,13 @@ describe("sampling with tools", () => {
 });
 
 describe("sampling with tools on 2026-07-28 (input_required)", () => {
-  function modern(id: string, sampling: Record<string, unknown>) {
-    return stored(id, { args: [`${FIXTURES}/sampling-tools-server.mjs`, "modern"], sampling });
+  async function modern(id: string, sampling: Record<string, unknown>) {
+    return await stored(id, { args: [`${FIXTURES}/sampling-tools-server.mjs`, "modern"], sampling });
   }
 
   it("answers each input_required round with the model's tool_use, and the server's loop ends in text", async () => {
     await resetLlm();
-    const def = modern("modern-weather", { review: false });
+    const def = await modern("modern-weather", { review: false });
     const outcome = await pool.session(user.u3, def).callTool("forecast", { city: "Quito" });
     expect(pool.session(user.u3, def).status().protocol?.era).toBe("modern");
     expect(outcome.isError).toBe(false);
@@ -145,7 +145,7 @@ describe("sampling with tools on 2026-07-28 (input_required)", () => {
 
   it("refuses the round after max_tool_rounds, failing the call", async () => {
     await resetLlm();
-    const def = modern("modern-looping", { review: false, max_tool_rounds: 1 });
+    const def = await modern("modern-looping", { review: false, max_tool_rounds: 1 });
     const outcome = await pool.session(user.u3, def).callTool("forecast", { city: "Lagos", loop: true });
     expect(outcome.isError).toBe(true);
     expect(JSON.stringify(outcome.forModel)).toMatch(/sampling tool rounds exhausted: 1 already run \(max_tool_rounds: 1\)/);

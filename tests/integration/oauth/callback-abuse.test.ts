@@ -23,7 +23,7 @@ beforeAll(async () => {
   fixture = await startFixture();
   alice = await signUp("alice@example.com");
   bob = await signUp("bob@example.com");
-  server = addOAuthServer(alice, "guarded", fixture.mcpUrl);
+  server = await addOAuthServer(alice, "guarded", fixture.mcpUrl);
   deps = testDeps();
 });
 afterAll(async () => {

@@ -56,14 +56,14 @@ export interface TestUser {
 export async function signUp(email: string): Promise<TestUser> {
   const db = getDb();
   const user = await registerTestUser(db, { email, password: "a long enough password", name: email.split("@")[0] });
-  return { id: user.id, workspaceId: getPersonalWorkspaceId(db, user.id)! };
+  return { id: user.id, workspaceId: (await getPersonalWorkspaceId(db, user.id))! };
 }
 
 /** Store an `auth: oauth` server for `url` in the user's workspace and return its definition. */
-export function addOAuthServer(owner: TestUser, name: string, url: string): ServerDefinition {
+export async function addOAuthServer(owner: TestUser, name: string, url: string): Promise<ServerDefinition> {
   const db = getDb();
-  const record = createServer(db, { workspaceId: owner.workspaceId, name, config: { url, auth: "oauth" }, createdBy: owner.id });
-  return toServerDefinition(db, record);
+  const record = await createServer(db, { workspaceId: owner.workspaceId, name, config: { url, auth: "oauth" }, createdBy: owner.id });
+  return await toServerDefinition(db, record);
 }
 
 /** OAuth collaborators over the temp SQLite file, loopback allowed (the fixture is on 127.0.0.1). */

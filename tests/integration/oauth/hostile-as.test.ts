@@ -53,12 +53,12 @@ async function refusal(run: () => Promise<unknown>): Promise<{ status: number; c
 }
 
 let serial = 0;
-const serverFor = (variant: string) => addOAuthServer(alice, `${variant}-${serial++}`, as.mcpUrl(variant));
+const serverFor = async (variant: string) => await addOAuthServer(alice, `${variant}-${serial++}`, as.mcpUrl(variant));
 const stored = (serverId: string, kind: "client" | "tokens") => appOAuthDeps(ORIGIN).store.get({ userId: alice.id, serverId }, kind);
 
 describe("Connect against a hostile authorization server", () => {
   it("behaves with the well-behaved variant (the fixture itself is sound)", async () => {
-    const begun = await beginAuthorization(appOAuthDeps(ORIGIN), alice.id, serverFor("ok"));
+    const begun = await beginAuthorization(appOAuthDeps(ORIGIN), alice.id, await serverFor("ok"));
     expect(begun.status).toBe("redirect");
   });
 
@@ -74,7 +74,7 @@ describe("Connect against a hostile authorization server", () => {
     ["script-client", 502, "oauth.invalid_registration", "client_id"],
     ["long-client", 502, "oauth.invalid_registration", "client_id"],
   ])("%s → %i %s, one sentence", async (variant, status, code, says) => {
-    const server = serverFor(variant);
+    const server = await serverFor(variant);
     const answer = await refusal(() => beginAuthorization(appOAuthDeps(ORIGIN), alice.id, server));
     expect(answer).toMatchObject({ status, code });
     expect(answer.message).toContain(says);
@@ -88,7 +88,7 @@ describe("Connect against a hostile authorization server", () => {
 describe("the token answer", () => {
   /** Connect, then come back to the callback with any code: the fixture's token endpoint answers per variant. */
   async function exchange(variant: string) {
-    const server = serverFor(variant);
+    const server = await serverFor(variant);
     const deps = appOAuthDeps(ORIGIN);
     const begun = await beginAuthorization(deps, alice.id, server);
     if (begun.status !== "redirect") throw new Error("expected a redirect");

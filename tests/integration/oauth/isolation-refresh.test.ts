@@ -69,7 +69,7 @@ async function whoami(user: TestUser, server: ServerDefinition): Promise<string>
 describe("per-user OAuth in the pool", () => {
   it("keeps each user's tokens their own on one shared server config", async () => {
     const x = await fixture();
-    const server = addOAuthServer(alice, "shared", x.mcpUrl);
+    const server = await addOAuthServer(alice, "shared", x.mcpUrl);
     newPool();
     expect((await pool.discover(alice.id, [server]))[0].state).toBe("needs_authorization");
     await connect(alice, server, "alice-at-as");
@@ -87,8 +87,8 @@ describe("per-user OAuth in the pool", () => {
   it("never sends a token for X to Y, also when X's URL is changed to Y's", async () => {
     const x = await fixture();
     const y = await fixture();
-    const serverX = addOAuthServer(alice, "x", x.mcpUrl);
-    const serverY = addOAuthServer(alice, "y", y.mcpUrl);
+    const serverX = await addOAuthServer(alice, "x", x.mcpUrl);
+    const serverY = await addOAuthServer(alice, "y", y.mcpUrl);
     newPool();
     await connect(alice, serverX, "alice");
     expect(await whoami(alice, serverX)).toBe("alice");
@@ -101,7 +101,7 @@ describe("per-user OAuth in the pool", () => {
 
   it("stores tokens encrypted", async () => {
     const x = await fixture();
-    const server = addOAuthServer(alice, "at-rest", x.mcpUrl);
+    const server = await addOAuthServer(alice, "at-rest", x.mcpUrl);
     newPool();
     await connect(alice, server, "alice");
     await whoami(alice, server);
@@ -124,7 +124,7 @@ describe("per-user OAuth in the pool", () => {
     // 10 s: the shortest lifetime the client accepts as given (EXPIRES_IN_RANGE); a token counts as
     // expired a quarter of its life early, so it is due for refresh after 7.5 s.
     const x = await fixture(10);
-    const server = addOAuthServer(alice, "short-lived", x.mcpUrl);
+    const server = await addOAuthServer(alice, "short-lived", x.mcpUrl);
     newPool();
     await connect(alice, server, "alice");
     expect(await whoami(alice, server)).toBe("alice");
@@ -149,7 +149,7 @@ describe("per-user OAuth in the pool", () => {
 
   it("steps up: a 403 insufficient_scope asks the user to connect again, and that Connect requests the wider scope", async () => {
     const x = await fixture(undefined, "mcp:admin");
-    const server = addOAuthServer(alice, "step-up", x.mcpUrl);
+    const server = await addOAuthServer(alice, "step-up", x.mcpUrl);
     newPool();
     const first = await connect(alice, server, "alice");
     expect(first.searchParams.get("scope") ?? "").not.toContain("mcp:admin");
@@ -170,7 +170,7 @@ describe("per-user OAuth in the pool", () => {
 
   it("a step-up survives reconnects until Connect grants it, with one client registration (no scope limit, application_type web)", async () => {
     const x = await fixture(undefined, "mcp:admin");
-    const server = addOAuthServer(alice, "step-up-once", x.mcpUrl);
+    const server = await addOAuthServer(alice, "step-up-once", x.mcpUrl);
     newPool();
     // The page connects in the background first: that 401 must not register a client either.
     expect((await pool.discover(alice.id, [server]))[0].state).toBe("needs_authorization");
@@ -194,7 +194,7 @@ describe("per-user OAuth in the pool", () => {
 
   it("Disconnect keeps a pending step-up, so the next Connect still asks for the wider scope", async () => {
     const x = await fixture(undefined, "mcp:admin");
-    const server = addOAuthServer(alice, "step-up-disconnect", x.mcpUrl);
+    const server = await addOAuthServer(alice, "step-up-disconnect", x.mcpUrl);
     newPool();
     await connect(alice, server, "alice");
     await pool.session(alice.id, server).callTool("admin_action");
@@ -208,18 +208,18 @@ describe("per-user OAuth in the pool", () => {
   it("asks for offline_access only when the authorization server lists it", async () => {
     const listed = await fixture();
     newPool();
-    const withOffline = await connect(alice, addOAuthServer(alice, "offline-listed", listed.mcpUrl), "alice");
+    const withOffline = await connect(alice, await addOAuthServer(alice, "offline-listed", listed.mcpUrl), "alice");
     expect(withOffline.searchParams.get("scope")?.split(" ")).toContain("offline_access");
     const unlisted = await startFixture({ offlineAccess: false });
     fixtures.push(unlisted);
-    const without = await connect(alice, addOAuthServer(alice, "offline-unlisted", unlisted.mcpUrl), "alice");
+    const without = await connect(alice, await addOAuthServer(alice, "offline-unlisted", unlisted.mcpUrl), "alice");
     expect(without.searchParams.get("scope")?.split(" ")).not.toContain("offline_access");
     expect(without.searchParams.get("scope")?.split(" ")).toContain("mcp:tools");
   });
 
   it("disconnect revokes at the AS and forgets", async () => {
     const x = await fixture();
-    const server = addOAuthServer(alice, "revocable", x.mcpUrl);
+    const server = await addOAuthServer(alice, "revocable", x.mcpUrl);
     newPool();
     await connect(alice, server, "alice");
     const result = await disconnect(deps, alice.id, server);
@@ -233,7 +233,7 @@ describe("per-user OAuth in the pool", () => {
 
   it("refuses plain-http OAuth endpoints unless loopback http is allowed", async () => {
     const x = await fixture();
-    const server = addOAuthServer(alice, "strict", x.mcpUrl);
+    const server = await addOAuthServer(alice, "strict", x.mcpUrl);
     const strict = testDeps({ policy: { allowLoopbackHttp: false } });
     await expect(beginAuthorization(strict, alice.id, server)).rejects.toMatchObject({ code: "insecure_url" });
   });

@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe("OAuth redirect URI per request origin", () => {
   it("comes back to the loopback address the Connect started from, and registers again for another one", async () => {
-    const server = addOAuthServer(alice, "loopback", fixture.mcpUrl);
+    const server = await addOAuthServer(alice, "loopback", fixture.mcpUrl);
 
     const fromLoopbackIp = depsForOrigin(testDeps(), oauthRequestOrigin(arrivedAt("127.0.0.1:3111")));
     expect(fromLoopbackIp.redirectUrl).toBe("http://127.0.0.1:3111/api/oauth/callback");

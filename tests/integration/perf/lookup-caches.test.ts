@@ -36,32 +36,32 @@ beforeAll(async () => {
   owner = await person("owner@example.com");
   member = await person("member@example.com");
   outsider = await person("outsider@example.com");
-  teamId = team(owner, "Cache Team");
-  slug = getWorkspaceById(getDb(), teamId)!.slug!;
-  upsertMembership(getDb(), { workspaceId: teamId, userId: member.id, role: "member" });
+  teamId = await team(owner, "Cache Team");
+  slug = (await getWorkspaceById(getDb(), teamId))!.slug!;
+  await upsertMembership(getDb(), { workspaceId: teamId, userId: member.id, role: "member" });
 });
 afterAll(() => removeTempDataDir(dir));
 
 describe("session cache", () => {
   it("a cached session stops counting at once when it is ended or its user is disabled", async () => {
     const db = getDb();
-    const one = startSession(db, member.id);
-    const two = startSession(db, member.id);
-    expect(resolveSession(db, one)).toBe(member.id);
-    expect(resolveSession(db, one)).toBe(member.id); // served from the cache
-    endOneSession(db, one);
-    expect(resolveSession(db, one)).toBeNull();
-    expect(resolveSession(db, two)).toBe(member.id);
-    setUserDisabled(db, member.id, new Date());
-    expect(resolveSession(db, two)).toBeNull();
-    setUserDisabled(db, member.id, null);
-    expect(resolveSession(db, two)).toBe(member.id);
+    const one = await startSession(db, member.id);
+    const two = await startSession(db, member.id);
+    expect(await resolveSession(db, one)).toBe(member.id);
+    expect(await resolveSession(db, one)).toBe(member.id); // served from the cache
+    await endOneSession(db, one);
+    expect(await resolveSession(db, one)).toBeNull();
+    expect(await resolveSession(db, two)).toBe(member.id);
+    await setUserDisabled(db, member.id, new Date());
+    expect(await resolveSession(db, two)).toBeNull();
+    await setUserDisabled(db, member.id, null);
+    expect(await resolveSession(db, two)).toBe(member.id);
   });
 
   it("a write by another connection (another process) is seen within the data_version interval", async () => {
     const db = getDb();
-    const sid = startSession(db, owner.id);
-    expect(resolveSession(db, sid)).toBe(owner.id);
+    const sid = await startSession(db, owner.id);
+    expect(await resolveSession(db, sid)).toBe(owner.id);
     const other = new Database(path.join(dir, "switchboard.db"));
     try {
       other.prepare("UPDATE sessions SET ended_at = ? WHERE id = ?").run(Math.floor(Date.now() / 1000), sid);
@@ -70,78 +70,80 @@ describe("session cache", () => {
     }
     // The stamp reads SQLite's data_version at most every DATA_VERSION_TTL_MS (db/generation.ts).
     await new Promise((resolve) => setTimeout(resolve, DATA_VERSION_TTL_MS + 10));
-    expect(resolveSession(db, sid)).toBeNull();
+    expect(await resolveSession(db, sid)).toBeNull();
   });
 });
 
 describe("workspace cache", () => {
   it("a removed member loses the workspace on the next lookup; an outsider never gets a member's entry", async () => {
     const db = getDb();
-    expect(membershipOf(db, member.id, { slug })?.role).toBe("member");
-    expect(membershipOf(db, owner.id, { slug })?.role).toBe("owner");
+    expect((await membershipOf(db, member.id, { slug }))?.role).toBe("member");
+    expect((await membershipOf(db, owner.id, { slug }))?.role).toBe("owner");
     // Same slug, same moment, another user: not a member, whatever the cache holds for others.
-    expect(membershipOf(db, outsider.id, { slug })).toBeNull();
+    expect(await membershipOf(db, outsider.id, { slug })).toBeNull();
     const generation = generationOf(db);
-    expect(membershipOf(db, member.id, { slug })?.role).toBe("member");
+    expect((await membershipOf(db, member.id, { slug }))?.role).toBe("member");
     expect(generationOf(db)).toBe(generation); // a lookup is not a change
-    await removeMember(db, actorIn(owner, teamId), member.id, recordingEffects(new McpPool()).effects);
-    expect(membershipOf(db, member.id, { slug })).toBeNull();
-    upsertMembership(db, { workspaceId: teamId, userId: member.id, role: "admin" });
-    expect(membershipOf(db, member.id, { slug })?.role).toBe("admin");
+    await removeMember(db, await actorIn(owner, teamId), member.id, recordingEffects(new McpPool()).effects);
+    expect(await membershipOf(db, member.id, { slug })).toBeNull();
+    await upsertMembership(db, { workspaceId: teamId, userId: member.id, role: "admin" });
+    expect((await membershipOf(db, member.id, { slug }))?.role).toBe("admin");
   });
 });
 
 describe("server definition cache", () => {
-  it("each member gets their own per-member values, and edits, credentials and deletes are seen at once", () => {
+  it("each member gets their own per-member values, and edits, credentials and deletes are seen at once", async () => {
     const db = getDb();
-    const ownerActor = actorIn(owner, teamId);
-    const record = addServer(db, ownerActor, {
+    const ownerActor = await actorIn(owner, teamId);
+    const record = await addServer(db, ownerActor, {
       name: "keyed",
       config: { url: "https://mcp.example.com/mcp", headers: { "X-Api-Key": "team-default", "X-Fixed": "shared-secret" } },
       memberKeys: ["headers.X-Api-Key"],
     });
     const asOwner = { id: owner.id, workspaceId: teamId };
     const asMember = { id: member.id, workspaceId: teamId };
-    setMemberValues(db, ownerActor, record.id, { "headers.X-Api-Key": "owner-key" });
-    setMemberValues(db, actorIn(member, teamId), record.id, { "headers.X-Api-Key": "member-key" });
+    await setMemberValues(db, ownerActor, record.id, { "headers.X-Api-Key": "owner-key" });
+    await setMemberValues(db, await actorIn(member, teamId), record.id, { "headers.X-Api-Key": "member-key" });
 
-    const ownerDefinition = cachedServerDefinition(db, asOwner, record.id);
-    const memberDefinition = cachedServerDefinition(db, asMember, record.id);
+    const ownerDefinition = await cachedServerDefinition(db, asOwner, record.id);
+    const memberDefinition = await cachedServerDefinition(db, asMember, record.id);
     expect(ownerDefinition.config.headers).toEqual({ "X-Api-Key": "owner-key", "X-Fixed": "shared-secret" });
     expect(memberDefinition.config.headers).toEqual({ "X-Api-Key": "member-key", "X-Fixed": "shared-secret" });
     // Cached: the same object again, still each user's own.
-    expect(cachedServerDefinition(db, asMember, record.id)).toBe(memberDefinition);
-    expect(cachedServerDefinitions(db, asOwner).find((s) => s.id === record.id)?.config.headers?.["X-Api-Key"]).toBe("owner-key");
-    expect(cachedServerDefinitions(db, asMember).find((s) => s.id === record.id)?.config.headers?.["X-Api-Key"]).toBe("member-key");
+    expect(await cachedServerDefinition(db, asMember, record.id)).toBe(memberDefinition);
+    expect((await cachedServerDefinitions(db, asOwner)).find((s) => s.id === record.id)?.config.headers?.["X-Api-Key"]).toBe("owner-key");
+    expect((await cachedServerDefinitions(db, asMember)).find((s) => s.id === record.id)?.config.headers?.["X-Api-Key"]).toBe("member-key");
     // Another workspace's caller does not reach the server through anyone's entry.
-    expect(() => cachedServerDefinition(db, { id: outsider.id, workspaceId: outsider.personalWorkspaceId }, record.id)).toThrow(
+    await expect(cachedServerDefinition(db, { id: outsider.id, workspaceId: outsider.personalWorkspaceId }, record.id)).rejects.toThrow(
       /No such server/,
     );
 
     // A member changes their own value: seen on their next call, the owner's unchanged.
-    setMemberValues(db, actorIn(member, teamId), record.id, { "headers.X-Api-Key": "member-key-2" });
-    expect(cachedServerDefinition(db, asMember, record.id).config.headers?.["X-Api-Key"]).toBe("member-key-2");
-    expect(cachedServerDefinition(db, asOwner, record.id).config.headers?.["X-Api-Key"]).toBe("owner-key");
+    await setMemberValues(db, await actorIn(member, teamId), record.id, { "headers.X-Api-Key": "member-key-2" });
+    expect((await cachedServerDefinition(db, asMember, record.id)).config.headers?.["X-Api-Key"]).toBe("member-key-2");
+    expect((await cachedServerDefinition(db, asOwner, record.id)).config.headers?.["X-Api-Key"]).toBe("owner-key");
 
     // The owner edits the server (a new path on the same origin, so the masked secrets stay): every
     // member's next definition has the new URL.
-    changeServer(db, ownerActor, record.id, {
+    await changeServer(db, ownerActor, record.id, {
       config: { url: "https://mcp.example.com/v2/mcp", headers: { "X-Api-Key": "********", "X-Fixed": "********" } },
     });
-    expect(cachedServerDefinition(db, asMember, record.id).config.url).toBe("https://mcp.example.com/v2/mcp");
-    expect(cachedServerDefinitions(db, asOwner).find((s) => s.id === record.id)?.config.url).toBe("https://mcp.example.com/v2/mcp");
+    expect((await cachedServerDefinition(db, asMember, record.id)).config.url).toBe("https://mcp.example.com/v2/mcp");
+    expect((await cachedServerDefinitions(db, asOwner)).find((s) => s.id === record.id)?.config.url).toBe("https://mcp.example.com/v2/mcp");
 
     // Deleted: a 404 on the next lookup, and gone from the list.
-    removeServer(db, ownerActor, record.id);
-    expect(() => cachedServerDefinition(db, asMember, record.id)).toThrow(/No such server/);
-    expect(cachedServerDefinitions(db, asMember).some((s) => s.id === record.id)).toBe(false);
+    await removeServer(db, ownerActor, record.id);
+    await expect(cachedServerDefinition(db, asMember, record.id)).rejects.toThrow(/No such server/);
+    expect((await cachedServerDefinitions(db, asMember)).some((s) => s.id === record.id)).toBe(false);
   });
 });
 
 describe("stored credential cache (OAuth tokens, read before every MCP request)", () => {
   it("each user reads only their own value, and a refresh or a disconnect is seen at once", async () => {
     const store = createSqliteStore(getDb(), instanceKey());
-    const server = addServer(getDb(), actorIn(owner, teamId), { name: "oauth", config: { url: "https://oauth.example.com/mcp" } }).id;
+    const server = (
+      await addServer(getDb(), await actorIn(owner, teamId), { name: "oauth", config: { url: "https://oauth.example.com/mcp" } })
+    ).id;
     const a = { userId: owner.id, serverId: server };
     const b = { userId: member.id, serverId: server };
     await store.set(a, "tokens", "owner-token");

@@ -38,7 +38,7 @@ beforeAll(async () => {
     name: who.name,
     isAdmin: true,
     workspaceId: who.personalWorkspaceId,
-    sessionId: startSession(getDb(), who.id),
+    sessionId: await startSession(getDb(), who.id),
   } as SessionUser;
   trace.setGlobalTracerProvider(provider);
   setTracingOn(true);
@@ -68,7 +68,7 @@ async function callOnce() {
 
 describe("content capture", () => {
   it("is off by default: the span has no argument or result", async () => {
-    expect(telemetrySettings()).toEqual({ captureContent: false });
+    expect(await telemetrySettings()).toEqual({ captureContent: false });
     const attributes = await callOnce();
     expect(Object.keys(attributes).filter((k) => k.startsWith("gen_ai.tool.call."))).toEqual([]);
     expect(JSON.stringify(attributes)).not.toContain("hello");
@@ -80,11 +80,13 @@ describe("content capture", () => {
       .set({ authenticatedAt: new Date(Date.now() - 11 * 60_000) })
       .where(eq(sessions.id, admin.sessionId))
       .run();
-    expect(() => setTelemetrySettings(admin, { captureContent: true })).toThrow(expect.objectContaining({ code: "auth.reauth_required" }));
-    expect(telemetrySettings().captureContent).toBe(false);
+    await expect(setTelemetrySettings(admin, { captureContent: true })).rejects.toThrow(
+      expect.objectContaining({ code: "auth.reauth_required" }),
+    );
+    expect((await telemetrySettings()).captureContent).toBe(false);
     getDb().update(sessions).set({ authenticatedAt: new Date() }).where(eq(sessions.id, admin.sessionId)).run();
-    expect(setTelemetrySettings(admin, { captureContent: true })).toEqual({ captureContent: true });
-    expect(listRecentAudit(getDb()).find((e) => e.action === "instance.telemetry_capture")).toMatchObject({ actorId: admin.id });
+    expect(await setTelemetrySettings(admin, { captureContent: true })).toEqual({ captureContent: true });
+    expect((await listRecentAudit(getDb())).find((e) => e.action === "instance.telemetry_capture")).toMatchObject({ actorId: admin.id });
 
     const attributes = await callOnce();
     expect(attributes["gen_ai.tool.call.arguments"]).toContain("hello");
@@ -92,7 +94,7 @@ describe("content capture", () => {
     expect(JSON.stringify(attributes)).not.toContain(SERVER_SECRET);
     expect(JSON.stringify(attributes)).not.toContain(KEY_SHAPED);
 
-    setTelemetrySettings(admin, { captureContent: false });
+    await setTelemetrySettings(admin, { captureContent: false });
     expect(Object.keys(await callOnce()).filter((k) => k.startsWith("gen_ai.tool.call."))).toEqual([]);
   });
 });

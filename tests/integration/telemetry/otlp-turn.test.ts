@@ -106,7 +106,7 @@ async function spansNamed(name: string, count = 1): Promise<ReceivedSpan[]> {
 
 describe("telemetry of one chat turn", () => {
   it("exports HTTP → turn → model call → tool call spans with their attributes, and no secret", async () => {
-    const { user, chat, servers } = newUserWithChat({
+    const { user, chat, servers } = await newUserWithChat({
       remote: { url: tapUrl, headers: { "X-Api-Key": CANARY } },
       local: { command: process.execPath, args: [EVERYTHING], env: { CANARY_TOKEN: CANARY } },
     });
@@ -114,7 +114,7 @@ describe("telemetry of one chat turn", () => {
       [servers[0], "echo"],
       [servers[1], "get-env"],
     ] as const)
-      setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: tool, policy: "allow" });
+      await setToolPolicy(getDb(), user.id, { serverId: server.id, toolName: tool, policy: "allow" });
     const handler = route(async (_request: Request) => {
       await runTurn({
         pool,

@@ -39,7 +39,7 @@ let receiver: OtlpReceiver;
 let llm: ScriptedLlm;
 let dir = "";
 let userId = "";
-let server: ReturnType<typeof toServerDefinition>;
+let server: Awaited<ReturnType<typeof toServerDefinition>>;
 
 beforeAll(async () => {
   dir = useTempDataDir();
@@ -54,11 +54,11 @@ beforeAll(async () => {
   expect(await startTelemetry()).toBe(true);
 
   const db = getDb();
-  const user = createUserWithWorkspace(db, { email: "tracer@example.com", name: "Tracer", passwordHash: "x" })!;
+  const user = (await createUserWithWorkspace(db, { email: "tracer@example.com", name: "Tracer", passwordHash: "x" }))!;
   userId = user.id;
-  const workspaceId = getPersonalWorkspaceId(db, user.id)!;
-  const actor = { id: user.id, workspaceId, role: "owner", workspace: getWorkspaceById(db, workspaceId)! } as WorkspaceActor;
-  setWorkspaceModel(db, actor, {
+  const workspaceId = (await getPersonalWorkspaceId(db, user.id))!;
+  const actor = { id: user.id, workspaceId, role: "owner", workspace: (await getWorkspaceById(db, workspaceId))! } as WorkspaceActor;
+  await setWorkspaceModel(db, actor, {
     provider: "openai-compatible",
     model: "scripted",
     baseUrl: llm.baseUrl,
@@ -73,8 +73,8 @@ beforeAll(async () => {
     },
     "everything",
   );
-  server = toServerDefinition(db, createServer(db, { workspaceId, name: "everything", config, createdBy: user.id }));
-  updateServerTrust(db, server.id, { trusted: true }, user.id);
+  server = await toServerDefinition(db, await createServer(db, { workspaceId, name: "everything", config, createdBy: user.id }));
+  await updateServerTrust(db, server.id, { trusted: true }, user.id);
 });
 
 afterAll(async () => {

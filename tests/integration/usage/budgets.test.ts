@@ -34,11 +34,11 @@ beforeAll(async () => {
   process.env.SWITCHBOARD_ALLOWED_HOSTS = "127.0.0.1";
   llm = await startScriptedLlm();
   const db = getDb();
-  const owner = createUserWithWorkspace(db, { email: "owner@example.com", name: "Owner", passwordHash: "x" })!;
-  const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
+  const owner = (await createUserWithWorkspace(db, { email: "owner@example.com", name: "Owner", passwordHash: "x" }))!;
+  const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: owner.id });
   teamId = team.id;
   const actor = { id: owner.id, workspaceId: teamId, role: "owner", workspace: team } as WorkspaceActor;
-  setWorkspaceModel(db, actor, {
+  await setWorkspaceModel(db, actor, {
     provider: "openai-compatible",
     model: "scripted",
     baseUrl: llm.baseUrl,
@@ -53,17 +53,17 @@ afterAll(async () => {
 });
 
 /** A member of the team with a user budget of `tokens` a month. */
-function member(tokens: number) {
+async function member(tokens: number) {
   const db = getDb();
-  const user = createUserWithWorkspace(db, { email: `m-${Math.random()}@example.com`, name: "Member", passwordHash: "x" })!;
-  upsertMembership(db, { workspaceId: teamId, userId: user.id, role: "member" });
-  upsertBudget(db, { scope: "user", targetId: user.id, unit: "tokens", monthlyLimit: tokens, updatedBy: null });
+  const user = (await createUserWithWorkspace(db, { email: `m-${Math.random()}@example.com`, name: "Member", passwordHash: "x" }))!;
+  await upsertMembership(db, { workspaceId: teamId, userId: user.id, role: "member" });
+  await upsertBudget(db, { scope: "user", targetId: user.id, unit: "tokens", monthlyLimit: tokens, updatedBy: null });
   return { id: user.id, workspaceId: teamId };
 }
 
 /** One turn through the use case, its whole stream read as text. */
 async function turn(caller: { id: string; workspaceId: string }, text: string): Promise<string> {
-  const chat = createChat(getDb(), { ownerId: caller.id, workspaceId: teamId });
+  const chat = await createChat(getDb(), { ownerId: caller.id, workspaceId: teamId });
   const response = await chatTurnResponse(caller, { chatId: chat.id, message: { text, resources: [] } } as never);
   return readable(await response.text());
 }
@@ -92,7 +92,7 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
 
 describe("monthly budgets", () => {
   it("the turn after the budget is used up gets 429 usage.budget_exceeded with the reset date", async () => {
-    const caller = member(30);
+    const caller = await member(30);
     expect(await turn(caller, "one")).toContain("You said: one");
     expect(await turn(caller, "two")).toContain("You said: two"); // 30 of 30 tokens now
     const error = await refusal(turn(caller, "three"));
@@ -104,7 +104,7 @@ describe("monthly budgets", () => {
   }, 60_000);
 
   it("at 80% the chat's stream carries the warning; under it, none", async () => {
-    const caller = member(36);
+    const caller = await member(36);
     expect(await turn(caller, "first")).not.toContain("monthly budget");
     await turn(caller, "second"); // 30 of 36 tokens: 83%
     const third = await turn(caller, "third");
@@ -114,11 +114,11 @@ describe("monthly budgets", () => {
 
   it("a workspace budget refuses every member once used up", async () => {
     const db = getDb();
-    const caller = member(1_000_000);
-    upsertBudget(db, { scope: "workspace", targetId: teamId, unit: "cents", monthlyLimit: 1, updatedBy: null });
+    const caller = await member(1_000_000);
+    await upsertBudget(db, { scope: "workspace", targetId: teamId, unit: "cents", monthlyLimit: 1, updatedBy: null });
     try {
       // One cent of a $10/M-input model, recorded for someone else in the workspace.
-      recordModelUsage(db, {
+      await recordModelUsage(db, {
         userId: "someone",
         workspaceId: teamId,
         source: "chat",
@@ -131,16 +131,16 @@ describe("monthly budgets", () => {
       const error = await refusal(turn(caller, "blocked"));
       expect(error.message).toContain("This workspace's monthly budget of $0.01 is used up");
     } finally {
-      upsertBudget(db, { scope: "workspace", targetId: teamId, unit: "cents", monthlyLimit: 1_000_000, updatedBy: null });
+      await upsertBudget(db, { scope: "workspace", targetId: teamId, unit: "cents", monthlyLimit: 1_000_000, updatedBy: null });
     }
   }, 60_000);
 
   it("a turn already running when the budget runs out finishes; the next one is refused", async () => {
-    const caller = member(20);
-    const chat = createChat(getDb(), { ownerId: caller.id, workspaceId: teamId });
+    const caller = await member(20);
+    const chat = await createChat(getDb(), { ownerId: caller.id, workspaceId: teamId });
     const running = await chatTurnResponse(caller, { chatId: chat.id, message: { text: "[[slow]]", resources: [] } } as never);
     // Meanwhile the budget is used up elsewhere.
-    recordModelUsage(getDb(), {
+    await recordModelUsage(getDb(), {
       userId: caller.id,
       workspaceId: teamId,
       source: "chat",

@@ -32,7 +32,7 @@ let llm: ScriptedLlm;
 let dir = "";
 const host = new SamplingHost();
 // Wired as lib/runtime/engine.ts wires the app's pool.
-const pool = new McpPool({ onSampling: host.provider, onRequestEnd: (event) => recordMcpRequest(getDb(), event) });
+const pool = new McpPool({ onSampling: host.provider, onRequestEnd: async (event) => await recordMcpRequest(getDb(), event) });
 const people = { owner: "", member: "" };
 let teamId = "";
 
@@ -42,14 +42,14 @@ beforeAll(async () => {
   process.env.SWITCHBOARD_ALLOWED_HOSTS = "127.0.0.1";
   llm = await startScriptedLlm();
   const db = getDb();
-  const person = (name: string) => createUserWithWorkspace(db, { email: `${name}@example.com`, name, passwordHash: "x" })!.id;
-  people.owner = person("owner");
-  const team = createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: people.owner });
+  const person = async (name: string) => (await createUserWithWorkspace(db, { email: `${name}@example.com`, name, passwordHash: "x" }))!.id;
+  people.owner = await person("owner");
+  const team = await createTeamWorkspace(db, { name: "Team", slug: "team", ownerId: people.owner });
   teamId = team.id;
-  people.member = person("member");
-  upsertMembership(db, { workspaceId: teamId, userId: people.member, role: "member" });
+  people.member = await person("member");
+  await upsertMembership(db, { workspaceId: teamId, userId: people.member, role: "member" });
   const owner = { id: people.owner, workspaceId: teamId, role: "owner", workspace: team } as WorkspaceActor;
-  setWorkspaceModel(db, owner, {
+  await setWorkspaceModel(db, owner, {
     provider: "openai-compatible",
     model: "scripted",
     baseUrl: llm.baseUrl,
@@ -63,17 +63,20 @@ afterAll(async () => {
   removeTempDataDir(dir);
 });
 
-function everything(name: string) {
+async function everything(name: string) {
   const config = parseServerConfig({ command: process.execPath, args: [EVERYTHING, "stdio"], sampling: { review: false } }, name);
-  const server = toServerDefinition(getDb(), createServer(getDb(), { workspaceId: teamId, name, config, createdBy: people.owner }));
-  updateServerTrust(getDb(), server.id, { trusted: true }, people.owner);
+  const server = await toServerDefinition(
+    getDb(),
+    await createServer(getDb(), { workspaceId: teamId, name, config, createdBy: people.owner }),
+  );
+  await updateServerTrust(getDb(), server.id, { trusted: true }, people.owner);
   return server;
 }
 
-async function turn(userId: string, server: ReturnType<typeof everything>, text: string) {
-  const chat = createChat(getDb(), { ownerId: userId, workspaceId: teamId });
+async function turn(userId: string, server: Awaited<ReturnType<typeof everything>>, text: string) {
+  const chat = await createChat(getDb(), { ownerId: userId, workspaceId: teamId });
   await runTurn({ pool, llm, userId, workspaceId: teamId, chatId: chat.id, servers: [server], request: say(text) });
-  flushUsage(getDb());
+  await flushUsage(getDb());
   return chat.id;
 }
 
@@ -81,7 +84,7 @@ const modelRows = (chatId: string) => getDb().select().from(usageModelRequests).
 
 describe("usage records", () => {
   it("a turn with two tool calls records its two model requests (tokens as reported, priced) and two MCP rows", async () => {
-    upsertPrice(getDb(), {
+    await upsertPrice(getDb(), {
       scope: INSTANCE_SCOPE,
       provider: "openai-compatible",
       model: "scripted",
@@ -90,7 +93,7 @@ describe("usage records", () => {
       cachedMicrosPerM: 500_000,
       updatedBy: null,
     });
-    const server = everything("tools");
+    const server = await everything("tools");
     const chatId = await turn(people.member, server, 'both [[call:echo {"message":"one"}]] [[call:echo {"message":"two"}]]');
 
     const models = modelRows(chatId);
@@ -131,9 +134,9 @@ describe("usage records", () => {
   }, 60_000);
 
   it("a price change leaves the costs already recorded as they were", async () => {
-    const server = everything("pricing");
+    const server = await everything("pricing");
     const before = await turn(people.owner, server, "hello");
-    upsertPrice(getDb(), {
+    await upsertPrice(getDb(), {
       scope: INSTANCE_SCOPE,
       provider: "openai-compatible",
       model: "scripted",
@@ -148,12 +151,12 @@ describe("usage records", () => {
   }, 60_000);
 
   it("sampling records its own model request, without a chat", async () => {
-    const server = everything("sampler");
+    const server = await everything("sampler");
     const outcome = await pool
       .session(people.member, server)
       .callTool("trigger-sampling-request", { prompt: "six times seven?", maxTokens: 50 });
     expect(outcome.isError).toBe(false);
-    flushUsage(getDb());
+    await flushUsage(getDb());
     const rows = getDb().select().from(usageModelRequests).where(eq(usageModelRequests.source, "sampling")).all();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -169,18 +172,18 @@ describe("usage records", () => {
   }, 60_000);
 
   it("resource reads and failed tool calls are recorded with their kind and outcome", async () => {
-    const server = everything("kinds");
+    const server = await everything("kinds");
     const session = pool.session(people.owner, server);
     await session.readResource("demo://resource/static/document/architecture.md").catch(() => undefined);
     const failed = await session.callTool("no-such-tool", {});
     expect(failed.isError).toBe(true);
-    flushUsage(getDb());
+    await flushUsage(getDb());
     const rows = getDb().select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, server.id)).all();
     expect(rows.find((r) => r.kind === "resource")?.name).toBe("demo://resource/static/document/architecture.md");
     expect(rows.find((r) => r.kind === "tool")).toMatchObject({ name: "no-such-tool", outcome: "protocol_error" });
   }, 60_000);
 
-  it("the aggregates by day, member, model, server and tool match the rows", () => {
+  it("the aggregates by day, member, model, server and tool match the rows", async () => {
     const db = getDb();
     const day = new Date().toISOString().slice(0, 10);
     const scope: UsageScope = { from: day, to: day, workspaceId: teamId };
@@ -188,7 +191,7 @@ describe("usage records", () => {
     const calls = db.select().from(usageMcpRequests).where(eq(usageMcpRequests.workspaceId, teamId)).all();
     const sum = <T>(rows: T[], f: (r: T) => number) => rows.reduce((a, r) => a + f(r), 0);
 
-    const [today] = usageByDay(db, scope);
+    const [today] = await usageByDay(db, scope);
     expect(today).toMatchObject({
       day,
       inputTokens: sum(models, (r) => r.inputTokens),
@@ -198,7 +201,7 @@ describe("usage records", () => {
       mcpCalls: calls.length,
       mcpErrors: calls.filter((c) => c.outcome !== "ok").length,
     });
-    const byMember = usageByMember(db, scope);
+    const byMember = await usageByMember(db, scope);
     for (const userId of [people.owner, people.member]) {
       const mine = models.filter((r) => r.userId === userId);
       expect(byMember.find((m) => m.userId === userId)).toMatchObject({
@@ -207,7 +210,7 @@ describe("usage records", () => {
         mcpCalls: calls.filter((c) => c.userId === userId).length,
       });
     }
-    expect(usageByModel(db, scope)).toEqual([
+    expect(await usageByModel(db, scope)).toEqual([
       expect.objectContaining({
         provider: "openai-compatible",
         model: "scripted",
@@ -215,7 +218,7 @@ describe("usage records", () => {
         outputTokens: sum(models, (r) => r.outputTokens),
       }),
     ]);
-    const byServer = usageByServer(db, scope);
+    const byServer = await usageByServer(db, scope);
     for (const serverId of new Set(calls.map((c) => c.serverId))) {
       const mine = calls.filter((c) => c.serverId === serverId);
       expect(byServer.find((s) => s.serverId === serverId)).toMatchObject({
@@ -224,14 +227,14 @@ describe("usage records", () => {
         durationMs: sum(mine, (c) => c.durationMs),
       });
     }
-    const echo = usageByTool(db, scope).find((t) => t.name === "tool:echo");
+    const echo = (await usageByTool(db, scope)).find((t) => t.name === "tool:echo");
     expect(echo?.calls).toBe(calls.filter((c) => c.name === "echo").length);
     // The person's own scope sees only their rows.
-    const own = usageByDay(db, { ...scope, userId: people.owner });
+    const own = await usageByDay(db, { ...scope, userId: people.owner });
     expect(own[0].modelCalls).toBe(models.filter((r) => r.userId === people.owner).length);
   });
 
-  it("retention removes rows older than SWITCHBOARD_USAGE_RETENTION_DAYS and keeps their daily sums", () => {
+  it("retention removes rows older than SWITCHBOARD_USAGE_RETENTION_DAYS and keeps their daily sums", async () => {
     const db = getDb();
     const old = new Date(Date.now() - 40 * 86_400_000);
     const oldDay = old.toISOString().slice(0, 10);
@@ -247,17 +250,17 @@ describe("usage records", () => {
       bytesIn: 1,
       bytesOut: 2,
     };
-    recordMcpRequest(db, event, old);
-    recordMcpRequest(db, event, old);
-    flushUsage(db);
+    await recordMcpRequest(db, event, old);
+    await recordMcpRequest(db, event, old);
+    await flushUsage(db);
     expect(db.select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, "gone")).all()).toHaveLength(2);
 
-    const pruned = applyUsageRetention(db, new Date(), { SWITCHBOARD_USAGE_RETENTION_DAYS: "30" });
+    const pruned = await applyUsageRetention(db, new Date(), { SWITCHBOARD_USAGE_RETENTION_DAYS: "30" });
     expect(pruned.mcp).toBe(2);
     expect(db.select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, "gone")).all()).toHaveLength(0);
     // Today's rows are within the retention and stay.
     expect(db.select().from(usageModelRequests).all().length).toBeGreaterThan(0);
-    const [sums] = usageByServer(db, { from: oldDay, to: oldDay, workspaceId: teamId });
+    const [sums] = await usageByServer(db, { from: oldDay, to: oldDay, workspaceId: teamId });
     expect(sums).toMatchObject({ serverId: "gone", calls: 2, durationMs: 14 });
     expect(db.select().from(usageDaily).where(eq(usageDaily.day, oldDay)).all()).toHaveLength(1);
   });

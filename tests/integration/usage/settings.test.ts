@@ -30,7 +30,7 @@ let member: Person;
 let teamId = "";
 
 /** A caller as `requireWorkspaceById` builds it. */
-function caller(who: Person, workspaceId: string, role: WorkspaceCaller["role"], isAdmin = false): WorkspaceCaller {
+async function caller(who: Person, workspaceId: string, role: WorkspaceCaller["role"], isAdmin = false): Promise<WorkspaceCaller> {
   return {
     id: who.id,
     email: who.email,
@@ -38,29 +38,29 @@ function caller(who: Person, workspaceId: string, role: WorkspaceCaller["role"],
     isAdmin,
     workspaceId,
     role,
-    workspace: getWorkspaceById(getDb(), workspaceId)!,
+    workspace: (await getWorkspaceById(getDb(), workspaceId))!,
   } as WorkspaceCaller;
 }
 
-const asAdmin = () => caller(admin, admin.personalWorkspaceId, "owner", true);
-const asOwner = () => caller(owner, teamId, "owner");
-const asMember = () => caller(member, teamId, "member");
+const asAdmin = async () => await caller(admin, admin.personalWorkspaceId, "owner", true);
+const asOwner = async () => await caller(owner, teamId, "owner");
+const asMember = async () => await caller(member, teamId, "member");
 const price = (body: Record<string, unknown>) => priceBodySchema.parse(body);
 const budget = (body: Record<string, unknown>) => budgetBodySchema.parse(body);
-const lastAudit = (action: string) => listRecentAudit(getDb()).find((e) => e.action === action);
+const lastAudit = async (action: string) => (await listRecentAudit(getDb())).find((e) => e.action === action);
 
 beforeAll(async () => {
   dir = useTempDataDir();
   admin = await person("admin@example.com"); // the first account: the instance administrator
   owner = await person("owner@example.com");
   member = await person("member@example.com");
-  teamId = createTeamWorkspace(getDb(), { name: "Team", slug: "team", ownerId: owner.id }).id;
-  upsertMembership(getDb(), { workspaceId: teamId, userId: member.id, role: "member" });
+  teamId = (await createTeamWorkspace(getDb(), { name: "Team", slug: "team", ownerId: owner.id })).id;
+  await upsertMembership(getDb(), { workspaceId: teamId, userId: member.id, role: "member" });
 });
 afterAll(() => removeTempDataDir(dir));
 
 describe("the price table", () => {
-  it("takes only a supported provider, a model id and amounts from 0 to 10,000", () => {
+  it("takes only a supported provider, a model id and amounts from 0 to 10,000", async () => {
     const ok = { scope: "instance", provider: "openai", model: "gpt-x", input: 1, output: 2 };
     expect(priceBodySchema.safeParse(ok).success).toBe(true);
     expect(priceBodySchema.safeParse({ ...ok, provider: "acme" }).success).toBe(false);
@@ -68,44 +68,54 @@ describe("the price table", () => {
     expect(priceBodySchema.safeParse({ ...ok, model: "gpt x" }).success).toBe(false);
     expect(priceBodySchema.safeParse({ ...ok, input: -1 }).success).toBe(false);
     expect(priceBodySchema.safeParse({ ...ok, output: 10_001 }).success).toBe(false);
-    expect(() => setPrice(asAdmin(), price({ scope: "instance", provider: "openai", model: "gpt-x", input: 1 }))).toThrow(
+    await expect(setPrice(await asAdmin(), price({ scope: "instance", provider: "openai", model: "gpt-x", input: 1 }))).rejects.toThrow(
       expect.objectContaining({ code: "request.invalid", field: "input" }),
     );
   });
 
-  it("the instance's is the administrators', a workspace's its owners' and admins'; each change audited", () => {
-    expect(() => setPrice(asOwner(), price({ scope: "instance", provider: "openai", model: "gpt-x", input: 1, output: 2 }))).toThrow(
-      expect.objectContaining({ code: "auth.forbidden" }),
-    );
-    expect(() => setPrice(asMember(), price({ scope: "workspace", provider: "openai", model: "gpt-x", input: 1, output: 2 }))).toThrow(
-      expect.objectContaining({ code: "auth.forbidden" }),
-    );
+  it("the instance's is the administrators', a workspace's its owners' and admins'; each change audited", async () => {
+    await expect(
+      setPrice(await asOwner(), price({ scope: "instance", provider: "openai", model: "gpt-x", input: 1, output: 2 })),
+    ).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+    await expect(
+      setPrice(await asMember(), price({ scope: "workspace", provider: "openai", model: "gpt-x", input: 1, output: 2 })),
+    ).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
 
-    const view = setPrice(
-      asAdmin(),
+    const view = await setPrice(
+      await asAdmin(),
       price({ scope: "instance", provider: "anthropic", model: "claude-x", input: 3, output: 15, cached: 0.3 }),
     );
     expect(view.instance).toEqual([
       expect.objectContaining({ provider: "anthropic", model: "claude-x", input: 3, output: 15, cached: 0.3 }),
     ]);
-    expect(lastAudit("usage.price_set")).toMatchObject({ actorId: admin.id, workspaceId: null, target: "anthropic/claude-x" });
+    expect(await lastAudit("usage.price_set")).toMatchObject({ actorId: admin.id, workspaceId: null, target: "anthropic/claude-x" });
 
-    const own = setPrice(asOwner(), price({ scope: "workspace", provider: "openai-compatible", model: "local", input: 0.5, output: 1 }));
+    const own = await setPrice(
+      await asOwner(),
+      price({ scope: "workspace", provider: "openai-compatible", model: "local", input: 0.5, output: 1 }),
+    );
     // Cached input defaults to the input price.
     expect(own.workspace).toEqual([expect.objectContaining({ model: "local", input: 0.5, output: 1, cached: 0.5 })]);
     expect(own.instance.map((p) => p.model)).toEqual(["claude-x"]);
-    expect(lastAudit("usage.price_set")).toMatchObject({ actorId: owner.id, workspaceId: teamId, target: "openai-compatible/local" });
+    expect(await lastAudit("usage.price_set")).toMatchObject({ actorId: owner.id, workspaceId: teamId, target: "openai-compatible/local" });
     // A member reads the tables, but may set neither.
-    expect(pricesView(asMember())).toMatchObject({ canSetInstance: false, canSetWorkspace: false, workspace: [expect.anything()] });
+    expect(await pricesView(await asMember())).toMatchObject({
+      canSetInstance: false,
+      canSetWorkspace: false,
+      workspace: [expect.anything()],
+    });
 
-    const removed = setPrice(asOwner(), price({ scope: "workspace", provider: "openai-compatible", model: "local", remove: true }));
+    const removed = await setPrice(
+      await asOwner(),
+      price({ scope: "workspace", provider: "openai-compatible", model: "local", remove: true }),
+    );
     expect(removed.workspace).toEqual([]);
-    expect(lastAudit("usage.price_removed")).toMatchObject({ actorId: owner.id, target: "openai-compatible/local" });
+    expect(await lastAudit("usage.price_removed")).toMatchObject({ actorId: owner.id, target: "openai-compatible/local" });
   });
 
-  it("an edit prices the requests recorded after it; costs recorded before keep theirs", () => {
-    const request = (at: Date) =>
-      recordModelUsage(
+  it("an edit prices the requests recorded after it; costs recorded before keep theirs", async () => {
+    const request = async (at: Date) =>
+      await recordModelUsage(
         getDb(),
         {
           userId: member.id,
@@ -119,13 +129,13 @@ describe("the price table", () => {
         },
         at,
       );
-    setPrice(asAdmin(), price({ scope: "instance", provider: "openai", model: "priced-model", input: 1, output: 2 }));
-    request(new Date(Date.now() - 1000));
-    setPrice(asAdmin(), price({ scope: "instance", provider: "openai", model: "priced-model", input: 10, output: 20 }));
-    request(new Date());
-    setPrice(asOwner(), price({ scope: "workspace", provider: "openai", model: "priced-model", input: 100, output: 200 }));
-    request(new Date(Date.now() + 1000));
-    flushUsage(getDb());
+    await setPrice(await asAdmin(), price({ scope: "instance", provider: "openai", model: "priced-model", input: 1, output: 2 }));
+    await request(new Date(Date.now() - 1000));
+    await setPrice(await asAdmin(), price({ scope: "instance", provider: "openai", model: "priced-model", input: 10, output: 20 }));
+    await request(new Date());
+    await setPrice(await asOwner(), price({ scope: "workspace", provider: "openai", model: "priced-model", input: 100, output: 200 }));
+    await request(new Date(Date.now() + 1000));
+    await flushUsage(getDb());
     const rows = getDb()
       .select()
       .from(usageModelRequests)
@@ -138,44 +148,44 @@ describe("the price table", () => {
 });
 
 describe("budgets", () => {
-  it("per user and the default are the administrators'; listed with their people; audited", () => {
-    expect(() => setBudget(asOwner(), budget({ scope: "user", targetId: member.id, unit: "tokens", monthlyLimit: 10 }))).toThrow(
-      expect.objectContaining({ code: "auth.forbidden" }),
-    );
-    expect(() => setBudget(asAdmin(), budget({ scope: "user", targetId: "no-such-user", unit: "tokens", monthlyLimit: 10 }))).toThrow(
-      expect.objectContaining({ code: "user.not_found" }),
-    );
+  it("per user and the default are the administrators'; listed with their people; audited", async () => {
+    await expect(
+      setBudget(await asOwner(), budget({ scope: "user", targetId: member.id, unit: "tokens", monthlyLimit: 10 })),
+    ).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+    await expect(
+      setBudget(await asAdmin(), budget({ scope: "user", targetId: "no-such-user", unit: "tokens", monthlyLimit: 10 })),
+    ).rejects.toThrow(expect.objectContaining({ code: "user.not_found" }));
     expect(budgetBodySchema.safeParse({ scope: "user", targetId: member.id, unit: "tokens", monthlyLimit: 0 }).success).toBe(false);
     expect(budgetBodySchema.safeParse({ scope: "user", targetId: member.id, unit: "euros", monthlyLimit: 5 }).success).toBe(false);
 
-    const view = setBudget(asAdmin(), budget({ scope: "user", targetId: member.id, unit: "cents", monthlyLimit: 2500 }));
+    const view = await setBudget(await asAdmin(), budget({ scope: "user", targetId: member.id, unit: "cents", monthlyLimit: 2500 }));
     expect(view.users).toEqual([expect.objectContaining({ targetId: member.id, email: member.email, unit: "cents", monthlyLimit: 2500 })]);
-    expect(lastAudit("usage.budget_set")).toMatchObject({ actorId: admin.id, target: member.id });
-    expect(lastAudit("usage.budget_set")?.detail).toMatchObject({ scope: "user", unit: "cents", monthlyLimit: 2500 });
+    expect(await lastAudit("usage.budget_set")).toMatchObject({ actorId: admin.id, target: member.id });
+    expect((await lastAudit("usage.budget_set"))?.detail).toMatchObject({ scope: "user", unit: "cents", monthlyLimit: 2500 });
     // The member's own budget is the one that applies to them, wherever they work.
-    expect(tightestBudget(getDb(), member.id, teamId)).toMatchObject({ scope: "user", unit: "cents", limit: 2500 });
+    expect(await tightestBudget(getDb(), member.id, teamId)).toMatchObject({ scope: "user", unit: "cents", limit: 2500 });
 
-    setBudget(asAdmin(), budget({ scope: "instance", unit: "tokens", monthlyLimit: 1_000_000 }));
-    expect(lastAudit("usage.budget_set")).toMatchObject({ target: "*" });
-    expect(tightestBudget(getDb(), owner.id, getPersonalWorkspaceId(getDb(), owner.id)!)).toMatchObject({
+    await setBudget(await asAdmin(), budget({ scope: "instance", unit: "tokens", monthlyLimit: 1_000_000 }));
+    expect(await lastAudit("usage.budget_set")).toMatchObject({ target: "*" });
+    expect(await tightestBudget(getDb(), owner.id, (await getPersonalWorkspaceId(getDb(), owner.id))!)).toMatchObject({
       scope: "instance",
       limit: 1_000_000,
     });
 
     // Only administrators see the list of users' budgets.
-    expect(budgetsView(asOwner()).users).toEqual([]);
-    const removed = setBudget(asAdmin(), budget({ scope: "user", targetId: member.id, unit: "cents", monthlyLimit: null }));
+    expect((await budgetsView(await asOwner())).users).toEqual([]);
+    const removed = await setBudget(await asAdmin(), budget({ scope: "user", targetId: member.id, unit: "cents", monthlyLimit: null }));
     expect(removed.users).toEqual([]);
-    expect(lastAudit("usage.budget_removed")).toMatchObject({ actorId: admin.id, target: member.id });
-    expect(tightestBudget(getDb(), member.id, teamId)).toMatchObject({ scope: "instance" });
+    expect(await lastAudit("usage.budget_removed")).toMatchObject({ actorId: admin.id, target: member.id });
+    expect(await tightestBudget(getDb(), member.id, teamId)).toMatchObject({ scope: "instance" });
   });
 
-  it("a workspace's is its owners' and admins', not its members'", () => {
-    expect(() => setBudget(asMember(), budget({ scope: "workspace", unit: "tokens", monthlyLimit: 10 }))).toThrow(
+  it("a workspace's is its owners' and admins', not its members'", async () => {
+    await expect(setBudget(await asMember(), budget({ scope: "workspace", unit: "tokens", monthlyLimit: 10 }))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
-    const view = setBudget(asOwner(), budget({ scope: "workspace", unit: "tokens", monthlyLimit: 5000 }));
+    const view = await setBudget(await asOwner(), budget({ scope: "workspace", unit: "tokens", monthlyLimit: 5000 }));
     expect(view.workspace).toMatchObject({ targetId: teamId, monthlyLimit: 5000 });
-    expect(lastAudit("usage.budget_set")).toMatchObject({ actorId: owner.id, workspaceId: teamId, target: teamId });
+    expect(await lastAudit("usage.budget_set")).toMatchObject({ actorId: owner.id, workspaceId: teamId, target: teamId });
   });
 });

@@ -24,10 +24,10 @@ beforeAll(() => {
 });
 afterAll(() => removeTempDataDir(dir));
 
-function user(tag: string) {
+async function user(tag: string) {
   const db = getDb();
-  const record = createUserWithWorkspace(db, { email: `${tag}-${Math.random()}@example.com`, name: tag, passwordHash: "x" })!;
-  return { id: record.id, sessionId: startSession(db, record.id) };
+  const record = (await createUserWithWorkspace(db, { email: `${tag}-${Math.random()}@example.com`, name: tag, passwordHash: "x" }))!;
+  return { id: record.id, sessionId: await startSession(db, record.id) };
 }
 
 /** Open a stream as `GET /api/events` does: a slot first, freed when the stream ends. */
@@ -50,7 +50,7 @@ async function refusal(caller: { id: string; sessionId: string }) {
 
 describe("event stream caps", () => {
   it("refuses the N+1th stream of one user with 429, and a closed stream frees its slot", async () => {
-    const alice = user("alice");
+    const alice = await user("alice");
     const streams = Array.from({ length: PER_USER }, () => open(alice));
     const refused = await refusal(alice);
     expect(refused).toMatchObject({ status: 429, body: { code: "quota.exceeded" } });
@@ -69,7 +69,7 @@ describe("event stream caps", () => {
   });
 
   it("a stream probe (once) holds no slot after it answered", async () => {
-    const carol = user("carol");
+    const carol = await user("carol");
     for (let i = 0; i < PER_USER * 3; i++) {
       const release = acquireEventStream(carol.id);
       const reader = openEventStream(carol, { once: true, onClose: release }).getReader();
@@ -80,9 +80,9 @@ describe("event stream caps", () => {
   });
 
   it("refuses past the instance's cap whoever asks, and the user who was refused keeps no slot", async () => {
-    const users = Array.from({ length: TOTAL }, (_, i) => user(`u${i}`));
+    const users = await Promise.all(Array.from({ length: TOTAL }, async (_, i) => await user(`u${i}`)));
     const streams = users.map(open);
-    const late = user("late");
+    const late = await user("late");
     const refused = await refusal(late);
     expect(refused).toMatchObject({ status: 429, body: { code: "quota.exceeded" } });
     expect(refused?.body.message).toContain("SWITCHBOARD_QUOTA_EVENT_STREAMS_TOTAL");

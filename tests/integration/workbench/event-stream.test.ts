@@ -23,14 +23,14 @@ beforeAll(() => {
 });
 afterAll(() => removeTempDataDir(dir));
 
-function user(tag: string) {
+async function user(tag: string) {
   const db = getDb();
-  const record = createUserWithWorkspace(db, { email: `${tag}-${Math.random()}@example.com`, name: tag, passwordHash: "x" })!;
-  return { id: record.id, workspaceId: getPersonalWorkspaceId(db, record.id)!, sessionId: startSession(db, record.id) };
+  const record = (await createUserWithWorkspace(db, { email: `${tag}-${Math.random()}@example.com`, name: tag, passwordHash: "x" }))!;
+  return { id: record.id, workspaceId: (await getPersonalWorkspaceId(db, record.id))!, sessionId: await startSession(db, record.id) };
 }
 
-function server(workspaceId: string, createdBy: string, name: string) {
-  return createServer(getDb(), { workspaceId, name, config: parseServerConfig({ url: "https://example.com/mcp" }, name), createdBy });
+async function server(workspaceId: string, createdBy: string, name: string) {
+  return await createServer(getDb(), { workspaceId, name, config: parseServerConfig({ url: "https://example.com/mcp" }, name), createdBy });
 }
 
 function status(userId: string, serverId: string, state: ServerStatus["state"]): ServerStatus {
@@ -67,12 +67,16 @@ async function read(stream: ReadableStream<Uint8Array>, until: (events: { name: 
 
 describe("GET /api/events stream", () => {
   it("delivers only the caller's own statuses of servers in their workspaces", async () => {
-    const alice = user("alice");
-    const bob = user("bob");
-    const mine = server(alice.workspaceId, alice.id, "mine");
-    const team = createTeamWorkspace(getDb(), { name: "Team", slug: `team-${Math.random().toString(36).slice(2, 8)}`, ownerId: bob.id });
-    const shared = server(team.id, bob.id, "shared");
-    upsertMembership(getDb(), { workspaceId: team.id, userId: alice.id, role: "member" });
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const mine = await server(alice.workspaceId, alice.id, "mine");
+    const team = await createTeamWorkspace(getDb(), {
+      name: "Team",
+      slug: `team-${Math.random().toString(36).slice(2, 8)}`,
+      ownerId: bob.id,
+    });
+    const shared = await server(team.id, bob.id, "shared");
+    await upsertMembership(getDb(), { workspaceId: team.id, userId: alice.id, role: "member" });
 
     const abort = new AbortController();
     const stream = openEventStream(alice, { signal: abort.signal });
@@ -86,7 +90,7 @@ describe("GET /api/events stream", () => {
     expect(events.filter((e) => e.name === "status").map((e) => (e.data as { serverId: string }).serverId)).toEqual([mine.id, shared.id]);
 
     // Removed from the team: its servers' events stop at once, her own still arrive.
-    deleteMembership(getDb(), { workspaceId: team.id, userId: alice.id });
+    await deleteMembership(getDb(), { workspaceId: team.id, userId: alice.id });
     const second = read(stream, (events) => events.length >= 1);
     publishStatus(status(alice.id, shared.id, "reconnecting"));
     publishStatus(status(alice.id, mine.id, "connected"));
@@ -102,9 +106,9 @@ describe("GET /api/events stream", () => {
   });
 
   it("ends when the session ends (sign-out), at the next heartbeat", async () => {
-    const carol = user("carol");
+    const carol = await user("carol");
     const stream = openEventStream(carol, { heartbeatMs: 30 });
-    endOneSession(getDb(), carol.sessionId);
+    await endOneSession(getDb(), carol.sessionId);
     const { ended } = await read(stream, () => false);
     expect(ended).toBe(true);
   });

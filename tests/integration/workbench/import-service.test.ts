@@ -19,10 +19,10 @@ beforeAll(() => {
 });
 afterAll(() => removeTempDataDir(dir));
 
-function actor(isAdmin: boolean) {
+async function actor(isAdmin: boolean) {
   const db = getDb();
-  const user = createUserWithWorkspace(db, { email: `i-${Math.random()}@example.com`, name: "I", passwordHash: "x" })!;
-  return { id: user.id, isAdmin, workspaceId: getPersonalWorkspaceId(db, user.id)! };
+  const user = (await createUserWithWorkspace(db, { email: `i-${Math.random()}@example.com`, name: "I", passwordHash: "x" }))!;
+  return { id: user.id, isAdmin, workspaceId: (await getPersonalWorkspaceId(db, user.id))! };
 }
 
 const text = JSON.stringify({
@@ -33,36 +33,36 @@ const text = JSON.stringify({
 });
 
 describe("import", () => {
-  it("previews without saving, masks secrets, and refuses stdio to a member", () => {
-    const member = actor(false);
-    const preview = previewImport(getDb(), member, { text });
+  it("previews without saving, masks secrets, and refuses stdio to a member", async () => {
+    const member = await actor(false);
+    const preview = await previewImport(getDb(), member, { text });
     expect(JSON.stringify(preview)).not.toMatch(/top-secret|env-secret/);
     expect(preview.servers.map((s) => [s.name, s.valid, s.needsConsent])).toEqual([
       ["remote", true, false],
       ["local", false, true],
     ]);
     expect(preview.servers[1].error).toMatch(/only instance administrators/);
-    expect(listServersByWorkspace(getDb(), member.workspaceId)).toHaveLength(0);
-    expect(() => confirmImport(getDb(), member, { text, confirm: ["local"] })).toThrow(AppError);
-    expect(listServersByWorkspace(getDb(), member.workspaceId)).toHaveLength(0);
+    expect(await listServersByWorkspace(getDb(), member.workspaceId)).toHaveLength(0);
+    await expect(confirmImport(getDb(), member, { text, confirm: ["local"] })).rejects.toThrow(AppError);
+    expect(await listServersByWorkspace(getDb(), member.workspaceId)).toHaveLength(0);
   });
 
-  it("shows an administrator the exact launch and creates what is confirmed", () => {
-    const admin = actor(true);
-    const preview = previewImport(getDb(), admin, { text });
+  it("shows an administrator the exact launch and creates what is confirmed", async () => {
+    const admin = await actor(true);
+    const preview = await previewImport(getDb(), admin, { text });
     expect(preview.servers[1]).toMatchObject({ valid: true, needsConsent: true });
     expect(preview.servers[1].launch).toContain("server.js --port 1");
-    const { created } = confirmImport(getDb(), admin, { text, confirm: ["remote", "local"] });
+    const { created } = await confirmImport(getDb(), admin, { text, confirm: ["remote", "local"] });
     expect(created).toHaveLength(2);
-    const stored = listServersByWorkspace(getDb(), admin.workspaceId);
+    const stored = await listServersByWorkspace(getDb(), admin.workspaceId);
     expect(stored.map((s) => s.name).sort()).toEqual(["local", "remote"]);
     const remote = stored.find((s) => s.name === "remote")!;
-    expect(readServerSecrets(getDb(), remote).headers).toEqual({ Authorization: "Bearer top-secret" });
+    expect((await readServerSecrets(getDb(), remote)).headers).toEqual({ Authorization: "Bearer top-secret" });
     // Importing again: the names are taken, so nothing more is saved.
-    expect(previewImport(getDb(), admin, { text }).servers.every((s) => !s.valid)).toBe(true);
-    expect(() => confirmImport(getDb(), admin, { text, confirm: ["remote"] })).toThrow(/already exists/);
+    expect((await previewImport(getDb(), admin, { text })).servers.every((s) => !s.valid)).toBe(true);
+    await expect(confirmImport(getDb(), admin, { text, confirm: ["remote"] })).rejects.toThrow(/already exists/);
 
-    const exported = exportWorkspaceServers(getDb(), admin, "yaml");
+    const exported = await exportWorkspaceServers(getDb(), admin, "yaml");
     expect(exported).not.toMatch(/top-secret|env-secret/);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax itself is under test.
     expect(exported).toContain("${input:remote.headers.Authorization}");

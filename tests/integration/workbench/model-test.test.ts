@@ -16,14 +16,14 @@ beforeAll(() => {
 });
 afterAll(() => removeTempDataDir(dir));
 
-function user() {
-  return createUserWithWorkspace(getDb(), { email: `m-${Math.random()}@example.com`, name: "M", passwordHash: "x" })!;
+async function user() {
+  return (await createUserWithWorkspace(getDb(), { email: `m-${Math.random()}@example.com`, name: "M", passwordHash: "x" }))!;
 }
 
 describe("testUserModel", () => {
   it("names SWITCHBOARD_ALLOWED_HOSTS when the base URL is a loopback address", async () => {
-    const u = user();
-    saveUserModelChoice(getDb(), u.id, { provider: "openai-compatible", model: "local", baseUrl: "http://127.0.0.1:9/v1" });
+    const u = await user();
+    await saveUserModelChoice(getDb(), u.id, { provider: "openai-compatible", model: "local", baseUrl: "http://127.0.0.1:9/v1" });
     const result = await testUserModel(getDb(), u.id);
     expect(result.ok).toBe(false);
     expect(result.message).toContain("127.0.0.1 is loopback");
@@ -34,7 +34,7 @@ describe("testUserModel", () => {
     const saved = { ...process.env };
     for (const key of ["SWITCHBOARD_LLM_PROVIDER", "SWITCHBOARD_LLM_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) delete process.env[key];
     try {
-      const result = await testUserModel(getDb(), user().id);
+      const result = await testUserModel(getDb(), (await user()).id);
       expect(result.ok).toBe(false);
       expect(result.message.length).toBeGreaterThan(0);
     } finally {

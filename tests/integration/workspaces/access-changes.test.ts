@@ -38,7 +38,7 @@ const cookies = new Map<string, string>();
 const WHEN_LOWERED = /^Your role in Acme was changed from admin to member by ada on \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\. /;
 
 async function sessionCookie(user: Person): Promise<string> {
-  const sid = startSession(getDb(), user.id);
+  const sid = await startSession(getDb(), user.id);
   const token = await encode({ token: { sub: user.id, sid }, secret: nextAuthSecret() });
   return `next-auth.session-token=${token}`;
 }
@@ -66,8 +66,8 @@ async function listServers(who: Person | null, slug = teamSlug) {
   return { status: response.status, ...((await response.json()) as { code?: string; message?: string }) };
 }
 
-function join(user: Person, role: "owner" | "admin" | "member") {
-  upsertMembership(getDb(), { workspaceId: teamId, userId: user.id, role });
+async function join(user: Person, role: "owner" | "admin" | "member") {
+  await upsertMembership(getDb(), { workspaceId: teamId, userId: user.id, role });
 }
 
 function listen(user: Person): LiveEvent[] {
@@ -82,8 +82,8 @@ beforeAll(async () => {
   bob = await person("bob@example.com");
   cleo = await person("cleo@example.com");
   stranger = await person("stranger@example.com");
-  teamId = team(ada, "Acme");
-  teamSlug = getWorkspaceById(getDb(), teamId)!.slug!;
+  teamId = await team(ada, "Acme");
+  teamSlug = (await getWorkspaceById(getDb(), teamId))!.slug!;
   for (const who of [ada, bob, cleo, stranger]) cookies.set(who.id, await sessionCookie(who));
 });
 afterAll(async () => {
@@ -93,10 +93,10 @@ afterAll(async () => {
 
 describe("access changes explained", () => {
   it("a removed member is told who removed them and when; a stranger still gets a plain 404", async () => {
-    join(bob, "member");
+    await join(bob, "member");
     expect(await listServers(bob)).toMatchObject({ status: 200 });
     const { effects } = recordingEffects(pool);
-    await removeMember(getDb(), actorIn(ada, teamId), bob.id, effects);
+    await removeMember(getDb(), await actorIn(ada, teamId), bob.id, effects);
 
     const refused = await listServers(bob);
     expect(refused).toMatchObject({ status: 403, code: "workspace.removed" });
@@ -108,12 +108,18 @@ describe("access changes explained", () => {
   });
 
   it("the membership use cases tell the person's open pages (removal, role change, joining)", async () => {
-    join(cleo, "admin");
+    await join(cleo, "admin");
     const events = listen(cleo);
     const others = listen(stranger);
     const { setMemberRole, removeWorkspaceMember } = await import("@/lib/use-cases/workspaces");
     // A real session, just signed in: a role change needs a recent sign-in (lib/auth/reauth.ts).
-    const owner = { ...actorIn(ada, teamId), email: ada.email, name: ada.name, isAdmin: true, sessionId: startSession(getDb(), ada.id) };
+    const owner = {
+      ...(await actorIn(ada, teamId)),
+      email: ada.email,
+      name: ada.name,
+      isAdmin: true,
+      sessionId: await startSession(getDb(), ada.id),
+    };
     await setMemberRole(owner, cleo.id, "admin"); // a promotion: the list changes, nothing to explain
     await setMemberRole(owner, cleo.id, "member");
     await removeWorkspaceMember(owner, cleo.id);
@@ -127,15 +133,15 @@ describe("access changes explained", () => {
       { type: "membership", workspaceId: teamId },
     ]);
     expect(others).toEqual([]);
-    join(cleo, "member"); // back, for the next test
+    await join(cleo, "member"); // back, for the next test
   });
 
   it("deleting a workspace tells every other member's open pages who deleted it and when", async () => {
     const { newWorkspace, removeWorkspace, myWorkspaces } = await import("@/lib/use-cases/workspaces");
-    const doomed = newWorkspace(ada.id, "Doomed");
-    upsertMembership(getDb(), { workspaceId: doomed.id, userId: bob.id, role: "member" });
+    const doomed = await newWorkspace(ada.id, "Doomed");
+    await upsertMembership(getDb(), { workspaceId: doomed.id, userId: bob.id, role: "member" });
     const [adaSees, bobSees, strangerSees] = [listen(ada), listen(bob), listen(stranger)];
-    const owner = { ...actorIn(ada, doomed.id), email: ada.email, name: ada.name, isAdmin: true, sessionId: "test" };
+    const owner = { ...(await actorIn(ada, doomed.id)), email: ada.email, name: ada.name, isAdmin: true, sessionId: "test" };
     await removeWorkspace(owner);
     expect(bobSees).toEqual([
       {
@@ -152,22 +158,22 @@ describe("access changes explained", () => {
     // The owner who deleted it only has their list refreshed; someone outside hears nothing.
     expect(adaSees).toEqual([{ type: "membership", workspaceId: doomed.id }]);
     expect(strangerSees).toEqual([]);
-    expect(myWorkspaces(bob.id).some((w) => w.id === doomed.id)).toBe(false);
+    expect((await myWorkspaces(bob.id)).some((w) => w.id === doomed.id)).toBe(false);
   });
 
   it("someone who left is told so, not that they were removed", async () => {
-    join(stranger, "member");
+    await join(stranger, "member");
     const { effects } = recordingEffects(pool);
-    await removeMember(getDb(), actorIn(stranger, teamId), stranger.id, effects);
+    await removeMember(getDb(), await actorIn(stranger, teamId), stranger.id, effects);
     const refused = await listServers(stranger);
     expect(refused).toMatchObject({ status: 403, code: "workspace.removed" });
     expect(refused.message).toMatch(/^You left Acme on /);
   });
 
   it("a demoted admin is told who changed their role; a member who never had it gets auth.forbidden", async () => {
-    join(bob, "admin");
+    await join(bob, "admin");
     const { effects } = recordingEffects(pool);
-    await changeMemberRole(getDb(), actorIn(ada, teamId), bob.id, "member", effects);
+    await changeMemberRole(getDb(), await actorIn(ada, teamId), bob.id, "member", effects);
     const { POST } = await import("@/app/api/servers/test/route");
     const attempt = async (who: Person) => {
       const body = JSON.stringify({ config: { url: "https://mcp.example.com/mcp" } });

@@ -58,12 +58,13 @@ beforeAll(async () => {
   admin = await person("admin@example.com");
   bob = await person("bob@example.com");
   carol = await person("carol@example.com");
-  acme = team(admin, "Acme");
+  acme = await team(admin, "Acme");
   for (const user of [bob, carol])
-    acceptInvitation(
+    await acceptInvitation(
       getDb(),
       user,
-      createInvitation(getDb(), actorIn(admin, acme), { email: user.email, role: "member" }, { baseUrl: "http://app.test" }).token,
+      (await createInvitation(getDb(), await actorIn(admin, acme), { email: user.email, role: "member" }, { baseUrl: "http://app.test" }))
+        .token,
     );
 });
 afterAll(async () => {
@@ -74,9 +75,9 @@ afterAll(async () => {
 
 /** Let the engine connect as `user` (it fails: the sites answer 404), so the sites record what it sent. */
 async function reach(user: Person) {
-  const record = getServerById(getDb(), { id: serverId, workspaceId: acme })!;
+  const record = (await getServerById(getDb(), { id: serverId, workspaceId: acme }))!;
   await pool.close(user.id, serverId);
-  await pool.discover(user.id, [definitionFor(getDb(), user.id, record)]);
+  await pool.discover(user.id, [await definitionFor(getDb(), user.id, record)]);
 }
 
 function config(url: string, values: { key: string; member: string; clientSecret: string }) {
@@ -89,14 +90,16 @@ function config(url: string, values: { key: string; member: string; clientSecret
 
 describe("a URL change never delivers a stored secret to the new origin", () => {
   it("the secrets reach the origin they were entered for", async () => {
-    serverId = addServer(getDb(), actorIn(admin, acme), {
-      name: "api",
-      config: config(oldSite.url, { key: HEADER_SECRET, member: "unused-default", clientSecret: CLIENT_SECRET }),
-      memberKeys: ["headers.x-member-key"],
-    }).id;
-    setMemberValues(getDb(), actorIn(bob, acme), serverId, { "headers.x-member-key": BOB_SECRET });
+    serverId = (
+      await addServer(getDb(), await actorIn(admin, acme), {
+        name: "api",
+        config: config(oldSite.url, { key: HEADER_SECRET, member: "unused-default", clientSecret: CLIENT_SECRET }),
+        memberKeys: ["headers.x-member-key"],
+      })
+    ).id;
+    await setMemberValues(getDb(), await actorIn(bob, acme), serverId, { "headers.x-member-key": BOB_SECRET });
     // Carol's value was stored before values carried their origin (a bare string).
-    putCredential(
+    await putCredential(
       getDb(),
       { userId: carol.id, serverId, kind: MEMBER_VALUES_KIND },
       { valueEnc: encrypt(JSON.stringify({ "headers.x-member-key": CAROL_SECRET }), instanceKey()), expiresAt: null },
@@ -107,30 +110,32 @@ describe("a URL change never delivers a stored secret to the new origin", () => 
     for (const secret of [HEADER_SECRET, BOB_SECRET, CAROL_SECRET]) expect(seen).toContain(secret);
   });
 
-  it("masked values sent back with a new address are refused, field by field", () => {
-    const edit = (clientSecret: string, key: string) =>
-      changeServer(getDb(), actorIn(admin, acme), serverId, { config: config(newSite.url, { key, member: "x", clientSecret }) });
-    expect(() => edit(SECRET_MASK, SECRET_MASK)).toThrow(
+  it("masked values sent back with a new address are refused, field by field", async () => {
+    const edit = async (clientSecret: string, key: string) =>
+      await changeServer(getDb(), await actorIn(admin, acme), serverId, {
+        config: config(newSite.url, { key, member: "x", clientSecret }),
+      });
+    await expect(edit(SECRET_MASK, SECRET_MASK)).rejects.toThrow(
       expect.objectContaining({
         code: "server.secret_moved",
         field: "config.headers.x-api-key",
         message: expect.stringMatching(/enter the API key again for the new address/),
       }),
     );
-    expect(() => edit(SECRET_MASK, "new-key-for-new-site")).toThrow(
+    await expect(edit(SECRET_MASK, "new-key-for-new-site")).rejects.toThrow(
       expect.objectContaining({ code: "server.secret_moved", field: "config.oauth.client_secret" }),
     );
     // Same origin, another path: the masks keep their values, as before.
     const samePlace = oldSite.url.replace("/mcp", "/v2/mcp");
-    changeServer(getDb(), actorIn(admin, acme), serverId, {
+    await changeServer(getDb(), await actorIn(admin, acme), serverId, {
       config: config(samePlace, { key: SECRET_MASK, member: SECRET_MASK, clientSecret: SECRET_MASK }),
     });
-    const record = getServerById(getDb(), { id: serverId, workspaceId: acme })!;
-    expect(definitionFor(getDb(), admin.id, record).config.headers?.["x-api-key"]).toBe(HEADER_SECRET);
+    const record = (await getServerById(getDb(), { id: serverId, workspaceId: acme }))!;
+    expect((await definitionFor(getDb(), admin.id, record)).config.headers?.["x-api-key"]).toBe(HEADER_SECRET);
   });
 
   it("after the move with values entered again, the new origin sees none of the old secrets", async () => {
-    changeServer(getDb(), actorIn(admin, acme), serverId, {
+    await changeServer(getDb(), await actorIn(admin, acme), serverId, {
       config: config(newSite.url, { key: "new-key-for-new-site", member: "new-default", clientSecret: "new-client-secret" }),
     });
     await reach(bob);
@@ -143,13 +148,13 @@ describe("a URL change never delivers a stored secret to the new origin", () => 
   });
 
   it("each member's value is held until they confirm it for the new address", async () => {
-    expect(memberValuesView(getDb(), actorIn(bob, acme), serverId)).toEqual({
+    expect(await memberValuesView(getDb(), await actorIn(bob, acme), serverId)).toEqual({
       origin: new URL(newSite.url).origin,
       keys: [{ key: "headers.x-member-key", set: true, held: true }],
     });
-    expect(memberValuesView(getDb(), actorIn(carol, acme), serverId).keys[0]).toMatchObject({ held: true });
-    setMemberValues(getDb(), actorIn(bob, acme), serverId, { "headers.x-member-key": SECRET_MASK });
-    expect(memberValuesView(getDb(), actorIn(bob, acme), serverId).keys[0]).toMatchObject({ set: true, held: false });
+    expect((await memberValuesView(getDb(), await actorIn(carol, acme), serverId)).keys[0]).toMatchObject({ held: true });
+    await setMemberValues(getDb(), await actorIn(bob, acme), serverId, { "headers.x-member-key": SECRET_MASK });
+    expect((await memberValuesView(getDb(), await actorIn(bob, acme), serverId)).keys[0]).toMatchObject({ set: true, held: false });
     await reach(bob);
     await reach(carol);
     const seen = newSite.seen.join("\n");
@@ -157,8 +162,8 @@ describe("a URL change never delivers a stored secret to the new origin", () => 
     expect(seen).not.toContain(CAROL_SECRET); // carol did not
   });
 
-  it("the audit records the move with both origins and names the creator", () => {
-    const [entry] = listAudit(getDb(), { workspaceId: acme, action: "server.address_change" }).entries;
+  it("the audit records the move with both origins and names the creator", async () => {
+    const [entry] = (await listAudit(getDb(), { workspaceId: acme, action: "server.address_change" })).entries;
     expect(entry).toMatchObject({
       actorId: admin.id,
       target: serverId,
@@ -169,7 +174,7 @@ describe("a URL change never delivers a stored secret to the new origin", () => 
         notify: admin.id,
       },
     });
-    const update = listAudit(getDb(), { workspaceId: acme, action: "server.update" }).entries[0];
+    const update = (await listAudit(getDb(), { workspaceId: acme, action: "server.update" })).entries[0];
     expect(update.detail).toMatchObject({ origin: { from: new URL(oldSite.url).origin, to: new URL(newSite.url).origin } });
   });
 });

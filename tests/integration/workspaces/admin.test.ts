@@ -42,26 +42,26 @@ afterAll(async () => {
 
 describe("instance administration", () => {
   it("disabling a user signs them out and closes their live sessions now", async () => {
-    const record = createServer(getDb(), {
+    const record = await createServer(getDb(), {
       workspaceId: alice.personalWorkspaceId,
       name: "live",
       config: parseServerConfig({ url: `${base}/mcp` }, "live"),
       createdBy: alice.id,
     });
-    const server = toServerDefinition(getDb(), record);
+    const server = await toServerDefinition(getDb(), record);
     expect((await pool.session(alice.id, server).callTool("echo", { message: "hi" })).isError).toBe(false);
     const stats = async () => (await (await fetch(`${base}/stats`)).json()) as { deletes: number };
     const before = (await stats()).deletes;
 
     const { effects, calls } = recordingEffects(pool);
     await adminUpdateUser(getDb(), admin, alice.id, { disabled: true }, effects);
-    expect(getUserById(getDb(), alice.id)).toBeNull(); // every session check now fails
+    expect(await getUserById(getDb(), alice.id)).toBeNull(); // every session check now fails
     expect((await stats()).deletes).toBe(before + 1);
     expect(calls.stopped).toContainEqual([alice.id, null]);
-    expect(adminListUsers(getDb(), "alice").users[0]).toMatchObject({ email: "alice@example.com", disabledAt: expect.any(String) });
+    expect((await adminListUsers(getDb(), "alice")).users[0]).toMatchObject({ email: "alice@example.com", disabledAt: expect.any(String) });
 
     await adminUpdateUser(getDb(), admin, alice.id, { disabled: false }, effects);
-    expect(getUserById(getDb(), alice.id)?.email).toBe("alice@example.com");
+    expect((await getUserById(getDb(), alice.id))?.email).toBe("alice@example.com");
   });
 
   it("keeps at least one administrator and never acts on the caller's own account", async () => {
@@ -70,47 +70,47 @@ describe("instance administration", () => {
       code: "user.self_action",
     });
     await adminUpdateUser(getDb(), admin, alice.id, { isAdmin: true }, effects);
-    expect(getUserById(getDb(), alice.id)?.isAdmin).toBe(true);
+    expect((await getUserById(getDb(), alice.id))?.isAdmin).toBe(true);
     await adminUpdateUser(getDb(), admin, alice.id, { isAdmin: false }, effects);
-    expect(getUserById(getDb(), alice.id)?.isAdmin).toBe(false);
+    expect((await getUserById(getDb(), alice.id))?.isAdmin).toBe(false);
   });
 
   it("creates a user through a single-use invitation link and deletes them with their personal data", async () => {
-    const link = adminInviteUser(getDb(), admin, "carol@example.com", "http://app.test");
-    expect(() => adminInviteUser(getDb(), admin, "alice@example.com", "http://app.test")).toThrow(
+    const link = await adminInviteUser(getDb(), admin, "carol@example.com", "http://app.test");
+    await expect(adminInviteUser(getDb(), admin, "alice@example.com", "http://app.test")).rejects.toThrow(
       expect.objectContaining({ code: "auth.email_taken" }),
     );
     const carol = await registerWithInvitation(getDb(), link.token, { name: "Carol", password: "a long enough password" });
     expect(carol.workspaceId).toBeNull();
     const davePerson = await person("dave@example.com");
     const personal = davePerson.personalWorkspaceId;
-    const dave = adminListUsers(getDb(), "dave").users[0];
+    const dave = (await adminListUsers(getDb(), "dave")).users[0];
     // Dave's account backs a shared server in someone else's team: deleting him must still work.
-    const team = createWorkspace(getDb(), admin.id, "Shared team").id;
-    const shared = createServer(getDb(), {
+    const team = (await createWorkspace(getDb(), admin.id, "Shared team")).id;
+    const shared = await createServer(getDb(), {
       workspaceId: team,
       name: "shared",
       config: parseServerConfig({ url: `${base}/mcp`, credentials: "shared" }, "shared"),
       createdBy: admin.id,
     });
-    setSharedCredentialsUserId(getDb(), shared, dave.id);
+    await setSharedCredentialsUserId(getDb(), shared, dave.id);
     const { effects, calls } = recordingEffects(pool);
     await adminDeleteUser(getDb(), admin, dave.id, effects);
     expect(calls.closed).toContainEqual([null, [shared.id]]);
-    expect(getServerById(getDb(), shared)?.sharedCredentialsUserId).toBeNull();
-    expect(getUserById(getDb(), dave.id)).toBeNull();
-    expect(getWorkspaceById(getDb(), personal)).toBeNull();
+    expect((await getServerById(getDb(), shared))?.sharedCredentialsUserId).toBeNull();
+    expect(await getUserById(getDb(), dave.id)).toBeNull();
+    expect(await getWorkspaceById(getDb(), personal)).toBeNull();
   });
 
-  it("the audit log filters by user and action, pages, and holds no secret", () => {
-    const disabled = auditPage(getDb(), { action: "user.disable" });
+  it("the audit log filters by user and action, pages, and holds no secret", async () => {
+    const disabled = await auditPage(getDb(), { action: "user.disable" });
     expect(disabled.entries).toHaveLength(1);
     expect(disabled.entries[0]).toMatchObject({ actorEmail: "root@example.com", target: alice.id });
-    const byAdmin = auditPage(getDb(), { user: admin.id, limit: 2 });
+    const byAdmin = await auditPage(getDb(), { user: admin.id, limit: 2 });
     expect(byAdmin.entries).toHaveLength(2);
     expect(byAdmin.nextBefore).not.toBeNull();
-    const older = auditPage(getDb(), { user: admin.id, limit: 2, before: byAdmin.nextBefore ?? undefined });
+    const older = await auditPage(getDb(), { user: admin.id, limit: 2, before: byAdmin.nextBefore ?? undefined });
     expect(older.entries[0].id).toBeLessThan(byAdmin.entries[1].id);
-    expect(JSON.stringify(auditPage(getDb(), { limit: 200 }))).not.toMatch(/password|token_hash/);
+    expect(JSON.stringify(await auditPage(getDb(), { limit: 200 }))).not.toMatch(/password|token_hash/);
   });
 });

@@ -30,7 +30,7 @@ let teamSlug: string;
 const cookies = new Map<string, string>();
 
 async function sessionCookie(user: Person): Promise<string> {
-  const sid = startSession(getDb(), user.id);
+  const sid = await startSession(getDb(), user.id);
   const token = await encode({ token: { sub: user.id, sid }, secret: nextAuthSecret() });
   return `next-auth.session-token=${token}`;
 }
@@ -56,20 +56,25 @@ async function listed(path: string, who: Person, headers: Record<string, string>
   return { status: response.status, names: body.servers?.map((s) => s.name).sort(), code: body.code };
 }
 
-function addServer(workspaceId: string, name: string, by: Person): void {
-  createServer(getDb(), { workspaceId, name, config: parseServerConfig({ url: "https://mcp.example.com/mcp" }, name), createdBy: by.id });
+async function addServer(workspaceId: string, name: string, by: Person): Promise<void> {
+  await createServer(getDb(), {
+    workspaceId,
+    name,
+    config: parseServerConfig({ url: "https://mcp.example.com/mcp" }, name),
+    createdBy: by.id,
+  });
 }
 
 beforeAll(async () => {
   dir = useTempDataDir();
   owner = await person("owner@example.com");
   outsider = await person("outsider@example.com");
-  teamId = team(owner, "Paths Team");
-  teamSlug = getWorkspaceById(getDb(), teamId)!.slug!;
-  addServer(teamId, "team-one", owner);
-  addServer(teamId, "team-two", owner);
-  addServer(owner.personalWorkspaceId, "mine", owner);
-  addServer(outsider.personalWorkspaceId, "outsiders", outsider);
+  teamId = await team(owner, "Paths Team");
+  teamSlug = (await getWorkspaceById(getDb(), teamId))!.slug!;
+  await addServer(teamId, "team-one", owner);
+  await addServer(teamId, "team-two", owner);
+  await addServer(owner.personalWorkspaceId, "mine", owner);
+  await addServer(outsider.personalWorkspaceId, "outsiders", outsider);
   for (const who of [owner, outsider]) cookies.set(who.id, await sessionCookie(who));
 });
 afterAll(() => removeTempDataDir(dir));

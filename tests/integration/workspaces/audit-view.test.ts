@@ -24,18 +24,24 @@ beforeAll(async () => {
   owner = await person("owner@example.com");
   bob = await person("bob@example.com");
   stranger = await person("stranger@example.com");
-  acme = team(owner, "Acme");
-  other = team(stranger, "Other");
+  acme = await team(owner, "Acme");
+  other = await team(stranger, "Other");
   const db = getDb();
-  recordAudit(db, { actorId: owner.id, workspaceId: acme, action: "member.role", target: bob.id, detail: { from: "member", to: "admin" } });
-  recordAudit(db, { actorId: bob.id, workspaceId: acme, action: "tool.policy_change", target: '=HYPERLINK("x")', detail: null });
-  recordAudit(db, { actorId: stranger.id, workspaceId: other, action: "member.remove", target: stranger.id });
+  await recordAudit(db, {
+    actorId: owner.id,
+    workspaceId: acme,
+    action: "member.role",
+    target: bob.id,
+    detail: { from: "member", to: "admin" },
+  });
+  await recordAudit(db, { actorId: bob.id, workspaceId: acme, action: "tool.policy_change", target: '=HYPERLINK("x")', detail: null });
+  await recordAudit(db, { actorId: stranger.id, workspaceId: other, action: "member.remove", target: stranger.id });
 });
 afterAll(() => removeTempDataDir(dir));
 
 describe("the audit log view", () => {
-  it("names the actor, the target and the workspace instead of ids", () => {
-    const page = auditPage(getDb(), {}, { workspaceId: acme });
+  it("names the actor, the target and the workspace instead of ids", async () => {
+    const page = await auditPage(getDb(), {}, { workspaceId: acme });
     const role = page.entries.find((e) => e.action === "member.role");
     expect(role).toMatchObject({
       actorName: owner.name,
@@ -48,52 +54,52 @@ describe("the audit log view", () => {
     expect(created?.targetSubject).toMatchObject({ kind: "workspace", name: "Acme" });
   });
 
-  it("names a server given as `server:<id>` and an invitation by the email it was for", () => {
+  it("names a server given as `server:<id>` and an invitation by the email it was for", async () => {
     const db = getDb();
     // A workspace of its own, so the other tests' counts stay as they are.
-    const docs = team(owner, "Docs");
-    const server = createServer(db, {
+    const docs = await team(owner, "Docs");
+    const server = await createServer(db, {
       workspaceId: docs,
       name: "docs-server",
       config: { url: "https://mcp.example.com/mcp" },
       createdBy: owner.id,
     });
-    const invited = createInvitation(
+    const invited = await createInvitation(
       db,
-      actorIn(owner, docs),
+      await actorIn(owner, docs),
       { email: "newcomer@example.com", role: "member" },
       { baseUrl: "http://localhost:3000" },
     );
-    recordAudit(db, { actorId: owner.id, workspaceId: docs, action: "tools.pinned", target: `server:${server.id}`, detail: null });
-    const entries = auditPage(db, {}, { workspaceId: docs }).entries;
+    await recordAudit(db, { actorId: owner.id, workspaceId: docs, action: "tools.pinned", target: `server:${server.id}`, detail: null });
+    const entries = (await auditPage(db, {}, { workspaceId: docs })).entries;
     expect(entries.find((e) => e.action === "tools.pinned")?.targetSubject).toEqual({ kind: "server", name: "docs-server", email: null });
     const invitation = entries.find((e) => e.action === "invitation.create");
     expect(invitation?.target).toBe(invited.id);
     expect(invitation?.targetSubject).toEqual({ kind: "invitation", name: "newcomer@example.com", email: null });
   });
 
-  it("offers as filters only the people, actions and targets of the workspace in scope", () => {
-    const { facets } = auditPage(getDb(), { facets: "1" }, { workspaceId: acme });
+  it("offers as filters only the people, actions and targets of the workspace in scope", async () => {
+    const { facets } = await auditPage(getDb(), { facets: "1" }, { workspaceId: acme });
     expect(facets?.actors.map((a) => a.email).sort()).toEqual([bob.email, owner.email]);
     expect(facets?.actions).toEqual(["member.role", "tool.policy_change", "workspace.create"]);
     expect(facets?.targets.find((t) => t.id === bob.id)?.subject).toMatchObject({ name: bob.name, email: bob.email });
     expect(JSON.stringify(facets)).not.toContain(stranger.email);
     expect(facets?.workspaces).toEqual([]);
     // Instance-wide, every workspace is offered by name.
-    const all = auditPage(getDb(), { facets: "1" });
+    const all = await auditPage(getDb(), { facets: "1" });
     expect(all.facets?.workspaces.map((w) => w.name).sort()).toEqual(expect.arrayContaining(["Acme", "Other"]));
-    expect(auditPage(getDb(), {}).facets).toBeUndefined();
+    expect((await auditPage(getDb(), {})).facets).toBeUndefined();
   });
 
-  it("filters by target, within the scope only", () => {
-    expect(auditPage(getDb(), { target: bob.id }, { workspaceId: acme }).entries.map((e) => e.action)).toEqual(["member.role"]);
-    expect(auditPage(getDb(), { target: stranger.id }, { workspaceId: acme }).entries).toEqual([]);
+  it("filters by target, within the scope only", async () => {
+    expect((await auditPage(getDb(), { target: bob.id }, { workspaceId: acme })).entries.map((e) => e.action)).toEqual(["member.role"]);
+    expect((await auditPage(getDb(), { target: stranger.id }, { workspaceId: acme })).entries).toEqual([]);
     // The scope wins over a `workspace` filter naming another workspace.
-    expect(auditPage(getDb(), { workspace: other }, { workspaceId: acme }).entries.every((e) => e.workspaceId === acme)).toBe(true);
+    expect((await auditPage(getDb(), { workspace: other }, { workspaceId: acme })).entries.every((e) => e.workspaceId === acme)).toBe(true);
   });
 
-  it("exports the scope as CSV: header, names, quoted JSON, formulas kept as text", () => {
-    const lines = auditCsv(getDb(), {}, { workspaceId: acme }).trim().split("\r\n");
+  it("exports the scope as CSV: header, names, quoted JSON, formulas kept as text", async () => {
+    const lines = (await auditCsv(getDb(), {}, { workspaceId: acme })).trim().split("\r\n");
     expect(lines[0]).toBe("time,actor_name,actor_email,action,target,target_name,target_email,workspace,detail");
     expect(lines).toHaveLength(4);
     const role = lines.find((l) => l.includes("member.role"));

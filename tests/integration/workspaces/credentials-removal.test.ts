@@ -50,9 +50,11 @@ beforeAll(async () => {
   });
   admin = await person("admin@example.com");
   bob = await person("bob@example.com");
-  acme = team(admin, "Acme");
-  const invite = createInvitation(db, actorIn(admin, acme), invitationSchema.parse({ email: bob.email }), { baseUrl: "http://app.test" });
-  acceptInvitation(db, bob, invite.token);
+  acme = await team(admin, "Acme");
+  const invite = await createInvitation(db, await actorIn(admin, acme), invitationSchema.parse({ email: bob.email }), {
+    baseUrl: "http://app.test",
+  });
+  await acceptInvitation(db, bob, invite.token);
   const port = await freePort();
   sessionsBase = `http://127.0.0.1:${port}`;
   sessions = await startHttpServer([path.join(FIXTURES, "session-http-server.mjs")], { PORT: String(port) }, `${sessionsBase}/stats`);
@@ -64,17 +66,17 @@ afterAll(async () => {
   removeTempDataDir(dir);
 });
 
-function addServer(name: string, config: Record<string, unknown>, memberKeys?: string[]) {
-  return createServer(getDb(), { workspaceId: acme, name, config: parseServerConfig(config, name), createdBy: admin.id, memberKeys });
+async function addServer(name: string, config: Record<string, unknown>, memberKeys?: string[]) {
+  return await createServer(getDb(), { workspaceId: acme, name, config: parseServerConfig(config, name), createdBy: admin.id, memberKeys });
 }
 
 /** What the engine gets for `user` (the route's `workspaceServerDefinition`). */
-function defFor(user: Person, id: string): ServerDefinition {
-  return definitionFor(getDb(), user.id, getServerById(getDb(), { id, workspaceId: acme })!);
+async function defFor(user: Person, id: string): Promise<ServerDefinition> {
+  return await definitionFor(getDb(), user.id, (await getServerById(getDb(), { id, workspaceId: acme }))!);
 }
 
 async function connect(user: Person, server: ServerDefinition, login: string, forEveryone = false) {
-  const actor = actorIn(user, acme);
+  const actor = await actorIn(user, acme);
   const begun = await beginConnect(getDb(), deps, actor, server, { forEveryone });
   if (begun.status !== "redirect") throw new Error("expected a redirect");
   const back = await devLogin(begun.url, login);
@@ -83,7 +85,7 @@ async function connect(user: Person, server: ServerDefinition, login: string, fo
     userId: user.id,
     findServer: () => server,
     onAuthorized: async (_server, grant) => {
-      if (grant.forEveryone) adoptSharedAccount(getDb(), user.id, { id: server.id, workspaceId: acme });
+      if (grant.forEveryone) await adoptSharedAccount(getDb(), user.id, { id: server.id, workspaceId: acme });
     },
   });
   expect(response.status).toBe(303);
@@ -108,58 +110,66 @@ describe("shared vs per-member credentials", () => {
   let ownId = "";
 
   it("a member's call to a shared server sends the admin's token", async () => {
-    sharedId = addServer("shared", { url: as.mcpUrl, auth: "oauth", credentials: "shared", headers: { "x-team-key": TEAM_SECRET } }).id;
-    await connect(admin, defFor(admin, sharedId), "admin-at-as", true);
-    expect(await whoami(admin, defFor(admin, sharedId))).toBe("admin-at-as");
+    sharedId = (await addServer("shared", { url: as.mcpUrl, auth: "oauth", credentials: "shared", headers: { "x-team-key": TEAM_SECRET } }))
+      .id;
+    await connect(admin, await defFor(admin, sharedId), "admin-at-as", true);
+    expect(await whoami(admin, await defFor(admin, sharedId))).toBe("admin-at-as");
     const seen = as.stats.bearerSubjects.length;
-    expect(await whoami(bob, defFor(bob, sharedId))).toBe("admin-at-as");
+    expect(await whoami(bob, await defFor(bob, sharedId))).toBe("admin-at-as");
     expect(as.stats.bearerSubjects.slice(seen)).toEqual(expect.arrayContaining(["admin-at-as"]));
     // One connection per (user, server): bob's call ran on his own connection.
-    expect(pool.session(bob.id, defFor(bob, sharedId)).status().state).toBe("connected");
+    expect(pool.session(bob.id, await defFor(bob, sharedId)).status().state).toBe("connected");
     expect(tokenRows(bob, sharedId)).toHaveLength(0);
   });
 
   it("a member cannot connect or disconnect a shared server", async () => {
-    await expect(beginConnect(getDb(), deps, actorIn(bob, acme), defFor(bob, sharedId))).rejects.toMatchObject({ code: "auth.forbidden" });
-    await expect(endConnect(getDb(), deps, actorIn(bob, acme), defFor(bob, sharedId))).rejects.toMatchObject({ code: "auth.forbidden" });
+    await expect(beginConnect(getDb(), deps, await actorIn(bob, acme), await defFor(bob, sharedId))).rejects.toMatchObject({
+      code: "auth.forbidden",
+    });
+    await expect(endConnect(getDb(), deps, await actorIn(bob, acme), await defFor(bob, sharedId))).rejects.toMatchObject({
+      code: "auth.forbidden",
+    });
   });
 
   it("a per_member server asks the member to connect their own account", async () => {
-    ownId = addServer("own", { url: as.mcpUrl, auth: "oauth" }).id;
-    await connect(admin, defFor(admin, ownId), "admin-at-as");
-    const [status] = await pool.discover(bob.id, [defFor(bob, ownId)]);
+    ownId = (await addServer("own", { url: as.mcpUrl, auth: "oauth" })).id;
+    await connect(admin, await defFor(admin, ownId), "admin-at-as");
+    const [status] = await pool.discover(bob.id, [await defFor(bob, ownId)]);
     expect(status.state).toBe("needs_authorization");
-    await connect(bob, defFor(bob, ownId), "bob-at-as");
-    expect(await whoami(bob, defFor(bob, ownId))).toBe("bob-at-as");
-    expect(await whoami(admin, defFor(admin, ownId))).toBe("admin-at-as");
+    await connect(bob, await defFor(bob, ownId), "bob-at-as");
+    expect(await whoami(bob, await defFor(bob, ownId))).toBe("bob-at-as");
+    expect(await whoami(admin, await defFor(admin, ownId))).toBe("admin-at-as");
   });
 
-  it("a member never receives the shared secrets in any response", () => {
-    const memberViews = JSON.stringify([listServers(getDb(), actorIn(bob, acme)), serverViewById(getDb(), actorIn(bob, acme), sharedId)]);
+  it("a member never receives the shared secrets in any response", async () => {
+    const memberViews = JSON.stringify([
+      await listServers(getDb(), await actorIn(bob, acme)),
+      await serverViewById(getDb(), await actorIn(bob, acme), sharedId),
+    ]);
     expect(memberViews).not.toContain(TEAM_SECRET);
     for (const token of as.stats.tokensSeen) expect(memberViews).not.toContain(token);
-    const view = serverViewById(getDb(), actorIn(bob, acme), sharedId);
+    const view = await serverViewById(getDb(), await actorIn(bob, acme), sharedId);
     expect(view).toMatchObject({ credentials: "shared", sharedBy: admin.name, config: { headers: { "x-team-key": "********" } } });
   });
 
   it("per-member header values are each member's own and never returned", async () => {
-    const keyed = addServer("keyed", { url: `${sessionsBase}/mcp`, headers: { "x-member-key": "unused-default" } }, [
+    const keyed = await addServer("keyed", { url: `${sessionsBase}/mcp`, headers: { "x-member-key": "unused-default" } }, [
       "headers.x-member-key",
     ]);
-    const result = setMemberValues(getDb(), actorIn(bob, acme), keyed.id, { "headers.x-member-key": "bob-personal-key" });
+    const result = await setMemberValues(getDb(), await actorIn(bob, acme), keyed.id, { "headers.x-member-key": "bob-personal-key" });
     expect(result).toEqual({ origin: sessionsBase, keys: [{ key: "headers.x-member-key", set: true, held: false }] });
     expect(JSON.stringify(result)).not.toContain("bob-personal-key");
-    expect(defFor(bob, keyed.id).config.headers).toEqual({ "x-member-key": "bob-personal-key" });
+    expect((await defFor(bob, keyed.id)).config.headers).toEqual({ "x-member-key": "bob-personal-key" });
     // The admin has not set one: the header is left out rather than sending someone else's value.
-    expect(defFor(admin, keyed.id).config.headers).toEqual({});
+    expect((await defFor(admin, keyed.id)).config.headers).toEqual({});
   });
 });
 
 describe("removal takes effect at once", () => {
   it("closes the member's live session, deletes and revokes their tokens, stops their turns", async () => {
-    const live = addServer("live", { url: `${sessionsBase}/mcp` });
-    const own = listServers(getDb(), actorIn(admin, acme)).find((s) => s.name === "own")!;
-    const echo = await pool.session(bob.id, defFor(bob, live.id)).callTool("echo", { message: "hi" });
+    const live = await addServer("live", { url: `${sessionsBase}/mcp` });
+    const own = (await listServers(getDb(), await actorIn(admin, acme))).find((s) => s.name === "own")!;
+    const echo = await pool.session(bob.id, await defFor(bob, live.id)).callTool("echo", { message: "hi" });
     expect(echo.isError).toBe(false);
     const stats = async () => (await (await fetch(`${sessionsBase}/stats`)).json()) as { deletes: number };
     const deletesBefore = (await stats()).deletes;
@@ -167,16 +177,16 @@ describe("removal takes effect at once", () => {
     const revocationsBefore = as.stats.revocations;
 
     const { effects, calls } = recordingEffects(pool, deps);
-    await removeMember(getDb(), actorIn(admin, acme), bob.id, effects);
+    await removeMember(getDb(), await actorIn(admin, acme), bob.id, effects);
 
     // The fixture saw bob's session terminated (DELETE), and his pool entries are gone.
     expect((await stats()).deletes).toBe(deletesBefore + 1);
-    expect(pool.session(bob.id, defFor(admin, live.id)).status().state).not.toBe("connected");
+    expect(pool.session(bob.id, await defFor(admin, live.id)).status().state).not.toBe("connected");
     expect(tokenRows(bob, own.id)).toHaveLength(0);
     expect(as.stats.revocations).toBeGreaterThan(revocationsBefore);
     expect(calls.stopped).toContainEqual([bob.id, acme]);
     // The admin's own connection and shared account are untouched.
-    expect(await whoami(admin, defFor(admin, own.id))).toBe("admin-at-as");
-    expect(() => actorIn(bob, acme)).toThrow(/not a member/);
+    expect(await whoami(admin, await defFor(admin, own.id))).toBe("admin-at-as");
+    await expect(actorIn(bob, acme)).rejects.toThrow(/not a member/);
   });
 });

@@ -25,20 +25,20 @@ export interface Person {
 export async function person(email: string): Promise<Person> {
   const db = getDb();
   const user = await registerTestUser(db, { email, password: "a long enough password", name: email.split("@")[0] });
-  return { id: user.id, email: user.email, name: user.name, personalWorkspaceId: getPersonalWorkspaceId(db, user.id)! };
+  return { id: user.id, email: user.email, name: user.name, personalWorkspaceId: (await getPersonalWorkspaceId(db, user.id))! };
 }
 
 /** The user acting inside a workspace, as `requireWorkspace` would build it (role read from the database). */
-export function actorIn(user: Person, workspaceId: string): WorkspaceActor & { isAdmin: boolean } {
+export async function actorIn(user: Person, workspaceId: string): Promise<WorkspaceActor & { isAdmin: boolean }> {
   const db = getDb();
-  const role = getMembershipRole(db, workspaceId, user.id);
+  const role = await getMembershipRole(db, workspaceId, user.id);
   if (!role) throw new Error(`${user.email} is not a member`);
-  return { id: user.id, isAdmin: false, workspaceId, role, workspace: getWorkspaceById(db, workspaceId)! };
+  return { id: user.id, isAdmin: false, workspaceId, role, workspace: (await getWorkspaceById(db, workspaceId))! };
 }
 
 /** A team workspace owned by `owner`. */
-export function team(owner: Person, name: string): string {
-  return createWorkspace(getDb(), owner.id, name).id;
+export async function team(owner: Person, name: string): Promise<string> {
+  return (await createWorkspace(getDb(), owner.id, name)).id;
 }
 
 /** Access effects over a test pool and OAuth deps, recording what was asked of them. */
@@ -65,9 +65,9 @@ export function recordingEffects(pool: McpPool, deps?: OAuthDeps) {
  * the shared slot of whoever connected it for everyone, a `per_member` one the caller's own tokens.
  */
 export function sharedAwareProvider(db: Db, deps: OAuthDeps): AuthProviderFactory {
-  return (userId, server) => {
+  return async (userId, server) => {
     if (!server.config.url) return undefined;
-    const account = credentialAccountFor(db, userId, server);
+    const account = await credentialAccountFor(db, userId, server);
     return providerFor(account.forEveryone ? forEveryoneDeps(deps) : deps, account.userId, server);
   };
 }

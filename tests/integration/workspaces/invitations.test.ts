@@ -38,73 +38,75 @@ beforeAll(async () => {
   owner = await person("owner@example.com");
   bob = await person("bob@example.com");
   carol = await person("carol@example.com");
-  acme = team(owner, "Acme");
+  acme = await team(owner, "Acme");
 });
 afterAll(async () => {
   await pool.closeAll();
   removeTempDataDir(dir);
 });
 
-function invite(email: string, role: "owner" | "admin" | "member" = "member", now?: Date) {
-  return createInvitation(getDb(), actorIn(owner, acme), { email, role }, { baseUrl: BASE, now });
+async function invite(email: string, role: "owner" | "admin" | "member" = "member", now?: Date) {
+  return await createInvitation(getDb(), await actorIn(owner, acme), { email, role }, { baseUrl: BASE, now });
 }
 
 describe("invitation lifecycle", () => {
-  it("creates a single-use link stored only as a hash, and accepting joins with the role", () => {
-    const created = invite("Bob@Example.com", "admin");
+  it("creates a single-use link stored only as a hash, and accepting joins with the role", async () => {
+    const created = await invite("Bob@Example.com", "admin");
     expect(created.url).toBe(`${BASE}/invite/${created.token}`);
     expect(created.token.length).toBeGreaterThanOrEqual(40);
     const raw = getDb().select().from(invitations).where(eq(invitations.id, created.id)).get()!;
     expect(raw.tokenHash).toBe(hashToken(created.token));
     expect(JSON.stringify(raw)).not.toContain(created.token);
-    expect(listInvitations(getDb(), actorIn(owner, acme)).map((i) => i.email)).toContain("bob@example.com");
+    expect((await listInvitations(getDb(), await actorIn(owner, acme))).map((i) => i.email)).toContain("bob@example.com");
 
-    expect(acceptInvitation(getDb(), bob, created.token)).toEqual({ workspaceId: acme });
-    expect(getMembershipRole(getDb(), acme, bob.id)).toBe("admin");
-    expect(listMyWorkspaces(getDb(), bob.id).map((w) => w.slug)).toEqual(["personal", "acme"]);
-    expect(listInvitations(getDb(), actorIn(owner, acme)).map((i) => i.email)).not.toContain("bob@example.com");
+    expect(await acceptInvitation(getDb(), bob, created.token)).toEqual({ workspaceId: acme });
+    expect(await getMembershipRole(getDb(), acme, bob.id)).toBe("admin");
+    expect((await listMyWorkspaces(getDb(), bob.id)).map((w) => w.slug)).toEqual(["personal", "acme"]);
+    expect((await listInvitations(getDb(), await actorIn(owner, acme))).map((i) => i.email)).not.toContain("bob@example.com");
   });
 
-  it("refuses a reused link", () => {
-    const created = invite("carol@example.com");
-    acceptInvitation(getDb(), carol, created.token);
-    expect(() => acceptInvitation(getDb(), carol, created.token)).toThrow(/already used/);
+  it("refuses a reused link", async () => {
+    const created = await invite("carol@example.com");
+    await acceptInvitation(getDb(), carol, created.token);
+    await expect(acceptInvitation(getDb(), carol, created.token)).rejects.toThrow(/already used/);
   });
 
   it("refuses an expired link (7 days)", async () => {
     const dave = await person("dave@example.com");
     const weekAgo = new Date(Date.now() - INVITATION_TTL_MS - 1000);
-    const created = invite(dave.email, "member", weekAgo);
-    expect(() => acceptInvitation(getDb(), dave, created.token)).toThrow(/expired/);
-    expect(getMembershipRole(getDb(), acme, dave.id)).toBeNull();
+    const created = await invite(dave.email, "member", weekAgo);
+    await expect(acceptInvitation(getDb(), dave, created.token)).rejects.toThrow(/expired/);
+    expect(await getMembershipRole(getDb(), acme, dave.id)).toBeNull();
   });
 
   it("refuses a revoked link, and revoking twice is a 404", async () => {
     const erin = await person("erin@example.com");
-    const created = invite(erin.email);
-    revokeWorkspaceInvitation(getDb(), actorIn(owner, acme), created.id);
-    expect(() => acceptInvitation(getDb(), erin, created.token)).toThrow(/revoked/);
-    expect(() => revokeWorkspaceInvitation(getDb(), actorIn(owner, acme), created.id)).toThrow(
+    const created = await invite(erin.email);
+    await revokeWorkspaceInvitation(getDb(), await actorIn(owner, acme), created.id);
+    await expect(acceptInvitation(getDb(), erin, created.token)).rejects.toThrow(/revoked/);
+    await expect(revokeWorkspaceInvitation(getDb(), await actorIn(owner, acme), created.id)).rejects.toThrow(
       expect.objectContaining({ code: "invitation.not_found" }),
     );
   });
 
   it("refuses the wrong signed-in email, and leaves the link usable for the right one", async () => {
     const frank = await person("frank@example.com");
-    const created = invite("someone-else@example.com");
-    expect(() => acceptInvitation(getDb(), frank, created.token)).toThrow(expect.objectContaining({ code: "invitation.wrong_email" }));
-    expect(getMembershipRole(getDb(), acme, frank.id)).toBeNull();
-    expect(listInvitations(getDb(), actorIn(owner, acme)).map((i) => i.id)).toContain(created.id);
+    const created = await invite("someone-else@example.com");
+    await expect(acceptInvitation(getDb(), frank, created.token)).rejects.toThrow(
+      expect.objectContaining({ code: "invitation.wrong_email" }),
+    );
+    expect(await getMembershipRole(getDb(), acme, frank.id)).toBeNull();
+    expect((await listInvitations(getDb(), await actorIn(owner, acme))).map((i) => i.id)).toContain(created.id);
   });
 
   it("registers the invited email through the link even when registration is closed", async () => {
-    const created = invite("newcomer@example.com");
+    const created = await invite("newcomer@example.com");
     const before = process.env.SWITCHBOARD_REGISTRATION;
     process.env.SWITCHBOARD_REGISTRATION = "closed";
     try {
       const user = await registerWithInvitation(getDb(), created.token, { name: "Newcomer", password: "a long enough password" });
       expect(user.email).toBe("newcomer@example.com");
-      expect(getMembershipRole(getDb(), acme, user.id)).toBe("member");
+      expect(await getMembershipRole(getDb(), acme, user.id)).toBe("member");
       await expect(registerWithInvitation(getDb(), created.token, { name: "Again", password: "a long enough password" })).rejects.toThrow(
         /already used/,
       );
@@ -113,72 +115,81 @@ describe("invitation lifecycle", () => {
     }
   });
 
-  it("an unknown token is a 404", () => {
-    expect(() => acceptInvitation(getDb(), bob, "not-a-token")).toThrow(expect.objectContaining({ code: "invitation.not_found" }));
+  it("an unknown token is a 404", async () => {
+    await expect(acceptInvitation(getDb(), bob, "not-a-token")).rejects.toThrow(expect.objectContaining({ code: "invitation.not_found" }));
   });
 
-  it("only owners invite owners; a personal workspace takes no invitations", () => {
-    expect(() => createInvitation(getDb(), actorIn(bob, acme), { email: "x@example.com", role: "owner" }, { baseUrl: BASE })).toThrow(
-      expect.objectContaining({ code: "auth.forbidden" }),
-    );
-    expect(() =>
-      createInvitation(getDb(), actorIn(owner, owner.personalWorkspaceId), { email: "x@example.com", role: "member" }, { baseUrl: BASE }),
-    ).toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+  it("only owners invite owners; a personal workspace takes no invitations", async () => {
+    await expect(
+      createInvitation(getDb(), await actorIn(bob, acme), { email: "x@example.com", role: "owner" }, { baseUrl: BASE }),
+    ).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
+    await expect(
+      createInvitation(
+        getDb(),
+        await actorIn(owner, owner.personalWorkspaceId),
+        { email: "x@example.com", role: "member" },
+        { baseUrl: BASE },
+      ),
+    ).rejects.toThrow(expect.objectContaining({ code: "auth.forbidden" }));
   });
 
-  it("audits invitations without their tokens", () => {
-    const entries = listAudit(getDb(), { workspaceId: acme, limit: 200 }).entries;
+  it("audits invitations without their tokens", async () => {
+    const entries = (await listAudit(getDb(), { workspaceId: acme, limit: 200 })).entries;
     expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(["invitation.create", "invitation.accept", "invitation.revoke"]));
-    const created = invite("audited@example.com");
-    expect(JSON.stringify(listAudit(getDb(), { limit: 200 }).entries)).not.toContain(created.token);
+    const created = await invite("audited@example.com");
+    expect(JSON.stringify((await listAudit(getDb(), { limit: 200 })).entries)).not.toContain(created.token);
   });
 });
 
 describe("roles and the last owner", () => {
   it("the last owner can neither leave nor be demoted", async () => {
-    await expect(removeMember(getDb(), actorIn(owner, acme), owner.id, effects)).rejects.toMatchObject({ code: "workspace.last_owner" });
-    await expect(changeMemberRole(getDb(), actorIn(owner, acme), owner.id, "admin", effects)).rejects.toMatchObject({
+    await expect(removeMember(getDb(), await actorIn(owner, acme), owner.id, effects)).rejects.toMatchObject({
       code: "workspace.last_owner",
     });
-    expect(getMembershipRole(getDb(), acme, owner.id)).toBe("owner");
+    await expect(changeMemberRole(getDb(), await actorIn(owner, acme), owner.id, "admin", effects)).rejects.toMatchObject({
+      code: "workspace.last_owner",
+    });
+    expect(await getMembershipRole(getDb(), acme, owner.id)).toBe("owner");
   });
 
   it("with a second owner, the first may step down", async () => {
-    await changeMemberRole(getDb(), actorIn(owner, acme), carol.id, "owner", effects);
-    await changeMemberRole(getDb(), actorIn(owner, acme), owner.id, "admin", effects);
-    expect(getMembershipRole(getDb(), acme, owner.id)).toBe("admin");
-    await expect(changeMemberRole(getDb(), actorIn(carol, acme), carol.id, "member", effects)).rejects.toMatchObject({
+    await changeMemberRole(getDb(), await actorIn(owner, acme), carol.id, "owner", effects);
+    await changeMemberRole(getDb(), await actorIn(owner, acme), owner.id, "admin", effects);
+    expect(await getMembershipRole(getDb(), acme, owner.id)).toBe("admin");
+    await expect(changeMemberRole(getDb(), await actorIn(carol, acme), carol.id, "member", effects)).rejects.toMatchObject({
       code: "workspace.last_owner",
     });
-    await changeMemberRole(getDb(), actorIn(carol, acme), owner.id, "owner", effects);
+    await changeMemberRole(getDb(), await actorIn(carol, acme), owner.id, "owner", effects);
   });
 
   it("admins manage members but never owners; members manage nobody", async () => {
     // bob is an admin (accepted above), carol an owner.
-    await expect(changeMemberRole(getDb(), actorIn(bob, acme), carol.id, "member", effects)).rejects.toMatchObject({
+    await expect(changeMemberRole(getDb(), await actorIn(bob, acme), carol.id, "member", effects)).rejects.toMatchObject({
       code: "auth.forbidden",
     });
-    await expect(removeMember(getDb(), actorIn(bob, acme), carol.id, effects)).rejects.toMatchObject({ code: "auth.forbidden" });
-    await expect(changeMemberRole(getDb(), actorIn(bob, acme), bob.id, "owner", effects)).rejects.toMatchObject({ code: "auth.forbidden" });
-    const members = listWorkspaceMembers(getDb(), actorIn(bob, acme));
+    await expect(removeMember(getDb(), await actorIn(bob, acme), carol.id, effects)).rejects.toMatchObject({ code: "auth.forbidden" });
+    await expect(changeMemberRole(getDb(), await actorIn(bob, acme), bob.id, "owner", effects)).rejects.toMatchObject({
+      code: "auth.forbidden",
+    });
+    const members = await listWorkspaceMembers(getDb(), await actorIn(bob, acme));
     const newcomer = members.find((m) => m.email === "newcomer@example.com")!;
-    await changeMemberRole(getDb(), actorIn(bob, acme), newcomer.userId, "admin", effects);
-    await changeMemberRole(getDb(), actorIn(bob, acme), newcomer.userId, "member", effects);
-    const asMember = { ...actorIn(owner, acme), id: newcomer.userId, role: "member" as const };
+    await changeMemberRole(getDb(), await actorIn(bob, acme), newcomer.userId, "admin", effects);
+    await changeMemberRole(getDb(), await actorIn(bob, acme), newcomer.userId, "member", effects);
+    const asMember = { ...(await actorIn(owner, acme)), id: newcomer.userId, role: "member" as const };
     await expect(removeMember(getDb(), asMember, bob.id, effects)).rejects.toMatchObject({ code: "auth.forbidden" });
     // Anyone may leave.
     await removeMember(getDb(), asMember, newcomer.userId, effects);
-    expect(getMembershipRole(getDb(), acme, newcomer.userId)).toBeNull();
+    expect(await getMembershipRole(getDb(), acme, newcomer.userId)).toBeNull();
   });
 
   it("nobody leaves their personal workspace", async () => {
-    await expect(removeMember(getDb(), actorIn(bob, bob.personalWorkspaceId), bob.id, effects)).rejects.toMatchObject({
+    await expect(removeMember(getDb(), await actorIn(bob, bob.personalWorkspaceId), bob.id, effects)).rejects.toMatchObject({
       code: "auth.forbidden",
     });
   });
 
-  it("audits role changes and removals", () => {
-    const actions = listAudit(getDb(), { workspaceId: acme, limit: 200 }).entries.map((e) => e.action);
+  it("audits role changes and removals", async () => {
+    const actions = (await listAudit(getDb(), { workspaceId: acme, limit: 200 })).entries.map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["member.role", "member.leave", "workspace.create"]));
   });
 });

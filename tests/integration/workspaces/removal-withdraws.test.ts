@@ -33,16 +33,16 @@ let bob: Person;
 let acme: string;
 let serverId: string;
 
-function invite(user: Person, workspaceId: string) {
+async function invite(user: Person, workspaceId: string) {
   const db = getDb();
-  const created = createInvitation(db, actorIn(owner, workspaceId), invitationSchema.parse({ email: user.email }), {
+  const created = await createInvitation(db, await actorIn(owner, workspaceId), invitationSchema.parse({ email: user.email }), {
     baseUrl: "http://app.test",
   });
-  acceptInvitation(db, user, created.token);
+  await acceptInvitation(db, user, created.token);
 }
 
-function defFor(user: Person): ServerDefinition {
-  return definitionFor(getDb(), user.id, getServerById(getDb(), { id: serverId, workspaceId: acme })!);
+async function defFor(user: Person): Promise<ServerDefinition> {
+  return await definitionFor(getDb(), user.id, (await getServerById(getDb(), { id: serverId, workspaceId: acme }))!);
 }
 
 /** Start a real elicitation from the server for `user`; resolves with the tool's outcome. */
@@ -52,7 +52,7 @@ async function elicit(user: Person): Promise<{ outcome: Promise<ToolCallOutcome>
       .list(user.id)
       .map((view) => view.id),
   );
-  const outcome = pool.session(user.id, defFor(user)).callTool("trigger-elicitation-request", {});
+  const outcome = pool.session(user.id, await defFor(user)).callTool("trigger-elicitation-request", {});
   let id = "";
   await waitUntil(
     () => {
@@ -75,9 +75,9 @@ function sampleReview(user: Person) {
 }
 
 /** A chat of `user` in `workspaceId` whose last answer waits for a tool-call approval. */
-function chatWithOpenApproval(user: Person, workspaceId: string): string {
+async function chatWithOpenApproval(user: Person, workspaceId: string): Promise<string> {
   const db = getDb();
-  const chat = createChat(db, { ownerId: user.id, workspaceId });
+  const chat = await createChat(db, { ownerId: user.id, workspaceId });
   const message = {
     id: `m-${chat.id}`,
     role: "assistant",
@@ -92,12 +92,15 @@ function chatWithOpenApproval(user: Person, workspaceId: string): string {
       },
     ],
   } as unknown as ChatMessage;
-  saveMessage(db, chat.id, message);
+  await saveMessage(db, chat.id, message);
   return chat.id;
 }
 
-function approvalOf(chatId: string) {
-  const part = listMessagesByChat(getDb(), chatId).at(-1)!.parts[0] as { state: string; approval: { approved?: boolean; reason?: string } };
+async function approvalOf(chatId: string) {
+  const part = (await listMessagesByChat(getDb(), chatId)).at(-1)!.parts[0] as {
+    state: string;
+    approval: { approved?: boolean; reason?: string };
+  };
   return { state: part.state, approval: part.approval };
 }
 
@@ -106,10 +109,10 @@ beforeAll(async () => {
   pool = new McpPool({ onElicitation: elicitationBroker().handler });
   owner = await person("owner@example.com");
   bob = await person("bob@example.com");
-  acme = team(owner, "Acme");
-  invite(bob, acme);
+  acme = await team(owner, "Acme");
+  await invite(bob, acme);
   const config = parseServerConfig({ command: process.execPath, args: [EVERYTHING, "stdio"] }, "everything");
-  serverId = createServer(getDb(), { workspaceId: acme, name: "everything", config, createdBy: owner.id }).id;
+  serverId = (await createServer(getDb(), { workspaceId: acme, name: "everything", config, createdBy: owner.id })).id;
 });
 
 afterAll(async () => {
@@ -123,12 +126,12 @@ describe("removing a member withdraws their pending requests", () => {
     const owners = await elicit(owner);
     const bobReview = sampleReview(bob);
     const ownerReview = sampleReview(owner);
-    const bobChat = chatWithOpenApproval(bob, acme);
-    const bobPersonalChat = chatWithOpenApproval(bob, bob.personalWorkspaceId);
-    const ownerChat = chatWithOpenApproval(owner, acme);
+    const bobChat = await chatWithOpenApproval(bob, acme);
+    const bobPersonalChat = await chatWithOpenApproval(bob, bob.personalWorkspaceId);
+    const ownerChat = await chatWithOpenApproval(owner, acme);
 
     const { effects, calls } = recordingEffects(pool);
-    await removeMember(getDb(), actorIn(owner, acme), bob.id, withdrawingEffects(getDb(), effects));
+    await removeMember(getDb(), await actorIn(owner, acme), bob.id, withdrawingEffects(getDb(), effects));
     expect(calls.closed[0]).toEqual([bob.id, [serverId]]);
 
     // Gone from the queue; an answer to the old id is refused, so nothing reaches the server.
@@ -140,14 +143,14 @@ describe("removing a member withdraws their pending requests", () => {
     expect(samplingHost().reviews.list(bob.id)).toEqual([]);
 
     // Approvals in the workspace they left are denied with the reason; their personal chat keeps its own.
-    expect(approvalOf(bobChat)).toEqual({
+    expect(await approvalOf(bobChat)).toEqual({
       state: "output-denied",
       approval: expect.objectContaining({ approved: false, reason: WITHDRAWN_ACCESS_ENDED }),
     });
-    expect(approvalOf(bobPersonalChat).state).toBe("approval-requested");
+    expect((await approvalOf(bobPersonalChat)).state).toBe("approval-requested");
 
     // The owner's requests and approvals are untouched, and their answer is still delivered.
-    expect(approvalOf(ownerChat).state).toBe("approval-requested");
+    expect((await approvalOf(ownerChat)).state).toBe("approval-requested");
     expect(samplingHost().reviews.list(owner.id)).toHaveLength(1);
     expect(samplingHost().reviews.answer(owner.id, samplingHost().reviews.list(owner.id)[0].id, { action: "deny" })).toBe(true);
     await expect(ownerReview).resolves.toEqual({ action: "deny" });
@@ -160,11 +163,11 @@ describe("removing a member withdraws their pending requests", () => {
 
 describe("disabling an account withdraws its pending requests", () => {
   it("everywhere, with its open approvals in every workspace", async () => {
-    invite(bob, acme);
+    await invite(bob, acme);
     const bobs = await elicit(bob);
     const bobReview = sampleReview(bob);
-    const teamChat = chatWithOpenApproval(bob, acme);
-    const personalChat = chatWithOpenApproval(bob, bob.personalWorkspaceId);
+    const teamChat = await chatWithOpenApproval(bob, acme);
+    const personalChat = await chatWithOpenApproval(bob, bob.personalWorkspaceId);
 
     const { effects } = recordingEffects(pool);
     // The first account of the instance is its administrator.
@@ -174,7 +177,7 @@ describe("disabling an account withdraws its pending requests", () => {
     expect(elicitationBroker().answer(bob.id, bobs.id, SECRET_ANSWER)).toBe(false);
     expect(JSON.stringify((await bobs.outcome).content)).not.toContain("hunter2");
     await expect(bobReview).resolves.toEqual({ action: "deny" });
-    expect(approvalOf(teamChat).state).toBe("output-denied");
-    expect(approvalOf(personalChat).state).toBe("output-denied");
+    expect((await approvalOf(teamChat)).state).toBe("output-denied");
+    expect((await approvalOf(personalChat)).state).toBe("output-denied");
   });
 });

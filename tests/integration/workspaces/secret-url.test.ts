@@ -46,11 +46,12 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   admin = await person("admin@example.com");
   bob = await person("bob@example.com");
-  acme = team(admin, "Acme");
-  acceptInvitation(
+  acme = await team(admin, "Acme");
+  await acceptInvitation(
     getDb(),
     bob,
-    createInvitation(getDb(), actorIn(admin, acme), { email: bob.email, role: "member" }, { baseUrl: "http://app.test" }).token,
+    (await createInvitation(getDb(), await actorIn(admin, acme), { email: bob.email, role: "member" }, { baseUrl: "http://app.test" }))
+      .token,
   );
 });
 afterAll(async () => {
@@ -59,57 +60,59 @@ afterAll(async () => {
   removeTempDataDir(dir);
 });
 
-function add(name: string, config: Record<string, unknown>) {
-  ids[name] = addServer(getDb(), actorIn(admin, acme), { name, config }).id;
+async function add(name: string, config: Record<string, unknown>) {
+  ids[name] = (await addServer(getDb(), await actorIn(admin, acme), { name, config })).id;
 }
 
 describe("a secret URL never reaches a member, an export or an error", () => {
   it("stores such URLs encrypted, masks them for everyone, and the engine still reaches them", async () => {
-    add("path", { url: `${base}/s/${PATH_TOKEN}/mcp` });
-    add("query", { url: `${base}/mcp?api_key=${QUERY_KEY}&region=eu` });
-    add("marked", { url: `${base}/hooks/${MARKED}/mcp`, secret_url: true });
+    await add("path", { url: `${base}/s/${PATH_TOKEN}/mcp` });
+    await add("query", { url: `${base}/mcp?api_key=${QUERY_KEY}&region=eu` });
+    await add("marked", { url: `${base}/hooks/${MARKED}/mcp`, secret_url: true });
     for (const row of getDb().select().from(mcpServers).where(eq(mcpServers.workspaceId, acme)).all()) {
       const raw = JSON.stringify(row);
       for (const secret of SECRETS) expect(raw).not.toContain(secret);
     }
-    const views = listServers(getDb(), actorIn(bob, acme));
+    const views = await listServers(getDb(), await actorIn(bob, acme));
     expect(views.map((v) => v.config.url).sort()).toEqual(
       [`${base}/********`, `${base}/mcp?api_key=********&region=eu`, `${base}/s/********/mcp`].sort(),
     );
     for (const name of Object.keys(ids)) {
-      const record = getServerById(getDb(), { id: ids[name], workspaceId: acme })!;
-      await pool.discover(bob.id, [definitionFor(getDb(), bob.id, record)]);
+      const record = (await getServerById(getDb(), { id: ids[name], workspaceId: acme }))!;
+      await pool.discover(bob.id, [await definitionFor(getDb(), bob.id, record)]);
     }
     expect(requested).toEqual(
       expect.arrayContaining([`/s/${PATH_TOKEN}/mcp`, `/mcp?api_key=${QUERY_KEY}&region=eu`, `/hooks/${MARKED}/mcp`]),
     );
   });
 
-  it("nothing a member is answered holds them: views, statuses with their errors, exports", () => {
+  it("nothing a member is answered holds them: views, statuses with their errors, exports", async () => {
     const responses = [
-      listServers(getDb(), actorIn(bob, acme)),
-      Object.values(ids).map((id) => serverViewById(getDb(), actorIn(bob, acme), id)),
-      Object.values(ids).map((id) =>
-        pool.session(bob.id, definitionFor(getDb(), bob.id, getServerById(getDb(), { id, workspaceId: acme })!)).status(),
+      await listServers(getDb(), await actorIn(bob, acme)),
+      await Promise.all(Object.values(ids).map(async (id) => await serverViewById(getDb(), await actorIn(bob, acme), id))),
+      await Promise.all(
+        Object.values(ids).map(async (id) =>
+          pool.session(bob.id, await definitionFor(getDb(), bob.id, (await getServerById(getDb(), { id, workspaceId: acme }))!)).status(),
+        ),
       ),
-      exportWorkspaceServers(getDb(), actorIn(bob, acme), "yaml"),
-      exportWorkspaceServers(getDb(), actorIn(bob, acme), "json"),
+      await exportWorkspaceServers(getDb(), await actorIn(bob, acme), "yaml"),
+      await exportWorkspaceServers(getDb(), await actorIn(bob, acme), "json"),
     ];
     const text = JSON.stringify(responses);
     // The engine's errors quote the URL they failed on: masked there too, origin kept.
     const errors = (responses[2] as Array<{ lastError: { message: string } | null }>).map((status) => status.lastError?.message ?? "");
     for (const message of errors) expect(message).toContain(base);
     for (const secret of SECRETS) expect(text).not.toContain(secret);
-    expect(exportWorkspaceServers(getDb(), actorIn(bob, acme), "yaml")).toContain("${input:query.url}");
+    expect(await exportWorkspaceServers(getDb(), await actorIn(bob, acme), "yaml")).toContain("${input:query.url}");
   });
 
   it("an edit that sends the masked URL back keeps it; another masked URL is refused", async () => {
-    const masked = serverViewById(getDb(), actorIn(admin, acme), ids.query).config.url;
-    changeServer(getDb(), actorIn(admin, acme), ids.query, { config: { url: masked, timeout: 30 } });
-    const record = getServerById(getDb(), { id: ids.query, workspaceId: acme })!;
-    expect(definitionFor(getDb(), admin.id, record).config.url).toBe(`${base}/mcp?api_key=${QUERY_KEY}&region=eu`);
-    expect(() => changeServer(getDb(), actorIn(admin, acme), ids.query, { config: { url: `${base}/other?api_key=********` } })).toThrow(
-      expect.objectContaining({ code: "server.invalid_config", field: "config.url" }),
-    );
+    const masked = (await serverViewById(getDb(), await actorIn(admin, acme), ids.query)).config.url;
+    await changeServer(getDb(), await actorIn(admin, acme), ids.query, { config: { url: masked, timeout: 30 } });
+    const record = (await getServerById(getDb(), { id: ids.query, workspaceId: acme }))!;
+    expect((await definitionFor(getDb(), admin.id, record)).config.url).toBe(`${base}/mcp?api_key=${QUERY_KEY}&region=eu`);
+    await expect(
+      changeServer(getDb(), await actorIn(admin, acme), ids.query, { config: { url: `${base}/other?api_key=********` } }),
+    ).rejects.toThrow(expect.objectContaining({ code: "server.invalid_config", field: "config.url" }));
   });
 });

@@ -53,15 +53,15 @@ beforeAll(async () => {
   creator = await person("creator@example.com");
   carol = await person("carol@example.com");
   bob = await person("bob@example.com");
-  acme = team(creator, "Acme");
+  acme = await team(creator, "Acme");
   for (const [user, role] of [
     [carol, "admin"],
     [bob, "member"],
   ] as const)
-    acceptInvitation(
+    await acceptInvitation(
       db,
       user,
-      createInvitation(db, actorIn(creator, acme), { email: user.email, role }, { baseUrl: "http://app.test" }).token,
+      (await createInvitation(db, await actorIn(creator, acme), { email: user.email, role }, { baseUrl: "http://app.test" })).token,
     );
 });
 afterAll(async () => {
@@ -70,20 +70,20 @@ afterAll(async () => {
   removeTempDataDir(dir);
 });
 
-function defFor(user: Person): ServerDefinition {
-  return definitionFor(getDb(), user.id, getServerById(getDb(), { id: serverId, workspaceId: acme })!);
+async function defFor(user: Person): Promise<ServerDefinition> {
+  return await definitionFor(getDb(), user.id, (await getServerById(getDb(), { id: serverId, workspaceId: acme }))!);
 }
 
 async function connect(user: Person, login: string, forEveryone = false) {
-  const begun = await beginConnect(getDb(), deps, actorIn(user, acme), defFor(user), { forEveryone });
+  const begun = await beginConnect(getDb(), deps, await actorIn(user, acme), await defFor(user), { forEveryone });
   if (begun.status !== "redirect") throw new Error("expected a redirect");
   const response = await oauthCallbackResponse(deps, {
     url: await devLogin(begun.url, login),
     userId: user.id,
-    findServer: () => defFor(user),
+    findServer: async () => await defFor(user),
     onAuthorized: async (_server, grant) => {
       if (!grant.forEveryone) return;
-      adoptSharedAccount(getDb(), user.id, { id: serverId, workspaceId: acme });
+      await adoptSharedAccount(getDb(), user.id, { id: serverId, workspaceId: acme });
       await pool.closeServer(serverId);
     },
   });
@@ -91,12 +91,12 @@ async function connect(user: Person, login: string, forEveryone = false) {
 }
 
 async function whoami(user: Person): Promise<string> {
-  const outcome = await pool.session(user.id, defFor(user)).callTool("whoami");
+  const outcome = await pool.session(user.id, await defFor(user)).callTool("whoami");
   return outcome.isError ? "error" : (outcome.content.content[0] as { text: string }).text;
 }
 
 async function setMode(credentials: "shared" | "per_member") {
-  changeServer(getDb(), actorIn(carol, acme), serverId, { config: { url: as.mcpUrl, auth: "oauth", credentials } });
+  await changeServer(getDb(), await actorIn(carol, acme), serverId, { config: { url: as.mcpUrl, auth: "oauth", credentials } });
   await Promise.all(released.splice(0));
 }
 
@@ -112,7 +112,7 @@ function kinds(user: Person): string[] {
 
 describe("switching to shared never serves anyone's personal tokens", () => {
   it("each member first uses their own account on a per_member server", async () => {
-    serverId = addServer(getDb(), actorIn(creator, acme), { name: "mail", config: { url: as.mcpUrl, auth: "oauth" } }).id;
+    serverId = (await addServer(getDb(), await actorIn(creator, acme), { name: "mail", config: { url: as.mcpUrl, auth: "oauth" } })).id;
     await connect(creator, "creator-personal");
     await connect(bob, "bob-personal");
     expect(await whoami(creator)).toBe("creator-personal");
@@ -120,27 +120,29 @@ describe("switching to shared never serves anyone's personal tokens", () => {
   });
 
   it("after an admin switches it to shared, nobody's call carries a personal token: everyone waits", async () => {
-    expect(pool.session(bob.id, defFor(bob)).status().state).toBe("connected");
+    expect(pool.session(bob.id, await defFor(bob)).status().state).toBe("connected");
     await setMode("shared");
     // The switch closed every connection to the server.
-    expect(pool.session(bob.id, defFor(bob)).status().state).not.toBe("connected");
+    expect(pool.session(bob.id, await defFor(bob)).status().state).not.toBe("connected");
     const seen = as.stats.bearerSubjects.length;
     for (const user of [bob, carol, creator]) expect(await whoami(user)).toBe("error");
     expect(as.stats.bearerSubjects.slice(seen)).toEqual([]);
-    const [status] = await pool.discover(bob.id, [defFor(bob)]);
+    const [status] = await pool.discover(bob.id, [await defFor(bob)]);
     expect(status.state).toBe("needs_authorization");
-    expect(serverViewById(getDb(), actorIn(bob, acme), serverId)).toMatchObject({ credentials: "shared", sharedBy: null });
+    expect(await serverViewById(getDb(), await actorIn(bob, acme), serverId)).toMatchObject({ credentials: "shared", sharedBy: null });
     // Personal tokens stay each person's, unused: the creator's account is not the team's.
     expect(kinds(creator)).toContain("tokens");
-    expect(listAudit(getDb(), { workspaceId: acme, action: "server.credentials_mode" }).entries[0]).toMatchObject({
+    expect((await listAudit(getDb(), { workspaceId: acme, action: "server.credentials_mode" })).entries[0]).toMatchObject({
       actorId: carol.id,
       detail: { from: "per_member", to: "shared" },
     });
   });
 
   it("a plain Connect of a shared server is refused; a member cannot connect it for everyone", async () => {
-    await expect(beginConnect(getDb(), deps, actorIn(carol, acme), defFor(carol))).rejects.toMatchObject({ code: "request.invalid" });
-    await expect(beginConnect(getDb(), deps, actorIn(bob, acme), defFor(bob), { forEveryone: true })).rejects.toMatchObject({
+    await expect(beginConnect(getDb(), deps, await actorIn(carol, acme), await defFor(carol))).rejects.toMatchObject({
+      code: "request.invalid",
+    });
+    await expect(beginConnect(getDb(), deps, await actorIn(bob, acme), await defFor(bob), { forEveryone: true })).rejects.toMatchObject({
       code: "auth.forbidden",
     });
   });
@@ -154,7 +156,7 @@ describe("switching to shared never serves anyone's personal tokens", () => {
     // Stored apart from carol's own tokens (she has none of her own for this server).
     expect(kinds(carol)).toEqual(expect.arrayContaining(["shared.tokens"]));
     expect(kinds(carol)).not.toContain("tokens");
-    expect(serverViewById(getDb(), actorIn(bob, acme), serverId)).toMatchObject({ sharedBy: carol.name });
+    expect(await serverViewById(getDb(), await actorIn(bob, acme), serverId)).toMatchObject({ sharedBy: carol.name });
   });
 
   it("leaving shared forgets the team's tokens; coming back waits again instead of reusing them", async () => {
@@ -170,7 +172,7 @@ describe("switching to shared never serves anyone's personal tokens", () => {
   it("Disconnect for everyone ends the shared account", async () => {
     await connect(creator, "team-again", true);
     expect(await whoami(bob)).toBe("team-again");
-    await endConnect(getDb(), deps, actorIn(carol, acme), defFor(carol));
+    await endConnect(getDb(), deps, await actorIn(carol, acme), await defFor(carol));
     await pool.closeServer(serverId);
     expect(kinds(creator)).not.toContain("shared.tokens");
     expect(kinds(creator)).toContain("tokens");

@@ -16,14 +16,14 @@ describe("slugify", () => {
 });
 
 describe("uniqueSlug", () => {
-  it("appends -2, -3 … while taken", () => {
+  it("appends -2, -3 … while taken", async () => {
     const taken = new Set(["acme", "acme-2"]);
-    expect(uniqueSlug("Acme", (s) => taken.has(s))).toBe("acme-3");
+    expect(await uniqueSlug("Acme", (s) => taken.has(s))).toBe("acme-3");
   });
 
-  it("never hands out a reserved word or an empty slug", () => {
-    expect(uniqueSlug("Personal", () => false)).toBe("personal-2");
-    expect(uniqueSlug("Admin", () => false)).toBe("admin-2");
-    expect(uniqueSlug("???", () => false)).toBe("workspace");
+  it("never hands out a reserved word or an empty slug", async () => {
+    expect(await uniqueSlug("Personal", () => false)).toBe("personal-2");
+    expect(await uniqueSlug("Admin", () => false)).toBe("admin-2");
+    expect(await uniqueSlug("???", () => false)).toBe("workspace");
   });
 });

@@ -10,7 +10,7 @@ import { lostWorkspaceAccess, requirePageUser } from "@/lib/use-cases/caller";
 export default async function AccessPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser();
   const slug = decodeURIComponent((await params).slug);
-  const lost = lostWorkspaceAccess(user, slug);
+  const lost = await lostWorkspaceAccess(user, slug);
   // A member again goes back in; someone who never was one meets the workspace's own 404 there.
   if (!lost) redirect(`/w/${encodeURIComponent(slug)}/chat`);
   const code = "workspace.removed";

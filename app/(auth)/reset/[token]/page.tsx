@@ -11,7 +11,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   let reset: { email: string } | null = null;
   let problem: string | null = null;
   try {
-    reset = passwordResetFor(token);
+    reset = await passwordResetFor(token);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     problem = error.message;

@@ -5,5 +5,5 @@ import { myFactors } from "@/lib/use-cases/second-factors";
 /** The caller's second factors and how many recovery codes are left (never a secret). */
 export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
-  return Response.json(myFactors(user));
+  return Response.json(await myFactors(user));
 });

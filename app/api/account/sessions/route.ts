@@ -5,5 +5,5 @@ import { requireUser } from "@/lib/use-cases/caller";
 /** Sign out of all devices: every session of the caller ends, this one included. */
 export const DELETE = route(async () => {
   const user = await requireUser();
-  return Response.json(signOutEverywhere(user.id));
+  return Response.json(await signOutEverywhere(user.id));
 });

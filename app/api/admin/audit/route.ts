@@ -7,5 +7,5 @@ import { auditQuery } from "./schema";
 export const GET = route(async (request: Request) => {
   await requireInstanceAdmin();
   const query = parseQuery(request, auditQuery);
-  return Response.json(instanceAudit(query));
+  return Response.json(await instanceAudit(query));
 });

@@ -5,5 +5,5 @@ import { catalogForAdmin, catalogRegistries } from "@/lib/use-cases/catalog";
 /** The whole catalog: every entry with its versions, visibility and status, and the registries (instance administrators). */
 export const GET = route(async () => {
   await requireInstanceAdmin();
-  return Response.json({ entries: catalogForAdmin(), registries: catalogRegistries() });
+  return Response.json({ entries: await catalogForAdmin(), registries: await catalogRegistries() });
 });

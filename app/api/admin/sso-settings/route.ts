@@ -6,12 +6,12 @@ import { ssoSettingsBody } from "./schema";
 /** SSO-only mode and the break-glass administrator. */
 export const GET = route(async () => {
   await requireInstanceAdmin();
-  return Response.json(ssoSettings());
+  return Response.json(await ssoSettings());
 });
 
 /** Set `{ssoOnly, breakGlassEmail}`; needs a recent sign-in (`auth.reauth_required`). */
 export const PUT = route(async (request: Request) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, ssoSettingsBody);
-  return Response.json(setSsoSettings(admin, body));
+  return Response.json(await setSsoSettings(admin, body));
 });

@@ -6,12 +6,12 @@ import { telemetrySettingsBody } from "./schema";
 /** The instance's telemetry setting (content capture). */
 export const GET = route(async () => {
   await requireInstanceAdmin();
-  return Response.json(telemetrySettings());
+  return Response.json(await telemetrySettings());
 });
 
 /** Set `{captureContent}`; needs a recent sign-in (`auth.reauth_required`); audited. */
 export const PUT = route(async (request: Request) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, telemetrySettingsBody);
-  return Response.json(setTelemetrySettings(admin, body));
+  return Response.json(await setTelemetrySettings(admin, body));
 });

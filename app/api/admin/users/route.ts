@@ -8,7 +8,7 @@ import { createUserBody, userSearchQuery } from "./schema";
 export const GET = route(async (request: Request) => {
   await requireInstanceAdmin();
   const query = parseQuery(request, userSearchQuery);
-  return Response.json(instanceUsers(query.q));
+  return Response.json(await instanceUsers(query.q));
 });
 
 /**
@@ -18,7 +18,7 @@ export const GET = route(async (request: Request) => {
 export const POST = route(async (request: Request) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, createUserBody);
-  return Response.json(await deliverInvitation(inviteUser(admin, body.email, request), { email: body.email }), {
+  return Response.json(await deliverInvitation(await inviteUser(admin, body.email, request), { email: body.email }), {
     status: 201,
     headers: { "cache-control": "no-store" },
   });

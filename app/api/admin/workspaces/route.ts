@@ -5,5 +5,5 @@ import { instanceWorkspaces } from "@/lib/use-cases/admin";
 /** Every workspace with its member count (instance administrators). */
 export const GET = route(async () => {
   await requireInstanceAdmin();
-  return Response.json(instanceWorkspaces());
+  return Response.json(await instanceWorkspaces());
 });

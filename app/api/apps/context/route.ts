@@ -7,5 +7,5 @@ import { appContextBody } from "./schema";
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, appContextBody);
-  return Response.json(updateAppContext(caller, body));
+  return Response.json(await updateAppContext(caller, body));
 });

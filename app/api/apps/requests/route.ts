@@ -7,5 +7,5 @@ import { appRequestBody } from "./schema";
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, appRequestBody);
-  return Response.json(recordAppRequest(caller, body));
+  return Response.json(await recordAppRequest(caller, body));
 });

@@ -9,5 +9,5 @@ import { forgotPasswordBody } from "./schema";
  */
 export const POST = route(async (request: Request) => {
   const body = await parseJson(request, forgotPasswordBody);
-  return Response.json(forgotPassword(request, body), { status: 202, headers: { "cache-control": "no-store" } });
+  return Response.json(await forgotPassword(request, body), { status: 202, headers: { "cache-control": "no-store" } });
 });

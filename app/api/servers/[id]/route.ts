@@ -8,14 +8,14 @@ type Context = { params: Promise<{ id: string }> };
 /** One server of the workspace; another workspace's id is a 404. */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  return Response.json(savedServer(caller, await idParam(context)));
+  return Response.json(await savedServer(caller, await idParam(context)));
 });
 
 /** Change a server's name and/or config (owners/admins); it restarts with the new config. */
 export const PATCH = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, serverChangeBody);
-  return Response.json(changeAndStartServer(caller, await idParam(context), body));
+  return Response.json(await changeAndStartServer(caller, await idParam(context), body));
 });
 
 /** Delete a server (owners/admins); every member's connection to it closes. */

@@ -7,7 +7,7 @@ import { exportQuery } from "./schema";
 export const GET = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const { format } = parseQuery(request, exportQuery);
-  return new Response(exportServers(caller, format), {
+  return new Response(await exportServers(caller, format), {
     headers: {
       "content-type": format === "json" ? "application/json; charset=utf-8" : "application/yaml; charset=utf-8",
       "content-disposition": `attachment; filename="mcp-servers.${format}"`,

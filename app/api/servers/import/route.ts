@@ -11,6 +11,6 @@ import { importBody } from "./schema";
 export const POST = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, importBody);
-  if (!body.confirm) return Response.json(previewServerImport(caller, body));
-  return Response.json(importAndStartServers(caller, { ...body, confirm: body.confirm }), { status: 201 });
+  if (!body.confirm) return Response.json(await previewServerImport(caller, body));
+  return Response.json(await importAndStartServers(caller, { ...body, confirm: body.confirm }), { status: 201 });
 });

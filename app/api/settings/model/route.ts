@@ -9,12 +9,12 @@ import { modelSettingsBody } from "./schema";
  */
 export const GET = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
-  return Response.json(userModelSettings(caller));
+  return Response.json(await userModelSettings(caller));
 });
 
 /** Change provider, model, base URL or key (omit `apiKey` to keep the stored one). */
 export const PUT = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, modelSettingsBody);
-  return Response.json(setUserModelSettings(caller, body));
+  return Response.json(await setUserModelSettings(caller, body));
 });

@@ -13,6 +13,6 @@ export const GET = route(async (request: Request) => {
 export const PUT = route(async (request: Request) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, toolPolicyBody);
-  setToolPolicy(caller, body);
+  await setToolPolicy(caller, body);
   return new Response(null, { status: 204 });
 });

@@ -15,7 +15,7 @@ export const GET = route(async (_request: Request, context: Context) => {
 export const PATCH = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "owner" });
   const body = await parseJson(request, renameWorkspaceBody);
-  return Response.json(renameWorkspace(caller, body.name));
+  return Response.json(await renameWorkspace(caller, body.name));
 });
 
 /** Delete with its servers, credentials and chats; closes every live connection to its servers (owners). */

@@ -6,7 +6,7 @@ import { LandingComposer } from "@/app/_components/chat/landing-composer";
 /** The caller's chats in this workspace; a conversation opens at /w/<slug>/chat/:id. */
 export default async function WorkspaceChatIndexPage({ params }: { params: Promise<{ slug: string }> }) {
   const caller = await requirePageWorkspace((await params).slug);
-  const { chats, model, servers } = chatIndexPage(caller);
+  const { chats, model, servers } = await chatIndexPage(caller);
   const slug = slugOf(caller.workspace);
   return (
     <ChatShell chats={chats} title={<h1 className="font-semibold">Chat</h1>}>

@@ -6,7 +6,7 @@ import { SharedServersNote } from "@/app/_components/workspaces/shared-servers-n
 /** The workspace's servers: owners/admins manage them, members see and use them. */
 export default async function WorkspaceServersPage({ params }: { params: Promise<{ slug: string }> }) {
   const caller = await requirePageWorkspace((await params).slug);
-  const servers = workspaceServers(caller);
+  const servers = await workspaceServers(caller);
   return (
     <>
       <SharedServersNote servers={servers} role={caller.role} />

@@ -7,5 +7,5 @@ import { startTotpBody } from "./schema";
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
   const body = await parseJson(request, startTotpBody);
-  return Response.json(startTotp(user, body));
+  return Response.json(await startTotp(user, body));
 });

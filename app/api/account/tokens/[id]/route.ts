@@ -7,6 +7,6 @@ type Context = { params: Promise<{ id: string }> };
 /** Revoke one of the caller's personal access tokens; another user's is a 404. */
 export const DELETE = route(async (request: Request, context: Context) => {
   const user = await requireUser(request);
-  revokeMyToken(user, await idParam(context));
+  await revokeMyToken(user, await idParam(context));
   return new Response(null, { status: 204 });
 });

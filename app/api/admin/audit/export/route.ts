@@ -6,5 +6,5 @@ import { auditQuery } from "./schema";
 /** The whole audit log as CSV, with the same filters as `GET /api/admin/audit` (instance administrators). */
 export const GET = route(async (request: Request) => {
   await requireInstanceAdmin();
-  return instanceAuditCsv(parseQuery(request, auditQuery));
+  return await instanceAuditCsv(parseQuery(request, auditQuery));
 });

@@ -7,5 +7,5 @@ import { serverJsonBody } from "./schema";
 export const POST = route(async (request: Request) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, serverJsonBody);
-  return Response.json(addCatalogServerJson(admin, body.serverJson), { status: 201 });
+  return Response.json(await addCatalogServerJson(admin, body.serverJson), { status: 201 });
 });

@@ -7,5 +7,5 @@ import { registryBody } from "./schema";
 export const POST = route(async (request: Request) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, registryBody);
-  return Response.json(addCatalogRegistry(admin, body), { status: 201 });
+  return Response.json(await addCatalogRegistry(admin, body), { status: 201 });
 });

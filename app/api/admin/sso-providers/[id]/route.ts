@@ -9,12 +9,12 @@ type Context = { params: Promise<{ id: string }> };
 export const PUT = route(async (request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, ssoProviderUpdateBody);
-  return Response.json(changeSsoProvider(admin, await idParam(context), body));
+  return Response.json(await changeSsoProvider(admin, await idParam(context), body));
 });
 
 /** Remove an admin-configured provider (its users keep their accounts); needs a recent sign-in. */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
-  deleteSsoProvider(admin, await idParam(context));
+  await deleteSsoProvider(admin, await idParam(context));
   return new Response(null, { status: 204 });
 });

@@ -12,5 +12,5 @@ type Context = { params: Promise<{ id: string }> };
 export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, catalogAddBody);
-  return Response.json(addServerFromCatalog(caller, await idParam(context), body), { status: 201 });
+  return Response.json(await addServerFromCatalog(caller, await idParam(context), body), { status: 201 });
 });

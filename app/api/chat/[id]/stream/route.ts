@@ -10,11 +10,11 @@ type Context = { params: Promise<{ id: string }> };
 /** Rejoin the running answer of one of the caller's chats: replayed from its start, then live (204 when none runs). */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  return resumeChatTurn(caller, await idParam(context));
+  return await resumeChatTurn(caller, await idParam(context));
 });
 
 /** Stop the running answer of one of the caller's chats. */
 export const DELETE = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  return stopChatTurn(caller, await idParam(context));
+  return await stopChatTurn(caller, await idParam(context));
 });

@@ -7,5 +7,5 @@ type Context = { params: Promise<{ id: string }> };
 /** The inspector header: status, capabilities, instructions and safe icons; never connects. */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  return Response.json(serverInfo(caller, await idParam(context), slugOf(caller.workspace)));
+  return Response.json(await serverInfo(caller, await idParam(context), slugOf(caller.workspace)));
 });

@@ -7,5 +7,5 @@ type Context = { params: Promise<{ id: string }> };
 /** The caller's recent log of this server `[{time, level, source, text}]`, redacted; never connects. */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  return Response.json(serverLogLines(caller, await idParam(context)));
+  return Response.json(await serverLogLines(caller, await idParam(context)));
 });

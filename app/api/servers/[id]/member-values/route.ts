@@ -8,12 +8,12 @@ type Context = { params: Promise<{ id: string }> };
 /** Which per-member keys the server has and which of them the caller has filled (never the values). */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
-  return Response.json(memberValues(caller, await idParam(context)));
+  return Response.json(await memberValues(caller, await idParam(context)));
 });
 
 /** Set the caller's own values (encrypted per user); sending the mask keeps a stored value. */
 export const PUT = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, memberValuesBody);
-  return Response.json(setOwnMemberValues(caller, await idParam(context), body.values));
+  return Response.json(await setOwnMemberValues(caller, await idParam(context), body.values));
 });

@@ -19,5 +19,5 @@ export const GET = route(async (request: Request, context: Context) => {
 export const PUT = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, trustBody);
-  return Response.json(setServerTrust(caller, await idParam(context), body));
+  return Response.json(await setServerTrust(caller, await idParam(context), body));
 });

@@ -9,5 +9,5 @@ type Context = { params: Promise<{ id: string }> };
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
   const query = parseQuery(request, auditQuery);
-  return Response.json(workspaceAudit(caller, query));
+  return Response.json(await workspaceAudit(caller, query));
 });

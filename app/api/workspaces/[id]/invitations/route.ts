@@ -9,7 +9,7 @@ type Context = { params: Promise<{ id: string }> };
 /** Pending invitations (owners/admins; tokens are never listed). */
 export const GET = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
-  return Response.json({ invitations: workspaceInvitations(caller) });
+  return Response.json({ invitations: await workspaceInvitations(caller) });
 });
 
 /**
@@ -19,7 +19,7 @@ export const GET = route(async (_request: Request, context: Context) => {
 export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
   const body = await parseJson(request, invitationBody);
-  const invitation = inviteToWorkspace(caller, body, request);
+  const invitation = await inviteToWorkspace(caller, body, request);
   return Response.json(await deliverInvitation(invitation, { email: body.email, workspaceName: caller.workspace.name }), {
     status: 201,
     headers: { "cache-control": "no-store" },

@@ -7,5 +7,5 @@ type Context = { params: Promise<{ id: string }> };
 /** The workspace's members with their roles (any member may see them). */
 export const GET = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return Response.json({ members: workspaceMembers(caller) });
+  return Response.json({ members: await workspaceMembers(caller) });
 });

@@ -15,5 +15,5 @@ export const GET = route(async (_request: Request, context: Context) => {
 export const PUT = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
   const body = await parseJson(request, workspaceModelBody);
-  return Response.json(setWorkspaceDefaultModel(caller, body));
+  return Response.json(await setWorkspaceDefaultModel(caller, body));
 });

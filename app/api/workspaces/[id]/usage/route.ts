@@ -8,5 +8,5 @@ type Context = { params: Promise<{ id: string }> };
 /** Usage figures: the caller's own, the workspace's or one member's (owners/admins), the instance's (administrators); `format=csv` downloads them. */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return usageResponse(caller, parseQuery(request, usageQuery));
+  return await usageResponse(caller, parseQuery(request, usageQuery));
 });

@@ -10,7 +10,7 @@ export const GET = async (request: Request, context: Context) =>
   withCors(
     await route(async () => {
       const user = await requireUserOrToken(request, "api:read");
-      return Response.json(registryServerVersions(user, decodeURIComponent(await param(context, "name"))));
+      return Response.json(await registryServerVersions(user, decodeURIComponent(await param(context, "name"))));
     })(),
   );
 

@@ -8,7 +8,7 @@ import { ChatView } from "@/app/_components/chat/chat-view";
 export default async function WorkspaceChatPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
   const { slug, id } = await params;
   const caller = await requirePageWorkspace(slug);
-  const page = chatPage(caller, id);
+  const page = await chatPage(caller, id);
   if (!page) notFound();
   const { chat, model } = page;
   return (

@@ -16,7 +16,7 @@ export default async function ServerInspectorPage({
   const { slug, serverId } = await params;
   const query = await searchParams;
   const caller = await requirePageWorkspace(slug);
-  const server = inspectedServer(caller, serverId);
+  const server = await inspectedServer(caller, serverId);
   if (!server) notFound();
   const tab = TABS.find((t) => t === query.tab) ?? "tools";
   return (

@@ -9,12 +9,12 @@ type Context = { params: Promise<{ id: string }> };
 export const PATCH = route(async (request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, entryChangeBody);
-  return Response.json(changeCatalogEntry(admin, await idParam(context), body));
+  return Response.json(await changeCatalogEntry(admin, await idParam(context), body));
 });
 
 /** Remove an entry with its versions; servers added from it keep their config. */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
-  removeCatalogEntry(admin, await idParam(context));
+  await removeCatalogEntry(admin, await idParam(context));
   return new Response(null, { status: 204 });
 });

@@ -9,12 +9,12 @@ type Context = { params: Promise<{ id: string }> };
 export const PATCH = route(async (request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
   const body = await parseJson(request, registryChangeBody);
-  return Response.json(changeCatalogRegistry(admin, await idParam(context), body));
+  return Response.json(await changeCatalogRegistry(admin, await idParam(context), body));
 });
 
 /** Remove a registry; the entries imported from it stay as last synced. */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const admin = await requireInstanceAdmin();
-  removeCatalogRegistry(admin, await idParam(context));
+  await removeCatalogRegistry(admin, await idParam(context));
   return new Response(null, { status: 204 });
 });

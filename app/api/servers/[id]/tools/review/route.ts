@@ -9,6 +9,6 @@ type Context = { params: Promise<{ id: string }> };
 export const POST = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspace(request);
   const body = await parseJson(request, toolReviewBody);
-  approveHeldTool(caller, await idParam(context), body);
+  await approveHeldTool(caller, await idParam(context), body);
   return new Response(null, { status: 204 });
 });

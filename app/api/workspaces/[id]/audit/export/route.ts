@@ -8,5 +8,5 @@ type Context = { params: Promise<{ id: string }> };
 /** The workspace's audit log as CSV, with the same filters as its JSON route (owners/admins). */
 export const GET = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context), { role: "admin" });
-  return workspaceAuditCsv(caller, parseQuery(request, auditQuery));
+  return await workspaceAuditCsv(caller, parseQuery(request, auditQuery));
 });

@@ -7,6 +7,6 @@ type Context = { params: Promise<{ id: string; invitationId: string }> };
 /** Revoke a pending invitation (owners/admins). */
 export const DELETE = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await param(context, "id"), { role: "admin" });
-  revokeInvitation(caller, await param(context, "invitationId"));
+  await revokeInvitation(caller, await param(context, "invitationId"));
   return new Response(null, { status: 204 });
 });

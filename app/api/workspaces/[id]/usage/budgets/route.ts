@@ -8,11 +8,11 @@ type Context = { params: Promise<{ id: string }> };
 /** The monthly budgets the caller may see, and where they stand this month. */
 export const GET = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return Response.json(budgetsView(caller));
+  return Response.json(await budgetsView(caller));
 });
 
 /** Set or remove a budget (the workspace's: owners/admins; a user's or the default: instance administrators); audited. */
 export const PUT = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return Response.json(setBudget(caller, await parseJson(request, budgetBody)));
+  return Response.json(await setBudget(caller, await parseJson(request, budgetBody)));
 });

@@ -8,11 +8,11 @@ type Context = { params: Promise<{ id: string }> };
 /** The price tables: defaults, the instance's, the workspace's own. */
 export const GET = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return Response.json(pricesView(caller));
+  return Response.json(await pricesView(caller));
 });
 
 /** Set or remove a price (instance: administrators; workspace: owners/admins); audited; recorded costs stay. */
 export const PUT = route(async (request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return Response.json(setPrice(caller, await parseJson(request, priceBody)));
+  return Response.json(await setPrice(caller, await parseJson(request, priceBody)));
 });

@@ -11,7 +11,7 @@ export const GET = async (request: Request, context: Context) =>
     await route(async () => {
       const user = await requireUserOrToken(request, "api:read");
       const name = decodeURIComponent(await param(context, "name"));
-      return Response.json(registryServerVersion(user, name, decodeURIComponent(await param(context, "version"))));
+      return Response.json(await registryServerVersion(user, name, decodeURIComponent(await param(context, "version"))));
     })(),
   );
 

@@ -1,0 +1,223 @@
+/**
+ * The transaction port: `withTransaction(db, fn)` runs `fn` as one transaction on SQLite and on
+ * Postgres; a throw (or a rejection) anywhere inside rolls everything back. Bodies are async on both
+ * (`async (tx) => { await q1(tx); await q2(tx); }`); see docs/architecture.md#transactions.
+ *
+ * SQLite has one connection and a synchronous driver, and an async body yields between its queries,
+ * so two things guard the connection. A FIFO lock per connection holds it for a transaction from
+ * BEGIN to COMMIT/ROLLBACK; `gated` (which every query function of db/queries runs through) lets a
+ * query outside the transaction start only while none is open, so another request's statement can
+ * never land inside this transaction (and be rolled back with it, or read what it has not
+ * committed). A transaction in turn waits until the query functions under way (those awaiting
+ * between statements) have finished. Whether code runs inside the transaction is known from an
+ * AsyncLocalStorage context, so queries on `tx` (or, on SQLite, on the root handle) inside the body
+ * pass the gate, and a nested `withTransaction` becomes a savepoint.
+ *
+ * Postgres: drizzle's node-postgres transaction (one pooled client, BEGIN/COMMIT/ROLLBACK); the pool
+ * keeps other requests on other connections, so `gated` only runs the function.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { BetterSQLiteTransaction } from "drizzle-orm/better-sqlite3/session";
+import type { Db } from "./client";
+
+/** A transaction handle: the same query functions accept it as they accept `db`. */
+export type Tx = Db;
+
+interface Lock {
+  /** The chain owning the open transaction, or null. */
+  owner: object | null;
+  /** Query functions under way outside any transaction (they hold the connection across awaits). */
+  inflight: number;
+  /** Waiting queries and transactions, in arrival order. */
+  queue: { kind: "query" | "tx"; start: () => void }[];
+}
+
+interface Context {
+  /** The lock whose transaction this chain runs in (SQLite). */
+  lock?: Lock;
+  /** The transaction handle of this chain, for nested calls. */
+  tx?: unknown;
+  /** Savepoint depth of nested transactions. */
+  depth: number;
+  /** Query functions under way in this chain (a transaction started inside one must not wait for it). */
+  held: number;
+}
+
+const context = new AsyncLocalStorage<Context>();
+// One lock per better-sqlite3 connection; on globalThis, since the server bundles may hold more
+// than one copy of this module and they must share the connection's lock.
+const LOCKS = Symbol.for("switchboard.db.txLocks");
+const slots = globalThis as { [LOCKS]?: WeakMap<object, Lock> };
+slots[LOCKS] ??= new WeakMap();
+const locks = slots[LOCKS];
+
+interface SqliteInternals {
+  $client?: { exec(sql: string): void; inTransaction: boolean; open?: boolean };
+  session: unknown;
+  dialect: unknown;
+  _: unknown;
+}
+
+/** The better-sqlite3 connection behind a root handle, or undefined (a transaction handle, Postgres). */
+function sqliteClient(db: unknown) {
+  const client = (db as SqliteInternals).$client;
+  return client && typeof client.exec === "function" && "inTransaction" in client ? client : undefined;
+}
+
+const lockClients = new WeakMap<Lock, { exec(sql: string): void }>();
+
+function lockOf(client: { exec(sql: string): void }): Lock {
+  let lock = locks.get(client);
+  if (!lock) {
+    lock = { owner: null, inflight: 0, queue: [] };
+    locks.set(client, lock);
+    lockClients.set(lock, client);
+  }
+  return lock;
+}
+
+/** Start what waits, in order: queries until the next transaction, which starts once nothing is under way. */
+function wake(lock: Lock): void {
+  while (lock.owner === null && lock.queue.length) {
+    const next = lock.queue[0];
+    if (next.kind === "tx" && lock.inflight > 0) return;
+    lock.queue.shift();
+    next.start();
+  }
+}
+
+/**
+ * Run one query function's body on `db`: at once when no transaction is open on its connection (or
+ * when this chain owns it), else after that transaction ends. Its body starts synchronously after
+ * the check, so no transaction can begin in between.
+ */
+export function gated<T>(db: Db, fn: () => T | Promise<T>): Promise<T> {
+  const client = sqliteClient(db);
+  const ctx = context.getStore();
+  if (!client) return call(fn);
+  const lock = lockOf(client);
+  // Inside this connection's open transaction: part of it.
+  if (ctx?.lock === lock) return call(fn);
+  const run = () => {
+    lock.inflight++;
+    const done = () => {
+      lock.inflight--;
+      wake(lock);
+    };
+    const result = context.run({ depth: 0, held: (ctx?.held ?? 0) + 1 }, () => call(fn));
+    result.then(done, done);
+    return result;
+  };
+  // A query inside one under way never waits (a transaction waiting for it would wait for itself).
+  if (lock.owner === null && (lock.queue.length === 0 || ctx?.held)) return run();
+  return new Promise<T>((resolve) => lock.queue.push({ kind: "query", start: () => resolve(run()) }));
+}
+
+function call<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * Run `fn` in one transaction and return its result; a throw anywhere inside rolls back every
+ * write made through `tx`. Nested calls run as savepoints of the outer transaction.
+ */
+export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+  const client = sqliteClient(db);
+  const ctx = context.getStore();
+  if (!client) {
+    // A transaction handle (no client of its own) inside this chain's transaction: a savepoint.
+    if (ctx?.tx) return nested(ctx, db, fn);
+    // Postgres (and any async drizzle handle): the driver's own transaction on one pooled client.
+    const pg = db as unknown as { transaction<R>(body: (tx: unknown) => Promise<R>): Promise<R> };
+    return pg.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as Tx)));
+  }
+  const lock = lockOf(client);
+  if (ctx?.lock === lock) return nested(ctx, db, fn);
+  await acquire(lock, ctx?.held ?? 0);
+  const internals = db as unknown as SqliteInternals;
+  // A handle of its own (no `$client`): code that tells a transaction from the root handle by it
+  // (the audit log writes at once inside one) still can; it shares the one connection.
+  const tx = new BetterSQLiteTransaction(
+    "sync",
+    internals.dialect as never,
+    internals.session as never,
+    internals._ as never,
+  ) as unknown as Tx;
+  try {
+    client.exec("BEGIN IMMEDIATE");
+    try {
+      const result = await context.run({ lock, tx, depth: 0, held: 0 }, () => fn(tx));
+      client.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (client.inTransaction) client.exec("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    lock.owner = null;
+    wake(lock);
+  }
+
+  function acquire(lock: Lock, held: number): Promise<void> {
+    const owner = {};
+    // Query functions of this very chain that are under way do not count: they wait for this one.
+    const free = () => lock.owner === null && lock.inflight <= held && lock.queue.length === 0;
+    if (free()) {
+      lock.owner = owner;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) =>
+      lock.queue.push({
+        kind: "tx",
+        start: () => {
+          lock.owner = owner;
+          resolve();
+        },
+      }),
+    );
+  }
+}
+
+/** A nested transaction: a savepoint of the outer one, rolled back alone when `fn` throws. */
+async function nested<T>(ctx: Context, db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+  const tx = (ctx.tx ?? db) as { execute?: (q: string) => Promise<unknown>; run?: (q: unknown) => unknown };
+  const name = `sp${ctx.depth + 1}`;
+  const exec = async (statement: string) => {
+    const client = ctx.lock && sqliteClientOfLock(ctx);
+    if (client) client.exec(statement);
+    else await (tx.execute as (q: string) => Promise<unknown>)(statement);
+  };
+  await exec(`SAVEPOINT ${name}`);
+  try {
+    const result = await context.run({ ...ctx, depth: ctx.depth + 1 }, () => fn(ctx.tx as Tx));
+    await exec(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (error) {
+    await exec(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw error;
+  }
+}
+
+function sqliteClientOfLock(ctx: Context) {
+  return ctx.lock ? lockClients.get(ctx.lock) : undefined;
+}
+
+/**
+ * Whether a transaction of another chain holds `db`'s SQLite connection: synchronous writers that
+ * bypass the gate (the audit batch, timers) must wait rather than write into it.
+ */
+export function connectionBusy(db: Db): boolean {
+  const client = sqliteClient(db);
+  if (!client) return false;
+  const lock = locks.get(client);
+  return !!lock && lock.owner !== null && context.getStore()?.lock !== lock;
+}
+
+/** Whether the calling code runs inside a transaction (the audit log writes at once there). */
+export function inTransaction(): boolean {
+  return context.getStore()?.tx !== undefined;
+}

@@ -1,0 +1,103 @@
+// Query functions that read and then write must not yield in between now that they are async:
+// another request's change would land in the gap and be overwritten by the stale read.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { getServerTrust, updateServerTrust } from "@/db/queries/server-trust";
+import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
+import { upsertMembership } from "@/db/queries/memberships";
+import { listUsers, setUserAdmin } from "@/db/queries/users";
+import { getMembershipRole } from "@/db/queries/workspaces";
+import type { AccessEffects } from "@/lib/domain/access-effects";
+import { addServer } from "@/lib/servers/service";
+import { adminUpdateUser } from "@/lib/workspaces/admin";
+import { createWorkspace } from "@/lib/workspaces/service";
+import { changeMemberRole, removeMember } from "@/lib/workspaces/members";
+import { registerTestUser } from "../../helpers/register";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { actorIn, person, team } from "../workspaces/helpers";
+
+let dir: string;
+let serverId: string;
+// Our own interface: nothing to stop or close in these tests.
+const effects: AccessEffects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: () => {} };
+const codeOf = (outcome: PromiseSettledResult<unknown>) =>
+  outcome.status === "rejected" ? (outcome.reason as { code?: string }).code : "ok";
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  const db = getDb();
+  const user = await registerTestUser(db, { email: "owner@example.com", password: "a long enough password", name: "Owner" });
+  const workspaceId = (await getPersonalWorkspaceId(db, user.id))!;
+  const server = await addServer(
+    db,
+    { id: user.id, isAdmin: user.isAdmin, workspaceId },
+    { name: "remote", config: { url: "https://x.example/mcp" } },
+  );
+  serverId = server.id;
+});
+afterAll(() => removeTempDataDir(dir));
+
+describe("async query functions keep their read-modify-write atomic", () => {
+  it("two concurrent trust changes of different fields both survive", async () => {
+    const db = getDb();
+    await Promise.all([
+      updateServerTrust(db, serverId, { trusted: true }, null),
+      updateServerTrust(db, serverId, { trifectaCheck: false }, null),
+    ]);
+    expect(await getServerTrust(db, serverId)).toMatchObject({ trusted: true, trifectaCheck: false });
+  });
+
+  it("two owners stepping down at once: one succeeds, the other is the last owner", async () => {
+    const db = getDb();
+    const [ann, ben] = [await person("ann@example.com"), await person("ben@example.com")];
+    const workspaceId = await team(ann, "Duo");
+    await upsertMembership(db, { workspaceId, userId: ben.id, role: "owner" });
+    // Both actors first, so the two calls start in the same tick.
+    const [asAnn, asBen] = [await actorIn(ann, workspaceId), await actorIn(ben, workspaceId)];
+    const outcomes = await Promise.allSettled([
+      changeMemberRole(db, asAnn, ann.id, "admin", effects),
+      changeMemberRole(db, asBen, ben.id, "admin", effects),
+    ]);
+    expect(outcomes.map(codeOf).sort()).toEqual(["ok", "workspace.last_owner"]);
+    const roles = [await getMembershipRole(db, workspaceId, ann.id), await getMembershipRole(db, workspaceId, ben.id)];
+    expect(roles).toContain("owner");
+  });
+
+  it("two owners leaving at once: one leaves, the other stays as the last owner", async () => {
+    const db = getDb();
+    const [cat, dan] = [await person("cat@example.com"), await person("dan@example.com")];
+    const workspaceId = await team(cat, "Pair");
+    await upsertMembership(db, { workspaceId, userId: dan.id, role: "owner" });
+    const [asCat, asDan] = [await actorIn(cat, workspaceId), await actorIn(dan, workspaceId)];
+    const outcomes = await Promise.allSettled([removeMember(db, asCat, cat.id, effects), removeMember(db, asDan, dan.id, effects)]);
+    expect(outcomes.map(codeOf).sort()).toEqual(["ok", "workspace.last_owner"]);
+  });
+
+  it("two administrators removing each other's rights at once: one keeps them", async () => {
+    const db = getDb();
+    const [eve, fay] = [await person("eve@example.com"), await person("fay@example.com")];
+    // Exactly two administrators: these two (the instance's first user was one too).
+    for (const u of await listUsers(db)) await setUserAdmin(db, u.id, u.id === eve.id || u.id === fay.id);
+    const outcomes = await Promise.allSettled([
+      adminUpdateUser(db, { id: eve.id }, fay.id, { isAdmin: false }, effects),
+      adminUpdateUser(db, { id: fay.id }, eve.id, { isAdmin: false }, effects),
+    ]);
+    expect(outcomes.map(codeOf).sort()).toEqual(["ok", "user.last_admin"]);
+  });
+
+  it("two workspaces of one name created at once get two slugs", async () => {
+    const db = getDb();
+    const gus = await person("gus@example.com");
+    const made = await Promise.all([createWorkspace(db, gus.id, "Same Name"), createWorkspace(db, gus.id, "Same Name")]);
+    expect(made.map((w) => w.slug).sort()).toEqual(["same-name", "same-name-2"]);
+  });
+
+  it("two servers of one name added at once: one is added, the other is refused by name", async () => {
+    const db = getDb();
+    const hal = await person("hal@example.com");
+    const actor = { id: hal.id, isAdmin: false, workspaceId: hal.personalWorkspaceId };
+    const add = () => addServer(db, actor, { name: "twin", config: { url: "https://twin.example/mcp" } });
+    const outcomes = await Promise.allSettled([add(), add()]);
+    expect(outcomes.map(codeOf).sort()).toEqual(["ok", "server.name_taken"]);
+  });
+});

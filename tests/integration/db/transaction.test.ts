@@ -1,0 +1,169 @@
+/**
+ * The transaction port (db/transaction.ts) on both databases: a throw anywhere inside rolls back
+ * every write; nested calls are savepoints; on SQLite, a query of another request waits for an open
+ * transaction instead of landing inside it (and being rolled back with it).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Db, openDatabase } from "@/db/client";
+import { migratePostgres } from "@/db/migrate-postgres";
+import { getWorkspaceBySlug, renameWorkspace } from "@/db/queries/workspaces";
+import * as sqliteTables from "@/db/schema";
+import * as pgTables from "@/db/schema-postgres";
+import { withTransaction } from "@/db/transaction";
+import { startPostgres, type TestPostgres } from "../../helpers/postgres";
+
+const boom = new Error("boom");
+
+describe("withTransaction on SQLite", () => {
+  let db: Db;
+  let close: () => void;
+  beforeAll(() => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tx-"));
+    const opened = openDatabase(path.join(dir, "t.db"));
+    db = opened.db;
+    close = () => {
+      opened.sqlite.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+  });
+  afterAll(() => close());
+
+  const insert = (handle: Db, slug: string) => handle.insert(sqliteTables.workspaces).values({ id: slug, name: slug, slug }).run();
+
+  it("commits what the body wrote and returns its result", async () => {
+    const result = await withTransaction(db, async (tx) => {
+      insert(tx, "kept-1");
+      await Promise.resolve();
+      insert(tx, "kept-2");
+      return 7;
+    });
+    expect(result).toBe(7);
+    expect(await getWorkspaceBySlug(db, "kept-2")).not.toBeNull();
+  });
+
+  it("rolls back every write when the body throws after an await", async () => {
+    await expect(
+      withTransaction(db, async (tx) => {
+        insert(tx, "lost-1");
+        await renameWorkspace(tx, "kept-1", "renamed");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        insert(tx, "lost-2");
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(await getWorkspaceBySlug(db, "lost-1")).toBeNull();
+    expect(await getWorkspaceBySlug(db, "lost-2")).toBeNull();
+    expect((await getWorkspaceBySlug(db, "kept-1"))?.name).toBe("kept-1");
+  });
+
+  it("keeps another request's query out of an open transaction: it waits, and survives the rollback", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    const tx = withTransaction(db, async (t) => {
+      insert(t, "uncommitted");
+      await held;
+      order.push("tx body done");
+      throw boom;
+    });
+    // Another request, while the transaction is open: it must neither see nor join it.
+    const outside = renameWorkspace(db, "kept-2", "outside").then(() => order.push("outside write"));
+    const read = getWorkspaceBySlug(db, "uncommitted").then((w) => {
+      order.push("outside read");
+      return w;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    release();
+    await expect(tx).rejects.toBe(boom);
+    await outside;
+    expect(await read).toBeNull();
+    expect(order).toEqual(["tx body done", "outside write", "outside read"]);
+    expect((await getWorkspaceBySlug(db, "kept-2"))?.name).toBe("outside");
+  });
+
+  it("runs a nested call as a savepoint: its throw undoes only its own writes", async () => {
+    await withTransaction(db, async (tx) => {
+      insert(tx, "outer");
+      await withTransaction(tx, async (inner) => {
+        insert(inner, "inner");
+        throw boom;
+      }).catch(() => undefined);
+    });
+    expect(await getWorkspaceBySlug(db, "outer")).not.toBeNull();
+    expect(await getWorkspaceBySlug(db, "inner")).toBeNull();
+  });
+
+  it("runs transactions one after another, never interleaved", async () => {
+    const log: string[] = [];
+    await Promise.all(
+      [1, 2, 3].map((n) =>
+        withTransaction(db, async (tx) => {
+          log.push(`begin ${n}`);
+          insert(tx, `serial-${n}`);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          log.push(`end ${n}`);
+        }),
+      ),
+    );
+    expect(log).toEqual(["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3"]);
+  });
+});
+
+describe("withTransaction on Postgres", () => {
+  let cluster: TestPostgres;
+  let pool: pg.Pool;
+  let db: ReturnType<typeof drizzlePg<typeof pgTables>>;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    pool = new pg.Pool({ connectionString: await cluster.createDatabase("tx"), max: 4 });
+    await migratePostgres(pool);
+    db = drizzlePg(pool, { schema: pgTables });
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.end();
+    await cluster?.stop();
+  });
+
+  const asDb = (handle: unknown) => handle as Db;
+  const insert = (handle: unknown, slug: string) =>
+    (handle as typeof db).insert(pgTables.workspaces).values({ id: slug, name: slug, slug });
+  const exists = async (slug: string) => (await db.select().from(pgTables.workspaces).where(eq(pgTables.workspaces.slug, slug))).length > 0;
+
+  it("commits, and rolls back every write when the body throws", async () => {
+    await withTransaction(asDb(db), async (tx) => {
+      await insert(tx, "pg-kept");
+    });
+    await expect(
+      withTransaction(asDb(db), async (tx) => {
+        await insert(tx, "pg-lost-1");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await insert(tx, "pg-lost-2");
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(await exists("pg-kept")).toBe(true);
+    expect(await exists("pg-lost-1")).toBe(false);
+    expect(await exists("pg-lost-2")).toBe(false);
+  });
+
+  it("runs a nested call as a savepoint", async () => {
+    await withTransaction(asDb(db), async (tx) => {
+      await insert(tx, "pg-outer");
+      await withTransaction(tx, async (inner) => {
+        await insert(inner, "pg-inner");
+        throw boom;
+      }).catch(() => undefined);
+    });
+    expect(await exists("pg-outer")).toBe(true);
+    expect(await exists("pg-inner")).toBe(false);
+  });
+});
