@@ -180,6 +180,11 @@ function isTestCallback(fn) {
   );
 }
 
+function mayBeUndefined(type) {
+  if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Void)) return true;
+  return type.isUnion() && type.types.some(mayBeUndefined);
+}
+
 /** A name visible at `node` that is not the helper of that name (a local `all`, say). */
 function shadows(checker, node, name, helpersFile) {
   const symbols = checker.getSymbolsInScope(node, ts.SymbolFlags.Value);
@@ -252,9 +257,12 @@ function rewrite(program, edits) {
       stats.asyncTests++;
       edits.insert(sf, fn.getStart(sf), "async ", -10);
     }
-    const paren = needsParens(whole);
+    // `.get()` typed without undefined (a write's `.returning()` row): `one` may answer undefined,
+    // so the same promise the driver's typing made is kept with `!`.
+    const bang = method === "get" && !mayBeUndefined(checker.getTypeAtLocation(call));
+    const paren = bang || needsParens(whole);
     edits.insert(sf, receiver.getStart(sf), `${paren ? "(" : ""}await ${helper}(`, -1);
-    edits.replace(sf, receiver.end, whole.end, paren ? "))" : ")");
+    edits.replace(sf, receiver.end, whole.end, paren ? `))${bang ? "!" : ""}` : ")");
     wanted.add(helper);
     stats[helper]++;
     if (!sequence.has(fn)) sequence.set(fn, []);

@@ -113,7 +113,8 @@ describe("dialect-codemod", () => {
     expect(items).toContain("return (await one(db.select({ name: items.name }).from(items).where(eq(items.id, id))))?.name ?? null;");
     expect(items).toContain("return (await all(db.select().from(items))).map((row) => row.id);");
     expect(items).toContain("return await exec(db.update(items).set({ name }).where(eq(items.id, id))) > 0;");
-    expect(items).toContain("return await one(db.insert(items).values({ id, name: id, n: 0 }).returning());");
+    // The driver typed a write's returned row as always there: so does the rewrite.
+    expect(items).toContain("return (await one(db.insert(items).values({ id, name: id, n: 0 }).returning()))!;");
     expect(items).toContain("await exec(db.update(items).set({ n: (row?.n ?? 0) + 1 }).where(eq(items.id, id)));");
     // Left as they were: a synchronous function, a driver-level transaction, a local `all`, a Map.
     expect(items).toContain("return db.select().from(items).all().length;\n");
