@@ -75,6 +75,14 @@ export async function shadowed(db: Db) {
   return db.select().from(items).all().length + all;
 }
 
+export async function lastRowid(db: Db) {
+  return db.insert(items).values({ id: "r", name: "r", n: 0 }).run().lastInsertRowid;
+}
+
+export async function rawValues(db: Db) {
+  return db.select().from(items).values();
+}
+
 const seen = new Map<string, number>();
 export async function notABuilder() {
   return [...seen.values()];
@@ -105,7 +113,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe("dialect-codemod", () => {
   it("rewrites the execution calls to the helpers, reports the rest, and a second run changes nothing", () => {
     const first = run();
-    expect(first.stdout).toContain("4 one(), 1 all(), 2 exec(), 1 test callbacks made async; 3 sites left");
+    expect(first.stdout).toContain("4 one(), 1 all(), 2 exec(), 1 test callbacks made async; 5 sites left");
     expect(first.stdout).toContain("changed files type-check clean");
     expect(first.status).toBe(0);
     const items = read("db/queries/items.ts");
@@ -124,6 +132,9 @@ describe("dialect-codemod", () => {
     expect(first.stdout).toMatch(/items\.ts:\d+: \.all\(\) in the synchronous countSync/);
     expect(first.stdout).toMatch(/items\.ts:\d+: \.run\(\) in a synchronous driver-level transaction/);
     expect(first.stdout).toMatch(/items\.ts:\d+: a local name `all` hides the helper/);
+    expect(first.stdout).toMatch(/items\.ts:\d+: \.run\(\) whose result is used for something else than \.changes/);
+    expect(first.stdout).toMatch(/items\.ts:\d+: \.values\(\) \(arrays of column values\): no neutral helper/);
+    expect(items).toContain('return db.insert(items).values({ id: "r", name: "r", n: 0 }).run().lastInsertRowid;');
     expect(first.stdout).toMatch(/1 functions now yield between a read and a later write[^\n]*\n\s+db\/queries\/items\.ts:\d+: bump/);
     const test = read("tests/items.test.ts");
     expect(test).toContain('it("reads", async () => {\n  await one(db.select().from(items));');
