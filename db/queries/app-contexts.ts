@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { appContexts } from "../schema";
 import { gated } from "../transaction";
+import { exec } from "../exec";
 
 /** One app's context for the model. */
 export interface AppContextRecord {
@@ -17,10 +18,12 @@ export interface AppContextRecord {
 export async function saveAppContext(db: Db, record: AppContextRecord): Promise<void> {
   return gated(db, async () => {
     const values = { ...record, updatedAt: new Date() };
-    db.insert(appContexts)
-      .values(values)
-      .onConflictDoUpdate({ target: [appContexts.chatId, appContexts.toolCallId], set: values })
-      .run();
+    await exec(
+      db
+        .insert(appContexts)
+        .values(values)
+        .onConflictDoUpdate({ target: [appContexts.chatId, appContexts.toolCallId], set: values }),
+    );
   });
 }
 

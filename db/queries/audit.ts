@@ -9,6 +9,7 @@ import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
 import { connectionBusy, gated } from "../transaction";
+import { all } from "../exec";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -147,7 +148,7 @@ function rowOf(entry: AuditEntry) {
 export async function listRecentAudit(db: Db, limit = 100) {
   return gated(db, async () => {
     await flushAudit(db);
-    return db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).all();
+    return await all(db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit));
   });
 }
 
@@ -174,24 +175,25 @@ export async function listAudit(db: Db, filter: AuditFilter) {
     if (filter.action) where.push(eq(auditLog.action, filter.action));
     if (filter.target) where.push(eq(auditLog.target, filter.target));
     if (filter.before) where.push(lt(auditLog.id, filter.before));
-    const rows = db
-      .select({
-        id: auditLog.id,
-        actorId: auditLog.actorId,
-        actorEmail: users.email,
-        actorName: users.name,
-        workspaceId: auditLog.workspaceId,
-        action: auditLog.action,
-        target: auditLog.target,
-        detail: auditLog.detail,
-        createdAt: auditLog.createdAt,
-      })
-      .from(auditLog)
-      .leftJoin(users, eq(users.id, auditLog.actorId))
-      .where(where.length ? and(...where) : undefined)
-      .orderBy(desc(auditLog.id))
-      .limit(limit + 1)
-      .all();
+    const rows = await all(
+      db
+        .select({
+          id: auditLog.id,
+          actorId: auditLog.actorId,
+          actorEmail: users.email,
+          actorName: users.name,
+          workspaceId: auditLog.workspaceId,
+          action: auditLog.action,
+          target: auditLog.target,
+          detail: auditLog.detail,
+          createdAt: auditLog.createdAt,
+        })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorId))
+        .where(where.length ? and(...where) : undefined)
+        .orderBy(desc(auditLog.id))
+        .limit(limit + 1),
+    );
     const page = rows.slice(0, limit);
     return { entries: page, nextBefore: rows.length > limit ? page[page.length - 1].id : null };
   });
@@ -208,14 +210,15 @@ export async function auditFacets(db: Db, scope: { workspaceId?: string }) {
   return gated(db, async () => {
     await flushAudit(db);
     const inScope = scope.workspaceId ? eq(auditLog.workspaceId, scope.workspaceId) : undefined;
-    const actors = db
-      .selectDistinct({ id: users.id, name: users.name, email: users.email })
-      .from(auditLog)
-      .innerJoin(users, eq(users.id, auditLog.actorId))
-      .where(inScope)
-      .orderBy(users.name)
-      .limit(FACET_LIMIT)
-      .all();
+    const actors = await all(
+      db
+        .selectDistinct({ id: users.id, name: users.name, email: users.email })
+        .from(auditLog)
+        .innerJoin(users, eq(users.id, auditLog.actorId))
+        .where(inScope)
+        .orderBy(users.name)
+        .limit(FACET_LIMIT),
+    );
     const column = (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
       db
         .selectDistinct({ value: c })
@@ -256,17 +259,21 @@ export async function auditSubjects(db: Db, ids: string[]): Promise<Map<string, 
     // SQLite binds at most 32766 variables; chunks keep each query well under that.
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
-      for (const u of db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, chunk)).all())
+      for (const u of await all(
+        db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, chunk)),
+      ))
         found.set(u.id, { kind: "user", name: u.name, email: u.email });
-      for (const w of db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, chunk)).all())
+      for (const w of await all(
+        db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, chunk)),
+      ))
         found.set(w.id, { kind: "workspace", name: w.name });
-      for (const s of db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)).all())
+      for (const s of await all(
+        db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)),
+      ))
         found.set(s.id, { kind: "server", name: s.name });
-      for (const v of db
-        .select({ id: invitations.id, email: invitations.email })
-        .from(invitations)
-        .where(inArray(invitations.id, chunk))
-        .all())
+      for (const v of await all(
+        db.select({ id: invitations.id, email: invitations.email }).from(invitations).where(inArray(invitations.id, chunk)),
+      ))
         found.set(v.id, { kind: "invitation", name: v.email });
     }
     for (const id of given) {

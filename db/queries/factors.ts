@@ -8,6 +8,7 @@ import { newId } from "../ids";
 import { recoveryCodes, userFactors, users } from "../schema";
 import { openSecret, sealSecret } from "../secrets";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A confirmed or pending TOTP factor, with its secret in clear (never leaves lib/auth). */
 export interface TotpFactor {
@@ -33,12 +34,8 @@ export async function createPendingTotp(db: Db, userId: string, name: string, se
   return gated(db, async () => {
     const id = newId();
     // One pending enrolment at a time: starting again forgets the previous, never-confirmed secret.
-    db.delete(userFactors)
-      .where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt)))
-      .run();
-    db.insert(userFactors)
-      .values({ id, userId, kind: "totp", name, secretEnc: sealSecret(secret) })
-      .run();
+    await exec(db.delete(userFactors).where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt))));
+    await exec(db.insert(userFactors).values({ id, userId, kind: "totp", name, secretEnc: sealSecret(secret) }));
     return id;
   });
 }
@@ -57,11 +54,12 @@ function toTotp(row: typeof userFactors.$inferSelect): TotpFactor {
 /** The user's TOTP factor with id `id` (pending or confirmed), or null. */
 export async function getTotpFactor(db: Db, userId: string, id: string): Promise<TotpFactor | null> {
   return gated(db, async () => {
-    const row = db
-      .select()
-      .from(userFactors)
-      .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId), eq(userFactors.kind, "totp")))
-      .get();
+    const row = await one(
+      db
+        .select()
+        .from(userFactors)
+        .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId), eq(userFactors.kind, "totp"))),
+    );
     return row ? toTotp(row) : null;
   });
 }
@@ -69,40 +67,44 @@ export async function getTotpFactor(db: Db, userId: string, id: string): Promise
 /** The user's confirmed TOTP factors. */
 export async function listConfirmedTotp(db: Db, userId: string): Promise<TotpFactor[]> {
   return gated(db, async () => {
-    return db
-      .select()
-      .from(userFactors)
-      .where(and(eq(userFactors.userId, userId), eq(userFactors.kind, "totp"), isNotNull(userFactors.confirmedAt)))
-      .all()
-      .map(toTotp);
+    return (
+      await all(
+        db
+          .select()
+          .from(userFactors)
+          .where(and(eq(userFactors.userId, userId), eq(userFactors.kind, "totp"), isNotNull(userFactors.confirmedAt))),
+      )
+    ).map(toTotp);
   });
 }
 
 /** The user's confirmed factors for the account page. */
 export async function listFactorSummaries(db: Db, userId: string): Promise<FactorSummary[]> {
   return gated(db, async () => {
-    return db
-      .select({
-        id: userFactors.id,
-        kind: userFactors.kind,
-        name: userFactors.name,
-        createdAt: userFactors.createdAt,
-        lastUsedAt: userFactors.lastUsedAt,
-      })
-      .from(userFactors)
-      .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
-      .all();
+    return await all(
+      db
+        .select({
+          id: userFactors.id,
+          kind: userFactors.kind,
+          name: userFactors.name,
+          createdAt: userFactors.createdAt,
+          lastUsedAt: userFactors.lastUsedAt,
+        })
+        .from(userFactors)
+        .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt))),
+    );
   });
 }
 
 /** Whether the user has at least one confirmed factor. */
 export async function hasConfirmedFactor(db: Db, userId: string): Promise<boolean> {
   return gated(db, async () => {
-    const row = db
-      .select({ n: count() })
-      .from(userFactors)
-      .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
-      .get();
+    const row = await one(
+      db
+        .select({ n: count() })
+        .from(userFactors)
+        .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt))),
+    );
     return (row?.n ?? 0) > 0;
   });
 }
@@ -110,12 +112,13 @@ export async function hasConfirmedFactor(db: Db, userId: string): Promise<boolea
 /** Whether any instance administrator has a confirmed factor. */
 export async function anyAdminHasFactor(db: Db): Promise<boolean> {
   return gated(db, async () => {
-    const row = db
-      .select({ n: count() })
-      .from(userFactors)
-      .innerJoin(users, eq(users.id, userFactors.userId))
-      .where(and(eq(users.isAdmin, true), isNotNull(userFactors.confirmedAt)))
-      .get();
+    const row = await one(
+      db
+        .select({ n: count() })
+        .from(userFactors)
+        .innerJoin(users, eq(users.id, userFactors.userId))
+        .where(and(eq(users.isAdmin, true), isNotNull(userFactors.confirmedAt))),
+    );
     return (row?.n ?? 0) > 0;
   });
 }
@@ -123,7 +126,7 @@ export async function anyAdminHasFactor(db: Db): Promise<boolean> {
 /** Mark a TOTP factor confirmed (at enrolment) and record the step its confirming code used. */
 export async function confirmTotp(db: Db, id: string, step: number, now: Date): Promise<void> {
   return gated(db, async () => {
-    db.update(userFactors).set({ confirmedAt: now, lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run();
+    await exec(db.update(userFactors).set({ confirmedAt: now, lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)));
   });
 }
 
@@ -133,21 +136,16 @@ export async function confirmTotp(db: Db, id: string, step: number, now: Date): 
  */
 export async function spendTotpStep(db: Db, id: string, step: number, now: Date): Promise<boolean> {
   return gated(db, async () => {
-    const row = db.select({ lastStep: userFactors.lastStep }).from(userFactors).where(eq(userFactors.id, id)).get();
+    const row = await one(db.select({ lastStep: userFactors.lastStep }).from(userFactors).where(eq(userFactors.id, id)));
     if (!row || (row.lastStep !== null && row.lastStep >= step)) return false;
-    return db.update(userFactors).set({ lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run().changes === 1;
+    return (await exec(db.update(userFactors).set({ lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)))) === 1;
   });
 }
 
 /** Delete one of the user's factors; false when it is not theirs. */
 export async function deleteFactor(db: Db, userId: string, id: string): Promise<boolean> {
   return gated(db, async () => {
-    return (
-      db
-        .delete(userFactors)
-        .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId)))
-        .run().changes === 1
-    );
+    return (await exec(db.delete(userFactors).where(and(eq(userFactors.id, id), eq(userFactors.userId, userId))))) === 1;
   });
 }
 
@@ -165,11 +163,12 @@ export async function replaceRecoveryCodes(db: Db, userId: string, hashes: strin
 export async function spendRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): Promise<boolean> {
   return gated(db, async () => {
     return (
-      db
-        .update(recoveryCodes)
-        .set({ usedAt: now })
-        .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
-        .run().changes > 0
+      (await exec(
+        db
+          .update(recoveryCodes)
+          .set({ usedAt: now })
+          .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt))),
+      )) > 0
     );
   });
 }
@@ -177,11 +176,12 @@ export async function spendRecoveryCode(db: Db, userId: string, codeHash: string
 /** How many unused recovery codes the user has left. */
 export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
   return gated(db, async () => {
-    const row = db
-      .select({ n: count() })
-      .from(recoveryCodes)
-      .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
-      .get();
+    const row = await one(
+      db
+        .select({ n: count() })
+        .from(recoveryCodes)
+        .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))),
+    );
     return row?.n ?? 0;
   });
 }
@@ -189,6 +189,6 @@ export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<nu
 /** Forget the user's recovery codes (their last factor was removed). */
 export async function deleteRecoveryCodes(db: Db, userId: string): Promise<void> {
   return gated(db, async () => {
-    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+    await exec(db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)));
   });
 }

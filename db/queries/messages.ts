@@ -8,22 +8,19 @@ import type { Db } from "../client";
 import { messages } from "../schema";
 import type { ChatMessage } from "../../lib/domain/chat-message";
 import { gated } from "../transaction";
+import { all, exec } from "../exec";
 
 /** The messages of a chat in order, as the UI and the agent use them. */
 export async function listMessagesByChat(db: Db, chatId: string): Promise<ChatMessage[]> {
   return gated(db, async () => {
-    return db
-      .select()
-      .from(messages)
-      .where(eq(messages.chatId, chatId))
-      .orderBy(asc(messages.createdAt), asc(sql`rowid`))
-      .all()
-      .map((row) => ({
+    return (await all(db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.createdAt), asc(sql`rowid`)))).map(
+      (row) => ({
         id: row.id,
         role: row.role,
         parts: row.parts as ChatMessage["parts"],
         ...(row.metadata ? { metadata: row.metadata } : {}),
-      }));
+      }),
+    );
   });
 }
 
@@ -55,8 +52,6 @@ export async function saveMessage(db: Db, chatId: string, message: ChatMessage):
 export async function deleteMessagesOfChat(db: Db, chatId: string, ids: string[]): Promise<void> {
   return gated(db, async () => {
     if (ids.length === 0) return;
-    db.delete(messages)
-      .where(and(eq(messages.chatId, chatId), inArray(messages.id, ids)))
-      .run();
+    await exec(db.delete(messages).where(and(eq(messages.chatId, chatId), inArray(messages.id, ids))));
   });
 }

@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { bumpGeneration } from "../generation";
 import { serverTrust } from "../schema";
 import { gated } from "../transaction";
+import { exec } from "../exec";
 
 /** A server's trust settings; the defaults when no row exists. */
 export interface ServerTrustRecord {
@@ -44,7 +45,7 @@ export async function updateServerTrust(
       updatedBy,
       updatedAt: new Date(),
     };
-    db.insert(serverTrust).values(values).onConflictDoUpdate({ target: serverTrust.serverId, set: values }).run();
+    await exec(db.insert(serverTrust).values(values).onConflictDoUpdate({ target: serverTrust.serverId, set: values }));
     bumpGeneration();
     return next;
   });

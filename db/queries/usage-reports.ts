@@ -8,6 +8,7 @@ import type { Db } from "../client";
 import { usageDaily, usageLatency, users, workspaces } from "../schema";
 import { flushUsage } from "./usage-rows";
 import { gated } from "../transaction";
+import { all } from "../exec";
 
 /** Which usage a report covers: days `from`..`to` (`YYYY-MM-DD`, inclusive), optionally one workspace and/or one user. */
 export interface UsageScope {
@@ -40,19 +41,20 @@ export async function usageByDay(db: Db, scope: UsageScope) {
   // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
   await flushUsage(db);
   return gated(db, async () => {
-    return db
-      .select({
-        day: usageDaily.day,
-        ...modelSums,
-        modelCalls: n(sql`case when ${usageDaily.kind} = 'model' then ${usageDaily.calls} else 0 end`),
-        mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
-        mcpErrors: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.errors} else 0 end`),
-      })
-      .from(usageDaily)
-      .where(where(scope))
-      .groupBy(usageDaily.day)
-      .orderBy(usageDaily.day)
-      .all();
+    return await all(
+      db
+        .select({
+          day: usageDaily.day,
+          ...modelSums,
+          modelCalls: n(sql`case when ${usageDaily.kind} = 'model' then ${usageDaily.calls} else 0 end`),
+          mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
+          mcpErrors: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.errors} else 0 end`),
+        })
+        .from(usageDaily)
+        .where(where(scope))
+        .groupBy(usageDaily.day)
+        .orderBy(usageDaily.day),
+    );
   });
 }
 
@@ -61,18 +63,19 @@ export async function usageByModel(db: Db, scope: UsageScope) {
   // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
   await flushUsage(db);
   return gated(db, async () => {
-    return db
-      .select({
-        provider: usageDaily.groupKey,
-        model: usageDaily.name,
-        calls: n(usageDaily.calls),
-        errors: n(usageDaily.errors),
-        ...modelSums,
-      })
-      .from(usageDaily)
-      .where(where(scope, "model"))
-      .groupBy(usageDaily.groupKey, usageDaily.name)
-      .all();
+    return await all(
+      db
+        .select({
+          provider: usageDaily.groupKey,
+          model: usageDaily.name,
+          calls: n(usageDaily.calls),
+          errors: n(usageDaily.errors),
+          ...modelSums,
+        })
+        .from(usageDaily)
+        .where(where(scope, "model"))
+        .groupBy(usageDaily.groupKey, usageDaily.name),
+    );
   });
 }
 
@@ -81,19 +84,20 @@ export async function usageByMember(db: Db, scope: UsageScope) {
   // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
   await flushUsage(db);
   return gated(db, async () => {
-    return db
-      .select({
-        userId: usageDaily.userId,
-        name: users.name,
-        email: users.email,
-        ...modelSums,
-        mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
-      })
-      .from(usageDaily)
-      .leftJoin(users, eq(users.id, usageDaily.userId))
-      .where(where(scope))
-      .groupBy(usageDaily.userId, users.name, users.email)
-      .all();
+    return await all(
+      db
+        .select({
+          userId: usageDaily.userId,
+          name: users.name,
+          email: users.email,
+          ...modelSums,
+          mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
+        })
+        .from(usageDaily)
+        .leftJoin(users, eq(users.id, usageDaily.userId))
+        .where(where(scope))
+        .groupBy(usageDaily.userId, users.name, users.email),
+    );
   });
 }
 
@@ -102,18 +106,19 @@ export async function usageByWorkspace(db: Db, scope: UsageScope) {
   // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
   await flushUsage(db);
   return gated(db, async () => {
-    return db
-      .select({
-        workspaceId: usageDaily.workspaceId,
-        name: workspaces.name,
-        ...modelSums,
-        mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
-      })
-      .from(usageDaily)
-      .leftJoin(workspaces, eq(workspaces.id, usageDaily.workspaceId))
-      .where(where(scope))
-      .groupBy(usageDaily.workspaceId, workspaces.name)
-      .all();
+    return await all(
+      db
+        .select({
+          workspaceId: usageDaily.workspaceId,
+          name: workspaces.name,
+          ...modelSums,
+          mcpCalls: n(sql`case when ${usageDaily.kind} = 'mcp' then ${usageDaily.calls} else 0 end`),
+        })
+        .from(usageDaily)
+        .leftJoin(workspaces, eq(workspaces.id, usageDaily.workspaceId))
+        .where(where(scope))
+        .groupBy(usageDaily.workspaceId, workspaces.name),
+    );
   });
 }
 
@@ -122,18 +127,19 @@ export async function usageByServer(db: Db, scope: UsageScope) {
   // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
   await flushUsage(db);
   return gated(db, async () => {
-    return db
-      .select({
-        serverId: usageDaily.groupKey,
-        serverName: sql<string>`max(${usageDaily.label})`,
-        calls: n(usageDaily.calls),
-        errors: n(usageDaily.errors),
-        durationMs: n(usageDaily.durationMs),
-      })
-      .from(usageDaily)
-      .where(where(scope, "mcp"))
-      .groupBy(usageDaily.groupKey)
-      .all();
+    return await all(
+      db
+        .select({
+          serverId: usageDaily.groupKey,
+          serverName: sql<string>`max(${usageDaily.label})`,
+          calls: n(usageDaily.calls),
+          errors: n(usageDaily.errors),
+          durationMs: n(usageDaily.durationMs),
+        })
+        .from(usageDaily)
+        .where(where(scope, "mcp"))
+        .groupBy(usageDaily.groupKey),
+    );
   });
 }
 
@@ -142,19 +148,20 @@ export async function usageByTool(db: Db, scope: UsageScope) {
   // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
   await flushUsage(db);
   return gated(db, async () => {
-    return db
-      .select({
-        serverId: usageDaily.groupKey,
-        serverName: sql<string>`max(${usageDaily.label})`,
-        name: usageDaily.name,
-        calls: n(usageDaily.calls),
-        errors: n(usageDaily.errors),
-        durationMs: n(usageDaily.durationMs),
-      })
-      .from(usageDaily)
-      .where(where(scope, "mcp"))
-      .groupBy(usageDaily.groupKey, usageDaily.name)
-      .all();
+    return await all(
+      db
+        .select({
+          serverId: usageDaily.groupKey,
+          serverName: sql<string>`max(${usageDaily.label})`,
+          name: usageDaily.name,
+          calls: n(usageDaily.calls),
+          errors: n(usageDaily.errors),
+          durationMs: n(usageDaily.durationMs),
+        })
+        .from(usageDaily)
+        .where(where(scope, "mcp"))
+        .groupBy(usageDaily.groupKey, usageDaily.name),
+    );
   });
 }
 
@@ -165,17 +172,18 @@ export async function latencyBuckets(db: Db, scope: Omit<UsageScope, "userId">) 
   return gated(db, async () => {
     const parts: SQL[] = [gte(usageLatency.day, scope.from), lte(usageLatency.day, scope.to)];
     if (scope.workspaceId) parts.push(eq(usageLatency.workspaceId, scope.workspaceId));
-    return db
-      .select({
-        day: usageLatency.day,
-        serverId: usageLatency.serverId,
-        bucketMs: usageLatency.bucketMs,
-        calls: n(usageLatency.calls),
-      })
-      .from(usageLatency)
-      .where(and(...parts))
-      .groupBy(usageLatency.day, usageLatency.serverId, usageLatency.bucketMs)
-      .all();
+    return await all(
+      db
+        .select({
+          day: usageLatency.day,
+          serverId: usageLatency.serverId,
+          bucketMs: usageLatency.bucketMs,
+          calls: n(usageLatency.calls),
+        })
+        .from(usageLatency)
+        .where(and(...parts))
+        .groupBy(usageLatency.day, usageLatency.serverId, usageLatency.bucketMs),
+    );
   });
 }
 
@@ -184,11 +192,12 @@ export async function usageTotals(db: Db, scope: { from: string; userId?: string
   // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
   await flushUsage(db);
   return gated(db, async () => {
-    const [row] = db
-      .select({ tokens: n(sql`${usageDaily.inputTokens} + ${usageDaily.outputTokens}`), costMicros: n(usageDaily.costMicros) })
-      .from(usageDaily)
-      .where(where({ ...scope, to: "9999-12-31" }, "model"))
-      .all();
+    const [row] = await all(
+      db
+        .select({ tokens: n(sql`${usageDaily.inputTokens} + ${usageDaily.outputTokens}`), costMicros: n(usageDaily.costMicros) })
+        .from(usageDaily)
+        .where(where({ ...scope, to: "9999-12-31" }, "model")),
+    );
     return row ?? { tokens: 0, costMicros: 0 };
   });
 }

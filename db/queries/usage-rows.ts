@@ -9,6 +9,7 @@ import { singleton } from "../../lib/singleton";
 import { type Db, onBeforeClose } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
 import { connectionBusy, gated } from "../transaction";
+import { one } from "../exec";
 
 /** One model request's row, priced already (`costMicros`). */
 export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
@@ -269,7 +270,8 @@ function addToSums(db: Db, queue: Waiting): void {
 export async function workspaceOfServer(db: Db, serverId: string): Promise<string | null> {
   return gated(db, async () => {
     return (
-      db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.workspaceId ?? null
+      (await one(db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId))))?.workspaceId ??
+      null
     );
   });
 }

@@ -9,6 +9,7 @@ import { recordAudit } from "../../db/queries/audit";
 import { workspaceSettings } from "../../db/schema";
 import { DEFAULT_TOOL_SEARCH, PROVIDER_TOOL_LIMIT, type ToolSearchSettings } from "./tool-search";
 import type { WorkspaceActor } from "../domain/workspace";
+import { exec } from "../../db/exec";
 
 /** Body of `PUT /api/workspaces/:id/tool-search`; 0 turns search off (below the provider limit). */
 export const toolSearchSettingsSchema = z.object({
@@ -53,10 +54,12 @@ export async function setToolSearchSettings(
     updatedBy: actor.id,
     updatedAt: new Date(),
   };
-  db.insert(workspaceSettings)
-    .values({ workspaceId: actor.workspaceId, ...values })
-    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
-    .run();
+  await exec(
+    db
+      .insert(workspaceSettings)
+      .values({ workspaceId: actor.workspaceId, ...values })
+      .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values }),
+  );
   await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,

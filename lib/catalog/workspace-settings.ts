@@ -10,6 +10,7 @@ import { recordAudit } from "../../db/queries/audit";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { workspaceSettings } from "../../db/schema";
 import { AppError } from "../errors";
+import { exec } from "../../db/exec";
 
 /** Body of `PUT /api/settings/catalog`. */
 export const catalogSettingsSchema = z.object({ membersAddRemote: z.boolean() }).strict();
@@ -42,10 +43,12 @@ export async function setCatalogSettings(db: Db, actor: CatalogSettingsActor, in
   if (role !== "owner" && role !== "admin")
     throw new AppError("auth.forbidden", "Only workspace owners and admins can change who adds servers from the catalog.");
   const values = { catalogMembersAdd: input.membersAddRemote, updatedBy: actor.id, updatedAt: new Date() };
-  db.insert(workspaceSettings)
-    .values({ workspaceId: actor.workspaceId, ...values })
-    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
-    .run();
+  await exec(
+    db
+      .insert(workspaceSettings)
+      .values({ workspaceId: actor.workspaceId, ...values })
+      .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values }),
+  );
   await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,

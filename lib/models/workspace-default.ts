@@ -13,6 +13,7 @@ import { maskKey } from "./model-config";
 import type { modelSettingsSchema } from "./settings-service";
 import { validateModelChoice } from "./settings-service";
 import type { WorkspaceActor } from "../domain/workspace";
+import { exec } from "../../db/exec";
 
 /** The workspace's default model choice (key decrypted, server-side only), or null. */
 export function workspaceModelChoice(db: Db, workspaceId: string): UserModelChoice | null {
@@ -49,10 +50,12 @@ export async function setWorkspaceModel(db: Db, actor: WorkspaceActor, input: z.
     updatedAt: new Date(),
     ...(apiKey === undefined ? {} : { apiKeyEnc: apiKey ? sealSecret(apiKey) : null }),
   };
-  db.insert(workspaceSettings)
-    .values({ workspaceId: actor.workspaceId, ...values })
-    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
-    .run();
+  await exec(
+    db
+      .insert(workspaceSettings)
+      .values({ workspaceId: actor.workspaceId, ...values })
+      .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values }),
+  );
   await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,

@@ -22,6 +22,7 @@ import { keyFromText, decrypt } from "@/lib/crypto";
 import { freePort } from "../helpers/ports";
 import { startPostgres, type TestPostgres } from "../helpers/postgres";
 import { populateInstance, type PopulatedInstance } from "../helpers/populated-instance";
+import { all } from "../../db/exec";
 
 const CLI = path.resolve("bin/switchboard.mjs");
 const KEY = randomBytes(32).toString("hex");
@@ -140,7 +141,7 @@ describe("switchboard db copy", () => {
       const fromPostgres = drizzlePg(pool(target));
       try {
         for (const table of tablesInDependencyOrder()) {
-          const left = normalise(fromSqlite.select().from(table.sqlite).all() as Record<string, unknown>[]);
+          const left = normalise((await all(fromSqlite.select().from(table.sqlite))) as Record<string, unknown>[]);
           const right = normalise((await fromPostgres.select().from(table.postgres)) as Record<string, unknown>[]);
           expect(right, table.name).toEqual(left);
           expect(Object.keys(getTableColumns(table.postgres)).sort()).toEqual(Object.keys(getTableColumns(table.sqlite)).sort());
