@@ -219,20 +219,22 @@ export async function auditFacets(db: Db, scope: { workspaceId?: string }) {
         .orderBy(users.name)
         .limit(FACET_LIMIT),
     );
-    const column = (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
-      db
-        .selectDistinct({ value: c })
-        .from(auditLog)
-        .where(and(inScope, isNotNull(c)))
-        .orderBy(c)
-        .limit(FACET_LIMIT)
-        .all()
-        .map((r) => r.value as string);
+    const column = async (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
+      (
+        await all(
+          db
+            .selectDistinct({ value: c })
+            .from(auditLog)
+            .where(and(inScope, isNotNull(c)))
+            .orderBy(c)
+            .limit(FACET_LIMIT),
+        )
+      ).map((r) => r.value as string);
     return {
       actors,
-      actions: column(auditLog.action),
-      targets: column(auditLog.target),
-      workspaceIds: scope.workspaceId ? [] : column(auditLog.workspaceId),
+      actions: await column(auditLog.action),
+      targets: await column(auditLog.target),
+      workspaceIds: scope.workspaceId ? [] : await column(auditLog.workspaceId),
     };
   });
 }

@@ -46,12 +46,13 @@ export async function getChatById(db: Db, ref: { id: string; ownerId: string }):
 /** Rename a chat of its owner; false when not found. */
 export async function renameChat(db: Db, ref: { id: string; ownerId: string }, title: string): Promise<boolean> {
   return gated(db, async () => {
-    const result = db
-      .update(chats)
-      .set({ title: title.trim(), updatedAt: new Date() })
-      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-      .run();
-    return result.changes > 0;
+    const changed = await exec(
+      db
+        .update(chats)
+        .set({ title: title.trim(), updatedAt: new Date() })
+        .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))),
+    );
+    return changed > 0;
   });
 }
 

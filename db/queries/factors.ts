@@ -2,7 +2,7 @@
  * Second factors and recovery codes (docs/second-factors.md). The TOTP secret is sealed here, the one
  * place it is written and read, through db/secrets.ts; recovery codes are stored as SHA-256 only.
  */
-import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { recoveryCodes, userFactors, users } from "../schema";
@@ -136,9 +136,17 @@ export async function confirmTotp(db: Db, id: string, step: number, now: Date): 
  */
 export async function spendTotpStep(db: Db, id: string, step: number, now: Date): Promise<boolean> {
   return gated(db, async () => {
-    const row = await one(db.select({ lastStep: userFactors.lastStep }).from(userFactors).where(eq(userFactors.id, id)));
-    if (!row || (row.lastStep !== null && row.lastStep >= step)) return false;
-    return (await exec(db.update(userFactors).set({ lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)))) === 1;
+    // One conditional update, not a read then a write: two requests spending one step at once
+    // would both pass a read made before either wrote (the check must sit in the write itself).
+    const later = or(isNull(userFactors.lastStep), lt(userFactors.lastStep, step));
+    return (
+      (await exec(
+        db
+          .update(userFactors)
+          .set({ lastStep: step, lastUsedAt: now })
+          .where(and(eq(userFactors.id, id), later)),
+      )) === 1
+    );
   });
 }
 

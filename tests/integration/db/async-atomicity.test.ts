@@ -2,6 +2,7 @@
 // another request's change would land in the gap and be overwritten by the stale read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { confirmTotp, createPendingTotp, spendTotpStep } from "@/db/queries/factors";
 import { getServerTrust, updateServerTrust } from "@/db/queries/server-trust";
 import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { upsertMembership } from "@/db/queries/memberships";
@@ -45,6 +46,16 @@ describe("async query functions keep their read-modify-write atomic", () => {
       updateServerTrust(db, serverId, { trifectaCheck: false }, null),
     ]);
     expect(await getServerTrust(db, serverId)).toMatchObject({ trusted: true, trifectaCheck: false });
+  });
+
+  it("one TOTP step spent by two requests at once counts once", async () => {
+    const db = getDb();
+    const ivy = await person("ivy@example.com");
+    const factorId = await createPendingTotp(db, ivy.id, "phone", "JBSWY3DPEHPK3PXP");
+    await confirmTotp(db, factorId, 1, new Date());
+    const spent = await Promise.all([spendTotpStep(db, factorId, 7, new Date()), spendTotpStep(db, factorId, 7, new Date())]);
+    expect(spent.sort()).toEqual([false, true]);
+    expect(await spendTotpStep(db, factorId, 8, new Date())).toBe(true);
   });
 
   it("two owners stepping down at once: one succeeds, the other is the last owner", async () => {
