@@ -13,14 +13,14 @@ import { all, exec } from "../exec";
 /** The messages of a chat in order, as the UI and the agent use them. */
 export async function listMessagesByChat(db: Db, chatId: string): Promise<ChatMessage[]> {
   return gated(db, async () => {
-    return (await all(db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.createdAt), asc(sql`rowid`)))).map(
-      (row) => ({
-        id: row.id,
-        role: row.role,
-        parts: row.parts as ChatMessage["parts"],
-        ...(row.metadata ? { metadata: row.metadata } : {}),
-      }),
-    );
+    return (
+      await all(db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.createdAt), asc(messages.seq)))
+    ).map((row) => ({
+      id: row.id,
+      role: row.role,
+      parts: row.parts as ChatMessage["parts"],
+      ...(row.metadata ? { metadata: row.metadata } : {}),
+    }));
   });
 }
 
@@ -39,8 +39,10 @@ export async function saveMessage(db: Db, chatId: string, message: ChatMessage):
           .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId)))
           .run();
       } else {
+        // After every message of the chat: `seq` orders what one millisecond saved (SQLite's rowid did).
+        const seq = sql`(select coalesce(max(${messages.seq}), 0) + 1 from ${messages} where ${messages.chatId} = ${chatId})`;
         tx.insert(messages)
-          .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null })
+          .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq })
           .run();
       }
       return true;

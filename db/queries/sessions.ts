@@ -5,7 +5,7 @@ import { newId } from "../ids";
 import { bumpGeneration } from "../generation";
 import { sessions, users } from "../schema";
 import { gated } from "../transaction";
-import { exec, one } from "../exec";
+import { exec, one, oneOf, prepared } from "../exec";
 
 /** A session row joined with what decides whether it still counts. */
 export interface SessionState {
@@ -31,7 +31,7 @@ export async function createSession(db: Db, input: { userId: string; now: Date; 
 }
 
 function buildStateQuery(db: Db) {
-  return db
+  const query = db
     .select({
       id: sessions.id,
       userId: sessions.userId,
@@ -42,8 +42,9 @@ function buildStateQuery(db: Db) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare();
+    .where(eq(sessions.id, sql.placeholder("id")));
+  // Postgres names its prepared statements (one name per statement); SQLite's take none.
+  return prepared(query, "session_state");
 }
 
 // Prepared once per database handle: this runs on every request.
@@ -57,7 +58,7 @@ export async function getSessionState(db: Db, id: string): Promise<SessionState 
       query = buildStateQuery(db);
       stateQueries.set(db, query);
     }
-    return query.get({ id }) ?? null;
+    return (await oneOf(query, { id })) ?? null;
   });
 }
 

@@ -1,5 +1,5 @@
 /** Users and their personal workspace. */
-import { and, asc, count, eq, isNull, like, or } from "drizzle-orm";
+import { and, asc, count, eq, isNull, like, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
@@ -90,7 +90,8 @@ export async function getUserIdByEmail(db: Db, email: string): Promise<string | 
 /** Users for instance administration, optionally filtered by a substring of name or email. */
 export async function listUsers(db: Db, search?: string) {
   return gated(db, async () => {
-    const pattern = search ? `%${search.replace(/[%_\\]/g, "")}%` : undefined;
+    // Lower-cased on both sides: SQLite's like ignores ASCII case, Postgres's does not.
+    const pattern = search ? `%${search.replace(/[%_\\]/g, "").toLowerCase()}%` : undefined;
     return await all(
       db
         .select({
@@ -102,7 +103,7 @@ export async function listUsers(db: Db, search?: string) {
           createdAt: users.createdAt,
         })
         .from(users)
-        .where(pattern ? or(like(users.email, pattern), like(users.name, pattern)) : undefined)
+        .where(pattern ? or(like(sql`lower(${users.email})`, pattern), like(sql`lower(${users.name})`, pattern)) : undefined)
         .orderBy(asc(users.email))
         .limit(500),
     );
