@@ -5,12 +5,14 @@
  * per-request session look-up runs as a prepared statement, and read-modify-writes stay atomic
  * under concurrency (SQLite for now, see `dateAndJsonCases`).
  */
+import Database from "better-sqlite3";
+import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "@/db/client";
+import { type Db, MIGRATIONS_DIR, openDatabase } from "@/db/client";
 import { all, exec } from "@/db/exec";
 import { migratePostgres } from "@/db/migrate-postgres";
 import { createChat, deleteChat, listChatsByOwner, renameChat } from "@/db/queries/chats";
@@ -217,4 +219,38 @@ describe("query functions on Postgres", () => {
   });
 
   sharedCases(() => db as unknown as Db);
+});
+
+describe("SQLite migration 0009 (messages.seq)", () => {
+  it("numbers the messages already stored in the order rowid kept them", async () => {
+    // An instance at 0008: three messages of one millisecond, stored in the order c, b, a.
+    const folder = path.join(dataDir, "migrations-0008");
+    fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
+    const journalFile = path.join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === "0008_password_resets") + 1);
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    const file = path.join(dataDir, "before-0009.db");
+    openDatabase(file, folder).sqlite.close();
+    const old = new Database(file);
+    old.exec(`insert into users (id, email, name, password_hash) values ('u', 'u@example.com', 'U', 'x');
+      insert into workspaces (id, name, personal_owner_id) values ('w', 'W', 'u');
+      insert into chats (id, owner_id, workspace_id, title) values ('c', 'u', 'w', 'T');
+      insert into messages (id, chat_id, role, parts, created_at) values ('m-c', 'c', 'user', '[]', 1000), ('m-b', 'c', 'user', '[]', 1000), ('m-a', 'c', 'user', '[]', 1000);`);
+    old.close();
+
+    const { db, sqlite } = openDatabase(file);
+    try {
+      const seqs = (sqlite.prepare("select seq from messages where chat_id = 'c' order by rowid").all() as { seq: number }[]).map(
+        (r) => r.seq,
+      );
+      expect(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1])).toBe(true);
+      expect((await listMessagesByChat(db, "c")).map((m) => m.id)).toEqual(["m-c", "m-b", "m-a"]);
+      // A message saved now comes after them.
+      await saveMessage(db, "c", { id: "m-0", role: "assistant", parts: [] });
+      expect((await listMessagesByChat(db, "c")).map((m) => m.id)).toEqual(["m-c", "m-b", "m-a", "m-0"]);
+    } finally {
+      sqlite.close();
+    }
+  });
 });
