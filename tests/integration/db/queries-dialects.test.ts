@@ -221,16 +221,16 @@ describe("query functions on Postgres", () => {
   sharedCases(() => db as unknown as Db);
 });
 
-describe("SQLite migration 0009 (messages.seq)", () => {
+describe("SQLite migration 0017 (messages.seq)", () => {
   it("numbers the messages already stored in the order rowid kept them", async () => {
-    // An instance at 0008: three messages of one millisecond, stored in the order c, b, a.
-    const folder = path.join(dataDir, "migrations-0008");
+    // An instance at 0016: three messages of one millisecond, stored in the order c, b, a.
+    const folder = path.join(dataDir, "migrations-0016");
     fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
     const journalFile = path.join(folder, "meta", "_journal.json");
     const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === "0008_password_resets") + 1);
+    journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === "0016_personal_tokens") + 1);
     fs.writeFileSync(journalFile, JSON.stringify(journal));
-    const file = path.join(dataDir, "before-0009.db");
+    const file = path.join(dataDir, "before-0017.db");
     openDatabase(file, folder).sqlite.close();
     const old = new Database(file);
     old.exec(`insert into users (id, email, name, password_hash) values ('u', 'u@example.com', 'U', 'x');
