@@ -18,7 +18,7 @@ import { getCredential } from "../db/queries/credentials";
 import { decrypt } from "../lib/crypto";
 import { resolveSession, startSession } from "../lib/auth/sessions";
 import { cachedServerDefinition } from "../lib/runtime/definition-cache";
-import { createSqliteStore } from "../lib/oauth/web/sqlite-store";
+import { createSqliteStore } from "../lib/oauth/web/db-store";
 import { addServer } from "../lib/servers/service";
 import { membershipOf } from "../lib/workspaces/membership-lookup";
 import { registerTestUser } from "../tests/helpers/register";

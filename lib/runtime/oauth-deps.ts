@@ -14,7 +14,7 @@ import { configuredPublicOrigin, fallbackOrigin } from "../security/public-url";
 import { providerFor, type OAuthDeps } from "../oauth/web/deps";
 import { depsForOrigin, type OriginFreeDeps } from "../oauth/web/redirect";
 export { oauthRequestOrigin } from "../oauth/web/redirect";
-import { createSqliteStore } from "../oauth/web/sqlite-store";
+import { createSqliteStore } from "../oauth/web/db-store";
 import { urlPolicyFromEnv } from "../oauth/shared/url-policy";
 
 let cached: OriginFreeDeps | undefined;

@@ -7,7 +7,7 @@ import { registerTestUser } from "../../helpers/register";
 import type { ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
 import type { OAuthDeps } from "@/lib/oauth/web/deps";
-import { createSqliteStore } from "@/lib/oauth/web/sqlite-store";
+import { createSqliteStore } from "@/lib/oauth/web/db-store";
 import { startOAuthFixture } from "../../fixtures/oauth/server.mjs";
 import { completeDevLogin } from "../../fixtures/oauth/dev-login.mjs";
 

@@ -19,7 +19,7 @@ import { setMemberValues } from "@/lib/servers/member-values";
 import { removeMember } from "@/lib/workspaces/members";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import { instanceKey } from "@/db/key-check";
-import { createSqliteStore } from "@/lib/oauth/web/sqlite-store";
+import { createSqliteStore } from "@/lib/oauth/web/db-store";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { actorIn, person, recordingEffects, team, type Person } from "../workspaces/helpers";
 import { McpPool } from "@/lib/mcp";
