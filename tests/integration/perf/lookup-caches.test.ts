@@ -19,7 +19,7 @@ import { setMemberValues } from "@/lib/servers/member-values";
 import { removeMember } from "@/lib/workspaces/members";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import { instanceKey } from "@/db/key-check";
-import { createSqliteStore } from "@/lib/oauth/web/db-store";
+import { createDbStore } from "@/lib/oauth/web/db-store";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { actorIn, person, recordingEffects, team, type Person } from "../workspaces/helpers";
 import { McpPool } from "@/lib/mcp";
@@ -140,7 +140,7 @@ describe("server definition cache", () => {
 
 describe("stored credential cache (OAuth tokens, read before every MCP request)", () => {
   it("each user reads only their own value, and a refresh or a disconnect is seen at once", async () => {
-    const store = createSqliteStore(getDb(), instanceKey());
+    const store = createDbStore(getDb(), instanceKey());
     const server = (
       await addServer(getDb(), await actorIn(owner, teamId), { name: "oauth", config: { url: "https://oauth.example.com/mcp" } })
     ).id;
