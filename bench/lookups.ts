@@ -69,7 +69,7 @@ async function main() {
     await store.get(ref, "tokens");
   });
   console.log(`\n${(before / after).toFixed(1)}× fewer µs on the lookups of one call`);
-  closeDb();
+  await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

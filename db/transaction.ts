@@ -14,11 +14,17 @@
  * pass the gate, and a nested `withTransaction` becomes a savepoint.
  *
  * Postgres: drizzle's node-postgres transaction (one pooled client, BEGIN/COMMIT/ROLLBACK); the pool
- * keeps other requests on other connections, so `gated` only runs the function.
+ * keeps other requests on other connections, so `gated` only runs the function (once the database's
+ * start-up, migrations and key check, is done: db/client.ts `pendingStart`).
+ *
+ * A few writers must stay synchronous on SQLite (the audit batch at process exit) or are cheapest so
+ * (a message saved per streamed step): `stepTransaction` runs one body written as a generator of
+ * statements synchronously inside better-sqlite3's transaction there, and awaited through
+ * `withTransaction` on Postgres.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { BetterSQLiteTransaction } from "drizzle-orm/better-sqlite3/session";
-import type { Db } from "./client";
+import { type Db, isSqliteHandle, pendingStart, type SqliteDb } from "./client";
 
 /** A transaction handle: the same query functions accept it as they accept `db`. */
 export type Tx = Db;
@@ -94,7 +100,10 @@ function wake(lock: Lock): void {
 export function gated<T>(db: Db, fn: () => T | Promise<T>): Promise<T> {
   const client = sqliteClient(db);
   const ctx = context.getStore();
-  if (!client) return call(fn);
+  if (!client) {
+    const starting = pendingStart(db);
+    return starting === null ? call(fn) : starting.then(() => call(fn));
+  }
   const lock = lockOf(client);
   // Inside this connection's open transaction: part of it.
   if (ctx?.lock === lock) return call(fn);
@@ -132,6 +141,7 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T)
     // A transaction handle (no client of its own) inside this chain's transaction: a savepoint.
     if (ctx?.tx) return nested(ctx, db, fn);
     // Postgres (and any async drizzle handle): the driver's own transaction on one pooled client.
+    await pendingStart(db);
     const pg = db as unknown as { transaction<R>(body: (tx: unknown) => Promise<R>): Promise<R> };
     return pg.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as Tx)));
   }
@@ -220,4 +230,55 @@ export function connectionBusy(db: Db): boolean {
 /** Whether the calling code runs inside a transaction (the audit log writes at once there). */
 export function inTransaction(): boolean {
   return context.getStore()?.tx !== undefined;
+}
+
+/** One statement of a `stepTransaction` body (made by `rows` or `write`). */
+export interface Step {
+  kind: "rows" | "write";
+  query: unknown;
+}
+
+/** A step that reads: `const found = yield* rows(tx.select()…)` gives every row the query returns. */
+export function* rows<T>(query: { all(): T[] }): Generator<Step, T[], unknown> {
+  return (yield { kind: "rows", query }) as T[];
+}
+
+/** A step that writes: `yield* write(tx.insert(…).values(…))`. */
+export function* write(query: { run(): unknown }): Generator<Step, void, unknown> {
+  yield { kind: "write", query };
+}
+
+/**
+ * Run `body` as one transaction whose statements are its `yield* rows(…)` / `yield* write(…)` steps.
+ * On SQLite all of it runs synchronously inside better-sqlite3's transaction before this returns (no
+ * other code can run in between, and an exit handler can complete it); on Postgres the steps are
+ * awaited one by one inside `withTransaction` (a promise). A throw inside rolls back on both.
+ */
+export function stepTransaction<T>(db: Db, body: (tx: Tx) => Generator<Step, T, unknown>): T | Promise<T> {
+  if (isSqliteHandle(db)) {
+    return (db as SqliteDb).transaction((tx) => {
+      const steps = body(tx as unknown as Tx);
+      let next = steps.next();
+      while (!next.done) {
+        const { kind, query } = next.value;
+        next = steps.next(kind === "rows" ? (query as { all(): unknown[] }).all() : (query as { run(): unknown }).run());
+      }
+      return next.value;
+    });
+  }
+  return withTransaction(db, async (tx) => {
+    const steps = body(tx);
+    let next = steps.next();
+    while (!next.done) {
+      let result: unknown;
+      try {
+        result = await (next.value.query as PromiseLike<unknown>);
+      } catch (error) {
+        next = steps.throw(error);
+        continue;
+      }
+      next = steps.next(result);
+    }
+    return next.value;
+  });
 }

@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
-import { type Db, onBeforeClose } from "../client";
+import { type Db, isSqliteHandle, onBeforeClose, type SqliteDb } from "../client";
 import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
 import { connectionBusy, gated } from "../transaction";
 import { all } from "../exec";
@@ -31,7 +31,7 @@ const waiting = () => singleton("db.auditWaiting", () => new Map<Db, { entries: 
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   return gated(db, async () => {
     if (!(db as Db & { $client?: unknown }).$client) {
-      insertNow(db, entry);
+      await db.insert(auditLog).values(rowOf(entry));
       return;
     }
     const queues = waiting();
@@ -41,7 +41,7 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
       return;
     }
     queues.set(db, { entries: [entry] });
-    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
+    setTimeout(() => void writeWaiting(db, false), AUDIT_BATCH_MS).unref();
   });
 }
 
@@ -53,9 +53,11 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
  */
 export const AUDIT_BATCH_MS = 250;
 
-// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this completes.
+// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this
+// completes. On Postgres it cannot (an exit handler does not wait): the shutdown on a signal
+// (lib/shutdown.ts) and closeDb await the batch instead, so only a hard exit within the window loses it.
 process.once("exit", () => {
-  for (const db of [...waiting().keys()]) writeWaiting(db, true);
+  for (const db of [...waiting().keys()]) void writeWaiting(db, true);
 });
 
 /** Write every entry waiting for `db` now (reads call this first; so can shutdown). */
@@ -63,23 +65,40 @@ export async function flushAudit(db: Db): Promise<void> {
   return gated(db, async () => writeWaiting(db, false));
 }
 
-// Synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit handler
-// never finishes). While another chain's transaction holds the connection, the timer's batch waits
-// for the next window instead of joining (and sharing the fate of) that transaction; at exit and
-// close nothing else will run.
-function writeWaiting(db: Db, exiting: boolean): void {
+// Postgres batches under way per handle: a read (or the close) waits for them, as it would for the
+// synchronous SQLite write.
+const writing = () => singleton("db.auditWriting", () => new Map<Db, Set<Promise<void>>>());
+
+function settled(db: Db): Promise<void> | undefined {
+  const under = writing().get(db);
+  return under?.size ? Promise.all(under).then(() => undefined) : undefined;
+}
+
+// SQLite: synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit
+// handler never finishes); while another chain's transaction holds the connection, the timer's batch
+// waits for the next window instead of joining (and sharing the fate of) that transaction; at exit
+// and close nothing else will run. Postgres: one multi-row insert on a pooled connection, awaited by
+// whoever needs it written (the returned promise).
+function writeWaiting(db: Db, exiting: boolean): void | Promise<void> {
   const queues = waiting();
   const queue = queues.get(db);
-  if (!queue) return;
+  if (!queue) return settled(db);
   if (!exiting && connectionBusy(db)) {
-    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
+    setTimeout(() => void writeWaiting(db, false), AUDIT_BATCH_MS).unref();
     return;
   }
   queues.delete(db);
+  if (!isSqliteHandle(db)) {
+    const batches = writing().get(db) ?? new Set<Promise<void>>();
+    writing().set(db, batches);
+    const batch = writeBatchAsync(db, queue.entries).finally(() => batches.delete(batch));
+    batches.add(batch);
+    return settled(db);
+  }
   try {
     const insert = preparedInsert(db);
     // One connection: the prepared statement runs inside this transaction.
-    db.transaction(() => {
+    (db as SqliteDb).transaction(() => {
       for (const entry of queue.entries) insert.run(rowOf(entry));
     });
   } catch (error) {
@@ -120,14 +139,41 @@ function insertNow(db: Db, entry: AuditEntry): void {
   db.insert(auditLog).values(rowOf(entry)).run();
 }
 
+// SQLite says "FOREIGN KEY constraint failed"; Postgres's error (the cause drizzle wraps) has code 23503.
+function isForeignKeyError(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return /FOREIGN KEY/.test(String(error)) || cause?.code === "23503" || (error as { code?: string }).code === "23503";
+}
+
 function writeOne(db: Db, entry: AuditEntry, batchError: unknown): void {
   try {
     insertNow(db, entry);
   } catch (error) {
     // The actor's account was deleted before the batch was written: what its deletion would have
     // done to a row written at once (ON DELETE SET NULL).
-    if (entry.actorId && /FOREIGN KEY/.test(String(error))) {
+    if (entry.actorId && isForeignKeyError(error)) {
       writeOne(db, { ...entry, actorId: null }, batchError);
+      return;
+    }
+    console.error(`audit entry ${entry.action} could not be written: ${String(error)} (batch: ${String(batchError)})`);
+  }
+}
+
+/** The Postgres batch: one multi-row insert; when it fails, each entry alone (as `writeOne`). */
+async function writeBatchAsync(db: Db, entries: AuditEntry[]): Promise<void> {
+  try {
+    await db.insert(auditLog).values(entries.map(rowOf));
+  } catch (batchError) {
+    for (const entry of entries) await writeOneAsync(db, entry, batchError);
+  }
+}
+
+async function writeOneAsync(db: Db, entry: AuditEntry, batchError: unknown): Promise<void> {
+  try {
+    await db.insert(auditLog).values(rowOf(entry));
+  } catch (error) {
+    if (entry.actorId && isForeignKeyError(error)) {
+      await writeOneAsync(db, { ...entry, actorId: null }, batchError);
       return;
     }
     console.error(`audit entry ${entry.action} could not be written: ${String(error)} (batch: ${String(batchError)})`);

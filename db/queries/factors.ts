@@ -7,7 +7,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { recoveryCodes, userFactors, users } from "../schema";
 import { openSecret, sealSecret } from "../secrets";
-import { gated } from "../transaction";
+import { gated, stepTransaction, write } from "../transaction";
 import { all, exec, one } from "../exec";
 
 /** A confirmed or pending TOTP factor, with its secret in clear (never leaves lib/auth). */
@@ -160,9 +160,9 @@ export async function deleteFactor(db: Db, userId: string, id: string): Promise<
 /** Replace the user's recovery codes with these hashes. */
 export async function replaceRecoveryCodes(db: Db, userId: string, hashes: string[]): Promise<void> {
   return gated(db, async () => {
-    db.transaction((tx) => {
-      tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-      for (const codeHash of hashes) tx.insert(recoveryCodes).values({ id: newId(), userId, codeHash }).run();
+    await stepTransaction(db, function* (tx) {
+      yield* write(tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)));
+      for (const codeHash of hashes) yield* write(tx.insert(recoveryCodes).values({ id: newId(), userId, codeHash }));
     });
   });
 }

@@ -7,7 +7,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { messages } from "../schema";
 import type { ChatMessage } from "../../lib/domain/chat-message";
-import { gated } from "../transaction";
+import { gated, rows, stepTransaction, write } from "../transaction";
 import { all, exec } from "../exec";
 
 /** The messages of a chat in order, as the UI and the agent use them. */
@@ -30,20 +30,24 @@ export async function listMessagesByChat(db: Db, chatId: string): Promise<ChatMe
  */
 export async function saveMessage(db: Db, chatId: string, message: ChatMessage): Promise<boolean> {
   return gated(db, async () => {
-    return db.transaction((tx) => {
-      const existing = tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).get();
+    return stepTransaction(db, function* (tx) {
+      const [existing] = yield* rows(tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).limit(1));
       if (existing && existing.chatId !== chatId) return false;
       if (existing) {
-        tx.update(messages)
-          .set({ parts: message.parts, metadata: message.metadata ?? null })
-          .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId)))
-          .run();
+        yield* write(
+          tx
+            .update(messages)
+            .set({ parts: message.parts, metadata: message.metadata ?? null })
+            .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId))),
+        );
       } else {
         // After every message of the chat: `seq` orders what one millisecond saved (SQLite's rowid did).
         const seq = sql`(select coalesce(max(${messages.seq}), 0) + 1 from ${messages} where ${messages.chatId} = ${chatId})`;
-        tx.insert(messages)
-          .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq })
-          .run();
+        yield* write(
+          tx
+            .insert(messages)
+            .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq }),
+        );
       }
       return true;
     });

@@ -5,7 +5,7 @@ import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
 import { bumpGeneration } from "../generation";
 import type { WorkspaceRecord, WorkspaceRole } from "../../lib/domain/workspace";
-import { gated } from "../transaction";
+import { gated, stepTransaction, write } from "../transaction";
 import { all, exec, one } from "../exec";
 
 /** The slug that always names the caller's own personal workspace in URLs. */
@@ -87,10 +87,10 @@ export async function slugTaken(db: Db, slug: string): Promise<boolean> {
 export async function createTeamWorkspace(db: Db, input: { name: string; slug: string; ownerId: string }): Promise<WorkspaceRecord> {
   return gated(db, async () => {
     bumpGeneration();
-    return db.transaction((tx) => {
+    return stepTransaction(db, function* (tx) {
       const id = newId();
-      tx.insert(workspaces).values({ id, name: input.name, slug: input.slug }).run();
-      tx.insert(memberships).values({ workspaceId: id, userId: input.ownerId, role: "owner" }).run();
+      yield* write(tx.insert(workspaces).values({ id, name: input.name, slug: input.slug }));
+      yield* write(tx.insert(memberships).values({ workspaceId: id, userId: input.ownerId, role: "owner" }));
       return { id, name: input.name, slug: input.slug, personal: false };
     });
   });

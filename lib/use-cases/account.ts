@@ -4,8 +4,7 @@
  */
 import "server-only";
 import type { z } from "zod";
-import { getDb } from "../../db/client";
-import { pingDatabase } from "../../db/queries/instance-meta";
+import { getDb, pingDb } from "../../db/client";
 import { getUserById } from "../../db/queries/users";
 import { changePassword as changePasswordIn, signOutEverywhere as signOutEverywhereIn } from "../auth/account";
 import { isFreshInstance } from "../auth/first-run";
@@ -96,7 +95,7 @@ export function publicUrlInUse(headers: Headers): { callbackUrl: string; configu
 /** Liveness and database reachability: the health answer and its status. */
 export async function health(): Promise<{ status: number; body: Record<string, unknown> }> {
   try {
-    await pingDatabase(getDb());
+    await pingDb(getDb());
     return { status: 200, body: { ok: true, version: APP_VERSION, database: "ok" } };
   } catch (error) {
     const message = error instanceof SecretKeyError ? error.message : "The database cannot be opened.";

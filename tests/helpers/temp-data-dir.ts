@@ -7,7 +7,7 @@ import { resetInstanceKey } from "../../db/key-check";
 
 /** Point SWITCHBOARD_DATA_DIR at a new temp directory and return it. */
 export function useTempDataDir(): string {
-  closeDb();
+  void closeDb();
   resetInstanceKey();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-data-"));
   process.env.SWITCHBOARD_DATA_DIR = dir;
@@ -16,7 +16,7 @@ export function useTempDataDir(): string {
 
 /** Close the database and delete the directory. */
 export function removeTempDataDir(dir: string): void {
-  closeDb();
+  void closeDb();
   resetInstanceKey();
   fs.rmSync(dir, { recursive: true, force: true });
 }

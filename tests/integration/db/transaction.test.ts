@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import { migratePostgres } from "@/db/migrate-postgres";
 import { getWorkspaceBySlug, renameWorkspace } from "@/db/queries/workspaces";
 import * as sqliteTables from "@/db/schema-sqlite";
 import * as pgTables from "@/db/schema-postgres";
-import { withTransaction } from "@/db/transaction";
+import { rows, stepTransaction, withTransaction, write } from "@/db/transaction";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres";
 
 const boom = new Error("boom");
@@ -116,6 +116,23 @@ describe("withTransaction on SQLite", () => {
     );
     expect(log).toEqual(["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3"]);
   });
+
+  it("runs a step transaction synchronously (no promise), and rolls it back when its body throws", async () => {
+    const result = stepTransaction(db, function* (tx) {
+      yield* write(tx.insert(sqliteTables.workspaces).values({ id: "steps", name: "steps", slug: "steps" }));
+      return yield* rows(
+        tx.select({ name: sqliteTables.workspaces.name }).from(sqliteTables.workspaces).where(eq(sqliteTables.workspaces.id, "steps")),
+      );
+    });
+    expect(result).toEqual([{ name: "steps" }]);
+    expect(() =>
+      stepTransaction(db, function* (tx) {
+        yield* write(tx.insert(sqliteTables.workspaces).values({ id: "steps-lost", name: "lost", slug: "steps-lost" }));
+        throw boom;
+      }),
+    ).toThrow(boom);
+    expect(await getWorkspaceBySlug(db, "steps-lost")).toBeNull();
+  });
 });
 
 describe("withTransaction on Postgres", () => {
@@ -153,6 +170,37 @@ describe("withTransaction on Postgres", () => {
     expect(await exists("pg-kept")).toBe(true);
     expect(await exists("pg-lost-1")).toBe(false);
     expect(await exists("pg-lost-2")).toBe(false);
+  });
+
+  it("runs the body on one pooled connection; another request meanwhile runs on another and does not see it", async () => {
+    const backend = async (handle: unknown) =>
+      (await (handle as typeof db).execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0].pid;
+    await withTransaction(asDb(db), async (tx) => {
+      const own = await backend(tx);
+      await insert(tx, "pg-one-client");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await backend(tx)).toBe(own);
+      expect(await backend(db)).not.toBe(own);
+      expect(await exists("pg-one-client")).toBe(false);
+      await withTransaction(tx, async (inner) => {
+        expect(await backend(inner)).toBe(own);
+      });
+    });
+    expect(await exists("pg-one-client")).toBe(true);
+  });
+
+  it("rolls back a step transaction when its body throws", async () => {
+    await expect(
+      Promise.resolve(
+        stepTransaction(asDb(db), function* (tx) {
+          yield* write(
+            (tx as unknown as typeof db).insert(pgTables.workspaces).values({ id: "pg-steps", name: "s", slug: "pg-steps" }) as never,
+          );
+          throw boom;
+        }),
+      ),
+    ).rejects.toBe(boom);
+    expect(await exists("pg-steps")).toBe(false);
   });
 
   it("runs a nested call as a savepoint", async () => {
