@@ -21,6 +21,7 @@ import { databasePoolSettings, databaseUrlSetting, dataDir } from "../lib/env";
 import { clearSingleton, peekSingleton, singleton } from "../lib/singleton";
 import { onShutdown } from "../lib/shutdown";
 import { checkInstanceKey, checkInstanceKeyPostgres } from "./key-check";
+import { listenForChanges, type PostgresChanges, registerChanges } from "./changes-postgres";
 import { migratePostgres } from "./migrate-postgres";
 import { DatabaseOpsError } from "./ops/errors";
 import { connectionCause, describeAddress, type PostgresAddress, postgresAddress } from "./ops/postgres-target";
@@ -57,6 +58,7 @@ interface OpenPostgres {
   /** Migrated and key-checked; until then the first query waits for `starting`. */
   ready: boolean;
   starting: Promise<void> | null;
+  changes: PostgresChanges;
 }
 
 type Opened = ({ kind: "sqlite" } & OpenDb) | OpenPostgres;
@@ -148,7 +150,10 @@ function openPostgres(url: string): OpenPostgres {
   pool.on("error", () => {});
   // `satisfies`: the Postgres handle hands out every builder `Db` names (a compile error says which not).
   const db = drizzlePostgres(pool, { schema: postgresSchema }) satisfies Record<QueryBuilders, unknown>;
-  const opened: OpenPostgres = { kind: "postgres", db, pool, address: postgresAddress(url), ready: false, starting: null };
+  const { max: _max, allowExitOnIdle: _exit, ...clientConfig } = config;
+  const changes = listenForChanges(clientConfig);
+  registerChanges(pool, changes);
+  const opened: OpenPostgres = { kind: "postgres", db, pool, address: postgresAddress(url), ready: false, starting: null, changes };
   postgresByHandle.set(db, opened);
   // A signal's shutdown (lib/shutdown.ts) writes what waits (the audit batch) and ends the pool.
   onShutdown("database", closeDb);
@@ -250,6 +255,7 @@ export function closeDb(): Promise<void> {
   }
   return (async () => {
     for (const hook of beforeClose().values()) await hook(opened.db as unknown as Db);
+    await opened.changes.close();
     await opened.pool.end();
   })();
 }

@@ -1,7 +1,8 @@
 /**
  * The app's data layer on Postgres (`DATABASE_URL=postgres://…`), on a throw-away cluster: the pool
  * opens, migrates under the advisory lock (two processes at once migrate once) and records the key;
- * an unreachable Postgres stops the start with one line; the step transactions and the audit batch run awaited on a pooled connection, and the batch
+ * an unreachable Postgres stops the start with one line; another connection's commit moves the change
+ * stamp; the step transactions and the audit batch run awaited on a pooled connection, and the batch
  * is written on close and on a signal's shutdown.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -18,6 +19,7 @@ import { freePort } from "../../helpers/ports";
 // db/schema.ts chooses its tables at import, so every module of the data layer is imported after
 // DATABASE_URL names Postgres (beforeAll).
 let client: typeof import("@/db/client");
+let generation: typeof import("@/db/generation");
 let transaction: typeof import("@/db/transaction");
 let tables: typeof import("@/db/schema");
 let audit: typeof import("@/db/queries/audit");
@@ -36,6 +38,14 @@ let dir: string;
 let other: pg.Pool;
 const saved = { ...process.env };
 
+const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const count = async (table: string, where = "true") =>
   (await other.query(`select count(*)::int as n from ${table} where ${where}`)).rows[0].n;
 
@@ -45,6 +55,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-pg-runtime-"));
   Object.assign(process.env, { DATABASE_URL: url, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_SECRET_KEY: KEY });
   client = await import("@/db/client");
+  generation = await import("@/db/generation");
   transaction = await import("@/db/transaction");
   tables = await import("@/db/schema");
   audit = await import("@/db/queries/audit");
@@ -129,6 +140,51 @@ describe("opening Postgres at start", () => {
     ]);
     expect(result.stderr).not.toContain("s3cret");
   }, 60_000);
+});
+
+describe("the change stamp on Postgres", () => {
+  const stamp = () => generation.generationOf(client.getDb());
+  const shared = () => !stamp().startsWith("unshared:");
+
+  it("moves when another connection commits a write to a cached table, not for a rollback or other tables", async () => {
+    await until("the listener", shared);
+    const before = stamp();
+    expect(stamp()).toBe(before);
+    await other.query("insert into users (id, email, name, password_hash) values ('u2', 'u2@example.com', 'U2', 'x')");
+    await until("the stamp to move", () => stamp() !== before);
+
+    const settled = stamp();
+    const tx = await other.connect();
+    try {
+      await tx.query("begin");
+      await tx.query("update users set name = 'rolled back' where id = 'u2'");
+      await tx.query("rollback");
+    } finally {
+      tx.release();
+    }
+    await other.query("insert into audit_log (action) values ('not cached')");
+    await pause(300);
+    expect(stamp()).toBe(settled);
+    await other.query("insert into sessions (id, user_id, last_seen_at, expires_at) values ('s1', 'u2', now(), now() + interval '1 day')");
+    await until("the session insert", () => stamp() !== settled);
+    const afterSession = stamp();
+    // A touch (last_seen_at) decides nothing a cache keeps; ending the session does.
+    await other.query("update sessions set last_seen_at = now() where id = 's1'");
+    await pause(300);
+    expect(stamp()).toBe(afterSession);
+    await other.query("update sessions set ended_at = now() where id = 's1'");
+    await until("the session end", () => stamp() !== afterSession);
+  });
+
+  it("gives unshared stamps while the listening connection is down, and moves once it is back", async () => {
+    await until("the listener", shared);
+    const before = stamp();
+    await other.query("select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN switchboard_changes'");
+    await until("the listener to drop", () => !shared());
+    expect(stamp()).not.toBe(stamp());
+    await until("the listener to come back", shared);
+    expect(stamp()).not.toBe(before);
+  });
 });
 
 describe("transactions on Postgres", () => {
