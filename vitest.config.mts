@@ -20,6 +20,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // SWITCHBOARD_TEST_DB=postgres: one throw-away cluster per run, a migrated database per file
+          // (tests/helpers/postgres-suite.ts, test-database-setup.ts); otherwise both do nothing.
+          globalSetup: ["tests/helpers/postgres-suite.ts"],
+          setupFiles: ["tests/helpers/test-database-setup.ts"],
           // The app's young generation (scripts/v8-flags.mjs): memory bounds measured here mean
           // what they mean for the running app, whatever default the Node release picks.
           execArgv: APP_V8_FLAGS,
