@@ -13,7 +13,8 @@
  * AsyncLocalStorage context, so queries on `tx` (or, on SQLite, on the root handle) inside the body
  * pass the gate, and a nested `withTransaction` becomes a savepoint.
  *
- * Postgres: drizzle's node-postgres transaction (one pooled client, BEGIN/COMMIT/ROLLBACK); the pool
+ * Postgres: drizzle's node-postgres transaction (one pooled client, BEGIN/COMMIT/ROLLBACK), SERIALIZABLE
+ * and run again when it loses a conflict (see `serializable`); the pool
  * keeps other requests on other connections, so `gated` only runs the function (once the database's
  * start-up, migrations and key check, is done: db/client.ts `pendingStart`).
  *
@@ -142,8 +143,7 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T)
     if (ctx?.tx) return nested(ctx, db, fn);
     // Postgres (and any async drizzle handle): the driver's own transaction on one pooled client.
     await pendingStart(db);
-    const pg = db as unknown as { transaction<R>(body: (tx: unknown) => Promise<R>): Promise<R> };
-    return pg.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as Tx)));
+    return serializable(db, fn);
   }
   const lock = lockOf(client);
   if (ctx?.lock === lock) return nested(ctx, db, fn);
@@ -189,6 +189,39 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T)
         },
       }),
     );
+  }
+}
+
+/** How many times a Postgres transaction runs at most when it keeps losing to concurrent ones. */
+export const SERIALIZATION_ATTEMPTS = 5;
+
+// Postgres's "could not serialize access" and "deadlock detected": the transaction lost a conflict
+// and rolled back; running it again sees the winner's writes. drizzle wraps the driver's error.
+function lostConflict(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === "40001" || code === "40P01";
+}
+
+/**
+ * A Postgres transaction at SERIALIZABLE isolation: SQLite's transactions are serializable (one
+ * writer at a time), and the bodies rely on it (check the last owner, then demote; find a free slug,
+ * then take it); at Postgres's default READ COMMITTED two such bodies both pass their check. A body
+ * that loses a conflict is rolled back and run again (up to SERIALIZATION_ATTEMPTS times, after a
+ * short random pause), so a body must do nothing but database work through `tx`.
+ */
+async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+  const pg = db as unknown as {
+    transaction<R>(body: (tx: unknown) => Promise<R>, config: { isolationLevel: "serializable" }): Promise<R>;
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pg.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as Tx)), {
+        isolationLevel: "serializable",
+      });
+    } catch (error) {
+      if (attempt >= SERIALIZATION_ATTEMPTS || !lostConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
   }
 }
 

@@ -203,6 +203,31 @@ describe("withTransaction on Postgres", () => {
     expect(await exists("pg-steps")).toBe(false);
   });
 
+  it("lets only one of two transactions that check, then write, pass its check (serializable, the loser run again)", async () => {
+    // Both read before either writes (a barrier for the first attempts): at READ COMMITTED both
+    // would see no "solo" workspace and both insert one.
+    let arrived = 0;
+    let bothRead!: () => void;
+    const barrier = new Promise<void>((resolve) => {
+      bothRead = resolve;
+    });
+    const attempts: string[] = [];
+    const claim = (id: string) =>
+      withTransaction(asDb(db), async (tx) => {
+        attempts.push(id);
+        const taken = await (tx as unknown as typeof db).select().from(pgTables.workspaces).where(eq(pgTables.workspaces.name, "solo"));
+        arrived += 1;
+        if (arrived === 2) bothRead();
+        await barrier;
+        if (taken.length > 0) return "taken";
+        await (tx as unknown as typeof db).insert(pgTables.workspaces).values({ id, name: "solo", slug: id });
+        return "claimed";
+      });
+    expect((await Promise.all([claim("solo-a"), claim("solo-b")])).sort()).toEqual(["claimed", "taken"]);
+    expect(attempts).toHaveLength(3);
+    expect(await db.select().from(pgTables.workspaces).where(eq(pgTables.workspaces.name, "solo"))).toHaveLength(1);
+  });
+
   it("runs a nested call as a savepoint", async () => {
     await withTransaction(asDb(db), async (tx) => {
       await insert(tx, "pg-outer");
