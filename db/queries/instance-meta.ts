@@ -12,13 +12,6 @@ export async function getInstanceMeta(db: Db, key: string): Promise<string | nul
   });
 }
 
-/** One trivial read through the query path (the health check): rejects when the database cannot answer. */
-export async function pingDatabase(db: Db): Promise<void> {
-  return gated(db, async () => {
-    await one(db.select({ key: instanceMeta.key }).from(instanceMeta));
-  });
-}
-
 /** Store `value` under `key` (replacing it). */
 export async function setInstanceMeta(db: Db, key: string, value: string): Promise<void> {
   return gated(db, async () => {

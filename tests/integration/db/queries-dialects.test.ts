@@ -17,7 +17,7 @@ import { all, exec } from "@/db/exec";
 import { migratePostgres } from "@/db/migrate-postgres";
 import { createChat, deleteChat, listChatsByOwner, renameChat } from "@/db/queries/chats";
 import { confirmTotp, createPendingTotp, spendTotpStep } from "@/db/queries/factors";
-import { pingDatabase } from "@/db/queries/instance-meta";
+import { pingDb } from "@/db/client";
 import { insertInvitation, markInvitationAccepted } from "@/db/queries/invitations";
 import { listMessagesByChat, saveMessage } from "@/db/queries/messages";
 import { createServer } from "@/db/queries/servers";
@@ -51,7 +51,7 @@ function sharedCases(handle: () => Db) {
   });
 
   it("answers the database is there", async () => {
-    await expect(pingDatabase(handle())).resolves.toBeUndefined();
+    await expect(pingDb(handle())).resolves.toBeUndefined();
   });
 
   it("counts as numbers, and says whether an update found its row", async () => {
