@@ -7,7 +7,7 @@ import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { catalogEntries, catalogEntryWorkspaces, catalogVersions } from "../schema";
-import { gated } from "../transaction";
+import { gated, rows, stepTransaction, write } from "../transaction";
 import { all, exec, one } from "../exec";
 
 /** A lifecycle status, as the registry API names it. */
@@ -45,17 +45,18 @@ export interface VersionArrival {
  */
 export async function saveEntryVersion(db: Db, arrival: VersionArrival): Promise<{ entry: CatalogEntryRecord; created: boolean }> {
   return gated(db, async () => {
-    return db.transaction((tx) => {
-      let entry = tx.select().from(catalogEntries).where(eq(catalogEntries.name, arrival.name)).get();
+    return stepTransaction(db, function* (tx) {
+      let [entry] = yield* rows(tx.select().from(catalogEntries).where(eq(catalogEntries.name, arrival.name)));
       const created = !entry;
       if (!entry) {
-        entry = tx
-          .insert(catalogEntries)
-          .values({ id: newId(), name: arrival.name, source: arrival.source, registryId: arrival.registryId ?? null })
-          .returning()
-          .get();
+        [entry] = yield* rows(
+          tx
+            .insert(catalogEntries)
+            .values({ id: newId(), name: arrival.name, source: arrival.source, registryId: arrival.registryId ?? null })
+            .returning(),
+        );
       }
-      if (arrival.isLatest) tx.update(catalogVersions).set({ isLatest: false }).where(eq(catalogVersions.entryId, entry.id)).run();
+      if (arrival.isLatest) yield* write(tx.update(catalogVersions).set({ isLatest: false }).where(eq(catalogVersions.entryId, entry.id)));
       const values = {
         serverJson: arrival.serverJson,
         isLatest: arrival.isLatest,
@@ -63,17 +64,20 @@ export async function saveEntryVersion(db: Db, arrival: VersionArrival): Promise
         publishedAt: arrival.publishedAt ?? null,
         updatedAt: new Date(),
       };
-      tx.insert(catalogVersions)
-        .values({ id: newId(), entryId: entry.id, version: arrival.version, ...values })
-        .onConflictDoUpdate({ target: [catalogVersions.entryId, catalogVersions.version], set: values })
-        .run();
+      yield* write(
+        tx
+          .insert(catalogVersions)
+          .values({ id: newId(), entryId: entry.id, version: arrival.version, ...values })
+          .onConflictDoUpdate({ target: [catalogVersions.entryId, catalogVersions.version], set: values }),
+      );
       if (arrival.isLatest) {
-        entry = tx
-          .update(catalogEntries)
-          .set({ status: arrival.status ?? "active", statusMessage: arrival.statusMessage ?? null, updatedAt: new Date() })
-          .where(eq(catalogEntries.id, entry.id))
-          .returning()
-          .get();
+        [entry] = yield* rows(
+          tx
+            .update(catalogEntries)
+            .set({ status: arrival.status ?? "active", statusMessage: arrival.statusMessage ?? null, updatedAt: new Date() })
+            .where(eq(catalogEntries.id, entry.id))
+            .returning(),
+        );
       }
       return { entry, created };
     });
@@ -179,18 +183,19 @@ export interface EntrySettings {
 /** Change an entry's pin, visibility (and its workspaces), status; returns the entry. */
 export async function updateCatalogEntry(db: Db, id: string, settings: EntrySettings): Promise<CatalogEntryRecord | null> {
   return gated(db, async () => {
-    return db.transaction((tx) => {
+    return stepTransaction(db, function* (tx) {
       const { workspaceIds, ...columns } = settings;
-      const entry = tx
-        .update(catalogEntries)
-        .set({ ...columns, updatedAt: new Date() })
-        .where(eq(catalogEntries.id, id))
-        .returning()
-        .get();
+      const [entry] = yield* rows(
+        tx
+          .update(catalogEntries)
+          .set({ ...columns, updatedAt: new Date() })
+          .where(eq(catalogEntries.id, id))
+          .returning(),
+      );
       if (!entry) return null;
       if (workspaceIds) {
-        tx.delete(catalogEntryWorkspaces).where(eq(catalogEntryWorkspaces.entryId, id)).run();
-        for (const workspaceId of new Set(workspaceIds)) tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }).run();
+        yield* write(tx.delete(catalogEntryWorkspaces).where(eq(catalogEntryWorkspaces.entryId, id)));
+        for (const workspaceId of new Set(workspaceIds)) yield* write(tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }));
       }
       return entry;
     });

@@ -7,7 +7,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { passkeyCredentials, userFactors, users } from "../schema";
-import { gated } from "../transaction";
+import { gated, stepTransaction, write } from "../transaction";
 import { all, exec, one } from "../exec";
 
 /** A stored passkey as verification needs it (the public key is public: not sealed). */
@@ -34,18 +34,18 @@ export interface NewPasskey {
 export async function createPasskey(db: Db, userId: string, passkey: NewPasskey, now: Date): Promise<string> {
   return gated(db, async () => {
     const factorId = newId();
-    db.transaction((tx) => {
-      tx.insert(userFactors).values({ id: factorId, userId, kind: "passkey", name: passkey.name, confirmedAt: now }).run();
-      tx.insert(passkeyCredentials)
-        .values({
+    await stepTransaction(db, function* (tx) {
+      yield* write(tx.insert(userFactors).values({ id: factorId, userId, kind: "passkey", name: passkey.name, confirmedAt: now }));
+      yield* write(
+        tx.insert(passkeyCredentials).values({
           factorId,
           userId,
           credentialId: passkey.credentialId,
           publicKey: passkey.publicKey,
           counter: passkey.counter,
           transports: passkey.transports.join(","),
-        })
-        .run();
+        }),
+      );
     });
     return factorId;
   });

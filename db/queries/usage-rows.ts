@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
-import { type Db, onBeforeClose } from "../client";
+import { type Db, isSqliteHandle, onBeforeClose, type SqliteDb } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
 import { connectionBusy, gated } from "../transaction";
 import { one } from "../exec";
@@ -88,8 +88,11 @@ function writeWaiting(db: Db, exiting: boolean): void {
   queues.delete(db);
   try {
     const { model, mcp } = preparedInserts(db);
-    // One connection: the prepared statements run inside this transaction.
-    db.transaction((tx) => {
+    // One connection: the prepared statements run inside this transaction. SQLite's batch only: the
+    // Postgres form (one awaited multi-row insert and the sums' upserts, as the audit batch has) is
+    // still to write (tools/async-codemod/REPLAY.md).
+    if (!isSqliteHandle(db)) throw new Error("the usage batch is not written on Postgres yet");
+    (db as SqliteDb).transaction((tx) => {
       for (const row of queue.model) model.run(row);
       for (const row of queue.mcp) mcp.run(row);
       addToSums(tx as unknown as Db, queue);
