@@ -195,7 +195,8 @@ export async function updateCatalogEntry(db: Db, id: string, settings: EntrySett
       if (!entry) return null;
       if (workspaceIds) {
         yield* write(tx.delete(catalogEntryWorkspaces).where(eq(catalogEntryWorkspaces.entryId, id)));
-        for (const workspaceId of new Set(workspaceIds)) yield* write(tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }));
+        for (const workspaceId of new Set(workspaceIds))
+          yield* write(tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }));
       }
       return entry;
     });

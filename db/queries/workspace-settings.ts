@@ -1,7 +1,8 @@
 /**
- * A workspace's settings row: the default model (key encrypted at rest, docs/security.md#secrets-at-rest)
- * and the tool-search settings. lib/models/workspace-default.ts and lib/agent/tool-search-settings.ts
- * give them meaning (defaults, validation, audit); this module only reads and writes the row.
+ * A workspace's settings row: the default model (key encrypted at rest, docs/security.md#secrets-at-rest),
+ * the tool-search settings and the catalog setting. lib/models/workspace-default.ts,
+ * lib/agent/tool-search-settings.ts and lib/catalog/workspace-settings.ts give them meaning
+ * (defaults, validation, audit); this module only reads and writes the row.
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
@@ -87,6 +88,29 @@ export async function saveWorkspaceModel(db: Db, workspaceId: string, update: Wo
       updatedAt: new Date(),
       ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? sealSecret(update.apiKey) : null }),
     };
+    await exec(
+      db
+        .insert(workspaceSettings)
+        .values({ workspaceId, ...values })
+        .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values }),
+    );
+  });
+}
+
+/** Whether the workspace lets its members add remote catalog entries (false when never set). */
+export async function getCatalogMembersAdd(db: Db, workspaceId: string): Promise<boolean> {
+  return gated(db, async () => {
+    const row = await one(
+      db.select({ on: workspaceSettings.catalogMembersAdd }).from(workspaceSettings).where(eq(workspaceSettings.workspaceId, workspaceId)),
+    );
+    return row?.on === true;
+  });
+}
+
+/** Store the catalog setting (creating the row when needed); the other settings keep their value. */
+export async function saveCatalogMembersAdd(db: Db, workspaceId: string, on: boolean, updatedBy: string): Promise<void> {
+  return gated(db, async () => {
+    const values = { catalogMembersAdd: on, updatedBy, updatedAt: new Date() };
     await exec(
       db
         .insert(workspaceSettings)

@@ -63,7 +63,7 @@ const addAs = async (caller: typeof memberCaller, entryId: string, body: Paramet
 
 describe("members adding from the catalog", () => {
   it("is off by default: a member's Add of a remote entry is refused", async () => {
-    expect(membersAddFromCatalog(db, team.id)).toBe(false);
+    expect(await membersAddFromCatalog(db, team.id)).toBe(false);
     expect(await catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: false, canChange: false });
     await expect(addAs(memberCaller, weatherEntry.id, remoteBody("weather"))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
@@ -77,7 +77,7 @@ describe("members adding from the catalog", () => {
     await expect(setCatalogSettings(db, outsiderCaller, { membersAddRemote: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
-    expect(membersAddFromCatalog(db, team.id)).toBe(false);
+    expect(await membersAddFromCatalog(db, team.id)).toBe(false);
     expect(await setCatalogSettings(db, ownerCaller, { membersAddRemote: true })).toEqual({ membersAddRemote: true, canChange: true });
     expect((await listAudit(db, { action: "workspace.catalog_members", workspaceId: team.id })).entries[0]).toMatchObject({
       actorId: owner.id,
