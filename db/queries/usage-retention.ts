@@ -5,14 +5,11 @@
 import { lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageMcpRequests, usageModelRequests } from "../schema";
-import { flushUsage } from "./usage-rows";
-import { gated } from "../transaction";
+import { afterUsageFlush } from "./usage-rows";
 
 /** Delete the model and MCP rows recorded before `before`; returns how many of each went. */
 export async function pruneUsageRows(db: Db, before: Date): Promise<{ model: number; mcp: number }> {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     const model = db.delete(usageModelRequests).where(lt(usageModelRequests.at, before)).run().changes;
     const mcp = db.delete(usageMcpRequests).where(lt(usageMcpRequests.at, before)).run().changes;
     return { model, mcp };
