@@ -6,8 +6,7 @@
 import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageDaily, usageLatency, users, workspaces } from "../schema";
-import { flushUsage } from "./usage-rows";
-import { gated } from "../transaction";
+import { afterUsageFlush } from "./usage-rows";
 import { all } from "../exec";
 
 /** Which usage a report covers: days `from`..`to` (`YYYY-MM-DD`, inclusive), optionally one workspace and/or one user. */
@@ -38,9 +37,7 @@ const modelSums = {
 
 /** Tokens, cost, model calls, MCP calls and errors per day (days without usage are absent). */
 export async function usageByDay(db: Db, scope: UsageScope) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     return await all(
       db
         .select({
@@ -60,9 +57,7 @@ export async function usageByDay(db: Db, scope: UsageScope) {
 
 /** Model requests per (provider, model). */
 export async function usageByModel(db: Db, scope: UsageScope) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     return await all(
       db
         .select({
@@ -81,9 +76,7 @@ export async function usageByModel(db: Db, scope: UsageScope) {
 
 /** Tokens, cost and MCP calls per member (name and email from the users table; a deleted user shows by id). */
 export async function usageByMember(db: Db, scope: UsageScope) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     return await all(
       db
         .select({
@@ -103,9 +96,7 @@ export async function usageByMember(db: Db, scope: UsageScope) {
 
 /** Tokens, cost and MCP calls per workspace. */
 export async function usageByWorkspace(db: Db, scope: UsageScope) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     return await all(
       db
         .select({
@@ -124,9 +115,7 @@ export async function usageByWorkspace(db: Db, scope: UsageScope) {
 
 /** MCP calls, errors and total duration per server (the name as last recorded). */
 export async function usageByServer(db: Db, scope: UsageScope) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     return await all(
       db
         .select({
@@ -145,9 +134,7 @@ export async function usageByServer(db: Db, scope: UsageScope) {
 
 /** MCP calls, errors and total duration per (server, `kind:name`). */
 export async function usageByTool(db: Db, scope: UsageScope) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     return await all(
       db
         .select({
@@ -167,9 +154,7 @@ export async function usageByTool(db: Db, scope: UsageScope) {
 
 /** Latency buckets per (day, server) of a workspace or the instance (buckets carry no user). */
 export async function latencyBuckets(db: Db, scope: Omit<UsageScope, "userId">) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     const parts: SQL[] = [gte(usageLatency.day, scope.from), lte(usageLatency.day, scope.to)];
     if (scope.workspaceId) parts.push(eq(usageLatency.workspaceId, scope.workspaceId));
     return await all(
@@ -189,9 +174,7 @@ export async function latencyBuckets(db: Db, scope: Omit<UsageScope, "userId">) 
 
 /** Tokens (input + output) and cost of one user (all workspaces) or one workspace since day `from`. */
 export async function usageTotals(db: Db, scope: { from: string; userId?: string; workspaceId?: string }) {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     const [row] = await all(
       db
         .select({ tokens: n(sql`${usageDaily.inputTokens} + ${usageDaily.outputTokens}`), costMicros: n(usageDaily.costMicros) })

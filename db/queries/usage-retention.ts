@@ -5,15 +5,12 @@
 import { lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageMcpRequests, usageModelRequests } from "../schema";
-import { flushUsage } from "./usage-rows";
-import { gated } from "../transaction";
+import { afterUsageFlush } from "./usage-rows";
 import { exec } from "../exec";
 
 /** Delete the model and MCP rows recorded before `before`; returns how many of each went. */
 export async function pruneUsageRows(db: Db, before: Date): Promise<{ model: number; mcp: number }> {
-  // Flushed before the gate: the flush may wait for recordings whose own queries need the gate.
-  await flushUsage(db);
-  return gated(db, async () => {
+  return afterUsageFlush(db, async () => {
     const model = await exec(db.delete(usageModelRequests).where(lt(usageModelRequests.at, before)));
     const mcp = await exec(db.delete(usageMcpRequests).where(lt(usageMcpRequests.at, before)));
     return { model, mcp };

@@ -103,6 +103,15 @@ function writeWaiting(db: Db, exiting: boolean): void {
   }
 }
 
+/**
+ * Run a gated read or write of the usage tables once every row recorded before it is written: the
+ * flush comes before the gate, since it may wait for recordings whose own lookups need the gate.
+ */
+export async function afterUsageFlush<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  await flushUsage(db);
+  return gated(db, fn);
+}
+
 onBeforeClose("usage", (db) => writeWaiting(db, true));
 
 // The rows' inserts, built and prepared once per database handle: a multi-row insert through the
