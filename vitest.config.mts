@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { APP_V8_FLAGS } from "./scripts/v8-flags.mjs";
+import { SQLITE_ONLY_FILES, testDatabaseKind } from "./tests/helpers/test-database-kind";
 
 // Two projects: fast unit tests, and integration tests against real servers, a real SQLite file
 // and real child processes (run one file at a time: they spawn processes and bind ports).
@@ -16,6 +17,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // A Postgres run leaves out the files that test SQLite itself (tests/helpers/test-database-kind.ts).
+          exclude: testDatabaseKind() === "postgres" ? SQLITE_ONLY_FILES : [],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,

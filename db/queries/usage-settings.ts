@@ -54,11 +54,12 @@ export async function upsertPrice(db: Db, row: Omit<PriceRecord, "updatedAt">): 
 /** Remove one price (the default applies again); true when there was one. */
 export async function deletePrice(db: Db, key: { scope: string; provider: string; model: string }): Promise<boolean> {
   return gated(db, async () => {
-    const result = db
-      .delete(usagePrices)
-      .where(and(eq(usagePrices.scope, key.scope), eq(usagePrices.provider, key.provider), eq(usagePrices.model, key.model)))
-      .run();
-    return result.changes > 0;
+    const removed = await exec(
+      db
+        .delete(usagePrices)
+        .where(and(eq(usagePrices.scope, key.scope), eq(usagePrices.provider, key.provider), eq(usagePrices.model, key.model))),
+    );
+    return removed > 0;
   });
 }
 

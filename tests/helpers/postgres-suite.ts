@@ -8,6 +8,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migratePostgres } from "../../db/migrate-postgres";
 import { startPostgres } from "./postgres";
+import { testDatabaseKind } from "./test-database-kind";
 
 /** The run's cluster, as the global setup provides it. */
 export interface TestCluster {
@@ -18,13 +19,6 @@ export interface TestCluster {
 
 /** The migrated database every test database is copied from. */
 export const TEMPLATE_DATABASE = "switchboard_template";
-
-/** `SWITCHBOARD_TEST_DB`: `postgres` runs the integration suite on Postgres; unset or `sqlite`, on SQLite files. */
-export function testDatabaseKind(): "sqlite" | "postgres" {
-  const kind = (process.env.SWITCHBOARD_TEST_DB ?? "sqlite").trim().toLowerCase();
-  if (kind !== "sqlite" && kind !== "postgres") throw new Error(`SWITCHBOARD_TEST_DB must be sqlite or postgres (got ${kind})`);
-  return kind;
-}
 
 declare module "vitest" {
   export interface ProvidedContext {

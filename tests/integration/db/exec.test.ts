@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import { all, exec, one, oneOf, prepared } from "@/db/exec";
 import { migratePostgres } from "@/db/migrate-postgres";
-import * as sqliteTables from "@/db/schema";
+import * as sqliteTables from "@/db/schema-sqlite";
 import * as pgTables from "@/db/schema-postgres";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres";
 

@@ -2,8 +2,8 @@
  * The app's data layer on Postgres (`DATABASE_URL=postgres://…`), on a throw-away cluster: the pool
  * opens, migrates under the advisory lock (two processes at once migrate once) and records the key;
  * an unreachable Postgres stops the start with one line; another connection's commit moves the change
- * stamp; the step transactions and the audit batch run awaited on a pooled connection, and the batch
- * is written on close and on a signal's shutdown.
+ * stamp; the step transactions and the audit and usage batches run awaited on a pooled connection,
+ * and the batches are written on close and on a signal's shutdown.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -23,6 +23,7 @@ let generation: typeof import("@/db/generation");
 let transaction: typeof import("@/db/transaction");
 let tables: typeof import("@/db/schema");
 let audit: typeof import("@/db/queries/audit");
+let usage: typeof import("@/db/queries/usage-rows");
 let workspaceQueries: typeof import("@/db/queries/workspaces");
 let messageQueries: typeof import("@/db/queries/messages");
 let appContextQueries: typeof import("@/db/queries/app-contexts");
@@ -59,6 +60,7 @@ beforeAll(async () => {
   transaction = await import("@/db/transaction");
   tables = await import("@/db/schema");
   audit = await import("@/db/queries/audit");
+  usage = await import("@/db/queries/usage-rows");
   workspaceQueries = await import("@/db/queries/workspaces");
   messageQueries = await import("@/db/queries/messages");
   appContextQueries = await import("@/db/queries/app-contexts");
@@ -282,4 +284,73 @@ describe("the audit batch on Postgres", () => {
     expect(out).toContain("recorded");
     expect(await count("audit_log", "action = 'test.before-shutdown'")).toBe(1);
   }, 60_000);
+});
+
+describe("the usage batch on Postgres", () => {
+  const at = new Date("2026-11-27T10:00:00Z");
+  const call = (durationMs: number, outcome: "ok" | "timeout") => ({
+    at,
+    userId: "u1",
+    workspaceId: "w1",
+    serverId: "s1",
+    serverName: "Server one",
+    kind: "tool" as const,
+    name: "echo",
+    durationMs,
+    outcome,
+    bytesIn: 10,
+    bytesOut: 20,
+  });
+  const sums = async () =>
+    (
+      await other.query(
+        "select day, kind, group_key, name, label, calls, errors, duration_ms from usage_daily where workspace_id = 'w1' and kind = 'mcp'",
+      )
+    ).rows;
+
+  it("writes the waiting rows with the daily sums and latency buckets when flushed, and adds to the sums later", async () => {
+    const db = client.getDb();
+    usage.queueMcpRequest(db, call(12, "ok"));
+    usage.queueMcpRequest(db, call(30, "timeout"));
+    usage.queueModelRequest(db, {
+      at,
+      userId: "u1",
+      workspaceId: "w1",
+      chatId: "c1",
+      source: "chat",
+      provider: "openai-compatible",
+      model: "m",
+      inputTokens: 100,
+      outputTokens: 7,
+      costMicros: 42,
+      latencyMs: 300,
+      outcome: "ok",
+    });
+    expect(await count("usage_mcp_requests")).toBe(0);
+    await usage.flushUsage(db);
+    expect(await count("usage_mcp_requests", "server_id = 's1'")).toBe(2);
+    expect(await count("usage_model_requests", "chat_id = 'c1'")).toBe(1);
+    expect(await sums()).toEqual([
+      { day: "2026-11-27", kind: "mcp", group_key: "s1", name: "tool:echo", label: "Server one", calls: 2, errors: 1, duration_ms: 42 },
+    ]);
+    const model = (await other.query("select calls, input_tokens, cost_micros from usage_daily where kind = 'model'")).rows;
+    expect(model).toEqual([{ calls: 1, input_tokens: 100, cost_micros: 42 }]);
+    const buckets = (await other.query("select bucket_ms, calls from usage_latency where server_id = 's1' order by bucket_ms")).rows;
+    expect(buckets).toEqual([
+      { bucket_ms: 12, calls: 1 },
+      { bucket_ms: usage.latencyBucket(30), calls: 1 },
+    ]);
+
+    // A later batch (another replica's, say) adds to the same sums.
+    usage.queueMcpRequest(db, call(12, "ok"));
+    await usage.flushUsage(db);
+    expect((await sums())[0]).toMatchObject({ calls: 3, errors: 1, duration_ms: 54 });
+    expect((await other.query("select calls from usage_latency where server_id = 's1' and bucket_ms = 12")).rows).toEqual([{ calls: 2 }]);
+  });
+
+  it("writes what waits when the database closes", async () => {
+    usage.queueMcpRequest(client.getDb(), { ...call(5, "ok"), serverId: "s-close" });
+    await client.closeDb();
+    expect(await count("usage_mcp_requests", "server_id = 's-close'")).toBe(1);
+  });
 });

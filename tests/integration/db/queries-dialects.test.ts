@@ -26,10 +26,11 @@ import { createSession, getSessionState } from "@/db/queries/sessions";
 import { countActiveAdmins, createUserWithWorkspace, listUsers, setUserAdmin } from "@/db/queries/users";
 import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { getToolSearchRow, getWorkspaceModelChoice, saveToolSearchRow, saveWorkspaceModel } from "@/db/queries/workspace-settings";
-import * as sqliteTables from "@/db/schema";
+import * as sqliteTables from "@/db/schema-sqlite";
 import * as pgTables from "@/db/schema-postgres";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { onSqliteRun } from "../../helpers/test-database-kind";
 
 let dataDir: string;
 beforeAll(() => {
@@ -179,7 +180,8 @@ function dateAndJsonCases(handle: () => Db, users: { ann: () => { id: string }; 
   });
 }
 
-describe("query functions on SQLite", () => {
+// The query functions use the run's tables (db/schema.ts): a SQLite handle runs them on the SQLite run only.
+describe.runIf(onSqliteRun)("query functions on SQLite", () => {
   let db: Db;
   let close: () => void;
   beforeAll(() => {
@@ -221,7 +223,7 @@ describe("query functions on Postgres", () => {
   sharedCases(() => db as unknown as Db);
 });
 
-describe("SQLite migration 0017 (messages.seq)", () => {
+describe.runIf(onSqliteRun)("SQLite migration 0017 (messages.seq)", () => {
   it("numbers the messages already stored in the order rowid kept them", async () => {
     // An instance at 0016: three messages of one millisecond, stored in the order c, b, a.
     const folder = path.join(dataDir, "migrations-0016");

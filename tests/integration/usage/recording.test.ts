@@ -81,7 +81,7 @@ async function turn(userId: string, server: Awaited<ReturnType<typeof everything
   return chat.id;
 }
 
-const modelRows = (chatId: string) => getDb().select().from(usageModelRequests).where(eq(usageModelRequests.chatId, chatId)).all();
+const modelRows = (chatId: string) => all(getDb().select().from(usageModelRequests).where(eq(usageModelRequests.chatId, chatId)));
 
 describe("usage records", () => {
   it("a turn with two tool calls records its two model requests (tokens as reported, priced) and two MCP rows", async () => {
@@ -97,7 +97,7 @@ describe("usage records", () => {
     const server = await everything("tools");
     const chatId = await turn(people.member, server, 'both [[call:echo {"message":"one"}]] [[call:echo {"message":"two"}]]');
 
-    const models = modelRows(chatId);
+    const models = await modelRows(chatId);
     // Step 1 asks for the tools, step 2 answers with their results.
     expect(models).toHaveLength(2);
     for (const row of models) {
@@ -147,8 +147,8 @@ describe("usage records", () => {
       updatedBy: people.owner,
     });
     const after = await turn(people.owner, server, "hello again");
-    expect(modelRows(before).map((r) => r.costMicros)).toEqual([18]);
-    expect(modelRows(after).map((r) => r.costMicros)).toEqual([180]);
+    expect((await modelRows(before)).map((r) => r.costMicros)).toEqual([18]);
+    expect((await modelRows(after)).map((r) => r.costMicros)).toEqual([180]);
   }, 60_000);
 
   it("sampling records its own model request, without a chat", async () => {
