@@ -148,6 +148,11 @@ function openPostgres(url: string): OpenPostgres {
   // A pooled connection the server closes while idle is dropped by the pool; the error must not
   // crash the process (a query on a lost connection fails on its own and the next one reconnects).
   pool.on("error", () => {});
+  // The pool listens for a connection's errors only while it is idle. A connection lost while checked
+  // out (a query or transaction under way when Postgres restarts) would emit an error nobody hears,
+  // which ends the process; the query under way fails on its own (a 503 at the HTTP boundary) and the
+  // pool drops the broken connection when it is released.
+  pool.on("connect", (connection) => connection.on("error", () => {}));
   // `satisfies`: the Postgres handle hands out every builder `Db` names (a compile error says which not).
   const db = drizzlePostgres(pool, { schema: postgresSchema }) satisfies Record<QueryBuilders, unknown>;
   const { max: _max, allowExitOnIdle: _exit, ...clientConfig } = config;

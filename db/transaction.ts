@@ -193,7 +193,7 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T)
 }
 
 /** How many times a Postgres transaction runs at most when it keeps losing to concurrent ones. */
-export const SERIALIZATION_ATTEMPTS = 5;
+export const SERIALIZATION_ATTEMPTS = 10;
 
 // Postgres's "could not serialize access" and "deadlock detected": the transaction lost a conflict
 // and rolled back; running it again sees the winner's writes. drizzle wraps the driver's error.
@@ -207,7 +207,10 @@ function lostConflict(error: unknown): boolean {
  * writer at a time), and the bodies rely on it (check the last owner, then demote; find a free slug,
  * then take it); at Postgres's default READ COMMITTED two such bodies both pass their check. A body
  * that loses a conflict is rolled back and run again (up to SERIALIZATION_ATTEMPTS times, after a
- * short random pause), so a body must do nothing but database work through `tx`.
+ * random pause that doubles each time, so that bodies colliding again and again spread out: four
+ * clients registering people back to back, each body counting the users, lost five times in a row),
+ * so a body must do nothing but database work through `tx`. Still losing after that is a
+ * `database.busy` answer (db/unavailable.ts), never a 500.
  */
 async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
   const pg = db as unknown as {
@@ -220,7 +223,7 @@ async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<
       });
     } catch (error) {
       if (attempt >= SERIALIZATION_ATTEMPTS || !lostConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 5 * 2 ** attempt)));
     }
   }
 }
