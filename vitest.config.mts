@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { APP_V8_FLAGS } from "./scripts/v8-flags.mjs";
-import { SQLITE_ONLY_FILES, testDatabaseKind } from "./tests/helpers/test-database-kind";
+import { SQLITE_ONLY_FILES, testDatabaseKind } from "./tests/helpers/test-database-kind.mjs";
 
 // Two projects: fast unit tests, and integration tests against real servers, a real SQLite file
 // and real child processes (run one file at a time: they spawn processes and bind ports).
@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          // A Postgres run leaves out the files that test SQLite itself (tests/helpers/test-database-kind.ts).
+          // A Postgres run leaves out the files that test SQLite itself (tests/helpers/test-database-kind.mjs).
           exclude: testDatabaseKind() === "postgres" ? SQLITE_ONLY_FILES : [],
           environment: "node",
           testTimeout: 60_000,

@@ -8,7 +8,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migratePostgres } from "../../db/migrate-postgres";
 import { startPostgres } from "./postgres";
-import { testDatabaseKind } from "./test-database-kind";
+import { testDatabaseKind } from "./test-database-kind.mjs";
 
 /** The run's cluster, as the global setup provides it. */
 export interface TestCluster {

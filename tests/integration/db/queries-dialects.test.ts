@@ -30,7 +30,7 @@ import * as sqliteTables from "@/db/schema-sqlite";
 import * as pgTables from "@/db/schema-postgres";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { onSqliteRun } from "../../helpers/test-database-kind";
+import { onSqliteRun } from "../../helpers/test-database-kind.mjs";
 
 let dataDir: string;
 beforeAll(() => {

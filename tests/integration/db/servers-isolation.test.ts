@@ -13,7 +13,7 @@ import { AppError } from "@/lib/errors";
 import { newServerSchema } from "@/lib/servers/input";
 import { addServer, changeServer, getServer, listServers, removeServer, type Actor } from "@/lib/servers/service";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { onSqliteRun } from "../../helpers/test-database-kind";
+import { onSqliteRun } from "../../helpers/test-database-kind.mjs";
 
 let dir: string;
 let alice: Actor;

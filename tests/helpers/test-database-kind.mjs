@@ -5,11 +5,14 @@
  * On a Postgres run the query functions use the Postgres tables (db/schema.ts), which a SQLite handle
  * cannot run, so those tests are left out there instead of failing; the Postgres side of each has
  * its own tests (db-copy's target, postgres-runtime, the Postgres halves of the mixed files).
- * Imported by vitest.config.mts: no imports of the app here.
+ * Imported by vitest.config.mts (plain JavaScript, as its other imports): no imports of the app here.
  */
 
-/** `SWITCHBOARD_TEST_DB`: `postgres` runs the integration suite on Postgres; unset or `sqlite`, on SQLite files. */
-export function testDatabaseKind(): "sqlite" | "postgres" {
+/**
+ * `SWITCHBOARD_TEST_DB`: `postgres` runs the integration suite on Postgres; unset or `sqlite`, on SQLite files.
+ * @returns {"sqlite" | "postgres"}
+ */
+export function testDatabaseKind() {
   const kind = (process.env.SWITCHBOARD_TEST_DB ?? "sqlite").trim().toLowerCase();
   if (kind !== "sqlite" && kind !== "postgres") throw new Error(`SWITCHBOARD_TEST_DB must be sqlite or postgres (got ${kind})`);
   return kind;
