@@ -12,6 +12,8 @@ import type { AccessEffects } from "@/lib/domain/access-effects";
 import { addServer } from "@/lib/servers/service";
 import { adminUpdateUser } from "@/lib/workspaces/admin";
 import { createWorkspace } from "@/lib/workspaces/service";
+import { acceptInvitation, createInvitation } from "@/lib/workspaces/invitations";
+import { listAudit } from "@/db/queries/audit";
 import { changeMemberRole, removeMember } from "@/lib/workspaces/members";
 import { registerTestUser } from "../../helpers/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
@@ -110,5 +112,27 @@ describe("async query functions keep their read-modify-write atomic", () => {
     const add = () => addServer(db, actor, { name: "twin", config: { url: "https://twin.example/mcp" } });
     const outcomes = await Promise.allSettled([add(), add()]);
     expect(outcomes.map(codeOf).sort()).toEqual(["ok", "server.name_taken"]);
+  });
+
+  it("fifty accepts of one invitation at once: one joins, the other forty-nine are told it was used", async () => {
+    const db = getDb();
+    const owner = await person("inviter@example.com");
+    const teamId = await team(owner, "Fifty");
+    const guest = await person("guest@example.com");
+    const { token } = await createInvitation(
+      db,
+      await actorIn(owner, teamId),
+      { email: guest.email, role: "member" },
+      {
+        baseUrl: "http://localhost",
+      },
+    );
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => acceptInvitation(db, guest, token)));
+    const codes = outcomes.map(codeOf);
+    expect(codes.filter((c) => c === "ok")).toHaveLength(1);
+    expect(codes.filter((c) => c === "invitation.used")).toHaveLength(49);
+    expect(await getMembershipRole(db, teamId, guest.id)).toBe("member");
+    const accepted = (await listAudit(db, { action: "invitation.accept", workspaceId: teamId })).entries;
+    expect(accepted).toHaveLength(1);
   });
 });
