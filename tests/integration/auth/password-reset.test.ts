@@ -103,7 +103,7 @@ describe("password-reset links", () => {
     expect(entries.find((e) => e.target === user.id)).toMatchObject({ actorId: admin.id, action: "user.password_reset_issued" });
     expect(JSON.stringify(entries)).not.toMatch(/\/reset\//);
 
-    const effects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: () => {} };
+    const effects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: async () => {} };
     await adminUpdateUser(getDb(), admin, user.id, { disabled: true }, effects);
     await expect(issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE })).rejects.toThrow(
       expect.objectContaining({ code: "user.not_found" }),

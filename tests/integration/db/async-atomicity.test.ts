@@ -22,7 +22,7 @@ import { actorIn, person, team } from "../workspaces/helpers";
 let dir: string;
 let serverId: string;
 // Our own interface: nothing to stop or close in these tests.
-const effects: AccessEffects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: () => {} };
+const effects: AccessEffects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: async () => {} };
 const codeOf = (outcome: PromiseSettledResult<unknown>) =>
   outcome.status === "rejected" ? (outcome.reason as { code?: string }).code : "ok";
 
