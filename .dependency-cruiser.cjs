@@ -127,6 +127,17 @@ module.exports = {
       to: { path: "^(app|lib)/", pathNot: anyOf([...LEAVES, "lib/domain/", "lib/mcp/config.ts"]) },
     },
     {
+      name: "sql-stays-in-db",
+      severity: "error",
+      comment:
+        "Only db/ builds SQL and knows which database it runs on (issue 26): app/, lib/, bin/ and scripts/ call the " +
+        "query functions of db/queries, never drizzle, a database driver or the table definitions (not even their types).",
+      from: { path: "^(app|lib|bin|scripts)/" },
+      to: {
+        path: ["(^|/)node_modules/(drizzle-orm|better-sqlite3|pg)/", "^db/(schema|schema-postgres|tables)\\.ts$", "^db/columns/"],
+      },
+    },
+    {
       name: "engine-is-standalone",
       severity: "error",
       comment: "lib/mcp is the engine shared with the command line: no Next, React, AI SDK or database.",

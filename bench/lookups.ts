@@ -18,7 +18,7 @@ import { getCredential } from "../db/queries/credentials";
 import { decrypt } from "../lib/crypto";
 import { resolveSession, startSession } from "../lib/auth/sessions";
 import { cachedServerDefinition } from "../lib/runtime/definition-cache";
-import { createSqliteStore } from "../lib/oauth/web/sqlite-store";
+import { createDbStore } from "../lib/oauth/web/db-store";
 import { addServer } from "../lib/servers/service";
 import { membershipOf } from "../lib/workspaces/membership-lookup";
 import { registerTestUser } from "../tests/helpers/register";
@@ -48,7 +48,7 @@ async function main() {
     },
   );
   const sid = await startSession(db, user.id);
-  const store = createSqliteStore(db, instanceKey());
+  const store = createDbStore(db, instanceKey());
   const ref = { userId: user.id, serverId: server.id };
   console.log("| per request | µs |\n|---|---|");
   const before = await perCall("uncached: 7 queries, 1 decryption (+ token read)", 20_000, async () => {
@@ -69,7 +69,7 @@ async function main() {
     await store.get(ref, "tokens");
   });
   console.log(`\n${(before / after).toFixed(1)}× fewer µs on the lookups of one call`);
-  closeDb();
+  await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

@@ -3,11 +3,14 @@
  * memberships, servers, per-(user, server) credentials, and tool trust (pins, tool policies, server
  * trust settings). Every write to those tables in
  * db/queries bumps it, so a lookup cache stamped with it (lib/lookup-cache.ts) is stale from the
- * very next read after a change. SQLite's `data_version` is part of the stamp: it moves when another
- * connection (another process: preflight, an operator's script) commits, which no counter here sees.
+ * very next read after a change. Another connection's commits (another process: preflight, an
+ * operator's script, another replica), which no counter here sees, are part of the stamp too: on
+ * SQLite its `data_version`; on Postgres the count of change notifications (db/changes-postgres.ts,
+ * whose comment says why LISTEN/NOTIFY and not a stamp table).
  */
 import type Sqlite from "better-sqlite3";
 import type { Db } from "./client";
+import { changesOf } from "./changes-postgres";
 
 // One counter for the whole process, not per handle: writes inside a transaction go through the
 // transaction's own handle, and a bump there must still reach readers of the database handle. It
@@ -49,11 +52,20 @@ function dataVersion(client: Sqlite.Database): number {
   return version;
 }
 
+const unshared = () => `unshared:${++counters.unshared}`;
+
 /** The current stamp of `db`: equal stamps mean no relevant change in between. */
 export function generationOf(db: Db): string {
-  // drizzle() hands back the database with its better-sqlite3 client; a handle without one (a
-  // transaction) gets a stamp no other read shares, so nothing read through it is ever reused.
-  const client = (db as Db & { $client?: Sqlite.Database }).$client;
-  if (!client) return `unshared:${++counters.unshared}`;
-  return `${counters.writes}:${dataVersion(client)}`;
+  // drizzle() hands back the database with its client; a handle without one (a transaction) gets a
+  // stamp no other read shares, so nothing read through it is ever reused.
+  const client = (db as Db & { $client?: object }).$client;
+  if (!client) return unshared();
+  const changes = changesOf(client);
+  if (changes) {
+    // Not listening (yet, or the connection dropped): other processes' commits would go unseen.
+    const version = changes.version();
+    return version === null ? unshared() : `${counters.writes}:pg${version}`;
+  }
+  if (typeof (client as Partial<Sqlite.Database>).prepare !== "function") return unshared();
+  return `${counters.writes}:${dataVersion(client as Sqlite.Database)}`;
 }

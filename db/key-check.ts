@@ -4,8 +4,11 @@
  */
 import { eq } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import type * as schema from "./schema";
-import { instanceMeta } from "./schema";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import type * as postgresSchema from "./schema-postgres";
+import { instanceMeta as postgresInstanceMeta } from "./schema-postgres";
+import type * as schema from "./schema-sqlite";
+import { instanceMeta } from "./schema-sqlite";
 import { SecretKeyError, loadSecretKey, wrongKeyMessage, type SecretKey } from "../lib/crypto";
 import { dataDir } from "../lib/env";
 
@@ -32,4 +35,14 @@ export function checkInstanceKey(db: BetterSQLite3Database<typeof schema>, key: 
     return;
   }
   if (row.value !== key.id) throw new SecretKeyError(wrongKeyMessage(row.value, key.id));
+}
+
+/**
+ * `checkInstanceKey` on Postgres (awaited): the fingerprint is recorded by whichever of several
+ * processes starting at once comes first (the others' inserts do nothing), then compared.
+ */
+export async function checkInstanceKeyPostgres(db: NodePgDatabase<typeof postgresSchema>, key: SecretKey = instanceKey()): Promise<void> {
+  await db.insert(postgresInstanceMeta).values({ key: KEY_ID, value: key.id }).onConflictDoNothing();
+  const [row] = await db.select().from(postgresInstanceMeta).where(eq(postgresInstanceMeta.key, KEY_ID)).limit(1);
+  if (row && row.value !== key.id) throw new SecretKeyError(wrongKeyMessage(row.value, key.id));
 }

@@ -25,9 +25,14 @@ export async function migratePostgres(pool: Pool, folder: string = POSTGRES_MIGR
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
+    // Neither waiting for another process's migration nor a long migration is cut short by the
+    // app's statement timeout (SWITCHBOARD_DB_STATEMENT_TIMEOUT_MS); RESET gives the pooled
+    // connection its configured timeout back.
+    await client.query("set statement_timeout = 0");
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     await migrate(drizzle(client), { migrationsFolder: folder });
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    await client.query("reset statement_timeout");
   } catch (error) {
     failure = error as Error;
     throw error;

@@ -196,6 +196,8 @@ export function defineTables(k: ColumnKit) {
       parts: k.json("parts").notNull(),
       metadata: k.json("metadata"),
       createdAt: k.createdAt(),
+      /** Insertion order within the chat (messages saved in one millisecond); set on insert to the chat's largest + 1. */
+      seq: k.integer("seq").notNull().default(0),
     },
     (t) => [k.index("messages_chat_idx").on(t.chatId, t.createdAt)],
   );

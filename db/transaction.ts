@@ -13,12 +13,19 @@
  * AsyncLocalStorage context, so queries on `tx` (or, on SQLite, on the root handle) inside the body
  * pass the gate, and a nested `withTransaction` becomes a savepoint.
  *
- * Postgres: drizzle's node-postgres transaction (one pooled client, BEGIN/COMMIT/ROLLBACK); the pool
- * keeps other requests on other connections, so `gated` only runs the function.
+ * Postgres: drizzle's node-postgres transaction (one pooled client, BEGIN/COMMIT/ROLLBACK), SERIALIZABLE
+ * and run again when it loses a conflict (see `serializable`); the pool
+ * keeps other requests on other connections, so `gated` only runs the function (once the database's
+ * start-up, migrations and key check, is done: db/client.ts `pendingStart`).
+ *
+ * A few writers must stay synchronous on SQLite (the audit batch at process exit) or are cheapest so
+ * (a message saved per streamed step): `stepTransaction` runs one body written as a generator of
+ * statements synchronously inside better-sqlite3's transaction there, and awaited through
+ * `withTransaction` on Postgres.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { BetterSQLiteTransaction } from "drizzle-orm/better-sqlite3/session";
-import type { Db } from "./client";
+import { type Db, isSqliteHandle, pendingStart, type SqliteDb } from "./client";
 
 /** A transaction handle: the same query functions accept it as they accept `db`. */
 export type Tx = Db;
@@ -94,7 +101,10 @@ function wake(lock: Lock): void {
 export function gated<T>(db: Db, fn: () => T | Promise<T>): Promise<T> {
   const client = sqliteClient(db);
   const ctx = context.getStore();
-  if (!client) return call(fn);
+  if (!client) {
+    const starting = pendingStart(db);
+    return starting === null ? call(fn) : starting.then(() => call(fn));
+  }
   const lock = lockOf(client);
   // Inside this connection's open transaction: part of it.
   if (ctx?.lock === lock) return call(fn);
@@ -132,8 +142,8 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T)
     // A transaction handle (no client of its own) inside this chain's transaction: a savepoint.
     if (ctx?.tx) return nested(ctx, db, fn);
     // Postgres (and any async drizzle handle): the driver's own transaction on one pooled client.
-    const pg = db as unknown as { transaction<R>(body: (tx: unknown) => Promise<R>): Promise<R> };
-    return pg.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as Tx)));
+    await pendingStart(db);
+    return serializable(db, fn);
   }
   const lock = lockOf(client);
   if (ctx?.lock === lock) return nested(ctx, db, fn);
@@ -182,6 +192,42 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T)
   }
 }
 
+/** How many times a Postgres transaction runs at most when it keeps losing to concurrent ones. */
+export const SERIALIZATION_ATTEMPTS = 10;
+
+// Postgres's "could not serialize access" and "deadlock detected": the transaction lost a conflict
+// and rolled back; running it again sees the winner's writes. drizzle wraps the driver's error.
+function lostConflict(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === "40001" || code === "40P01";
+}
+
+/**
+ * A Postgres transaction at SERIALIZABLE isolation: SQLite's transactions are serializable (one
+ * writer at a time), and the bodies rely on it (check the last owner, then demote; find a free slug,
+ * then take it); at Postgres's default READ COMMITTED two such bodies both pass their check. A body
+ * that loses a conflict is rolled back and run again (up to SERIALIZATION_ATTEMPTS times, after a
+ * random pause that doubles each time, so that bodies colliding again and again spread out: four
+ * clients registering people back to back, each body counting the users, lost five times in a row),
+ * so a body must do nothing but database work through `tx`. Still losing after that is a
+ * `database.busy` answer (db/unavailable.ts), never a 500.
+ */
+async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+  const pg = db as unknown as {
+    transaction<R>(body: (tx: unknown) => Promise<R>, config: { isolationLevel: "serializable" }): Promise<R>;
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pg.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as Tx)), {
+        isolationLevel: "serializable",
+      });
+    } catch (error) {
+      if (attempt >= SERIALIZATION_ATTEMPTS || !lostConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 5 * 2 ** attempt)));
+    }
+  }
+}
+
 /** A nested transaction: a savepoint of the outer one, rolled back alone when `fn` throws. */
 async function nested<T>(ctx: Context, db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
   const tx = (ctx.tx ?? db) as { execute?: (q: string) => Promise<unknown>; run?: (q: unknown) => unknown };
@@ -220,4 +266,55 @@ export function connectionBusy(db: Db): boolean {
 /** Whether the calling code runs inside a transaction (the audit log writes at once there). */
 export function inTransaction(): boolean {
   return context.getStore()?.tx !== undefined;
+}
+
+/** One statement of a `stepTransaction` body (made by `rows` or `write`). */
+export interface Step {
+  kind: "rows" | "write";
+  query: unknown;
+}
+
+/** A step that reads: `const found = yield* rows(tx.select()…)` gives every row the query returns. */
+export function* rows<T>(query: { all(): T[] }): Generator<Step, T[], unknown> {
+  return (yield { kind: "rows", query }) as T[];
+}
+
+/** A step that writes: `yield* write(tx.insert(…).values(…))`. */
+export function* write(query: { run(): unknown }): Generator<Step, void, unknown> {
+  yield { kind: "write", query };
+}
+
+/**
+ * Run `body` as one transaction whose statements are its `yield* rows(…)` / `yield* write(…)` steps.
+ * On SQLite all of it runs synchronously inside better-sqlite3's transaction before this returns (no
+ * other code can run in between, and an exit handler can complete it); on Postgres the steps are
+ * awaited one by one inside `withTransaction` (a promise). A throw inside rolls back on both.
+ */
+export function stepTransaction<T>(db: Db, body: (tx: Tx) => Generator<Step, T, unknown>): T | Promise<T> {
+  if (isSqliteHandle(db)) {
+    return (db as SqliteDb).transaction((tx) => {
+      const steps = body(tx as unknown as Tx);
+      let next = steps.next();
+      while (!next.done) {
+        const { kind, query } = next.value;
+        next = steps.next(kind === "rows" ? (query as { all(): unknown[] }).all() : (query as { run(): unknown }).run());
+      }
+      return next.value;
+    });
+  }
+  return withTransaction(db, async (tx) => {
+    const steps = body(tx);
+    let next = steps.next();
+    while (!next.done) {
+      let result: unknown;
+      try {
+        result = await (next.value.query as PromiseLike<unknown>);
+      } catch (error) {
+        next = steps.throw(error);
+        continue;
+      }
+      next = steps.next(result);
+    }
+    return next.value;
+  });
 }

@@ -23,11 +23,16 @@ export function dataDir(): string {
 }
 
 /**
- * `DATABASE_URL`, raw: a `postgres://` URL. Today only the `switchboard db` commands read it; the app
- * runs on SQLite in the data directory until the async data layer lands (docs/database.md).
+ * `DATABASE_URL`, raw: a `postgres://` URL runs the app (and the `switchboard db` commands) on
+ * Postgres; unset, SQLite in the data directory (docs/database.md).
  */
 export function databaseUrlSetting(): string | undefined {
   return process.env.DATABASE_URL?.trim() || undefined;
+}
+
+/** The Postgres pool settings, raw: `SWITCHBOARD_DB_POOL_SIZE`, `SWITCHBOARD_DB_STATEMENT_TIMEOUT_MS`. */
+export function databasePoolSettings(): { poolSize?: string; statementTimeoutMs?: string } {
+  return { poolSize: process.env.SWITCHBOARD_DB_POOL_SIZE, statementTimeoutMs: process.env.SWITCHBOARD_DB_STATEMENT_TIMEOUT_MS };
 }
 
 /** Whether self-registration is open (`SWITCHBOARD_REGISTRATION=closed` closes it). */

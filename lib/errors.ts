@@ -83,6 +83,8 @@ export const ERROR_STATUS = {
   "tool.denied": 403,
   "pending.not_found": 404,
   "instance.secret_key": 500,
+  "database.unavailable": 503,
+  "database.busy": 503,
   "internal.error": 500,
   "engine.config": 400,
   "engine.invalid_arguments": 400,

@@ -3,6 +3,7 @@
  * place each error family becomes a `{code, message, field?}` response, codes in docs/errors.md), and
  * a JSON body reader that stops reading past its size cap (413) and reports malformed input as a 400.
  */
+import { databaseFailure } from "../db/unavailable";
 import { SecretKeyError } from "./crypto";
 import { maxBodyBytesSetting } from "./env";
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors";
@@ -83,10 +84,19 @@ export function errorResponse(error: unknown): Response {
   // An engine quota refusal carries no figure of its own: a short wait is right.
   if (ERROR_STATUS[body.code] === 429) countQuotaRefusal(body.code);
   const retryAfter =
-    error instanceof AppError ? error.retryAfterSeconds : error instanceof EngineError && error.code === "quota_exceeded" ? 30 : undefined;
+    error instanceof AppError
+      ? error.retryAfterSeconds
+      : error instanceof EngineError && error.code === "quota_exceeded"
+        ? 30
+        : body.code === "database.unavailable" || body.code === "database.busy"
+          ? DATABASE_RETRY_SECONDS
+          : undefined;
   const headers = retryAfter === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(retryAfter))) };
   return Response.json(body, { status: ERROR_STATUS[body.code], headers });
 }
+
+/** How soon a client may try again when the database was out of reach (a restart takes seconds). */
+const DATABASE_RETRY_SECONDS = 5;
 
 /** The response body for a thrown value: each family's code gets its family's namespace. */
 export function errorBody(error: unknown): ErrorBody {
@@ -98,6 +108,16 @@ export function errorBody(error: unknown): ErrorBody {
   if (error instanceof OAuthFlowError) return { code: `oauth.${error.code}` satisfies ErrorCode, message: error.message };
   if (error instanceof NetError) return { code: `net.${error.code}` satisfies ErrorCode, message: redact(error.message) };
   if (error instanceof SecretKeyError) return { code: "instance.secret_key", message: error.message };
+  // Try again later: the database is out of reach, or the transaction kept losing to others. Logged
+  // for the operator (redacted: a driver message may name the host and user). A commit cut off
+  // midway may have happened, so the message does not promise that nothing was saved.
+  const failure = databaseFailure(error);
+  if (failure) {
+    console.error(`[switchboard] database ${failure}:`, redact(error instanceof Error ? error.message : String(error)));
+    return failure === "unavailable"
+      ? { code: "database.unavailable", message: "The database cannot be reached right now. Try again in a few seconds." }
+      : { code: "database.busy", message: "The database is busy with conflicting changes. Try again in a few seconds." };
+  }
   // Log the cause for the operator, redacted: library messages can carry tokens or URLs with passwords.
   // A validation failure is logged as one line naming its field, never as a multi-line issue dump.
   const issues = zodErrorLine(error);

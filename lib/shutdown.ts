@@ -8,7 +8,28 @@ const INSTALLED = Symbol.for("switchboard.shutdownHandlers");
 /** Longest wait for connections to close before exiting anyway. */
 const FORCE_EXIT_MS = 10_000;
 
-/** Install the handlers once per process; `close` ends every connection. */
+const HOOKS = Symbol.for("switchboard.shutdownHooks");
+
+// Work that must finish after the connections closed and before the process exits (the database:
+// the audit entries waiting to be written on Postgres, then its pool), by name: one each.
+function hooks(): Map<string, () => Promise<void>> {
+  const slots = globalThis as { [HOOKS]?: Map<string, () => Promise<void>> };
+  slots[HOOKS] ??= new Map();
+  return slots[HOOKS];
+}
+
+/** Run `hook` (awaited) on a signal's shutdown, after `close`; a later registration under `name` replaces it. */
+export function onShutdown(name: string, hook: () => Promise<void>): void {
+  hooks().set(name, hook);
+}
+
+/** `close`, then every `onShutdown` hook in turn; a failing step does not stop the next. */
+async function shutDown(close: () => Promise<void>): Promise<void> {
+  await close().catch(() => {});
+  for (const hook of hooks().values()) await hook().catch(() => {});
+}
+
+/** Install the handlers once per process; `close` ends every connection, then the `onShutdown` hooks run. */
 export function closeOnSignals(close: () => Promise<void>): void {
   const slots = globalThis as { [INSTALLED]?: boolean };
   if (slots[INSTALLED]) return;
@@ -18,7 +39,7 @@ export function closeOnSignals(close: () => Promise<void>): void {
       const exitCode = 128 + (signal === "SIGINT" ? 2 : 15);
       const force = setTimeout(() => process.exit(exitCode), FORCE_EXIT_MS);
       force.unref();
-      void close().finally(() => process.exit(exitCode));
+      void shutDown(close).finally(() => process.exit(exitCode));
     });
   }
 }

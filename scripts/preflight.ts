@@ -1,8 +1,10 @@
-// Prepares the data directory before the server starts: generated secrets, migrations and the
-// key check. Exits 1 with one clear message when the key does not match the data, or when a
-// setting checked here (trusted proxies, single sign-on providers) is malformed.
+// Prepares the data directory and the database before the server starts: generated secrets,
+// migrations and the key check. Exits 1 with one clear message when the key does not match the data
+// or the database (Postgres) cannot be reached or migrated, or when a setting checked here (trusted
+// proxies, single sign-on providers) is malformed.
 import path from "node:path";
-import { getDb, closeDb } from "../db/client";
+import { closeDb, databaseReady, describeOpenDatabase, getDb } from "../db/client";
+import { DatabaseOpsError } from "../db/ops/errors";
 import { SecretKeyError, readOrCreateSecretFile } from "../lib/crypto";
 import { dataDir } from "../lib/env";
 import { ensureSetupCode, setupCodeLogLine } from "../lib/auth/setup-code";
@@ -14,9 +16,11 @@ import { describePublicUrl } from "../lib/security/public-url";
 async function preflight(): Promise<void> {
   try {
     if (!process.env.NEXTAUTH_SECRET) readOrCreateSecretFile(path.join(dataDir(), "nextauth.secret"));
+    await databaseReady();
     const setup = await ensureSetupCode(getDb());
-    closeDb();
-    console.log(`switchboard: data directory ${dataDir()} ready`);
+    const database = describeOpenDatabase();
+    await closeDb();
+    console.log(`switchboard: data directory ${dataDir()} ready (database: ${database})`);
     console.log(`switchboard: ${describePublicUrl()}`);
     // Checked here so a malformed entry stops the start with its message (the front door reads it too).
     const proxies = process.env.SWITCHBOARD_TRUSTED_PROXIES?.trim();
@@ -33,7 +37,7 @@ async function preflight(): Promise<void> {
     // Printed at every start while no account exists, so the code is in the log whoever looks.
     if (setup) console.log(setupCodeLogLine(setup.code));
   } catch (error) {
-    if (error instanceof SecretKeyError || error instanceof TrustedProxiesError) {
+    if (error instanceof SecretKeyError || error instanceof TrustedProxiesError || error instanceof DatabaseOpsError) {
       console.error(`switchboard: ${error.message}`);
       process.exit(1);
     }

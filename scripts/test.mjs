@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every check and suite, in order: system packages (when root), lint + format check
 // (Biome), import boundaries (dependency-cruiser), the docs check, type-check, the scripts' planted-violation check,
-// unit + integration tests (vitest), a production build and browser tests (Playwright + Debian
-// chromium). Ends with `N passed, N failed`. `node scripts/test.mjs <part>… [args]` runs only those
-// parts (npm run test:unit, test:integration, test:e2e); args after a single part go to its runner.
-import { spawnSync } from "node:child_process";
+// unit tests, the integration tests on SQLite and (at the same time) on Postgres (vitest), a
+// production build and browser tests (Playwright + Debian chromium). Ends with `N passed, N failed`.
+// `node scripts/test.mjs <part>… [args]` runs only those parts (npm run test:unit, test:integration,
+// test:integration:postgres, test:e2e); args after a single part go to its runner.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -98,7 +99,7 @@ function step(label, command, args, options = {}) {
 // The names of what failed, repeated at the end: CI shows the run's last lines, not the reporter's.
 const failures = [];
 
-function countVitest(file) {
+function countVitest(file, prefix = "") {
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
@@ -106,9 +107,9 @@ function countVitest(file) {
   for (const suite of report.testResults ?? []) {
     const where = path.relative(root, suite.name);
     const tests = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
-    for (const test of tests) failures.push(`${where} › ${test.fullName}`);
+    for (const test of tests) failures.push(`${prefix}${where} › ${test.fullName}`);
     if (!tests.length && suite.status === "failed")
-      failures.push(`${where} (did not load: ${String(suite.message).split("\n")[0].slice(0, 200)})`);
+      failures.push(`${prefix}${where} (did not load: ${String(suite.message).split("\n")[0].slice(0, 200)})`);
   }
 }
 
@@ -152,7 +153,7 @@ const CHECKS = {
   typecheck: { label: "type-check (npm run typecheck: tsc)", script: "typecheck" },
   scripts: { label: "the scripts fail on planted violations (npm run check:scripts)", script: "check:scripts" },
 };
-const PARTS = [...Object.keys(CHECKS), "unit", "integration", "e2e"];
+const PARTS = [...Object.keys(CHECKS), "unit", "integration", "integration-postgres", "e2e"];
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
 let named = 0;
@@ -164,8 +165,9 @@ if (extra.length && (parts.length !== 1 || parts[0] in CHECKS)) {
   process.exit(2);
 }
 
-if (parts.includes("integration") || parts.includes("e2e")) ensureSystemPackages();
-if (parts.includes("integration")) ensureConformanceTools();
+const integration = parts.includes("integration") || parts.includes("integration-postgres");
+if (integration || parts.includes("e2e")) ensureSystemPackages();
+if (integration) ensureConformanceTools();
 
 /** `npm run <script>` with the npm that started us (npm_execpath), else the npm on the PATH. */
 function npmRun(script) {
@@ -182,10 +184,9 @@ for (const [part, { label, script }] of Object.entries(CHECKS)) {
   }
 }
 
-for (const project of ["unit", "integration"]) {
-  if (!parts.includes(project)) continue;
-  const out = path.join(reports, `${project}.json`);
-  const ok = step(`vitest ${project}`, process.execPath, [
+/** vitest's arguments for one project, its JSON report written to `out`. */
+function vitestArgs(project, out) {
+  return [
     bin("vitest", "vitest.mjs"),
     "run",
     "--project",
@@ -194,10 +195,56 @@ for (const project of ["unit", "integration"]) {
     "--reporter=json",
     `--outputFile.json=${out}`,
     ...extra,
-  ]);
-  if (fs.existsSync(out)) countVitest(out);
+  ];
+}
+
+/** Count a vitest report (a missing one is one failure); `name` is the run's name in the closing lines. */
+function vitestResult(name, ok, out, prefix = "") {
+  if (fs.existsSync(out)) countVitest(out, prefix);
   else failed += 1;
-  if (!ok) problems.push(`vitest ${project} failed`);
+  if (!ok) problems.push(`${name} failed`);
+}
+
+if (parts.includes("unit")) {
+  const out = path.join(reports, "unit.json");
+  vitestResult("vitest unit", step("vitest unit", process.execPath, vitestArgs("unit", out)), out);
+}
+
+// The integration suite on Postgres (SWITCHBOARD_TEST_DB=postgres, docs/testing.md) runs beside the
+// one on SQLite: each file spawns servers and waits on them more than it computes, and the two runs
+// share no port or file (free ports, temp dirs, a cluster of its own). Its output is kept in a file
+// and printed when it ends, so the two reporters do not interleave.
+const postgresRun = parts.includes("integration-postgres") ? startInBackground("vitest integration on Postgres") : null;
+
+if (parts.includes("integration")) {
+  const out = path.join(reports, "integration.json");
+  vitestResult("vitest integration", step("vitest integration", process.execPath, vitestArgs("integration", out)), out);
+}
+
+if (postgresRun) {
+  const ok = await postgresRun.done;
+  vitestResult("vitest integration on Postgres", ok, postgresRun.out, "[postgres] ");
+}
+
+function startInBackground(label) {
+  const out = path.join(reports, "integration-postgres.json");
+  const log = path.join(reports, "integration-postgres.log");
+  console.log(`\n=== ${label}: started (its output follows when it ends)`);
+  const fd = fs.openSync(log, "w");
+  const child = spawn(process.execPath, vitestArgs("integration", out), {
+    stdio: ["ignore", fd, fd],
+    env: { ...process.env, SWITCHBOARD_TEST_DB: "postgres" },
+  });
+  const done = new Promise((resolve) => {
+    child.on("error", () => resolve(false));
+    child.on("exit", (code) => {
+      fs.closeSync(fd);
+      console.log(`\n=== ${label}: its output`);
+      process.stdout.write(fs.readFileSync(log, "utf8"));
+      resolve(code === 0);
+    });
+  });
+  return { out, done };
 }
 
 if (parts.includes("e2e")) browserTests();

@@ -8,10 +8,8 @@ import { DatabaseOpsError } from "./errors";
 /** What the readers below query: a pool or one of its connections (inside a transaction). */
 export type Queryable = Pick<pg.ClientBase, "query">;
 
-/** Whether a URL names Postgres (`postgres://` or `postgresql://`). */
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
+/** Whether a URL names Postgres (kept in db/dialect.ts, which the schema reads at import without loading pg). */
+export { isPostgresUrl } from "../dialect";
 
 /** Host, port and database of a Postgres URL: what a report may show (no user, no password). */
 export interface PostgresAddress {

@@ -5,7 +5,7 @@
 import { getTableName, is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { PgTable } from "drizzle-orm/pg-core";
-import * as sqliteSchema from "../schema";
+import * as sqliteSchema from "../schema-sqlite";
 import * as postgresSchema from "../schema-postgres";
 
 /** One table in both dialects, under its schema key (`mcpServers`) and SQL name (`mcp_servers`). */

@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import { auditLog, users } from "../schema";
 import { flushAudit } from "./audit";
 import { gated } from "../transaction";
+import { one } from "../exec";
 
 /** The audit actions that change a person's access to a workspace. */
 export const ACCESS_CHANGE_ACTIONS = ["member.remove", "member.leave", "member.role"] as const;
@@ -24,26 +25,27 @@ export interface AccessChange {
 export async function latestAccessChange(db: Db, ref: { workspaceId: string; userId: string }): Promise<AccessChange | null> {
   return gated(db, async () => {
     await flushAudit(db);
-    const row = db
-      .select({
-        action: auditLog.action,
-        actorId: auditLog.actorId,
-        actorName: users.name,
-        detail: auditLog.detail,
-        createdAt: auditLog.createdAt,
-      })
-      .from(auditLog)
-      .leftJoin(users, eq(users.id, auditLog.actorId))
-      .where(
-        and(
-          eq(auditLog.workspaceId, ref.workspaceId),
-          eq(auditLog.target, ref.userId),
-          inArray(auditLog.action, [...ACCESS_CHANGE_ACTIONS]),
-        ),
-      )
-      .orderBy(desc(auditLog.id))
-      .limit(1)
-      .get();
+    const row = await one(
+      db
+        .select({
+          action: auditLog.action,
+          actorId: auditLog.actorId,
+          actorName: users.name,
+          detail: auditLog.detail,
+          createdAt: auditLog.createdAt,
+        })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorId))
+        .where(
+          and(
+            eq(auditLog.workspaceId, ref.workspaceId),
+            eq(auditLog.target, ref.userId),
+            inArray(auditLog.action, [...ACCESS_CHANGE_ACTIONS]),
+          ),
+        )
+        .orderBy(desc(auditLog.id))
+        .limit(1),
+    );
     return row ? { ...row, action: row.action as AccessChange["action"] } : null;
   });
 }

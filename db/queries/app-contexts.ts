@@ -2,7 +2,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { appContexts } from "../schema";
-import { gated } from "../transaction";
+import { gated, rows, stepTransaction, write } from "../transaction";
+import { exec } from "../exec";
 
 /** One app's context for the model. */
 export interface AppContextRecord {
@@ -17,20 +18,22 @@ export interface AppContextRecord {
 export async function saveAppContext(db: Db, record: AppContextRecord): Promise<void> {
   return gated(db, async () => {
     const values = { ...record, updatedAt: new Date() };
-    db.insert(appContexts)
-      .values(values)
-      .onConflictDoUpdate({ target: [appContexts.chatId, appContexts.toolCallId], set: values })
-      .run();
+    await exec(
+      db
+        .insert(appContexts)
+        .values(values)
+        .onConflictDoUpdate({ target: [appContexts.chatId, appContexts.toolCallId], set: values }),
+    );
   });
 }
 
 /** Every pending context of a chat, removed in the same transaction (the next user message holds them). */
 export async function takeAppContexts(db: Db, chatId: string): Promise<AppContextRecord[]> {
   return gated(db, async () => {
-    return db.transaction((tx) => {
-      const rows = tx.select().from(appContexts).where(eq(appContexts.chatId, chatId)).orderBy(appContexts.updatedAt).all();
-      tx.delete(appContexts).where(eq(appContexts.chatId, chatId)).run();
-      return rows.map(({ updatedAt: _updatedAt, ...rest }) => rest);
+    return stepTransaction(db, function* (tx) {
+      const taken = yield* rows(tx.select().from(appContexts).where(eq(appContexts.chatId, chatId)).orderBy(appContexts.updatedAt));
+      yield* write(tx.delete(appContexts).where(eq(appContexts.chatId, chatId)));
+      return taken.map(({ updatedAt: _updatedAt, ...rest }) => rest);
     });
   });
 }

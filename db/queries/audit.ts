@@ -6,9 +6,10 @@
  */
 import { and, desc, eq, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
-import { type Db, onBeforeClose } from "../client";
+import { type Db, isSqliteHandle, onBeforeClose, type SqliteDb } from "../client";
 import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
 import { connectionBusy, gated } from "../transaction";
+import { all } from "../exec";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -30,7 +31,7 @@ const waiting = () => singleton("db.auditWaiting", () => new Map<Db, { entries: 
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   return gated(db, async () => {
     if (!(db as Db & { $client?: unknown }).$client) {
-      insertNow(db, entry);
+      await db.insert(auditLog).values(rowOf(entry));
       return;
     }
     const queues = waiting();
@@ -40,7 +41,7 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
       return;
     }
     queues.set(db, { entries: [entry] });
-    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
+    setTimeout(() => void writeWaiting(db, false), AUDIT_BATCH_MS).unref();
   });
 }
 
@@ -52,9 +53,11 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
  */
 export const AUDIT_BATCH_MS = 250;
 
-// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this completes.
+// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this
+// completes. On Postgres it cannot (an exit handler does not wait): the shutdown on a signal
+// (lib/shutdown.ts) and closeDb await the batch instead, so only a hard exit within the window loses it.
 process.once("exit", () => {
-  for (const db of [...waiting().keys()]) writeWaiting(db, true);
+  for (const db of [...waiting().keys()]) void writeWaiting(db, true);
 });
 
 /** Write every entry waiting for `db` now (reads call this first; so can shutdown). */
@@ -62,23 +65,40 @@ export async function flushAudit(db: Db): Promise<void> {
   return gated(db, async () => writeWaiting(db, false));
 }
 
-// Synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit handler
-// never finishes). While another chain's transaction holds the connection, the timer's batch waits
-// for the next window instead of joining (and sharing the fate of) that transaction; at exit and
-// close nothing else will run.
-function writeWaiting(db: Db, exiting: boolean): void {
+// Postgres batches under way per handle: a read (or the close) waits for them, as it would for the
+// synchronous SQLite write.
+const writing = () => singleton("db.auditWriting", () => new Map<Db, Set<Promise<void>>>());
+
+function settled(db: Db): Promise<void> | undefined {
+  const under = writing().get(db);
+  return under?.size ? Promise.all(under).then(() => undefined) : undefined;
+}
+
+// SQLite: synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit
+// handler never finishes); while another chain's transaction holds the connection, the timer's batch
+// waits for the next window instead of joining (and sharing the fate of) that transaction; at exit
+// and close nothing else will run. Postgres: one multi-row insert on a pooled connection, awaited by
+// whoever needs it written (the returned promise).
+function writeWaiting(db: Db, exiting: boolean): void | Promise<void> {
   const queues = waiting();
   const queue = queues.get(db);
-  if (!queue) return;
+  if (!queue) return settled(db);
   if (!exiting && connectionBusy(db)) {
-    setTimeout(() => writeWaiting(db, false), AUDIT_BATCH_MS).unref();
+    setTimeout(() => void writeWaiting(db, false), AUDIT_BATCH_MS).unref();
     return;
   }
   queues.delete(db);
+  if (!isSqliteHandle(db)) {
+    const batches = writing().get(db) ?? new Set<Promise<void>>();
+    writing().set(db, batches);
+    const batch = writeBatchAsync(db, queue.entries).finally(() => batches.delete(batch));
+    batches.add(batch);
+    return settled(db);
+  }
   try {
     const insert = preparedInsert(db);
     // One connection: the prepared statement runs inside this transaction.
-    db.transaction(() => {
+    (db as SqliteDb).transaction(() => {
       for (const entry of queue.entries) insert.run(rowOf(entry));
     });
   } catch (error) {
@@ -119,14 +139,41 @@ function insertNow(db: Db, entry: AuditEntry): void {
   db.insert(auditLog).values(rowOf(entry)).run();
 }
 
+// SQLite says "FOREIGN KEY constraint failed"; Postgres's error (the cause drizzle wraps) has code 23503.
+function isForeignKeyError(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return /FOREIGN KEY/.test(String(error)) || cause?.code === "23503" || (error as { code?: string }).code === "23503";
+}
+
 function writeOne(db: Db, entry: AuditEntry, batchError: unknown): void {
   try {
     insertNow(db, entry);
   } catch (error) {
     // The actor's account was deleted before the batch was written: what its deletion would have
     // done to a row written at once (ON DELETE SET NULL).
-    if (entry.actorId && /FOREIGN KEY/.test(String(error))) {
+    if (entry.actorId && isForeignKeyError(error)) {
       writeOne(db, { ...entry, actorId: null }, batchError);
+      return;
+    }
+    console.error(`audit entry ${entry.action} could not be written: ${String(error)} (batch: ${String(batchError)})`);
+  }
+}
+
+/** The Postgres batch: one multi-row insert; when it fails, each entry alone (as `writeOne`). */
+async function writeBatchAsync(db: Db, entries: AuditEntry[]): Promise<void> {
+  try {
+    await db.insert(auditLog).values(entries.map(rowOf));
+  } catch (batchError) {
+    for (const entry of entries) await writeOneAsync(db, entry, batchError);
+  }
+}
+
+async function writeOneAsync(db: Db, entry: AuditEntry, batchError: unknown): Promise<void> {
+  try {
+    await db.insert(auditLog).values(rowOf(entry));
+  } catch (error) {
+    if (entry.actorId && isForeignKeyError(error)) {
+      await writeOneAsync(db, { ...entry, actorId: null }, batchError);
       return;
     }
     console.error(`audit entry ${entry.action} could not be written: ${String(error)} (batch: ${String(batchError)})`);
@@ -147,7 +194,7 @@ function rowOf(entry: AuditEntry) {
 export async function listRecentAudit(db: Db, limit = 100) {
   return gated(db, async () => {
     await flushAudit(db);
-    return db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).all();
+    return await all(db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit));
   });
 }
 
@@ -174,24 +221,25 @@ export async function listAudit(db: Db, filter: AuditFilter) {
     if (filter.action) where.push(eq(auditLog.action, filter.action));
     if (filter.target) where.push(eq(auditLog.target, filter.target));
     if (filter.before) where.push(lt(auditLog.id, filter.before));
-    const rows = db
-      .select({
-        id: auditLog.id,
-        actorId: auditLog.actorId,
-        actorEmail: users.email,
-        actorName: users.name,
-        workspaceId: auditLog.workspaceId,
-        action: auditLog.action,
-        target: auditLog.target,
-        detail: auditLog.detail,
-        createdAt: auditLog.createdAt,
-      })
-      .from(auditLog)
-      .leftJoin(users, eq(users.id, auditLog.actorId))
-      .where(where.length ? and(...where) : undefined)
-      .orderBy(desc(auditLog.id))
-      .limit(limit + 1)
-      .all();
+    const rows = await all(
+      db
+        .select({
+          id: auditLog.id,
+          actorId: auditLog.actorId,
+          actorEmail: users.email,
+          actorName: users.name,
+          workspaceId: auditLog.workspaceId,
+          action: auditLog.action,
+          target: auditLog.target,
+          detail: auditLog.detail,
+          createdAt: auditLog.createdAt,
+        })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorId))
+        .where(where.length ? and(...where) : undefined)
+        .orderBy(desc(auditLog.id))
+        .limit(limit + 1),
+    );
     const page = rows.slice(0, limit);
     return { entries: page, nextBefore: rows.length > limit ? page[page.length - 1].id : null };
   });
@@ -208,28 +256,31 @@ export async function auditFacets(db: Db, scope: { workspaceId?: string }) {
   return gated(db, async () => {
     await flushAudit(db);
     const inScope = scope.workspaceId ? eq(auditLog.workspaceId, scope.workspaceId) : undefined;
-    const actors = db
-      .selectDistinct({ id: users.id, name: users.name, email: users.email })
-      .from(auditLog)
-      .innerJoin(users, eq(users.id, auditLog.actorId))
-      .where(inScope)
-      .orderBy(users.name)
-      .limit(FACET_LIMIT)
-      .all();
-    const column = (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
+    const actors = await all(
       db
-        .selectDistinct({ value: c })
+        .selectDistinct({ id: users.id, name: users.name, email: users.email })
         .from(auditLog)
-        .where(and(inScope, isNotNull(c)))
-        .orderBy(c)
-        .limit(FACET_LIMIT)
-        .all()
-        .map((r) => r.value as string);
+        .innerJoin(users, eq(users.id, auditLog.actorId))
+        .where(inScope)
+        .orderBy(users.name)
+        .limit(FACET_LIMIT),
+    );
+    const column = async (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
+      (
+        await all(
+          db
+            .selectDistinct({ value: c })
+            .from(auditLog)
+            .where(and(inScope, isNotNull(c)))
+            .orderBy(c)
+            .limit(FACET_LIMIT),
+        )
+      ).map((r) => r.value as string);
     return {
       actors,
-      actions: column(auditLog.action),
-      targets: column(auditLog.target),
-      workspaceIds: scope.workspaceId ? [] : column(auditLog.workspaceId),
+      actions: await column(auditLog.action),
+      targets: await column(auditLog.target),
+      workspaceIds: scope.workspaceId ? [] : await column(auditLog.workspaceId),
     };
   });
 }
@@ -256,17 +307,21 @@ export async function auditSubjects(db: Db, ids: string[]): Promise<Map<string, 
     // SQLite binds at most 32766 variables; chunks keep each query well under that.
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
-      for (const u of db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, chunk)).all())
+      for (const u of await all(
+        db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, chunk)),
+      ))
         found.set(u.id, { kind: "user", name: u.name, email: u.email });
-      for (const w of db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, chunk)).all())
+      for (const w of await all(
+        db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, chunk)),
+      ))
         found.set(w.id, { kind: "workspace", name: w.name });
-      for (const s of db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)).all())
+      for (const s of await all(
+        db.select({ id: mcpServers.id, name: mcpServers.name }).from(mcpServers).where(inArray(mcpServers.id, chunk)),
+      ))
         found.set(s.id, { kind: "server", name: s.name });
-      for (const v of db
-        .select({ id: invitations.id, email: invitations.email })
-        .from(invitations)
-        .where(inArray(invitations.id, chunk))
-        .all())
+      for (const v of await all(
+        db.select({ id: invitations.id, email: invitations.email }).from(invitations).where(inArray(invitations.id, chunk)),
+      ))
         found.set(v.id, { kind: "invitation", name: v.email });
     }
     for (const id of given) {

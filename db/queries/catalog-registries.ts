@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { catalogRegistries } from "../schema";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** What one sync did: entries taken, updated, marked, and each one skipped with its field. */
 export interface SyncReport {
@@ -27,14 +28,14 @@ const toRecord = (row: typeof catalogRegistries.$inferSelect): RegistryRecord =>
 /** Every registry, oldest first. */
 export async function listRegistries(db: Db): Promise<RegistryRecord[]> {
   return gated(db, async () => {
-    return db.select().from(catalogRegistries).orderBy(asc(catalogRegistries.createdAt)).all().map(toRecord);
+    return (await all(db.select().from(catalogRegistries).orderBy(asc(catalogRegistries.createdAt)))).map(toRecord);
   });
 }
 
 /** One registry, or null. */
 export async function getRegistry(db: Db, id: string): Promise<RegistryRecord | null> {
   return gated(db, async () => {
-    const row = db.select().from(catalogRegistries).where(eq(catalogRegistries.id, id)).get();
+    const row = await one(db.select().from(catalogRegistries).where(eq(catalogRegistries.id, id)));
     return row ? toRecord(row) : null;
   });
 }
@@ -42,7 +43,7 @@ export async function getRegistry(db: Db, id: string): Promise<RegistryRecord | 
 /** Whether a registry with this URL is already listed. */
 export async function registryUrlTaken(db: Db, url: string): Promise<boolean> {
   return gated(db, async () => {
-    return !!db.select({ id: catalogRegistries.id }).from(catalogRegistries).where(eq(catalogRegistries.url, url)).get();
+    return !!(await one(db.select({ id: catalogRegistries.id }).from(catalogRegistries).where(eq(catalogRegistries.url, url))));
   });
 }
 
@@ -52,11 +53,12 @@ export async function createRegistry(
   input: { url: string; mode: "chosen" | "filter"; filter?: string | null; createdBy: string | null },
 ): Promise<RegistryRecord> {
   return gated(db, async () => {
-    const row = db
-      .insert(catalogRegistries)
-      .values({ id: newId(), url: input.url, mode: input.mode, filter: input.filter ?? null, createdBy: input.createdBy })
-      .returning()
-      .get();
+    const row = (await one(
+      db
+        .insert(catalogRegistries)
+        .values({ id: newId(), url: input.url, mode: input.mode, filter: input.filter ?? null, createdBy: input.createdBy })
+        .returning(),
+    ))!;
     return toRecord(row);
   });
 }
@@ -68,12 +70,13 @@ export async function updateRegistry(
   input: { mode: "chosen" | "filter"; filter?: string | null },
 ): Promise<RegistryRecord | null> {
   return gated(db, async () => {
-    const row = db
-      .update(catalogRegistries)
-      .set({ mode: input.mode, filter: input.filter ?? null })
-      .where(eq(catalogRegistries.id, id))
-      .returning()
-      .get();
+    const row = (await one(
+      db
+        .update(catalogRegistries)
+        .set({ mode: input.mode, filter: input.filter ?? null })
+        .where(eq(catalogRegistries.id, id))
+        .returning(),
+    ))!;
     return row ? toRecord(row) : null;
   });
 }
@@ -81,16 +84,18 @@ export async function updateRegistry(
 /** Record a sync: its report, and (when it completed) the instant the next one asks `updated_since`. */
 export async function recordRegistrySync(db: Db, id: string, report: SyncReport, syncedAt: Date | null): Promise<void> {
   return gated(db, async () => {
-    db.update(catalogRegistries)
-      .set(syncedAt ? { lastReport: report, syncedAt } : { lastReport: report })
-      .where(eq(catalogRegistries.id, id))
-      .run();
+    await exec(
+      db
+        .update(catalogRegistries)
+        .set(syncedAt ? { lastReport: report, syncedAt } : { lastReport: report })
+        .where(eq(catalogRegistries.id, id)),
+    );
   });
 }
 
 /** Remove a registry; its entries stay in the catalog (as they were last synced). */
 export async function deleteRegistry(db: Db, id: string): Promise<boolean> {
   return gated(db, async () => {
-    return db.delete(catalogRegistries).where(eq(catalogRegistries.id, id)).run().changes > 0;
+    return (await exec(db.delete(catalogRegistries).where(eq(catalogRegistries.id, id)))) > 0;
   });
 }

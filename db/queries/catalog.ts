@@ -7,7 +7,8 @@ import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { catalogEntries, catalogEntryWorkspaces, catalogVersions } from "../schema";
-import { gated } from "../transaction";
+import { gated, rows, stepTransaction, write } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A lifecycle status, as the registry API names it. */
 export type CatalogStatus = "active" | "deprecated" | "deleted";
@@ -44,17 +45,18 @@ export interface VersionArrival {
  */
 export async function saveEntryVersion(db: Db, arrival: VersionArrival): Promise<{ entry: CatalogEntryRecord; created: boolean }> {
   return gated(db, async () => {
-    return db.transaction((tx) => {
-      let entry = tx.select().from(catalogEntries).where(eq(catalogEntries.name, arrival.name)).get();
+    return stepTransaction(db, function* (tx) {
+      let [entry] = yield* rows(tx.select().from(catalogEntries).where(eq(catalogEntries.name, arrival.name)));
       const created = !entry;
       if (!entry) {
-        entry = tx
-          .insert(catalogEntries)
-          .values({ id: newId(), name: arrival.name, source: arrival.source, registryId: arrival.registryId ?? null })
-          .returning()
-          .get();
+        [entry] = yield* rows(
+          tx
+            .insert(catalogEntries)
+            .values({ id: newId(), name: arrival.name, source: arrival.source, registryId: arrival.registryId ?? null })
+            .returning(),
+        );
       }
-      if (arrival.isLatest) tx.update(catalogVersions).set({ isLatest: false }).where(eq(catalogVersions.entryId, entry.id)).run();
+      if (arrival.isLatest) yield* write(tx.update(catalogVersions).set({ isLatest: false }).where(eq(catalogVersions.entryId, entry.id)));
       const values = {
         serverJson: arrival.serverJson,
         isLatest: arrival.isLatest,
@@ -62,17 +64,20 @@ export async function saveEntryVersion(db: Db, arrival: VersionArrival): Promise
         publishedAt: arrival.publishedAt ?? null,
         updatedAt: new Date(),
       };
-      tx.insert(catalogVersions)
-        .values({ id: newId(), entryId: entry.id, version: arrival.version, ...values })
-        .onConflictDoUpdate({ target: [catalogVersions.entryId, catalogVersions.version], set: values })
-        .run();
+      yield* write(
+        tx
+          .insert(catalogVersions)
+          .values({ id: newId(), entryId: entry.id, version: arrival.version, ...values })
+          .onConflictDoUpdate({ target: [catalogVersions.entryId, catalogVersions.version], set: values }),
+      );
       if (arrival.isLatest) {
-        entry = tx
-          .update(catalogEntries)
-          .set({ status: arrival.status ?? "active", statusMessage: arrival.statusMessage ?? null, updatedAt: new Date() })
-          .where(eq(catalogEntries.id, entry.id))
-          .returning()
-          .get();
+        [entry] = yield* rows(
+          tx
+            .update(catalogEntries)
+            .set({ status: arrival.status ?? "active", statusMessage: arrival.statusMessage ?? null, updatedAt: new Date() })
+            .where(eq(catalogEntries.id, entry.id))
+            .returning(),
+        );
       }
       return { entry, created };
     });
@@ -82,7 +87,7 @@ export async function saveEntryVersion(db: Db, arrival: VersionArrival): Promise
 /** Every entry, by name (instance administrators' view). */
 export async function listCatalogEntries(db: Db): Promise<CatalogEntryRecord[]> {
   return gated(db, async () => {
-    return db.select().from(catalogEntries).orderBy(asc(catalogEntries.name)).all();
+    return await all(db.select().from(catalogEntries).orderBy(asc(catalogEntries.name)));
   });
 }
 
@@ -90,44 +95,48 @@ export async function listCatalogEntries(db: Db): Promise<CatalogEntryRecord[]> 
 export async function listEntriesVisibleIn(db: Db, workspaceIds: string[]): Promise<CatalogEntryRecord[]> {
   return gated(db, async () => {
     const chosen = workspaceIds.length
-      ? db
-          .select({ id: catalogEntryWorkspaces.entryId })
-          .from(catalogEntryWorkspaces)
-          .where(inArray(catalogEntryWorkspaces.workspaceId, workspaceIds))
-          .all()
-          .map((row) => row.id)
+      ? (
+          await all(
+            db
+              .select({ id: catalogEntryWorkspaces.entryId })
+              .from(catalogEntryWorkspaces)
+              .where(inArray(catalogEntryWorkspaces.workspaceId, workspaceIds)),
+          )
+        ).map((row) => row.id)
       : [];
     const visible = chosen.length
       ? or(eq(catalogEntries.visibility, "all"), and(eq(catalogEntries.visibility, "workspaces"), inArray(catalogEntries.id, chosen)))
       : eq(catalogEntries.visibility, "all");
-    return db.select().from(catalogEntries).where(visible).orderBy(asc(catalogEntries.name)).all();
+    return await all(db.select().from(catalogEntries).where(visible).orderBy(asc(catalogEntries.name)));
   });
 }
 
 /** One entry by id, or null. */
 export async function getCatalogEntry(db: Db, id: string): Promise<CatalogEntryRecord | null> {
   return gated(db, async () => {
-    return db.select().from(catalogEntries).where(eq(catalogEntries.id, id)).get() ?? null;
+    return (await one(db.select().from(catalogEntries).where(eq(catalogEntries.id, id)))) ?? null;
   });
 }
 
 /** One entry by its reverse-DNS name, or null. */
 export async function getCatalogEntryByName(db: Db, name: string): Promise<CatalogEntryRecord | null> {
   return gated(db, async () => {
-    return db.select().from(catalogEntries).where(eq(catalogEntries.name, name)).get() ?? null;
+    return (await one(db.select().from(catalogEntries).where(eq(catalogEntries.name, name)))) ?? null;
   });
 }
 
 /** Every version of an entry, newest stored first. */
 export async function listEntryVersions(db: Db, entryId: string): Promise<CatalogVersionRecord[]> {
   return gated(db, async () => {
-    return db
-      .select()
-      .from(catalogVersions)
-      .where(eq(catalogVersions.entryId, entryId))
-      .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt))
-      .all()
-      .map(toVersion);
+    return (
+      await all(
+        db
+          .select()
+          .from(catalogVersions)
+          .where(eq(catalogVersions.entryId, entryId))
+          .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt)),
+      )
+    ).map(toVersion);
   });
 }
 
@@ -136,12 +145,13 @@ export async function versionsOfEntries(db: Db, entryIds: string[]): Promise<Map
   return gated(db, async () => {
     const out = new Map<string, CatalogVersionRecord[]>();
     if (!entryIds.length) return out;
-    const rows = db
-      .select()
-      .from(catalogVersions)
-      .where(inArray(catalogVersions.entryId, entryIds))
-      .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt))
-      .all();
+    const rows = await all(
+      db
+        .select()
+        .from(catalogVersions)
+        .where(inArray(catalogVersions.entryId, entryIds))
+        .orderBy(desc(catalogVersions.isLatest), desc(catalogVersions.updatedAt)),
+    );
     for (const row of rows) out.set(row.entryId, [...(out.get(row.entryId) ?? []), toVersion(row)]);
     return out;
   });
@@ -150,12 +160,14 @@ export async function versionsOfEntries(db: Db, entryIds: string[]): Promise<Map
 /** The workspaces an entry is shown in (for visibility `workspaces`). */
 export async function entryWorkspaceIds(db: Db, entryId: string): Promise<string[]> {
   return gated(db, async () => {
-    return db
-      .select({ id: catalogEntryWorkspaces.workspaceId })
-      .from(catalogEntryWorkspaces)
-      .where(eq(catalogEntryWorkspaces.entryId, entryId))
-      .all()
-      .map((row) => row.id);
+    return (
+      await all(
+        db
+          .select({ id: catalogEntryWorkspaces.workspaceId })
+          .from(catalogEntryWorkspaces)
+          .where(eq(catalogEntryWorkspaces.entryId, entryId)),
+      )
+    ).map((row) => row.id);
   });
 }
 
@@ -171,18 +183,20 @@ export interface EntrySettings {
 /** Change an entry's pin, visibility (and its workspaces), status; returns the entry. */
 export async function updateCatalogEntry(db: Db, id: string, settings: EntrySettings): Promise<CatalogEntryRecord | null> {
   return gated(db, async () => {
-    return db.transaction((tx) => {
+    return stepTransaction(db, function* (tx) {
       const { workspaceIds, ...columns } = settings;
-      const entry = tx
-        .update(catalogEntries)
-        .set({ ...columns, updatedAt: new Date() })
-        .where(eq(catalogEntries.id, id))
-        .returning()
-        .get();
+      const [entry] = yield* rows(
+        tx
+          .update(catalogEntries)
+          .set({ ...columns, updatedAt: new Date() })
+          .where(eq(catalogEntries.id, id))
+          .returning(),
+      );
       if (!entry) return null;
       if (workspaceIds) {
-        tx.delete(catalogEntryWorkspaces).where(eq(catalogEntryWorkspaces.entryId, id)).run();
-        for (const workspaceId of new Set(workspaceIds)) tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }).run();
+        yield* write(tx.delete(catalogEntryWorkspaces).where(eq(catalogEntryWorkspaces.entryId, id)));
+        for (const workspaceId of new Set(workspaceIds))
+          yield* write(tx.insert(catalogEntryWorkspaces).values({ entryId: id, workspaceId }));
       }
       return entry;
     });
@@ -192,6 +206,6 @@ export async function updateCatalogEntry(db: Db, id: string, settings: EntrySett
 /** Remove an entry with its versions (servers added from it keep their config). */
 export async function deleteCatalogEntry(db: Db, id: string): Promise<boolean> {
   return gated(db, async () => {
-    return db.delete(catalogEntries).where(eq(catalogEntries.id, id)).run().changes > 0;
+    return (await exec(db.delete(catalogEntries).where(eq(catalogEntries.id, id)))) > 0;
   });
 }

@@ -6,6 +6,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { chats } from "../schema";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A chat as listed and opened. */
 export type ChatRecord = typeof chats.$inferSelect;
@@ -17,14 +18,14 @@ export const UNTITLED_CHAT = "New chat";
 export async function createChat(db: Db, input: { ownerId: string; workspaceId: string; title?: string }): Promise<ChatRecord> {
   return gated(db, async () => {
     const row = { id: newId(), ownerId: input.ownerId, workspaceId: input.workspaceId, title: input.title?.trim() || UNTITLED_CHAT };
-    return db.insert(chats).values(row).returning().get();
+    return (await one(db.insert(chats).values(row).returning()))!;
   });
 }
 
 /** The owner's chats, most recently active first. */
 export async function listChatsByOwner(db: Db, ownerId: string): Promise<ChatRecord[]> {
   return gated(db, async () => {
-    return db.select().from(chats).where(eq(chats.ownerId, ownerId)).orderBy(desc(chats.updatedAt)).all();
+    return await all(db.select().from(chats).where(eq(chats.ownerId, ownerId)).orderBy(desc(chats.updatedAt)));
   });
 }
 
@@ -32,11 +33,12 @@ export async function listChatsByOwner(db: Db, ownerId: string): Promise<ChatRec
 export async function getChatById(db: Db, ref: { id: string; ownerId: string }): Promise<ChatRecord | null> {
   return gated(db, async () => {
     return (
-      db
-        .select()
-        .from(chats)
-        .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-        .get() ?? null
+      (await one(
+        db
+          .select()
+          .from(chats)
+          .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))),
+      )) ?? null
     );
   });
 }
@@ -44,24 +46,20 @@ export async function getChatById(db: Db, ref: { id: string; ownerId: string }):
 /** Rename a chat of its owner; false when not found. */
 export async function renameChat(db: Db, ref: { id: string; ownerId: string }, title: string): Promise<boolean> {
   return gated(db, async () => {
-    const result = db
-      .update(chats)
-      .set({ title: title.trim(), updatedAt: new Date() })
-      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-      .run();
-    return result.changes > 0;
+    const changed = await exec(
+      db
+        .update(chats)
+        .set({ title: title.trim(), updatedAt: new Date() })
+        .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))),
+    );
+    return changed > 0;
   });
 }
 
 /** Delete a chat (its messages cascade); false when not found. */
 export async function deleteChat(db: Db, ref: { id: string; ownerId: string }): Promise<boolean> {
   return gated(db, async () => {
-    return (
-      db
-        .delete(chats)
-        .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-        .run().changes > 0
-    );
+    return (await exec(db.delete(chats).where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))))) > 0;
   });
 }
 
@@ -69,12 +67,14 @@ export async function deleteChat(db: Db, ref: { id: string; ownerId: string }): 
 export async function touchChat(db: Db, ref: { id: string; ownerId: string }, titleIfUntitled?: string): Promise<void> {
   return gated(db, async () => {
     const title = titleIfUntitled?.trim();
-    db.update(chats)
-      .set({
-        updatedAt: new Date(),
-        ...(title ? { title: sql`case when ${chats.title} = ${UNTITLED_CHAT} then ${title} else ${chats.title} end` } : {}),
-      })
-      .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId)))
-      .run();
+    await exec(
+      db
+        .update(chats)
+        .set({
+          updatedAt: new Date(),
+          ...(title ? { title: sql`case when ${chats.title} = ${UNTITLED_CHAT} then ${title} else ${chats.title} end` } : {}),
+        })
+        .where(and(eq(chats.id, ref.id), eq(chats.ownerId, ref.ownerId))),
+    );
   });
 }

@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import { serverCredentials } from "../schema";
 import { bumpGeneration } from "../generation";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /**
  * Kinds under this prefix are a person's tokens for everyone on a `shared` server ("Connect for
@@ -23,13 +24,14 @@ export interface CredentialRow {
 /** The credential of this kind for (user, server), or null. */
 export async function getCredential(db: Db, ref: { userId: string; serverId: string; kind: string }): Promise<CredentialRow | null> {
   return gated(db, async () => {
-    const row = db
-      .select({ valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
-      .from(serverCredentials)
-      .where(
-        and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)),
-      )
-      .get();
+    const row = await one(
+      db
+        .select({ valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
+        .from(serverCredentials)
+        .where(
+          and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)),
+        ),
+    );
     return row ?? null;
   });
 }
@@ -42,13 +44,15 @@ export async function putCredential(
 ): Promise<void> {
   return gated(db, async () => {
     bumpGeneration();
-    db.insert(serverCredentials)
-      .values({ ...ref, valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() })
-      .onConflictDoUpdate({
-        target: [serverCredentials.userId, serverCredentials.serverId, serverCredentials.kind],
-        set: { valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() },
-      })
-      .run();
+    await exec(
+      db
+        .insert(serverCredentials)
+        .values({ ...ref, valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() })
+        .onConflictDoUpdate({
+          target: [serverCredentials.userId, serverCredentials.serverId, serverCredentials.kind],
+          set: { valueEnc: value.valueEnc, expiresAt: value.expiresAt, updatedAt: new Date() },
+        }),
+    );
   });
 }
 
@@ -57,9 +61,7 @@ export async function deleteCredentials(db: Db, ref: { userId: string; serverId:
   return gated(db, async () => {
     bumpGeneration();
     const scope = and(eq(serverCredentials.userId, ref.userId), eq(serverCredentials.serverId, ref.serverId));
-    db.delete(serverCredentials)
-      .where(ref.kinds ? and(scope, inArray(serverCredentials.kind, ref.kinds)) : scope)
-      .run();
+    await exec(db.delete(serverCredentials).where(ref.kinds ? and(scope, inArray(serverCredentials.kind, ref.kinds)) : scope));
   });
 }
 
@@ -76,9 +78,7 @@ export async function deleteSharedCredentials(
     const where = [eq(serverCredentials.serverId, ref.serverId), like(serverCredentials.kind, `${SHARED_KIND_PREFIX}%`)];
     if (ref.keepUserId) where.push(ne(serverCredentials.userId, ref.keepUserId));
     if (ref.onlyUserId) where.push(eq(serverCredentials.userId, ref.onlyUserId));
-    db.delete(serverCredentials)
-      .where(and(...where))
-      .run();
+    await exec(db.delete(serverCredentials).where(and(...where)));
   });
 }
 
@@ -88,10 +88,11 @@ export async function listServerCredentials(
   ref: { serverId: string; kind: string },
 ): Promise<Array<CredentialRow & { userId: string }>> {
   return gated(db, async () => {
-    return db
-      .select({ userId: serverCredentials.userId, valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
-      .from(serverCredentials)
-      .where(and(eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind)))
-      .all();
+    return await all(
+      db
+        .select({ userId: serverCredentials.userId, valueEnc: serverCredentials.valueEnc, expiresAt: serverCredentials.expiresAt })
+        .from(serverCredentials)
+        .where(and(eq(serverCredentials.serverId, ref.serverId), eq(serverCredentials.kind, ref.kind))),
+    );
   });
 }

@@ -2,12 +2,13 @@
  * Second factors and recovery codes (docs/second-factors.md). The TOTP secret is sealed here, the one
  * place it is written and read, through db/secrets.ts; recovery codes are stored as SHA-256 only.
  */
-import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { recoveryCodes, userFactors, users } from "../schema";
 import { openSecret, sealSecret } from "../secrets";
-import { gated } from "../transaction";
+import { gated, stepTransaction, write } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A confirmed or pending TOTP factor, with its secret in clear (never leaves lib/auth). */
 export interface TotpFactor {
@@ -33,12 +34,8 @@ export async function createPendingTotp(db: Db, userId: string, name: string, se
   return gated(db, async () => {
     const id = newId();
     // One pending enrolment at a time: starting again forgets the previous, never-confirmed secret.
-    db.delete(userFactors)
-      .where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt)))
-      .run();
-    db.insert(userFactors)
-      .values({ id, userId, kind: "totp", name, secretEnc: sealSecret(secret) })
-      .run();
+    await exec(db.delete(userFactors).where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt))));
+    await exec(db.insert(userFactors).values({ id, userId, kind: "totp", name, secretEnc: sealSecret(secret) }));
     return id;
   });
 }
@@ -57,11 +54,12 @@ function toTotp(row: typeof userFactors.$inferSelect): TotpFactor {
 /** The user's TOTP factor with id `id` (pending or confirmed), or null. */
 export async function getTotpFactor(db: Db, userId: string, id: string): Promise<TotpFactor | null> {
   return gated(db, async () => {
-    const row = db
-      .select()
-      .from(userFactors)
-      .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId), eq(userFactors.kind, "totp")))
-      .get();
+    const row = await one(
+      db
+        .select()
+        .from(userFactors)
+        .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId), eq(userFactors.kind, "totp"))),
+    );
     return row ? toTotp(row) : null;
   });
 }
@@ -69,40 +67,44 @@ export async function getTotpFactor(db: Db, userId: string, id: string): Promise
 /** The user's confirmed TOTP factors. */
 export async function listConfirmedTotp(db: Db, userId: string): Promise<TotpFactor[]> {
   return gated(db, async () => {
-    return db
-      .select()
-      .from(userFactors)
-      .where(and(eq(userFactors.userId, userId), eq(userFactors.kind, "totp"), isNotNull(userFactors.confirmedAt)))
-      .all()
-      .map(toTotp);
+    return (
+      await all(
+        db
+          .select()
+          .from(userFactors)
+          .where(and(eq(userFactors.userId, userId), eq(userFactors.kind, "totp"), isNotNull(userFactors.confirmedAt))),
+      )
+    ).map(toTotp);
   });
 }
 
 /** The user's confirmed factors for the account page. */
 export async function listFactorSummaries(db: Db, userId: string): Promise<FactorSummary[]> {
   return gated(db, async () => {
-    return db
-      .select({
-        id: userFactors.id,
-        kind: userFactors.kind,
-        name: userFactors.name,
-        createdAt: userFactors.createdAt,
-        lastUsedAt: userFactors.lastUsedAt,
-      })
-      .from(userFactors)
-      .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
-      .all();
+    return await all(
+      db
+        .select({
+          id: userFactors.id,
+          kind: userFactors.kind,
+          name: userFactors.name,
+          createdAt: userFactors.createdAt,
+          lastUsedAt: userFactors.lastUsedAt,
+        })
+        .from(userFactors)
+        .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt))),
+    );
   });
 }
 
 /** Whether the user has at least one confirmed factor. */
 export async function hasConfirmedFactor(db: Db, userId: string): Promise<boolean> {
   return gated(db, async () => {
-    const row = db
-      .select({ n: count() })
-      .from(userFactors)
-      .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)))
-      .get();
+    const row = await one(
+      db
+        .select({ n: count() })
+        .from(userFactors)
+        .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt))),
+    );
     return (row?.n ?? 0) > 0;
   });
 }
@@ -110,12 +112,13 @@ export async function hasConfirmedFactor(db: Db, userId: string): Promise<boolea
 /** Whether any instance administrator has a confirmed factor. */
 export async function anyAdminHasFactor(db: Db): Promise<boolean> {
   return gated(db, async () => {
-    const row = db
-      .select({ n: count() })
-      .from(userFactors)
-      .innerJoin(users, eq(users.id, userFactors.userId))
-      .where(and(eq(users.isAdmin, true), isNotNull(userFactors.confirmedAt)))
-      .get();
+    const row = await one(
+      db
+        .select({ n: count() })
+        .from(userFactors)
+        .innerJoin(users, eq(users.id, userFactors.userId))
+        .where(and(eq(users.isAdmin, true), isNotNull(userFactors.confirmedAt))),
+    );
     return (row?.n ?? 0) > 0;
   });
 }
@@ -123,7 +126,7 @@ export async function anyAdminHasFactor(db: Db): Promise<boolean> {
 /** Mark a TOTP factor confirmed (at enrolment) and record the step its confirming code used. */
 export async function confirmTotp(db: Db, id: string, step: number, now: Date): Promise<void> {
   return gated(db, async () => {
-    db.update(userFactors).set({ confirmedAt: now, lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run();
+    await exec(db.update(userFactors).set({ confirmedAt: now, lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)));
   });
 }
 
@@ -133,30 +136,33 @@ export async function confirmTotp(db: Db, id: string, step: number, now: Date): 
  */
 export async function spendTotpStep(db: Db, id: string, step: number, now: Date): Promise<boolean> {
   return gated(db, async () => {
-    const row = db.select({ lastStep: userFactors.lastStep }).from(userFactors).where(eq(userFactors.id, id)).get();
-    if (!row || (row.lastStep !== null && row.lastStep >= step)) return false;
-    return db.update(userFactors).set({ lastStep: step, lastUsedAt: now }).where(eq(userFactors.id, id)).run().changes === 1;
+    // One conditional update, not a read then a write: two requests spending one step at once
+    // would both pass a read made before either wrote (the check must sit in the write itself).
+    const later = or(isNull(userFactors.lastStep), lt(userFactors.lastStep, step));
+    return (
+      (await exec(
+        db
+          .update(userFactors)
+          .set({ lastStep: step, lastUsedAt: now })
+          .where(and(eq(userFactors.id, id), later)),
+      )) === 1
+    );
   });
 }
 
 /** Delete one of the user's factors; false when it is not theirs. */
 export async function deleteFactor(db: Db, userId: string, id: string): Promise<boolean> {
   return gated(db, async () => {
-    return (
-      db
-        .delete(userFactors)
-        .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId)))
-        .run().changes === 1
-    );
+    return (await exec(db.delete(userFactors).where(and(eq(userFactors.id, id), eq(userFactors.userId, userId))))) === 1;
   });
 }
 
 /** Replace the user's recovery codes with these hashes. */
 export async function replaceRecoveryCodes(db: Db, userId: string, hashes: string[]): Promise<void> {
   return gated(db, async () => {
-    db.transaction((tx) => {
-      tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-      for (const codeHash of hashes) tx.insert(recoveryCodes).values({ id: newId(), userId, codeHash }).run();
+    await stepTransaction(db, function* (tx) {
+      yield* write(tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)));
+      for (const codeHash of hashes) yield* write(tx.insert(recoveryCodes).values({ id: newId(), userId, codeHash }));
     });
   });
 }
@@ -165,11 +171,12 @@ export async function replaceRecoveryCodes(db: Db, userId: string, hashes: strin
 export async function spendRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): Promise<boolean> {
   return gated(db, async () => {
     return (
-      db
-        .update(recoveryCodes)
-        .set({ usedAt: now })
-        .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
-        .run().changes > 0
+      (await exec(
+        db
+          .update(recoveryCodes)
+          .set({ usedAt: now })
+          .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt))),
+      )) > 0
     );
   });
 }
@@ -177,11 +184,12 @@ export async function spendRecoveryCode(db: Db, userId: string, codeHash: string
 /** How many unused recovery codes the user has left. */
 export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
   return gated(db, async () => {
-    const row = db
-      .select({ n: count() })
-      .from(recoveryCodes)
-      .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
-      .get();
+    const row = await one(
+      db
+        .select({ n: count() })
+        .from(recoveryCodes)
+        .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))),
+    );
     return row?.n ?? 0;
   });
 }
@@ -189,6 +197,6 @@ export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<nu
 /** Forget the user's recovery codes (their last factor was removed). */
 export async function deleteRecoveryCodes(db: Db, userId: string): Promise<void> {
   return gated(db, async () => {
-    db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+    await exec(db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)));
   });
 }

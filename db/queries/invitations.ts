@@ -5,6 +5,7 @@ import { newId } from "../ids";
 import { invitations, users } from "../schema";
 import type { WorkspaceRole } from "../../lib/domain/workspace";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A stored invitation. */
 export type InvitationRecord = typeof invitations.$inferSelect;
@@ -15,18 +16,19 @@ export async function insertInvitation(
   input: { workspaceId: string | null; email: string; role: WorkspaceRole; tokenHash: string; invitedBy: string; expiresAt: Date },
 ): Promise<InvitationRecord> {
   return gated(db, async () => {
-    return db
-      .insert(invitations)
-      .values({ id: newId(), ...input })
-      .returning()
-      .get();
+    return (await one(
+      db
+        .insert(invitations)
+        .values({ id: newId(), ...input })
+        .returning(),
+    ))!;
   });
 }
 
 /** The invitation with this token hash, or null. */
 export async function getInvitationByTokenHash(db: Db, tokenHash: string): Promise<InvitationRecord | null> {
   return gated(db, async () => {
-    return db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash)).get() ?? null;
+    return (await one(db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash)))) ?? null;
   });
 }
 
@@ -37,21 +39,23 @@ export async function listPendingInvitations(
   now: Date,
 ): Promise<Array<InvitationRecord & { inviterName: string | null }>> {
   return gated(db, async () => {
-    return db
-      .select({ invitation: invitations, inviterName: users.name })
-      .from(invitations)
-      .leftJoin(users, eq(users.id, invitations.invitedBy))
-      .where(
-        and(
-          eq(invitations.workspaceId, workspaceId),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-          gt(invitations.expiresAt, now),
-        ),
+    return (
+      await all(
+        db
+          .select({ invitation: invitations, inviterName: users.name })
+          .from(invitations)
+          .leftJoin(users, eq(users.id, invitations.invitedBy))
+          .where(
+            and(
+              eq(invitations.workspaceId, workspaceId),
+              isNull(invitations.acceptedAt),
+              isNull(invitations.revokedAt),
+              gt(invitations.expiresAt, now),
+            ),
+          )
+          .orderBy(desc(invitations.createdAt)),
       )
-      .orderBy(desc(invitations.createdAt))
-      .all()
-      .map((row) => ({ ...row.invitation, inviterName: row.inviterName }));
+    ).map((row) => ({ ...row.invitation, inviterName: row.inviterName }));
   });
 }
 
@@ -61,20 +65,22 @@ export async function listPendingInvitations(
  */
 export async function revokeInvitationsBy(db: Db, ref: { workspaceId: string; invitedBy: string }, now: Date): Promise<string[]> {
   return gated(db, async () => {
-    return db
-      .update(invitations)
-      .set({ revokedAt: now })
-      .where(
-        and(
-          eq(invitations.workspaceId, ref.workspaceId),
-          eq(invitations.invitedBy, ref.invitedBy),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-        ),
+    return (
+      await all(
+        db
+          .update(invitations)
+          .set({ revokedAt: now })
+          .where(
+            and(
+              eq(invitations.workspaceId, ref.workspaceId),
+              eq(invitations.invitedBy, ref.invitedBy),
+              isNull(invitations.acceptedAt),
+              isNull(invitations.revokedAt),
+            ),
+          )
+          .returning({ id: invitations.id }),
       )
-      .returning({ id: invitations.id })
-      .all()
-      .map((row) => row.id);
+    ).map((row) => row.id);
   });
 }
 
@@ -82,18 +88,19 @@ export async function revokeInvitationsBy(db: Db, ref: { workspaceId: string; in
 export async function revokeInvitation(db: Db, ref: { id: string; workspaceId: string }, now: Date): Promise<boolean> {
   return gated(db, async () => {
     return (
-      db
-        .update(invitations)
-        .set({ revokedAt: now })
-        .where(
-          and(
-            eq(invitations.id, ref.id),
-            eq(invitations.workspaceId, ref.workspaceId),
-            isNull(invitations.acceptedAt),
-            isNull(invitations.revokedAt),
+      (await exec(
+        db
+          .update(invitations)
+          .set({ revokedAt: now })
+          .where(
+            and(
+              eq(invitations.id, ref.id),
+              eq(invitations.workspaceId, ref.workspaceId),
+              isNull(invitations.acceptedAt),
+              isNull(invitations.revokedAt),
+            ),
           ),
-        )
-        .run().changes > 0
+      )) > 0
     );
   });
 }
@@ -105,13 +112,14 @@ export async function revokeInvitation(db: Db, ref: { id: string; workspaceId: s
 export async function markInvitationAccepted(db: Db, ref: { id: string; userId: string }, now: Date): Promise<boolean> {
   return gated(db, async () => {
     return (
-      db
-        .update(invitations)
-        .set({ acceptedAt: now, acceptedBy: ref.userId })
-        .where(
-          and(eq(invitations.id, ref.id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)),
-        )
-        .run().changes > 0
+      (await exec(
+        db
+          .update(invitations)
+          .set({ acceptedAt: now, acceptedBy: ref.userId })
+          .where(
+            and(eq(invitations.id, ref.id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)),
+          ),
+      )) > 0
     );
   });
 }

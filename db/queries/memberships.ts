@@ -5,6 +5,7 @@ import { memberships, users } from "../schema";
 import type { WorkspaceRole } from "../../lib/domain/workspace";
 import { bumpGeneration } from "../generation";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A member as listed to the workspace's members (never a password hash). */
 export interface MemberRecord {
@@ -18,25 +19,23 @@ export interface MemberRecord {
 /** Members of a workspace, by name. */
 export async function listMembers(db: Db, workspaceId: string): Promise<MemberRecord[]> {
   return gated(db, async () => {
-    return db
-      .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, joinedAt: memberships.createdAt })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(eq(memberships.workspaceId, workspaceId))
-      .orderBy(asc(users.name))
-      .all();
+    return await all(
+      db
+        .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, joinedAt: memberships.createdAt })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(eq(memberships.workspaceId, workspaceId))
+        .orderBy(asc(users.name)),
+    );
   });
 }
 
 /** User ids of every member of a workspace. */
 export async function listMemberIds(db: Db, workspaceId: string): Promise<string[]> {
   return gated(db, async () => {
-    return db
-      .select({ id: memberships.userId })
-      .from(memberships)
-      .where(eq(memberships.workspaceId, workspaceId))
-      .all()
-      .map((r) => r.id);
+    return (await all(db.select({ id: memberships.userId }).from(memberships).where(eq(memberships.workspaceId, workspaceId)))).map(
+      (r) => r.id,
+    );
   });
 }
 
@@ -44,11 +43,14 @@ export async function listMemberIds(db: Db, workspaceId: string): Promise<string
 export async function countOwners(db: Db, workspaceId: string): Promise<number> {
   return gated(db, async () => {
     return (
-      db
-        .select({ n: count() })
-        .from(memberships)
-        .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "owner")))
-        .get()?.n ?? 0
+      (
+        await one(
+          db
+            .select({ n: count() })
+            .from(memberships)
+            .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "owner"))),
+        )
+      )?.n ?? 0
     );
   });
 }
@@ -57,10 +59,12 @@ export async function countOwners(db: Db, workspaceId: string): Promise<number> 
 export async function upsertMembership(db: Db, input: { workspaceId: string; userId: string; role: WorkspaceRole }): Promise<void> {
   return gated(db, async () => {
     bumpGeneration();
-    db.insert(memberships)
-      .values(input)
-      .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role: input.role } })
-      .run();
+    await exec(
+      db
+        .insert(memberships)
+        .values(input)
+        .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role: input.role } }),
+    );
   });
 }
 
@@ -69,11 +73,12 @@ export async function setMembershipRole(db: Db, input: { workspaceId: string; us
   return gated(db, async () => {
     bumpGeneration();
     return (
-      db
-        .update(memberships)
-        .set({ role: input.role })
-        .where(and(eq(memberships.workspaceId, input.workspaceId), eq(memberships.userId, input.userId)))
-        .run().changes > 0
+      (await exec(
+        db
+          .update(memberships)
+          .set({ role: input.role })
+          .where(and(eq(memberships.workspaceId, input.workspaceId), eq(memberships.userId, input.userId))),
+      )) > 0
     );
   });
 }
@@ -83,10 +88,7 @@ export async function deleteMembership(db: Db, ref: { workspaceId: string; userI
   return gated(db, async () => {
     bumpGeneration();
     return (
-      db
-        .delete(memberships)
-        .where(and(eq(memberships.workspaceId, ref.workspaceId), eq(memberships.userId, ref.userId)))
-        .run().changes > 0
+      (await exec(db.delete(memberships).where(and(eq(memberships.workspaceId, ref.workspaceId), eq(memberships.userId, ref.userId))))) > 0
     );
   });
 }

@@ -7,23 +7,20 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { messages } from "../schema";
 import type { ChatMessage } from "../../lib/domain/chat-message";
-import { gated } from "../transaction";
+import { gated, rows, stepTransaction, write } from "../transaction";
+import { all, exec } from "../exec";
 
 /** The messages of a chat in order, as the UI and the agent use them. */
 export async function listMessagesByChat(db: Db, chatId: string): Promise<ChatMessage[]> {
   return gated(db, async () => {
-    return db
-      .select()
-      .from(messages)
-      .where(eq(messages.chatId, chatId))
-      .orderBy(asc(messages.createdAt), asc(sql`rowid`))
-      .all()
-      .map((row) => ({
-        id: row.id,
-        role: row.role,
-        parts: row.parts as ChatMessage["parts"],
-        ...(row.metadata ? { metadata: row.metadata } : {}),
-      }));
+    return (
+      await all(db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.createdAt), asc(messages.seq)))
+    ).map((row) => ({
+      id: row.id,
+      role: row.role,
+      parts: row.parts as ChatMessage["parts"],
+      ...(row.metadata ? { metadata: row.metadata } : {}),
+    }));
   });
 }
 
@@ -33,18 +30,24 @@ export async function listMessagesByChat(db: Db, chatId: string): Promise<ChatMe
  */
 export async function saveMessage(db: Db, chatId: string, message: ChatMessage): Promise<boolean> {
   return gated(db, async () => {
-    return db.transaction((tx) => {
-      const existing = tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).get();
+    return stepTransaction(db, function* (tx) {
+      const [existing] = yield* rows(tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).limit(1));
       if (existing && existing.chatId !== chatId) return false;
       if (existing) {
-        tx.update(messages)
-          .set({ parts: message.parts, metadata: message.metadata ?? null })
-          .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId)))
-          .run();
+        yield* write(
+          tx
+            .update(messages)
+            .set({ parts: message.parts, metadata: message.metadata ?? null })
+            .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId))),
+        );
       } else {
-        tx.insert(messages)
-          .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null })
-          .run();
+        // After every message of the chat: `seq` orders what one millisecond saved (SQLite's rowid did).
+        const seq = sql`(select coalesce(max(${messages.seq}), 0) + 1 from ${messages} where ${messages.chatId} = ${chatId})`;
+        yield* write(
+          tx
+            .insert(messages)
+            .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq }),
+        );
       }
       return true;
     });
@@ -55,8 +58,6 @@ export async function saveMessage(db: Db, chatId: string, message: ChatMessage):
 export async function deleteMessagesOfChat(db: Db, chatId: string, ids: string[]): Promise<void> {
   return gated(db, async () => {
     if (ids.length === 0) return;
-    db.delete(messages)
-      .where(and(eq(messages.chatId, chatId), inArray(messages.id, ids)))
-      .run();
+    await exec(db.delete(messages).where(and(eq(messages.chatId, chatId), inArray(messages.id, ids))));
   });
 }

@@ -6,6 +6,7 @@ import { eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { oauthStates } from "../schema";
 import { gated } from "../transaction";
+import { exec, one } from "../exec";
 
 /** A pending authorization as stored. */
 export interface OAuthStateRow {
@@ -21,8 +22,8 @@ export interface OAuthStateRow {
 /** Record a pending authorization (and sweep expired ones, so the table stays small). */
 export async function insertOAuthState(db: Db, row: OAuthStateRow): Promise<void> {
   return gated(db, async () => {
-    db.delete(oauthStates).where(lt(oauthStates.expiresAt, new Date())).run();
-    db.insert(oauthStates).values(row).run();
+    await exec(db.delete(oauthStates).where(lt(oauthStates.expiresAt, new Date())));
+    await exec(db.insert(oauthStates).values(row));
   });
 }
 
@@ -32,18 +33,16 @@ export async function insertOAuthState(db: Db, row: OAuthStateRow): Promise<void
  */
 export async function takeOAuthState(db: Db, state: string): Promise<OAuthStateRow | null> {
   return gated(db, async () => {
-    const row = db
-      .delete(oauthStates)
-      .where(eq(oauthStates.state, state))
-      .returning({
+    const row = await one(
+      db.delete(oauthStates).where(eq(oauthStates.state, state)).returning({
         state: oauthStates.state,
         userId: oauthStates.userId,
         serverId: oauthStates.serverId,
         codeVerifierEnc: oauthStates.codeVerifierEnc,
         expiresAt: oauthStates.expiresAt,
         forEveryone: oauthStates.forEveryone,
-      })
-      .get();
+      }),
+    );
     return row ?? null;
   });
 }

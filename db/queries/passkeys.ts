@@ -7,7 +7,8 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { passkeyCredentials, userFactors, users } from "../schema";
-import { gated } from "../transaction";
+import { gated, stepTransaction, write } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A stored passkey as verification needs it (the public key is public: not sealed). */
 export interface StoredPasskey {
@@ -33,18 +34,18 @@ export interface NewPasskey {
 export async function createPasskey(db: Db, userId: string, passkey: NewPasskey, now: Date): Promise<string> {
   return gated(db, async () => {
     const factorId = newId();
-    db.transaction((tx) => {
-      tx.insert(userFactors).values({ id: factorId, userId, kind: "passkey", name: passkey.name, confirmedAt: now }).run();
-      tx.insert(passkeyCredentials)
-        .values({
+    await stepTransaction(db, function* (tx) {
+      yield* write(tx.insert(userFactors).values({ id: factorId, userId, kind: "passkey", name: passkey.name, confirmedAt: now }));
+      yield* write(
+        tx.insert(passkeyCredentials).values({
           factorId,
           userId,
           credentialId: passkey.credentialId,
           publicKey: passkey.publicKey,
           counter: passkey.counter,
           transports: passkey.transports.join(","),
-        })
-        .run();
+        }),
+      );
     });
     return factorId;
   });
@@ -53,20 +54,21 @@ export async function createPasskey(db: Db, userId: string, passkey: NewPasskey,
 /** The passkey with this credential id (any user's: the caller checks whose it may be), or null. */
 export async function getPasskeyByCredentialId(db: Db, credentialId: string): Promise<StoredPasskey | null> {
   return gated(db, async () => {
-    const row = db
-      .select({
-        factorId: passkeyCredentials.factorId,
-        userId: passkeyCredentials.userId,
-        email: users.email,
-        credentialId: passkeyCredentials.credentialId,
-        publicKey: passkeyCredentials.publicKey,
-        counter: passkeyCredentials.counter,
-        transports: passkeyCredentials.transports,
-      })
-      .from(passkeyCredentials)
-      .innerJoin(users, eq(users.id, passkeyCredentials.userId))
-      .where(eq(passkeyCredentials.credentialId, credentialId))
-      .get();
+    const row = await one(
+      db
+        .select({
+          factorId: passkeyCredentials.factorId,
+          userId: passkeyCredentials.userId,
+          email: users.email,
+          credentialId: passkeyCredentials.credentialId,
+          publicKey: passkeyCredentials.publicKey,
+          counter: passkeyCredentials.counter,
+          transports: passkeyCredentials.transports,
+        })
+        .from(passkeyCredentials)
+        .innerJoin(users, eq(users.id, passkeyCredentials.userId))
+        .where(eq(passkeyCredentials.credentialId, credentialId)),
+    );
     return row ? { ...row, transports: row.transports ? row.transports.split(",") : [] } : null;
   });
 }
@@ -74,12 +76,14 @@ export async function getPasskeyByCredentialId(db: Db, credentialId: string): Pr
 /** The credential ids and transports of the user's passkeys (to exclude at registration, to allow at re-authentication). */
 export async function listPasskeyDescriptors(db: Db, userId: string): Promise<{ id: string; transports: string[] }[]> {
   return gated(db, async () => {
-    return db
-      .select({ id: passkeyCredentials.credentialId, transports: passkeyCredentials.transports })
-      .from(passkeyCredentials)
-      .where(eq(passkeyCredentials.userId, userId))
-      .all()
-      .map((row) => ({ id: row.id, transports: row.transports ? row.transports.split(",") : [] }));
+    return (
+      await all(
+        db
+          .select({ id: passkeyCredentials.credentialId, transports: passkeyCredentials.transports })
+          .from(passkeyCredentials)
+          .where(eq(passkeyCredentials.userId, userId)),
+      )
+    ).map((row) => ({ id: row.id, transports: row.transports ? row.transports.split(",") : [] }));
   });
 }
 
@@ -90,18 +94,19 @@ export async function listPasskeyDescriptors(db: Db, userId: string): Promise<{ 
  */
 export async function spendPasskeyCounter(db: Db, factorId: string, next: number, now: Date): Promise<boolean> {
   return gated(db, async () => {
-    const changed = db
-      .update(passkeyCredentials)
-      .set({ counter: next })
-      .where(
-        and(
-          eq(passkeyCredentials.factorId, factorId),
-          next === 0 ? eq(passkeyCredentials.counter, 0) : lt(passkeyCredentials.counter, next),
+    const changed = await exec(
+      db
+        .update(passkeyCredentials)
+        .set({ counter: next })
+        .where(
+          and(
+            eq(passkeyCredentials.factorId, factorId),
+            next === 0 ? eq(passkeyCredentials.counter, 0) : lt(passkeyCredentials.counter, next),
+          ),
         ),
-      )
-      .run().changes;
+    );
     if (changed !== 1) return false;
-    db.update(userFactors).set({ lastUsedAt: now }).where(eq(userFactors.id, factorId)).run();
+    await exec(db.update(userFactors).set({ lastUsedAt: now }).where(eq(userFactors.id, factorId)));
     return true;
   });
 }

@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { passwordResets } from "../schema";
 import { gated } from "../transaction";
+import { exec, one } from "../exec";
 
 /** A stored reset link. */
 export type PasswordResetRecord = typeof passwordResets.$inferSelect;
@@ -14,18 +15,19 @@ export async function insertPasswordReset(
   input: { userId: string; tokenHash: string; issuedBy: string | null; expiresAt: Date },
 ): Promise<PasswordResetRecord> {
   return gated(db, async () => {
-    return db
-      .insert(passwordResets)
-      .values({ id: newId(), ...input })
-      .returning()
-      .get();
+    return (await one(
+      db
+        .insert(passwordResets)
+        .values({ id: newId(), ...input })
+        .returning(),
+    ))!;
   });
 }
 
 /** The reset link with this token hash, or null. */
 export async function getPasswordResetByTokenHash(db: Db, tokenHash: string): Promise<PasswordResetRecord | null> {
   return gated(db, async () => {
-    return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get() ?? null;
+    return (await one(db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)))) ?? null;
   });
 }
 
@@ -33,11 +35,12 @@ export async function getPasswordResetByTokenHash(db: Db, tokenHash: string): Pr
 export async function markPasswordResetUsed(db: Db, id: string, now: Date): Promise<boolean> {
   return gated(db, async () => {
     return (
-      db
-        .update(passwordResets)
-        .set({ usedAt: now })
-        .where(and(eq(passwordResets.id, id), isNull(passwordResets.usedAt)))
-        .run().changes === 1
+      (await exec(
+        db
+          .update(passwordResets)
+          .set({ usedAt: now })
+          .where(and(eq(passwordResets.id, id), isNull(passwordResets.usedAt))),
+      )) === 1
     );
   });
 }
@@ -45,9 +48,11 @@ export async function markPasswordResetUsed(db: Db, id: string, now: Date): Prom
 /** Close every unused link of a user (a newer one was issued, or the password was just reset). */
 export async function closeUnusedPasswordResets(db: Db, userId: string, now: Date): Promise<void> {
   return gated(db, async () => {
-    db.update(passwordResets)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
-      .run();
+    await exec(
+      db
+        .update(passwordResets)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))),
+    );
   });
 }

@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { newId } from "../ids";
 import { personalTokens, workspaces } from "../schema";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A stored token (its hash included: never answer this to a client as is). */
 export type PersonalTokenRecord = typeof personalTokens.$inferSelect;
@@ -14,44 +15,46 @@ export async function insertPersonalToken(
   input: { userId: string; workspaceId: string; name: string; scopes: string; tokenHash: string; hint: string; expiresAt: Date },
 ): Promise<PersonalTokenRecord> {
   return gated(db, async () => {
-    return db
-      .insert(personalTokens)
-      .values({ id: newId(), ...input })
-      .returning()
-      .get();
+    return (await one(
+      db
+        .insert(personalTokens)
+        .values({ id: newId(), ...input })
+        .returning(),
+    ))!;
   });
 }
 
 /** The token with this secret hash (unique index), or null. */
 export async function getPersonalTokenByHash(db: Db, tokenHash: string): Promise<PersonalTokenRecord | null> {
   return gated(db, async () => {
-    return db.select().from(personalTokens).where(eq(personalTokens.tokenHash, tokenHash)).get() ?? null;
+    return (await one(db.select().from(personalTokens).where(eq(personalTokens.tokenHash, tokenHash)))) ?? null;
   });
 }
 
 /** A user's tokens, newest first, with their workspace's name and slug (no hash). */
 export async function listPersonalTokensOfUser(db: Db, userId: string) {
   return gated(db, async () => {
-    return db
-      .select({
-        id: personalTokens.id,
-        name: personalTokens.name,
-        scopes: personalTokens.scopes,
-        hint: personalTokens.hint,
-        workspaceId: personalTokens.workspaceId,
-        workspaceName: workspaces.name,
-        workspaceSlug: workspaces.slug,
-        personal: workspaces.personalOwnerId,
-        expiresAt: personalTokens.expiresAt,
-        lastUsedAt: personalTokens.lastUsedAt,
-        revokedAt: personalTokens.revokedAt,
-        createdAt: personalTokens.createdAt,
-      })
-      .from(personalTokens)
-      .innerJoin(workspaces, eq(workspaces.id, personalTokens.workspaceId))
-      .where(eq(personalTokens.userId, userId))
-      .orderBy(desc(personalTokens.createdAt))
-      .all();
+    return await all(
+      db
+        .select({
+          id: personalTokens.id,
+          name: personalTokens.name,
+          scopes: personalTokens.scopes,
+          hint: personalTokens.hint,
+          workspaceId: personalTokens.workspaceId,
+          workspaceName: workspaces.name,
+          workspaceSlug: workspaces.slug,
+          personal: workspaces.personalOwnerId,
+          expiresAt: personalTokens.expiresAt,
+          lastUsedAt: personalTokens.lastUsedAt,
+          revokedAt: personalTokens.revokedAt,
+          createdAt: personalTokens.createdAt,
+        })
+        .from(personalTokens)
+        .innerJoin(workspaces, eq(workspaces.id, personalTokens.workspaceId))
+        .where(eq(personalTokens.userId, userId))
+        .orderBy(desc(personalTokens.createdAt)),
+    );
   });
 }
 
@@ -59,11 +62,12 @@ export async function listPersonalTokensOfUser(db: Db, userId: string) {
 export async function revokePersonalToken(db: Db, ref: { id: string; userId: string }, now: Date): Promise<boolean> {
   return gated(db, async () => {
     return (
-      db
-        .update(personalTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(personalTokens.id, ref.id), eq(personalTokens.userId, ref.userId), isNull(personalTokens.revokedAt)))
-        .run().changes === 1
+      (await exec(
+        db
+          .update(personalTokens)
+          .set({ revokedAt: now })
+          .where(and(eq(personalTokens.id, ref.id), eq(personalTokens.userId, ref.userId), isNull(personalTokens.revokedAt))),
+      )) === 1
     );
   });
 }
@@ -71,6 +75,6 @@ export async function revokePersonalToken(db: Db, ref: { id: string; userId: str
 /** Note a use of the token (shown on the account page). */
 export async function touchPersonalToken(db: Db, id: string, now: Date): Promise<void> {
   return gated(db, async () => {
-    db.update(personalTokens).set({ lastUsedAt: now }).where(eq(personalTokens.id, id)).run();
+    await exec(db.update(personalTokens).set({ lastUsedAt: now }).where(eq(personalTokens.id, id)));
   });
 }

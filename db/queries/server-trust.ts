@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { bumpGeneration } from "../generation";
 import { serverTrust } from "../schema";
 import { gated } from "../transaction";
+import { one } from "../exec";
 
 /** A server's trust settings; the defaults when no row exists. */
 export interface ServerTrustRecord {
@@ -13,21 +14,24 @@ export interface ServerTrustRecord {
   pinnedAt: Date | null;
 }
 
-/** The server's settings (untrusted, check on, not pinned when never stored). */
-export async function getServerTrust(db: Db, serverId: string): Promise<ServerTrustRecord> {
-  return gated(db, async () => readTrust(db, serverId));
-}
+const DEFAULTS = { trusted: false, trifectaCheck: true, pinnedAt: null };
 
-// Synchronous, so updateServerTrust reads and writes with no await between: another request's
-// change cannot land in between and be overwritten by this one's stale read.
-function readTrust(db: Db, serverId: string): ServerTrustRecord {
-  const row = db.select().from(serverTrust).where(eq(serverTrust.serverId, serverId)).get();
+function toRecord(serverId: string, row: typeof serverTrust.$inferSelect | undefined): ServerTrustRecord {
   return row
     ? { serverId, trusted: row.trusted, trifectaCheck: row.trifectaCheck, pinnedAt: row.pinnedAt ?? null }
-    : { serverId, trusted: false, trifectaCheck: true, pinnedAt: null };
+    : { serverId, ...DEFAULTS };
 }
 
-/** Change some settings; fields left out keep their value. */
+/** The server's settings (untrusted, check on, not pinned when never stored). */
+export async function getServerTrust(db: Db, serverId: string): Promise<ServerTrustRecord> {
+  return gated(db, async () => toRecord(serverId, await one(db.select().from(serverTrust).where(eq(serverTrust.serverId, serverId)))));
+}
+
+/**
+ * Change some settings; fields left out keep their value. One upsert that sets only the given
+ * fields and returns the row: a read, then a write of the merged values, would let another
+ * request's change of another field land in between and be overwritten.
+ */
 export async function updateServerTrust(
   db: Db,
   serverId: string,
@@ -35,17 +39,16 @@ export async function updateServerTrust(
   updatedBy: string | null,
 ): Promise<ServerTrustRecord> {
   return gated(db, async () => {
-    const next = { ...readTrust(db, serverId), ...change };
-    const values = {
-      serverId,
-      trusted: next.trusted,
-      trifectaCheck: next.trifectaCheck,
-      pinnedAt: next.pinnedAt,
-      updatedBy,
-      updatedAt: new Date(),
-    };
-    db.insert(serverTrust).values(values).onConflictDoUpdate({ target: serverTrust.serverId, set: values }).run();
+    const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as typeof change;
+    const set = { ...given, updatedBy, updatedAt: new Date() };
+    const row = await one(
+      db
+        .insert(serverTrust)
+        .values({ serverId, ...DEFAULTS, ...set })
+        .onConflictDoUpdate({ target: serverTrust.serverId, set })
+        .returning(),
+    );
     bumpGeneration();
-    return next;
+    return toRecord(serverId, row);
   });
 }

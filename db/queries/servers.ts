@@ -12,6 +12,7 @@ import { mergeSecrets, splitSecrets, type ServerSecrets } from "../server-secret
 import { bumpGeneration } from "../generation";
 import { deleteSharedCredentials } from "./credentials";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A stored server with its masked config (safe to return to a client). */
 export interface ServerRecord {
@@ -46,11 +47,12 @@ function encryptSecrets(secrets: ServerSecrets): string | null {
 /** The decrypted secrets of a stored server. */
 export async function readServerSecrets(db: Db, ref: { id: string; workspaceId: string }): Promise<ServerSecrets> {
   return gated(db, async () => {
-    const row = db
-      .select({ secretsEnc: mcpServers.secretsEnc })
-      .from(mcpServers)
-      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-      .get();
+    const row = await one(
+      db
+        .select({ secretsEnc: mcpServers.secretsEnc })
+        .from(mcpServers)
+        .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))),
+    );
     return row?.secretsEnc ? openJson<ServerSecrets>(row.secretsEnc) : {};
   });
 }
@@ -58,18 +60,21 @@ export async function readServerSecrets(db: Db, ref: { id: string; workspaceId: 
 /** Every server of a workspace, by name. */
 export async function listServersByWorkspace(db: Db, workspaceId: string): Promise<ServerRecord[]> {
   return gated(db, async () => {
-    return db.select().from(mcpServers).where(eq(mcpServers.workspaceId, workspaceId)).orderBy(asc(mcpServers.name)).all().map(toRecord);
+    return (await all(db.select().from(mcpServers).where(eq(mcpServers.workspaceId, workspaceId)).orderBy(asc(mcpServers.name)))).map(
+      toRecord,
+    );
   });
 }
 
 /** One server of a workspace, or null (also when it exists in another workspace). */
 export async function getServerById(db: Db, ref: { id: string; workspaceId: string }): Promise<ServerRecord | null> {
   return gated(db, async () => {
-    const row = db
-      .select()
-      .from(mcpServers)
-      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-      .get();
+    const row = await one(
+      db
+        .select()
+        .from(mcpServers)
+        .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))),
+    );
     return row ? toRecord(row) : null;
   });
 }
@@ -80,7 +85,7 @@ export async function getServerById(db: Db, ref: { id: string; workspaceId: stri
  */
 export async function getServerByIdUnscoped(db: Db, id: string): Promise<ServerRecord | null> {
   return gated(db, async () => {
-    const row = db.select().from(mcpServers).where(eq(mcpServers.id, id)).get();
+    const row = await one(db.select().from(mcpServers).where(eq(mcpServers.id, id)));
     return row ? toRecord(row) : null;
   });
 }
@@ -88,11 +93,12 @@ export async function getServerByIdUnscoped(db: Db, id: string): Promise<ServerR
 /** Whether a workspace already has a server with this name (optionally ignoring one id). */
 export async function serverNameTaken(db: Db, workspaceId: string, name: string, exceptId?: string): Promise<boolean> {
   return gated(db, async () => {
-    const row = db
-      .select({ id: mcpServers.id })
-      .from(mcpServers)
-      .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.name, name)))
-      .get();
+    const row = await one(
+      db
+        .select({ id: mcpServers.id })
+        .from(mcpServers)
+        .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.name, name))),
+    );
     return !!row && row.id !== exceptId;
   });
 }
@@ -112,22 +118,23 @@ export async function createServer(
   return gated(db, async () => {
     bumpGeneration();
     const { masked, secrets } = splitSecrets(input.config);
-    const row = db
-      .insert(mcpServers)
-      .values({
-        id: newId(),
-        workspaceId: input.workspaceId,
-        name: input.name,
-        transport: transportOf(input.config),
-        config: masked,
-        secretsEnc: encryptSecrets(secrets),
-        createdBy: input.createdBy,
-        memberKeys: input.memberKeys?.length ? input.memberKeys : null,
-        catalogEntryId: input.catalog?.entryId ?? null,
-        catalogVersion: input.catalog?.version ?? null,
-      })
-      .returning()
-      .get();
+    const row = (await one(
+      db
+        .insert(mcpServers)
+        .values({
+          id: newId(),
+          workspaceId: input.workspaceId,
+          name: input.name,
+          transport: transportOf(input.config),
+          config: masked,
+          secretsEnc: encryptSecrets(secrets),
+          createdBy: input.createdBy,
+          memberKeys: input.memberKeys?.length ? input.memberKeys : null,
+          catalogEntryId: input.catalog?.entryId ?? null,
+          catalogVersion: input.catalog?.version ?? null,
+        })
+        .returning(),
+    ))!;
     return toRecord(row);
   });
 }
@@ -141,20 +148,21 @@ export async function updateServer(
   return gated(db, async () => {
     bumpGeneration();
     const { masked, secrets } = splitSecrets(input.config);
-    const row = db
-      .update(mcpServers)
-      .set({
-        name: input.name,
-        transport: transportOf(input.config),
-        config: masked,
-        secretsEnc: encryptSecrets(secrets),
-        ...(input.memberKeys ? { memberKeys: input.memberKeys.length ? input.memberKeys : null } : {}),
-        ...(input.catalogVersion ? { catalogVersion: input.catalogVersion } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-      .returning()
-      .get();
+    const row = (await one(
+      db
+        .update(mcpServers)
+        .set({
+          name: input.name,
+          transport: transportOf(input.config),
+          config: masked,
+          secretsEnc: encryptSecrets(secrets),
+          ...(input.memberKeys ? { memberKeys: input.memberKeys.length ? input.memberKeys : null } : {}),
+          ...(input.catalogVersion ? { catalogVersion: input.catalogVersion } : {}),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
+        .returning(),
+    ))!;
     return row ? toRecord(row) : null;
   });
 }
@@ -163,12 +171,7 @@ export async function updateServer(
 export async function deleteServer(db: Db, ref: { id: string; workspaceId: string }): Promise<boolean> {
   return gated(db, async () => {
     bumpGeneration();
-    return (
-      db
-        .delete(mcpServers)
-        .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-        .run().changes > 0
-    );
+    return (await exec(db.delete(mcpServers).where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))))) > 0;
   });
 }
 
@@ -187,11 +190,12 @@ export async function toServerDefinition(db: Db, record: ServerRecord): Promise<
 export async function setSharedCredentialsUserId(db: Db, ref: { id: string; workspaceId: string }, userId: string | null): Promise<void> {
   return gated(db, async () => {
     bumpGeneration();
-    const changed = db
-      .update(mcpServers)
-      .set({ sharedCredentialsUserId: userId })
-      .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId)))
-      .run().changes;
+    const changed = await exec(
+      db
+        .update(mcpServers)
+        .set({ sharedCredentialsUserId: userId })
+        .where(and(eq(mcpServers.id, ref.id), eq(mcpServers.workspaceId, ref.workspaceId))),
+    );
     if (changed) await deleteSharedCredentials(db, { serverId: ref.id, keepUserId: userId });
   });
 }
@@ -200,13 +204,15 @@ export async function setSharedCredentialsUserId(db: Db, ref: { id: string; work
 export async function clearSharedCredentialsUser(db: Db, workspaceId: string, userId: string): Promise<string[]> {
   return gated(db, async () => {
     bumpGeneration();
-    const ids = db
-      .update(mcpServers)
-      .set({ sharedCredentialsUserId: null })
-      .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.sharedCredentialsUserId, userId)))
-      .returning({ id: mcpServers.id })
-      .all()
-      .map((r) => r.id);
+    const ids = (
+      await all(
+        db
+          .update(mcpServers)
+          .set({ sharedCredentialsUserId: null })
+          .where(and(eq(mcpServers.workspaceId, workspaceId), eq(mcpServers.sharedCredentialsUserId, userId)))
+          .returning({ id: mcpServers.id }),
+      )
+    ).map((r) => r.id);
     for (const serverId of ids) await deleteSharedCredentials(db, { serverId, onlyUserId: userId });
     return ids;
   });
@@ -220,13 +226,15 @@ export async function clearSharedCredentialsUser(db: Db, workspaceId: string, us
 export async function clearSharedCredentialsUserEverywhere(db: Db, userId: string): Promise<string[]> {
   return gated(db, async () => {
     bumpGeneration();
-    const ids = db
-      .update(mcpServers)
-      .set({ sharedCredentialsUserId: null })
-      .where(eq(mcpServers.sharedCredentialsUserId, userId))
-      .returning({ id: mcpServers.id })
-      .all()
-      .map((r) => r.id);
+    const ids = (
+      await all(
+        db
+          .update(mcpServers)
+          .set({ sharedCredentialsUserId: null })
+          .where(eq(mcpServers.sharedCredentialsUserId, userId))
+          .returning({ id: mcpServers.id }),
+      )
+    ).map((r) => r.id);
     for (const serverId of ids) await deleteSharedCredentials(db, { serverId, onlyUserId: userId });
     return ids;
   });

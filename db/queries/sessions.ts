@@ -5,6 +5,7 @@ import { newId } from "../ids";
 import { bumpGeneration } from "../generation";
 import { sessions, users } from "../schema";
 import { gated } from "../transaction";
+import { exec, one, oneOf, prepared } from "../exec";
 
 /** A session row joined with what decides whether it still counts. */
 export interface SessionState {
@@ -20,15 +21,17 @@ export interface SessionState {
 export async function createSession(db: Db, input: { userId: string; now: Date; expiresAt: Date }): Promise<string> {
   return gated(db, async () => {
     const id = newId();
-    db.insert(sessions)
-      .values({ id, userId: input.userId, lastSeenAt: input.now, expiresAt: input.expiresAt, authenticatedAt: input.now })
-      .run();
+    await exec(
+      db
+        .insert(sessions)
+        .values({ id, userId: input.userId, lastSeenAt: input.now, expiresAt: input.expiresAt, authenticatedAt: input.now }),
+    );
     return id;
   });
 }
 
 function buildStateQuery(db: Db) {
-  return db
+  const query = db
     .select({
       id: sessions.id,
       userId: sessions.userId,
@@ -39,8 +42,9 @@ function buildStateQuery(db: Db) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare();
+    .where(eq(sessions.id, sql.placeholder("id")));
+  // Postgres names its prepared statements (one name per statement); SQLite's take none.
+  return prepared(query, "session_state");
 }
 
 // Prepared once per database handle: this runs on every request.
@@ -54,38 +58,40 @@ export async function getSessionState(db: Db, id: string): Promise<SessionState 
       query = buildStateQuery(db);
       stateQueries.set(db, query);
     }
-    return query.get({ id }) ?? null;
+    return (await oneOf(query, { id })) ?? null;
   });
 }
 
 /** Record activity on a session (for the idle timeout). */
 export async function touchSession(db: Db, id: string, now: Date): Promise<void> {
   return gated(db, async () => {
-    db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
+    await exec(db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)));
   });
 }
 
 /** When the session's user last proved who they are (sign-in or re-authentication), or null. */
 export async function getSessionAuthenticatedAt(db: Db, id: string): Promise<Date | null> {
   return gated(db, async () => {
-    return db.select({ at: sessions.authenticatedAt }).from(sessions).where(eq(sessions.id, id)).get()?.at ?? null;
+    return (await one(db.select({ at: sessions.authenticatedAt }).from(sessions).where(eq(sessions.id, id))))?.at ?? null;
   });
 }
 
 /** Record that the session's user proved who they are again (re-authentication). */
 export async function markSessionAuthenticated(db: Db, id: string, now: Date): Promise<void> {
   return gated(db, async () => {
-    db.update(sessions).set({ authenticatedAt: now }).where(eq(sessions.id, id)).run();
+    await exec(db.update(sessions).set({ authenticatedAt: now }).where(eq(sessions.id, id)));
   });
 }
 
 /** End one session (sign-out). */
 export async function endSession(db: Db, id: string, now: Date): Promise<void> {
   return gated(db, async () => {
-    db.update(sessions)
-      .set({ endedAt: now })
-      .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
-      .run();
+    await exec(
+      db
+        .update(sessions)
+        .set({ endedAt: now })
+        .where(and(eq(sessions.id, id), isNull(sessions.endedAt))),
+    );
     bumpGeneration();
   });
 }
@@ -94,11 +100,12 @@ export async function endSession(db: Db, id: string, now: Date): Promise<void> {
 export async function endSessionsOfUser(db: Db, userId: string, now: Date, keepId?: string): Promise<number> {
   return gated(db, async () => {
     const open = and(eq(sessions.userId, userId), isNull(sessions.endedAt));
-    const ended = db
-      .update(sessions)
-      .set({ endedAt: now })
-      .where(keepId ? and(open, ne(sessions.id, keepId)) : open)
-      .run().changes;
+    const ended = await exec(
+      db
+        .update(sessions)
+        .set({ endedAt: now })
+        .where(keepId ? and(open, ne(sessions.id, keepId)) : open),
+    );
     bumpGeneration();
     return ended;
   });

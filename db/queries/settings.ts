@@ -8,11 +8,12 @@ import { openSecret, sealSecret } from "../secrets";
 import { userSettings } from "../schema";
 import type { UserModelChoice } from "../../lib/domain/model-choice";
 import { gated } from "../transaction";
+import { exec, one } from "../exec";
 
 /** The stored choice with the key decrypted (server-side use only), or null. */
 export async function getUserModelChoice(db: Db, userId: string): Promise<UserModelChoice | null> {
   return gated(db, async () => {
-    const row = db.select().from(userSettings).where(eq(userSettings.userId, userId)).get();
+    const row = await one(db.select().from(userSettings).where(eq(userSettings.userId, userId)));
     if (!row) return null;
     return {
       provider: row.provider,
@@ -41,9 +42,11 @@ export async function saveUserModelChoice(db: Db, userId: string, update: ModelC
       updatedAt: new Date(),
       ...(update.apiKey === undefined ? {} : { apiKeyEnc: update.apiKey ? sealSecret(update.apiKey) : null }),
     };
-    db.insert(userSettings)
-      .values({ userId, ...values })
-      .onConflictDoUpdate({ target: userSettings.userId, set: values })
-      .run();
+    await exec(
+      db
+        .insert(userSettings)
+        .values({ userId, ...values })
+        .onConflictDoUpdate({ target: userSettings.userId, set: values }),
+    );
   });
 }

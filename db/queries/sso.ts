@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { ssoIdentities, ssoProviders } from "../schema";
 import type { SsoClaimMapping } from "../tables-sso";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 export type { SsoClaimMapping, SsoWorkspaceMapping } from "../tables-sso";
 
@@ -13,21 +14,21 @@ export type SsoProviderRow = typeof ssoProviders.$inferSelect;
 /** Every admin-configured provider, by id. */
 export async function listSsoProviderRows(db: Db): Promise<SsoProviderRow[]> {
   return gated(db, async () => {
-    return db.select().from(ssoProviders).orderBy(ssoProviders.id).all();
+    return await all(db.select().from(ssoProviders).orderBy(ssoProviders.id));
   });
 }
 
 /** One admin-configured provider, or null. */
 export async function getSsoProviderRow(db: Db, id: string): Promise<SsoProviderRow | null> {
   return gated(db, async () => {
-    return db.select().from(ssoProviders).where(eq(ssoProviders.id, id)).get() ?? null;
+    return (await one(db.select().from(ssoProviders).where(eq(ssoProviders.id, id)))) ?? null;
   });
 }
 
 /** Insert a provider; false when the id is taken. */
 export async function insertSsoProvider(db: Db, row: Omit<SsoProviderRow, "createdAt" | "updatedAt">): Promise<boolean> {
   return gated(db, async () => {
-    return db.insert(ssoProviders).values(row).onConflictDoNothing().run().changes > 0;
+    return (await exec(db.insert(ssoProviders).values(row).onConflictDoNothing())) > 0;
   });
 }
 
@@ -39,11 +40,12 @@ export async function updateSsoProvider(
 ): Promise<boolean> {
   return gated(db, async () => {
     return (
-      db
-        .update(ssoProviders)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(ssoProviders.id, id))
-        .run().changes > 0
+      (await exec(
+        db
+          .update(ssoProviders)
+          .set({ ...patch, updatedAt: new Date() })
+          .where(eq(ssoProviders.id, id)),
+      )) > 0
     );
   });
 }
@@ -51,7 +53,7 @@ export async function updateSsoProvider(
 /** Delete a provider; its users keep their accounts (and their identities, should it come back). */
 export async function deleteSsoProvider(db: Db, id: string): Promise<boolean> {
   return gated(db, async () => {
-    return db.delete(ssoProviders).where(eq(ssoProviders.id, id)).run().changes > 0;
+    return (await exec(db.delete(ssoProviders).where(eq(ssoProviders.id, id)))) > 0;
   });
 }
 
@@ -59,11 +61,14 @@ export async function deleteSsoProvider(db: Db, id: string): Promise<boolean> {
 export async function getSsoIdentityUser(db: Db, providerId: string, subject: string): Promise<string | null> {
   return gated(db, async () => {
     return (
-      db
-        .select({ userId: ssoIdentities.userId })
-        .from(ssoIdentities)
-        .where(and(eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.subject, subject)))
-        .get()?.userId ?? null
+      (
+        await one(
+          db
+            .select({ userId: ssoIdentities.userId })
+            .from(ssoIdentities)
+            .where(and(eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.subject, subject))),
+        )
+      )?.userId ?? null
     );
   });
 }
@@ -75,25 +80,29 @@ export async function saveSsoIdentity(
   now = new Date(),
 ): Promise<void> {
   return gated(db, async () => {
-    db.insert(ssoIdentities)
-      .values({ ...input, lastSignInAt: now })
-      .onConflictDoUpdate({
-        target: [ssoIdentities.providerId, ssoIdentities.subject],
-        set: { userId: input.userId, groups: input.groups, lastSignInAt: now },
-      })
-      .run();
+    await exec(
+      db
+        .insert(ssoIdentities)
+        .values({ ...input, lastSignInAt: now })
+        .onConflictDoUpdate({
+          target: [ssoIdentities.providerId, ssoIdentities.subject],
+          set: { userId: input.userId, groups: input.groups, lastSignInAt: now },
+        }),
+    );
   });
 }
 
 /** A user's identities, latest sign-in first. */
 export async function listSsoIdentitiesOfUser(db: Db, userId: string) {
   return gated(db, async () => {
-    return db
-      .select({ providerId: ssoIdentities.providerId, groups: ssoIdentities.groups, lastSignInAt: ssoIdentities.lastSignInAt })
-      .from(ssoIdentities)
-      .where(eq(ssoIdentities.userId, userId))
-      .all()
-      .sort((a, b) => b.lastSignInAt.getTime() - a.lastSignInAt.getTime());
+    return (
+      await all(
+        db
+          .select({ providerId: ssoIdentities.providerId, groups: ssoIdentities.groups, lastSignInAt: ssoIdentities.lastSignInAt })
+          .from(ssoIdentities)
+          .where(eq(ssoIdentities.userId, userId)),
+      )
+    ).sort((a, b) => b.lastSignInAt.getTime() - a.lastSignInAt.getTime());
   });
 }
 
@@ -102,11 +111,12 @@ export async function ssoProvidersByUser(db: Db, userIds: string[]): Promise<Map
   return gated(db, async () => {
     const found = new Map<string, string[]>();
     if (!userIds.length) return found;
-    const rows = db
-      .select({ userId: ssoIdentities.userId, providerId: ssoIdentities.providerId })
-      .from(ssoIdentities)
-      .where(inArray(ssoIdentities.userId, userIds))
-      .all();
+    const rows = await all(
+      db
+        .select({ userId: ssoIdentities.userId, providerId: ssoIdentities.providerId })
+        .from(ssoIdentities)
+        .where(inArray(ssoIdentities.userId, userIds)),
+    );
     for (const row of rows) found.set(row.userId, [...(found.get(row.userId) ?? []), row.providerId]);
     return found;
   });

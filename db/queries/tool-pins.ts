@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { bumpGeneration } from "../generation";
 import { toolPins } from "../schema";
 import { gated } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** `pinned`: the listing matches what a person approved; `new`/`changed`: held until reviewed. */
 export type PinState = "pinned" | "new" | "changed";
@@ -24,18 +25,19 @@ export interface ToolPinRecord {
 /** Every pin of one server. */
 export async function listToolPinsByServer(db: Db, serverId: string): Promise<ToolPinRecord[]> {
   return gated(db, async () => {
-    return db.select().from(toolPins).where(eq(toolPins.serverId, serverId)).all() as ToolPinRecord[];
+    return (await all(db.select().from(toolPins).where(eq(toolPins.serverId, serverId)))) as ToolPinRecord[];
   });
 }
 
 /** One pin, or null. */
 export async function getToolPin(db: Db, ref: { serverId: string; toolName: string }): Promise<ToolPinRecord | null> {
   return gated(db, async () => {
-    const row = db
-      .select()
-      .from(toolPins)
-      .where(and(eq(toolPins.serverId, ref.serverId), eq(toolPins.toolName, ref.toolName)))
-      .get();
+    const row = await one(
+      db
+        .select()
+        .from(toolPins)
+        .where(and(eq(toolPins.serverId, ref.serverId), eq(toolPins.toolName, ref.toolName))),
+    );
     return (row as ToolPinRecord | undefined) ?? null;
   });
 }
@@ -44,10 +46,12 @@ export async function getToolPin(db: Db, ref: { serverId: string; toolName: stri
 export async function saveToolPin(db: Db, pin: Omit<ToolPinRecord, "updatedAt">): Promise<void> {
   return gated(db, async () => {
     const values = { ...pin, updatedAt: new Date() };
-    db.insert(toolPins)
-      .values(values)
-      .onConflictDoUpdate({ target: [toolPins.serverId, toolPins.toolName], set: values })
-      .run();
+    await exec(
+      db
+        .insert(toolPins)
+        .values(values)
+        .onConflictDoUpdate({ target: [toolPins.serverId, toolPins.toolName], set: values }),
+    );
     bumpGeneration();
   });
 }

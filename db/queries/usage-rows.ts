@@ -6,9 +6,10 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
-import { type Db, onBeforeClose } from "../client";
+import { type Db, isSqliteHandle, onBeforeClose, type PostgresDb, type SqliteDb } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
 import { connectionBusy, gated } from "../transaction";
+import { exec, one } from "../exec";
 
 /** One model request's row, priced already (`costMicros`). */
 export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
@@ -72,30 +73,78 @@ export async function flushUsage(db: Db): Promise<void> {
   return gated(db, async () => writeWaiting(db, false));
 }
 
-// Synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit handler
-// never finishes). While another chain's transaction holds the connection, the timer's batch waits
-// for the next window instead of joining (and sharing the fate of) that transaction; at exit and
-// close nothing else will run. As the audit batch does (audit.ts).
-function writeWaiting(db: Db, exiting: boolean): void {
+// Postgres batches under way per handle: a flush (or the close) waits for them, as it would for the
+// synchronous SQLite write.
+const writing = () => singleton("db.usageWriting", () => new Map<Db, Set<Promise<void>>>());
+
+function settled(db: Db): Promise<void> | undefined {
+  const under = writing().get(db);
+  return under?.size ? Promise.all(under).then(() => undefined) : undefined;
+}
+
+// SQLite: synchronous (better-sqlite3), so the exit handler and closeDb complete it (an async exit
+// handler never finishes). While another chain's transaction holds the connection, the timer's batch
+// waits for the next window instead of joining (and sharing the fate of) that transaction; at exit
+// and close nothing else will run. Postgres: one transaction on a pooled connection, awaited by
+// whoever needs it written (the returned promise). As the audit batch does (audit.ts).
+function writeWaiting(db: Db, exiting: boolean): void | Promise<void> {
   const queues = waiting();
   const queue = queues.get(db);
-  if (!queue) return;
+  if (!queue) return settled(db);
   if (!exiting && connectionBusy(db)) {
-    setTimeout(() => writeWaiting(db, false), USAGE_BATCH_MS).unref();
+    setTimeout(() => void writeWaiting(db, false), USAGE_BATCH_MS).unref();
     return;
   }
   queues.delete(db);
+  if (!isSqliteHandle(db)) {
+    const batches = writing().get(db) ?? new Set<Promise<void>>();
+    writing().set(db, batches);
+    const batch = writeBatchAsync(db, queue).finally(() => batches.delete(batch));
+    batches.add(batch);
+    return settled(db);
+  }
   try {
     const { model, mcp } = preparedInserts(db);
     // One connection: the prepared statements run inside this transaction.
-    db.transaction((tx) => {
+    (db as SqliteDb).transaction((tx) => {
       for (const row of queue.model) model.run(row);
       for (const row of queue.mcp) mcp.run(row);
-      addToSums(tx as unknown as Db, queue);
+      // exec runs a SQLite builder at once: the upserts are part of this synchronous transaction.
+      for (const upsert of sumUpserts(tx as unknown as Db, queue)) void exec(upsert);
     });
   } catch (error) {
-    // Usage is bookkeeping: a failed batch is reported, never thrown into the call that recorded it.
-    console.error(`usage rows could not be written (${queue.model.length + queue.mcp.length} lost): ${String(error)}`);
+    reportLost(queue, error);
+  }
+}
+
+// Usage is bookkeeping: a failed batch is reported, never thrown into the call that recorded it.
+function reportLost(queue: Waiting, error: unknown): void {
+  console.error(`usage rows could not be written (${queue.model.length + queue.mcp.length} lost): ${String(error)}`);
+}
+
+// Rows per multi-row insert on Postgres: 14 columns a row stays far below its 65,535 parameters.
+const POSTGRES_ROWS_PER_INSERT = 500;
+
+/**
+ * The Postgres batch: the rows in multi-row inserts and the sums' upserts, in one transaction of the
+ * driver's own (not the transaction port: the timer that starts it runs in the async context of the
+ * request that queued the first row, which may have been inside a transaction of its own). At READ
+ * COMMITTED an upsert adds to the row another replica wrote meanwhile; the upserts go in key order,
+ * so two replicas' batches take their row locks in the same order and cannot deadlock.
+ */
+async function writeBatchAsync(db: Db, queue: Waiting): Promise<void> {
+  try {
+    await (db as unknown as PostgresDb).transaction(async (pgTx) => {
+      // The tables are typed by their SQLite definitions; on Postgres the schema module hands out their twins.
+      const tx = pgTx as unknown as Db;
+      for (let i = 0; i < queue.model.length; i += POSTGRES_ROWS_PER_INSERT)
+        await tx.insert(usageModelRequests).values(queue.model.slice(i, i + POSTGRES_ROWS_PER_INSERT));
+      for (let i = 0; i < queue.mcp.length; i += POSTGRES_ROWS_PER_INSERT)
+        await tx.insert(usageMcpRequests).values(queue.mcp.slice(i, i + POSTGRES_ROWS_PER_INSERT));
+      for (const upsert of sumUpserts(tx, queue)) await exec(upsert);
+    });
+  } catch (error) {
+    reportLost(queue, error);
   }
 }
 
@@ -164,9 +213,11 @@ function preparedInserts(db: Db) {
   return prepared;
 }
 
-// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously.
+// process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this
+// completes. On Postgres it cannot (an exit handler does not wait): closeDb, which the shutdown on a
+// signal awaits (lib/shutdown.ts), awaits the batch instead.
 process.once("exit", () => {
-  for (const db of [...waiting().keys()]) writeWaiting(db, true);
+  for (const db of [...waiting().keys()]) void writeWaiting(db, true);
 });
 
 /** The UTC day (`YYYY-MM-DD`) of a time. */
@@ -183,8 +234,10 @@ export function latencyBucket(durationMs: number): number {
 
 type DailyRow = typeof usageDaily.$inferInsert;
 
-// One upsert per (day, user, workspace, subject) of the batch, however many rows it held.
-function addToSums(db: Db, queue: Waiting): void {
+// The batch's additions to the daily sums and latency buckets: one row per (day, user, workspace,
+// subject) however many requests the batch held, upserted 200 at a time, in key order (see
+// writeBatchAsync). Built, not run: the caller runs them in its transaction.
+function sumUpserts(db: Db, queue: Waiting) {
   const daily = new Map<string, DailyRow>();
   const add = (row: DailyRow) => {
     const key = [row.day, row.userId, row.workspaceId, row.kind, row.groupKey, row.name].join("\u0000");
@@ -242,43 +295,51 @@ function addToSums(db: Db, queue: Waiting): void {
     if (b) b.calls = (b.calls ?? 0) + 1;
     else latency.set(key, { day, workspaceId: r.workspaceId, serverId: r.serverId, bucketMs, calls: 1 });
   }
-  const rows = [...daily.values()];
+  const inKeyOrder = <T>(map: Map<string, T>) => [...map.keys()].sort().map((key) => map.get(key) as T);
+  const upserts = [];
+  const rows = inKeyOrder(daily);
   for (let i = 0; i < rows.length; i += 200) {
-    db.insert(usageDaily)
-      .values(rows.slice(i, i + 200))
-      .onConflictDoUpdate({
-        target: [usageDaily.day, usageDaily.userId, usageDaily.workspaceId, usageDaily.kind, usageDaily.groupKey, usageDaily.name],
-        set: {
-          label: sql`excluded.label`,
-          calls: sql`${usageDaily.calls} + excluded.calls`,
-          errors: sql`${usageDaily.errors} + excluded.errors`,
-          inputTokens: sql`${usageDaily.inputTokens} + excluded.input_tokens`,
-          outputTokens: sql`${usageDaily.outputTokens} + excluded.output_tokens`,
-          cachedTokens: sql`${usageDaily.cachedTokens} + excluded.cached_tokens`,
-          reasoningTokens: sql`${usageDaily.reasoningTokens} + excluded.reasoning_tokens`,
-          costMicros: sql`${usageDaily.costMicros} + excluded.cost_micros`,
-          durationMs: sql`${usageDaily.durationMs} + excluded.duration_ms`,
-        },
-      })
-      .run();
+    upserts.push(
+      db
+        .insert(usageDaily)
+        .values(rows.slice(i, i + 200))
+        .onConflictDoUpdate({
+          target: [usageDaily.day, usageDaily.userId, usageDaily.workspaceId, usageDaily.kind, usageDaily.groupKey, usageDaily.name],
+          set: {
+            label: sql`excluded.label`,
+            calls: sql`${usageDaily.calls} + excluded.calls`,
+            errors: sql`${usageDaily.errors} + excluded.errors`,
+            inputTokens: sql`${usageDaily.inputTokens} + excluded.input_tokens`,
+            outputTokens: sql`${usageDaily.outputTokens} + excluded.output_tokens`,
+            cachedTokens: sql`${usageDaily.cachedTokens} + excluded.cached_tokens`,
+            reasoningTokens: sql`${usageDaily.reasoningTokens} + excluded.reasoning_tokens`,
+            costMicros: sql`${usageDaily.costMicros} + excluded.cost_micros`,
+            durationMs: sql`${usageDaily.durationMs} + excluded.duration_ms`,
+          },
+        }),
+    );
   }
-  const buckets = [...latency.values()];
+  const buckets = inKeyOrder(latency);
   for (let i = 0; i < buckets.length; i += 200) {
-    db.insert(usageLatency)
-      .values(buckets.slice(i, i + 200))
-      .onConflictDoUpdate({
-        target: [usageLatency.day, usageLatency.workspaceId, usageLatency.serverId, usageLatency.bucketMs],
-        set: { calls: sql`${usageLatency.calls} + excluded.calls` },
-      })
-      .run();
+    upserts.push(
+      db
+        .insert(usageLatency)
+        .values(buckets.slice(i, i + 200))
+        .onConflictDoUpdate({
+          target: [usageLatency.day, usageLatency.workspaceId, usageLatency.serverId, usageLatency.bucketMs],
+          set: { calls: sql`${usageLatency.calls} + excluded.calls` },
+        }),
+    );
   }
+  return upserts;
 }
 
 /** The workspace a server belongs to (usage rows of MCP requests carry it), or null for an unknown id. */
 export async function workspaceOfServer(db: Db, serverId: string): Promise<string | null> {
   return gated(db, async () => {
     return (
-      db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId)).get()?.workspaceId ?? null
+      (await one(db.select({ workspaceId: mcpServers.workspaceId }).from(mcpServers).where(eq(mcpServers.id, serverId))))?.workspaceId ??
+      null
     );
   });
 }

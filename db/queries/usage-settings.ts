@@ -6,6 +6,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageBudgets, usagePrices } from "../schema";
 import { gated } from "../transaction";
+import { all, exec } from "../exec";
 
 /** The instance's price scope. */
 export const INSTANCE_SCOPE = "*";
@@ -18,13 +19,14 @@ export type BudgetRecord = typeof usageBudgets.$inferSelect;
 /** The stored price of (provider, model) in the workspace's table, else the instance's, else undefined. */
 export async function findPrice(db: Db, workspaceId: string, provider: string, model: string): Promise<PriceRecord | undefined> {
   return gated(db, async () => {
-    const rows = db
-      .select()
-      .from(usagePrices)
-      .where(
-        and(inArray(usagePrices.scope, [workspaceId, INSTANCE_SCOPE]), eq(usagePrices.provider, provider), eq(usagePrices.model, model)),
-      )
-      .all();
+    const rows = await all(
+      db
+        .select()
+        .from(usagePrices)
+        .where(
+          and(inArray(usagePrices.scope, [workspaceId, INSTANCE_SCOPE]), eq(usagePrices.provider, provider), eq(usagePrices.model, model)),
+        ),
+    );
     return rows.find((r) => r.scope === workspaceId) ?? rows.find((r) => r.scope === INSTANCE_SCOPE);
   });
 }
@@ -32,7 +34,7 @@ export async function findPrice(db: Db, workspaceId: string, provider: string, m
 /** The stored prices of one scope. */
 export async function listPrices(db: Db, scope: string): Promise<PriceRecord[]> {
   return gated(db, async () => {
-    return db.select().from(usagePrices).where(eq(usagePrices.scope, scope)).orderBy(usagePrices.provider, usagePrices.model).all();
+    return await all(db.select().from(usagePrices).where(eq(usagePrices.scope, scope)).orderBy(usagePrices.provider, usagePrices.model));
   });
 }
 
@@ -40,49 +42,55 @@ export async function listPrices(db: Db, scope: string): Promise<PriceRecord[]> 
 export async function upsertPrice(db: Db, row: Omit<PriceRecord, "updatedAt">): Promise<void> {
   return gated(db, async () => {
     const values = { ...row, updatedAt: new Date() };
-    db.insert(usagePrices)
-      .values(values)
-      .onConflictDoUpdate({ target: [usagePrices.scope, usagePrices.provider, usagePrices.model], set: values })
-      .run();
+    await exec(
+      db
+        .insert(usagePrices)
+        .values(values)
+        .onConflictDoUpdate({ target: [usagePrices.scope, usagePrices.provider, usagePrices.model], set: values }),
+    );
   });
 }
 
 /** Remove one price (the default applies again); true when there was one. */
 export async function deletePrice(db: Db, key: { scope: string; provider: string; model: string }): Promise<boolean> {
   return gated(db, async () => {
-    const result = db
-      .delete(usagePrices)
-      .where(and(eq(usagePrices.scope, key.scope), eq(usagePrices.provider, key.provider), eq(usagePrices.model, key.model)))
-      .run();
-    return result.changes > 0;
+    const removed = await exec(
+      db
+        .delete(usagePrices)
+        .where(and(eq(usagePrices.scope, key.scope), eq(usagePrices.provider, key.provider), eq(usagePrices.model, key.model))),
+    );
+    return removed > 0;
   });
 }
 
 /** The budgets that can apply to `userId` in `workspaceId`: theirs, the instance default, the workspace's. */
 export async function budgetsFor(db: Db, userId: string, workspaceId: string): Promise<BudgetRecord[]> {
   return gated(db, async () => {
-    return db
-      .select()
-      .from(usageBudgets)
-      .where(inArray(usageBudgets.targetId, [userId, workspaceId, INSTANCE_SCOPE]))
-      .all()
-      .filter(
-        (b) =>
-          (b.scope === "user" && b.targetId === userId) ||
-          (b.scope === "workspace" && b.targetId === workspaceId) ||
-          (b.scope === "instance" && b.targetId === INSTANCE_SCOPE),
-      );
+    return (
+      await all(
+        db
+          .select()
+          .from(usageBudgets)
+          .where(inArray(usageBudgets.targetId, [userId, workspaceId, INSTANCE_SCOPE])),
+      )
+    ).filter(
+      (b) =>
+        (b.scope === "user" && b.targetId === userId) ||
+        (b.scope === "workspace" && b.targetId === workspaceId) ||
+        (b.scope === "instance" && b.targetId === INSTANCE_SCOPE),
+    );
   });
 }
 
 /** Every budget of one scope kind (all of them when `scope` is omitted). */
 export async function listBudgets(db: Db, scope?: BudgetRecord["scope"]): Promise<BudgetRecord[]> {
   return gated(db, async () => {
-    return db
-      .select()
-      .from(usageBudgets)
-      .where(scope ? eq(usageBudgets.scope, scope) : undefined)
-      .all();
+    return await all(
+      db
+        .select()
+        .from(usageBudgets)
+        .where(scope ? eq(usageBudgets.scope, scope) : undefined),
+    );
   });
 }
 
@@ -90,21 +98,18 @@ export async function listBudgets(db: Db, scope?: BudgetRecord["scope"]): Promis
 export async function upsertBudget(db: Db, row: Omit<BudgetRecord, "updatedAt">): Promise<void> {
   return gated(db, async () => {
     const values = { ...row, updatedAt: new Date() };
-    db.insert(usageBudgets)
-      .values(values)
-      .onConflictDoUpdate({ target: [usageBudgets.scope, usageBudgets.targetId], set: values })
-      .run();
+    await exec(
+      db
+        .insert(usageBudgets)
+        .values(values)
+        .onConflictDoUpdate({ target: [usageBudgets.scope, usageBudgets.targetId], set: values }),
+    );
   });
 }
 
 /** Remove one budget; true when there was one. */
 export async function deleteBudget(db: Db, key: { scope: BudgetRecord["scope"]; targetId: string }): Promise<boolean> {
   return gated(db, async () => {
-    return (
-      db
-        .delete(usageBudgets)
-        .where(and(eq(usageBudgets.scope, key.scope), eq(usageBudgets.targetId, key.targetId)))
-        .run().changes > 0
-    );
+    return (await exec(db.delete(usageBudgets).where(and(eq(usageBudgets.scope, key.scope), eq(usageBudgets.targetId, key.targetId))))) > 0;
   });
 }

@@ -1,10 +1,11 @@
 /** Users and their personal workspace. */
-import { and, asc, count, eq, isNull, like, or } from "drizzle-orm";
+import { and, asc, count, eq, isNull, like, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../ids";
 import { memberships, users, workspaces } from "../schema";
 import { bumpGeneration } from "../generation";
 import { gated, withTransaction } from "../transaction";
+import { all, exec, one } from "../exec";
 
 /** A user as the app sees it (never the password hash). */
 export interface UserRecord {
@@ -31,15 +32,13 @@ export async function createUserWithWorkspace(
   bumpGeneration();
   return await withTransaction(db, async (tx) => {
     const email = normaliseEmail(input.email);
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) return null;
-    const isFirst = (tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
+    if (await one(tx.select({ id: users.id }).from(users).where(eq(users.email, email)))) return null;
+    const isFirst = ((await one(tx.select({ n: count() }).from(users)))?.n ?? 0) === 0;
     const user = { id: newId(), email, name: input.name.trim(), passwordHash: input.passwordHash, isAdmin: isFirst };
-    tx.insert(users).values(user).run();
+    await exec(tx.insert(users).values(user));
     const workspaceId = newId();
-    tx.insert(workspaces)
-      .values({ id: workspaceId, name: `${user.name}'s workspace`, personalOwnerId: user.id })
-      .run();
-    tx.insert(memberships).values({ workspaceId, userId: user.id, role: "owner" }).run();
+    await exec(tx.insert(workspaces).values({ id: workspaceId, name: `${user.name}'s workspace`, personalOwnerId: user.id }));
+    await exec(tx.insert(memberships).values({ workspaceId, userId: user.id, role: "owner" }));
     return { id: user.id, email, name: user.name, isAdmin: isFirst };
   });
 }
@@ -48,11 +47,12 @@ export async function createUserWithWorkspace(
 export async function getUserWithPasswordByEmail(db: Db, email: string) {
   return gated(db, async () => {
     return (
-      db
-        .select()
-        .from(users)
-        .where(eq(users.email, normaliseEmail(email)))
-        .get() ?? null
+      (await one(
+        db
+          .select()
+          .from(users)
+          .where(eq(users.email, normaliseEmail(email))),
+      )) ?? null
     );
   });
 }
@@ -60,11 +60,12 @@ export async function getUserWithPasswordByEmail(db: Db, email: string) {
 /** Find a user by id; a disabled account counts as not found (it is signed out everywhere). */
 export async function getUserById(db: Db, id: string): Promise<UserRecord | null> {
   return gated(db, async () => {
-    const row = db
-      .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin, disabledAt: users.disabledAt })
-      .from(users)
-      .where(eq(users.id, id))
-      .get();
+    const row = await one(
+      db
+        .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin, disabledAt: users.disabledAt })
+        .from(users)
+        .where(eq(users.id, id)),
+    );
     if (!row || row.disabledAt) return null;
     return { id: row.id, email: row.email, name: row.name, isAdmin: row.isAdmin };
   });
@@ -74,11 +75,14 @@ export async function getUserById(db: Db, id: string): Promise<UserRecord | null
 export async function getUserIdByEmail(db: Db, email: string): Promise<string | null> {
   return gated(db, async () => {
     return (
-      db
-        .select({ id: users.id })
-        .from(users)
-        .where(eq(users.email, normaliseEmail(email)))
-        .get()?.id ?? null
+      (
+        await one(
+          db
+            .select({ id: users.id })
+            .from(users)
+            .where(eq(users.email, normaliseEmail(email))),
+        )
+      )?.id ?? null
     );
   });
 }
@@ -86,21 +90,23 @@ export async function getUserIdByEmail(db: Db, email: string): Promise<string | 
 /** Users for instance administration, optionally filtered by a substring of name or email. */
 export async function listUsers(db: Db, search?: string) {
   return gated(db, async () => {
-    const pattern = search ? `%${search.replace(/[%_\\]/g, "")}%` : undefined;
-    return db
-      .select({
-        id: users.id,
-        email: users.email,
-        name: users.name,
-        isAdmin: users.isAdmin,
-        disabledAt: users.disabledAt,
-        createdAt: users.createdAt,
-      })
-      .from(users)
-      .where(pattern ? or(like(users.email, pattern), like(users.name, pattern)) : undefined)
-      .orderBy(asc(users.email))
-      .limit(500)
-      .all();
+    // Lower-cased on both sides: SQLite's like ignores ASCII case, Postgres's does not.
+    const pattern = search ? `%${search.replace(/[%_\\]/g, "").toLowerCase()}%` : undefined;
+    return await all(
+      db
+        .select({
+          id: users.id,
+          email: users.email,
+          name: users.name,
+          isAdmin: users.isAdmin,
+          disabledAt: users.disabledAt,
+          createdAt: users.createdAt,
+        })
+        .from(users)
+        .where(pattern ? or(like(sql`lower(${users.email})`, pattern), like(sql`lower(${users.name})`, pattern)) : undefined)
+        .orderBy(asc(users.email))
+        .limit(500),
+    );
   });
 }
 
@@ -108,7 +114,7 @@ export async function listUsers(db: Db, search?: string) {
 export async function setUserAdmin(db: Db, id: string, isAdmin: boolean): Promise<boolean> {
   return gated(db, async () => {
     bumpGeneration();
-    return db.update(users).set({ isAdmin }).where(eq(users.id, id)).run().changes > 0;
+    return (await exec(db.update(users).set({ isAdmin }).where(eq(users.id, id)))) > 0;
   });
 }
 
@@ -116,7 +122,7 @@ export async function setUserAdmin(db: Db, id: string, isAdmin: boolean): Promis
 export async function setUserDisabled(db: Db, id: string, disabledAt: Date | null): Promise<boolean> {
   return gated(db, async () => {
     bumpGeneration();
-    return db.update(users).set({ disabledAt }).where(eq(users.id, id)).run().changes > 0;
+    return (await exec(db.update(users).set({ disabledAt }).where(eq(users.id, id)))) > 0;
   });
 }
 
@@ -124,11 +130,14 @@ export async function setUserDisabled(db: Db, id: string, disabledAt: Date | nul
 export async function countActiveAdmins(db: Db): Promise<number> {
   return gated(db, async () => {
     return (
-      db
-        .select({ n: count() })
-        .from(users)
-        .where(and(eq(users.isAdmin, true), isNull(users.disabledAt)))
-        .get()?.n ?? 0
+      (
+        await one(
+          db
+            .select({ n: count() })
+            .from(users)
+            .where(and(eq(users.isAdmin, true), isNull(users.disabledAt))),
+        )
+      )?.n ?? 0
     );
   });
 }
@@ -137,27 +146,27 @@ export async function countActiveAdmins(db: Db): Promise<number> {
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   return gated(db, async () => {
     bumpGeneration();
-    return db.delete(users).where(eq(users.id, id)).run().changes > 0;
+    return (await exec(db.delete(users).where(eq(users.id, id)))) > 0;
   });
 }
 
 /** Whether any account exists yet. */
 export async function hasAnyUser(db: Db): Promise<boolean> {
   return gated(db, async () => {
-    return !!db.select({ id: users.id }).from(users).limit(1).get();
+    return !!(await one(db.select({ id: users.id }).from(users).limit(1)));
   });
 }
 
 /** A user's password hash by id (password change), or null. */
 export async function getPasswordHashById(db: Db, id: string): Promise<string | null> {
   return gated(db, async () => {
-    return db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id)).get()?.hash ?? null;
+    return (await one(db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id))))?.hash ?? null;
   });
 }
 
 /** Replace a user's password hash. */
 export async function updatePasswordHash(db: Db, id: string, passwordHash: string): Promise<void> {
   return gated(db, async () => {
-    db.update(users).set({ passwordHash }).where(eq(users.id, id)).run();
+    await exec(db.update(users).set({ passwordHash }).where(eq(users.id, id)));
   });
 }

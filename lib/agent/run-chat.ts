@@ -93,7 +93,7 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
   };
   const notices = leftOut(pool, user.id, servers);
   // Over the workspace's threshold the model starts with a short list plus search_tools (docs/tool-search.md).
-  const search = ToolSearchRun.plan({ offered, settings: getToolSearchSettings(db, user.workspaceId), messages });
+  const search = ToolSearchRun.plan({ offered, settings: await getToolSearchSettings(db, user.workspaceId), messages });
   const last = messages.at(-1);
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
   const responseId = last?.role === "assistant" ? last.id : newId();

@@ -2,11 +2,10 @@
  * A workspace's tool-search settings (docs/tool-search.md): the threshold that turns search on, the
  * token budget, and the tools always given to the model. Members read them; owners/admins change them.
  */
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
-import { workspaceSettings } from "../../db/schema";
+import { getToolSearchRow, saveToolSearchRow } from "../../db/queries/workspace-settings";
 import { DEFAULT_TOOL_SEARCH, PROVIDER_TOOL_LIMIT, type ToolSearchSettings } from "./tool-search";
 import type { WorkspaceActor } from "../domain/workspace";
 
@@ -22,17 +21,9 @@ export const toolSearchSettingsSchema = z.object({
 });
 
 /** The workspace's settings, with the default for each unset field (defaults for no workspace). */
-export function getToolSearchSettings(db: Db, workspaceId: string | undefined | null): ToolSearchSettings {
+export async function getToolSearchSettings(db: Db, workspaceId: string | undefined | null): Promise<ToolSearchSettings> {
   if (!workspaceId) return DEFAULT_TOOL_SEARCH;
-  const row = db
-    .select({
-      threshold: workspaceSettings.toolSearchThreshold,
-      maxTokens: workspaceSettings.toolSearchMaxTokens,
-      alwaysLoaded: workspaceSettings.alwaysLoadedTools,
-    })
-    .from(workspaceSettings)
-    .where(eq(workspaceSettings.workspaceId, workspaceId))
-    .get();
+  const row = await getToolSearchRow(db, workspaceId);
   return {
     threshold: row?.threshold ?? DEFAULT_TOOL_SEARCH.threshold,
     maxTokens: row?.maxTokens ?? DEFAULT_TOOL_SEARCH.maxTokens,
@@ -46,17 +37,12 @@ export async function setToolSearchSettings(
   actor: WorkspaceActor,
   input: z.infer<typeof toolSearchSettingsSchema>,
 ): Promise<ToolSearchSettings> {
-  const values = {
-    toolSearchThreshold: input.threshold,
-    toolSearchMaxTokens: input.maxTokens,
-    alwaysLoadedTools: input.alwaysLoaded,
+  await saveToolSearchRow(db, actor.workspaceId, {
+    threshold: input.threshold,
+    maxTokens: input.maxTokens,
+    alwaysLoaded: input.alwaysLoaded,
     updatedBy: actor.id,
-    updatedAt: new Date(),
-  };
-  db.insert(workspaceSettings)
-    .values({ workspaceId: actor.workspaceId, ...values })
-    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
-    .run();
+  });
   await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
@@ -64,5 +50,5 @@ export async function setToolSearchSettings(
     target: actor.workspaceId,
     detail: { threshold: input.threshold, maxTokens: input.maxTokens, alwaysLoaded: input.alwaysLoaded.length },
   });
-  return getToolSearchSettings(db, actor.workspaceId);
+  return await getToolSearchSettings(db, actor.workspaceId);
 }

@@ -10,6 +10,7 @@ import { createUserWithWorkspace, hasAnyUser, type UserRecord } from "../../db/q
 import { registrationOpen } from "../env";
 import { AppError } from "../errors";
 import { unauthenticatedHashGate } from "../security/hash-gate";
+import { singleton } from "../singleton";
 import { hashPassword, passwordRefusal } from "../security/password";
 import { consumeSetupCode } from "./setup-code";
 import { assertPasswordAllowed } from "./sso/sso-only";
@@ -37,6 +38,21 @@ export interface RegisterOptions {
   address?: string;
 }
 
+// The first registration under way in this process (it took the setup code), for a racing one to
+// wait for; process-wide because the server bundles may hold several copies of this module.
+const firstRegistration = () => singleton("auth.firstRegistration", () => ({ settled: Promise.resolve() as Promise<unknown> }));
+
+function noteFirstRegistration(work: Promise<unknown>): void {
+  firstRegistration().settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+function firstRegistrationDone(): Promise<unknown> {
+  return firstRegistration().settled;
+}
+
 /**
  * Register a user; throws AppError with the field at fault. Returns null when the email is taken
  * and the caller is not an administrator (who may know which accounts exist).
@@ -61,13 +77,30 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   // Two racing first registrations cannot both pass with one code: using it reads and removes its
   // file synchronously, so only one finds it; and the insert decides who is the administrator in its
   // own transaction (the first account in the table), whatever interleaved before it.
-  const fresh = !(await hasAnyUser(db));
-  if (fresh && !consumeSetupCode(setupCode)) {
-    throw new AppError("auth.setup_code", "This instance has no account yet: enter the setup code printed in the server log.", "setupCode");
+  let fresh = !(await hasAnyUser(db));
+  let tookCode = false;
+  if (fresh) {
+    tookCode = consumeSetupCode(setupCode);
+    // The code may be gone because a first registration of this process took it and is still
+    // writing its account (on Postgres its insert commits a few round trips later): once it is done
+    // the instance has an account, and this one is an ordinary registration.
+    if (!tookCode) {
+      await firstRegistrationDone();
+      fresh = !(await hasAnyUser(db));
+    }
+    if (fresh && !tookCode) {
+      throw new AppError(
+        "auth.setup_code",
+        "This instance has no account yet: enter the setup code printed in the server log.",
+        "setupCode",
+      );
+    }
   }
   // Checked again: another first registration may have finished while this one was hashing.
   if (!fresh && !registrationOpen() && !options.byAdmin) throw closedError();
-  const user = await createUserWithWorkspace(db, { ...input, passwordHash });
+  const creating = createUserWithWorkspace(db, { ...input, passwordHash });
+  if (tookCode) noteFirstRegistration(creating);
+  const user = await creating;
   if (!user) {
     if (options.byAdmin) throw new AppError("auth.email_taken", "An account with this email already exists.", "email");
     return null;

@@ -81,7 +81,7 @@ export async function addFromEntry(
   return {
     input: newServerSchema.parse({ name: body.name, config, ...(memberKeys.length ? { memberKeys } : {}) }),
     catalog: { entryId: entry.id, version: version.version },
-    membersMay: config.url !== undefined && membersAddFromCatalog(db, caller.workspaceId),
+    membersMay: config.url !== undefined && (await membersAddFromCatalog(db, caller.workspaceId)),
   };
 }
 

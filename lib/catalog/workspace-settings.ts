@@ -3,12 +3,11 @@
  * and admins, may add remote servers from the catalog. Off by default; stdio entries stay for
  * instance administrators whatever it says. Members read it; owners and admins change it.
  */
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
+import { getCatalogMembersAdd, saveCatalogMembersAdd } from "../../db/queries/workspace-settings";
 import { getMembershipRole } from "../../db/queries/workspaces";
-import { workspaceSettings } from "../../db/schema";
 import { AppError } from "../errors";
 
 /** Body of `PUT /api/settings/catalog`. */
@@ -21,19 +20,14 @@ export interface CatalogSettingsActor {
 }
 
 /** Whether members may add remote catalog entries in this workspace (false when never set). */
-export function membersAddFromCatalog(db: Db, workspaceId: string): boolean {
-  const row = db
-    .select({ on: workspaceSettings.catalogMembersAdd })
-    .from(workspaceSettings)
-    .where(eq(workspaceSettings.workspaceId, workspaceId))
-    .get();
-  return row?.on === true;
+export async function membersAddFromCatalog(db: Db, workspaceId: string): Promise<boolean> {
+  return getCatalogMembersAdd(db, workspaceId);
 }
 
 /** The setting, and whether the caller may change it (owners and admins). */
 export async function catalogSettingsView(db: Db, actor: CatalogSettingsActor) {
   const role = await getMembershipRole(db, actor.workspaceId, actor.id);
-  return { membersAddRemote: membersAddFromCatalog(db, actor.workspaceId), canChange: role === "owner" || role === "admin" };
+  return { membersAddRemote: await membersAddFromCatalog(db, actor.workspaceId), canChange: role === "owner" || role === "admin" };
 }
 
 /** Turn it on or off (owners and admins, checked here on the membership); audited as `workspace.catalog_members`. */
@@ -41,11 +35,7 @@ export async function setCatalogSettings(db: Db, actor: CatalogSettingsActor, in
   const role = await getMembershipRole(db, actor.workspaceId, actor.id);
   if (role !== "owner" && role !== "admin")
     throw new AppError("auth.forbidden", "Only workspace owners and admins can change who adds servers from the catalog.");
-  const values = { catalogMembersAdd: input.membersAddRemote, updatedBy: actor.id, updatedAt: new Date() };
-  db.insert(workspaceSettings)
-    .values({ workspaceId: actor.workspaceId, ...values })
-    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
-    .run();
+  await saveCatalogMembersAdd(db, actor.workspaceId, input.membersAddRemote, actor.id);
   await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,

@@ -10,13 +10,17 @@ export interface AccessEffects {
   closeConnections(userId: string | null, serverIds?: string[]): Promise<void>;
   /** Delete the user's own tokens for these servers, revoking them where the server supports it. */
   forgetTokens(userId: string, servers: ServerDefinition[]): Promise<void>;
-  /** Stop the user's running chat turns in the workspace (every user's when `userId` is null, every workspace's when `workspaceId` is null). */
-  stopTurns(userId: string | null, workspaceId: string | null): void;
+  /**
+   * Stop the user's running chat turns in the workspace (every user's when `userId` is null, every
+   * workspace's when `workspaceId` is null), and deny their open approvals there: awaited, so the
+   * caller answers once nothing of theirs waits any more.
+   */
+  stopTurns(userId: string | null, workspaceId: string | null): Promise<void>;
 }
 
 /** Effects that do nothing: for callers with no live engine (the command line, some tests). */
 export const NO_EFFECTS: AccessEffects = {
   closeConnections: async () => {},
   forgetTokens: async () => {},
-  stopTurns: () => {},
+  stopTurns: async () => {},
 };

@@ -2,12 +2,10 @@
  * A workspace's default model (provider, model, base URL, encrypted key), set by owners/admins and
  * used by members who have not chosen their own. The key is only ever returned masked.
  */
-import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import { openSecret, sealSecret } from "../../db/secrets";
 import { recordAudit } from "../../db/queries/audit";
-import { workspaceSettings } from "../../db/schema";
+import { getWorkspaceModelChoice, saveWorkspaceModel } from "../../db/queries/workspace-settings";
 import type { UserModelChoice } from "./model-config";
 import { maskKey } from "./model-config";
 import type { modelSettingsSchema } from "./settings-service";
@@ -15,20 +13,13 @@ import { validateModelChoice } from "./settings-service";
 import type { WorkspaceActor } from "../domain/workspace";
 
 /** The workspace's default model choice (key decrypted, server-side only), or null. */
-export function workspaceModelChoice(db: Db, workspaceId: string): UserModelChoice | null {
-  const row = db.select().from(workspaceSettings).where(eq(workspaceSettings.workspaceId, workspaceId)).get();
-  if (!row?.provider || !row.model) return null;
-  return {
-    provider: row.provider,
-    model: row.model,
-    baseUrl: row.baseUrl,
-    apiKey: row.apiKeyEnc ? openSecret(row.apiKeyEnc) : null,
-  };
+export async function workspaceModelChoice(db: Db, workspaceId: string): Promise<UserModelChoice | null> {
+  return await getWorkspaceModelChoice(db, workspaceId);
 }
 
 /** The default model as members see it (key masked). */
-export function workspaceModelView(db: Db, workspaceId: string) {
-  const choice = workspaceModelChoice(db, workspaceId);
+export async function workspaceModelView(db: Db, workspaceId: string) {
+  const choice = await workspaceModelChoice(db, workspaceId);
   return {
     provider: choice?.provider ?? null,
     model: choice?.model ?? null,
@@ -41,18 +32,13 @@ export function workspaceModelView(db: Db, workspaceId: string) {
 export async function setWorkspaceModel(db: Db, actor: WorkspaceActor, input: z.infer<typeof modelSettingsSchema>) {
   validateModelChoice(input);
   const apiKey = input.clearApiKey ? null : input.apiKey?.trim() ? input.apiKey.trim() : undefined;
-  const values = {
+  await saveWorkspaceModel(db, actor.workspaceId, {
     provider: input.provider,
     model: input.model,
     baseUrl: input.baseUrl,
+    apiKey,
     updatedBy: actor.id,
-    updatedAt: new Date(),
-    ...(apiKey === undefined ? {} : { apiKeyEnc: apiKey ? sealSecret(apiKey) : null }),
-  };
-  db.insert(workspaceSettings)
-    .values({ workspaceId: actor.workspaceId, ...values })
-    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values })
-    .run();
+  });
   await recordAudit(db, {
     actorId: actor.id,
     workspaceId: actor.workspaceId,
@@ -60,5 +46,5 @@ export async function setWorkspaceModel(db: Db, actor: WorkspaceActor, input: z.
     target: actor.workspaceId,
     detail: { provider: input.provider, model: input.model, keyChanged: apiKey !== undefined },
   });
-  return workspaceModelView(db, actor.workspaceId);
+  return await workspaceModelView(db, actor.workspaceId);
 }

@@ -1,5 +1,5 @@
 /**
- * The web app's OAuth wiring: SQLite store under the instance key, guarded fetches from the
+ * The web app's OAuth wiring: the database store under the instance key, guarded fetches from the
  * environment, the redirect URI of the origin a flow started from (lib/security/public-url.ts), and the pool's
  * provider factory (background use: never starts an authorization by itself).
  */
@@ -14,7 +14,7 @@ import { configuredPublicOrigin, fallbackOrigin } from "../security/public-url";
 import { providerFor, type OAuthDeps } from "../oauth/web/deps";
 import { depsForOrigin, type OriginFreeDeps } from "../oauth/web/redirect";
 export { oauthRequestOrigin } from "../oauth/web/redirect";
-import { createSqliteStore } from "../oauth/web/sqlite-store";
+import { createDbStore } from "../oauth/web/db-store";
 import { urlPolicyFromEnv } from "../oauth/shared/url-policy";
 
 let cached: OriginFreeDeps | undefined;
@@ -36,7 +36,7 @@ export function appOAuthDeps(origin: string = publicBaseUrl()): OAuthDeps {
   if (!cached) {
     const policy = urlPolicyFromEnv();
     cached = {
-      store: createSqliteStore(getDb(), instanceKey()),
+      store: createDbStore(getDb(), instanceKey()),
       policy,
       // Every OAuth exchange has a time limit: metadata that never answers must not hang the request.
       // And a byte cap on every answer: metadata or a token response of megabytes is refused.

@@ -81,7 +81,7 @@ export async function syncToolPins(db: Db, serverId: string, listed: RegisteredT
 }
 
 async function syncWithStore(db: Db, serverId: string, tools: RegisteredTool[], actor: PinActor): Promise<Map<string, HeldState>> {
-  // One SQLite connection: statements on `db` inside the callback run in this transaction.
+  // Every statement goes through `tx`: one transaction on either database.
   return await withTransaction(db, async (tx) => {
     const held = new Map<string, HeldState>();
     if (!(await getServerTrust(tx, serverId)).pinnedAt) {

@@ -24,7 +24,7 @@ export function appAccessEffects(): AccessEffects {
       // Sequential: each revocation is a request to an authorization server; keep the load polite.
       for (const server of servers) await disconnect(appOAuthDeps(), userId, server);
     },
-    stopTurns(userId, workspaceId) {
+    async stopTurns(userId, workspaceId) {
       stopTurns(userId, workspaceId);
     },
   });

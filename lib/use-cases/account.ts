@@ -3,9 +3,8 @@
  * settings, and the instance's liveness. Each binds the database handle for lib/auth and lib/models.
  */
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { z } from "zod";
-import { getDb } from "../../db/client";
+import { getDb, pingDb } from "../../db/client";
 import { getUserById } from "../../db/queries/users";
 import { changePassword as changePasswordIn, signOutEverywhere as signOutEverywhereIn } from "../auth/account";
 import { isFreshInstance } from "../auth/first-run";
@@ -61,28 +60,28 @@ export async function signOutEverywhere(userId: string) {
 }
 
 // The workspace the view is read in: its default model can be what wins.
-function viewWorkspace(caller: WorkspaceCaller) {
+async function viewWorkspace(caller: WorkspaceCaller) {
   return {
     name: caller.workspace.name,
     personal: caller.workspace.personal,
-    choice: workspaceModelChoice(getDb(), caller.workspaceId),
+    choice: await workspaceModelChoice(getDb(), caller.workspaceId),
   };
 }
 
 /** The caller's model settings (API key masked) and which model is in effect in their workspace. */
 export async function userModelSettings(caller: WorkspaceCaller) {
-  return await modelSettingsView(getDb(), caller.id, viewWorkspace(caller));
+  return await modelSettingsView(getDb(), caller.id, await viewWorkspace(caller));
 }
 
 /** Change the caller's provider, model, base URL or key; answers the view in their workspace. */
 export async function setUserModelSettings(caller: WorkspaceCaller, input: z.infer<typeof modelSettingsSchema>) {
-  return await updateModelSettings(getDb(), caller.id, input, viewWorkspace(caller));
+  return await updateModelSettings(getDb(), caller.id, input, await viewWorkspace(caller));
 }
 
 /** One short request to the model the caller would chat with in their workspace; never throws for provider failures. */
-export function testCallerModel(caller: { id: string; workspaceId: string }) {
+export async function testCallerModel(caller: { id: string; workspaceId: string }) {
   const db = getDb();
-  return testUserModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
+  return await testUserModel(db, caller.id, await workspaceModelChoice(db, caller.workspaceId));
 }
 
 /**
@@ -94,9 +93,9 @@ export function publicUrlInUse(headers: Headers): { callbackUrl: string; configu
 }
 
 /** Liveness and database reachability: the health answer and its status. */
-export function health(): { status: number; body: Record<string, unknown> } {
+export async function health(): Promise<{ status: number; body: Record<string, unknown> }> {
   try {
-    getDb().get(sql`select 1`);
+    await pingDb(getDb());
     return { status: 200, body: { ok: true, version: APP_VERSION, database: "ok" } };
   } catch (error) {
     const message = error instanceof SecretKeyError ? error.message : "The database cannot be opened.";

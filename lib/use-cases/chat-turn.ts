@@ -33,7 +33,7 @@ const buffer = slot.__switchboardTurnBuffer;
 export async function chatTurnResponse(caller: { id: string; workspaceId: string }, body: ChatRequest): Promise<Response> {
   const db = getDb();
   await requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
-  const model = await userLanguageModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
+  const model = await userLanguageModel(db, caller.id, await workspaceModelChoice(db, caller.workspaceId));
   if (!model.ok) throw new AppError("chat.no_model", model.reason);
   // Past a monthly budget a new turn is refused (429); at 80% it runs with a warning (docs/usage.md#budgets).
   const budgetWarning = budgetWarningNotice(await assertWithinBudget(db, caller.id, caller.workspaceId));

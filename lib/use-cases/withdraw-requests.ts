@@ -77,7 +77,7 @@ export function withdrawingEffects(db: Db, effects: AccessEffects): AccessEffect
     },
     forgetTokens: (userId, servers) => effects.forgetTokens(userId, servers),
     async stopTurns(userId, workspaceId) {
-      effects.stopTurns(userId, workspaceId);
+      await effects.stopTurns(userId, workspaceId);
       if (userId !== null) await withdrawApprovals(db, userId, workspaceId);
     },
   };

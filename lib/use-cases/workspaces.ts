@@ -126,8 +126,8 @@ export function registerByInvitation(token: string, body: z.infer<typeof invitat
 }
 
 /** The workspace's tool-search settings. */
-export function workspaceToolSearch(caller: WorkspaceCaller) {
-  return getToolSearchSettings(getDb(), caller.workspaceId);
+export async function workspaceToolSearch(caller: WorkspaceCaller) {
+  return await getToolSearchSettings(getDb(), caller.workspaceId);
 }
 
 /** Change the workspace's tool-search settings (admins). */
@@ -136,8 +136,8 @@ export async function setWorkspaceToolSearch(caller: WorkspaceCaller, input: z.i
 }
 
 /** The workspace's default model (key masked). */
-export function workspaceModel(caller: WorkspaceCaller) {
-  return workspaceModelView(getDb(), caller.workspaceId);
+export async function workspaceModel(caller: WorkspaceCaller) {
+  return await workspaceModelView(getDb(), caller.workspaceId);
 }
 
 /** Change the workspace's default model (admins). */

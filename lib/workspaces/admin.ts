@@ -97,7 +97,7 @@ export async function adminDeleteUser(db: Db, admin: Admin, id: string, effects:
 // The account stops working everywhere: its turns, its connections, and every shared server that
 // used its credentials (members' connections to those close, so nothing keeps using its tokens).
 async function endEverything(db: Db, userId: string, effects: AccessEffects): Promise<void> {
-  effects.stopTurns(userId, null);
+  await effects.stopTurns(userId, null);
   await effects.closeConnections(userId);
   const shared = await clearSharedCredentialsUserEverywhere(db, userId);
   if (shared.length) await effects.closeConnections(null, shared);

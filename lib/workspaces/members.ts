@@ -86,7 +86,7 @@ export async function removeMember(db: Db, actor: WorkspaceActor, userId: string
     return { current, servers };
   });
   await revokeInvitationsOf(db, actor, userId);
-  effects.stopTurns(userId, actor.workspaceId);
+  await effects.stopTurns(userId, actor.workspaceId);
   const shared = await clearSharedCredentialsUser(db, actor.workspaceId, userId);
   await effects.closeConnections(
     userId,

@@ -68,7 +68,7 @@ export async function deleteWorkspace(db: Db, actor: WorkspaceActor, effects: Ac
   if (actor.workspace.personal) throw new AppError("auth.forbidden", "A personal workspace cannot be deleted.");
   const memberIds = await listMemberIds(db, actor.workspaceId);
   const serverIds = (await listServersByWorkspace(db, actor.workspaceId)).map((s) => s.id);
-  effects.stopTurns(null, actor.workspaceId);
+  await effects.stopTurns(null, actor.workspaceId);
   if (!(await deleteTeamWorkspace(db, actor.workspaceId))) throw new AppError("workspace.not_found", "No such workspace.");
   await effects.closeConnections(null, serverIds);
   await recordAudit(db, {

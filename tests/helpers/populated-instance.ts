@@ -3,6 +3,7 @@
  * functions (db/queries), as the app would have written it: for the `db copy` tests and the parity
  * of what a move keeps. The caller sets the instance key (`SWITCHBOARD_SECRET_KEY`) first.
  */
+import { hashPassword } from "@/lib/security/password";
 import { createHash } from "node:crypto";
 import { openDatabase, type Db } from "@/db/client";
 import { checkInstanceKey, instanceKey } from "@/db/key-check";
@@ -48,7 +49,12 @@ export interface PopulatedInstance {
   secrets: PlantedSecrets;
   serverId: string;
   adminId: string;
+  /** The workspace the server belongs to. */
+  teamId: string;
 }
+
+/** The administrator's email and password (a real hash is stored: the moved instance signs her in). */
+export const ADMIN_SIGN_IN = { email: "ada@example.com", password: "ada-moves-to-postgres" };
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -74,7 +80,11 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
     apiKey: "sk-planted",
     workspaceApiKey: "sk-team-planted",
   };
-  const admin = await createUserWithWorkspace(db, { email: "ada@example.com", name: "Ada", passwordHash: "scrypt$ada" });
+  const admin = await createUserWithWorkspace(db, {
+    email: ADMIN_SIGN_IN.email,
+    name: "Ada",
+    passwordHash: await hashPassword(ADMIN_SIGN_IN.password),
+  });
   const member = await createUserWithWorkspace(db, { email: "bob@example.com", name: "Bob", passwordHash: "scrypt$bob" });
   const gone = await createUserWithWorkspace(db, { email: "cy@example.com", name: "Cy", passwordHash: "scrypt$cy" });
   if (!admin || !member || !gone) throw new Error("users not created");
@@ -245,7 +255,7 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
     hint: "sbp_popu",
     expiresAt: new Date(now.getTime() + 30 * 86_400_000),
   });
-  return { secrets, serverId: server.id, adminId: admin.id };
+  return { secrets, serverId: server.id, adminId: admin.id, teamId: team.id };
 }
 
 /** The instance key's fingerprint (what `db check` and `db copy` report). */

@@ -25,6 +25,10 @@ export interface TestPostgres {
   startMs: number;
   /** A new empty database in this cluster; returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Shut the server down cleanly (a fast shutdown: every commit kept), keeping its data and port. */
+  pause(): Promise<void>;
+  /** Start the paused server again on the same port. */
+  resume(): Promise<void>;
   /** Stop the server and delete its directory. */
   stop(): Promise<void>;
 }
@@ -134,6 +138,12 @@ export async function startPostgres(): Promise<TestPostgres> {
           await client.end();
         }
         return `${base}/${name}`;
+      },
+      async pause() {
+        await runAsOwner(bin, "pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"], dir);
+      },
+      async resume() {
+        await runAsOwner(bin, "pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"], dir);
       },
       async stop() {
         process.removeListener("exit", exitHook);

@@ -21,9 +21,12 @@ import { createUserWithWorkspace } from "@/db/queries/users";
 import { keyFromText, decrypt } from "@/lib/crypto";
 import { freePort } from "../helpers/ports";
 import { startPostgres, type TestPostgres } from "../helpers/postgres";
-import { populateInstance, type PopulatedInstance } from "../helpers/populated-instance";
+import { ADMIN_SIGN_IN, populateInstance, type PopulatedInstance } from "../helpers/populated-instance";
+import { all } from "../../db/exec";
 
 const CLI = path.resolve("bin/switchboard.mjs");
+const TSX = path.resolve("node_modules/tsx/dist/cli.mjs");
+const APP_READS = path.resolve("tests/fixtures/db/app-reads.ts");
 const KEY = randomBytes(32).toString("hex");
 const OTHER_KEY = randomBytes(32).toString("hex");
 const BULK = 4000;
@@ -140,7 +143,7 @@ describe("switchboard db copy", () => {
       const fromPostgres = drizzlePg(pool(target));
       try {
         for (const table of tablesInDependencyOrder()) {
-          const left = normalise(fromSqlite.select().from(table.sqlite).all() as Record<string, unknown>[]);
+          const left = normalise((await all(fromSqlite.select().from(table.sqlite))) as Record<string, unknown>[]);
           const right = normalise((await fromPostgres.select().from(table.postgres)) as Record<string, unknown>[]);
           expect(right, table.name).toEqual(left);
           expect(Object.keys(getTableColumns(table.postgres)).sort()).toEqual(Object.keys(getTableColumns(table.sqlite)).sort());
@@ -190,6 +193,41 @@ describe("switchboard db copy", () => {
       expect(await countRows(target)).toEqual(sqliteCounts(source));
       const leftOver = await pool(target).query("select 1 from instance_meta where key = 'left.over'");
       expect(leftOver.rowCount).toBe(0);
+    },
+    SPAWNS,
+  );
+
+  it(
+    "the app on the copy signs the same person in, decrypts the same secrets, shows the same chats and audit log",
+    async () => {
+      // The app's own reads (tests/fixtures/db/app-reads.ts) in a process of its own on each side:
+      // the SQLite source (a copy of it, in a data directory of its own) and the Postgres copy.
+      const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-dbcopy-app-"));
+      fs.copyFileSync(source, path.join(sqliteDir, "switchboard.db"));
+      const args = [ADMIN_SIGN_IN.email, ADMIN_SIGN_IN.password, planted.adminId, planted.serverId, planted.teamId];
+      const read = (env: Record<string, string | undefined>) => {
+        const { DATABASE_URL: _ignored, ...base } = process.env;
+        const result = spawnSync(process.execPath, [TSX, APP_READS, ...args], {
+          encoding: "utf8",
+          timeout: 120_000,
+          env: { ...base, SWITCHBOARD_SECRET_KEY: KEY, ...env } as NodeJS.ProcessEnv,
+        });
+        expect(result.stderr).toBe("");
+        expect(result.status).toBe(0);
+        return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "null");
+      };
+      try {
+        const onSqlite = read({ SWITCHBOARD_DATA_DIR: sqliteDir });
+        const onPostgres = read({ SWITCHBOARD_DATA_DIR: dir, DATABASE_URL: target });
+        expect(onSqlite.signIn).toEqual({ outcome: "ok", email: ADMIN_SIGN_IN.email, isAdmin: true });
+        expect(onSqlite.wrongPassword).toBe("wrong");
+        expect(onSqlite.server.config.headers).toEqual(planted.secrets.serverHeaders);
+        expect(onSqlite.chats.length).toBeGreaterThan(0);
+        expect(onSqlite.audit.length).toBeGreaterThan(0);
+        expect(onPostgres).toEqual(onSqlite);
+      } finally {
+        fs.rmSync(sqliteDir, { recursive: true, force: true });
+      }
     },
     SPAWNS,
   );

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { openDatabase } from "@/db/client";
 import { sqliteColumns } from "@/db/columns/sqlite";
 import { migratePostgres } from "@/db/migrate-postgres";
-import * as sqliteSchema from "@/db/schema";
+import * as sqliteSchema from "@/db/schema-sqlite";
 import * as postgresSchema from "@/db/schema-postgres";
 import { defineTables } from "@/db/tables";
 import { startPostgres, type TestPostgres } from "../helpers/postgres";

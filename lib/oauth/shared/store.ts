@@ -1,5 +1,5 @@
 /**
- * The storage the OAuth provider needs, as a small interface: the web app keeps it in SQLite
+ * The storage the OAuth provider needs, as a small interface: the web app keeps it in its database
  * (encrypted), the command line and the conformance client in memory.
  */
 

@@ -103,7 +103,7 @@ describe("tool search with 500 tools", () => {
   it("keeps the workspace's always-loaded tools and the recently used ones in the first request", async () => {
     const { user, chat, servers } = await setup();
     const db = getDb();
-    expect(getToolSearchSettings(db, user.workspaceId)).toEqual({ threshold: 40, maxTokens: 20000, alwaysLoaded: [] });
+    expect(await getToolSearchSettings(db, user.workspaceId)).toEqual({ threshold: 40, maxTokens: 20000, alwaysLoaded: [] });
     const workspace = (await getWorkspaceById(db, user.workspaceId))!;
     await setToolSearchSettings(
       db,
@@ -114,7 +114,7 @@ describe("tool search with 500 tools", () => {
         alwaysLoaded: ["mcp_many_github_create_issue"],
       },
     );
-    expect(getToolSearchSettings(db, user.workspaceId).alwaysLoaded).toEqual(["mcp_many_github_create_issue"]);
+    expect((await getToolSearchSettings(db, user.workspaceId)).alwaysLoaded).toEqual(["mcp_many_github_create_issue"]);
     const turn = { ...env, userId: user.id, workspaceId: user.workspaceId, chatId: chat.id, servers };
     await runTurn({ ...turn, request: say('[[call:search_tools {"query":"book a flight"}]] [[then:travel_get_flight {"id":"f1"}]]') });
     const before = env.llm.requests.length;

@@ -17,6 +17,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import type { RegisteredTool, ServerDefinition } from "@/lib/mcp";
 import { changeServerTrust } from "@/lib/trust/trust-service";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { exec } from "../../../db/exec";
 
 let dir = "";
 beforeAll(() => {
@@ -32,8 +33,8 @@ async function team() {
   const member = (await createUserWithWorkspace(db, { email: `m-${tag}@example.com`, name: "Member", passwordHash: "x" }))!;
   const workspaceId = (await getPersonalWorkspaceId(db, owner.id))!;
   const admin = (await createUserWithWorkspace(db, { email: `a-${tag}@example.com`, name: "Admin", passwordHash: "x" }))!;
-  db.insert(memberships).values({ workspaceId, userId: member.id, role: "member" }).run();
-  db.insert(memberships).values({ workspaceId, userId: admin.id, role: "admin" }).run();
+  await exec(db.insert(memberships).values({ workspaceId, userId: member.id, role: "member" }));
+  await exec(db.insert(memberships).values({ workspaceId, userId: admin.id, role: "admin" }));
   const record = await createServer(db, {
     workspaceId,
     name: "mail",

@@ -7,6 +7,7 @@ import { users } from "@/db/schema";
 import { registerUser } from "@/lib/auth/register";
 import { ensureSetupCode, setupCodePath } from "@/lib/auth/setup-code";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { all, exec } from "../../../db/exec";
 
 const alice = { email: "alice@example.com", password: "a long enough password", name: "Alice" };
 const mallory = { email: "mallory@example.com", password: "another long password", name: "Mallory" };
@@ -30,7 +31,7 @@ describe("first-run setup code", () => {
     await ensureSetupCode(getDb());
     await expect(registerUser(getDb(), alice)).rejects.toMatchObject({ code: "auth.setup_code", status: 403, field: "setupCode" });
     await expect(registerUser(getDb(), { ...alice, setupCode: "AAAAA-BBBBB-CCCCC" })).rejects.toMatchObject({ code: "auth.setup_code" });
-    expect(getDb().select().from(users).all()).toEqual([]);
+    expect(await all(getDb().select().from(users))).toEqual([]);
   });
 
   it("refuses the first registration when no code was ever made (nothing to guess against)", async () => {
@@ -59,8 +60,8 @@ describe("first-run setup code", () => {
       const refused = results.find((r) => r.status === "rejected");
       // The loser finds an account already there, and registration closed.
       expect(refused?.status === "rejected" && refused.reason).toMatchObject({ code: "auth.registration_closed" });
-      expect(getDb().select().from(users).all()).toHaveLength(1);
-      expect(getDb().select().from(users).where(eq(users.isAdmin, true)).all()).toHaveLength(1);
+      expect(await all(getDb().select().from(users))).toHaveLength(1);
+      expect(await all(getDb().select().from(users).where(eq(users.isAdmin, true)))).toHaveLength(1);
     } finally {
       delete process.env.SWITCHBOARD_REGISTRATION;
     }
@@ -70,10 +71,11 @@ describe("first-run setup code", () => {
     const code = (await ensureSetupCode(getDb()))?.code;
     const first = await registerUser(getDb(), { ...alice, setupCode: code });
     // The only account is deleted: the instance is fresh again, with a new code.
-    getDb()
-      .delete(users)
-      .where(eq(users.id, first?.id ?? ""))
-      .run();
+    await exec(
+      getDb()
+        .delete(users)
+        .where(eq(users.id, first?.id ?? "")),
+    );
     const next = await ensureSetupCode(getDb());
     expect(next?.code).not.toBe(code);
     await expect(registerUser(getDb(), { ...mallory, setupCode: code })).rejects.toMatchObject({ code: "auth.setup_code" });

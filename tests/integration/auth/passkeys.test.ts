@@ -20,6 +20,7 @@ import { attemptRetryAfterSeconds, clearAccountAttempts, limiters, takeAttempt }
 import { registerTestUser } from "../../helpers/register";
 import { SoftwareAuthenticator } from "../../helpers/software-authenticator";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { all } from "../../../db/exec";
 
 const ORIGIN = "http://localhost:3000";
 const rp = relyingParty(ORIGIN);
@@ -113,7 +114,7 @@ describe("passwordless sign-in", () => {
     expect(await passkeySignIn(getDb(), (await passwordless(adaKey, { origin: "http://127.0.0.1:3000" })).raw, slot())).toBeNull();
     // The app served on another origin than the one the challenge's answer names.
     expect(await passkeySignIn(getDb(), (await passwordless(adaKey)).raw, { ...slot(), origin: "http://localhost:4000" })).toBeNull();
-    const stored = getDb().select().from(passkeyCredentials).all();
+    const stored = await all(getDb().select().from(passkeyCredentials));
     const counter = Math.max(...stored.map((row) => row.counter));
     expect(await passkeySignIn(getDb(), (await passwordless(adaKey, { counter: 1 })).raw, slot())).toBeNull();
     expect(counter).toBeGreaterThan(1);

@@ -14,6 +14,7 @@ import { resolveSession, startSession } from "@/lib/auth/sessions";
 import { adminUpdateUser } from "@/lib/workspaces/admin";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { type Person, person } from "../workspaces/helpers";
+import { one } from "../../../db/exec";
 
 const BASE = "http://localhost:3000";
 let dir: string;
@@ -39,7 +40,7 @@ describe("password-reset links", () => {
     expect(await describePasswordReset(getDb(), token)).toEqual({ email: "forgetful@example.com" });
 
     // Only the token's SHA-256 is stored.
-    const row = getDb().select().from(passwordResets).where(eq(passwordResets.userId, user.id)).get()!;
+    const row = (await one(getDb().select().from(passwordResets).where(eq(passwordResets.userId, user.id))))!;
     expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(token);
 
@@ -102,7 +103,7 @@ describe("password-reset links", () => {
     expect(entries.find((e) => e.target === user.id)).toMatchObject({ actorId: admin.id, action: "user.password_reset_issued" });
     expect(JSON.stringify(entries)).not.toMatch(/\/reset\//);
 
-    const effects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: () => {} };
+    const effects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: async () => {} };
     await adminUpdateUser(getDb(), admin, user.id, { disabled: true }, effects);
     await expect(issuePasswordReset(getDb(), { userId: user.id, issuedBy: admin.id }, { baseUrl: BASE })).rejects.toThrow(
       expect.objectContaining({ code: "user.not_found" }),

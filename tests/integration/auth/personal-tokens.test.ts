@@ -23,6 +23,7 @@ import { GET as versionsRoute } from "@/app/v0.1/servers/[name]/versions/route";
 import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { person, type Person, team } from "../workspaces/helpers";
+import { all, exec } from "../../../db/exec";
 
 // The use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -91,11 +92,12 @@ afterAll(() => removeTempDataDir(dir));
 describe("personal access tokens on the account", () => {
   it("are made after a recent sign-in only, for one of the caller's workspaces", async () => {
     const stale = await signedIn(bob);
-    getDb()
-      .update(sessions)
-      .set({ authenticatedAt: new Date(Date.now() - 11 * 60_000) })
-      .where(eq(sessions.id, stale.sessionId))
-      .run();
+    await exec(
+      getDb()
+        .update(sessions)
+        .set({ authenticatedAt: new Date(Date.now() - 11 * 60_000) })
+        .where(eq(sessions.id, stale.sessionId)),
+    );
     await expect(createMyToken(stale, { name: "ci", workspaceId: teamId, ...API_READ })).rejects.toThrow(
       expect.objectContaining({ code: "auth.reauth_required" }),
     );
@@ -115,7 +117,7 @@ describe("personal access tokens on the account", () => {
     const everything = JSON.stringify([
       await myTokens(bobIn),
       await listRecentAudit(getDb(), 1000),
-      getDb().select().from(personalTokens).all(),
+      await all(getDb().select().from(personalTokens)),
     ]);
     expect(everything).not.toContain(made.secret);
     expect(everything).not.toContain(made.secret.slice(8));

@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
+import { exec } from "@/db/exec";
 import { listRecentAudit } from "@/db/queries/audit";
 import { upsertMembership } from "@/db/queries/memberships";
 import { createServer } from "@/db/queries/servers";
@@ -52,18 +53,19 @@ async function signedIn(who: Person, workspaceId: string, isAdmin = false): Prom
 }
 
 /** Move the session's last sign-in `minutes` back. */
-function signedInAgo(caller: WorkspaceCaller, minutes: number): WorkspaceCaller {
-  getDb()
-    .update(sessions)
-    .set({ authenticatedAt: new Date(Date.now() - minutes * 60_000) })
-    .where(eq(sessions.id, caller.sessionId))
-    .run();
+async function signedInAgo(caller: WorkspaceCaller, minutes: number): Promise<WorkspaceCaller> {
+  await exec(
+    getDb()
+      .update(sessions)
+      .set({ authenticatedAt: new Date(Date.now() - minutes * 60_000) })
+      .where(eq(sessions.id, caller.sessionId)),
+  );
   return caller;
 }
 
 /** Each sensitive act, run by a caller whose sign-in is 11 minutes old, then again after re-authenticating. */
 async function refusedThenAllowed(act: (caller: WorkspaceCaller) => unknown, isAdmin = false) {
-  const caller = signedInAgo(await signedIn(admin, teamId, isAdmin), 11);
+  const caller = await signedInAgo(await signedIn(admin, teamId, isAdmin), 11);
   await expect(Promise.resolve().then(() => act(caller))).rejects.toMatchObject({ code: "auth.reauth_required" });
   await reauth(caller, request(), { password: PASSWORD });
   await Promise.resolve().then(() => act(caller));
@@ -92,8 +94,8 @@ afterAll(async () => {
 
 describe("sensitive acts need a recent sign-in", () => {
   it("a fresh sign-in counts; one older than 10 minutes does not", async () => {
-    await setMemberRole(signedInAgo(await signedIn(admin, teamId), 9), bob.id, "admin");
-    await expect(setMemberRole(signedInAgo(await signedIn(admin, teamId), 11), bob.id, "member")).rejects.toMatchObject({
+    await setMemberRole(await signedInAgo(await signedIn(admin, teamId), 9), bob.id, "admin");
+    await expect(setMemberRole(await signedInAgo(await signedIn(admin, teamId), 11), bob.id, "member")).rejects.toMatchObject({
       code: "auth.reauth_required",
     });
   });
@@ -107,7 +109,7 @@ describe("sensitive acts need a recent sign-in", () => {
 
   it("a server's secret, credential mode and origin; a rename is not sensitive", async () => {
     const masked = { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "********" } };
-    const stale = signedInAgo(await signedIn(admin, teamId), 30);
+    const stale = await signedInAgo(await signedIn(admin, teamId), 30);
     expect((await changeAndStartServer(stale, serverId, { name: "api-renamed", config: masked })).name).toBe("api-renamed");
     await refusedThenAllowed(
       async (caller) => await changeAndStartServer(caller, serverId, { config: { ...masked, headers: { Authorization: "Bearer two" } } }),
@@ -130,7 +132,7 @@ describe("sensitive acts need a recent sign-in", () => {
 
 describe("re-authenticating", () => {
   it("a wrong password is refused and renews nothing; a second-factor code renews the session", async () => {
-    const caller = signedInAgo(await signedIn(admin, teamId), 11);
+    const caller = await signedInAgo(await signedIn(admin, teamId), 11);
     await expect(reauth(caller, request(), { password: "not the password at all" })).rejects.toMatchObject({ code: "auth.forbidden" });
     await expect(setMemberRole(caller, bob.id, "admin")).rejects.toMatchObject({ code: "auth.reauth_required" });
     const started = await startTotpEnrolment(getDb(), admin);

@@ -14,6 +14,7 @@ import type { SignInContext } from "@/lib/auth/sign-in-context";
 import { beginSecondStep, completeSecondStep, SIGN_IN_EXPIRED } from "@/lib/auth/sign-in-steps";
 import { registerTestUser } from "../../helpers/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { all } from "../../../db/exec";
 
 const PASSWORD = "a long enough password";
 let dir: string;
@@ -60,7 +61,7 @@ describe("TOTP enrolment", () => {
       recoveryCodesLeft: 10,
     });
     // The secret is sealed at rest, and the recovery codes are stored hashed.
-    const raw = JSON.stringify([getDb().select().from(userFactors).all(), getDb().select().from(recoveryCodeRows).all()]);
+    const raw = JSON.stringify([await all(getDb().select().from(userFactors)), await all(getDb().select().from(recoveryCodeRows))]);
     expect(raw).not.toContain(secret);
     for (const code of recoveryCodes) expect(raw).not.toContain(code);
     expect((await listRecentAudit(getDb())).some((e) => e.action === "user.factor_enrolled" && e.target === user.id)).toBe(true);

@@ -9,6 +9,7 @@ import { endOneSession, endUserSessions, resolveSession, startSession } from "@/
 import { limiters } from "@/lib/auth/sign-in-throttle";
 import { registerTestUser } from "../../helpers/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { exec } from "../../../db/exec";
 
 let dir: string;
 let n = 0;
@@ -76,7 +77,7 @@ describe("sessions", () => {
   it("a disabled user is out on the next request and cannot sign in", async () => {
     const user = await newUser();
     const sid = await startSession(getDb(), user.id);
-    getDb().update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id)).run();
+    await exec(getDb().update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id)));
     expect(await resolveSession(getDb(), sid)).toBeNull();
     expect(await checkCredentials(getDb(), user.email, "a long enough password")).toBeNull();
   });
@@ -84,7 +85,7 @@ describe("sessions", () => {
   it("a deleted user's sessions go with them", async () => {
     const user = await newUser();
     const sid = await startSession(getDb(), user.id);
-    getDb().delete(users).where(eq(users.id, user.id)).run();
+    await exec(getDb().delete(users).where(eq(users.id, user.id)));
     expect(await resolveSession(getDb(), sid)).toBeNull();
   });
 

@@ -23,6 +23,7 @@ import { handleSignIn } from "@/lib/use-cases/account";
 import { registerUser } from "@/lib/auth/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { person, type Person, team } from "../workspaces/helpers";
+import { all, exec } from "../../../db/exec";
 
 // The use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -157,7 +158,7 @@ describe("claims to roles for a provider of the environment", () => {
 
 describe("an admin-configured provider", () => {
   it("keeps the client secret sealed at rest and never answers it", async () => {
-    const raw = JSON.stringify(getDb().select().from(ssoProviders).all());
+    const raw = JSON.stringify(await all(getDb().select().from(ssoProviders)));
     expect(raw).not.toContain(SECRET);
     const view = (await ssoProviderViews(getDb())).find((p) => p.id === "acme");
     expect(view).toMatchObject({ label: "Acme SSO", hasClientSecret: true, allowedDomains: ["acme.test"], scopes: "openid email profile" });
@@ -229,19 +230,20 @@ describe("claims to roles", () => {
     const id = first.ok ? first.user.id : "";
     expect(await getMembershipRole(getDb(), support, id)).toBe("member");
     // The administrator moves the support group to Engineering as admin.
-    getDb()
-      .update(ssoProviders)
-      .set({
-        claimMapping: {
-          claim: "groups",
-          adminGroups: [],
-          workspaces: [
-            { group: "support", workspaceId: engineering, role: "admin" },
-            { group: "nobody", workspaceId: support, role: "member" },
-          ],
-        },
-      })
-      .run();
+    await exec(
+      getDb()
+        .update(ssoProviders)
+        .set({
+          claimMapping: {
+            claim: "groups",
+            adminGroups: [],
+            workspaces: [
+              { group: "support", workspaceId: engineering, role: "admin" },
+              { group: "nobody", workspaceId: support, role: "member" },
+            ],
+          },
+        }),
+    );
     const { changes } = await syncUserFromSso(getDb(), admin.id, id, NO_EFFECTS);
     expect(changes).toHaveLength(2);
     expect(await getMembershipRole(getDb(), engineering, id)).toBe("admin");

@@ -19,6 +19,9 @@ const FILES: Record<string, string> = {
   "lib/net/errors.ts": "export class NetError extends Error {}\n",
   "lib/mcp/pool.ts": `import { NextResponse } from "next/server";\nexport const r = NextResponse;\n`,
   "lib/runtime/engine.ts": "export const pool = 1;\n",
+  // Only db/ builds SQL: lib/ reaches neither drizzle nor the tables, not even for a type.
+  "db/schema.ts": "export const users = 1;\n",
+  "lib/models/defaults.ts": `import { eq } from "drizzle-orm";\nimport type { users } from "../../db/schema";\nexport const q: typeof users | typeof eq = eq;\n`,
   "lib/runtime/view.ts": "export type View = { id: string };\n",
   "app/_components/panel.tsx": `"use client";\nimport { pool } from "@/lib/runtime/engine";\nimport type { View } from "@/lib/runtime/view";\nexport const p: View | number = pool;\n`,
   "lib/auth/a.ts": `import { b } from "./b";\nexport const a = () => b;\n`,
@@ -74,6 +77,8 @@ describe("import boundaries", () => {
     expect(result.status).not.toBe(0);
     expect(out).toContain("db-is-the-bottom: db/queries/chats.ts → lib/agent/turn.ts");
     expect(out).toContain("leaves-are-leaves: lib/errors.ts → lib/net/errors.ts");
+    expect(out).toMatch(/sql-stays-in-db: lib\/models\/defaults\.ts → \S*node_modules\/drizzle-orm\//);
+    expect(out).toContain("sql-stays-in-db: lib/models/defaults.ts → db/schema.ts");
     expect(out).toMatch(/engine-is-standalone: lib\/mcp\/pool\.ts → \S*node_modules\/next\//);
     expect(out).toContain("client-imports-browser-safe: app/_components/panel.tsx → lib/runtime/engine.ts");
     expect(out).toMatch(/no-circular: lib\/auth\/(a|b)\.ts →\s+lib\/auth\/(a|b)\.ts/);

@@ -1,15 +1,14 @@
 /**
  * A server added from the catalog remembers its entry and version, and when the entry moves to
  * another version (a new latest, or an administrator's pin) it is offered the update with the
- * config fields that change (docs/catalog.md#updates), on a real SQLite file. The values the server
+ * config fields that change (docs/catalog.md#updates), on the run's database (a SQLite file, or
+ * Postgres). The values the server
  * was added with are kept (read back through the old version's templates), applying is an edit by
  * hand (owners/admins, a secret never follows the server to another origin) and is audited.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { getDb } from "@/db/client";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { flushAudit, listAudit } from "@/db/queries/audit";
 import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
 import { upsertMembership } from "@/db/queries/memberships";
@@ -22,12 +21,12 @@ import { newServerSchema } from "@/lib/servers/input";
 import { addServer, changeServer, serverView } from "@/lib/servers/service";
 import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-update-"));
-const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
+// The process database of a fresh data directory: a SQLite file, or on a Postgres run a new database.
+const dir = useTempDataDir();
+const db = getDb();
 afterAll(async () => {
   await flushAudit(db);
-  sqlite.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  removeTempDataDir(dir);
 });
 
 const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;

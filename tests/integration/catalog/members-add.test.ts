@@ -1,14 +1,12 @@
 /**
  * The workspace setting that lets members add remote servers from the catalog (docs/catalog.md#who-adds),
- * on a real SQLite file: off by default (a member's Add is refused), changed only by owners and
+ * on the run's database (a SQLite file, or Postgres): off by default (a member's Add is refused), changed only by owners and
  * admins (audited); once on, a member adds a remote entry, while a package (stdio) stays for
  * instance administrators and someone outside the workspace is refused whatever they send.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { getDb } from "@/db/client";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { flushAudit, listAudit } from "@/db/queries/audit";
 import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
 import { upsertMembership } from "@/db/queries/memberships";
@@ -19,12 +17,12 @@ import { catalogSettingsView, membersAddFromCatalog, setCatalogSettings } from "
 import { addServer } from "@/lib/servers/service";
 import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-members-"));
-const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
+// The process database of a fresh data directory: a SQLite file, or on a Postgres run a new database.
+const dir = useTempDataDir();
+const db = getDb();
 afterAll(async () => {
   await flushAudit(db);
-  sqlite.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  removeTempDataDir(dir);
 });
 
 const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;
@@ -63,7 +61,7 @@ const addAs = async (caller: typeof memberCaller, entryId: string, body: Paramet
 
 describe("members adding from the catalog", () => {
   it("is off by default: a member's Add of a remote entry is refused", async () => {
-    expect(membersAddFromCatalog(db, team.id)).toBe(false);
+    expect(await membersAddFromCatalog(db, team.id)).toBe(false);
     expect(await catalogSettingsView(db, memberCaller)).toEqual({ membersAddRemote: false, canChange: false });
     await expect(addAs(memberCaller, weatherEntry.id, remoteBody("weather"))).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
@@ -77,7 +75,7 @@ describe("members adding from the catalog", () => {
     await expect(setCatalogSettings(db, outsiderCaller, { membersAddRemote: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.forbidden" }),
     );
-    expect(membersAddFromCatalog(db, team.id)).toBe(false);
+    expect(await membersAddFromCatalog(db, team.id)).toBe(false);
     expect(await setCatalogSettings(db, ownerCaller, { membersAddRemote: true })).toEqual({ membersAddRemote: true, canChange: true });
     expect((await listAudit(db, { action: "workspace.catalog_members", workspaceId: team.id })).entries[0]).toMatchObject({
       actorId: owner.id,

@@ -1,15 +1,13 @@
 /**
- * The catalog served as a `/v0.1` registry (lib/catalog/registry-api.ts) on a real SQLite file:
+ * The catalog served as a `/v0.1` registry (lib/catalog/registry-api.ts) on the run's database (a SQLite file, or Postgres):
  * each response checked against the field names of the registry's OpenAPI (`ServerList`,
  * `ServerResponse`, the official `_meta`), and filtered per user: a member sees what their
  * workspaces may, an outsider only what every workspace may, an administrator everything but
  * deleted entries. Cursor pages, `search`, `version=latest`, `updated_since`.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { getDb } from "@/db/client";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { flushAudit } from "@/db/queries/audit";
 import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
 import { upsertMembership } from "@/db/queries/memberships";
@@ -18,12 +16,12 @@ import { createTeamWorkspace } from "@/db/queries/workspaces";
 import { registryList, registryListQuerySchema, registryVersion, registryVersions } from "@/lib/catalog/registry-api";
 import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-api-"));
-const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
+// The process database of a fresh data directory: a SQLite file, or on a Postgres run a new database.
+const dir = useTempDataDir();
+const db = getDb();
 afterAll(async () => {
   await flushAudit(db);
-  sqlite.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  removeTempDataDir(dir);
 });
 
 // The /v0.1 OpenAPI's names: ServerList {servers, metadata {nextCursor, count}}, ServerResponse

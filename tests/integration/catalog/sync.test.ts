@@ -1,15 +1,13 @@
 /**
  * The catalog filled from a registry (docs/catalog.md#registries), against the `/v0.1` registry
- * fixture built from the published server.json examples, through the SSRF-guarded fetch on a real
- * SQLite file: import of chosen entries with their versions, incremental sync with `updated_since`
- * and cursor pages, entries marked deprecated and deleted upstream, and a malformed entry reported
+ * fixture built from the published server.json examples, through the SSRF-guarded fetch, on the
+ * run's database (a SQLite file, or Postgres): import of chosen entries with their versions,
+ * incremental sync with `updated_since` and cursor pages, entries marked deprecated and deleted upstream, and a malformed entry reported
  * with its field and skipped while the others arrive.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { getDb } from "@/db/client";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { flushAudit } from "@/db/queries/audit";
 import { getCatalogEntryByName, listEntryVersions } from "@/db/queries/catalog";
 import { createRegistry, getRegistry } from "@/db/queries/catalog-registries";
@@ -22,8 +20,9 @@ import { AppError } from "@/lib/errors";
 import { createGuardedFetch, NetError, parseAllowedHosts } from "@/lib/net";
 import { exampleServers, startRegistry } from "../../fixtures/registry/registry-server.mjs";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-"));
-const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
+// The process database of a fresh data directory: a SQLite file, or on a Postgres run a new database.
+const dir = useTempDataDir();
+const db = getDb();
 // The app's guard with the loopback registry allow-listed, as SWITCHBOARD_ALLOWED_HOSTS would.
 const guarded = createGuardedFetch({ allowedHosts: parseAllowedHosts("127.0.0.1") });
 const fetch = guarded as unknown as RegistryFetch;
@@ -44,8 +43,7 @@ afterAll(async () => {
   await registry.close();
   await guarded.close();
   await flushAudit(db);
-  sqlite.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  removeTempDataDir(dir);
 });
 
 describe("registry sync", () => {

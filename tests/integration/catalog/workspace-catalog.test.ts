@@ -1,14 +1,12 @@
 /**
- * The catalog as workspaces see it (docs/catalog.md#in-a-workspace), on a real SQLite file: each
+ * The catalog as workspaces see it (docs/catalog.md#in-a-workspace), on the run's database (a SQLite file, or Postgres): each
  * member sees only the entries shown to their workspace (deleted ones never), Add makes an ordinary
  * server through the same checks as one typed by hand (owners/admins; stdio packages for instance
  * administrators only), secrets stored masked and secret headers per member.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { getDb } from "@/db/client";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { flushAudit } from "@/db/queries/audit";
 import { saveEntryVersion, updateCatalogEntry } from "@/db/queries/catalog";
 import { upsertMembership } from "@/db/queries/memberships";
@@ -19,12 +17,12 @@ import { serverFromEntry, workspaceCatalog } from "@/lib/catalog/workspace-catal
 import { addServer } from "@/lib/servers/service";
 import { exampleServers } from "../../fixtures/registry/registry-server.mjs";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-catalog-ws-"));
-const { db, sqlite } = openDatabase(path.join(dir, "catalog.db"));
+// The process database of a fresh data directory: a SQLite file, or on a Postgres run a new database.
+const dir = useTempDataDir();
+const db = getDb();
 afterAll(async () => {
   await flushAudit(db);
-  sqlite.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  removeTempDataDir(dir);
 });
 
 const person = async (email: string) => (await createUserWithWorkspace(db, { email, name: email, passwordHash: "x" }))!;

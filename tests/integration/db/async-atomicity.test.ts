@@ -2,6 +2,7 @@
 // another request's change would land in the gap and be overwritten by the stale read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { confirmTotp, createPendingTotp, spendTotpStep } from "@/db/queries/factors";
 import { getServerTrust, updateServerTrust } from "@/db/queries/server-trust";
 import { getPersonalWorkspaceId } from "@/db/queries/workspaces";
 import { upsertMembership } from "@/db/queries/memberships";
@@ -11,6 +12,8 @@ import type { AccessEffects } from "@/lib/domain/access-effects";
 import { addServer } from "@/lib/servers/service";
 import { adminUpdateUser } from "@/lib/workspaces/admin";
 import { createWorkspace } from "@/lib/workspaces/service";
+import { acceptInvitation, createInvitation } from "@/lib/workspaces/invitations";
+import { listAudit } from "@/db/queries/audit";
 import { changeMemberRole, removeMember } from "@/lib/workspaces/members";
 import { registerTestUser } from "../../helpers/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
@@ -19,7 +22,7 @@ import { actorIn, person, team } from "../workspaces/helpers";
 let dir: string;
 let serverId: string;
 // Our own interface: nothing to stop or close in these tests.
-const effects: AccessEffects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: () => {} };
+const effects: AccessEffects = { closeConnections: async () => {}, forgetTokens: async () => {}, stopTurns: async () => {} };
 const codeOf = (outcome: PromiseSettledResult<unknown>) =>
   outcome.status === "rejected" ? (outcome.reason as { code?: string }).code : "ok";
 
@@ -45,6 +48,16 @@ describe("async query functions keep their read-modify-write atomic", () => {
       updateServerTrust(db, serverId, { trifectaCheck: false }, null),
     ]);
     expect(await getServerTrust(db, serverId)).toMatchObject({ trusted: true, trifectaCheck: false });
+  });
+
+  it("one TOTP step spent by two requests at once counts once", async () => {
+    const db = getDb();
+    const ivy = await person("ivy@example.com");
+    const factorId = await createPendingTotp(db, ivy.id, "phone", "JBSWY3DPEHPK3PXP");
+    await confirmTotp(db, factorId, 1, new Date());
+    const spent = await Promise.all([spendTotpStep(db, factorId, 7, new Date()), spendTotpStep(db, factorId, 7, new Date())]);
+    expect(spent.sort()).toEqual([false, true]);
+    expect(await spendTotpStep(db, factorId, 8, new Date())).toBe(true);
   });
 
   it("two owners stepping down at once: one succeeds, the other is the last owner", async () => {
@@ -99,5 +112,27 @@ describe("async query functions keep their read-modify-write atomic", () => {
     const add = () => addServer(db, actor, { name: "twin", config: { url: "https://twin.example/mcp" } });
     const outcomes = await Promise.allSettled([add(), add()]);
     expect(outcomes.map(codeOf).sort()).toEqual(["ok", "server.name_taken"]);
+  });
+
+  it("fifty accepts of one invitation at once: one joins, the other forty-nine are told it was used", async () => {
+    const db = getDb();
+    const owner = await person("inviter@example.com");
+    const teamId = await team(owner, "Fifty");
+    const guest = await person("guest@example.com");
+    const { token } = await createInvitation(
+      db,
+      await actorIn(owner, teamId),
+      { email: guest.email, role: "member" },
+      {
+        baseUrl: "http://localhost",
+      },
+    );
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => acceptInvitation(db, guest, token)));
+    const codes = outcomes.map(codeOf);
+    expect(codes.filter((c) => c === "ok")).toHaveLength(1);
+    expect(codes.filter((c) => c === "invitation.used")).toHaveLength(49);
+    expect(await getMembershipRole(db, teamId, guest.id)).toBe("member");
+    const accepted = (await listAudit(db, { action: "invitation.accept", workspaceId: teamId })).entries;
+    expect(accepted).toHaveLength(1);
   });
 });

@@ -13,10 +13,10 @@ afterAll(() => {
 });
 
 describe("instance key check", () => {
-  it("binds the data to the first key and refuses another with a message naming the fix", () => {
+  it("binds the data to the first key and refuses another with a message naming the fix", async () => {
     process.env.SWITCHBOARD_SECRET_KEY = Buffer.alloc(32, 1).toString("base64");
     getDb();
-    closeDb();
+    await closeDb();
     resetInstanceKey();
     process.env.SWITCHBOARD_SECRET_KEY = Buffer.alloc(32, 2).toString("base64");
     expect(() => getDb()).toThrow(SecretKeyError);

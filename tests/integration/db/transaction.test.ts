@@ -6,16 +6,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import { migratePostgres } from "@/db/migrate-postgres";
 import { getWorkspaceBySlug, renameWorkspace } from "@/db/queries/workspaces";
-import * as sqliteTables from "@/db/schema";
+import * as sqliteTables from "@/db/schema-sqlite";
 import * as pgTables from "@/db/schema-postgres";
-import { withTransaction } from "@/db/transaction";
+import { rows, stepTransaction, withTransaction, write } from "@/db/transaction";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres";
 
 const boom = new Error("boom");
@@ -116,6 +116,23 @@ describe("withTransaction on SQLite", () => {
     );
     expect(log).toEqual(["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3"]);
   });
+
+  it("runs a step transaction synchronously (no promise), and rolls it back when its body throws", async () => {
+    const result = stepTransaction(db, function* (tx) {
+      yield* write(tx.insert(sqliteTables.workspaces).values({ id: "steps", name: "steps", slug: "steps" }));
+      return yield* rows(
+        tx.select({ name: sqliteTables.workspaces.name }).from(sqliteTables.workspaces).where(eq(sqliteTables.workspaces.id, "steps")),
+      );
+    });
+    expect(result).toEqual([{ name: "steps" }]);
+    expect(() =>
+      stepTransaction(db, function* (tx) {
+        yield* write(tx.insert(sqliteTables.workspaces).values({ id: "steps-lost", name: "lost", slug: "steps-lost" }));
+        throw boom;
+      }),
+    ).toThrow(boom);
+    expect(await getWorkspaceBySlug(db, "steps-lost")).toBeNull();
+  });
 });
 
 describe("withTransaction on Postgres", () => {
@@ -153,6 +170,62 @@ describe("withTransaction on Postgres", () => {
     expect(await exists("pg-kept")).toBe(true);
     expect(await exists("pg-lost-1")).toBe(false);
     expect(await exists("pg-lost-2")).toBe(false);
+  });
+
+  it("runs the body on one pooled connection; another request meanwhile runs on another and does not see it", async () => {
+    const backend = async (handle: unknown) =>
+      (await (handle as typeof db).execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0].pid;
+    await withTransaction(asDb(db), async (tx) => {
+      const own = await backend(tx);
+      await insert(tx, "pg-one-client");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await backend(tx)).toBe(own);
+      expect(await backend(db)).not.toBe(own);
+      expect(await exists("pg-one-client")).toBe(false);
+      await withTransaction(tx, async (inner) => {
+        expect(await backend(inner)).toBe(own);
+      });
+    });
+    expect(await exists("pg-one-client")).toBe(true);
+  });
+
+  it("rolls back a step transaction when its body throws", async () => {
+    await expect(
+      Promise.resolve(
+        stepTransaction(asDb(db), function* (tx) {
+          yield* write(
+            (tx as unknown as typeof db).insert(pgTables.workspaces).values({ id: "pg-steps", name: "s", slug: "pg-steps" }) as never,
+          );
+          throw boom;
+        }),
+      ),
+    ).rejects.toBe(boom);
+    expect(await exists("pg-steps")).toBe(false);
+  });
+
+  it("lets only one of two transactions that check, then write, pass its check (serializable, the loser run again)", async () => {
+    // Both read before either writes (a barrier for the first attempts): at READ COMMITTED both
+    // would see no "solo" workspace and both insert one.
+    let arrived = 0;
+    let bothRead!: () => void;
+    const barrier = new Promise<void>((resolve) => {
+      bothRead = resolve;
+    });
+    const attempts: string[] = [];
+    const claim = (id: string) =>
+      withTransaction(asDb(db), async (tx) => {
+        attempts.push(id);
+        const taken = await (tx as unknown as typeof db).select().from(pgTables.workspaces).where(eq(pgTables.workspaces.name, "solo"));
+        arrived += 1;
+        if (arrived === 2) bothRead();
+        await barrier;
+        if (taken.length > 0) return "taken";
+        await (tx as unknown as typeof db).insert(pgTables.workspaces).values({ id, name: "solo", slug: id });
+        return "claimed";
+      });
+    expect((await Promise.all([claim("solo-a"), claim("solo-b")])).sort()).toEqual(["claimed", "taken"]);
+    expect(attempts).toHaveLength(3);
+    expect(await db.select().from(pgTables.workspaces).where(eq(pgTables.workspaces.name, "solo"))).toHaveLength(1);
   });
 
   it("runs a nested call as a savepoint", async () => {

@@ -7,7 +7,7 @@ import { registerTestUser } from "../../helpers/register";
 import type { ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
 import type { OAuthDeps } from "@/lib/oauth/web/deps";
-import { createSqliteStore } from "@/lib/oauth/web/sqlite-store";
+import { createDbStore } from "@/lib/oauth/web/db-store";
 import { startOAuthFixture } from "../../fixtures/oauth/server.mjs";
 import { completeDevLogin } from "../../fixtures/oauth/dev-login.mjs";
 
@@ -70,7 +70,7 @@ export async function addOAuthServer(owner: TestUser, name: string, url: string)
 export function testDeps(overrides: Partial<OAuthDeps> = {}): OAuthDeps {
   const allowedHosts = parseAllowedHosts("127.0.0.1,localhost");
   return {
-    store: createSqliteStore(getDb(), instanceKey()),
+    store: createDbStore(getDb(), instanceKey()),
     policy: { allowLoopbackHttp: true },
     oauthFetch: createGuardedFetch({ allowedHosts, allowHttp: "loopback" }),
     serverFetch: createGuardedFetch({ allowedHosts }),

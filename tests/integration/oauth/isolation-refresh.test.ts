@@ -3,9 +3,11 @@
  * one shared server config, a token for X never sent to Y, encryption at rest, silent single-flight
  * refresh, re-authorization only when refresh fails, and Disconnect (revoke + forget).
  */
-import Database from "better-sqlite3";
-import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { all } from "@/db/exec";
+import { serverCredentials } from "@/db/schema";
 import { McpPool, type ServerDefinition } from "@/lib/mcp";
 import { createGuardedFetch, parseAllowedHosts } from "@/lib/net";
 import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
@@ -106,17 +108,18 @@ describe("per-user OAuth in the pool", () => {
     await connect(alice, server, "alice");
     await whoami(alice, server);
     const token = x.stats.tokensSeen.at(-1)!;
-    const raw = new Database(path.join(dir, "switchboard.db"), { readonly: true });
-    const rows = raw.prepare("select kind, value_enc from server_credentials where server_id = ?").all(server.id) as Array<{
-      kind: string;
-      value_enc: string;
-    }>;
-    raw.close();
+    // The stored rows as the database holds them (either dialect).
+    const rows = await all(
+      getDb()
+        .select({ kind: serverCredentials.kind, valueEnc: serverCredentials.valueEnc })
+        .from(serverCredentials)
+        .where(eq(serverCredentials.serverId, server.id)),
+    );
     expect(rows.map((r) => r.kind).sort()).toEqual(["client", "discovery", "tokens"]);
     for (const row of rows) {
-      expect(row.value_enc).toMatch(/^v1\./);
-      expect(row.value_enc).not.toContain(token);
-      expect(row.value_enc).not.toContain("refresh");
+      expect(row.valueEnc).toMatch(/^v1\./);
+      expect(row.valueEnc).not.toContain(token);
+      expect(row.valueEnc).not.toContain("refresh");
     }
   });
 

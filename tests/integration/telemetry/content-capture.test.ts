@@ -18,6 +18,7 @@ import { setContentCapture, setTracingOn } from "@/lib/telemetry/state";
 import { setTelemetrySettings, telemetrySettings } from "@/lib/use-cases/telemetry-settings";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { person } from "../workspaces/helpers";
+import { exec } from "../../../db/exec";
 
 // The use case is marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -75,16 +76,17 @@ describe("content capture", () => {
   });
 
   it("needs a recent sign-in to turn on, is audited, and then captures redacted content", async () => {
-    getDb()
-      .update(sessions)
-      .set({ authenticatedAt: new Date(Date.now() - 11 * 60_000) })
-      .where(eq(sessions.id, admin.sessionId))
-      .run();
+    await exec(
+      getDb()
+        .update(sessions)
+        .set({ authenticatedAt: new Date(Date.now() - 11 * 60_000) })
+        .where(eq(sessions.id, admin.sessionId)),
+    );
     await expect(setTelemetrySettings(admin, { captureContent: true })).rejects.toThrow(
       expect.objectContaining({ code: "auth.reauth_required" }),
     );
     expect((await telemetrySettings()).captureContent).toBe(false);
-    getDb().update(sessions).set({ authenticatedAt: new Date() }).where(eq(sessions.id, admin.sessionId)).run();
+    await exec(getDb().update(sessions).set({ authenticatedAt: new Date() }).where(eq(sessions.id, admin.sessionId)));
     expect(await setTelemetrySettings(admin, { captureContent: true })).toEqual({ captureContent: true });
     expect((await listRecentAudit(getDb())).find((e) => e.action === "instance.telemetry_capture")).toMatchObject({ actorId: admin.id });
 

@@ -27,6 +27,7 @@ import { applyUsageRetention } from "@/lib/usage/retention";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { runTurn, say, startScriptedLlm, type ScriptedLlm } from "../agent/helpers";
 import { EVERYTHING } from "../mcp/helpers";
+import { all } from "../../../db/exec";
 
 let llm: ScriptedLlm;
 let dir = "";
@@ -80,7 +81,7 @@ async function turn(userId: string, server: Awaited<ReturnType<typeof everything
   return chat.id;
 }
 
-const modelRows = (chatId: string) => getDb().select().from(usageModelRequests).where(eq(usageModelRequests.chatId, chatId)).all();
+const modelRows = (chatId: string) => all(getDb().select().from(usageModelRequests).where(eq(usageModelRequests.chatId, chatId)));
 
 describe("usage records", () => {
   it("a turn with two tool calls records its two model requests (tokens as reported, priced) and two MCP rows", async () => {
@@ -96,7 +97,7 @@ describe("usage records", () => {
     const server = await everything("tools");
     const chatId = await turn(people.member, server, 'both [[call:echo {"message":"one"}]] [[call:echo {"message":"two"}]]');
 
-    const models = modelRows(chatId);
+    const models = await modelRows(chatId);
     // Step 1 asks for the tools, step 2 answers with their results.
     expect(models).toHaveLength(2);
     for (const row of models) {
@@ -117,7 +118,7 @@ describe("usage records", () => {
       expect(row.latencyMs).toBeGreaterThanOrEqual(0);
     }
 
-    const calls = getDb().select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, server.id)).all();
+    const calls = await all(getDb().select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, server.id)));
     expect(calls).toHaveLength(2);
     for (const call of calls) {
       expect(call).toMatchObject({
@@ -146,8 +147,8 @@ describe("usage records", () => {
       updatedBy: people.owner,
     });
     const after = await turn(people.owner, server, "hello again");
-    expect(modelRows(before).map((r) => r.costMicros)).toEqual([18]);
-    expect(modelRows(after).map((r) => r.costMicros)).toEqual([180]);
+    expect((await modelRows(before)).map((r) => r.costMicros)).toEqual([18]);
+    expect((await modelRows(after)).map((r) => r.costMicros)).toEqual([180]);
   }, 60_000);
 
   it("sampling records its own model request, without a chat", async () => {
@@ -157,7 +158,7 @@ describe("usage records", () => {
       .callTool("trigger-sampling-request", { prompt: "six times seven?", maxTokens: 50 });
     expect(outcome.isError).toBe(false);
     await flushUsage(getDb());
-    const rows = getDb().select().from(usageModelRequests).where(eq(usageModelRequests.source, "sampling")).all();
+    const rows = await all(getDb().select().from(usageModelRequests).where(eq(usageModelRequests.source, "sampling")));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       userId: people.member,
@@ -167,7 +168,7 @@ describe("usage records", () => {
       outputTokens: 5,
       outcome: "ok",
     });
-    const call = getDb().select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, server.id)).all();
+    const call = await all(getDb().select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, server.id)));
     expect(call.map((c) => [c.name, c.outcome])).toEqual([["trigger-sampling-request", "ok"]]);
   }, 60_000);
 
@@ -178,7 +179,7 @@ describe("usage records", () => {
     const failed = await session.callTool("no-such-tool", {});
     expect(failed.isError).toBe(true);
     await flushUsage(getDb());
-    const rows = getDb().select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, server.id)).all();
+    const rows = await all(getDb().select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, server.id)));
     expect(rows.find((r) => r.kind === "resource")?.name).toBe("demo://resource/static/document/architecture.md");
     expect(rows.find((r) => r.kind === "tool")).toMatchObject({ name: "no-such-tool", outcome: "protocol_error" });
   }, 60_000);
@@ -187,8 +188,8 @@ describe("usage records", () => {
     const db = getDb();
     const day = new Date().toISOString().slice(0, 10);
     const scope: UsageScope = { from: day, to: day, workspaceId: teamId };
-    const models = db.select().from(usageModelRequests).where(eq(usageModelRequests.workspaceId, teamId)).all();
-    const calls = db.select().from(usageMcpRequests).where(eq(usageMcpRequests.workspaceId, teamId)).all();
+    const models = await all(db.select().from(usageModelRequests).where(eq(usageModelRequests.workspaceId, teamId)));
+    const calls = await all(db.select().from(usageMcpRequests).where(eq(usageMcpRequests.workspaceId, teamId)));
     const sum = <T>(rows: T[], f: (r: T) => number) => rows.reduce((a, r) => a + f(r), 0);
 
     const [today] = await usageByDay(db, scope);
@@ -253,15 +254,15 @@ describe("usage records", () => {
     await recordMcpRequest(db, event, old);
     await recordMcpRequest(db, event, old);
     await flushUsage(db);
-    expect(db.select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, "gone")).all()).toHaveLength(2);
+    expect(await all(db.select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, "gone")))).toHaveLength(2);
 
     const pruned = await applyUsageRetention(db, new Date(), { SWITCHBOARD_USAGE_RETENTION_DAYS: "30" });
     expect(pruned.mcp).toBe(2);
-    expect(db.select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, "gone")).all()).toHaveLength(0);
+    expect(await all(db.select().from(usageMcpRequests).where(eq(usageMcpRequests.serverId, "gone")))).toHaveLength(0);
     // Today's rows are within the retention and stay.
-    expect(db.select().from(usageModelRequests).all().length).toBeGreaterThan(0);
+    expect((await all(db.select().from(usageModelRequests))).length).toBeGreaterThan(0);
     const [sums] = await usageByServer(db, { from: oldDay, to: oldDay, workspaceId: teamId });
     expect(sums).toMatchObject({ serverId: "gone", calls: 2, durationMs: 14 });
-    expect(db.select().from(usageDaily).where(eq(usageDaily.day, oldDay)).all()).toHaveLength(1);
+    expect(await all(db.select().from(usageDaily).where(eq(usageDaily.day, oldDay)))).toHaveLength(1);
   });
 });

@@ -19,6 +19,7 @@ import { tightestBudget } from "@/lib/usage/budgets";
 import { budgetBodySchema, budgetsView, priceBodySchema, pricesView, setBudget, setPrice } from "@/lib/use-cases/usage";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { person, type Person } from "../workspaces/helpers";
+import { all } from "../../../db/exec";
 
 // The use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -136,12 +137,9 @@ describe("the price table", () => {
     await setPrice(await asOwner(), price({ scope: "workspace", provider: "openai", model: "priced-model", input: 100, output: 200 }));
     await request(new Date(Date.now() + 1000));
     await flushUsage(getDb());
-    const rows = getDb()
-      .select()
-      .from(usageModelRequests)
-      .where(eq(usageModelRequests.model, "priced-model"))
-      .orderBy(usageModelRequests.at)
-      .all();
+    const rows = await all(
+      getDb().select().from(usageModelRequests).where(eq(usageModelRequests.model, "priced-model")).orderBy(usageModelRequests.at),
+    );
     // $1 + $2, then $10 + $20, then the workspace's own $100 + $200, in micro-dollars.
     expect(rows.map((r) => r.costMicros)).toEqual([3_000_000, 30_000_000, 300_000_000]);
   });

@@ -9,6 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { all } from "@/db/exec";
 import { serverCredentials } from "@/db/schema";
 import { createServer, getServerById } from "@/db/queries/servers";
 import { parseServerConfig } from "@/lib/mcp/config";
@@ -97,12 +98,13 @@ async function whoami(user: Person, server: ServerDefinition) {
   return outcome.isError ? `error: ${JSON.stringify(outcome.forModel)}` : (outcome.content.content[0] as { text: string }).text;
 }
 
-function tokenRows(user: Person, serverId: string) {
-  return getDb()
-    .select()
-    .from(serverCredentials)
-    .where(and(eq(serverCredentials.userId, user.id), eq(serverCredentials.serverId, serverId)))
-    .all();
+async function tokenRows(user: Person, serverId: string) {
+  return all(
+    getDb()
+      .select()
+      .from(serverCredentials)
+      .where(and(eq(serverCredentials.userId, user.id), eq(serverCredentials.serverId, serverId))),
+  );
 }
 
 describe("shared vs per-member credentials", () => {
@@ -119,7 +121,7 @@ describe("shared vs per-member credentials", () => {
     expect(as.stats.bearerSubjects.slice(seen)).toEqual(expect.arrayContaining(["admin-at-as"]));
     // One connection per (user, server): bob's call ran on his own connection.
     expect(pool.session(bob.id, await defFor(bob, sharedId)).status().state).toBe("connected");
-    expect(tokenRows(bob, sharedId)).toHaveLength(0);
+    expect(await tokenRows(bob, sharedId)).toHaveLength(0);
   });
 
   it("a member cannot connect or disconnect a shared server", async () => {
@@ -173,7 +175,7 @@ describe("removal takes effect at once", () => {
     expect(echo.isError).toBe(false);
     const stats = async () => (await (await fetch(`${sessionsBase}/stats`)).json()) as { deletes: number };
     const deletesBefore = (await stats()).deletes;
-    expect(tokenRows(bob, own.id).length).toBeGreaterThan(0);
+    expect((await tokenRows(bob, own.id)).length).toBeGreaterThan(0);
     const revocationsBefore = as.stats.revocations;
 
     const { effects, calls } = recordingEffects(pool, deps);
@@ -182,7 +184,7 @@ describe("removal takes effect at once", () => {
     // The fixture saw bob's session terminated (DELETE), and his pool entries are gone.
     expect((await stats()).deletes).toBe(deletesBefore + 1);
     expect(pool.session(bob.id, await defFor(admin, live.id)).status().state).not.toBe("connected");
-    expect(tokenRows(bob, own.id)).toHaveLength(0);
+    expect(await tokenRows(bob, own.id)).toHaveLength(0);
     expect(as.stats.revocations).toBeGreaterThan(revocationsBefore);
     expect(calls.stopped).toContainEqual([bob.id, acme]);
     // The admin's own connection and shared account are untouched.

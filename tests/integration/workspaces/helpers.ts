@@ -53,7 +53,7 @@ export function recordingEffects(pool: McpPool, deps?: OAuthDeps) {
     async forgetTokens(userId, servers) {
       if (deps) for (const server of servers) await disconnect(deps, userId, server);
     },
-    stopTurns(userId, workspaceId) {
+    async stopTurns(userId, workspaceId) {
       calls.stopped.push([userId, workspaceId]);
     },
   };

@@ -23,6 +23,7 @@ import { changeMemberRole, listWorkspaceMembers, removeMember } from "@/lib/work
 import { listMyWorkspaces } from "@/lib/workspaces/service";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { actorIn, person, recordingEffects, team, type Person } from "./helpers";
+import { one } from "../../../db/exec";
 
 const BASE = "http://app.test";
 let dir: string;
@@ -54,7 +55,7 @@ describe("invitation lifecycle", () => {
     const created = await invite("Bob@Example.com", "admin");
     expect(created.url).toBe(`${BASE}/invite/${created.token}`);
     expect(created.token.length).toBeGreaterThanOrEqual(40);
-    const raw = getDb().select().from(invitations).where(eq(invitations.id, created.id)).get()!;
+    const raw = (await one(getDb().select().from(invitations).where(eq(invitations.id, created.id))))!;
     expect(raw.tokenHash).toBe(hashToken(created.token));
     expect(JSON.stringify(raw)).not.toContain(created.token);
     expect((await listInvitations(getDb(), await actorIn(owner, acme))).map((i) => i.email)).toContain("bob@example.com");

@@ -19,6 +19,7 @@ import { addServer, changeServer, listServers, serverViewById } from "@/lib/serv
 import { acceptInvitation, createInvitation } from "@/lib/workspaces/invitations";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { actorIn, person, team, type Person } from "./helpers";
+import { all } from "../../../db/exec";
 
 const PATH_TOKEN = "pathTOKEN0123456789abcdef";
 const QUERY_KEY = "queryKEY9876543210";
@@ -69,7 +70,7 @@ describe("a secret URL never reaches a member, an export or an error", () => {
     await add("path", { url: `${base}/s/${PATH_TOKEN}/mcp` });
     await add("query", { url: `${base}/mcp?api_key=${QUERY_KEY}&region=eu` });
     await add("marked", { url: `${base}/hooks/${MARKED}/mcp`, secret_url: true });
-    for (const row of getDb().select().from(mcpServers).where(eq(mcpServers.workspaceId, acme)).all()) {
+    for (const row of await all(getDb().select().from(mcpServers).where(eq(mcpServers.workspaceId, acme)))) {
       const raw = JSON.stringify(row);
       for (const secret of SECRETS) expect(raw).not.toContain(secret);
     }

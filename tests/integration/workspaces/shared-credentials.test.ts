@@ -8,6 +8,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { all } from "@/db/exec";
 import { listAudit } from "@/db/queries/audit";
 import { getServerById } from "@/db/queries/servers";
 import { serverCredentials } from "@/db/schema";
@@ -100,14 +101,14 @@ async function setMode(credentials: "shared" | "per_member") {
   await Promise.all(released.splice(0));
 }
 
-function kinds(user: Person): string[] {
-  return getDb()
-    .select({ kind: serverCredentials.kind })
-    .from(serverCredentials)
-    .where(and(eq(serverCredentials.userId, user.id), eq(serverCredentials.serverId, serverId)))
-    .all()
-    .map((row) => row.kind)
-    .sort();
+async function kinds(user: Person): Promise<string[]> {
+  const rows = await all(
+    getDb()
+      .select({ kind: serverCredentials.kind })
+      .from(serverCredentials)
+      .where(and(eq(serverCredentials.userId, user.id), eq(serverCredentials.serverId, serverId))),
+  );
+  return rows.map((row) => row.kind).sort();
 }
 
 describe("switching to shared never serves anyone's personal tokens", () => {
@@ -131,7 +132,7 @@ describe("switching to shared never serves anyone's personal tokens", () => {
     expect(status.state).toBe("needs_authorization");
     expect(await serverViewById(getDb(), await actorIn(bob, acme), serverId)).toMatchObject({ credentials: "shared", sharedBy: null });
     // Personal tokens stay each person's, unused: the creator's account is not the team's.
-    expect(kinds(creator)).toContain("tokens");
+    expect(await kinds(creator)).toContain("tokens");
     expect((await listAudit(getDb(), { workspaceId: acme, action: "server.credentials_mode" })).entries[0]).toMatchObject({
       actorId: carol.id,
       detail: { from: "per_member", to: "shared" },
@@ -154,14 +155,14 @@ describe("switching to shared never serves anyone's personal tokens", () => {
     expect(await whoami(creator)).toBe("team-account");
     expect(new Set(as.stats.bearerSubjects.slice(seen))).toEqual(new Set(["team-account"]));
     // Stored apart from carol's own tokens (she has none of her own for this server).
-    expect(kinds(carol)).toEqual(expect.arrayContaining(["shared.tokens"]));
-    expect(kinds(carol)).not.toContain("tokens");
+    expect(await kinds(carol)).toEqual(expect.arrayContaining(["shared.tokens"]));
+    expect(await kinds(carol)).not.toContain("tokens");
     expect(await serverViewById(getDb(), await actorIn(bob, acme), serverId)).toMatchObject({ sharedBy: carol.name });
   });
 
   it("leaving shared forgets the team's tokens; coming back waits again instead of reusing them", async () => {
     await setMode("per_member");
-    expect(kinds(carol)).not.toContain("shared.tokens");
+    expect(await kinds(carol)).not.toContain("shared.tokens");
     expect(await whoami(bob)).toBe("bob-personal");
     await setMode("shared");
     const seen = as.stats.bearerSubjects.length;
@@ -174,8 +175,8 @@ describe("switching to shared never serves anyone's personal tokens", () => {
     expect(await whoami(bob)).toBe("team-again");
     await endConnect(getDb(), deps, await actorIn(carol, acme), await defFor(carol));
     await pool.closeServer(serverId);
-    expect(kinds(creator)).not.toContain("shared.tokens");
-    expect(kinds(creator)).toContain("tokens");
+    expect(await kinds(creator)).not.toContain("shared.tokens");
+    expect(await kinds(creator)).toContain("tokens");
     expect(await whoami(bob)).toBe("error");
   });
 });

@@ -3,7 +3,7 @@ import { getTableName } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { tablesInDependencyOrder } from "@/db/ops/table-order";
-import * as schema from "@/db/schema";
+import * as schema from "@/db/schema-sqlite";
 
 describe("tablesInDependencyOrder", () => {
   it("lists every table once, each after every table its foreign keys point to", () => {

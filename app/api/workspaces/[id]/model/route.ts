@@ -8,7 +8,7 @@ type Context = { params: Promise<{ id: string }> };
 /** The workspace's default model (key masked); members use it unless they chose their own. */
 export const GET = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return Response.json(workspaceModel(caller));
+  return Response.json(await workspaceModel(caller));
 });
 
 /** Set the default model (owners/admins); omit `apiKey` to keep the stored one. */

@@ -8,7 +8,7 @@ type Context = { params: Promise<{ id: string }> };
 /** The workspace's tool-search settings (docs/tool-search.md); any member may read them. */
 export const GET = route(async (_request: Request, context: Context) => {
   const caller = await requireWorkspaceById(await idParam(context));
-  return Response.json(workspaceToolSearch(caller));
+  return Response.json(await workspaceToolSearch(caller));
 });
 
 /** Change them (owners/admins). */

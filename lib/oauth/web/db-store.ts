@@ -1,5 +1,5 @@
 /**
- * The web app's OAuthStore: `server_credentials` and `oauth_states` in SQLite, every value an
+ * The web app's OAuthStore: `server_credentials` and `oauth_states` in the database, every value an
  * AES-256-GCM envelope under the instance key (docs/security.md#secrets-at-rest).
  */
 import type { Db } from "../../../db/client";
@@ -17,7 +17,7 @@ import type { OAuthStore } from "../shared/store";
 const values = new LookupCache<{ value: string | undefined }>(20_000);
 
 /** An OAuthStore over `db`, encrypting with `key`. */
-export function createSqliteStore(db: Db, key: SecretKey): OAuthStore {
+export function createDbStore(db: Db, key: SecretKey): OAuthStore {
   return {
     async get(ref, kind) {
       const cached = await values.readAsync(
