@@ -24,6 +24,7 @@ import { checkInstanceKey, checkInstanceKeyPostgres } from "./key-check";
 import { listenForChanges, type PostgresChanges, registerChanges } from "./changes-postgres";
 import { migratePostgres } from "./migrate-postgres";
 import { DatabaseOpsError } from "./ops/errors";
+import { databaseFailure } from "./unavailable";
 import { connectionCause, describeAddress, type PostgresAddress, postgresAddress } from "./ops/postgres-target";
 import { postgresPoolConfig } from "./postgres-settings";
 
@@ -163,6 +164,38 @@ function openPostgres(url: string): OpenPostgres {
   // A signal's shutdown (lib/shutdown.ts) writes what waits (the audit batch) and ends the pool.
   onShutdown("database", closeDb);
   return opened;
+}
+
+// A query handle per pooled connection, made once per connection (the pool reuses them).
+const handleOfConnection = new WeakMap<pg.PoolClient, PostgresDb>();
+
+/**
+ * Run `fn` on one connection of `db`'s pool, with a query handle bound to that connection (a
+ * transaction started on it stays on it), and give the connection back however `fn` ends; a
+ * connection the database dropped is given back as broken, so the pool closes it. drizzle's own
+ * transaction on the pool gives its connection back only once its BEGIN succeeded: a BEGIN that
+ * failed while Postgres restarted kept the connection forever, and after as many failures as the
+ * pool holds every query waited for good, even once the database was back.
+ */
+export async function onPooledConnection<T>(db: Db, fn: (connection: PostgresDb) => Promise<T>): Promise<T> {
+  const opened = postgresByHandle.get(db as unknown as object);
+  // Another handle (a test's own pool or connection): `fn` runs on it as it is.
+  if (!opened) return fn(db as unknown as PostgresDb);
+  const connection = await opened.pool.connect();
+  let handle = handleOfConnection.get(connection);
+  if (!handle) {
+    handle = drizzlePostgres(connection, { schema: postgresSchema });
+    handleOfConnection.set(connection, handle);
+  }
+  let broken: Error | undefined;
+  try {
+    return await fn(handle);
+  } catch (error) {
+    if (databaseFailure(error) === "unavailable") broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    connection.release(broken);
+  }
 }
 
 /** Reach, migrate and key-check a Postgres database; each failure is one line naming the cause. */

@@ -25,7 +25,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { BetterSQLiteTransaction } from "drizzle-orm/better-sqlite3/session";
-import { type Db, isSqliteHandle, pendingStart, type SqliteDb } from "./client";
+import { type Db, isSqliteHandle, onPooledConnection, pendingStart, type SqliteDb } from "./client";
 
 /** A transaction handle: the same query functions accept it as they accept `db`. */
 export type Tx = Db;
@@ -213,14 +213,14 @@ function lostConflict(error: unknown): boolean {
  * `database.busy` answer (db/unavailable.ts), never a 500.
  */
 async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
-  const pg = db as unknown as {
-    transaction<R>(body: (tx: unknown) => Promise<R>, config: { isolationLevel: "serializable" }): Promise<R>;
-  };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pg.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as Tx)), {
-        isolationLevel: "serializable",
-      });
+      // On a connection of its own, given back however the transaction ends (onPooledConnection).
+      return await onPooledConnection(db, (connection) =>
+        connection.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as unknown as Tx)), {
+          isolationLevel: "serializable",
+        }),
+      );
     } catch (error) {
       if (attempt >= SERIALIZATION_ATTEMPTS || !lostConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 5 * 2 ** attempt)));

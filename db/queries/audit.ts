@@ -10,6 +10,7 @@ import { type Db, isSqliteHandle, onBeforeClose, type SqliteDb } from "../client
 import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
 import { connectionBusy, gated } from "../transaction";
 import { all } from "../exec";
+import { databaseFailure } from "../unavailable";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -159,13 +160,36 @@ function writeOne(db: Db, entry: AuditEntry, batchError: unknown): void {
   }
 }
 
-/** The Postgres batch: one multi-row insert; when it fails, each entry alone (as `writeOne`). */
+/**
+ * The Postgres batch: one multi-row insert; when it fails, each entry alone (as `writeOne`). While the
+ * database is out of reach (a restart) the entries wait for a later batch instead of being lost.
+ */
 async function writeBatchAsync(db: Db, entries: AuditEntry[]): Promise<void> {
   try {
     await db.insert(auditLog).values(entries.map(rowOf));
   } catch (batchError) {
+    if (databaseFailure(batchError) === "unavailable" && putBack(db, entries)) return;
     for (const entry of entries) await writeOneAsync(db, entry, batchError);
   }
+}
+
+/** Most entries kept waiting while the database is out of reach; past it they are reported lost. */
+const MAX_WAITING_WHILE_AWAY = 100_000;
+/** How soon a batch put back is tried again. */
+const RETRY_WHILE_AWAY_MS = 2_000;
+
+// Put a batch back in front of what waits, to be tried again; false when too much waits already.
+function putBack(db: Db, entries: AuditEntry[]): boolean {
+  const queues = waiting();
+  const queue = queues.get(db);
+  if ((queue?.entries.length ?? 0) + entries.length > MAX_WAITING_WHILE_AWAY) return false;
+  if (queue) queue.entries = entries.concat(queue.entries);
+  else {
+    queues.set(db, { entries: [...entries] });
+    setTimeout(() => void writeWaiting(db, false), RETRY_WHILE_AWAY_MS).unref();
+  }
+  console.error(`audit: the database is out of reach; ${entries.length} entries wait for the next batch`);
+  return true;
 }
 
 async function writeOneAsync(db: Db, entry: AuditEntry, batchError: unknown): Promise<void> {

@@ -6,10 +6,11 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
-import { type Db, isSqliteHandle, onBeforeClose, type PostgresDb, type SqliteDb } from "../client";
+import { type Db, isSqliteHandle, onBeforeClose, onPooledConnection, type SqliteDb } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
 import { connectionBusy, gated } from "../transaction";
 import { exec, one } from "../exec";
+import { databaseFailure } from "../unavailable";
 
 /** One model request's row, priced already (`costMicros`). */
 export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
@@ -127,25 +128,51 @@ const POSTGRES_ROWS_PER_INSERT = 500;
 
 /**
  * The Postgres batch: the rows in multi-row inserts and the sums' upserts, in one transaction of the
- * driver's own (not the transaction port: the timer that starts it runs in the async context of the
+ * driver's own on a pooled connection (onPooledConnection; not the transaction port: the timer that starts it runs in the async context of the
  * request that queued the first row, which may have been inside a transaction of its own). At READ
  * COMMITTED an upsert adds to the row another replica wrote meanwhile; the upserts go in key order,
  * so two replicas' batches take their row locks in the same order and cannot deadlock.
  */
 async function writeBatchAsync(db: Db, queue: Waiting): Promise<void> {
   try {
-    await (db as unknown as PostgresDb).transaction(async (pgTx) => {
-      // The tables are typed by their SQLite definitions; on Postgres the schema module hands out their twins.
-      const tx = pgTx as unknown as Db;
-      for (let i = 0; i < queue.model.length; i += POSTGRES_ROWS_PER_INSERT)
-        await tx.insert(usageModelRequests).values(queue.model.slice(i, i + POSTGRES_ROWS_PER_INSERT));
-      for (let i = 0; i < queue.mcp.length; i += POSTGRES_ROWS_PER_INSERT)
-        await tx.insert(usageMcpRequests).values(queue.mcp.slice(i, i + POSTGRES_ROWS_PER_INSERT));
-      for (const upsert of sumUpserts(tx, queue)) await exec(upsert);
-    });
+    await onPooledConnection(db, (connection) =>
+      connection.transaction(async (pgTx) => {
+        // The tables are typed by their SQLite definitions; on Postgres the schema module hands out their twins.
+        const tx = pgTx as unknown as Db;
+        for (let i = 0; i < queue.model.length; i += POSTGRES_ROWS_PER_INSERT)
+          await tx.insert(usageModelRequests).values(queue.model.slice(i, i + POSTGRES_ROWS_PER_INSERT));
+        for (let i = 0; i < queue.mcp.length; i += POSTGRES_ROWS_PER_INSERT)
+          await tx.insert(usageMcpRequests).values(queue.mcp.slice(i, i + POSTGRES_ROWS_PER_INSERT));
+        for (const upsert of sumUpserts(tx, queue)) await exec(upsert);
+      }),
+    );
   } catch (error) {
+    // While the database is out of reach (a restart) the rows wait for a later batch.
+    if (databaseFailure(error) === "unavailable" && putBack(db, queue)) return;
     reportLost(queue, error);
   }
+}
+
+/** Most rows kept waiting while the database is out of reach; past it they are reported lost. */
+const MAX_WAITING_WHILE_AWAY = 100_000;
+/** How soon a batch put back is tried again. */
+const RETRY_WHILE_AWAY_MS = 2_000;
+
+// Put a batch back in front of what waits, to be tried again; false when too much waits already.
+function putBack(db: Db, batch: Waiting): boolean {
+  const queues = waiting();
+  const queue = queues.get(db);
+  const count = batch.model.length + batch.mcp.length;
+  if ((queue ? queue.model.length + queue.mcp.length : 0) + count > MAX_WAITING_WHILE_AWAY) return false;
+  if (queue) {
+    queue.model = batch.model.concat(queue.model);
+    queue.mcp = batch.mcp.concat(queue.mcp);
+  } else {
+    queues.set(db, { model: [...batch.model], mcp: [...batch.mcp] });
+    setTimeout(() => void writeWaiting(db, false), RETRY_WHILE_AWAY_MS).unref();
+  }
+  console.error(`usage: the database is out of reach; ${count} rows wait for the next batch`);
+  return true;
 }
 
 /**

@@ -2,8 +2,8 @@
  * Postgres going away while the app runs (issue 26, docs/errors.md `database.unavailable`): requests
  * through the HTTP boundary (`route()`, as every API route) answer 503 with a clear code and
  * Retry-After while the server is down, never a 500; once it is back the pool reconnects by itself
- * and requests succeed again; and every write answered 200 before, during or after is in the
- * database. On a throw-away cluster shut down cleanly and started again on its port.
+ * and requests succeed again; every write answered 200 before, during or after is in the
+ * database; and the audit entries and usage rows recorded while it was away are written once it is back. On a throw-away cluster shut down cleanly and started again on its port.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -16,6 +16,8 @@ import { startPostgres, type TestPostgres } from "../../helpers/postgres";
 let client: typeof import("@/db/client");
 let users: typeof import("@/db/queries/users");
 let http: typeof import("@/lib/http");
+let audit: typeof import("@/db/queries/audit");
+let usage: typeof import("@/db/queries/usage-rows");
 
 let cluster: TestPostgres;
 let other: pg.Pool;
@@ -30,10 +32,15 @@ beforeAll(async () => {
     DATABASE_URL: url,
     SWITCHBOARD_DATA_DIR: dir,
     SWITCHBOARD_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"),
+    // A small pool: a connection kept by a transaction that failed during the outage would leave
+    // none for the requests after it (drizzle's pool transaction kept one per failed BEGIN).
+    SWITCHBOARD_DB_POOL_SIZE: "2",
   });
   client = await import("@/db/client");
   users = await import("@/db/queries/users");
   http = await import("@/lib/http");
+  audit = await import("@/db/queries/audit");
+  usage = await import("@/db/queries/usage-rows");
   await client.databaseReady();
   other = new pg.Pool({ connectionString: url, max: 2 });
   other.on("error", () => {});
@@ -43,7 +50,7 @@ afterAll(async () => {
   await client?.closeDb();
   await other?.end();
   await cluster?.stop();
-  for (const name of ["DATABASE_URL", "SWITCHBOARD_DATA_DIR", "SWITCHBOARD_SECRET_KEY"]) {
+  for (const name of ["DATABASE_URL", "SWITCHBOARD_DATA_DIR", "SWITCHBOARD_SECRET_KEY", "SWITCHBOARD_DB_POOL_SIZE"]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -124,5 +131,32 @@ describe("Postgres lost while running", () => {
     const stored = await storedEmails();
     const lost = answers.filter((a) => a.status === 200 && !stored.has(a.email as string));
     expect(lost).toEqual([]);
+  }, 120_000);
+
+  it("keeps the audit entries and usage rows recorded while it is away, and writes them once it is back", async () => {
+    const db = client.getDb();
+    await cluster.pause();
+    await audit.recordAudit(db, { actorId: null, action: "test.while-away" });
+    usage.queueMcpRequest(db, {
+      at: new Date(),
+      userId: "u-away",
+      workspaceId: "w-away",
+      serverId: "s-away",
+      serverName: "away",
+      kind: "tool",
+      name: "echo",
+      durationMs: 3,
+      outcome: "ok",
+    });
+    // The batches are tried while it is down: they fail, and wait instead of being lost.
+    await audit.flushAudit(db);
+    await usage.flushUsage(db);
+    await cluster.resume();
+    await audit.flushAudit(db);
+    await usage.flushUsage(db);
+    const count = async (sql: string) => (await other.query<{ n: number }>(sql)).rows[0].n;
+    expect(await count("select count(*)::int as n from audit_log where action = 'test.while-away'")).toBe(1);
+    expect(await count("select count(*)::int as n from usage_mcp_requests where server_id = 's-away'")).toBe(1);
+    expect(await count("select coalesce(sum(calls), 0)::int as n from usage_daily where group_key = 's-away'")).toBe(1);
   }, 120_000);
 });
