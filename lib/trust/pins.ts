@@ -150,16 +150,20 @@ export async function approveHeldTool(
   hash: string,
   actor: PinActor & { userId: string },
 ): Promise<void> {
-  const pin = await getToolPin(db, { serverId, toolName });
-  if (!pin || pin.state === "pinned") throw new AppError("tool.not_held", "This tool is not waiting for review.");
-  if (pin.currentHash !== hash)
-    throw new AppError("tool.definition_changed", "The tool's definition changed again: review the new definition.");
-  await saveToolPin(db, {
-    ...pin,
-    state: "pinned",
-    approvedHash: pin.currentHash,
-    approvedDefinition: pin.currentDefinition,
-    approvedBy: actor.userId,
+  // One transaction: a sync landing between the read and the write would otherwise be overwritten
+  // by the definition read before it, and two approvals at once would both be audited.
+  await withTransaction(db, async (tx) => {
+    const pin = await getToolPin(tx, { serverId, toolName });
+    if (!pin || pin.state === "pinned") throw new AppError("tool.not_held", "This tool is not waiting for review.");
+    if (pin.currentHash !== hash)
+      throw new AppError("tool.definition_changed", "The tool's definition changed again: review the new definition.");
+    await saveToolPin(tx, {
+      ...pin,
+      state: "pinned",
+      approvedHash: pin.currentHash,
+      approvedDefinition: pin.currentDefinition,
+      approvedBy: actor.userId,
+    });
+    await audit(tx, actor, "tool.definition_approved", serverId, { tool: toolName, reason: pin.state, hash });
   });
-  await audit(db, actor, "tool.definition_approved", serverId, { tool: toolName, reason: pin.state, hash });
 }
