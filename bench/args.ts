@@ -7,10 +7,17 @@
 /** How the bench sends its HTTP requests to the app: undici's `fetch`, or `node:http` on kept-alive sockets. */
 export type BenchClient = "fetch" | "node-http";
 
-/** The goals table (the default run); `client: "both"` adds Switchboard called through `node:http`. */
+/** Which database the goals run measures: SQLite (the default), or SQLite and Postgres side by side. */
+export type BenchDb = "sqlite" | "postgres";
+
+/**
+ * The goals table (the default run); `client: "both"` adds Switchboard called through `node:http`;
+ * `db: "postgres"` adds the tool call with a second app on Postgres against the one on SQLite.
+ */
 export interface GoalsArgs {
   mode: "goals";
   client: BenchClient | "both";
+  db: BenchDb;
 }
 
 /** `--load UxS`: C calls in flight in all, spread at random over the U×S (user, server) pairs. */
@@ -44,7 +51,7 @@ export interface CrowdLoadArgs {
 /** One of the bench's runs. */
 export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs;
 
-const FLAGS = new Set(["load", "users", "servers", "inflight", "seconds", "client", "baseline", "idle-minutes", "profile"]);
+const FLAGS = new Set(["load", "users", "servers", "inflight", "seconds", "client", "baseline", "idle-minutes", "profile", "db"]);
 
 /** `argv` (after the script's path) as one of the runs; throws a message naming the bad argument. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
@@ -103,6 +110,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       ...(given.has("profile") ? { profileDir: given.get("profile") } : {}),
     };
   }
-  only("the goals run", ["client"]);
-  return { mode: "goals", client: client(true, "fetch") };
+  only("the goals run", ["client", "db"]);
+  const db = given.get("db") ?? "sqlite";
+  if (db !== "sqlite" && db !== "postgres") throw new Error(`--db takes sqlite or postgres, not ${db}`);
+  return { mode: "goals", client: client(true, "fetch"), db };
 }

@@ -15,7 +15,7 @@ export interface GoalRow {
   raw: string;
   switchboard: string;
   ratio: number;
-  /** The bound the ratio must stay within, and in which direction. */
+  /** The bound the ratio must stay within, and in which direction (neither: a figure shown beside the goals). */
   limit: { max?: number; min?: number };
 }
 
@@ -197,10 +197,13 @@ export function met(row: GoalRow): boolean {
 
 /** The table as Markdown. */
 export function goalsTable(rows: GoalRow[]): string {
-  const limit = (r: GoalRow) => (r.limit.max !== undefined ? `≤ ${r.limit.max}` : `≥ ${r.limit.min}`);
+  const limit = (r: GoalRow) => (r.limit.max !== undefined ? `≤ ${r.limit.max}` : r.limit.min !== undefined ? `≥ ${r.limit.min}` : "—");
+  const hasGoal = (r: GoalRow) => r.limit.max !== undefined || r.limit.min !== undefined;
   const lines = ["| goal | raw SDK | Switchboard | ratio | goal | met |", "|---|---|---|---|---|---|"];
   for (const r of rows) {
-    lines.push(`| ${r.goal} | ${r.raw} | ${r.switchboard} | ${r.ratio.toFixed(2)} | ${limit(r)} | ${met(r) ? "yes" : "**no**"} |`);
+    lines.push(
+      `| ${r.goal} | ${r.raw} | ${r.switchboard} | ${r.ratio.toFixed(2)} | ${limit(r)} | ${!hasGoal(r) ? "—" : met(r) ? "yes" : "**no**"} |`,
+    );
   }
   return lines.join("\n");
 }

@@ -7,7 +7,7 @@
  * `--client both` (Switchboard through each, side by side). `npm run bench -- --load 1000x3
  * [--inflight 64] [--seconds 30]` runs the spread load mode instead, and `npm run bench -- --users
  * 1000 --servers 3 --inflight 1` the mode with every user active (bench/load.ts, arguments in
- * bench/args.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
+ * bench/args.ts). `--db postgres` adds the tool call through a second app on Postgres (bench/database.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
  */
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +29,7 @@ import {
   treeCpuMs,
   waitFor,
 } from "./harness";
+import { databaseFigures, databaseRows, startPostgresApp } from "./database";
 import { hostileNeighbour } from "./hostile-neighbour";
 import { crowdMode } from "./crowd";
 import { loadMode } from "./load";
@@ -54,13 +55,14 @@ async function main() {
   const mcpUrl = await startEverything();
   const llmPort = await freePort();
   start(process.execPath, [path.join(ROOT, "tests/fixtures/llm/scripted-llm.mjs")], { PORT: String(llmPort) });
-  const app = await startApp({
+  const appEnv = {
     SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
     SWITCHBOARD_LLM_MODEL: "scripted",
     SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
     // 64 calls in flight from one user is the throughput figure, not abuse: the default allows 16.
     SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: String(INFLIGHT),
-  });
+  };
+  const app = await startApp(appEnv);
   await waitFor(`http://127.0.0.1:${llmPort}/requests`, 20_000);
   const cookie = await signIn(app.base, app.dataDir);
   const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
@@ -79,6 +81,17 @@ async function main() {
     throughputCalls: THROUGHPUT_CALLS,
   });
   const viaApp = viaClients[primary];
+  // `--db postgres`: the same tool call through a second app on Postgres, against this one on SQLite.
+  const onPostgres = args.db === "postgres" ? await startPostgresApp(mcpUrl, appEnv) : null;
+  const databases = onPostgres
+    ? await databaseFigures(
+        {
+          sqlite: { call: apiEcho(app.base, cookie, id, "fetch"), pid: app.pid },
+          postgres: { call: onPostgres.call, pid: onPostgres.app.pid },
+        },
+        { calls: CALLS, inflight: INFLIGHT, throughputCalls: THROUGHPUT_CALLS },
+      )
+    : null;
   // Ten servers as a host meets them: ten server processes, each answering over a network round
   // trip. And the same ten connections to the one local server, where only CPU counts.
   const tenServers = await Promise.all(Array.from({ length: 10 }, () => startEverything()));
@@ -155,6 +168,14 @@ async function main() {
       `${CALLS} sequential calls, throughput the median of three runs of ${THROUGHPUT_CALLS} at ${INFLIGHT} in flight, the sides interleaved):\n`,
   );
   console.log(goalsTable(rows));
+  if (databases && onPostgres) {
+    console.log(
+      `\nThe database (the same tool call through an app on SQLite and one on Postgres, a throw-away cluster on loopback; ` +
+        `${CALLS} sequential calls each, then throughput the median of three runs of ${THROUGHPUT_CALLS} at ${INFLIGHT} in flight, interleaved):\n`,
+    );
+    console.log(goalsTable(databaseRows(databases, INFLIGHT)).replace("| raw SDK | Switchboard |", "| SQLite | Postgres |"));
+    await onPostgres.stop();
+  }
   if (args.client === "both") {
     // Side by side: what the client's own machinery changes in the figures (the raw SDK has only fetch).
     console.log(

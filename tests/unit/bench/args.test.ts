@@ -3,8 +3,14 @@ import { parseBenchArgs } from "../../../bench/args";
 
 describe("npm run bench arguments", () => {
   it("runs the goals table with fetch on both sides by default", () => {
-    expect(parseBenchArgs([])).toEqual({ mode: "goals", client: "fetch" });
-    expect(parseBenchArgs(["--client", "both"])).toEqual({ mode: "goals", client: "both" });
+    expect(parseBenchArgs([])).toEqual({ mode: "goals", client: "fetch", db: "sqlite" });
+    expect(parseBenchArgs(["--client", "both"])).toEqual({ mode: "goals", client: "both", db: "sqlite" });
+  });
+
+  it("adds Postgres beside SQLite with --db postgres, and refuses another database or --db in a load mode", () => {
+    expect(parseBenchArgs(["--db", "postgres"])).toEqual({ mode: "goals", client: "fetch", db: "postgres" });
+    expect(() => parseBenchArgs(["--db", "mysql"])).toThrow("--db takes sqlite or postgres, not mysql");
+    expect(() => parseBenchArgs(["--load", "10x2", "--db", "postgres"])).toThrow("--db does not apply to --load");
   });
 
   it("keeps the spread load mode as it was", () => {
