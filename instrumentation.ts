@@ -1,8 +1,10 @@
 /**
  * Next runs `register` once when the server starts. On Node it installs the front door
  * (lib/lane/front-door.ts) and the direct lane (lib/lane/direct-lane.ts) that the app's HTTP server
- * (scripts/server.mjs) consults, in that order, before Next; first of all it starts OpenTelemetry
- * when an OTLP endpoint is configured (lib/telemetry/sdk.ts, docs/telemetry.md).
+ * (scripts/server.mjs) consults, in that order, before Next; then it starts OpenTelemetry when an
+ * OTLP endpoint is configured (lib/telemetry/sdk.ts, docs/telemetry.md). The front door comes first
+ * so that a telemetry set-up that throws (a bad exporter setting) cannot leave the app serving
+ * without it.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -12,10 +14,10 @@ export async function register(): Promise<void> {
     import("./app/_direct/routes"),
     import("./lib/use-cases/caller"),
   ]);
-  // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
-  const { startAppTelemetry } = await import("./lib/runtime/telemetry");
-  await startAppTelemetry();
   installFrontDoor();
   // The lane checks each caller with the guard the routes use, and hands the caller to the route.
   installDirectLane(DIRECT_ROUTES, requireWorkspace);
+  // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
+  const { startAppTelemetry } = await import("./lib/runtime/telemetry");
+  await startAppTelemetry();
 }

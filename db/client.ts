@@ -260,6 +260,17 @@ export function isSqliteHandle(db: unknown): boolean {
   return is(db, BaseSQLiteDatabase);
 }
 
+/**
+ * The better-sqlite3 connection under `db`, for what instruments statements from outside the data
+ * layer (lib/runtime/telemetry.ts: a span per statement); null on Postgres, whose statements get no
+ * span of their own yet (docs/telemetry.md).
+ */
+export function sqliteConnectionOf(db: Db): Database.Database | null {
+  if (!isSqliteHandle(db)) return null;
+  // drizzle keeps the driver's connection as `$client` (its type leaves it out of `Db`).
+  return (db as unknown as { $client: Database.Database }).$client;
+}
+
 /** One round trip to the database (the health check); throws when it cannot be reached or opened. */
 export async function pingDb(db: Db): Promise<void> {
   if (isSqliteHandle(db)) {

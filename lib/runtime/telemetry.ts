@@ -4,7 +4,7 @@
  * outside the data layer) and the administrators' content-capture setting. Without an endpoint
  * nothing is loaded or opened.
  */
-import { type Db, getDb } from "../../db/client";
+import { type Db, getDb, sqliteConnectionOf } from "../../db/client";
 import { getInstanceMeta } from "../../db/queries/instance-meta";
 import { startTelemetry } from "../telemetry/sdk";
 import { traceSqliteClient } from "../telemetry/sqlite-spans";
@@ -22,8 +22,10 @@ export async function storedContentCapture(db: Db): Promise<boolean> {
 export async function startAppTelemetry(): Promise<boolean> {
   if (!(await startTelemetry())) return false;
   const db = getDb();
-  // drizzle keeps the driver's connection as `$client` (its type leaves it out of `Db`).
-  traceSqliteClient((db as unknown as { $client: { prepare(sql: string): unknown } }).$client);
+  // A span per statement where the driver allows it from outside (SQLite; on Postgres there is no
+  // such connection: binding its absent `prepare` threw and stopped the app's start-up there).
+  const connection = sqliteConnectionOf(db);
+  if (connection) traceSqliteClient(connection);
   setContentCapture(await storedContentCapture(db));
   return true;
 }
