@@ -104,12 +104,21 @@ function countVitest(file, prefix = "") {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   if (report.numFailedTests === 0 && !report.success) failed += 1; // a suite that failed to load
+  const named = failures.length;
   for (const suite of report.testResults ?? []) {
     const where = path.relative(root, suite.name);
     const tests = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
     for (const test of tests) failures.push(`${prefix}${where} › ${test.fullName}`);
     if (!tests.length && suite.status === "failed")
       failures.push(`${prefix}${where} (did not load: ${String(suite.message).split("\n")[0].slice(0, 200)})`);
+  }
+  // A run can fail outside every test and suite status (a hook that timed out after its tests passed):
+  // name the files whose report carries a message, or say where to look.
+  if (!report.success && failures.length === named) {
+    const failing = (report.testResults ?? []).filter((suite) => suite.message);
+    for (const suite of failing)
+      failures.push(`${prefix}${path.relative(root, suite.name)} (${String(suite.message).split("\n")[0].slice(0, 200)})`);
+    if (!failing.length) failures.push(`${prefix}a failure outside the tests: see the reporter's output above`);
   }
 }
 
