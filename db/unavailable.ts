@@ -20,6 +20,13 @@ const MESSAGES =
   /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|^cannot reach Postgres/;
 
 /**
+ * How the audit and usage batches wait while the database is out of reach: at most this many
+ * entries or rows are kept (past it they are reported lost), and a batch put back is tried again
+ * after this long.
+ */
+export const WHILE_AWAY = { maxWaiting: 100_000, retryMs: 2_000 } as const;
+
+/**
  * What `error` (or an error it wraps, as drizzle's query errors do) says about the database:
  * `unavailable` (out of reach), `busy` (a transaction kept losing to concurrent ones past its retries:
  * Postgres serialization failures and deadlocks, SQLite locked past its busy timeout), else null.

@@ -10,7 +10,7 @@ import { type Db, isSqliteHandle, onBeforeClose, type SqliteDb } from "../client
 import { auditLog, invitations, mcpServers, users, workspaces } from "../schema";
 import { connectionBusy, gated } from "../transaction";
 import { all } from "../exec";
-import { databaseFailure } from "../unavailable";
+import { databaseFailure, WHILE_AWAY } from "../unavailable";
 
 /** One audited action. */
 export interface AuditEntry {
@@ -173,20 +173,15 @@ async function writeBatchAsync(db: Db, entries: AuditEntry[]): Promise<void> {
   }
 }
 
-/** Most entries kept waiting while the database is out of reach; past it they are reported lost. */
-const MAX_WAITING_WHILE_AWAY = 100_000;
-/** How soon a batch put back is tried again. */
-const RETRY_WHILE_AWAY_MS = 2_000;
-
 // Put a batch back in front of what waits, to be tried again; false when too much waits already.
 function putBack(db: Db, entries: AuditEntry[]): boolean {
   const queues = waiting();
   const queue = queues.get(db);
-  if ((queue?.entries.length ?? 0) + entries.length > MAX_WAITING_WHILE_AWAY) return false;
+  if ((queue?.entries.length ?? 0) + entries.length > WHILE_AWAY.maxWaiting) return false;
   if (queue) queue.entries = entries.concat(queue.entries);
   else {
     queues.set(db, { entries: [...entries] });
-    setTimeout(() => void writeWaiting(db, false), RETRY_WHILE_AWAY_MS).unref();
+    setTimeout(() => void writeWaiting(db, false), WHILE_AWAY.retryMs).unref();
   }
   console.error(`audit: the database is out of reach; ${entries.length} entries wait for the next batch`);
   return true;

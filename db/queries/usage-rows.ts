@@ -10,7 +10,7 @@ import { type Db, isSqliteHandle, onBeforeClose, onPooledConnection, type Sqlite
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
 import { connectionBusy, gated } from "../transaction";
 import { exec, one } from "../exec";
-import { databaseFailure } from "../unavailable";
+import { databaseFailure, WHILE_AWAY } from "../unavailable";
 
 /** One model request's row, priced already (`costMicros`). */
 export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
@@ -153,23 +153,18 @@ async function writeBatchAsync(db: Db, queue: Waiting): Promise<void> {
   }
 }
 
-/** Most rows kept waiting while the database is out of reach; past it they are reported lost. */
-const MAX_WAITING_WHILE_AWAY = 100_000;
-/** How soon a batch put back is tried again. */
-const RETRY_WHILE_AWAY_MS = 2_000;
-
 // Put a batch back in front of what waits, to be tried again; false when too much waits already.
 function putBack(db: Db, batch: Waiting): boolean {
   const queues = waiting();
   const queue = queues.get(db);
   const count = batch.model.length + batch.mcp.length;
-  if ((queue ? queue.model.length + queue.mcp.length : 0) + count > MAX_WAITING_WHILE_AWAY) return false;
+  if ((queue ? queue.model.length + queue.mcp.length : 0) + count > WHILE_AWAY.maxWaiting) return false;
   if (queue) {
     queue.model = batch.model.concat(queue.model);
     queue.mcp = batch.mcp.concat(queue.mcp);
   } else {
     queues.set(db, { model: [...batch.model], mcp: [...batch.mcp] });
-    setTimeout(() => void writeWaiting(db, false), RETRY_WHILE_AWAY_MS).unref();
+    setTimeout(() => void writeWaiting(db, false), WHILE_AWAY.retryMs).unref();
   }
   console.error(`usage: the database is out of reach; ${count} rows wait for the next batch`);
   return true;
