@@ -95,7 +95,7 @@ export function listenForChanges(config: pg.ClientConfig): PostgresChanges {
       return;
     }
     // The connection does not keep the process alive: the app's server does, a command need not.
-    (next as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+    socketOf(next)?.unref?.();
     // Whatever was committed while nobody listened is unknown: count it as a change.
     count++;
     live = true;
@@ -113,7 +113,16 @@ export function listenForChanges(config: pg.ClientConfig): PostgresChanges {
       const current = client;
       client = null;
       live = false;
+      // Referenced again while it closes: waiting on an unreferenced socket alone would let the
+      // process exit half-way through `close()`, and whatever its caller does next (the start's
+      // last lines, scripts/preflight.ts) silently never ran.
+      if (current) socketOf(current)?.ref?.();
       await current?.end().catch(() => {});
     },
   };
+}
+
+/** The client's socket (pg keeps it on its connection), to reference or unreference it. */
+function socketOf(client: pg.Client): { ref?: () => void; unref?: () => void } | undefined {
+  return (client as unknown as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }).connection?.stream;
 }

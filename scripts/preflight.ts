@@ -45,7 +45,21 @@ async function preflight(): Promise<void> {
   }
 }
 
-preflight().catch((error: unknown) => {
-  console.error(error);
+let finished = false;
+// A start whose event loop ran dry while it still awaited something (a socket nobody references)
+// would end with exit 0 and the server would start on a half-prepared database: say so and fail.
+process.on("beforeExit", () => {
+  if (finished) return;
+  console.error("switchboard: the start stopped half-way (preflight was left waiting on nothing); this is a bug, please report it");
   process.exit(1);
 });
+
+preflight().then(
+  () => {
+    finished = true;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
