@@ -7,7 +7,10 @@
 /** How the bench sends its HTTP requests to the app: undici's `fetch`, or `node:http` on kept-alive sockets. */
 export type BenchClient = "fetch" | "node-http";
 
-/** Which database the goals run measures: SQLite (the default), or SQLite and Postgres side by side. */
+/**
+ * Which database: for the goals run, SQLite (the default) or SQLite and Postgres side by side; for the
+ * load and crowd modes, the one database their app runs on.
+ */
 export type BenchDb = "sqlite" | "postgres";
 
 /**
@@ -28,6 +31,8 @@ export interface SpreadLoadArgs {
   inflight: number;
   seconds: number;
   client: BenchClient;
+  /** The app's database (`--db postgres`: a throw-away cluster on loopback). */
+  db: BenchDb;
 }
 
 /**
@@ -44,6 +49,8 @@ export interface CrowdLoadArgs {
   /** `SWITCHBOARD_MCP_IDLE_MINUTES` of the app, so the connections idle out after the load. */
   idleMinutes: number;
   client: BenchClient;
+  /** The app's database (`--db postgres`: a throw-away cluster on loopback). */
+  db: BenchDb;
   /** With a directory: CPU profiles of both phases and the heap profile of the connections, written there. */
   profileDir?: string;
 }
@@ -79,8 +86,13 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   const only = (mode: string, allowed: string[]) => {
     for (const name of given.keys()) if (!allowed.includes(name)) throw new Error(`--${name} does not apply to ${mode}`);
   };
+  const db = (): BenchDb => {
+    const raw = given.get("db") ?? "sqlite";
+    if (raw !== "sqlite" && raw !== "postgres") throw new Error(`--db takes sqlite or postgres, not ${raw}`);
+    return raw;
+  };
   if (given.has("load")) {
-    only("--load", ["load", "inflight", "seconds", "client"]);
+    only("--load", ["load", "inflight", "seconds", "client", "db"]);
     const match = /^(\d+)x(\d+)$/.exec(given.get("load")!);
     if (!match || !Number(match[1]) || !Number(match[2])) throw new Error("--load takes UxS, e.g. 1000x3");
     return {
@@ -91,10 +103,11 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       seconds: number("seconds", 30),
       // The cheaper client: the load figures compare the app with itself, and the bench shares the cores.
       client: client(false, "node-http") as BenchClient,
+      db: db(),
     };
   }
   if (given.has("users") || given.has("servers")) {
-    only("--users", ["users", "servers", "inflight", "seconds", "client", "baseline", "idle-minutes", "profile"]);
+    only("--users", ["users", "servers", "inflight", "seconds", "client", "baseline", "idle-minutes", "profile", "db"]);
     const users = number("users", 1000);
     const baselineUsers = number("baseline", Math.min(64, users));
     if (baselineUsers > users) throw new Error(`--baseline (${baselineUsers}) cannot exceed --users (${users})`);
@@ -107,11 +120,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       baselineUsers,
       idleMinutes: number("idle-minutes", 5, { min: 0.1, integer: false }),
       client: client(false, "node-http") as BenchClient,
+      db: db(),
       ...(given.has("profile") ? { profileDir: given.get("profile") } : {}),
     };
   }
   only("the goals run", ["client", "db"]);
-  const db = given.get("db") ?? "sqlite";
-  if (db !== "sqlite" && db !== "postgres") throw new Error(`--db takes sqlite or postgres, not ${db}`);
-  return { mode: "goals", client: client(true, "fetch"), db };
+  return { mode: "goals", client: client(true, "fetch"), db: db() };
 }

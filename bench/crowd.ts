@@ -18,7 +18,8 @@ import { freePort } from "../tests/helpers/ports";
 import type { CrowdLoadArgs } from "./args";
 import { summarise, summariseHeap } from "./cpu-profile";
 import { sequential, WARM_UP_CALLS } from "./goals";
-import { apiEcho, percentile, startApp, treeCpuMs, treeRssBytes } from "./harness";
+import { startAppOn } from "./database";
+import { type App, apiEcho, percentile, treeCpuMs, treeRssBytes } from "./harness";
 import { callCounts, cpuProfiled, heapSampled, type Inspector, openInspector, stampWrites } from "./inspector";
 import { each, mb, seed, settledRss, startUpstream, upstreamInitializes, upstreamOpen } from "./load";
 
@@ -115,17 +116,26 @@ async function maybe<T>(
 
 /** The run; prints its tables (and the profiles' summaries with `--profile`). */
 export async function crowdMode(options: CrowdLoadArgs): Promise<void> {
-  const { users, servers, inflightPerUser, seconds, baselineUsers, idleMinutes, client, profileDir } = options;
+  const { inflightPerUser, idleMinutes, profileDir } = options;
   const upstream = await startUpstream();
   const env: Record<string, string> = { SWITCHBOARD_MCP_IDLE_MINUTES: String(idleMinutes) };
   if (inflightPerUser > DEFAULT_CALLS_PER_USER) env.SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER = String(inflightPerUser);
   const inspectPort = profileDir ? await freePort() : 0;
-  const app = await startApp(env, undefined, profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : []);
+  const { app, stop } = await startAppOn(options.db, env, undefined, profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : []);
+  try {
+    await crowd(app, upstream, options, inspectPort);
+  } finally {
+    await stop();
+  }
+}
+
+async function crowd(app: App, upstream: string, options: CrowdLoadArgs, inspectPort: number): Promise<void> {
+  const { users, servers, inflightPerUser, seconds, baselineUsers, idleMinutes, client, profileDir } = options;
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   const inspector = profileDir ? await openInspector(inspectPort) : null;
   const files: Record<string, string> = {};
   const t0 = performance.now();
-  const people = await seed(app.dataDir, upstream, { users, servers });
+  const people = await seed(app, upstream, { users, servers });
   console.log(`seeded ${users} users × ${servers} servers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const callers = people.map((p) => p.serverIds.map((id) => apiEcho(app.base, p.cookie, id, client)));
 

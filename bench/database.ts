@@ -5,9 +5,37 @@
  * the other, then the throughput rounds alternately. The goal: the Postgres p50 within 1.1× of
  * SQLite's. Each app's CPU is read from its own process tree.
  */
+import type { BenchDb } from "./args";
 import { sequential, throughput, type GoalRow } from "./goals";
-import { apiEcho, createServer, signIn, startApp, treeCpuMs } from "./harness";
+import { type App, apiEcho, createServer, signIn, startApp, stopChild, treeCpuMs } from "./harness";
 import { startPostgres, type TestPostgres } from "../tests/helpers/postgres";
+
+/**
+ * The app on `db`: SQLite in its data dir, or Postgres on a throw-away cluster (`stop` then ends the
+ * app and the cluster, in that order). `startApp`'s other arguments pass through.
+ */
+export async function startAppOn(
+  db: BenchDb,
+  env: Record<string, string>,
+  cpuProfileDir?: string,
+  nodeFlags: string[] = [],
+): Promise<{ app: App; stop: () => Promise<void> }> {
+  if (db === "sqlite") return { app: await startApp(env, cpuProfileDir, nodeFlags), stop: async () => {} };
+  const cluster: TestPostgres = await startPostgres();
+  try {
+    const app = await startApp({ ...env, DATABASE_URL: await cluster.createDatabase("bench") }, cpuProfileDir, nodeFlags);
+    return {
+      app,
+      stop: async () => {
+        await stopChild(app.pid);
+        await cluster.stop();
+      },
+    };
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
 
 /** One database's side: p50 and p99 of sequential calls, the app's CPU per call, calls per second. */
 export interface DatabaseSide {
@@ -19,12 +47,10 @@ export interface DatabaseSide {
 
 /** A running app on a throw-away Postgres cluster, signed in, with the MCP server added; `stop` ends the cluster. */
 export async function startPostgresApp(mcpUrl: string, env: Record<string, string>) {
-  const cluster: TestPostgres = await startPostgres();
-  const url = await cluster.createDatabase("bench");
-  const app = await startApp({ ...env, DATABASE_URL: url });
+  const { app, stop } = await startAppOn("postgres", env);
   const cookie = await signIn(app.base, app.dataDir);
   const id = await createServer(app.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
-  return { app, call: apiEcho(app.base, cookie, id, "fetch"), stop: () => cluster.stop() };
+  return { app, call: apiEcho(app.base, cookie, id, "fetch"), stop };
 }
 
 /** Both databases' figures, measured interleaved (see the module comment). */

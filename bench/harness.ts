@@ -47,6 +47,15 @@ export async function stopAll(): Promise<void> {
   await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 10_000))]);
 }
 
+/** Stop the child with `pid` (SIGTERM) and wait for it, at most 10 s: before what it depends on stops. */
+export async function stopChild(pid: number): Promise<void> {
+  const child = children.find((c) => c.pid === pid);
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+}
+
 /** Poll `url` until it answers below 500. */
 export async function waitFor(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -124,6 +133,8 @@ export interface App {
   base: string;
   dataDir: string;
   pid: number;
+  /** The Postgres it runs on (`DATABASE_URL`), or undefined on SQLite in `dataDir`. */
+  databaseUrl?: string;
 }
 
 /**
@@ -169,7 +180,7 @@ export async function startApp(env: Record<string, string> = {}, cpuProfileDir?:
   }
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/api/health`, 300_000);
-  return { base, dataDir, pid: child.pid! };
+  return { base, dataDir, pid: child.pid!, ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}) };
 }
 
 /** Sign up and sign in through next-auth's credentials flow; returns the session cookie header. */

@@ -1,9 +1,10 @@
 /**
  * Spread load mode of `npm run bench -- --load UxS [--inflight C] [--seconds T]`: U users × S Streamable
  * HTTP servers each (their own personal workspace), C calls in flight in all for T seconds through
- * `POST /api/servers/:id/tools/call`. Users, servers and sessions are written straight into the
- * app's database (another connection: the app sees them at once) and the session cookies are
- * minted with next-auth's `encode`, so a thousand sign-ups do not cost a thousand password hashes.
+ * `POST /api/servers/:id/tools/call`, on SQLite or (`--db postgres`) on a throw-away Postgres. Users,
+ * servers and sessions are written straight into the app's database (another process: the app sees
+ * them at once) and the session cookies are minted with next-auth's `encode`, so a thousand sign-ups
+ * do not cost a thousand password hashes.
  * Reports calls/s, p50/p99, the app's CPU per call against one user's sequential calls on the same
  * instance, RSS per (user, server) connection, what deleting the servers returns, and errors.
  * The mode with every user active is bench/crowd.ts; both share the seeding and readings here.
@@ -11,16 +12,13 @@
 import path from "node:path";
 import { encode } from "next-auth/jwt";
 import fs from "node:fs";
-import { openDatabase } from "../db/client";
-import { createServer } from "../db/queries/servers";
-import { createUserWithWorkspace } from "../db/queries/users";
-import { getPersonalWorkspaceId } from "../db/queries/workspaces";
-import { startSession } from "../lib/auth/sessions";
+import { spawnSync } from "node:child_process";
 import { freePort } from "../tests/helpers/ports";
 import type { SpreadLoadArgs } from "./args";
+import { startAppOn } from "./database";
 import { sequential } from "./goals";
-import { apiEcho, percentile, ROOT, start, startApp, treeCpuMs, treeRssBytes, waitFor } from "./harness";
-import { withTransaction } from "../db/transaction";
+import { type App, apiEcho, percentile, ROOT, start, treeCpuMs, treeRssBytes, waitFor } from "./harness";
+import type { SeededUser } from "./seed";
 
 /** One seeded user: the session cookie and the ids of their servers. */
 export interface Person {
@@ -38,38 +36,25 @@ export const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 /**
  * `users` users, each with a personal workspace, a session and `servers` servers at `upstream`
- * (the hostile fixture's good mode, one URL per pair), written straight into the app's database.
+ * (the hostile fixture's good mode, one URL per pair), written into the app's database by a child
+ * process opening it as the app does (bench/seed.ts: the app sees them at once, on either database).
  */
-export async function seed(dataDir: string, upstream: string, options: { users: number; servers: number }): Promise<Person[]> {
-  const { db, sqlite } = openDatabase(path.join(dataDir, "switchboard.db"));
-  const secret = fs.readFileSync(path.join(dataDir, "nextauth.secret"), "utf8").trim();
-  const people = await withTransaction(
-    db,
-    async (tx) =>
-      await Promise.all(
-        Array.from({ length: options.users }, async (_, u) => {
-          const user = await createUserWithWorkspace(tx, { email: `load${u}@bench.invalid`, name: `load${u}`, passwordHash: "none" });
-          if (!user) throw new Error(`load user ${u} exists`);
-          const workspaceId = (await getPersonalWorkspaceId(tx, user.id))!;
-          const servers = await Promise.all(
-            Array.from(
-              { length: options.servers },
-              async (_, s) =>
-                await createServer(tx, {
-                  workspaceId,
-                  name: `up${s}`,
-                  config: { url: `${upstream}/mcp/good?u=${u}&s=${s}`, supports_parallel_tool_calls: true },
-                  createdBy: user.id,
-                }),
-            ),
-          );
-          return { userId: user.id, sid: await startSession(tx, user.id), serverIds: servers.map((s) => s.id) };
-        }),
-      ),
+export async function seed(app: App, upstream: string, options: { users: number; servers: number }): Promise<Person[]> {
+  const secret = fs.readFileSync(path.join(app.dataDir, "nextauth.secret"), "utf8").trim();
+  const child = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "bench/seed.ts", String(options.users), String(options.servers), upstream],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: app.dataDir, ...(app.databaseUrl ? { DATABASE_URL: app.databaseUrl } : {}) },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
-  sqlite.close();
+  if (child.status !== 0) throw new Error(`seeding the load users failed (exit ${child.status})`);
   const seeded: Person[] = [];
-  for (const person of people) {
+  for (const person of JSON.parse(child.stdout) as SeededUser[]) {
     const token = await encode({ token: { sub: person.userId, sid: person.sid }, secret });
     seeded.push({ cookie: `next-auth.session-token=${token}`, serverIds: person.serverIds });
   }
@@ -130,12 +115,21 @@ export async function upstreamInitializes(upstream: string): Promise<number> {
 export async function loadMode(options: SpreadLoadArgs): Promise<void> {
   const upstream = await startUpstream();
   const connections = options.users * options.servers;
-  const app = await startApp({
+  const { app, stop } = await startAppOn(options.db, {
     SWITCHBOARD_QUOTA_CONNECTIONS_TOTAL: String(connections + 100),
     SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: String(options.inflight),
   });
+  try {
+    await spreadLoad(app, upstream, options);
+  } finally {
+    await stop();
+  }
+}
+
+async function spreadLoad(app: App, upstream: string, options: SpreadLoadArgs): Promise<void> {
+  const connections = options.users * options.servers;
   const t0 = performance.now();
-  const pairs: Pair[] = (await seed(app.dataDir, upstream, options)).flatMap((p) =>
+  const pairs: Pair[] = (await seed(app, upstream, options)).flatMap((p) =>
     p.serverIds.map((serverId) => ({ cookie: p.cookie, serverId })),
   );
   console.log(`seeded ${options.users} users × ${options.servers} servers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -194,7 +188,7 @@ export async function loadMode(options: SpreadLoadArgs): Promise<void> {
 
   const perConnectionKb = (rssConnected - rssBefore) / connections / 1024;
   console.log(
-    `\nload: ${options.users} users × ${options.servers} servers = ${connections} connections, ${options.inflight} in flight, ${options.seconds} s, client ${options.client}\n`,
+    `\nload: ${options.users} users × ${options.servers} servers = ${connections} connections, ${options.inflight} in flight, ${options.seconds} s, client ${options.client}, ${options.db === "postgres" ? "Postgres" : "SQLite"}\n`,
   );
   console.log("| figure | value |\n|---|---|");
   console.log(`| connect phase (one call per connection) | ${connectSeconds.toFixed(1)} s, errors ${JSON.stringify(connectErrors)} |`);

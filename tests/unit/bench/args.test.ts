@@ -7,10 +7,12 @@ describe("npm run bench arguments", () => {
     expect(parseBenchArgs(["--client", "both"])).toEqual({ mode: "goals", client: "both", db: "sqlite" });
   });
 
-  it("adds Postgres beside SQLite with --db postgres, and refuses another database or --db in a load mode", () => {
+  it("adds Postgres beside SQLite with --db postgres, runs a load mode on it, and refuses another database", () => {
     expect(parseBenchArgs(["--db", "postgres"])).toEqual({ mode: "goals", client: "fetch", db: "postgres" });
     expect(() => parseBenchArgs(["--db", "mysql"])).toThrow("--db takes sqlite or postgres, not mysql");
-    expect(() => parseBenchArgs(["--load", "10x2", "--db", "postgres"])).toThrow("--db does not apply to --load");
+    expect(parseBenchArgs(["--load", "10x2", "--db", "postgres"])).toMatchObject({ mode: "load", db: "postgres" });
+    expect(parseBenchArgs(["--users", "10", "--db", "postgres"])).toMatchObject({ mode: "crowd", db: "postgres" });
+    expect(() => parseBenchArgs(["--load", "10x2", "--db", "mysql"])).toThrow("--db takes sqlite or postgres, not mysql");
   });
 
   it("keeps the spread load mode as it was", () => {
@@ -21,6 +23,7 @@ describe("npm run bench arguments", () => {
       inflight: 64,
       seconds: 20,
       client: "node-http",
+      db: "sqlite",
     });
   });
 
@@ -34,6 +37,7 @@ describe("npm run bench arguments", () => {
       baselineUsers: 64,
       idleMinutes: 5,
       client: "node-http",
+      db: "sqlite",
     });
     expect(parseBenchArgs(["--users", "10", "--baseline", "4", "--idle-minutes", "0.5", "--client", "fetch"])).toMatchObject({
       users: 10,
