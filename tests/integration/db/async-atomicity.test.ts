@@ -10,6 +10,8 @@ import { listUsers, setUserAdmin } from "@/db/queries/users";
 import { getMembershipRole } from "@/db/queries/workspaces";
 import type { AccessEffects } from "@/lib/domain/access-effects";
 import { addServer } from "@/lib/servers/service";
+import { createServer, listServersByWorkspace } from "@/db/queries/servers";
+import { currentQuotas } from "@/lib/quotas";
 import { adminUpdateUser } from "@/lib/workspaces/admin";
 import { createWorkspace } from "@/lib/workspaces/service";
 import { acceptInvitation, createInvitation } from "@/lib/workspaces/invitations";
@@ -114,6 +116,23 @@ describe("async query functions keep their read-modify-write atomic", () => {
     const add = () => addServer(db, actor, { name: "twin", config: { url: "https://twin.example/mcp" } });
     const outcomes = await Promise.allSettled([add(), add()]);
     expect(outcomes.map(codeOf).sort()).toEqual(["ok", "server.name_taken"]);
+  });
+
+  it("twelve servers of different names added at once to a workspace with room for four: four are added, eight refused by quota", async () => {
+    const db = getDb();
+    const ida = await person("ida@example.com");
+    const workspaceId = ida.personalWorkspaceId;
+    const room = currentQuotas().serversPerWorkspace;
+    for (let i = 0; i < room - 4; i++)
+      await createServer(db, { workspaceId, name: `filler-${i}`, config: { url: `https://f${i}.example/mcp` }, createdBy: ida.id });
+    const actor = { id: ida.id, isAdmin: false, workspaceId };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => addServer(db, actor, { name: `late-${i}`, config: { url: `https://late${i}.example/mcp` } })),
+    );
+    const codes = outcomes.map(codeOf);
+    expect(codes.filter((code) => code === "ok")).toHaveLength(4);
+    expect(codes.filter((code) => code === "quota.exceeded")).toHaveLength(8);
+    expect(await listServersByWorkspace(db, workspaceId)).toHaveLength(room);
   });
 
   it("fifty accepts of one invitation at once: one joins, the other forty-nine are told it was used", async () => {
