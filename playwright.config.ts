@@ -9,12 +9,22 @@ const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir()
 process.env.E2E_DATA_DIR = dataDir;
 // The scripted OpenAI-compatible model the chat tests drive (tests/fixtures/llm/scripted-llm.mjs).
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 3198);
+// E2E_DB=postgres runs the app on a throw-away Postgres cluster on E2E_PG_PORT (started below as the
+// first web server, tests/e2e/helpers/postgres-cluster.ts); otherwise on SQLite in the data dir.
+// E2E_DATABASE_URL tells the specs which (tests/e2e/helpers/database.ts).
+const PG_PORT = Number(process.env.E2E_PG_PORT ?? 3196);
+const onPostgres = process.env.E2E_DB === "postgres";
+if (onPostgres) process.env.E2E_DATABASE_URL = `postgres://postgres@127.0.0.1:${PG_PORT}/postgres`;
+else delete process.env.E2E_DATABASE_URL;
 // The servers run on the Node running Playwright (the project's Node 24 under npm), not whichever
 // `node` the shell would find first.
 const NODE = JSON.stringify(process.execPath);
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Each database's run keeps its traces apart: the two runs go side by side in `npm test`, and each
+  // empties its own output dir when it starts.
+  outputDir: onPostgres ? "test-results-postgres" : "test-results",
   fullyParallel: false,
   workers: 1,
   // On CI a failed test runs once more. One that then passes is reported as flaky by name (the list
@@ -47,6 +57,19 @@ export default defineConfig({
     { name: "app", testIgnore: /foundation\.spec\.ts$/, dependencies: ["foundation"] },
   ],
   webServer: [
+    ...(onPostgres
+      ? [
+          {
+            command: `${NODE} ${JSON.stringify(path.resolve("node_modules/tsx/dist/cli.mjs"))} tests/e2e/helpers/postgres-cluster.ts`,
+            port: PG_PORT,
+            reuseExistingServer: false,
+            timeout: 60_000,
+            env: { PORT: String(PG_PORT) },
+            // SIGTERM lets the script stop the cluster (pg_ctl runs it detached) and delete its files.
+            gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },
+          },
+        ]
+      : []),
     {
       command: `${NODE} tests/fixtures/llm/scripted-llm.mjs`,
       url: `http://127.0.0.1:${LLM_PORT}/requests`,
@@ -64,6 +87,7 @@ export default defineConfig({
       env: {
         PORT: String(PORT),
         SWITCHBOARD_DATA_DIR: dataDir,
+        ...(onPostgres ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
         // No NEXTAUTH_URL / SWITCHBOARD_PUBLIC_URL: the app follows the loopback address each request
         // uses, which hardening.spec.ts checks from 127.0.0.1.
         SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",

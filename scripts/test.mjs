@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every check and suite, in order: system packages (when root), lint + format check
 // (Biome), import boundaries (dependency-cruiser), the docs check, type-check, the scripts' planted-violation check,
-// unit tests, the integration tests on SQLite and (at the same time) on Postgres (vitest), a
-// production build and browser tests (Playwright + Debian chromium). Ends with `N passed, N failed`.
-// `node scripts/test.mjs <part>… [args]` runs only those parts (npm run test:unit, test:integration,
-// test:integration:postgres, test:e2e); args after a single part go to its runner.
+// unit tests, a production build, then two lanes at the same time: the integration tests (vitest) and
+// browser tests (Playwright + Debian chromium) on SQLite, and the same two on Postgres. Ends with
+// `N passed, N failed`. `node scripts/test.mjs <part>… [args]` runs only those parts (npm run
+// test:unit, test:integration, test:integration:postgres, test:e2e, test:e2e:postgres); args after a
+// single part go to its runner.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -122,23 +123,24 @@ function countVitest(file, prefix = "") {
   }
 }
 
-function playwrightFailures(suites, file = "") {
+function playwrightFailures(suites, prefix, file = "") {
   for (const suite of suites ?? []) {
     const where = suite.file ?? file;
     for (const spec of suite.specs ?? []) {
-      if (spec.tests?.some((t) => t.status === "unexpected")) failures.push(`${where} › ${spec.title}`);
+      if (spec.tests?.some((t) => t.status === "unexpected")) failures.push(`${prefix}${where} › ${spec.title}`);
     }
-    playwrightFailures(suite.suites, where);
+    playwrightFailures(suite.suites, prefix, where);
   }
 }
 
-function countPlaywright(file) {
+function countPlaywright(file, prefix = "") {
   const { stats, suites } = JSON.parse(fs.readFileSync(file, "utf8"));
-  playwrightFailures(suites);
+  playwrightFailures(suites, prefix);
   passed += stats.expected + stats.flaky;
   failed += stats.unexpected;
-  if (stats.flaky) warnings.push(`${stats.flaky} browser test(s) passed only on their retry (named as flaky above): a race to fix`);
-  if (stats.unexpected === 0 && (stats.expected ?? 0) === 0) problems.push("Playwright ran no test");
+  if (stats.flaky)
+    warnings.push(`${prefix}${stats.flaky} browser test(s) passed only on their retry (named as flaky above): a race to fix`);
+  if (stats.unexpected === 0 && (stats.expected ?? 0) === 0) problems.push(`${prefix}Playwright ran no test`);
 }
 
 // The conformance suite lives in its own package so its dependencies never mix with the app's.
@@ -162,7 +164,7 @@ const CHECKS = {
   typecheck: { label: "type-check (npm run typecheck: tsc)", script: "typecheck" },
   scripts: { label: "the scripts fail on planted violations (npm run check:scripts)", script: "check:scripts" },
 };
-const PARTS = [...Object.keys(CHECKS), "unit", "integration", "integration-postgres", "e2e"];
+const PARTS = [...Object.keys(CHECKS), "unit", "integration", "integration-postgres", "e2e", "e2e-postgres"];
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
 let named = 0;
@@ -175,7 +177,7 @@ if (extra.length && (parts.length !== 1 || parts[0] in CHECKS)) {
 }
 
 const integration = parts.includes("integration") || parts.includes("integration-postgres");
-if (integration || parts.includes("e2e")) ensureSystemPackages();
+if (integration || parts.includes("e2e") || parts.includes("e2e-postgres")) ensureSystemPackages();
 if (integration) ensureConformanceTools();
 
 /** `npm run <script>` with the npm that started us (npm_execpath), else the npm on the PATH. */
@@ -219,59 +221,90 @@ if (parts.includes("unit")) {
   vitestResult("vitest unit", step("vitest unit", process.execPath, vitestArgs("unit", out)), out);
 }
 
-// The integration suite on Postgres (SWITCHBOARD_TEST_DB=postgres, docs/testing.md) runs beside the
-// one on SQLite: each file spawns servers and waits on them more than it computes, and the two runs
-// share no port or file (free ports, temp dirs, a cluster of its own). Its output is kept in a file
-// and printed when it ends, so the two reporters do not interleave.
-const postgresRun = parts.includes("integration-postgres") ? startInBackground("vitest integration on Postgres") : null;
+// Two lanes side by side: SQLite in the foreground, Postgres in the background, each running its
+// integration suite and then its browser suite (docs/testing.md). The suites spawn servers and wait
+// on them more than they compute, and the lanes share no port or file (free ports, temp dirs, a
+// cluster per lane, their own app ports below), so the pair takes far less than one after the other.
+// The background lane's output is kept in files and printed as each run ends, so reporters do not
+// interleave; its failures are named `[postgres]`.
+const browserParts = ["e2e", "e2e-postgres"].filter((part) => parts.includes(part));
+// The production build both browser runs serve, made once before the lanes start.
+const built = browserParts.length > 0 && buildApp();
+
+// The Postgres browser run's ports: apart from the SQLite run's defaults (app 3111, its identity
+// provider and registry fixtures at app + 2, scripted model 3198).
+const POSTGRES_BROWSER_ENV = { E2E_DB: "postgres", E2E_PORT: "3121", E2E_LLM_PORT: "3199", E2E_PG_PORT: "3196" };
+
+const postgresLane = (async () => {
+  if (parts.includes("integration-postgres")) {
+    const out = path.join(reports, "integration-postgres.json");
+    const ok = await inBackground("vitest integration on Postgres", vitestArgs("integration", out), { SWITCHBOARD_TEST_DB: "postgres" });
+    vitestResult("vitest integration on Postgres", ok, out, "[postgres] ");
+  }
+  if (parts.includes("e2e-postgres") && built) {
+    const out = path.join(reports, "playwright-postgres.json");
+    const ok = await inBackground("playwright on Postgres", playwrightArgs(), {
+      ...POSTGRES_BROWSER_ENV,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    });
+    playwrightResult("playwright on Postgres", ok, out, "[postgres] ");
+  }
+})();
 
 if (parts.includes("integration")) {
   const out = path.join(reports, "integration.json");
-  vitestResult("vitest integration", step("vitest integration", process.execPath, vitestArgs("integration", out)), out);
+  vitestResult("vitest integration", await inForeground("vitest integration", vitestArgs("integration", out)), out);
+}
+if (parts.includes("e2e") && built) {
+  const out = path.join(reports, "playwright.json");
+  playwrightResult("playwright", await inForeground("playwright", playwrightArgs(), { PLAYWRIGHT_JSON_OUTPUT_NAME: out }), out);
+}
+await postgresLane;
+
+/** Node running `args` with its output on ours; resolves to whether it exited 0 (the event loop keeps turning meanwhile, unlike `step`). */
+function inForeground(label, args, env = {}) {
+  console.log(`\n=== ${label}`);
+  const child = spawn(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return exited(child);
 }
 
-if (postgresRun) {
-  const ok = await postgresRun.done;
-  vitestResult("vitest integration on Postgres", ok, postgresRun.out, "[postgres] ");
-}
-
-function startInBackground(label) {
-  const out = path.join(reports, "integration-postgres.json");
-  const log = path.join(reports, "integration-postgres.log");
+/** Node running `args` with its output kept in a file, printed when it ends; resolves to whether it exited 0. */
+async function inBackground(label, args, env) {
+  const log = path.join(reports, `${label.replace(/\W+/g, "-")}.log`);
   console.log(`\n=== ${label}: started (its output follows when it ends)`);
   const fd = fs.openSync(log, "w");
-  const child = spawn(process.execPath, vitestArgs("integration", out), {
-    stdio: ["ignore", fd, fd],
-    env: { ...process.env, SWITCHBOARD_TEST_DB: "postgres" },
-  });
-  const done = new Promise((resolve) => {
-    child.on("error", () => resolve(false));
-    child.on("exit", (code) => {
-      fs.closeSync(fd);
-      console.log(`\n=== ${label}: its output`);
-      process.stdout.write(fs.readFileSync(log, "utf8"));
-      resolve(code === 0);
-    });
-  });
-  return { out, done };
+  const child = spawn(process.execPath, args, { stdio: ["ignore", fd, fd], env: { ...process.env, ...env } });
+  const ok = await exited(child);
+  fs.closeSync(fd);
+  console.log(`\n=== ${label}: its output`);
+  process.stdout.write(fs.readFileSync(log, "utf8"));
+  return ok;
 }
 
-if (parts.includes("e2e")) browserTests();
-
-/** A production build, then the Playwright specs against it (the build failing counts as one failure). */
-function browserTests() {
-  if (!step("next build", process.execPath, [bin("next", "dist/bin/next"), "build"])) {
-    failed += 1;
-    problems.push("next build failed");
-    return;
-  }
-  const out = path.join(reports, "playwright.json");
-  const ok = step("playwright", process.execPath, [bin("@playwright/test", "cli.js"), "test", "--reporter=list,json", ...extra], {
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+function exited(child) {
+  return new Promise((resolve) => {
+    child.on("error", () => resolve(false));
+    child.on("exit", (code) => resolve(code === 0));
   });
-  if (fs.existsSync(out)) countPlaywright(out);
+}
+
+/** The production build the browser runs serve (its failure counts as one failure). */
+function buildApp() {
+  if (step("next build", process.execPath, [bin("next", "dist/bin/next"), "build"])) return true;
+  failed += 1;
+  problems.push("next build failed");
+  return false;
+}
+
+function playwrightArgs() {
+  return [bin("@playwright/test", "cli.js"), "test", "--reporter=list,json", ...extra];
+}
+
+/** Count a Playwright report (a missing one is one failure). */
+function playwrightResult(name, ok, out, prefix = "") {
+  if (fs.existsSync(out)) countPlaywright(out, prefix);
   else failed += 1;
-  if (!ok) problems.push("playwright failed");
+  if (!ok) problems.push(`${name} failed`);
 }
 
 if (warnings.length) console.log(`\nwarnings: ${warnings.join("; ")}`);

@@ -5,10 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort } from "../helpers/ports";
+import { freshDatabaseEnv } from "./helpers/database";
 import { newAccount, waitForHydration } from "./pages/app";
 
-// A second, fresh instance of the built app (its own data dir and port), started the way an
-// administrator starts it, bound to loopback with HOSTNAME.
+// A second, fresh instance of the built app (its own data dir and port, and on Postgres its own empty
+// database), started the way an administrator starts it, bound to loopback with HOSTNAME.
 let server: ChildProcess | undefined;
 let log = "";
 let base = "";
@@ -19,7 +20,13 @@ test.beforeAll(async () => {
   port = await freePort();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-first-run-"));
   base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOSTNAME: "127.0.0.1", SWITCHBOARD_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1",
+    SWITCHBOARD_DATA_DIR: dataDir,
+    ...(await freshDatabaseEnv("first_run")),
+  };
   delete env.NEXTAUTH_URL;
   delete env.SWITCHBOARD_PUBLIC_URL;
   server = spawn(process.execPath, ["scripts/start.mjs"], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,6 +1,5 @@
-import Database from "better-sqlite3";
 import { type APIRequestContext, expect, request as playwrightRequest, test } from "@playwright/test";
-import path from "node:path";
+import { writeRows } from "./helpers/database";
 import { AuthPages, newAccount, setupCode, waitForHydration } from "./pages/app";
 
 const PORT = Number(process.env.E2E_PORT ?? 3111);
@@ -170,17 +169,21 @@ test.describe("sessions end when they should", () => {
     const { client, cookie } = await signedInClient(account);
     expect(await statusWith(cookie)).toBe(200);
     // What an administrator's "disable" does to the row (users.disabled_at).
-    const db = new Database(path.join(process.env.E2E_DATA_DIR ?? "", "switchboard.db"));
-    db.prepare("update users set disabled_at = ? where email = ?").run(Date.now(), account.email);
-    db.close();
-    // Written by another process: the app checks for such commits at most every 50 ms
-    // (db/generation.ts, DATA_VERSION_TTL_MS); its own "disable" is seen at once.
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await writeRows("update users set disabled_at = ? where email = ?", [new Date(), account.email]);
+    // Written by another process: on SQLite the app checks for such commits at most every 50 ms
+    // (db/generation.ts, DATA_VERSION_TTL_MS), on Postgres a trigger's NOTIFY reaches it a moment
+    // after the commit (db/changes-postgres.ts); its own "disable" is seen at once.
     // Refused, and told why: the session's own account is disabled (docs/errors.md).
     const bare = await playwrightRequest.newContext({ baseURL: LOCALHOST });
-    const refused = await bare.get("/api/servers", { headers: { cookie } });
-    expect(refused.status()).toBe(403);
-    expect((await refused.json()).code).toBe("auth.account_disabled");
+    await expect
+      .poll(
+        async () => {
+          const refused = await bare.get("/api/servers", { headers: { cookie } });
+          return { status: refused.status(), code: (await refused.json()).code };
+        },
+        { timeout: 5_000, intervals: [60, 100, 200] },
+      )
+      .toEqual({ status: 403, code: "auth.account_disabled" });
     await bare.dispose();
     expect((await signIn(client, account.email, account.password, freshAddress())).status()).toBe(401);
     await client.dispose();

@@ -110,6 +110,8 @@ test.beforeAll(async () => {
       ...process.env,
       PORT: String(port),
       SWITCHBOARD_DATA_DIR: process.env.E2E_DATA_DIR,
+      // The Postgres of a browser run on Postgres (playwright.config.ts); unset on SQLite.
+      DATABASE_URL: process.env.E2E_DATABASE_URL,
       SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",
       SWITCHBOARD_TRUSTED_PROXIES: "127.0.0.1,::1",
     },

@@ -38,6 +38,7 @@ test("an admin's stdio servers run sandboxed through the web API, the launch sho
   expect(env.BOXED_SECRET).toBe("boxed-secret-value");
   expect(env.NEXTAUTH_SECRET).toBeUndefined();
   expect(env.SWITCHBOARD_DATA_DIR).toBeUndefined();
+  expect(env.DATABASE_URL).toBeUndefined();
 
   const files = await add("boxed-files", {
     command: "node",

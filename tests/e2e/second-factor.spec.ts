@@ -6,10 +6,9 @@
  * without a factor whatever the policy;
  * and the re-authentication prompt retrying an act after an old sign-in.
  */
-import Database from "better-sqlite3";
 import { type APIRequestContext, expect, type Page, request as playwrightRequest, test } from "@playwright/test";
 import { generate } from "otplib";
-import path from "node:path";
+import { writeRows } from "./helpers/database";
 import { ADMIN, newAccount, setupCode, waitForHydration } from "./pages/app";
 
 const PORT = Number(process.env.E2E_PORT ?? 3111);
@@ -192,12 +191,10 @@ test.describe("re-authentication", () => {
     await passwordStep(page, ADMIN);
     await expect(page.getByTestId("current-user")).toBeVisible();
     // The administrator's sign-in, 11 minutes ago (what sessions.authenticated_at holds).
-    const db = new Database(path.join(process.env.E2E_DATA_DIR ?? "", "switchboard.db"));
-    db.prepare("update sessions set authenticated_at = ? where user_id = (select id from users where email = ?)").run(
-      Date.now() - 11 * 60_000,
+    await writeRows("update sessions set authenticated_at = ? where user_id = (select id from users where email = ?)", [
+      new Date(Date.now() - 11 * 60_000),
       ADMIN.email,
-    );
-    db.close();
+    ]);
 
     const id = await userId(page.request, other.email);
     const stale = await page.request.patch(`/api/admin/users/${id}`, { data: { disabled: true } });

@@ -9,12 +9,11 @@
  * administrator edits a provider in the admin area (1280 and 390 px, axe clean), the client secret
  * kept when left blank and never shown, with the re-authentication prompt after 10 minutes.
  */
-import path from "node:path";
 import { type APIRequestContext, type Browser, expect, type Page, request as playwrightRequest, test } from "@playwright/test";
-import Database from "better-sqlite3";
 import { generate } from "otplib";
 import { startOidcIdp } from "../fixtures/oidc/idp.mjs";
 import { expectNoSeriousA11yViolations, horizontalOverflow } from "./pages/a11y";
+import { writeRows } from "./helpers/database";
 import { ADMIN, AuthPages, newAccount, setupCode, waitForHydration } from "./pages/app";
 
 const PORT = Number(process.env.E2E_PORT ?? 3111);
@@ -150,16 +149,11 @@ test("groups the provider sends only from its userinfo endpoint map like those o
 });
 
 /** Every sign-in of the administrator `minutes` old (what sessions.authenticated_at holds). */
-function ageAdminSignIns(minutes: number) {
-  const db = new Database(path.join(process.env.E2E_DATA_DIR ?? "", "switchboard.db"));
-  try {
-    db.prepare("update sessions set authenticated_at = ? where user_id = (select id from users where email = ?)").run(
-      Date.now() - minutes * 60_000,
-      ADMIN.email,
-    );
-  } finally {
-    db.close();
-  }
+function ageAdminSignIns(minutes: number): Promise<void> {
+  return writeRows("update sessions set authenticated_at = ? where user_id = (select id from users where email = ?)", [
+    new Date(Date.now() - minutes * 60_000),
+    ADMIN.email,
+  ]);
 }
 
 test("an administrator edits a provider at 1280 and 390 px: filled in, the secret kept when left blank and never shown, axe clean", async ({
@@ -209,7 +203,7 @@ test("an administrator edits a provider at 1280 and 390 px: filled in, the secre
 test("editing a provider after 10 minutes asks for the password first, then saves; audited without the secret", async ({ browser }) => {
   const page = await freshPage(browser);
   await new AuthPages(page).signIn(ADMIN);
-  ageAdminSignIns(11);
+  await ageAdminSignIns(11);
   try {
     const stale = await page.request.put("/api/admin/sso-providers/acme", {
       data: { issuer: idp.issuer, clientId: CLIENT.clientId, label: "Stale" },
@@ -236,7 +230,7 @@ test("editing a provider after 10 minutes asks for the password first, then save
     await expect(page.getByTestId("sso-provider-acme")).toContainText("Acme SSO");
   } finally {
     // The spec's API client signed in as the administrator too: fresh again for the remaining tests.
-    ageAdminSignIns(0);
+    await ageAdminSignIns(0);
   }
   const audit = await (await admin.get("/api/admin/audit?action=instance.sso_provider_edit")).text();
   expect(audit).toContain("instance.sso_provider_edit");

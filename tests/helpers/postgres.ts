@@ -95,8 +95,12 @@ const SETTINGS = [
   "max_connections = 200",
 ];
 
-/** Start a throw-away cluster (a few seconds); call `stop()` in the test's teardown. */
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * Start a throw-away cluster (a few seconds); call `stop()` in the test's teardown. `port` fixes the
+ * port (the browser suite's cluster, whose URL playwright.config.ts hands the app before it starts);
+ * by default a free one is picked.
+ */
+export async function startPostgres(options: { port?: number } = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   const started = Date.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-pg-"));
@@ -111,14 +115,14 @@ export async function startPostgres(): Promise<TestPostgres> {
     fs.writeFileSync(path.join(data, "pg_hba.conf"), "host all all 127.0.0.1/32 trust\n");
     let port = 0;
     for (let attempt = 1; ; attempt++) {
-      port = await freePort();
+      port = options.port ?? (await freePort());
       fs.writeFileSync(path.join(data, "postgresql.auto.conf"), [...SETTINGS, `port = ${port}`, ""].join("\n"));
       try {
         await runAsOwner(bin, "pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"], dir);
         break;
       } catch (error) {
         // Another process took the port between freePort and the bind: try another one.
-        if (attempt >= 3) throw new Error(`${(error as Error).message}\n${readLog(dir)}`);
+        if (attempt >= 3 || options.port) throw new Error(`${(error as Error).message}\n${readLog(dir)}`);
       }
     }
     const exitHook = () => stopSync(bin, data, dir);
