@@ -68,4 +68,5 @@ export const {
   usagePrices,
   usageBudgets,
   personalTokens,
+  leases,
 } = tables;

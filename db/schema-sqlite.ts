@@ -46,4 +46,5 @@ export const {
   usagePrices,
   usageBudgets,
   personalTokens,
+  leases,
 } = tables;

@@ -54,4 +54,5 @@ export const {
   usagePrices,
   usageBudgets,
   personalTokens,
+  leases,
 } = tables;

@@ -11,6 +11,7 @@ import { defineCatalogTables } from "./tables-catalog";
 import { defineIdentityTables } from "./tables-identity";
 import { defineTrustTables } from "./tables-trust";
 import { definePersonalTokenTables } from "./tables-tokens";
+import { defineLeaseTables } from "./tables-leases";
 
 /**
  * Every table, built with the column kit `k`. Use only the kit's helpers and the builder methods both
@@ -280,5 +281,6 @@ export function defineTables(k: ColumnKit) {
     ...defineSsoTables(k, users),
     ...defineUsageTables(k),
     ...definePersonalTokenTables(k, { users, workspaces }),
+    ...defineLeaseTables(k),
   };
 }

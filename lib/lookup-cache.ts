@@ -68,6 +68,11 @@ export class LookupCache<V> {
     this.stamp = stamp;
   }
 
+  /** Forget the entry under `key` (its next read loads it again). */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** Forget everything. */
   clear(): void {
     this.entries.clear();

@@ -9,6 +9,20 @@ const INSTALLED = Symbol.for("switchboard.shutdownHandlers");
 const FORCE_EXIT_MS = 10_000;
 
 const HOOKS = Symbol.for("switchboard.shutdownHooks");
+const DRAINING = Symbol.for("switchboard.draining");
+
+/**
+ * Whether this process has begun to shut down: its readiness check (`GET /api/health/ready`) then
+ * answers 503, so a load balancer sends new requests to the other replicas.
+ */
+export function isDraining(): boolean {
+  return (globalThis as { [DRAINING]?: boolean })[DRAINING] === true;
+}
+
+/** Mark the process as shutting down (the first step of a signal's shutdown). */
+export function beginDraining(): void {
+  (globalThis as { [DRAINING]?: boolean })[DRAINING] = true;
+}
 
 // Work that must finish after the connections closed and before the process exits (the database:
 // the audit entries waiting to be written on Postgres, then its pool), by name: one each.
@@ -36,6 +50,7 @@ export function closeOnSignals(close: () => Promise<void>): void {
   slots[INSTALLED] = true;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
+      beginDraining();
       const exitCode = 128 + (signal === "SIGINT" ? 2 : 15);
       const force = setTimeout(() => process.exit(exitCode), FORCE_EXIT_MS);
       force.unref();

@@ -36,7 +36,8 @@ export function appOAuthDeps(origin: string = publicBaseUrl()): OAuthDeps {
   if (!cached) {
     const policy = urlPolicyFromEnv();
     cached = {
-      store: createDbStore(getDb(), instanceKey()),
+      // The refresh lease outlasts the bounded refresh: its token request, plus the reads around it.
+      store: createDbStore(getDb(), instanceKey(), 2 * oauthTimeoutMs() + 10_000),
       policy,
       // Every OAuth exchange has a time limit: metadata that never answers must not hang the request.
       // And a byte cap on every answer: metadata or a token response of megabytes is refused.

@@ -1,9 +1,12 @@
 /**
  * How long usage rows are kept (`SWITCHBOARD_USAGE_RETENTION_DAYS`, default 400): rows older are
  * pruned a minute after the first recording and then every six hours; the daily sums stay, so the
- * pages still show totals for older days (docs/usage.md#retention).
+ * pages still show totals for older days (docs/usage.md#retention). With several processes on one
+ * database, one of them prunes per round: the round runs under a lease (db/queries/leases.ts).
  */
+import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/client";
+import { takeLease } from "../../db/queries/leases";
 import { pruneUsageRows } from "../../db/queries/usage-retention";
 import { type EnvBag, environment } from "../env";
 import { redact } from "../redact";
@@ -25,6 +28,25 @@ export async function applyUsageRetention(
 
 const PRUNE_EVERY_MS = 6 * 3_600_000;
 const scheduled = new WeakSet<Db>();
+/** The lease a pruning round holds: not given back, so other processes' rounds in the next half period skip. */
+export const RETENTION_LEASE = "usage-retention";
+const RETENTION_LEASE_MS = PRUNE_EVERY_MS / 2;
+// This process, as a lease owner.
+const leaseOwner = randomUUID();
+
+/**
+ * One pruning round, unless another process ran one within the last half period (it holds the
+ * lease): then null. `owner` is the process asking (its lease owner id).
+ */
+export async function pruneUnderLease(
+  db: Db,
+  owner: string = leaseOwner,
+  now: Date = new Date(),
+  env: EnvBag = environment(),
+): Promise<{ model: number; mcp: number } | null> {
+  if (!(await takeLease(db, RETENTION_LEASE, owner, RETENTION_LEASE_MS, now))) return null;
+  return applyUsageRetention(db, now, env);
+}
 
 /** Start pruning `db` in the background (once per handle; the timers never keep the process alive). */
 export function scheduleRetention(db: Db): void {
@@ -32,7 +54,7 @@ export function scheduleRetention(db: Db): void {
   scheduled.add(db);
   const run = async () => {
     try {
-      await applyUsageRetention(db);
+      await pruneUnderLease(db);
     } catch (error) {
       // A closed handle (tests, shutdown) or a busy database: the next round tries again.
       console.warn("[switchboard] usage retention did not run:", redact(String(error)));

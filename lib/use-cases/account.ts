@@ -15,6 +15,7 @@ import { registerUser } from "../auth/register";
 import { clientAddress } from "../auth/sign-in-throttle";
 import { SecretKeyError } from "../crypto";
 import { APP_VERSION } from "../env";
+import { isDraining } from "../shutdown";
 import { testUserModel } from "../models/model-test";
 import { type modelSettingsSchema, modelSettingsView, updateModelSettings } from "../models/settings-service";
 import { workspaceModelChoice } from "../models/workspace-default";
@@ -101,4 +102,10 @@ export async function health(): Promise<{ status: number; body: Record<string, u
     const message = error instanceof SecretKeyError ? error.message : "The database cannot be opened.";
     return { status: 503, body: { ok: false, version: APP_VERSION, database: "error", message } };
   }
+}
+
+/** Readiness: `health()`, except that a process shutting down answers 503 `draining` at once. */
+export async function readiness(): Promise<{ status: number; body: Record<string, unknown> }> {
+  if (isDraining()) return { status: 503, body: { ok: false, version: APP_VERSION, draining: true } };
+  return health();
 }

@@ -16,6 +16,7 @@ import { createPasskey } from "@/db/queries/passkeys";
 import { setInstanceMeta } from "@/db/queries/instance-meta";
 import { insertPasswordReset } from "@/db/queries/password-resets";
 import { insertPersonalToken } from "@/db/queries/personal-tokens";
+import { takeLease } from "@/db/queries/leases";
 import { createChat } from "@/db/queries/chats";
 import { putCredential } from "@/db/queries/credentials";
 import { insertInvitation, markInvitationAccepted } from "@/db/queries/invitations";
@@ -255,6 +256,8 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
     hint: "sbp_popu",
     expiresAt: new Date(now.getTime() + 30 * 86_400_000),
   });
+  // A lease a process holds (usage retention keeps its lease for half a period).
+  await takeLease(db, "usage-retention", "populated-process", 3 * 3_600_000, now);
   return { secrets, serverId: server.id, adminId: admin.id, teamId: team.id };
 }
 

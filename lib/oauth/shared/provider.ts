@@ -156,7 +156,13 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider, StepUpReco
     const stored = await this.storedTokens();
     if (!stored) return undefined;
     if (!this.isExpired(stored) || !stored.tokens.refresh_token) return stored.tokens;
-    return singleFlight(JSON.stringify([this.options.key.userId, this.options.key.serverId]), () => this.refresh());
+    // One refresh per (user, server): callers in this process share it (singleFlight), and other
+    // processes on the same store wait for it and then read what it stored (the store's lease).
+    const store = this.options.store;
+    const refresh = () => this.refresh();
+    return singleFlight(JSON.stringify([this.options.key.userId, this.options.key.serverId]), () =>
+      store.underRefreshLease ? store.underRefreshLease(this.options.key, refresh) : refresh(),
+    );
   }
 
   /** Store tokens the authorization server issued, after the checks of response-checks.ts. */

@@ -38,4 +38,10 @@ export interface OAuthStore {
   savePending(pending: PendingAuthorization): Promise<void>;
   /** Take a pending authorization: returns it once, then never again (single use). */
   takePending(state: string): Promise<PendingAuthorization | undefined>;
+  /**
+   * Run `task` holding `key`'s refresh lease, shared by every process using this store, so that one
+   * refresh token is never spent twice by two replicas; `task` reads the stored tokens afresh (another
+   * process may have refreshed them while this one waited). A store one process owns (memory) has none.
+   */
+  underRefreshLease?<T>(key: CredentialKey, task: () => Promise<T>): Promise<T>;
 }

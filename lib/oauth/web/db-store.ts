@@ -6,28 +6,47 @@ import type { Db } from "../../../db/client";
 import { generationOf } from "../../../db/generation";
 import { deleteCredentials, getCredential, putCredential } from "../../../db/queries/credentials";
 import { insertOAuthState, takeOAuthState } from "../../../db/queries/oauth-states";
+import { releaseLease, takeLease } from "../../../db/queries/leases";
+import { randomUUID } from "node:crypto";
 import type { SecretKey } from "../../crypto";
 import { openSecret, sealSecret } from "../../../db/secrets";
 import { LookupCache } from "../../lookup-cache";
-import type { OAuthStore } from "../shared/store";
+import type { CredentialKey, CredentialKind, OAuthStore } from "../shared/store";
 
 // The MCP transport asks for the tokens before every request, to every HTTP server (one without
 // OAuth simply has none): decrypted values per (user, server, kind), valid until the next write to
 // the credentials (db/generation.ts), so a refresh, a disconnect or a removed member is seen at once.
 const values = new LookupCache<{ value: string | undefined }>(20_000);
 
-/** An OAuthStore over `db`, encrypting with `key`. */
-export function createDbStore(db: Db, key: SecretKey): OAuthStore {
+/** How often a process waiting for another's refresh lease asks again. */
+const LEASE_POLL_MS = 100;
+
+/**
+ * An OAuthStore over `db`, encrypting with `key`. `refreshLeaseMs` bounds a refresh lease: longer
+ * than a refresh can take (its requests are bounded), so that a process that died holding one only
+ * delays the others by that much.
+ */
+export function createDbStore(db: Db, key: SecretKey, refreshLeaseMs = 60_000): OAuthStore {
+  const cacheKey = (ref: CredentialKey, kind: CredentialKind) => `${ref.userId}\u0000${ref.serverId}\u0000${kind}\u0000${key.id}`;
   return {
+    async underRefreshLease(ref, task) {
+      const name = `oauth-refresh:${ref.userId}:${ref.serverId}`;
+      const owner = randomUUID();
+      while (!(await takeLease(db, name, owner, refreshLeaseMs))) await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+      try {
+        // The tokens as committed now, not as cached: the lease's last holder may have just
+        // refreshed them in another process, whose change notice may not have arrived yet.
+        values.delete(cacheKey(ref, "tokens"));
+        return await task();
+      } finally {
+        await releaseLease(db, name, owner);
+      }
+    },
     async get(ref, kind) {
-      const cached = await values.readAsync(
-        `${ref.userId}\u0000${ref.serverId}\u0000${kind}\u0000${key.id}`,
-        generationOf(db),
-        async () => {
-          const row = await getCredential(db, { ...ref, kind });
-          return { value: row ? openSecret(row.valueEnc, key) : undefined };
-        },
-      );
+      const cached = await values.readAsync(cacheKey(ref, kind), generationOf(db), async () => {
+        const row = await getCredential(db, { ...ref, kind });
+        return { value: row ? openSecret(row.valueEnc, key) : undefined };
+      });
       return cached.value;
     },
     async set(ref, kind, value, expiresAt) {

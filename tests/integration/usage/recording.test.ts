@@ -23,7 +23,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { setWorkspaceModel } from "@/lib/models/workspace-default";
 import { SamplingHost } from "@/lib/runtime/sampling";
 import { recordMcpRequest } from "@/lib/usage/record";
-import { applyUsageRetention } from "@/lib/usage/retention";
+import { applyUsageRetention, pruneUnderLease } from "@/lib/usage/retention";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { runTurn, say, startScriptedLlm, type ScriptedLlm } from "../agent/helpers";
 import { EVERYTHING } from "../mcp/helpers";
@@ -264,5 +264,14 @@ describe("usage records", () => {
     const [sums] = await usageByServer(db, { from: oldDay, to: oldDay, workspaceId: teamId });
     expect(sums).toMatchObject({ serverId: "gone", calls: 2, durationMs: 14 });
     expect(await all(db.select().from(usageDaily).where(eq(usageDaily.day, oldDay)))).toHaveLength(1);
+  });
+
+  it("prunes once per round across processes: a second process's round within three hours skips, a later one runs", async () => {
+    const db = getDb();
+    const now = new Date();
+    const env = { SWITCHBOARD_USAGE_RETENTION_DAYS: "30" };
+    expect(await pruneUnderLease(db, "replica-a", now, env)).toEqual({ model: expect.any(Number), mcp: expect.any(Number) });
+    expect(await pruneUnderLease(db, "replica-b", new Date(now.getTime() + 60_000), env)).toBeNull();
+    expect(await pruneUnderLease(db, "replica-b", new Date(now.getTime() + 3 * 3_600_000 + 1), env)).not.toBeNull();
   });
 });

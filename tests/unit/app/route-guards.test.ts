@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 const PUBLIC_ROUTES = new Set([
   "app/api/auth/[...nextauth]/route.ts", // next-auth's own sign-in endpoints
   "app/api/health/route.ts", // liveness, no data
+  "app/api/health/ready/route.ts", // readiness for a load balancer, no data
   "app/oauth/client-metadata.json/route.ts", // the public OAuth client metadata document
   "app/api/invitations/[token]/register/route.ts", // registration through an invitation: the token is the permission
   "app/api/password-reset/[token]/route.ts", // a new password through a reset link: the token is the permission
