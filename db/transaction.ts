@@ -24,6 +24,7 @@
  * `withTransaction` on Postgres.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { sql } from "drizzle-orm";
 import { BetterSQLiteTransaction } from "drizzle-orm/better-sqlite3/session";
 import { type Db, isSqliteHandle, onPooledConnection, pendingStart, type SqliteDb } from "./client";
 
@@ -131,11 +132,25 @@ function call<T>(fn: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** How a transaction may be told apart from others (see `withTransaction`). */
+export interface TransactionOptions {
+  /**
+   * Everything the transaction reads and writes belongs to this key (`tool-pins:<server id>`):
+   * transactions naming the same key run one after another, and on Postgres such a transaction
+   * runs at READ COMMITTED behind a transaction-scoped advisory lock on the key instead of at
+   * SERIALIZABLE. Serializable transactions on different keys still conflict whenever Postgres's
+   * predicate locks cover whole pages or a small table (every first listing of a server at once
+   * under load: dozens rolled back ten times and answered `database.busy`); keyed ones never do.
+   * On SQLite every transaction already runs alone, so the key changes nothing there.
+   */
+  serializeOn?: string;
+}
+
 /**
  * Run `fn` in one transaction and return its result; a throw anywhere inside rolls back every
  * write made through `tx`. Nested calls run as savepoints of the outer transaction.
  */
-export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T, options: TransactionOptions = {}): Promise<T> {
   const client = sqliteClient(db);
   const ctx = context.getStore();
   if (!client) {
@@ -143,7 +158,7 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T)
     if (ctx?.tx) return nested(ctx, db, fn);
     // Postgres (and any async drizzle handle): the driver's own transaction on one pooled client.
     await pendingStart(db);
-    return serializable(db, fn);
+    return serializable(db, fn, options.serializeOn);
   }
   const lock = lockOf(client);
   if (ctx?.lock === lock) return nested(ctx, db, fn);
@@ -212,14 +227,19 @@ function lostConflict(error: unknown): boolean {
  * so a body must do nothing but database work through `tx`. Still losing after that is a
  * `database.busy` answer (db/unavailable.ts), never a 500.
  */
-async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T, key?: string): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       // On a connection of its own, given back however the transaction ends (onPooledConnection).
       return await onPooledConnection(db, (connection) =>
-        connection.transaction((tx) => context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as unknown as Tx)), {
-          isolationLevel: "serializable",
-        }),
+        connection.transaction(
+          async (tx) => {
+            // A keyed transaction waits here for the one before it on the same key (TransactionOptions).
+            if (key !== undefined) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+            return context.run({ tx, depth: 0, held: 0 }, async () => fn(tx as unknown as Tx));
+          },
+          { isolationLevel: key === undefined ? "serializable" : "read committed" },
+        ),
       );
     } catch (error) {
       if (attempt >= SERIALIZATION_ATTEMPTS || !lostConflict(error)) throw error;

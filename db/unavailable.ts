@@ -44,3 +44,19 @@ export function databaseFailure(error: unknown): "unavailable" | "busy" | null {
   }
   return null;
 }
+
+/**
+ * One line for the operator's log about a database failure: the statement that failed (drizzle's
+ * "Failed query: …" line, without the parameters on the lines after it: they can hold a user's data
+ * or a password hash) and the driver's own code and message, e.g. `40001 could not serialize access…`.
+ */
+export function describeDatabaseFailure(error: unknown): string {
+  const outer = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  let current: unknown = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return `${outer} (${code}: ${current.message.split("\n")[0]})`;
+    current = current.cause;
+  }
+  return outer;
+}

@@ -3,7 +3,7 @@
  * place each error family becomes a `{code, message, field?}` response, codes in docs/errors.md), and
  * a JSON body reader that stops reading past its size cap (413) and reports malformed input as a 400.
  */
-import { databaseFailure } from "../db/unavailable";
+import { databaseFailure, describeDatabaseFailure } from "../db/unavailable";
 import { SecretKeyError } from "./crypto";
 import { maxBodyBytesSetting } from "./env";
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors";
@@ -113,7 +113,7 @@ export function errorBody(error: unknown): ErrorBody {
   // midway may have happened, so the message does not promise that nothing was saved.
   const failure = databaseFailure(error);
   if (failure) {
-    console.error(`[switchboard] database ${failure}:`, redact(error instanceof Error ? error.message : String(error)));
+    console.error(`[switchboard] database ${failure}:`, redact(describeDatabaseFailure(error)));
     return failure === "unavailable"
       ? { code: "database.unavailable", message: "The database cannot be reached right now. Try again in a few seconds." }
       : { code: "database.busy", message: "The database is busy with conflicting changes. Try again in a few seconds." };

@@ -81,40 +81,50 @@ export async function syncToolPins(db: Db, serverId: string, listed: RegisteredT
 }
 
 async function syncWithStore(db: Db, serverId: string, tools: RegisteredTool[], actor: PinActor): Promise<Map<string, HeldState>> {
-  // Every statement goes through `tx`: one transaction on either database.
-  return await withTransaction(db, async (tx) => {
-    const held = new Map<string, HeldState>();
-    if (!(await getServerTrust(tx, serverId)).pinnedAt) {
+  // Every statement goes through `tx`: one transaction on either database, one at a time per server
+  // (everything it reads and writes is this server's: its trust row, its pins, an audit entry).
+  return await withTransaction(
+    db,
+    async (tx) => {
+      const held = new Map<string, HeldState>();
+      if (!(await getServerTrust(tx, serverId)).pinnedAt) {
+        for (const tool of tools) {
+          const hash = definitionHash(tool);
+          await saveToolPin(tx, {
+            ...nextPin(undefined, serverId, tool, hash),
+            state: "pinned",
+            approvedHash: hash,
+            approvedDefinition: definitionOf(tool),
+          });
+        }
+        await updateServerTrust(tx, serverId, { pinnedAt: new Date() }, actor.userId);
+        await audit(tx, actor, "tools.pinned", serverId, { tools: tools.map((t) => t.rawName) });
+        return held;
+      }
+      const pins = new Map((await listToolPinsByServer(tx, serverId)).map((p) => [p.toolName, p]));
       for (const tool of tools) {
         const hash = definitionHash(tool);
-        await saveToolPin(tx, {
-          ...nextPin(undefined, serverId, tool, hash),
-          state: "pinned",
-          approvedHash: hash,
-          approvedDefinition: definitionOf(tool),
-        });
+        const existing = pins.get(tool.rawName);
+        if (existing && existing.currentHash === hash) {
+          if (existing.state !== "pinned") held.set(tool.rawName, existing.state);
+          continue;
+        }
+        const pin = nextPin(existing, serverId, tool, hash);
+        await saveToolPin(tx, pin);
+        if (pin.state !== "pinned") {
+          held.set(tool.rawName, pin.state);
+          await audit(tx, actor, "tool.held", serverId, { tool: tool.rawName, reason: pin.state, hash });
+        }
       }
-      await updateServerTrust(tx, serverId, { pinnedAt: new Date() }, actor.userId);
-      await audit(tx, actor, "tools.pinned", serverId, { tools: tools.map((t) => t.rawName) });
       return held;
-    }
-    const pins = new Map((await listToolPinsByServer(tx, serverId)).map((p) => [p.toolName, p]));
-    for (const tool of tools) {
-      const hash = definitionHash(tool);
-      const existing = pins.get(tool.rawName);
-      if (existing && existing.currentHash === hash) {
-        if (existing.state !== "pinned") held.set(tool.rawName, existing.state);
-        continue;
-      }
-      const pin = nextPin(existing, serverId, tool, hash);
-      await saveToolPin(tx, pin);
-      if (pin.state !== "pinned") {
-        held.set(tool.rawName, pin.state);
-        await audit(tx, actor, "tool.held", serverId, { tool: tool.rawName, reason: pin.state, hash });
-      }
-    }
-    return held;
-  });
+    },
+    { serializeOn: pinsKey(serverId) },
+  );
+}
+
+/** The transaction key of a server's pins (db/transaction.ts `TransactionOptions`). */
+function pinsKey(serverId: string): string {
+  return `tool-pins:${serverId}`;
 }
 
 /** A held tool as the review screen shows it: the approved and the current definition. */
@@ -152,18 +162,22 @@ export async function approveHeldTool(
 ): Promise<void> {
   // One transaction: a sync landing between the read and the write would otherwise be overwritten
   // by the definition read before it, and two approvals at once would both be audited.
-  await withTransaction(db, async (tx) => {
-    const pin = await getToolPin(tx, { serverId, toolName });
-    if (!pin || pin.state === "pinned") throw new AppError("tool.not_held", "This tool is not waiting for review.");
-    if (pin.currentHash !== hash)
-      throw new AppError("tool.definition_changed", "The tool's definition changed again: review the new definition.");
-    await saveToolPin(tx, {
-      ...pin,
-      state: "pinned",
-      approvedHash: pin.currentHash,
-      approvedDefinition: pin.currentDefinition,
-      approvedBy: actor.userId,
-    });
-    await audit(tx, actor, "tool.definition_approved", serverId, { tool: toolName, reason: pin.state, hash });
-  });
+  await withTransaction(
+    db,
+    async (tx) => {
+      const pin = await getToolPin(tx, { serverId, toolName });
+      if (!pin || pin.state === "pinned") throw new AppError("tool.not_held", "This tool is not waiting for review.");
+      if (pin.currentHash !== hash)
+        throw new AppError("tool.definition_changed", "The tool's definition changed again: review the new definition.");
+      await saveToolPin(tx, {
+        ...pin,
+        state: "pinned",
+        approvedHash: pin.currentHash,
+        approvedDefinition: pin.currentDefinition,
+        approvedBy: actor.userId,
+      });
+      await audit(tx, actor, "tool.definition_approved", serverId, { tool: toolName, reason: pin.state, hash });
+    },
+    { serializeOn: pinsKey(serverId) },
+  );
 }

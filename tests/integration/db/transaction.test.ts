@@ -228,6 +228,37 @@ describe("withTransaction on Postgres", () => {
     expect(await db.select().from(pgTables.workspaces).where(eq(pgTables.workspaces.name, "solo"))).toHaveLength(1);
   });
 
+  it("runs transactions on one key one after another, each seeing the last one's write, with no retry; another key does not wait", async () => {
+    const attempts: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const claim = (id: string, name: string, key: string, hold?: Promise<void>) =>
+      withTransaction(
+        asDb(db),
+        async (tx) => {
+          attempts.push(id);
+          const taken = await (tx as unknown as typeof db).select().from(pgTables.workspaces).where(eq(pgTables.workspaces.name, name));
+          if (hold) await hold;
+          if (taken.length > 0) return "taken";
+          await (tx as unknown as typeof db).insert(pgTables.workspaces).values({ id, name, slug: id });
+          return "claimed";
+        },
+        { serializeOn: key },
+      );
+    const first = claim("keyed-a", "keyed", "k1", gate);
+    while (attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = claim("keyed-b", "keyed", "k1");
+    // Another key runs while k1 is held.
+    expect(await claim("keyed-c", "other", "k2")).toBe("claimed");
+    release();
+    expect(await first).toBe("claimed");
+    // At READ COMMITTED its check ran after the first committed: it sees that write.
+    expect(await second).toBe("taken");
+    expect(attempts).toEqual(["keyed-a", "keyed-c", "keyed-b"]);
+  });
+
   it("runs a nested call as a savepoint", async () => {
     await withTransaction(asDb(db), async (tx) => {
       await insert(tx, "pg-outer");

@@ -3,7 +3,7 @@
  * (503) rather than a 500, through the wrappers drizzle puts around the driver's error.
  */
 import { describe, expect, it } from "vitest";
-import { databaseFailure } from "@/db/unavailable";
+import { databaseFailure, describeDatabaseFailure } from "@/db/unavailable";
 import { errorResponse } from "@/lib/http";
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -29,6 +29,25 @@ describe("databaseFailure", () => {
     expect(databaseFailure(withCode("UNIQUE constraint failed", "SQLITE_CONSTRAINT_UNIQUE"))).toBeNull();
     expect(databaseFailure(new TypeError("x is undefined"))).toBeNull();
     expect(databaseFailure("a string")).toBeNull();
+  });
+});
+
+describe("the log line", () => {
+  it("names the statement and the driver's code and message, never the parameters", () => {
+    const failed = Object.assign(
+      new Error('Failed query: insert into "users" values ($1, $2)\nparams: alice@example.com,$scrypt$secret-hash'),
+      {
+        cause: withCode("could not serialize access due to read/write dependencies among transactions", "40001"),
+      },
+    );
+    const line = describeDatabaseFailure(failed);
+    expect(line).toBe(
+      'Failed query: insert into "users" values ($1, $2) (40001: could not serialize access due to read/write dependencies among transactions)',
+    );
+    expect(line).not.toContain("secret-hash");
+    expect(describeDatabaseFailure(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(
+      "connect ECONNREFUSED 127.0.0.1:5432",
+    );
   });
 });
 
