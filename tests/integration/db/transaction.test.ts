@@ -240,7 +240,7 @@ describe("withTransaction on Postgres", () => {
         async (tx) => {
           attempts.push(id);
           const taken = await (tx as unknown as typeof db).select().from(pgTables.workspaces).where(eq(pgTables.workspaces.name, name));
-          if (hold) await hold;
+          if (hold !== undefined) await hold;
           if (taken.length > 0) return "taken";
           await (tx as unknown as typeof db).insert(pgTables.workspaces).values({ id, name, slug: id });
           return "claimed";
