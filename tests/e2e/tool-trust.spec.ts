@@ -128,7 +128,9 @@ test.describe("held-tool review", () => {
     // Marking the server trusted is a visible switch for the person who added it.
     await server.getByTestId("server-trusted").check();
     await expect(server.getByTestId("server-trusted")).toBeChecked();
-    const trust = (await (await request.get(`/api/servers/${id}/trust`)).json()) as { trusted: boolean };
-    expect(trust.trusted).toBe(true);
+    // The switch shows the change as soon as it is asked for; the save lands a moment later.
+    await expect
+      .poll(async () => ((await (await request.get(`/api/servers/${id}/trust`)).json()) as { trusted: boolean }).trusted)
+      .toBe(true);
   });
 });
