@@ -92,6 +92,14 @@ test("an image result opens in a lightbox; the answer names its model; copy, ret
   await expect(chat.input()).toBeFocused();
   await chat.input().fill("a different question");
   await expect(chat.input()).toHaveValue("a different question");
+  // A server's status arriving while the person edits re-renders the chat: what they typed stays
+  // (the edit used to put the old question back then, and Send sent the old one).
+  const { servers } = (await (await page.request.get("/api/servers")).json()) as { servers: { id: string; name: string }[] };
+  const everythingId = servers.find((s) => s.name === "everything")?.id;
+  expect((await page.request.post(`/api/servers/${everythingId}/reconnect`)).ok()).toBe(true);
+  // The reconnect's status events reach the page over its live event stream.
+  await page.waitForTimeout(1_500);
+  await expect(chat.input()).toHaveValue("a different question");
   await page.getByTestId("chat-send").click();
   await expect(chat.lastAssistant()).toContainText("You said: a different question", { timeout: 45_000 });
   await chat.waitIdle();

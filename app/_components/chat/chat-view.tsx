@@ -136,6 +136,10 @@ export function ChatView({
     }
   }, [status, error, draft, setMessages]);
   const [editing, setEditing] = useState<ChatMessage | null>(null);
+  // One object per edit, not per render: the composer puts the question's text in its field when
+  // this changes, and a new object on every render (a server's status arriving) put the old text
+  // back over what the person had typed, which Send then sent.
+  const composerEditing = useMemo(() => (editing ? { text: textOfMessage(editing), onCancel: () => setEditing(null) } : null), [editing]);
   // A refreshed server render (after an answer ends) carries the stored transcript, which is the
   // truth: it has what a resumed continuation did not replay.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new server render should reset the list, not every status change
@@ -290,7 +294,7 @@ export function ChatView({
         disabled={!!modelProblem}
         onSend={onSend}
         onStop={stopTurn}
-        editing={editing ? { text: textOfMessage(editing), onCancel: () => setEditing(null) } : null}
+        editing={composerEditing}
         draftKey={draft}
         restoreDraft={restoreDraft}
         pendingApproval={waitingApproval}
