@@ -18,6 +18,7 @@ const hostname = process.env.HOSTNAME || undefined;
 const FRONT_DOOR = Symbol.for("switchboard.frontDoor");
 const DIRECT_LANE = Symbol.for("switchboard.directLane");
 const SHUTDOWN_HANDLERS = Symbol.for("switchboard.shutdownHandlers");
+const STOP_ACCEPTING = Symbol.for("switchboard.stopAccepting");
 
 const app = next({ dev: false, dir: root, hostname: hostname ?? "localhost", port });
 const handle = app.getRequestHandler();
@@ -57,10 +58,14 @@ server.listen({ port, host: hostname, backlog: 4096 }, () =>
   console.log(`switchboard: ready on ${hostname ?? "every interface"}, port ${port}`),
 );
 
+// With an engine running, lib/shutdown.ts owns the stop: readiness 503 at once, then after the grace
+// (SWITCHBOARD_SHUTDOWN_GRACE_SECONDS) it stops taking connections through this hook, closes the
+// MCP connections and exits. Without one (no request reached the app yet), stop and exit now.
+globalThis[STOP_ACCEPTING] = () => server.close();
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
+    if (globalThis[SHUTDOWN_HANDLERS]) return;
     server.close();
-    // With an engine running, lib/shutdown.ts closes its connections and exits; without one, exit now.
-    if (!globalThis[SHUTDOWN_HANDLERS]) process.exit(128 + (signal === "SIGINT" ? 2 : 15));
+    process.exit(128 + (signal === "SIGINT" ? 2 : 15));
   });
 }
