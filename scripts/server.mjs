@@ -5,6 +5,7 @@
 // and refuses a body declared over the cap; a request the direct lane (lib/lane/direct-lane.ts)
 // claims is then served without Next's router; every other request goes to Next as `next start`
 // would pass it. PORT and HOSTNAME as for `next start`.
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,7 +36,13 @@ function dropClientStamp(req) {
   for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === CLIENT_ADDRESS_HEADER) raw.splice(i, 2);
 }
 
+// Which process answered (for operators and tests behind a load balancer): SWITCHBOARD_REPLICA_ID,
+// else a random id per start, printed below; never the host name or the process id.
+const REPLICA = process.env.SWITCHBOARD_REPLICA_ID?.trim() || randomBytes(4).toString("hex");
+console.log(`switchboard: replica ${REPLICA}`);
+
 const server = http.createServer((req, res) => {
+  res.setHeader("X-Switchboard-Replica", REPLICA);
   const frontDoor = globalThis[FRONT_DOOR];
   if (!frontDoor) dropClientStamp(req);
   else if (frontDoor(req, res)) return;

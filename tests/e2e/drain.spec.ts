@@ -2,7 +2,8 @@
  * A replica's stop as a load balancer sees it (docs/deployment.md#run-with-a-container): a second
  * instance of the built app with SWITCHBOARD_SHUTDOWN_GRACE_SECONDS=4 gets SIGTERM; from then on
  * `/api/health/ready` answers 503 draining while it still serves (liveness 200, a page still
- * loads), and only after the grace does it stop taking connections and exit 0.
+ * loads), and only after the grace does it stop taking connections and exit 0. Every answer names
+ * the replica that served it (`X-Switchboard-Replica`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -41,6 +42,13 @@ test.beforeAll(async () => {
 test.afterAll(() => {
   if (server?.pid && server.exitCode === null) process.kill(-server.pid, "SIGKILL");
   fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("every answer names the replica that served it: the id the start printed", async () => {
+  const id = /switchboard: replica ([0-9a-f]{8})/.exec(log)?.[1];
+  expect(id).toBeTruthy();
+  expect((await fetch(`${base}/api/health`)).headers.get("x-switchboard-replica")).toBe(id);
+  expect((await fetch(`${base}/signin`)).headers.get("x-switchboard-replica")).toBe(id);
 });
 
 test("on SIGTERM readiness answers 503 draining at once, the server serves through the grace, then exits 0", async () => {
