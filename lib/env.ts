@@ -17,6 +17,15 @@ export function environment(): NodeJS.ProcessEnv {
   return process.env;
 }
 
+/**
+ * `SWITCHBOARD_SHUTDOWN_GRACE_SECONDS` (default 0, at most 120): how long a server that got SIGTERM
+ * keeps serving, its readiness answering 503, before it stops taking requests (docs/deployment.md).
+ */
+export function shutdownGraceMs(): number {
+  const seconds = Number(process.env.SWITCHBOARD_SHUTDOWN_GRACE_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 120) * 1000 : 0;
+}
+
 /** Directory for the database, generated keys and sandbox homes (`SWITCHBOARD_DATA_DIR`, default `./data`). */
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.SWITCHBOARD_DATA_DIR || "./data");

@@ -10,6 +10,8 @@ const FORCE_EXIT_MS = 10_000;
 
 const HOOKS = Symbol.for("switchboard.shutdownHooks");
 const DRAINING = Symbol.for("switchboard.draining");
+// Installed by scripts/server.mjs: stop taking new connections (the HTTP server's close).
+const STOP_ACCEPTING = Symbol.for("switchboard.stopAccepting");
 
 /**
  * Whether this process has begun to shut down: its readiness check (`GET /api/health/ready`) then
@@ -43,18 +45,29 @@ async function shutDown(close: () => Promise<void>): Promise<void> {
   for (const hook of hooks().values()) await hook().catch(() => {});
 }
 
-/** Install the handlers once per process; `close` ends every connection, then the `onShutdown` hooks run. */
-export function closeOnSignals(close: () => Promise<void>): void {
+/**
+ * Install the handlers once per process. On a signal: the readiness check answers 503 at once; after
+ * `graceMs` (the web server's `SWITCHBOARD_SHUTDOWN_GRACE_SECONDS`: time for a load balancer to see
+ * that and send new requests elsewhere, while this process still serves) the HTTP server stops taking
+ * connections, `close` ends every MCP connection, then the `onShutdown` hooks run, and the process exits.
+ */
+export function closeOnSignals(close: () => Promise<void>, options: { graceMs?: number } = {}): void {
   const slots = globalThis as { [INSTALLED]?: boolean };
   if (slots[INSTALLED]) return;
   slots[INSTALLED] = true;
+  const graceMs = options.graceMs ?? 0;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       beginDraining();
       const exitCode = 128 + (signal === "SIGINT" ? 2 : 15);
-      const force = setTimeout(() => process.exit(exitCode), FORCE_EXIT_MS);
+      const force = setTimeout(() => process.exit(exitCode), graceMs + FORCE_EXIT_MS);
       force.unref();
-      void shutDown(close).finally(() => process.exit(exitCode));
+      const stop = async () => {
+        if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
+        (globalThis as { [STOP_ACCEPTING]?: () => void })[STOP_ACCEPTING]?.();
+        await shutDown(close);
+      };
+      void stop().finally(() => process.exit(exitCode));
     });
   }
 }

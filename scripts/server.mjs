@@ -5,6 +5,7 @@
 // and refuses a body declared over the cap; a request the direct lane (lib/lane/direct-lane.ts)
 // claims is then served without Next's router; every other request goes to Next as `next start`
 // would pass it. PORT and HOSTNAME as for `next start`.
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +19,7 @@ const hostname = process.env.HOSTNAME || undefined;
 const FRONT_DOOR = Symbol.for("switchboard.frontDoor");
 const DIRECT_LANE = Symbol.for("switchboard.directLane");
 const SHUTDOWN_HANDLERS = Symbol.for("switchboard.shutdownHandlers");
+const STOP_ACCEPTING = Symbol.for("switchboard.stopAccepting");
 
 const app = next({ dev: false, dir: root, hostname: hostname ?? "localhost", port });
 const handle = app.getRequestHandler();
@@ -34,7 +36,13 @@ function dropClientStamp(req) {
   for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === CLIENT_ADDRESS_HEADER) raw.splice(i, 2);
 }
 
+// Which process answered (for operators and tests behind a load balancer): SWITCHBOARD_REPLICA_ID,
+// else a random id per start, printed below; never the host name or the process id.
+const REPLICA = process.env.SWITCHBOARD_REPLICA_ID?.trim() || randomBytes(4).toString("hex");
+console.log(`switchboard: replica ${REPLICA}`);
+
 const server = http.createServer((req, res) => {
+  res.setHeader("X-Switchboard-Replica", REPLICA);
   const frontDoor = globalThis[FRONT_DOOR];
   if (!frontDoor) dropClientStamp(req);
   else if (frontDoor(req, res)) return;
@@ -57,10 +65,14 @@ server.listen({ port, host: hostname, backlog: 4096 }, () =>
   console.log(`switchboard: ready on ${hostname ?? "every interface"}, port ${port}`),
 );
 
+// With an engine running, lib/shutdown.ts owns the stop: readiness 503 at once, then after the grace
+// (SWITCHBOARD_SHUTDOWN_GRACE_SECONDS) it stops taking connections through this hook, closes the
+// MCP connections and exits. Without one (no request reached the app yet), stop and exit now.
+globalThis[STOP_ACCEPTING] = () => server.close();
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
+    if (globalThis[SHUTDOWN_HANDLERS]) return;
     server.close();
-    // With an engine running, lib/shutdown.ts closes its connections and exits; without one, exit now.
-    if (!globalThis[SHUTDOWN_HANDLERS]) process.exit(128 + (signal === "SIGINT" ? 2 : 15));
+    process.exit(128 + (signal === "SIGINT" ? 2 : 15));
   });
 }

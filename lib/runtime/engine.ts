@@ -5,15 +5,7 @@
  */
 import "server-only";
 import path from "node:path";
-import {
-  closeGlobalPool,
-  engineLimitsFromEnv,
-  getPool,
-  McpPool,
-  samplingMaxTokensFromEnv,
-  type PoolOptions,
-  type ServerDefinition,
-} from "../mcp";
+import { engineLimitsFromEnv, getPool, McpPool, samplingMaxTokensFromEnv, type PoolOptions, type ServerDefinition } from "../mcp";
 import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
@@ -42,7 +34,7 @@ import { providerFor } from "../oauth/web/deps";
 import { forEveryoneDeps } from "../oauth/web/for-everyone";
 import { onServerReleased } from "../servers/release";
 import { singleton } from "../singleton";
-import { closeOnSignals } from "../shutdown";
+import { installAppShutdown } from "./app-shutdown";
 import { publishStatus, statusEvents } from "./status-events";
 import { connectionLog } from "./connection-log";
 import { observeLiveFigures } from "../telemetry/metrics";
@@ -71,7 +63,7 @@ export function appPool(): McpPool {
     const pool = getPool(poolOptions());
     observeLiveFigures(() => ({ connections: pool.liveConnections(), sandboxes: pool.liveSandboxes() }));
     // The app's start-up of the engine: no sandboxed child may outlive the server process.
-    closeOnSignals(closeGlobalPool);
+    installAppShutdown();
     onServerReleased(async (serverId) => {
       // Withdraw first: an answer typed into a removed server's form must never reach it.
       elicitationBroker().withdrawServer(serverId);
