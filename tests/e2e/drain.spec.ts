@@ -5,69 +5,43 @@
  * loads), and only after the grace does it stop taking connections and exit 0. Every answer names
  * the replica that served it (`X-Switchboard-Replica`).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { freePort } from "../helpers/ports";
-import { freshDatabaseEnv } from "./helpers/database";
+import { type Instance, startInstance } from "./helpers/instance";
 
 const GRACE_SECONDS = 4;
-let server: ChildProcess | undefined;
-let log = "";
-let base = "";
-let dataDir = "";
+let instance: Instance;
 
 test.beforeAll(async () => {
-  const port = await freePort();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-drain-"));
-  base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    SWITCHBOARD_DATA_DIR: dataDir,
-    SWITCHBOARD_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
-    ...(await freshDatabaseEnv("drain")),
-  };
-  server = spawn(process.execPath, ["scripts/start.mjs"], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  server.stdout?.on("data", (chunk) => (log += chunk));
-  server.stderr?.on("data", (chunk) => (log += chunk));
-  await expect
-    .poll(async () => (await fetch(`${base}/api/health/ready`).catch(() => null))?.status, { timeout: 120_000, intervals: [500] })
-    .toBe(200);
+  instance = await startInstance("drain", { SWITCHBOARD_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) });
+  expect((await fetch(`${instance.base}/api/health/ready`)).status).toBe(200);
 });
 
-test.afterAll(() => {
-  if (server?.pid && server.exitCode === null) process.kill(-server.pid, "SIGKILL");
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => instance?.stop());
 
 test("every answer names the replica that served it: the id the start printed", async () => {
-  const id = /switchboard: replica ([0-9a-f]{8})/.exec(log)?.[1];
+  const id = /switchboard: replica ([0-9a-f]{8})/.exec(instance.log())?.[1];
   expect(id).toBeTruthy();
-  expect((await fetch(`${base}/api/health`)).headers.get("x-switchboard-replica")).toBe(id);
-  expect((await fetch(`${base}/signin`)).headers.get("x-switchboard-replica")).toBe(id);
+  expect((await fetch(`${instance.base}/api/health`)).headers.get("x-switchboard-replica")).toBe(id);
+  expect((await fetch(`${instance.base}/signin`)).headers.get("x-switchboard-replica")).toBe(id);
 });
 
 test("on SIGTERM readiness answers 503 draining at once, the server serves through the grace, then exits 0", async () => {
-  const exited = new Promise<number | null>((resolve) => server?.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => instance.process.once("exit", (code) => resolve(code)));
   const signalled = Date.now();
-  server?.kill("SIGTERM");
+  instance.process.kill("SIGTERM");
 
   await expect
-    .poll(async () => (await fetch(`${base}/api/health/ready`).catch(() => null))?.status, { timeout: 3_000, intervals: [100] })
+    .poll(async () => (await fetch(`${instance.base}/api/health/ready`).catch(() => null))?.status, { timeout: 3_000, intervals: [100] })
     .toBe(503);
-  const ready = await fetch(`${base}/api/health/ready`);
+  const ready = await fetch(`${instance.base}/api/health/ready`);
   expect(await ready.json()).toMatchObject({ ok: false, draining: true });
   // Still serving: liveness, and a page.
-  expect((await fetch(`${base}/api/health`)).status).toBe(200);
-  expect((await fetch(`${base}/signin`)).status).toBe(200);
+  expect((await fetch(`${instance.base}/api/health`)).status).toBe(200);
+  expect((await fetch(`${instance.base}/signin`)).status).toBe(200);
 
   expect(await exited).toBe(0);
   // Not before the grace (measured from the signal: an upper bound would only measure the machine).
   expect(Date.now() - signalled).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 200);
-  await expect(fetch(`${base}/api/health`)).rejects.toThrow();
-  expect(log).not.toMatch(/unhandled|failed \(/i);
+  await expect(fetch(`${instance.base}/api/health`)).rejects.toThrow();
+  expect(instance.log()).not.toMatch(/unhandled|failed \(/i);
 });
