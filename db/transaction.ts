@@ -158,7 +158,7 @@ export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T,
     if (ctx?.tx) return nested(ctx, db, fn);
     // Postgres (and any async drizzle handle): the driver's own transaction on one pooled client.
     await pendingStart(db);
-    return serializable(db, fn, options.serializeOn);
+    return postgresTransaction(db, fn, options.serializeOn);
   }
   const lock = lockOf(client);
   if (ctx?.lock === lock) return nested(ctx, db, fn);
@@ -225,9 +225,10 @@ function lostConflict(error: unknown): boolean {
  * random pause that doubles each time, so that bodies colliding again and again spread out: four
  * clients registering people back to back, each body counting the users, lost five times in a row),
  * so a body must do nothing but database work through `tx`. Still losing after that is a
- * `database.busy` answer (db/unavailable.ts), never a 500.
+ * `database.busy` answer (db/unavailable.ts), never a 500. With a `key` (TransactionOptions) the body
+ * runs at READ COMMITTED behind the key's advisory lock instead.
  */
-async function serializable<T>(db: Db, fn: (tx: Tx) => Promise<T> | T, key?: string): Promise<T> {
+async function postgresTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T> | T, key?: string): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       // On a connection of its own, given back however the transaction ends (onPooledConnection).

@@ -28,8 +28,8 @@ export async function applyUsageRetention(
 
 const PRUNE_EVERY_MS = 6 * 3_600_000;
 const scheduled = new WeakSet<Db>();
-/** The lease a pruning round holds: not given back, so other processes' rounds in the next half period skip. */
-export const RETENTION_LEASE = "usage-retention";
+// The lease a pruning round holds: not given back, so other processes' rounds in the next half period skip.
+const RETENTION_LEASE = "usage-retention";
 const RETENTION_LEASE_MS = PRUNE_EVERY_MS / 2;
 // This process, as a lease owner.
 const leaseOwner = randomUUID();
