@@ -164,3 +164,11 @@ export function isDevelopment(): boolean {
 
 /** The app's own version, reported by /api/health. */
 export const APP_VERSION = "0.1.0";
+
+/**
+ * `REDIS_URL`, raw: set, the app runs in cluster mode (several replicas on one Postgres share
+ * quotas, throttles, live events and messages through this Redis; docs/deployment.md#cluster-mode).
+ */
+export function redisUrlSetting(): string | undefined {
+  return process.env.REDIS_URL?.trim() || undefined;
+}

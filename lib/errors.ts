@@ -85,6 +85,7 @@ export const ERROR_STATUS = {
   "instance.secret_key": 500,
   "database.unavailable": 503,
   "database.busy": 503,
+  "cluster.unavailable": 503,
   "internal.error": 500,
   "engine.config": 400,
   "engine.invalid_arguments": 400,

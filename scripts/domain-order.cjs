@@ -5,6 +5,7 @@
  * A folder names everything under it; `lib/http.ts` is a single module.
  */
 const DOMAIN_ORDER = [
+  { path: "lib/cluster", why: "what the replicas share: Redis in cluster mode, this process's memory otherwise" },
   { path: "lib/telemetry", why: "spans and metrics for operators: every layer above reports through it, it reports to none" },
   { path: "lib/net", why: "the SSRF-guarded network: every outbound request goes through it" },
   { path: "lib/mcp", why: "the MCP engine, shared with the command line" },

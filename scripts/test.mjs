@@ -34,6 +34,8 @@ const SYSTEM_PACKAGES = [
   { pkg: "e2fsprogs", probe: "/usr/sbin/mkfs.ext4" },
   // The database tests start their own throw-away clusters with initdb/pg_ctl (tests/helpers/postgres.ts).
   { pkg: "postgresql", probe: () => hasPostgres() },
+  // The cluster tests start their own Redis (tests/helpers/redis.ts).
+  { pkg: "redis-server", probe: "/usr/bin/redis-server" },
 ];
 
 /** Whether initdb is installed (Debian keeps it in a versioned folder, off the PATH). */
@@ -44,11 +46,11 @@ function hasPostgres() {
 }
 
 /**
- * Installing Debian's postgresql would create and start a system cluster: the tests want neither
- * (they run their own under temp dirs), so no main cluster is created and invoke-rc.d starts no
- * service during the install (a policy-rc.d answering 101, removed afterwards).
+ * Installing Debian's postgresql or redis-server would create and start system services: the tests
+ * want none (they run their own under temp dirs), so no main cluster is created and invoke-rc.d
+ * starts no service during the install (a policy-rc.d answering 101, removed afterwards).
  */
-function withoutPostgresService(install) {
+function withoutServices(install) {
   const conf = "/etc/postgresql-common/createcluster.conf";
   fs.mkdirSync(path.dirname(conf), { recursive: true });
   const kept = fs.existsSync(conf) ? fs.readFileSync(conf, "utf8").replace(/^create_main_cluster.*$/gm, "") : "";
@@ -87,8 +89,7 @@ function ensureSystemPackages() {
       }
     }
   };
-  if (missing.includes("postgresql")) withoutPostgresService(install);
-  else install();
+  withoutServices(install);
 }
 
 function step(label, command, args, options = {}) {
