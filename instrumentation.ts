@@ -22,6 +22,9 @@ export async function register(): Promise<void> {
   // still drains (readiness 503, the grace, then the close).
   const { installAppShutdown } = await import("./lib/runtime/app-shutdown");
   installAppShutdown();
+  // This replica's heartbeat: the others give up the work it held once it lapses (lib/cluster/replicas.ts).
+  const { startHeartbeat } = await import("./lib/cluster/replicas");
+  startHeartbeat();
   // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
   const { startAppTelemetry } = await import("./lib/runtime/telemetry");
   await startAppTelemetry();

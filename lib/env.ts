@@ -172,3 +172,8 @@ export const APP_VERSION = "0.1.0";
 export function redisUrlSetting(): string | undefined {
   return process.env.REDIS_URL?.trim() || undefined;
 }
+
+/** `SWITCHBOARD_REPLICA_ID`, raw: this process's replica id (scripts/server.mjs sets a random one when unset). */
+export function replicaIdSetting(): string | undefined {
+  return process.env.SWITCHBOARD_REPLICA_ID?.trim() || undefined;
+}

@@ -39,6 +39,8 @@ function dropClientStamp(req) {
 // Which process answered (for operators and tests behind a load balancer): SWITCHBOARD_REPLICA_ID,
 // else a random id per start, printed below; never the host name or the process id.
 const REPLICA = process.env.SWITCHBOARD_REPLICA_ID?.trim() || randomBytes(4).toString("hex");
+// The app's code reads it from here (lib/cluster/replicas.ts): one id for the header and the registry.
+process.env.SWITCHBOARD_REPLICA_ID = REPLICA;
 console.log(`switchboard: replica ${REPLICA}`);
 
 const server = http.createServer((req, res) => {
