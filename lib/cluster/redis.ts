@@ -170,7 +170,7 @@ export class RedisCoordination implements Coordination {
         entry.tokens.delete(token);
         if (entry.tokens.size === 0 && this.held.get(key) === entry) this.held.delete(key);
         // A release that cannot reach Redis lapses on its own within the hold time.
-        this.run((client) => client.zRem(PREFIX + `slot:${key}`, token)).catch(() => {});
+        this.run((client) => client.zRem(`${PREFIX}slot:${key}`, token)).catch(() => {});
       },
     };
   }
@@ -218,25 +218,25 @@ export class RedisCoordination implements Coordination {
   }
 
   async readTally(key: string): Promise<Tally | null> {
-    const fields = await this.run((client) => client.hGetAll(PREFIX + `tally:${key}`));
+    const fields = await this.run((client) => client.hGetAll(`${PREFIX}tally:${key}`));
     if (!fields || fields.count === undefined) return null;
     return { count: Number(fields.count), at: Number(fields.at) };
   }
 
   async put(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.run((client) => client.set(PREFIX + `value:${key}`, value, { PX: Math.max(1, Math.round(ttlMs)) }));
+    await this.run((client) => client.set(`${PREFIX}value:${key}`, value, { PX: Math.max(1, Math.round(ttlMs)) }));
   }
 
   async get(key: string): Promise<string | null> {
-    return (await this.run((client) => client.get(PREFIX + `value:${key}`))) ?? null;
+    return (await this.run((client) => client.get(`${PREFIX}value:${key}`))) ?? null;
   }
 
   async take(key: string): Promise<string | null> {
-    return (await this.run((client) => client.getDel(PREFIX + `value:${key}`))) ?? null;
+    return (await this.run((client) => client.getDel(`${PREFIX}value:${key}`))) ?? null;
   }
 
   async drop(key: string): Promise<void> {
-    await this.run((client) => client.del([PREFIX + `value:${key}`, PREFIX + `tally:${key}`, PREFIX + `list:${key}`]));
+    await this.run((client) => client.del([`${PREFIX}value:${key}`, `${PREFIX}tally:${key}`, `${PREFIX}list:${key}`]));
   }
 
   async append(key: string, entry: string, ttlMs: number): Promise<number> {
@@ -245,7 +245,7 @@ export class RedisCoordination implements Coordination {
 
   async range(key: string, from: number): Promise<string[] | null> {
     const [exists, entries] = await this.run((client) =>
-      client.multi().exists(PREFIX + `list:${key}`).lRange(PREFIX + `list:${key}`, from, -1).exec(),
+      client.multi().exists(`${PREFIX}list:${key}`).lRange(`${PREFIX}list:${key}`, from, -1).exec(),
     );
     return Number(exists) ? (entries as unknown as string[]) : null;
   }
@@ -253,12 +253,7 @@ export class RedisCoordination implements Coordination {
   async expire(key: string, ttlMs: number): Promise<void> {
     const ms = Math.max(1, Math.round(ttlMs));
     await this.run((client) =>
-      client
-        .multi()
-        .pExpire(PREFIX + `value:${key}`, ms)
-        .pExpire(PREFIX + `tally:${key}`, ms)
-        .pExpire(PREFIX + `list:${key}`, ms)
-        .exec(),
+      client.multi().pExpire(`${PREFIX}value:${key}`, ms).pExpire(`${PREFIX}tally:${key}`, ms).pExpire(`${PREFIX}list:${key}`, ms).exec(),
     );
   }
 

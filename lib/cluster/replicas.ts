@@ -28,7 +28,10 @@ export async function replicaAlive(id: string): Promise<boolean> {
 /** Start renewing this replica's heartbeat (once per process; the timer never keeps it alive). */
 export function startHeartbeat(): void {
   singleton("cluster.heartbeat", () => {
-    const beat = () => coordination().put(`replica:${replicaId()}`, String(Date.now()), REPLICA_TTL_MS).catch(() => {});
+    const beat = () =>
+      coordination()
+        .put(`replica:${replicaId()}`, String(Date.now()), REPLICA_TTL_MS)
+        .catch(() => {});
     void beat();
     const timer = setInterval(beat, HEARTBEAT_MS);
     timer.unref();
