@@ -7,6 +7,11 @@
  * so that a telemetry set-up that throws (a bad exporter setting) cannot leave the app serving
  * without it.
  */
+/** `SWITCHBOARD_SKIP_REPLICA_CHECK=1`: a test's second server comparing routes on one database. */
+function skipReplicaCheck(): boolean {
+  return process.env.SWITCHBOARD_SKIP_REPLICA_CHECK === "1";
+}
+
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const [{ installFrontDoor }, { installDirectLane }, { DIRECT_ROUTES }, { requireWorkspace }] = await Promise.all([
@@ -25,6 +30,15 @@ export async function register(): Promise<void> {
   // This replica's heartbeat: the others give up the work it held once it lapses (lib/cluster/replicas.ts).
   const { startHeartbeat } = await import("./lib/cluster/replicas");
   startHeartbeat();
+  // The replica registry: a second server on this database without cluster mode, or of another
+  // build, stops here with one line naming the fix (docs/deployment.md#cluster-mode).
+  if (!skipReplicaCheck()) {
+    const { joinInstance } = await import("./lib/runtime/replica-registry");
+    await joinInstance().catch((error: unknown) => {
+      console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+  }
   // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
   const { startAppTelemetry } = await import("./lib/runtime/telemetry");
   await startAppTelemetry();

@@ -1,11 +1,12 @@
 /**
- * Leases (docs/architecture.md#leases): a named piece of work one process at a time may do, held by
- * an owner until it is released or its time runs out. Rows are short-lived; a process that dies
- * holding one loses it when `expires_at` passes. Merged into db/tables.ts like the other groups.
+ * Leases (docs/architecture.md#leases) and the replica registry. A lease is a named piece of work one
+ * process at a time may do, held by an owner until it is released or its time runs out. Rows of both
+ * are short-lived; a process that dies holding a lease loses it when `expires_at` passes. Merged into
+ * db/tables.ts like the other groups.
  */
 import type { ColumnKit } from "./columns/sqlite";
 
-/** The lease table over the column kit `k`. */
+/** The lease and replica tables over the column kit `k`. */
 export function defineLeaseTables(k: ColumnKit) {
   /** One lease: its name (`oauth-refresh:<user>:<server>`, `usage-retention`), who holds it, until when. */
   const leases = k.table("leases", {
@@ -13,5 +14,21 @@ export function defineLeaseTables(k: ColumnKit) {
     owner: k.text("owner").notNull(),
     expiresAt: k.timestamp("expires_at").notNull(),
   });
-  return { leases };
+  /**
+   * The app servers running on this database (docs/deployment.md#cluster-mode): each renews its
+   * heartbeat while it runs and deletes its row when it stops. A row whose heartbeat is old belongs
+   * to a process that died; the start of another replica reads these to refuse a mixed deployment.
+   */
+  const replicas = k.table("replicas", {
+    id: k.text("id").primaryKey(),
+    host: k.text("host").notNull(),
+    pid: k.integer("pid").notNull(),
+    /** The package version and Next build id: every replica of an instance runs the same build. */
+    version: k.text("version").notNull(),
+    /** Whether it runs in cluster mode (`REDIS_URL` set). */
+    clustered: k.boolean("clustered").notNull(),
+    startedAt: k.timestamp("started_at").notNull(),
+    heartbeatAt: k.timestamp("heartbeat_at").notNull(),
+  });
+  return { leases, replicas };
 }

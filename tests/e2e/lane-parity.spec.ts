@@ -114,6 +114,8 @@ test.beforeAll(async () => {
       DATABASE_URL: process.env.E2E_DATABASE_URL,
       SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1,localhost",
       SWITCHBOARD_TRUSTED_PROXIES: "127.0.0.1,::1",
+      // Two servers on one database without cluster mode: allowed for this comparison only.
+      SWITCHBOARD_SKIP_REPLICA_CHECK: "1",
     },
     stdio: ["ignore", "ignore", "pipe"],
   });

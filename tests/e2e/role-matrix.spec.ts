@@ -549,6 +549,7 @@ const ROUTES: Route[] = [
   },
   // Telemetry content capture (docs/telemetry.md#content-capture), set to off: it stays as it was.
   { key: "GET /api/admin/telemetry", url: () => "/api/admin/telemetry", own: ADMIN_ONLY(200), userLevel: true },
+  { key: "GET /api/admin/replicas", url: () => "/api/admin/replicas", own: ADMIN_ONLY(200), userLevel: true },
   {
     key: "PUT /api/admin/telemetry",
     url: () => "/api/admin/telemetry",

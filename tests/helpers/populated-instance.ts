@@ -17,6 +17,7 @@ import { setInstanceMeta } from "@/db/queries/instance-meta";
 import { insertPasswordReset } from "@/db/queries/password-resets";
 import { insertPersonalToken } from "@/db/queries/personal-tokens";
 import { takeLease } from "@/db/queries/leases";
+import { joinReplicas } from "@/db/queries/replicas";
 import { createChat } from "@/db/queries/chats";
 import { putCredential } from "@/db/queries/credentials";
 import { insertInvitation, markInvitationAccepted } from "@/db/queries/invitations";
@@ -258,6 +259,9 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
   });
   // A lease a process holds (usage retention keeps its lease for half a period).
   await takeLease(db, "usage-retention", "populated-process", 3 * 3_600_000, now);
+  // A replica in the registry.
+  const replica = { id: "populated", host: "box", pid: 1, version: "0.1.0+dev", clustered: false, startedAt: now, heartbeatAt: now };
+  await joinReplicas(db, replica, now, () => true);
   return { secrets, serverId: server.id, adminId: admin.id, teamId: team.id };
 }
 
