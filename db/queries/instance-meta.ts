@@ -1,5 +1,5 @@
 /** Instance-wide settings kept in `instance_meta` (key → text value), such as the second-factor policies. */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { instanceMeta } from "../schema";
 import { gated } from "../transaction";
@@ -17,4 +17,20 @@ export async function setInstanceMeta(db: Db, key: string, value: string): Promi
   return gated(db, async () => {
     await exec(db.insert(instanceMeta).values({ key, value }).onConflictDoUpdate({ target: instanceMeta.key, set: { value } }));
   });
+}
+
+/** Store `value` under `key` unless a value is there already; answers the value stored afterwards. */
+export async function setInstanceMetaOnce(db: Db, key: string, value: string): Promise<string> {
+  return gated(db, async () => {
+    await exec(db.insert(instanceMeta).values({ key, value }).onConflictDoNothing({ target: instanceMeta.key }));
+    return (await one(db.select({ value: instanceMeta.value }).from(instanceMeta).where(eq(instanceMeta.key, key))))?.value ?? value;
+  });
+}
+
+/** Remove `key` if it holds `value`; true for the one caller that removed it. */
+export async function takeInstanceMeta(db: Db, key: string, value: string): Promise<boolean> {
+  return gated(
+    db,
+    async () => (await exec(db.delete(instanceMeta).where(and(eq(instanceMeta.key, key), eq(instanceMeta.value, value))))) === 1,
+  );
 }

@@ -74,13 +74,13 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
   if (refusal) throw new AppError(refusal.code, refusal.message, "password");
   const hash = options.byAdmin ? hashPassword(input.password) : unauthenticatedHashGate(() => hashPassword(input.password));
   const passwordHash = await hash;
-  // Two racing first registrations cannot both pass with one code: using it reads and removes its
-  // file synchronously, so only one finds it; and the insert decides who is the administrator in its
-  // own transaction (the first account in the table), whatever interleaved before it.
+  // Two racing first registrations cannot both pass with one code, in one process or several: using
+  // it deletes its nonce in one statement, so only one removes it; and the insert decides who is the
+  // administrator in its own transaction (the first account in the table), whatever interleaved before it.
   let fresh = !(await hasAnyUser(db));
   let tookCode = false;
   if (fresh) {
-    tookCode = consumeSetupCode(setupCode);
+    tookCode = await consumeSetupCode(db, setupCode);
     // The code may be gone because a first registration of this process took it and is still
     // writing its account (on Postgres its insert commits a few round trips later): once it is done
     // the instance has an account, and this one is an ordinary registration.

@@ -1,11 +1,13 @@
 /** First run: the first account needs the one-time setup code from the data directory. */
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
 import { registerUser } from "@/lib/auth/register";
-import { ensureSetupCode, setupCodePath } from "@/lib/auth/setup-code";
+import { consumeSetupCode, ensureSetupCode, setupCodePath } from "@/lib/auth/setup-code";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { all, exec } from "../../../db/exec";
 
@@ -79,6 +81,21 @@ describe("first-run setup code", () => {
     const next = await ensureSetupCode(getDb());
     expect(next?.code).not.toBe(code);
     await expect(registerUser(getDb(), { ...mallory, setupCode: code })).rejects.toMatchObject({ code: "auth.setup_code" });
+  });
+
+  it("is the same on every replica of one database and key, and used up on all of them at once", async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-replica-b-"));
+    try {
+      const here = await ensureSetupCode(getDb());
+      const there = await ensureSetupCode(getDb(), other);
+      expect(there).toEqual({ code: here?.code, created: true });
+      expect(fs.readFileSync(setupCodePath(other), "utf8").trim()).toBe(here?.code);
+      // Taken through one replica, the code opens nothing through the other.
+      expect(await consumeSetupCode(getDb(), here?.code, other)).toBe(true);
+      expect(await consumeSetupCode(getDb(), here?.code)).toBe(false);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it("is removed at start-up once an account exists", async () => {
