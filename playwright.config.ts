@@ -52,9 +52,14 @@ export default defineConfig({
   },
   // foundation.spec.ts must register the instance's first user (the administrator), so it runs
   // before every other file, whatever their names sort as.
+  // The cluster specs start their own replicas, which need Postgres: they run in the Postgres run only.
   projects: [
     { name: "foundation", testMatch: /foundation\.spec\.ts$/ },
-    { name: "app", testIgnore: /foundation\.spec\.ts$/, dependencies: ["foundation"] },
+    {
+      name: "app",
+      testIgnore: onPostgres ? /foundation\.spec\.ts$/ : [/foundation\.spec\.ts$/, /cluster[^/]*\.spec\.ts$/],
+      dependencies: ["foundation"],
+    },
   ],
   webServer: [
     ...(onPostgres

@@ -7,6 +7,8 @@
 const INSTALLED = Symbol.for("switchboard.shutdownHandlers");
 /** Longest wait for connections to close before exiting anyway. */
 const FORCE_EXIT_MS = 10_000;
+/** Longest wait for the requests under way (tool calls) to be answered once no new ones are taken. */
+const FINISH_REQUESTS_MS = 5_000;
 
 const HOOKS = Symbol.for("switchboard.shutdownHooks");
 const DRAINING = Symbol.for("switchboard.draining");
@@ -49,7 +51,8 @@ async function shutDown(close: () => Promise<void>): Promise<void> {
  * Install the handlers once per process. On a signal: the readiness check answers 503 at once; after
  * `graceMs` (the web server's `SWITCHBOARD_SHUTDOWN_GRACE_SECONDS`: time for a load balancer to see
  * that and send new requests elsewhere, while this process still serves) the HTTP server stops taking
- * connections, `close` ends every MCP connection, then the `onShutdown` hooks run, and the process exits.
+ * connections and waits up to 5 s for the requests under way to be answered (a running tool call
+ * finishes), `close` ends every MCP connection, then the `onShutdown` hooks run, and the process exits.
  */
 export function closeOnSignals(close: () => Promise<void>, options: { graceMs?: number } = {}): void {
   const slots = globalThis as { [INSTALLED]?: boolean };
@@ -60,11 +63,12 @@ export function closeOnSignals(close: () => Promise<void>, options: { graceMs?: 
     process.once(signal, () => {
       beginDraining();
       const exitCode = 128 + (signal === "SIGINT" ? 2 : 15);
-      const force = setTimeout(() => process.exit(exitCode), graceMs + FORCE_EXIT_MS);
+      const force = setTimeout(() => process.exit(exitCode), graceMs + FINISH_REQUESTS_MS + FORCE_EXIT_MS);
       force.unref();
       const stop = async () => {
         if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
-        (globalThis as { [STOP_ACCEPTING]?: () => void })[STOP_ACCEPTING]?.();
+        // Requests under way (a tool call) are answered before the MCP connections close, within a bound.
+        await (globalThis as { [STOP_ACCEPTING]?: (boundMs: number) => unknown })[STOP_ACCEPTING]?.(FINISH_REQUESTS_MS);
         await shutDown(close);
       };
       void stop().finally(() => process.exit(exitCode));

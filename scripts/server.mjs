@@ -70,7 +70,15 @@ server.listen({ port, host: hostname, backlog: 4096 }, () =>
 // With an engine running, lib/shutdown.ts owns the stop: readiness 503 at once, then after the grace
 // (SWITCHBOARD_SHUTDOWN_GRACE_SECONDS) it stops taking connections through this hook, closes the
 // MCP connections and exits. Without one (no request reached the app yet), stop and exit now.
-globalThis[STOP_ACCEPTING] = () => server.close();
+// The hook resolves once every request under way has been answered (idle keep-alive sockets close at
+// once), or after `boundMs`: a running tool call finishes before the MCP connections close; a stream
+// that never ends on its own (an event stream, a running answer) is cut at the bound.
+globalThis[STOP_ACCEPTING] = (boundMs) =>
+  new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(resolve, boundMs).unref();
+  });
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
     if (globalThis[SHUTDOWN_HANDLERS]) return;

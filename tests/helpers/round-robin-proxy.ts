@@ -108,16 +108,18 @@ export async function startRoundRobinProxy(
         if (!socket.connecting) connected = true;
         else socket.once("connect", () => (connected = true));
       });
-      out.on("error", () => {
+      out.on("error", (error: NodeJS.ErrnoException) => {
         if (res.headersSent) return res.destroy();
-        // Refused before anything was sent: the next upstream gets it. A kept-alive connection the
-        // upstream closed as it stopped: a read may go again, as nginx's `proxy_next_upstream error`
-        // would; a write already sent is the client's to see.
+        // Refused before anything was sent: the next upstream gets it. A kept-alive connection that
+        // the upstream had already closed (it stopped, or was killed) fails as it is written to, so
+        // the upstream never read the request: it goes again on a new connection, as Node's docs
+        // advise for `reusedSocket`. A request the upstream may have read is the client's to see.
         if (!connected) {
           upstream.ready = false;
           attempt(index + 1);
-        } else if (out.reusedSocket && idempotent) attempt(index);
-        else res.destroy();
+        } else if (out.reusedSocket && (idempotent || error.code === "ECONNRESET" || error.code === "EPIPE")) {
+          attempt(index + 1);
+        } else res.destroy();
       });
       res.on("close", () => {
         if (!res.writableFinished) out.destroy();
