@@ -42,16 +42,17 @@ export async function handleNextAuth(db: () => Db, request: Request, context: Co
     pendingToken: cookieValue(request.headers.get("cookie"), PENDING_SIGN_IN_COOKIE),
     origin: requestPublicOrigin(request),
   };
-  // The second step counts against the account the pending sign-in belongs to, like its password did;
-  // a passkey's answer against the passkey's owner.
-  const passkey = form?.get("passkey");
-  const email =
-    typeof passkey === "string"
-      ? await passkeyAttemptEmail(db(), passkey, slot.pendingToken)
-      : form?.get("code") && !form.get("password")
-        ? (readPendingSignIn(slot.pendingToken)?.email ?? "")
-        : form?.get("email");
   try {
+    // The second step counts against the account the pending sign-in belongs to, like its password did;
+    // a passkey's answer against the passkey's owner. (Read in the try: in cluster mode the pending
+    // sign-in is in Redis, whose outage answers 503.)
+    const passkey = form?.get("passkey");
+    const email =
+      typeof passkey === "string"
+        ? await passkeyAttemptEmail(db(), passkey, slot.pendingToken)
+        : form?.get("code") && !form.get("password")
+          ? ((await readPendingSignIn(slot.pendingToken))?.email ?? "")
+          : form?.get("email");
     // Refused before counting: a flood that fills the hashing queue must not lock the account out.
     if (unauthenticatedHashGate.full()) throw new AppError("auth.rate_limited", "The server is busy; try again in a moment.", undefined, 1);
     takeAttempt("signIn", { email: typeof email === "string" ? email : "", address });

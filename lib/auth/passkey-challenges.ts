@@ -1,13 +1,27 @@
 /**
  * WebAuthn challenges (docs/second-factors.md#passkeys): random, issued by the server for one
- * purpose (and one user, when known), answered at most once and within 2 minutes. Process memory,
- * like the pending sign-ins: a restart only means asking the authenticator again.
+ * purpose (and one user, when known), answered at most once and within 2 minutes. Kept in the
+ * coordination (lib/cluster), like the pending sign-ins: this process's memory in single-node mode,
+ * Redis in cluster mode, so an answer may reach another replica than the options did; losing them
+ * only means asking the authenticator again.
+ *
+ * An entry holds no secret and is stored as it is: keyed by its purpose and the challenge's SHA-256
+ * (neither Redis nor a heap dump holds a live challenge), its value only the user it is bound to and
+ * when it lapses. A challenge is worth nothing without a signature over it from a passkey stored
+ * here, which only its authenticator can make; an entry written into Redis by someone else gets
+ * no further than that signature check. Each function takes the coordination as `shared` (this
+ * process's by default; tests pass two).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { singleton } from "../singleton";
+import { type Coordination, coordination } from "../cluster";
+import { AppError } from "../errors";
 
 /** How long an authenticator may take to answer. */
 export const PASSKEY_CHALLENGE_MS = 2 * 60_000;
+/**
+ * Challenges issued per 2 minutes, instance-wide: anyone may ask for one (a passwordless sign-in),
+ * so this bounds how many are held at once, in memory or in Redis.
+ */
 const MAX_CHALLENGES = 10_000;
 
 /**
@@ -17,42 +31,69 @@ const MAX_CHALLENGES = 10_000;
 export type ChallengePurpose = "register" | "sign-in" | "second-factor" | "reauth";
 
 interface Issued {
-  purpose: ChallengePurpose;
   /** The user it was issued to (registration, re-authentication); null before sign-in. */
   userId: string | null;
   expiresAt: number;
 }
 
-// Keyed by the challenge's SHA-256: a heap dump does not hand out live challenges.
-const issued = () => singleton("auth.passkeyChallenges", () => new Map<string, Issued>());
-const keyOf = (challenge: string) => createHash("sha256").update(challenge).digest("hex");
+// The purpose is part of the key: taking a challenge for one purpose leaves one of another alone.
+const keyOf = (purpose: ChallengePurpose, challenge: string) =>
+  `passkey-challenge:${purpose}:${createHash("sha256").update(challenge).digest("hex")}`;
+
+function parsed(value: string | null): Issued | null {
+  if (!value) return null;
+  try {
+    return JSON.parse(value) as Issued;
+  } catch {
+    return null;
+  }
+}
 
 /** A new challenge (base64url, 256 bits) for `purpose`, bound to `userId` when given. */
-export function issueChallenge(purpose: ChallengePurpose, userId: string | null, now = Date.now()): string {
-  const store = issued();
-  for (const [key, entry] of store) if (entry.expiresAt <= now) store.delete(key);
-  // Past the cap the oldest goes first (a Map iterates in insertion order).
-  if (store.size >= MAX_CHALLENGES) store.delete(store.keys().next().value as string);
+export async function issueChallenge(
+  purpose: ChallengePurpose,
+  userId: string | null,
+  now = Date.now(),
+  shared: Coordination = coordination(),
+): Promise<string> {
+  const wait = await shared.hitWindow("passkey-challenges", MAX_CHALLENGES, PASSKEY_CHALLENGE_MS);
+  if (wait > 0) {
+    throw new AppError(
+      "auth.rate_limited",
+      "Too many passkey requests right now; try again in a moment.",
+      undefined,
+      Math.ceil(wait / 1000),
+    );
+  }
   const challenge = randomBytes(32).toString("base64url");
-  store.set(keyOf(challenge), { purpose, userId, expiresAt: now + PASSKEY_CHALLENGE_MS });
+  const issued: Issued = { userId, expiresAt: now + PASSKEY_CHALLENGE_MS };
+  await shared.put(keyOf(purpose, challenge), JSON.stringify(issued), PASSKEY_CHALLENGE_MS);
   return challenge;
 }
 
 /**
  * Use up `challenge`: true once when it was issued for `purpose` (and `userId`, when it was bound to
- * one) and has not expired; false otherwise. A challenge of another purpose is left alone.
+ * one) and has not expired; false otherwise. Taken in one step of the coordination, so of two
+ * answers on any replicas at most one gets it. A challenge of another purpose is left alone.
  */
-export function takeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null, now = Date.now()): boolean {
-  const store = issued();
-  const key = keyOf(challenge);
-  const entry = store.get(key);
-  if (!entry || entry.purpose !== purpose) return false;
-  store.delete(key);
-  return entry.expiresAt > now && (entry.userId === null || entry.userId === userId);
+export async function takeChallenge(
+  challenge: string,
+  purpose: ChallengePurpose,
+  userId: string | null,
+  now = Date.now(),
+  shared: Coordination = coordination(),
+): Promise<boolean> {
+  const entry = parsed(await shared.take(keyOf(purpose, challenge)));
+  return !!entry && entry.expiresAt > now && (entry.userId === null || entry.userId === userId);
 }
 
-/** The purpose `challenge` was issued for, without using it up (null when unknown or expired). */
-export function challengePurpose(challenge: string, now = Date.now()): ChallengePurpose | null {
-  const entry = issued().get(keyOf(challenge));
-  return entry && entry.expiresAt > now ? entry.purpose : null;
+/** Whether `challenge` was issued for `purpose` and is still live, without using it up. */
+export async function challengeIssuedFor(
+  challenge: string,
+  purpose: ChallengePurpose,
+  now = Date.now(),
+  shared: Coordination = coordination(),
+): Promise<boolean> {
+  const entry = parsed(await shared.get(keyOf(purpose, challenge)));
+  return !!entry && entry.expiresAt > now;
 }

@@ -96,7 +96,7 @@ export async function startPasskeyRegistration(
     // The user handle the authenticator keeps: our user id, so a passwordless answer names its user.
     userID: isoUint8Array.fromUTF8String(owner.id),
     // As bytes: a string challenge would be taken as text and encoded again.
-    challenge: isoBase64URL.toBuffer(issueChallenge("register", owner.id)),
+    challenge: isoBase64URL.toBuffer(await issueChallenge("register", owner.id)),
     timeout: PASSKEY_CHALLENGE_MS,
     attestationType: "none",
     excludeCredentials: (await listPasskeyDescriptors(db, owner.id)).map(descriptor),
@@ -118,7 +118,7 @@ export async function finishPasskeyRegistration(
 ): Promise<{ factorId: string; recoveryCodes: string[] | null }> {
   const refused = new AppError("auth.passkey_refused", "The passkey could not be added; try again.");
   const challenge = challengeOf(response.response.clientDataJSON);
-  if (!challenge || !takeChallenge(challenge, "register", owner.id, now.getTime())) throw refused;
+  if (!challenge || !(await takeChallenge(challenge, "register", owner.id, now.getTime()))) throw refused;
   const verified = await verifyRegistrationResponse({
     response,
     expectedChallenge: challenge,
@@ -164,7 +164,7 @@ export async function passkeyRequestOptions(
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   return generateAuthenticationOptions({
     rpID: rp.rpID,
-    challenge: isoBase64URL.toBuffer(issueChallenge(purpose, purpose === "reauth" ? userId : null)),
+    challenge: isoBase64URL.toBuffer(await issueChallenge(purpose, purpose === "reauth" ? userId : null)),
     timeout: PASSKEY_CHALLENGE_MS,
     userVerification: purpose === "sign-in" ? "required" : "preferred",
     allowCredentials: userId ? (await listPasskeyDescriptors(db, userId)).map(descriptor) : [],
@@ -193,7 +193,7 @@ export async function verifyPasskeyAnswer(
   if (!parsed.success) return null;
   const response = parsed.data as AuthenticationResponseJSON;
   const challenge = challengeOf(response.response.clientDataJSON);
-  if (!challenge || !takeChallenge(challenge, expect.purpose, expect.userId, now.getTime())) return null;
+  if (!challenge || !(await takeChallenge(challenge, expect.purpose, expect.userId, now.getTime()))) return null;
   const passkey = await getPasskeyByCredentialId(db, response.id);
   if (!passkey || (expect.userId !== null && passkey.userId !== expect.userId)) return null;
   // The user handle, when the authenticator sends one, must name the passkey's own user.

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../../db/client";
 import { getUserById, type UserRecord } from "../../db/queries/users";
-import { challengePurpose } from "./passkey-challenges";
+import { challengeIssuedFor } from "./passkey-challenges";
 import { answeredChallenge, claimedPasskeyEmail, relyingParty, verifyPasskeyAnswer } from "./passkeys";
 import { endPendingSignIn, failPendingSignIn, readPendingSignIn, startPendingSignIn } from "./pending-sign-in";
 import { hasSecondFactor, verifySecondFactor } from "./second-factors";
@@ -22,7 +22,7 @@ export async function beginSecondStep(db: Db, user: UserRecord, context: SignInC
   if (!(await hasSecondFactor(db, user.id))) return false;
   // Without the slot (not through our handler) there is no way to hand out the token: no sign-in.
   if (!context) throw new Error(SIGN_IN_EXPIRED);
-  context.startedPending = startPendingSignIn(user);
+  context.startedPending = await startPendingSignIn(user);
   return true;
 }
 
@@ -32,13 +32,14 @@ export async function beginSecondStep(db: Db, user: UserRecord, context: SignInC
  */
 export async function completeSecondStep(db: Db, code: string, context: SignInContext | undefined) {
   const token = context?.pendingToken;
-  const pending = readPendingSignIn(token);
+  const pending = await readPendingSignIn(token);
   if (!token || !pending) throw new Error(SIGN_IN_EXPIRED);
   if (!(await verifySecondFactor(db, pending.userId, code))) {
-    failPendingSignIn(token);
+    await failPendingSignIn(token);
     return null;
   }
-  endPendingSignIn(token);
+  // Used once: a second request with a right code, on this replica or another, finds it gone.
+  if (!(await endPendingSignIn(token))) throw new Error(SIGN_IN_EXPIRED);
   const user = await getUserById(db, pending.userId);
   // Disabled between the two steps: the session would be refused anyway; say nothing more here.
   if (!user) return null;
@@ -56,15 +57,15 @@ export async function passkeySignIn(db: Db, raw: string, context: SignInContext 
   const challenge = answeredChallenge(answer);
   if (!context?.origin || !challenge) return null;
   const rp = relyingParty(context.origin);
-  if (challengePurpose(challenge) === "second-factor") {
+  if (await challengeIssuedFor(challenge, "second-factor")) {
     const token = context.pendingToken;
-    const pending = readPendingSignIn(token);
+    const pending = await readPendingSignIn(token);
     if (!token || !pending) throw new Error(SIGN_IN_EXPIRED);
     if (!(await verifyPasskeyAnswer(db, rp, answer, { purpose: "second-factor", userId: pending.userId }))) {
-      failPendingSignIn(token);
+      await failPendingSignIn(token);
       return null;
     }
-    endPendingSignIn(token);
+    if (!(await endPendingSignIn(token))) throw new Error(SIGN_IN_EXPIRED);
     return await signedIn(db, pending.userId, context);
   }
   const passkey = await verifyPasskeyAnswer(db, rp, answer, { purpose: "sign-in", userId: null });
@@ -76,7 +77,7 @@ export async function passkeySignIn(db: Db, raw: string, context: SignInContext 
  * the passkey's owner; "" when neither is known (every unknown passkey shares one count).
  */
 export async function passkeyAttemptEmail(db: Db, raw: string, pendingToken: string | undefined): Promise<string> {
-  return readPendingSignIn(pendingToken)?.email ?? (await claimedPasskeyEmail(db, parseJson(raw))) ?? "";
+  return (await readPendingSignIn(pendingToken))?.email ?? (await claimedPasskeyEmail(db, parseJson(raw))) ?? "";
 }
 
 async function signedIn(db: Db, userId: string, context: SignInContext) {

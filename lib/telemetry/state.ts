@@ -1,7 +1,9 @@
 /**
  * The process's telemetry switches, kept on `globalThis` so Next's dev-mode module reloads and the
  * direct lane's separately bundled copy see the same ones: whether spans are made at all, and
- * whether an administrator turned content capture on.
+ * whether an administrator turned content capture on. The latter is this replica's copy of the
+ * stored setting, which every replica follows (lib/runtime/telemetry.ts): a flag, so a span reads
+ * it for free.
  */
 const slot = globalThis as { __switchboardTelemetry?: { tracing: boolean; captureContent: boolean } };
 
@@ -25,7 +27,7 @@ export function contentCaptureOn(): boolean {
   return state().captureContent;
 }
 
-/** Apply the instance setting (read at start-up and whenever an administrator changes it). */
+/** Apply the instance setting (read at start-up and whenever an administrator changes it, on any replica). */
 export function setContentCapture(on: boolean): void {
   state().captureContent = on;
 }

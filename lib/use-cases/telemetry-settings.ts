@@ -8,11 +8,9 @@ import "server-only";
 import { z } from "zod";
 import { getDb } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
-import { setInstanceMeta } from "../../db/queries/instance-meta";
 import { requireRecentAuth } from "../auth/reauth";
 import type { SessionUser } from "../auth/session";
-import { CONTENT_CAPTURE_KEY, storedContentCapture } from "../runtime/telemetry";
-import { setContentCapture } from "../telemetry/state";
+import { storeContentCapture, storedContentCapture } from "../runtime/telemetry";
 
 /** The body of `PUT /api/admin/telemetry`. */
 export const telemetrySettingsSchema = z.object({ captureContent: z.boolean() }).strict();
@@ -22,7 +20,7 @@ export interface TelemetrySettings {
   captureContent: boolean;
 }
 
-/** The setting as stored (and in force: start-up and every change apply it). */
+/** The setting as stored (and in force on every replica: start-up and every change apply it). */
 export async function telemetrySettings(): Promise<TelemetrySettings> {
   return { captureContent: await storedContentCapture(getDb()) };
 }
@@ -32,8 +30,8 @@ export async function setTelemetrySettings(admin: SessionUser, input: z.infer<ty
   const db = getDb();
   await requireRecentAuth(db, admin);
   const before = await storedContentCapture(db);
-  await setInstanceMeta(db, CONTENT_CAPTURE_KEY, input.captureContent ? "on" : "off");
-  setContentCapture(input.captureContent);
+  // Applied here at once and on every other replica when it hears of it (lib/runtime/telemetry.ts).
+  await storeContentCapture(db, input.captureContent);
   await recordAudit(db, { actorId: admin.id, action: "instance.telemetry_capture", detail: { from: before, to: input.captureContent } });
   return await telemetrySettings();
 }

@@ -2,10 +2,19 @@
  * Loopback origins in an MCP App frame's CSP: dropped for every app unless its server is itself on
  * loopback, and then carried to the frame's page only under the host's grant for that user, so a
  * frame that navigates itself to a CSP of its own choosing cannot reach the user's local services.
+ * A grant lapses after a day, and one under another instance key is refused.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { resetInstanceKey } from "@/db/key-check";
 import { appFrameCsp, isLoopbackOrigin, sanitizeAppCsp } from "@/lib/apps/app-csp";
-import { grantedAppCsp, withLoopbackGrant } from "@/lib/apps/loopback-grant";
+import { grantedAppCsp, LOOPBACK_GRANT_MS, withLoopbackGrant } from "@/lib/apps/loopback-grant";
+
+// Grants are signed under a key derived from the instance key: one of this file's own, no data directory.
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", Buffer.alloc(32, 5).toString("base64"));
+afterAll(() => {
+  vi.unstubAllEnvs();
+  resetInstanceKey();
+});
 
 const declared = {
   connectDomains: ["https://api.example.com", "http://localhost:5432", "ws://127.0.0.1:9222", "https://admin.localhost"],
@@ -74,6 +83,28 @@ describe("the frame page's loopback grant", () => {
       expect(JSON.stringify(granted)).not.toMatch(/localhost|127\.0\.0\.1/);
       expect(granted.connectDomains).toEqual(["https://api.example.com"]);
     }
+  });
+
+  it("drops them once the grant has lapsed (a day), or when its end was moved", () => {
+    const now = Date.now();
+    const minted = withLoopbackGrant(sanitizeAppCsp(declared, { loopback: true }), "alice", now);
+    expect(grantedAppCsp(roundTrip(minted), "alice", now + LOOPBACK_GRANT_MS - 1).connectDomains).toContain("http://localhost:5432");
+    expect(grantedAppCsp(roundTrip(minted), "alice", now + LOOPBACK_GRANT_MS).connectDomains).toEqual(["https://api.example.com"]);
+    const [, signature] = String(minted.loopbackGrant).split(".");
+    const extended = { ...minted, loopbackGrant: `${now + 10 * LOOPBACK_GRANT_MS}.${signature}` };
+    expect(grantedAppCsp(roundTrip(extended), "alice", now + LOOPBACK_GRANT_MS).connectDomains).toEqual(["https://api.example.com"]);
+  });
+
+  it("drops them under another instance key (a grant from another instance)", () => {
+    vi.stubEnv("SWITCHBOARD_SECRET_KEY", Buffer.alloc(32, 6).toString("base64"));
+    resetInstanceKey();
+    try {
+      expect(grantedAppCsp(roundTrip(approved), "alice").connectDomains).toEqual(["https://api.example.com"]);
+    } finally {
+      vi.stubEnv("SWITCHBOARD_SECRET_KEY", Buffer.alloc(32, 5).toString("base64"));
+      resetInstanceKey();
+    }
+    expect(grantedAppCsp(roundTrip(approved), "alice").connectDomains).toContain("http://localhost:5432");
   });
 
   it("adds no grant when nothing is loopback", () => {

@@ -4,31 +4,41 @@
  * codes (one step of drift either way, never a step already used).
  */
 import { generate } from "otplib";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { resetInstanceKey } from "@/db/key-check";
 import { endPendingSignIn, failPendingSignIn, PENDING_SIGN_IN_MS, readPendingSignIn, startPendingSignIn } from "@/lib/auth/pending-sign-in";
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCodes } from "@/lib/auth/recovery-codes";
 import { checkTotpCode, newTotpSecret } from "@/lib/auth/totp";
 
 const user = { id: "u1", email: "a@example.com" };
 
+// A pending sign-in is sealed under the instance key: a key of this file's own, no data directory.
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", Buffer.alloc(32, 7).toString("base64"));
+afterAll(() => {
+  vi.unstubAllEnvs();
+  resetInstanceKey();
+});
+
 describe("pending sign-in", () => {
-  it("lasts 5 minutes", () => {
-    const token = startPendingSignIn(user, 1_000);
-    expect(readPendingSignIn(token, 1_000 + PENDING_SIGN_IN_MS - 1)).toMatchObject({ userId: "u1", email: "a@example.com" });
-    expect(readPendingSignIn(token, 1_000 + PENDING_SIGN_IN_MS)).toBeNull();
+  it("lasts 5 minutes", async () => {
+    const token = await startPendingSignIn(user, 1_000);
+    expect(await readPendingSignIn(token, 1_000 + PENDING_SIGN_IN_MS - 1)).toMatchObject({ userId: "u1", email: "a@example.com" });
+    expect(await readPendingSignIn(token, 1_000 + PENDING_SIGN_IN_MS)).toBeNull();
   });
 
-  it("ends after 5 wrong codes, or once used; an unknown token is nothing", () => {
-    const token = startPendingSignIn(user);
-    for (let i = 0; i < 4; i++) failPendingSignIn(token);
-    expect(readPendingSignIn(token)).not.toBeNull();
-    failPendingSignIn(token);
-    expect(readPendingSignIn(token)).toBeNull();
-    const other = startPendingSignIn(user);
-    endPendingSignIn(other);
-    expect(readPendingSignIn(other)).toBeNull();
-    expect(readPendingSignIn("made-up")).toBeNull();
-    expect(readPendingSignIn(undefined)).toBeNull();
+  it("ends after 5 wrong codes, or once used; an unknown token is nothing", async () => {
+    const token = await startPendingSignIn(user);
+    for (let i = 0; i < 4; i++) await failPendingSignIn(token);
+    expect(await readPendingSignIn(token)).toMatchObject({ failures: 4 });
+    await failPendingSignIn(token);
+    expect(await readPendingSignIn(token)).toBeNull();
+    expect(await endPendingSignIn(token)).toBe(false);
+    const other = await startPendingSignIn(user);
+    expect(await endPendingSignIn(other)).toBe(true);
+    expect(await endPendingSignIn(other)).toBe(false);
+    expect(await readPendingSignIn(other)).toBeNull();
+    expect(await readPendingSignIn("made-up")).toBeNull();
+    expect(await readPendingSignIn(undefined)).toBeNull();
   });
 });
 
