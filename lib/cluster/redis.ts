@@ -65,6 +65,9 @@ local length = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return length`;
 
+/** How long a first subscription waits for its connection before answering 503. */
+const SUBSCRIBE_CONNECT_MS = 2_000;
+
 /** How often held slots are renewed, as a share of their hold time. */
 const RENEW_SHARE = 1 / 3;
 
@@ -298,11 +301,21 @@ export class RedisCoordination implements Coordination {
     this.subscribing ??= (async () => {
       const subscriber = this.client.duplicate({ disableOfflineQueue: false }) as RedisClientType;
       subscriber.on("error", () => {});
+      // The client retries a refused connect forever: past a short wait, answer 503 and try afresh next time.
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await subscriber.connect();
+        await Promise.race([
+          subscriber.connect(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error("Redis connection is not ready")), SUBSCRIBE_CONNECT_MS);
+          }),
+        ]);
       } catch (error) {
         this.subscribing = null;
+        subscriber.destroy();
         throw this.unavailable(error);
+      } finally {
+        clearTimeout(timer);
       }
       this.subscriber = subscriber;
       return subscriber;

@@ -162,6 +162,38 @@ describe("coordination on Redis when Redis goes away", () => {
     }
   });
 
+  it("a first subscription while Redis is down answers cluster.unavailable within seconds, and works once it is up", async () => {
+    const own = await startRedis();
+    await own.kill();
+    const a = new RedisCoordination(own.url);
+    try {
+      const started = Date.now();
+      await expect(a.subscribe("later", () => {})).rejects.toMatchObject({ code: "cluster.unavailable" });
+      expect(Date.now() - started).toBeLessThan(4_000);
+      await own.start();
+      const seen: string[] = [];
+      await waitFor(() => true);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        const ok = await a
+          .subscribe("later", (m) => seen.push(m))
+          .then(
+            () => true,
+            () => false,
+          );
+        if (ok) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await waitFor(() => {
+        void a.publish("later", "up").catch(() => {});
+        return seen.includes("up");
+      }, 10_000);
+    } finally {
+      await a.close();
+      await own.stop();
+    }
+  });
+
   it("a slot whose holder died lapses within its hold time", async () => {
     const a = new RedisCoordination(redis.url);
     const b = new RedisCoordination(redis.url);
