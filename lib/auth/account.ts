@@ -34,7 +34,7 @@ export async function changePassword(db: Db, actor: AccountActor, body: unknown)
     throw new AppError("request.invalid", field ? `${field}: ${issue.message}` : issue.message, field);
   }
   const { currentPassword, newPassword } = parsed.data;
-  takeAttempt("signIn", { email: actor.email, address: actor.address });
+  await takeAttempt("signIn", { email: actor.email, address: actor.address });
   const stored = await getPasswordHashById(db, actor.id);
   if (!stored || !(await verifyPassword(currentPassword, stored)))
     throw new AppError("auth.forbidden", "The current password is not right.", "currentPassword");

@@ -55,7 +55,7 @@ export async function handleNextAuth(db: () => Db, request: Request, context: Co
           : form?.get("email");
     // Refused before counting: a flood that fills the hashing queue must not lock the account out.
     if (unauthenticatedHashGate.full()) throw new AppError("auth.rate_limited", "The server is busy; try again in a moment.", undefined, 1);
-    takeAttempt("signIn", { email: typeof email === "string" ? email : "", address });
+    await takeAttempt("signIn", { email: typeof email === "string" ? email : "", address });
   } catch (error) {
     return errorResponse(error);
   }

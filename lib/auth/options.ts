@@ -57,7 +57,7 @@ export function getAuthOptions(db: () => Db, https = false): NextAuthOptions {
           const { user } = check;
           // A right password with a factor owed is not a sign-in yet: the account's attempts stay counted.
           if (await beginSecondStep(db(), user, signInContext())) throw new Error(SECOND_FACTOR_SIGN_IN);
-          clearAccountAttempts(credentials.email, clientAddress(request?.headers ?? {}));
+          await clearAccountAttempts(credentials.email, clientAddress(request?.headers ?? {}));
           return { id: user.id, email: user.email, name: user.name };
         },
       }),

@@ -54,7 +54,7 @@ export interface ReauthCaller {
  * like a sign-in); the session then counts as recently authenticated for `REAUTH_WINDOW_MS`.
  */
 export async function reauthenticate(db: Db, caller: ReauthCaller, body: z.infer<typeof reauthSchema>, now = new Date()): Promise<void> {
-  takeAttempt("signIn", { email: caller.email, address: caller.address });
+  await takeAttempt("signIn", { email: caller.email, address: caller.address });
   let ok: boolean;
   if ("password" in body) {
     const stored = await getPasswordHashById(db, caller.id);
@@ -69,6 +69,6 @@ export async function reauthenticate(db: Db, caller: ReauthCaller, body: z.infer
     const field = "password" in body ? "password" : "code";
     throw new AppError("auth.forbidden", field === "password" ? "The password is not right." : "That code is not right.", field);
   }
-  clearAccountAttempts(caller.email, caller.address);
+  await clearAccountAttempts(caller.email, caller.address);
   await markSessionAuthenticated(db, caller.sessionId, now);
 }

@@ -65,7 +65,7 @@ export async function registerUser(db: Db, body: unknown, options: RegisterOptio
     throw new AppError("request.invalid", field ? `${field}: ${issue.message}` : issue.message, field);
   }
   const { setupCode, ...input } = parsed.data;
-  if (!options.byAdmin && options.address) takeAttempt("register", { email: input.email, address: options.address });
+  if (!options.byAdmin && options.address) await takeAttempt("register", { email: input.email, address: options.address });
   // The very first account may always be created (with the setup code): otherwise a closed instance could never get an admin.
   if (!registrationOpen() && !options.byAdmin && (await hasAnyUser(db))) throw closedError();
   // SSO-only mode: nobody new signs up with a password (their provider creates their account).

@@ -50,7 +50,7 @@ export async function requireUser(db: Db, request?: Request): Promise<SessionUse
     throw new AppError("auth.unauthorized", "Sign in first.");
   }
   // Every API route passes here first: the one place the per-user request rate is counted.
-  enforceRequestRate(user.id);
+  await enforceRequestRate(user.id);
   return user;
 }
 

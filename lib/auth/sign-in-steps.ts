@@ -43,7 +43,7 @@ export async function completeSecondStep(db: Db, code: string, context: SignInCo
   const user = await getUserById(db, pending.userId);
   // Disabled between the two steps: the session would be refused anyway; say nothing more here.
   if (!user) return null;
-  clearAccountAttempts(pending.email, context?.address);
+  await clearAccountAttempts(pending.email, context?.address);
   return { id: user.id, email: user.email, name: user.name };
 }
 
@@ -83,7 +83,7 @@ export async function passkeyAttemptEmail(db: Db, raw: string, pendingToken: str
 async function signedIn(db: Db, userId: string, context: SignInContext) {
   const user = await getUserById(db, userId);
   if (!user) return null;
-  clearAccountAttempts(user.email, context.address);
+  await clearAccountAttempts(user.email, context.address);
   return { id: user.id, email: user.email, name: user.name };
 }
 

@@ -117,7 +117,8 @@ export class McpPool {
     const server = servers.find((s) => s.id === tool.serverId)!;
     if (tool.kind === "tool") return this.session(userId, server).callTool(tool, args, options);
     const managed = this.admitted(userId, server);
-    const release = this.options.admission?.call(userId);
+    const admitted = this.options.admission?.call(userId);
+    const release = typeof admitted === "function" || admitted === undefined ? admitted : await admitted;
     try {
       return await callWrapper(managed, tool.kind, args, options, () => this.options.clock.now());
     } finally {

@@ -106,7 +106,9 @@ export class ServerSession {
     const rawName = typeof tool === "string" ? tool : tool.rawName;
     let release: (() => void) | undefined;
     try {
-      release = this.host.admission?.call(this.userId);
+      const admitted = this.host.admission?.call(this.userId);
+      // Awaited only when the host answered a promise: a synchronous slot costs the call no tick.
+      release = typeof admitted === "function" || admitted === undefined ? admitted : await admitted;
     } catch (error) {
       // Refused by a quota before anything was sent: still a request the usage records count.
       managed.reportRequest(() => ({ ...requestEvent(this.userId, this.server, "tool", rawName, args, 0, { error }), outcome: "refused" }));

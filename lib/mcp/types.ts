@@ -139,7 +139,12 @@ export interface LiveCounts {
  * and `connect` approves a new connection; both throw the host's own error when over a quota.
  */
 export interface PoolAdmission {
-  call(userId: string): () => void;
+  /**
+   * Take a concurrent-call slot and return its release. A host whose counts live elsewhere (another
+   * replica's share, in Redis) answers a promise, rejected when over the quota; a host that counts
+   * in memory answers at once, so the call pays no extra await.
+   */
+  call(userId: string): (() => void) | Promise<() => void>;
   connect(userId: string, server: ServerDefinition, live: LiveCounts): void;
   /**
    * The instance's ceiling on live connections: at it, before `connect` is asked, the pool closes its

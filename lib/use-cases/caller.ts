@@ -52,7 +52,7 @@ export async function requireUserOrToken(request: Request, scope: TokenScope): P
     return { id, email, name, isAdmin, tokenWorkspaceId: null };
   }
   const { user, workspaceId } = await authenticateToken(getDb(), secret, scope);
-  enforceRequestRate(user.id);
+  await enforceRequestRate(user.id);
   return { ...user, tokenWorkspaceId: workspaceId };
 }
 

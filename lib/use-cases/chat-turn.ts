@@ -42,7 +42,7 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
   // One answer per chat: a new message stops the one still running before history is read.
   buffer.stop(body.chatId, caller.id);
   // The per-user quota of answers running at once (docs/limits.md): released when the stream ends.
-  const releaseQuota = acquireTurn(caller.id);
+  const releaseQuota = await acquireTurn(caller.id);
   const turn = trackTurn(caller.id, caller.workspaceId);
   try {
     const messages = await prepareTurn({ db, pool, user: caller, chatId: body.chatId, servers, request: body, signal: turn.signal });

@@ -39,11 +39,11 @@ export function sseEvent(name: string, data: unknown): string {
  * The SSE body for one browser tab of the caller, holding one of the caller's and one of the
  * instance's stream slots while open (429 past either cap, docs/limits.md).
  */
-export function openCallerEventStream(
+export async function openCallerEventStream(
   caller: { id: string; sessionId: string },
   options: Pick<EventStreamOptions, "signal" | "once">,
-): ReadableStream<Uint8Array> {
-  const release = acquireEventStream(caller.id);
+): Promise<ReadableStream<Uint8Array>> {
+  const release = await acquireEventStream(caller.id);
   return openEventStream(caller, { ...options, onClose: release });
 }
 
@@ -92,6 +92,9 @@ export function openEventStream(caller: { id: string; sessionId: string }, optio
       };
       stop = finish;
       options.signal?.addEventListener("abort", finish);
+      // Gone while its slot was being taken (a round trip to Redis in cluster mode): the abort
+      // event has fired already, so it would not end the stream.
+      if (options.signal?.aborted) return finish();
       // The client re-reads statuses on `ready`, so nothing that changed before it subscribed is missed.
       send(`retry: 3000\n${sseEvent("ready", { heartbeatMs })}`);
       if (options.once) finish();

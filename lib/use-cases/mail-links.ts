@@ -82,7 +82,7 @@ function resetText(url: string, who: string): string {
  */
 export async function forgotPassword(request: Request, body: z.infer<typeof forgotPasswordSchema>) {
   if (!mailConfigured()) throw new AppError("mail.not_configured", "This instance sends no mail; ask an administrator for a reset link.");
-  takeAttempt("signIn", { email: body.email, address: clientAddress(request.headers) });
+  await takeAttempt("signIn", { email: body.email, address: clientAddress(request.headers) });
   const db = getDb();
   const user = await getUserWithPasswordByEmail(db, body.email);
   if (user && !user.disabledAt) {

@@ -53,10 +53,10 @@ export async function removeMyFactor(user: SessionUser, request: Request, factor
   if (!(await factorsView(getDb(), user.id)).factors.some((factor) => factor.id === factorId))
     throw new AppError("auth.factor_not_found", "No such second factor on your account.");
   const keys = { email: user.email, address: clientAddress(request.headers) };
-  takeAttempt("signIn", keys);
+  await takeAttempt("signIn", keys);
   const proof = "code" in input ? input.code : { passkey: input.passkey, rp: relyingParty(requestPublicOrigin(request)) };
   await removeFactor(getDb(), user, factorId, proof);
-  clearAccountAttempts(keys.email, keys.address);
+  await clearAccountAttempts(keys.email, keys.address);
 }
 
 /** Prove who the caller is again (password or code); sensitive acts are then allowed for 10 minutes. */

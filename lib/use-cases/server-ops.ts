@@ -152,7 +152,7 @@ export async function serverStatus(caller: Caller, serverId: string, connect: bo
 /** Close and connect again now (within the caller's reconnect quota for this server). */
 export async function reconnectServer(caller: Caller, serverId: string) {
   const server = await definition(caller, serverId);
-  enforceReconnectRate(caller.id, server.id);
+  await enforceReconnectRate(caller.id, server.id);
   return appPool().session(caller.id, server).reconnect();
 }
 

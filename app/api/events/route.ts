@@ -11,7 +11,7 @@ import { eventsQuery } from "./schema";
 export const GET = route(async (request: Request) => {
   const caller = await requireUser();
   const query = parseQuery(request, eventsQuery);
-  const stream = openCallerEventStream(caller, { signal: request.signal, once: query.once === "1" });
+  const stream = await openCallerEventStream(caller, { signal: request.signal, once: query.once === "1" });
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

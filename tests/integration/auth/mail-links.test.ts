@@ -154,7 +154,7 @@ describe("mail set up", () => {
 
   it("'Forgot password?' is throttled like sign-in, for known and unknown addresses alike", async () => {
     for (const email of ["throttled@example.com", "also-unknown@example.com"]) {
-      limiters.signInAccount.reset(`account:${email}`);
+      await limiters.signInAccount.reset(`account:${email}`);
       // One after another, as a person retrying would (forgotPassword is async: its refusal is a rejection).
       const attempts: (string | undefined)[] = [];
       for (let i = 0; i < 8; i++) {
@@ -168,7 +168,7 @@ describe("mail set up", () => {
       expect(attempts.slice(0, 5)).toEqual(Array(5).fill("answered"));
       expect(attempts).toContain("auth.rate_limited");
     }
-    limiters.signInAddress.reset("address:unknown");
+    await limiters.signInAddress.reset("address:unknown");
   });
 });
 

@@ -138,14 +138,14 @@ describe("passwordless sign-in", () => {
     for (let i = 0; i < 5; i++) {
       const { raw } = await passwordless(adaKey, { verified: false });
       keys.email = await passkeyAttemptEmail(getDb(), raw, undefined);
-      takeAttempt("signIn", keys);
+      await takeAttempt("signIn", keys);
       expect(await passkeySignIn(getDb(), raw, slot())).toBeNull();
     }
     expect(keys.email).toBe(ada.email);
-    expect(() => takeAttempt("signIn", keys)).toThrow(expect.objectContaining({ code: "auth.rate_limited" }));
-    clearAccountAttempts(ada.email, keys.address);
-    expect(attemptRetryAfterSeconds("signIn", keys)).toBe(0);
-    limiters.signInAddress.reset(`address:${keys.address}`);
+    await expect(takeAttempt("signIn", keys)).rejects.toThrow(expect.objectContaining({ code: "auth.rate_limited" }));
+    await clearAccountAttempts(ada.email, keys.address);
+    expect(await attemptRetryAfterSeconds("signIn", keys)).toBe(0);
+    await limiters.signInAddress.reset(`address:${keys.address}`);
   });
 });
 

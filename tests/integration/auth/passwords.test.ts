@@ -66,7 +66,7 @@ describe("common and breached passwords", () => {
       code: "auth.breached_password",
       field: "newPassword",
     });
-    limiters.signInAccount.reset("account:change@example.com");
+    await limiters.signInAccount.reset("account:change@example.com");
     expect(await verifyCredentials(getDb(), "change@example.com", "a long enough password")).toMatchObject({ outcome: "ok" });
   });
 });

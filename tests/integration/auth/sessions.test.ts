@@ -71,7 +71,7 @@ describe("sessions", () => {
     expect(await resolveSession(getDb(), other)).toBeNull();
     expect(await checkCredentials(getDb(), user.email, "a brand new password")).toMatchObject({ id: user.id });
     expect(await checkCredentials(getDb(), user.email, "a long enough password")).toBeNull();
-    limiters.signInAccount.reset(`account:${user.email}`);
+    await limiters.signInAccount.reset(`account:${user.email}`);
   });
 
   it("a disabled user is out on the next request and cannot sign in", async () => {

@@ -31,8 +31,8 @@ async function user(tag: string) {
 }
 
 /** Open a stream as `GET /api/events` does: a slot first, freed when the stream ends. */
-function open(caller: { id: string; sessionId: string }) {
-  const release = acquireEventStream(caller.id);
+async function open(caller: { id: string; sessionId: string }) {
+  const release = await acquireEventStream(caller.id);
   const abort = new AbortController();
   const stream = openEventStream(caller, { signal: abort.signal, onClose: release, heartbeatMs: 60_000 });
   return { stream, abort };
@@ -40,7 +40,7 @@ function open(caller: { id: string; sessionId: string }) {
 
 async function refusal(caller: { id: string; sessionId: string }) {
   try {
-    open(caller);
+    await open(caller);
   } catch (error) {
     const response = errorResponse(error);
     return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.json() };
@@ -51,7 +51,8 @@ async function refusal(caller: { id: string; sessionId: string }) {
 describe("event stream caps", () => {
   it("refuses the N+1th stream of one user with 429, and a closed stream frees its slot", async () => {
     const alice = await user("alice");
-    const streams = Array.from({ length: PER_USER }, () => open(alice));
+    const streams = [];
+    for (let i = 0; i < PER_USER; i++) streams.push(await open(alice));
     const refused = await refusal(alice);
     expect(refused).toMatchObject({ status: 429, body: { code: "quota.exceeded" } });
     expect(refused?.body.message).toContain("SWITCHBOARD_QUOTA_EVENT_STREAMS_PER_USER");
@@ -59,36 +60,38 @@ describe("event stream caps", () => {
 
     // The browser goes away: the request's signal aborts, the stream ends, the slot is free again.
     streams[0].abort.abort();
-    const again = open(alice);
+    const again = await open(alice);
     expect(await refusal(alice)).toMatchObject({ status: 429 });
 
     // A consumer that cancels (Next when the socket closes) frees one too.
     await streams[1].stream.cancel();
-    streams.push(open(alice));
+    streams.push(await open(alice));
     for (const s of [...streams, again]) s.abort.abort();
   });
 
   it("a stream probe (once) holds no slot after it answered", async () => {
     const carol = await user("carol");
     for (let i = 0; i < PER_USER * 3; i++) {
-      const release = acquireEventStream(carol.id);
+      const release = await acquireEventStream(carol.id);
       const reader = openEventStream(carol, { once: true, onClose: release }).getReader();
       while (!(await reader.read()).done) {}
     }
-    const held = Array.from({ length: PER_USER }, () => open(carol));
+    const held = [];
+    for (let i = 0; i < PER_USER; i++) held.push(await open(carol));
     for (const s of held) s.abort.abort();
   });
 
   it("refuses past the instance's cap whoever asks, and the user who was refused keeps no slot", async () => {
     const users = await Promise.all(Array.from({ length: TOTAL }, async (_, i) => await user(`u${i}`)));
-    const streams = users.map(open);
+    const streams = [];
+    for (const each of users) streams.push(await open(each));
     const late = await user("late");
     const refused = await refusal(late);
     expect(refused).toMatchObject({ status: 429, body: { code: "quota.exceeded" } });
     expect(refused?.body.message).toContain("SWITCHBOARD_QUOTA_EVENT_STREAMS_TOTAL");
     streams[0].abort.abort();
     // The refused user's own count was given back: they can now hold a stream.
-    const now = open(late);
+    const now = await open(late);
     for (const s of [...streams, now]) s.abort.abort();
   });
 });

@@ -27,10 +27,10 @@ describe("process state", () => {
   it("finds the kinds of state it looks for (the scan itself works)", () => {
     expect(found.get("mcp.pool")).toBe("lib/mcp/global-pool.ts");
     expect(found.get("db")).toBe("db/client.ts");
-    expect(found.get("__switchboardQuotas")).toBe("lib/quotas/index.ts");
+    expect(found.get("__switchboardMetrics")).toBe("lib/telemetry/metrics.ts");
     expect(found.get("switchboard.db.generation")).toBe("db/generation.ts");
     expect(found.has("lib/auth/sessions.ts#states")).toBe(true);
-    expect(found.has("lib/auth/sign-in-throttle.ts#limiters")).toBe(true);
+    expect(found.has("lib/auth/sign-in-throttle.ts#throttle")).toBe(true);
   });
 
   it("is every one classified in docs/architecture.md", () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { errorResponse } from "@/lib/http";
 import { readBodyText, readJson } from "@/lib/http";
-import { MinuteWindow, SlotCounter } from "@/lib/quotas/counters";
+import { InProcessCoordination } from "@/lib/cluster";
+import { QuotaGate } from "@/lib/quotas";
 import { QuotaError } from "@/lib/quotas/errors";
 import { DEFAULT_QUOTAS, quotasFromEnv } from "@/lib/quotas/settings";
 
@@ -18,40 +19,58 @@ describe("quota settings", () => {
   });
 });
 
-describe("SlotCounter", () => {
-  it("refuses the N+1th slot of one user only, and frees a slot once", () => {
-    const slots = new SlotCounter();
-    const held = [slots.acquire("alice", 2), slots.acquire("alice", 2)];
+describe("slots (the in-process coordination the quotas count in)", () => {
+  it("refuse the N+1th slot of one user only, and free a slot once", () => {
+    const slots = new InProcessCoordination();
+    const held = [slots.takeSlotNow("alice", 2), slots.takeSlotNow("alice", 2)];
     expect(held.every(Boolean)).toBe(true);
-    expect(slots.acquire("alice", 2)).toBeNull();
-    expect(slots.acquire("bob", 2)).not.toBeNull();
-    held[0]?.();
-    held[0]?.(); // a second release is ignored
-    expect(slots.acquire("alice", 2)).not.toBeNull();
-    expect(slots.acquire("alice", 2)).toBeNull();
+    expect(slots.takeSlotNow("alice", 2)).toBeNull();
+    expect(slots.takeSlotNow("bob", 2)).not.toBeNull();
+    held[0]?.release();
+    held[0]?.release(); // a second release is ignored
+    expect(slots.takeSlotNow("alice", 2)).not.toBeNull();
+    expect(slots.takeSlotNow("alice", 2)).toBeNull();
   });
 });
 
-describe("MinuteWindow", () => {
-  it("answers the seconds until the oldest request leaves the window", () => {
+describe("requests per minute", () => {
+  /** The quotas over a memory of their own and a fake clock, with `requestsPerMinute` of 3. */
+  function gate(now: () => number) {
+    const store = new InProcessCoordination(now);
+    return new QuotaGate(
+      () => store,
+      () => ({ ...DEFAULT_QUOTAS, requestsPerMinute: 3 }),
+    );
+  }
+
+  async function retryAfter(run: Promise<void>): Promise<number> {
+    try {
+      await run;
+      return 0;
+    } catch (error) {
+      return (error as QuotaError).retryAfterSeconds;
+    }
+  }
+
+  it("answer the seconds until the oldest request leaves the window", async () => {
     let now = 0;
-    const window = new MinuteWindow(() => now);
-    for (let i = 0; i < 3; i++) expect(window.hit("alice", 3)).toBe(0);
+    const quotas = gate(() => now);
+    for (let i = 0; i < 3; i++) expect(await retryAfter(quotas.enforceRequestRate("alice"))).toBe(0);
     now = 15_000;
-    expect(window.hit("alice", 3)).toBe(45);
-    expect(window.hit("bob", 3)).toBe(0);
+    expect(await retryAfter(quotas.enforceRequestRate("alice"))).toBe(45);
+    expect(await retryAfter(quotas.enforceRequestRate("bob"))).toBe(0);
     now = 60_000;
-    expect(window.hit("alice", 3)).toBe(0);
+    expect(await retryAfter(quotas.enforceRequestRate("alice"))).toBe(0);
   });
 
-  it("counts exactly over a busy minute as hits expire from the front", () => {
+  it("count exactly over a busy minute as hits expire from the front", async () => {
     let now = 0;
-    const window = new MinuteWindow(() => now);
+    const window = new InProcessCoordination(() => now);
     // 10 requests a second for two minutes against a limit of 500 a minute.
     const refusedAt: number[] = [];
     for (let i = 0; i < 1200; i++) {
       now = i * 100;
-      if (window.hit("busy", 500) > 0) refusedAt.push(now);
+      if ((await window.hitWindow("busy", 500, 60_000)) > 0) refusedAt.push(now);
     }
     // The first 500 pass (0–49.9 s), the next 100 are refused (50–59.9 s); from 60 s each expired
     // hit makes room for exactly one new one, so the window holds 500 and refuses the rest.
@@ -100,28 +119,40 @@ describe("request bodies", () => {
 describe("turn and instance quotas (defaults)", () => {
   it("the 5th concurrent chat turn of a user answers 429; another user's turn starts", async () => {
     const { acquireTurn } = await import("@/lib/quotas");
-    const held = [1, 2, 3, 4].map(() => acquireTurn("alice"));
-    expect(() => acquireTurn("alice")).toThrow(/chat answers running at once \(4;.*SWITCHBOARD_QUOTA_CONCURRENT_TURNS_PER_USER/);
-    acquireTurn("bob")();
+    const held = await Promise.all([1, 2, 3, 4].map(() => acquireTurn("alice")));
+    await expect(acquireTurn("alice")).rejects.toThrow(/chat answers running at once \(4;.*SWITCHBOARD_QUOTA_CONCURRENT_TURNS_PER_USER/);
+    (await acquireTurn("bob"))();
     held[0]();
-    acquireTurn("alice")();
+    (await acquireTurn("alice"))();
     for (const release of held) release();
   });
 
   it("the 21st reconnect of a user to one server within a minute answers 429; other servers and users are unaffected", async () => {
     const { enforceReconnectRate } = await import("@/lib/quotas");
-    for (let i = 0; i < 20; i++) enforceReconnectRate("carol", "s1");
+    for (let i = 0; i < 20; i++) await enforceReconnectRate("carol", "s1");
     let refused: unknown;
     try {
-      enforceReconnectRate("carol", "s1");
+      await enforceReconnectRate("carol", "s1");
     } catch (error) {
       refused = error;
     }
     expect(refused).toBeInstanceOf(QuotaError);
     expect((refused as QuotaError).retryAfterSeconds).toBeGreaterThan(0);
     expect((refused as Error).message).toMatch(/reconnects to one server per minute \(20;.*SWITCHBOARD_QUOTA_RECONNECTS_PER_MINUTE/);
-    expect(() => enforceReconnectRate("carol", "s2")).not.toThrow();
-    expect(() => enforceReconnectRate("dave", "s1")).not.toThrow();
+    await expect(enforceReconnectRate("carol", "s2")).resolves.toBeUndefined();
+    await expect(enforceReconnectRate("dave", "s1")).resolves.toBeUndefined();
+  });
+
+  it("the 17th concurrent tool call of a user answers 429, decided without a promise in single-node mode", async () => {
+    const { poolAdmission } = await import("@/lib/quotas");
+    // A call is the hottest path (thousands a second): in memory its slot costs no await.
+    const held = Array.from({ length: 16 }, () => poolAdmission.call("erin"));
+    expect(held.every((release) => typeof release === "function")).toBe(true);
+    expect(() => poolAdmission.call("erin")).toThrow(/tool calls running at once \(16;.*SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER/);
+    for (const release of held) (release as () => void)();
+    const again = poolAdmission.call("erin");
+    expect(typeof again).toBe("function");
+    (again as () => void)();
   });
 
   it("the defaults hold the README's capacity (1,000 users × 3 servers, a tab or two each) with room to spare", () => {
