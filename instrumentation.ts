@@ -39,6 +39,13 @@ export async function register(): Promise<void> {
       process.exit(1);
     });
   }
+  // Orders from the other replicas (a removed member's connections and turns, a released server)
+  // are heard from the start, not from this replica's first use of them (lib/cluster/control.ts).
+  const { clustered } = await import("./lib/cluster");
+  if (clustered()) {
+    const { startClusterControl } = await import("./lib/use-cases/cluster-control");
+    startClusterControl();
+  }
   // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
   const { startAppTelemetry } = await import("./lib/runtime/telemetry");
   await startAppTelemetry();

@@ -5,7 +5,7 @@
  */
 export { McpPool } from "./pool";
 export type { ServerSession } from "./session";
-export { getPool, closeGlobalPool } from "./global-pool";
+export { getPool, closeGlobalPool, existingPool } from "./global-pool";
 export { EngineError, isEngineError, type ErrorCode } from "./errors";
 export type {
   RegisteredTool,

@@ -9,7 +9,7 @@ import { getServerByIdUnscoped } from "../../db/queries/servers";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { resolveSession } from "../auth/sessions";
 import { acquireEventStream } from "../quotas";
-import { type LiveEvent, statusEvents } from "../runtime/status-events";
+import { type LiveEvent, type StatusEvents, statusEvents } from "../runtime/status-events";
 
 /** Options of `openEventStream`. */
 export interface EventStreamOptions {
@@ -21,6 +21,8 @@ export interface EventStreamOptions {
   once?: boolean;
   /** Called once when the stream ends, however it ends (frees the caller's stream slot). Default: none. */
   onClose?: () => void;
+  /** The event hub to listen to. Default: the process's (`statusEvents()`); tests pass one per "replica". */
+  hub?: StatusEvents;
 }
 
 /** Whether `userId` may see events of `serverId` right now (a member of its workspace). */
@@ -67,9 +69,13 @@ export function openEventStream(caller: { id: string; sessionId: string }, optio
       // Checked one after another, so events reach the page in the order they happened; a failed
       // check ends the stream (as a throw in the listener did while the check was synchronous).
       let forwarding = Promise.resolve();
-      const unsubscribe = statusEvents().subscribe(caller.id, (event: LiveEvent) => {
-        forwarding = forwarding.then(() => forward(event)).catch(() => finish());
-      });
+      const hub = options.hub ?? statusEvents();
+      // A probe (`once`) ends at `ready`: it listens to nothing (in cluster mode, no channel to join).
+      const unsubscribe = options.once
+        ? () => {}
+        : hub.subscribe(caller.id, (event: LiveEvent) => {
+            forwarding = forwarding.then(() => forward(event)).catch(() => finish());
+          });
       const heartbeat = setInterval(() => {
         // A signed-out or expired session ends the stream: it must not outlive the sign-in.
         sessionLive().then(
@@ -95,9 +101,17 @@ export function openEventStream(caller: { id: string; sessionId: string }, optio
       // Gone while its slot was being taken (a round trip to Redis in cluster mode): the abort
       // event has fired already, so it would not end the stream.
       if (options.signal?.aborted) return finish();
-      // The client re-reads statuses on `ready`, so nothing that changed before it subscribed is missed.
-      send(`retry: 3000\n${sseEvent("ready", { heartbeatMs })}`);
-      if (options.once) finish();
+      // The client re-reads statuses on `ready`, so nothing that changed before it subscribed is
+      // missed: in cluster mode `ready` waits until events from the other replicas reach this one
+      // (through a Redis restart too), and a stream that cannot reach Redis at all ends (the browser
+      // reconnects in 3 s and tries again).
+      const ready = () => {
+        send(`retry: 3000\n${sseEvent("ready", { heartbeatMs })}`);
+        if (options.once) finish();
+      };
+      const attached = options.once ? null : hub.attached(caller.id);
+      if (attached === null) ready();
+      else attached.then(ready, () => finish());
     },
     cancel() {
       stop();
