@@ -21,7 +21,13 @@ const DIRECT_LANE = Symbol.for("switchboard.directLane");
 const SHUTDOWN_HANDLERS = Symbol.for("switchboard.shutdownHandlers");
 const STOP_ACCEPTING = Symbol.for("switchboard.stopAccepting");
 
-const app = next({ dev: false, dir: root, hostname: hostname ?? "localhost", port });
+// Next's own URL for a request (where a middleware rewrite counts as internal) is built from this
+// name, while the URL proxy.ts sees has any loopback address rewritten to `localhost`: with
+// HOSTNAME=127.0.0.1 the two differed, Next took proxy.ts's `/api/w/<slug>/…` rewrite for an external
+// one and fetched it from itself, and the second pass dropped the path's workspace (the request then
+// acted on the caller's personal workspace). The listening address is HOSTNAME whatever this says.
+const loopback = hostname !== undefined && /^(127\.\d+\.\d+\.\d+|::1|\[::1\])$/.test(hostname);
+const app = next({ dev: false, dir: root, hostname: loopback ? "localhost" : (hostname ?? "localhost"), port });
 const handle = app.getRequestHandler();
 await app.prepare();
 

@@ -65,6 +65,11 @@ test("a fresh instance prints a setup code, asks for it, and the first account u
   await otherPage.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(otherPage.getByTestId("current-user")).toContainText(second.name);
   await expect(otherPage.getByTestId("current-user")).not.toContainText("admin");
+  // Bound to 127.0.0.1, a workspace-scoped path still names its workspace: one the caller is no
+  // member of is a 404, never their personal workspace (Next took the rewrite for an external one).
+  const scoped = await otherPage.request.get("/api/w/no-such-team/servers");
+  expect(scoped.status()).toBe(404);
+  expect((await scoped.json()).code).toBe("workspace.not_found");
   await Promise.all([context.close(), other.close()]);
 });
 

@@ -14,6 +14,9 @@ import { type RunningServer, startEverythingHttp } from "./everything-server";
 /** The administrator the cluster was set up with. */
 export const CLUSTER_ADMIN = { name: "Cluster Admin", email: "cluster-admin@example.com", password: "cluster admin password 1" };
 
+/** The reconnect quota of the cluster (per user and server, per minute). */
+export const CLUSTER_RECONNECTS_PER_MINUTE = 6;
+
 /** What the cluster specs get: the cluster, its Redis, and a real server-everything. */
 export interface ClusterWorld {
   cluster: Cluster;
@@ -38,6 +41,9 @@ export const test = base.extend<object, { world: ClusterWorld }>({
           SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
           SWITCHBOARD_LLM_MODEL: "scripted",
           SWITCHBOARD_LLM_BASE_URL: llm,
+          // The rolling restart keeps 64 calls in flight for half a minute; the quota spec counts reconnects.
+          SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE: "100000",
+          SWITCHBOARD_QUOTA_RECONNECTS_PER_MINUTE: String(CLUSTER_RECONNECTS_PER_MINUTE),
         },
       });
       const registered = await fetch(`${cluster.base}/api/auth/register`, {
