@@ -85,7 +85,9 @@ test("kill -9 of one replica: every request is served by the other; restarted, i
   };
   const [a] = world.cluster.replicas;
   await a.kill("SIGKILL");
-  const after = await Promise.all(Array.from({ length: 8 }, call));
+  const after = await Promise.all(Array.from({ length: 8 }, call)).catch((error: Error) => {
+    throw new Error(`${error.message}; the proxy saw: ${world.cluster.proxy.failures.join(" | ")}`);
+  });
   expect(after.map((r) => r.status)).toEqual(Array(8).fill(200));
   expect(new Set(after.map((r) => r.replica))).toEqual(new Set(["b"]));
 

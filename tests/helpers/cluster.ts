@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./ports";
@@ -59,6 +60,23 @@ async function waitReady(url: string, log: () => string, timeoutMs = 180_000): P
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`${url} was not ready within ${timeoutMs} ms:\n${log().slice(-3000)}`);
+}
+
+/** Resolve once nothing accepts connections on 127.0.0.1:`port` (within 10 s). */
+async function waitClosed(port: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (!open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`something still listens on 127.0.0.1:${port}`);
 }
 
 /** Start a cluster of the built app (run `next build` first). */
@@ -114,6 +132,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         // The whole group: start.mjs and the server it runs.
         process.kill(-running.pid, signal);
         await exited;
+        // start.mjs may exit before the server it runs: done once nothing listens on the port.
+        await waitClosed(port);
       },
       async restart() {
         await replica.kill("SIGTERM");

@@ -25,6 +25,8 @@ export interface RoundRobinProxy {
   upstreams: Upstream[];
   /** Requests sent to each upstream, by name. */
   hits: Map<string, number>;
+  /** Why each request the client saw fail failed (upstream, method, path, error), oldest first. */
+  failures: string[];
   /** Route requests for which `rule` returns an upstream's name to it (null: back to round robin). */
   pin(rule: ((req: http.IncomingMessage) => string | undefined) | null): void;
   /** Check every upstream's readiness now. */
@@ -41,6 +43,7 @@ export async function startRoundRobinProxy(
 ): Promise<RoundRobinProxy> {
   const state: Upstream[] = upstreams.map((u) => ({ ...u, ready: true }));
   const hits = new Map<string, number>();
+  const failures: string[] = [];
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   let next = 0;
   let pinned: ((req: http.IncomingMessage) => string | undefined) | null = null;
@@ -101,15 +104,24 @@ export async function startRoundRobinProxy(
           res.flushHeaders();
           upstreamRes.on("data", (chunk) => res.write(chunk));
           upstreamRes.on("end", () => res.end());
-          upstreamRes.on("error", () => res.destroy());
+          upstreamRes.on("error", (error: NodeJS.ErrnoException) => {
+            failures.push(`${upstream.name} ${req.method} ${req.url}: response cut: ${error.message}`);
+            res.destroy();
+          });
         },
       );
       out.on("socket", (socket: net.Socket) => {
         if (!socket.connecting) connected = true;
         else socket.once("connect", () => (connected = true));
       });
+      const fail = (error: NodeJS.ErrnoException) => {
+        failures.push(
+          `${upstream.name} ${req.method} ${req.url}: ${error.code ?? ""} ${error.message} (reused ${out.reusedSocket}, connected ${connected})`,
+        );
+        res.destroy();
+      };
       out.on("error", (error: NodeJS.ErrnoException) => {
-        if (res.headersSent) return res.destroy();
+        if (res.headersSent) return fail(error);
         // Refused before anything was sent: the next upstream gets it. A kept-alive connection that
         // the upstream had already closed (it stopped, or was killed) fails as it is written to, so
         // the upstream never read the request: it goes again on a new connection, as Node's docs
@@ -119,7 +131,7 @@ export async function startRoundRobinProxy(
           attempt(index + 1);
         } else if (out.reusedSocket && (idempotent || error.code === "ECONNRESET" || error.code === "EPIPE")) {
           attempt(index + 1);
-        } else res.destroy();
+        } else fail(error);
       });
       res.on("close", () => {
         if (!res.writableFinished) out.destroy();
@@ -139,6 +151,7 @@ export async function startRoundRobinProxy(
     base: `http://localhost:${port}`,
     upstreams: state,
     hits,
+    failures,
     pin(rule) {
       pinned = rule;
     },
