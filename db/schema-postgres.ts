@@ -69,4 +69,5 @@ export const {
   usageBudgets,
   personalTokens,
   leases,
+  pendingQuestions,
 } = tables;

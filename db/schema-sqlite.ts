@@ -47,4 +47,5 @@ export const {
   usageBudgets,
   personalTokens,
   leases,
+  pendingQuestions,
 } = tables;

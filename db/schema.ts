@@ -55,4 +55,5 @@ export const {
   usageBudgets,
   personalTokens,
   leases,
+  pendingQuestions,
 } = tables;
