@@ -70,4 +70,5 @@ export const {
   personalTokens,
   leases,
   replicas,
+  pendingQuestions,
 } = tables;

@@ -48,4 +48,5 @@ export const {
   personalTokens,
   leases,
   replicas,
+  pendingQuestions,
 } = tables;

@@ -56,4 +56,5 @@ export const {
   personalTokens,
   leases,
   replicas,
+  pendingQuestions,
 } = tables;

@@ -12,6 +12,7 @@ import { defineIdentityTables } from "./tables-identity";
 import { defineTrustTables } from "./tables-trust";
 import { definePersonalTokenTables } from "./tables-tokens";
 import { defineLeaseTables } from "./tables-leases";
+import { defineQuestionTables } from "./tables-questions";
 
 /**
  * Every table, built with the column kit `k`. Use only the kit's helpers and the builder methods both
@@ -282,5 +283,6 @@ export function defineTables(k: ColumnKit) {
     ...defineUsageTables(k),
     ...definePersonalTokenTables(k, { users, workspaces }),
     ...defineLeaseTables(k),
+    ...defineQuestionTables(k, { users, workspaces }),
   };
 }

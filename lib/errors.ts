@@ -82,6 +82,8 @@ export const ERROR_STATUS = {
   "tool.held": 409,
   "tool.denied": 403,
   "pending.not_found": 404,
+  "pending.answered": 409,
+  "pending.withdrawn": 409,
   "instance.secret_key": 500,
   "database.unavailable": 503,
   "database.busy": 503,

@@ -11,6 +11,7 @@ import type { modelSettingsView } from "@/lib/models/settings-service";
 import type { listToolPolicyRows } from "@/lib/trust/tool-policy-service";
 import type { ErrorCode } from "@/lib/errors";
 import type { PendingElicitationView } from "@/lib/runtime/elicitations";
+import type { WithdrawnQuestion } from "@/lib/runtime/question-desk";
 import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/runtime/sampling";
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import type { BeginResult } from "@/lib/oauth/web/flow";
@@ -42,10 +43,11 @@ export type ToolPolicyList = Awaited<ReturnType<typeof listToolPolicyRows>>;
 /** One row of the tool approval table. */
 export type ToolPolicyRow = ToolPolicyList["tools"][number];
 
-/** What servers are waiting on the user for. */
+/** What servers are waiting on the user for, and what was withdrawn because the connection that asked is gone. */
 export interface PendingView {
   elicitations: PendingElicitationView[];
   sampling: SamplingReviewView[];
+  withdrawn: WithdrawnQuestion[];
 }
 
 /** A failed API call: the response's code (null when the body was not an API error), message and field. */

@@ -1,12 +1,15 @@
 /**
  * Elicitation for signed-in users: a server's `elicitation/create` (form or URL mode) waits until
- * its user answers in the browser (`cancel` when the server aborts, `decline` when it expires).
+ * its user answers in the browser (`cancel` when the server aborts, `decline` when it expires). The
+ * request waits on the replica whose connection received it; the user answers from any replica
+ * (lib/runtime/question-desk.ts).
  */
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
 import type { ElicitationHandler, ServerDefinition } from "../mcp";
 import { isSafeLinkUrl } from "../net/url-safety";
 import { PendingRequests } from "./pending-requests";
 import { isPrivateTarget, secretLookingFields } from "./elicitation-checks";
+import { type QuestionDesk, questionDesk } from "./question-desk";
 import { singleton } from "../singleton";
 
 /** How long a request waits for its user before it is declined (ms). */
@@ -32,12 +35,14 @@ export interface PendingElicitationView {
 export class ElicitationBroker {
   private readonly queue: PendingRequests<Omit<PendingElicitationView, "id" | "createdAt">, ElicitResult>;
 
-  constructor(ttlMs = ELICITATION_TTL_MS) {
+  /** With a `desk`, each request is also a row any replica lists and answers (the app's broker). */
+  constructor(ttlMs = ELICITATION_TTL_MS, desk?: QuestionDesk) {
     this.queue = new PendingRequests<Omit<PendingElicitationView, "id" | "createdAt">, ElicitResult>(
       ttlMs,
       { action: "cancel" },
       { action: "decline" },
     );
+    desk?.attach("elicitation", this.queue);
   }
 
   /** The engine's `onElicitation`: park the request until the user answers. */
@@ -69,7 +74,7 @@ export class ElicitationBroker {
     );
   }
 
-  /** The user's pending requests, oldest first. */
+  /** The user's requests waiting on this replica, oldest first (the app lists every replica's: question-desk.ts). */
   list(userId: string): PendingElicitationView[] {
     return this.queue.list(userId);
   }
@@ -85,7 +90,10 @@ export class ElicitationBroker {
   }
 }
 
-/** The process-wide broker (one per process, so dev reloads share it: lib/singleton.ts). */
+/**
+ * The process-wide broker (one per process, so dev reloads share it: lib/singleton.ts): its
+ * requests wait on this replica's connections and are rows of the question desk.
+ */
 export function elicitationBroker(): ElicitationBroker {
-  return singleton("host.elicitations", () => new ElicitationBroker());
+  return singleton("host.elicitations", () => new ElicitationBroker(ELICITATION_TTL_MS, questionDesk()));
 }

@@ -28,11 +28,13 @@ import { consoleLogger } from "./console-logger";
 import { cachedServerDefinition, cachedServerDefinitions } from "./definition-cache";
 import { elicitationBroker } from "./elicitations";
 import { samplingHost } from "./sampling";
+import { questionDesk } from "./question-desk";
 import { interactionLog } from "./interactions";
 import { appAuthProviderFactory, appOAuthDeps } from "./oauth-deps";
 import { providerFor } from "../oauth/web/deps";
 import { forEveryoneDeps } from "../oauth/web/for-everyone";
 import { onServerReleased } from "../servers/release";
+import { redact } from "../redact";
 import { singleton } from "../singleton";
 import { installAppShutdown } from "./app-shutdown";
 import { publishStatus, statusEvents } from "./status-events";
@@ -68,6 +70,11 @@ export function appPool(): McpPool {
       // Withdraw first: an answer typed into a removed server's form must never reach it.
       elicitationBroker().withdrawServer(serverId);
       samplingHost().reviews.withdraw((view) => view.serverId === serverId);
+      // …and on every other replica: their rows are withdrawn, their holders hear of it. A failure is
+      // logged and the connections close all the same.
+      await questionDesk()
+        .withdraw({ serverIds: [serverId] }, "released")
+        .catch((error: unknown) => console.warn("[switchboard] withdrawing a released server's questions failed:", redact(String(error))));
       await pool.closeServer(serverId);
       connectionLog().forgetServer(serverId);
     });

@@ -12,6 +12,7 @@ import { createLanguageModel, type ProviderFetch } from "../models/model";
 import { guardedFetchFromEnv } from "../net";
 import { logModelError } from "./model-error-log";
 import { PendingRequests } from "./pending-requests";
+import { type QuestionDesk, questionDesk } from "./question-desk";
 import { samplingAccess } from "./sampling-access";
 import {
   offeredTools,
@@ -91,6 +92,11 @@ export class SamplingHost {
     { action: "deny" },
   );
 
+  /** With a `desk`, each review is also a row any replica lists and answers (the app's host). */
+  constructor(desk?: QuestionDesk) {
+    desk?.attach("sampling", this.reviews);
+  }
+
   /** The engine's `onSampling`: each request a `sampling/createMessage` span, its model call a `chat` span under it. */
   readonly provider: SamplingProvider = (userId, server, request, signal) =>
     tracedSampling(request.params._meta, (trace) => this.answer(userId, server, request, signal, trace));
@@ -168,7 +174,7 @@ export class SamplingHost {
   }
 }
 
-/** The process-wide sampling host. */
+/** The process-wide sampling host: its reviews wait on this replica's connections and are rows of the question desk. */
 export function samplingHost(): SamplingHost {
-  return singleton("host.sampling", () => new SamplingHost());
+  return singleton("host.sampling", () => new SamplingHost(questionDesk()));
 }

@@ -12,6 +12,8 @@ import { listMessagesByChat, saveMessage } from "../../db/queries/messages";
 import type { ChatMessage } from "../domain/chat-message";
 import type { AccessEffects } from "../domain/access-effects";
 import { elicitationBroker } from "../runtime/elicitations";
+import { redact } from "../redact";
+import { questionDesk } from "../runtime/question-desk";
 import { samplingHost } from "../runtime/sampling";
 
 /** The reason kept on an approval withdrawn because its user lost access (the card shows it). */
@@ -19,9 +21,11 @@ export const WITHDRAWN_ACCESS_ENDED = "Withdrawn: access to the workspace ended 
 
 /**
  * Withdraw pending elicitations and sampling reviews of `userId` (every user's when null) for
- * `serverIds` (every server when omitted). Returns how many were withdrawn.
+ * `serverIds` (every server when omitted): this replica's at once, then the rows of every replica
+ * (their holders settle them by message or sweep: lib/runtime/question-desk.ts). Returns how many
+ * were withdrawn.
  */
-export function withdrawServerRequests(userId: string | null, serverIds?: string[]): number {
+export async function withdrawServerRequests(userId: string | null, serverIds?: string[]): Promise<number> {
   const servers = serverIds ? new Set(serverIds) : null;
   const match = (view: { serverId: string }, owner: string) =>
     (userId === null || owner === userId) && (servers === null || servers.has(view.serverId));
@@ -30,7 +34,17 @@ export function withdrawServerRequests(userId: string | null, serverIds?: string
   const elicitingServers = servers ?? new Set(userId === null ? [] : broker.list(userId).map((view) => view.serverId));
   let count = 0;
   for (const serverId of elicitingServers) count += broker.withdrawServer(serverId, userId ?? undefined);
-  return count + samplingHost().reviews.withdraw(match);
+  count += samplingHost().reviews.withdraw(match);
+  // Those held on other replicas (this replica's were settled just above). A failure is logged: the
+  // connections close all the same.
+  if (userId === null && serverIds === undefined) return count;
+  const scope = { ...(userId === null ? {} : { userId }), ...(serverIds ? { serverIds } : {}) };
+  try {
+    return count + (await questionDesk().withdraw(scope, "released"));
+  } catch (error) {
+    console.warn("[switchboard] withdrawing questions on other replicas failed:", redact(String(error)));
+    return count;
+  }
 }
 
 /**
@@ -72,7 +86,7 @@ function denyOpenApprovals(message: ChatMessage): { message: ChatMessage; count:
 export function withdrawingEffects(db: Db, effects: AccessEffects): AccessEffects {
   return {
     async closeConnections(userId, serverIds) {
-      withdrawServerRequests(userId, serverIds);
+      await withdrawServerRequests(userId, serverIds);
       await effects.closeConnections(userId, serverIds);
     },
     forgetTokens: (userId, servers) => effects.forgetTokens(userId, servers),

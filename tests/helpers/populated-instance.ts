@@ -18,6 +18,7 @@ import { insertPasswordReset } from "@/db/queries/password-resets";
 import { insertPersonalToken } from "@/db/queries/personal-tokens";
 import { takeLease } from "@/db/queries/leases";
 import { joinReplicas } from "@/db/queries/replicas";
+import { insertQuestion } from "@/db/queries/questions";
 import { createChat } from "@/db/queries/chats";
 import { putCredential } from "@/db/queries/credentials";
 import { insertInvitation, markInvitationAccepted } from "@/db/queries/invitations";
@@ -262,6 +263,16 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
   // A replica in the registry.
   const replica = { id: "populated", host: "box", pid: 1, version: "0.1.0+dev", clustered: false, startedAt: now, heartbeatAt: now };
   await joinReplicas(db, replica, now, () => true);
+  // A question the server asked the member, waiting on a replica (its payload sealed).
+  await insertQuestion(db, {
+    id: "00000000-0000-4000-8000-00000000a5c0",
+    userId: member.id,
+    serverId: server.id,
+    kind: "elicitation",
+    payload: { serverId: server.id, serverName: "notes", mode: "form", message: "Which folder?" },
+    replica: "populated-replica",
+    expiresAt: new Date(now.getTime() + 600_000),
+  });
   return { secrets, serverId: server.id, adminId: admin.id, teamId: team.id };
 }
 

@@ -3,13 +3,14 @@
 import { Checkbox, ChoiceLabel } from "../ui/primitives/checkbox";
 import { useState } from "react";
 import type { PendingElicitationView } from "@/lib/runtime/elicitations";
-import { ApiError, answerElicitation } from "../api-client";
+import { answerElicitation } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { DialogDescription, DialogTitle } from "../ui/primitives/dialog";
 import { Input } from "../ui/primitives/input";
 import { Label } from "../ui/primitives/label";
 import { NativeSelect } from "../ui/primitives/select";
 import { contentOf, fieldsOf, type ElicitField } from "./elicitation-form-model";
+import { refusedAnswer } from "./refused-answer";
 
 /** A pending elicitation as `GET /api/pending` lists it. */
 export type PendingElicitation = PendingElicitationView;
@@ -43,12 +44,13 @@ export function ElicitationDialog({ request, onDone }: { request: PendingElicita
   );
 }
 
-async function answer(id: string, body: Record<string, unknown>) {
+/** Send the answer; true when the dialog closes (sent, or the question no longer waits: refused-answer.ts). */
+async function answer(id: string, body: Record<string, unknown>): Promise<boolean> {
   try {
     await answerElicitation(id, body);
+    return true;
   } catch (error) {
-    // Refused only when the request is gone (expired, answered elsewhere): the dialog closes either way.
-    if (!(error instanceof ApiError)) throw error;
+    return refusedAnswer(error);
   }
 }
 
@@ -64,8 +66,7 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
           onClick={async () => {
             // The URL was checked to be http(s) on the server; open it without giving it this window.
             window.open(request.url, "_blank", "noopener,noreferrer");
-            await answer(request.id, { action: "accept" });
-            onDone();
+            if (await answer(request.id, { action: "accept" })) onDone();
           }}
         >
           Open {request.host}
@@ -73,8 +74,7 @@ function UrlConsent({ request, onDone }: { request: PendingElicitation; onDone: 
         <Button
           variant="secondary"
           onClick={async () => {
-            await answer(request.id, { action: "decline" });
-            onDone();
+            if (await answer(request.id, { action: "decline" })) onDone();
           }}
         >
           Decline
@@ -96,8 +96,7 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
       className="space-y-3"
       onSubmit={async (event) => {
         event.preventDefault();
-        await answer(request.id, { action: "accept", content: contentOf(fields, values) });
-        onDone();
+        if (await answer(request.id, { action: "accept", content: contentOf(fields, values) })) onDone();
       }}
     >
       <div className="max-h-[55vh] space-y-3 overflow-y-auto pr-1">
@@ -167,8 +166,7 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
         <Button
           variant="secondary"
           onClick={async () => {
-            await answer(request.id, { action: "decline" });
-            onDone();
+            if (await answer(request.id, { action: "decline" })) onDone();
           }}
         >
           Decline
@@ -176,8 +174,7 @@ function ElicitForm({ request, onDone }: { request: PendingElicitation; onDone: 
         <Button
           variant="secondary"
           onClick={async () => {
-            await answer(request.id, { action: "cancel" });
-            onDone();
+            if (await answer(request.id, { action: "cancel" })) onDone();
           }}
         >
           Cancel

@@ -2,11 +2,12 @@
 
 import { useState } from "react";
 import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/runtime/sampling";
-import { ApiError, answerSamplingReview } from "../api-client";
+import { answerSamplingReview } from "../api-client";
 import { Button } from "../ui/primitives/button";
 import { DialogDescription, DialogTitle } from "../ui/primitives/dialog";
 import { Label } from "../ui/primitives/label";
 import { Textarea } from "../ui/primitives/textarea";
+import { refusedAnswer } from "./refused-answer";
 
 /** A pending sampling review as `GET /api/pending` lists it. */
 export type PendingSamplingReview = SamplingReviewView;
@@ -24,8 +25,8 @@ export function SamplingReviewDialog({ request, onDone }: { request: PendingSamp
     try {
       await answerSamplingReview(request.id, body);
     } catch (error) {
-      // Refused only when the review is gone (expired, answered elsewhere): the dialog closes either way.
-      if (!(error instanceof ApiError)) throw error;
+      // The review no longer waits (the dialog closes), or the answer could not go now (it stays).
+      if (!refusedAnswer(error)) return;
     }
     onDone();
   }

@@ -7,6 +7,6 @@ import { answerBody } from "./schema";
 export const POST = route(async (request: Request, context: { params: Promise<{ id: string }> }) => {
   const user = await requireUser();
   const body = await parseJson(request, answerBody);
-  answerElicitation(user.id, await idParam(context), body);
+  await answerElicitation(user.id, await idParam(context), body);
   return new Response(null, { status: 204 });
 });

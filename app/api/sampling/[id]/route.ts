@@ -7,6 +7,6 @@ import { reviewBody } from "./schema";
 export const POST = route(async (request: Request, context: { params: Promise<{ id: string }> }) => {
   const user = await requireUser();
   const body = await parseJson(request, reviewBody);
-  answerSamplingReview(user.id, await idParam(context), body);
+  await answerSamplingReview(user.id, await idParam(context), body);
   return new Response(null, { status: 204 });
 });
