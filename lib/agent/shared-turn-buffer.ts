@@ -1,51 +1,33 @@
 /**
- * Resumable chat turns in cluster mode (docs/chat.md#runs-that-survive-navigation): the turn runs
- * on the replica that took its request, in that replica's in-memory `TurnBuffer` (its own readers
- * follow it there), and its UI chunks are also appended to a list in the coordination, so a reader
- * on any replica replays the answer from its start and follows it; Stop reaches the replica running
- * it through a control channel; and when that replica dies, another keeps the partial answer,
- * marked interrupted, exactly once.
- *
- * What the coordination holds per turn (keys below):
- * - the **record** `turn:<chatId>`: which turn of the chat is the latest, its owner, the replica
- *   running it and its state (running, done, interrupted; unreplayable past the byte cap);
- * - the **beat** `turn-beat:<turnId>`: renewed every `beatMs` by the running replica, lapsing
- *   `beatTtlMs` after it stops — the turn's own heartbeat, faster than the replica's (6 s), so a
- *   death is seen within seconds;
- * - the **list** `turn-chunks:<turnId>`: entries that are JSON arrays of chunks (the replay's
- *   prefix first), ending with one `{"end": …}` entry; bounded by `maxBytes`, forgotten `maxAgeMs`
- *   after its last append, and `lingerMs` after the turn ended;
- * - the **index** `turn-index:<10-minute bucket>`: the turns started, for the sweep;
- * - channels `turn:<turnId>` (a wake-up per append, so readers never block a Redis connection) and
- *   `turn-control` (Stop).
+ * Resumable chat turns in cluster mode (docs/chat.md#in-cluster-mode): the turn runs on the replica
+ * that took its request, in that replica's in-memory `TurnBuffer` (its own readers follow it there),
+ * and its UI chunks are also appended to a list in the coordination (`turn-mirror.ts` describes the
+ * keys), so a reader on any replica replays the answer from its start and follows it; Stop reaches
+ * the replica running it through the `turn-control` channel; and when that replica dies, another
+ * keeps the partial answer, marked interrupted, exactly once — a reader that sees the turn's beat
+ * lapse, the chat's page as it loads, a new message, or the sweep of dead replicas' turns.
  */
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import type { Coordination } from "../cluster/coordination";
 import { TurnBuffer } from "./turn-buffer";
-
-/** How a turn's list ended: finished, kept as interrupted by another replica, or not replayable (the byte cap, a lost write). */
-type End = "done" | "interrupted" | "unreplayable";
-
-type TurnState = "running" | "done" | "interrupted";
-
-/** The record of a chat's latest turn. */
-interface TurnRecord {
-  turnId: string;
-  ownerId: string;
-  replica: string;
-  state: TurnState;
-  /** Past the byte cap (or a write was lost): the list cannot replay the turn. */
-  unreplayable?: boolean;
-}
-
-/** A turn the index names, as the sweep remembers it. */
-interface IndexEntry {
-  chatId: string;
-  turnId: string;
-  replica: string;
-  at: number;
-}
+import {
+  BUCKET_MS,
+  beatKey,
+  chunksKey,
+  type End,
+  endEntry,
+  type IndexEntry,
+  indexKey,
+  type MirrorHooks,
+  mirrored,
+  parseRecord,
+  readEntries,
+  type TurnRecord,
+  TurnMirror,
+  wakeChannel,
+  recordKey,
+} from "./turn-mirror";
 
 /** What the shared buffer needs besides the coordination, and its limits (defaults in comments). */
 export interface SharedTurnBufferOptions {
@@ -76,178 +58,12 @@ export interface SharedTurnBufferOptions {
   stopWaitMs?: number;
 }
 
-/** The entry a finished list ends with. */
-const endEntry = (end: End) => JSON.stringify({ end });
 /** The channel that carries Stop to the replica running the turn. */
 const CONTROL = "turn-control";
-/** Index buckets: one list per 10 minutes of turn starts, so no list grows without end. */
-const BUCKET_MS = 10 * 60_000;
 /** Slot hold of the one replica keeping an interrupted answer (renewed while it holds it). */
 const SETTLE_HOLD_MS = 30_000;
 
-const recordKey = (chatId: string) => `turn:${chatId}`;
-const beatKey = (turnId: string) => `turn-beat:${turnId}`;
-const chunksKey = (turnId: string) => `turn-chunks:${turnId}`;
-const wakeChannel = (turnId: string) => `turn:${turnId}`;
-const indexKey = (bucket: number) => `turn-index:${bucket}`;
-
-function parseRecord(text: string | null): TurnRecord | null {
-  if (!text) return null;
-  try {
-    const record = JSON.parse(text) as TurnRecord;
-    return typeof record.turnId === "string" && typeof record.ownerId === "string" ? record : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A list's entries as chunks, and how it ended when an end entry is among them (entries after it are ignored). */
-function readEntries(entries: string[]): { chunks: UIMessageChunk[]; end: End | null; read: number } {
-  const chunks: UIMessageChunk[] = [];
-  let read = 0;
-  for (const entry of entries) {
-    read++;
-    const parsed = JSON.parse(entry) as UIMessageChunk[] | { end: End };
-    if (Array.isArray(parsed)) chunks.push(...parsed);
-    else return { chunks, end: parsed.end, read };
-  }
-  return { chunks, end: null, read };
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * One running turn's copy in the coordination: chunks are appended in batches (what arrived while
- * the previous append was under way), in order, each followed by a wake-up. A failed write makes
- * the turn unreplayable (its readers end; the turn itself runs on and is saved as always).
- */
-class TurnMirror {
-  private pending: UIMessageChunk[] = [];
-  private bytes = 0;
-  private chain: Promise<void> = Promise.resolve();
-  private scheduled = false;
-  private unreplayable = false;
-  private ended = false;
-  private readonly beat: NodeJS.Timeout;
-
-  constructor(
-    private readonly owner: SharedTurnBuffer,
-    private readonly coordination: Coordination,
-    readonly chatId: string,
-    readonly record: TurnRecord,
-    private readonly limits: { maxBytes: number; maxAgeMs: number; lingerMs: number; beatMs: number; beatTtlMs: number },
-  ) {
-    this.beat = setInterval(() => void this.renewBeat(), limits.beatMs);
-    this.beat.unref();
-  }
-
-  /** Write the beat, the record, the index entry and the prefix (the first entry of the list). */
-  async open(prefix: UIMessageChunk[]): Promise<void> {
-    const { turnId } = this.record;
-    try {
-      await this.coordination.put(beatKey(turnId), "1", this.limits.beatTtlMs);
-      const bucket = Math.floor(Date.now() / BUCKET_MS);
-      const entry: IndexEntry = { chatId: this.chatId, turnId, replica: this.record.replica, at: Date.now() };
-      await Promise.all([
-        this.coordination.append(chunksKey(turnId), JSON.stringify(prefix), this.limits.maxAgeMs),
-        this.coordination.append(indexKey(bucket), JSON.stringify(entry), this.limits.maxAgeMs + BUCKET_MS),
-      ]);
-      this.bytes = JSON.stringify(prefix).length;
-      await this.putRecord("running", this.limits.maxAgeMs);
-    } catch (error) {
-      this.lose(error);
-    }
-  }
-
-  /** Queue one chunk of the turn. */
-  push(chunk: UIMessageChunk): void {
-    if (this.unreplayable || this.ended) return;
-    this.bytes += JSON.stringify(chunk)?.length ?? 0;
-    if (this.bytes > this.limits.maxBytes) {
-      // Past the cap: no more appends; readers end and new ones are refused (as in memory).
-      this.unreplayable = true;
-      this.pending = [];
-      this.chain = this.chain.then(() => this.markUnreplayable());
-      return;
-    }
-    this.pending.push(chunk);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    this.chain = this.chain.then(() => this.drain());
-  }
-
-  /** The turn ended: after the queued appends, end the list, mark the record done, and let both linger. */
-  end(): Promise<void> {
-    if (this.ended) return this.chain;
-    this.ended = true;
-    this.chain = this.chain.then(async () => {
-      clearInterval(this.beat);
-      const { turnId } = this.record;
-      try {
-        if (!this.unreplayable) await this.coordination.append(chunksKey(turnId), endEntry("done"), this.limits.lingerMs);
-        await this.coordination.expire(chunksKey(turnId), this.limits.lingerMs);
-        // A newer turn of the chat has its own record: never overwrite it with this one's end.
-        const current = parseRecord(await this.coordination.get(recordKey(this.chatId)));
-        if (current?.turnId === turnId && current.state === "running") await this.putRecord("done", this.limits.lingerMs);
-        await this.coordination.drop(beatKey(turnId));
-        await this.coordination.publish(wakeChannel(turnId), "");
-      } catch (error) {
-        this.owner.warn("could not mark a finished turn", error);
-      } finally {
-        this.owner.forgetLocal(this.chatId, turnId);
-      }
-    });
-    return this.chain;
-  }
-
-  private async drain(): Promise<void> {
-    this.scheduled = false;
-    if (this.unreplayable || this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    const { turnId } = this.record;
-    try {
-      await this.coordination.append(chunksKey(turnId), JSON.stringify(batch), this.limits.maxAgeMs);
-      await this.coordination.publish(wakeChannel(turnId), "");
-    } catch (error) {
-      this.lose(error);
-    }
-  }
-
-  private async renewBeat(): Promise<void> {
-    try {
-      await this.coordination.put(beatKey(this.record.turnId), "1", this.limits.beatTtlMs);
-      // A mark that failed earlier (Redis was away) is written once Redis answers again.
-      if (this.unreplayable && !this.record.unreplayable) await this.markUnreplayable();
-    } catch {
-      // Redis is away: the beat lapses and the others take the turn for lost, as they would if this replica died.
-    }
-  }
-
-  /** A write failed: the list has a gap, so no reader may trust it any more. */
-  private lose(error: unknown): void {
-    if (!this.unreplayable) this.owner.warn("a running turn can no longer be replayed on other replicas", error);
-    this.unreplayable = true;
-    this.pending = [];
-    this.chain = this.chain.then(() => this.markUnreplayable());
-  }
-
-  private async markUnreplayable(): Promise<void> {
-    try {
-      await this.coordination.append(chunksKey(this.record.turnId), endEntry("unreplayable"), this.limits.maxAgeMs);
-      this.record.unreplayable = true;
-      await this.putRecord("running", this.limits.maxAgeMs);
-      await this.coordination.publish(wakeChannel(this.record.turnId), "");
-    } catch {
-      this.record.unreplayable = false; // retried with the next beat
-    }
-  }
-
-  private async putRecord(state: TurnState, ttlMs: number): Promise<void> {
-    this.record.state = state;
-    await this.coordination.put(recordKey(this.chatId), JSON.stringify(this.record), ttlMs);
-  }
-}
 
 /** The cluster-mode turn buffer of one replica, over a given coordination (tests pass their own). */
 export class SharedTurnBuffer {
@@ -262,6 +78,17 @@ export class SharedTurnBuffer {
   private readonly known = new Map<string, IndexEntry>();
   private readonly cursors = new Map<number, number>();
   private lastWarned = 0;
+  /** What this replica's mirrors report: a failed write (warned at most every five seconds, as a Redis outage fails every turn at once), a turn that ended. */
+  private readonly hooks: MirrorHooks = {
+    warn: (what, error) => {
+      if (Date.now() - this.lastWarned < 5_000) return;
+      this.lastWarned = Date.now();
+      console.warn(`[switchboard] ${what}:`, error instanceof Error ? error.message : String(error));
+    },
+    ended: (chatId, turnId) => {
+      if (this.running.get(chatId)?.record.turnId === turnId) this.running.delete(chatId);
+    },
+  };
 
   constructor(
     private readonly coordination: Coordination,
@@ -300,7 +127,7 @@ export class SharedTurnBuffer {
     // Normally listening since the process started (lib/runtime/shared-turns.ts); a failure is retried next time.
     this.listen().catch(() => {});
     const record: TurnRecord = { turnId: randomUUID(), ownerId, replica: this.options.replicaId, state: "running" };
-    const mirror = new TurnMirror(this, this.coordination, chatId, record, this.limits);
+    const mirror = new TurnMirror(this.hooks, this.coordination, chatId, record, this.limits);
     this.running.set(chatId, mirror);
     await mirror.open(prefix);
     return this.local.start(chatId, ownerId, mirrored(stream, mirror), stop, prefix);
@@ -428,7 +255,7 @@ export class SharedTurnBuffer {
       if (sweeping) return;
       sweeping = true;
       this.sweep()
-        .catch((error) => this.warn("the sweep of interrupted turns failed", error))
+        .catch((error) => this.hooks.warn("the sweep of interrupted turns failed", error))
         .finally(() => {
           sweeping = false;
         });
@@ -464,18 +291,6 @@ export class SharedTurnBuffer {
   /** Turns running on this replica (tests). */
   get runningHere(): number {
     return this.running.size;
-  }
-
-  /** @internal A turn of this replica ended (its mirror says so). */
-  forgetLocal(chatId: string, turnId: string): void {
-    if (this.running.get(chatId)?.record.turnId === turnId) this.running.delete(chatId);
-  }
-
-  /** @internal A warning at most every five seconds (a Redis outage fails every turn at once). */
-  warn(what: string, error: unknown): void {
-    if (Date.now() - this.lastWarned < 5_000) return;
-    this.lastWarned = Date.now();
-    console.warn(`[switchboard] ${what}:`, error instanceof Error ? error.message : String(error));
   }
 
   /** Whether the replica running `record`'s turn is gone: not this one, and the turn's beat lapsed. */
@@ -574,30 +389,4 @@ export class SharedTurnBuffer {
       { highWaterMark: 0 },
     );
   }
-}
-
-/** `stream` passed through, each chunk also handed to `mirror`; its end (or failure) ends the mirror. */
-function mirrored(stream: ReadableStream<UIMessageChunk>, mirror: TurnMirror): ReadableStream<UIMessageChunk> {
-  const reader = stream.getReader();
-  return new ReadableStream<UIMessageChunk>({
-    async pull(controller) {
-      try {
-        const { value, done } = await reader.read();
-        if (done) {
-          void mirror.end();
-          controller.close();
-          return;
-        }
-        mirror.push(value);
-        controller.enqueue(value);
-      } catch (error) {
-        void mirror.end();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      void mirror.end();
-      await reader.cancel(reason);
-    },
-  });
 }

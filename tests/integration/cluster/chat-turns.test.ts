@@ -215,7 +215,10 @@ describe("chat turns in cluster mode", () => {
     void chunksOf(await c.turns.start(chatId, caller.id, source, () => {}));
     await waitFor(async () => {
       const record = await c.coordination.get(`turn:${chatId}`);
-      return record !== null && ((await c.coordination.range(`turn-chunks:${JSON.parse(record).turnId}`, 0)) ?? []).length >= 2;
+      return (
+        record !== null &&
+        ((await c.coordination.range(`turn-chunks:${JSON.parse(record).turnId}`, 0)) ?? []).join("").includes("half an answer")
+      );
     });
     await c.coordination.close(); // kill -9
     await new Promise((r) => setTimeout(r, 600)); // its turn's beat lapses

@@ -94,6 +94,14 @@ const waitFor = async (check: () => boolean | Promise<boolean>, ms = 5_000) => {
   }
 };
 
+/** Wait until the chat's turn list in Redis holds `text` (every chunk the test wrote reached Redis). */
+async function waitForList(coordination: RedisCoordination, chatId: string, text: string) {
+  await waitFor(async () => {
+    const record = await coordination.get(`turn:${chatId}`);
+    return record !== null && ((await coordination.range(`turn-chunks:${JSON.parse(record).turnId}`, 0)) ?? []).join("").includes(text);
+  });
+}
+
 /** A user with a chat and its question stored (what prepareTurn does before the model runs). */
 async function chatWithQuestion() {
   const db = getDb();
@@ -184,11 +192,7 @@ describe("chat turns across replicas", () => {
     void readAll(await a.turns.start(chatId, ownerId, turn.stream, () => {}));
     const messageId = newId();
     for (const chunk of answer(messageId, ["the", "partial", "answer"])) turn.push(chunk);
-    await waitFor(
-      async () =>
-        ((await b.coordination.range(`turn-chunks:${JSON.parse((await b.coordination.get(`turn:${chatId}`))!).turnId}`, 0)) ?? []).length >=
-        2,
-    );
+    await waitForList(b.coordination, chatId, "answer ");
     const follower = readAll((await b.turns.resume(chatId, ownerId))!);
 
     // kill -9 of replica a: nothing it holds reaches Redis any more (its beat lapses), its heartbeat is gone.
@@ -228,10 +232,7 @@ describe("chat turns across replicas", () => {
     void readAll(await a.turns.start(chatId, ownerId, turn.stream, () => {}));
     const messageId = newId();
     for (const chunk of answer(messageId, ["unwatched", "words"])) turn.push(chunk);
-    await waitFor(async () => {
-      const record = await b.coordination.get(`turn:${chatId}`);
-      return record !== null && ((await b.coordination.range(`turn-chunks:${JSON.parse(record).turnId}`, 0)) ?? []).length >= 2;
-    });
+    await waitForList(b.coordination, chatId, "words ");
     // Both have read the index while the replica was alive: nothing to keep.
     expect(await b.turns.sweep()).toBe(0);
     expect(await c.turns.sweep()).toBe(0);
@@ -259,21 +260,19 @@ describe("chat turns across replicas", () => {
 
   it("a page opened after the death keeps the answer itself (settle), and a new message does not wait for the dead replica", async () => {
     const { ownerId, chatId } = await chatWithQuestion();
-    const a = replica("a6");
+    // A longer beat here, so "still running" right after the kill holds on a busy machine.
+    const a = replica("a6", { beatTtlMs: 1_500 });
     const b = replica("b6");
     const turn = source();
     void readAll(await a.turns.start(chatId, ownerId, turn.stream, () => {}));
     const messageId = newId();
     for (const chunk of answer(messageId, ["left", "behind"])) turn.push(chunk);
-    await waitFor(async () => {
-      const record = await b.coordination.get(`turn:${chatId}`);
-      return record !== null && ((await b.coordination.range(`turn-chunks:${JSON.parse(record).turnId}`, 0)) ?? []).length >= 2;
-    });
+    await waitForList(b.coordination, chatId, "behind ");
     await a.coordination.close();
     dead.add("a6");
     // While its beat lasts the turn counts as running.
     expect(await b.turns.settle(chatId)).toBe(false);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1_700));
     const started = Date.now();
     // A new message's stop finds the runner gone and keeps its answer instead of waiting for it.
     await b.turns.stop(chatId, ownerId);
