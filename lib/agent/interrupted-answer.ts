@@ -33,7 +33,8 @@ export function markInterrupted(message: ChatMessage): ChatMessage {
 /**
  * Store the answer of an interrupted turn of `chatId`. `complete` says whether `chunks` hold the
  * whole turn so far; past the byte cap they do not, and the stored answer (its last step) is
- * marked instead when there is one. Returns the message stored, or null when there was nothing.
+ * marked instead when there is one. Returns the message stored, or null when there was nothing
+ * (no part beyond a step's start).
  */
 export async function saveInterruptedAnswer(
   db: Db,
@@ -47,7 +48,8 @@ export async function saveInterruptedAnswer(
     const stored = (await listMessagesByChat(db, chatId)).find((m) => m.id === rebuilt.id);
     if (stored) answer = stored;
   }
-  if (answer?.role !== "assistant" || answer.parts.length === 0) return null;
+  // An answer that had produced nothing yet is not stored: the question stays, to be sent again.
+  if (answer?.role !== "assistant" || !answer.parts.some((part) => part.type !== "step-start")) return null;
   const marked = markInterrupted(answer);
   try {
     // An upsert by the answer's id: the same row the dead replica saved its steps into.

@@ -1,11 +1,12 @@
 /**
  * Rebuilding the answer of a turn whose replica died from the chunks it had written
  * (lib/agent/interrupted-answer.ts): a half-written text is kept, a continuation lands on the
- * message it continues (the replay's prefix first), and chunks that start no message build none.
+ * message it continues (the replay's prefix first), an answer that had produced nothing is not
+ * stored, and chunks that start no message build none.
  */
 import type { UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { markInterrupted, messageFromChunks } from "@/lib/agent/interrupted-answer";
+import { markInterrupted, messageFromChunks, saveInterruptedAnswer } from "@/lib/agent/interrupted-answer";
 import { messageToChunks } from "@/lib/agent/replay-chunks";
 import { type ChatMessage, metadataOf } from "@/lib/domain/chat-message";
 
@@ -55,6 +56,23 @@ describe("interrupted answers", () => {
       output: { result: "Echo: hi" },
     });
     expect(message?.parts.find((p) => p.type === "text")).toMatchObject({ text: "Tool results" });
+  });
+
+  it("stores nothing for an answer that had produced nothing yet", async () => {
+    let touched = false;
+    // A database that notes any use: nothing may be written.
+    const db = new Proxy(
+      {},
+      {
+        get: () => {
+          touched = true;
+          return undefined;
+        },
+      },
+    ) as never;
+    const empty: UIMessageChunk[] = [{ type: "start", messageId: "a3" }, { type: "start-step" }];
+    expect(await saveInterruptedAnswer(db, "chat", empty, true)).toBeNull();
+    expect(touched).toBe(false);
   });
 
   it("builds nothing from chunks that start no message", async () => {
