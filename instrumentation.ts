@@ -46,6 +46,10 @@ export async function register(): Promise<void> {
     const { startClusterControl } = await import("./lib/use-cases/cluster-control");
     startClusterControl();
   }
+  // Cluster mode: hear Stop for this replica's turns and keep the answers of turns whose replica died
+  // (lib/runtime/shared-turns.ts), even when nobody has their chat open. Nothing in single-node mode.
+  const { startSharedTurns } = await import("./lib/runtime/shared-turns");
+  startSharedTurns();
   // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
   const { startAppTelemetry } = await import("./lib/runtime/telemetry");
   await startAppTelemetry();

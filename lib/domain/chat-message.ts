@@ -108,10 +108,12 @@ export interface ToolMeta {
 /** A chat message as stored and rendered. */
 export type ChatMessage = UIMessage<unknown, ChatDataParts>;
 
-/** What an assistant message carries besides its parts: the model that wrote it, whether it was stopped. */
+/** What an assistant message carries besides its parts: the model that wrote it, whether it was stopped or interrupted. */
 export interface ChatMetadata {
   model?: string;
   stopped?: boolean;
+  /** The replica running the answer died mid-answer: what it had produced was kept (docs/chat.md#runs-that-survive-navigation). */
+  interrupted?: boolean;
 }
 
 /** The metadata of a message (stored messages from before it existed have none). */

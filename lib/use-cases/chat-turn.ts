@@ -2,7 +2,9 @@
  * One agent turn for `POST /api/chat`: the caller's chat in this workspace, their model (or the
  * workspace default), the workspace's servers as their own definitions, and a turn that keeps running
  * when its request ends (the page was left or reloaded) and stops on Stop or when the caller loses
- * access to the workspace. Readers join and leave through the turn buffer (docs/chat.md).
+ * access to the workspace. Readers join and leave through the turn buffer (docs/chat.md): this
+ * process's memory in single-node mode, the coordination in cluster mode (any replica resumes or
+ * stops a turn running on another; lib/runtime/shared-turns.ts).
  */
 import "server-only";
 import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
@@ -19,13 +21,14 @@ import { acquireTurn, releasedAtEnd } from "../quotas";
 import { workspaceModelChoice } from "../models/workspace-default";
 import { appPool, workspaceServerDefinitions } from "../runtime/engine";
 import { interactionLog } from "../runtime/interactions";
+import { sharedTurns, sharedTurnsOn } from "../runtime/shared-turns";
 import { endWithStream, trackTurn } from "../runtime/turns";
 import { assertWithinBudget, budgetWarningNotice } from "../usage/budgets";
 
 export { chatRequestSchema } from "../agent/chat-request";
 
 const slot = globalThis as { __switchboardTurnBuffer?: TurnBuffer<UIMessageChunk> };
-// One buffer per process, surviving dev-mode module reloads like the engine does.
+// One buffer per process, surviving dev-mode module reloads like the engine does (single-node mode).
 slot.__switchboardTurnBuffer ??= new TurnBuffer<UIMessageChunk>();
 const buffer = slot.__switchboardTurnBuffer;
 
@@ -39,8 +42,10 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
   const budgetWarning = budgetWarningNotice(await assertWithinBudget(db, caller.id, caller.workspaceId));
   const pool = appPool();
   const servers = await workspaceServerDefinitions(db, caller);
-  // One answer per chat: a new message stops the one still running before history is read.
-  buffer.stop(body.chatId, caller.id);
+  // One answer per chat: a new message stops the one still running before history is read (in
+  // cluster mode wherever it runs, waiting briefly for it to be saved as stopped).
+  if (sharedTurnsOn()) await sharedTurns().stop(body.chatId, caller.id);
+  else buffer.stop(body.chatId, caller.id);
   // The per-user quota of answers running at once (docs/limits.md): released when the stream ends.
   const releaseQuota = await acquireTurn(caller.id);
   const turn = trackTurn(caller.id, caller.workspaceId);
@@ -62,7 +67,10 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
     // A continuation (after approvals) streams only what it adds to the last message: a reader who
     // rejoins gets that message first, rebuilt as chunks.
     const continued = messages.at(-1)?.role === "assistant" ? messageToChunks(messages.at(-1)!) : [];
-    const live = buffer.start(body.chatId, caller.id, releasedAtEnd(endWithStream(stream, turn), releaseQuota), turn.stop, continued);
+    const source = releasedAtEnd(endWithStream(stream, turn), releaseQuota);
+    const live = sharedTurnsOn()
+      ? await sharedTurns().start(body.chatId, caller.id, source, turn.stop, continued)
+      : buffer.start(body.chatId, caller.id, source, turn.stop, continued);
     return createUIMessageStreamResponse({ stream: live });
   } catch (error) {
     releaseQuota();
@@ -71,16 +79,17 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
   }
 }
 
-/** The running turn of the caller's chat replayed from its start and followed live; 204 when none runs. */
+/** The running turn of the caller's chat replayed from its start and followed live (from any replica); 204 when none runs. */
 export async function resumeChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Promise<Response> {
   await requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
-  const stream = buffer.resume(chatId, caller.id);
+  const stream = sharedTurnsOn() ? await sharedTurns().resume(chatId, caller.id) : buffer.resume(chatId, caller.id);
   return stream ? createUIMessageStreamResponse({ stream }) : new Response(null, { status: 204 });
 }
 
-/** Stop the running turn of the caller's chat (Stop from any page); 204 whether or not one ran. */
+/** Stop the running turn of the caller's chat (Stop from any page, on any replica); 204 whether or not one ran. */
 export async function stopChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Promise<Response> {
   await requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
-  buffer.stop(chatId, caller.id);
+  if (sharedTurnsOn()) await sharedTurns().stop(chatId, caller.id);
+  else buffer.stop(chatId, caller.id);
   return new Response(null, { status: 204 });
 }

@@ -10,6 +10,7 @@ import { listMessagesByChat } from "../../db/queries/messages";
 import { deleteOwnChat, listChats, openChat, renameOwnChat, startChat } from "../agent/chat-service";
 import { userModelResolution } from "../models/user-model";
 import { workspaceModelChoice } from "../models/workspace-default";
+import { settleChatTurn } from "../runtime/shared-turns";
 
 export { chatTitleSchema } from "../agent/chat-service";
 
@@ -61,5 +62,7 @@ export async function chatPage(caller: ChatCaller, id: string) {
   const db = getDb();
   const chat = await getChatById(db, { id, ownerId: caller.id });
   if (!chat || chat.workspaceId !== caller.workspaceId) return null;
+  // In cluster mode, an answer whose replica died is kept (marked interrupted) before the transcript is read.
+  await settleChatTurn(chat.id);
   return { chat, chats: await chats(caller), messages: await listMessagesByChat(db, chat.id), model: await modelFor(caller) };
 }

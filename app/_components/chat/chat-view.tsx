@@ -3,8 +3,8 @@
  * The conversation: useChat over `/api/chat` with a transport that sends only the new turn, the
  * approval answers or a retry (the server owns history and tools), message list, composer and
  * status strip. A turn runs on the server whatever this page does: on mount the view rejoins a
- * running answer (`GET /api/chat/:id/stream`, replayed from its start), and Stop asks the server
- * to stop it (docs/chat.md#runs-that-survive-navigation).
+ * running answer (`GET /api/chat/:id/stream`, replayed from its start), as it does when a stream
+ * breaks mid-answer, and Stop asks the server to stop it (docs/chat.md#runs-that-survive-navigation).
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -44,6 +44,9 @@ function answeredApprovals(
       : [],
   );
 }
+
+/** How often a broken stream is rejoined before the page settles for the stored transcript (about 12 s in all). */
+const REJOIN_ATTEMPTS = 8;
 
 /** The plain text of a message (what Copy copies and Edit starts from). */
 function textOfMessage(message: ChatMessage): string {
@@ -95,19 +98,45 @@ export function ChatView({
       }),
     [ws, chatId],
   );
-  const { messages, setMessages, sendMessage, regenerate, status, stop, error, addToolApprovalResponse } = useChat<ChatMessage>({
-    id: chatId,
-    messages: initialMessages,
-    transport,
-    // Rejoin an answer still running on the server (the page was left or reloaded mid-answer).
-    resume: true,
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    // The chat list (titles, order) is server-rendered: refresh it once an answer is stored. Not
-    // after a refused turn: the page stays as it is, with the text back in the field.
-    onFinish: ({ isError }) => {
-      if (!isError) router.refresh();
-    },
-  });
+  // A stream that broke mid-answer (the replica serving it went away, the network dropped) is rejoined.
+  const rejoin = useRef({ running: false, failed: false });
+  const { messages, setMessages, sendMessage, regenerate, resumeStream, status, stop, error, addToolApprovalResponse } =
+    useChat<ChatMessage>({
+      id: chatId,
+      messages: initialMessages,
+      transport,
+      // Rejoin an answer still running on the server (the page was left or reloaded mid-answer).
+      resume: true,
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      // The chat list (titles, order) is server-rendered: refresh it once an answer is stored. Not
+      // after a refused turn: the page stays as it is, with the text back in the field.
+      onFinish: ({ isError, isDisconnect }) => {
+        if (isDisconnect) void rejoinStream();
+        else if (!isError) router.refresh();
+      },
+      onError: () => {
+        rejoin.current.failed = true;
+      },
+    });
+  // Rejoin a broken stream from the server (any replica): a few tries with a growing pause, until one
+  // is answered. A turn whose replica died is kept there as interrupted and its replay ends so; the
+  // refresh at the end shows the transcript as stored either way — never a spinner that waits forever.
+  const rejoinStream = async () => {
+    const state = rejoin.current;
+    if (state.running) return;
+    state.running = true;
+    try {
+      for (let attempt = 0; attempt < REJOIN_ATTEMPTS; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, 2_000)));
+        state.failed = false;
+        await resumeStream();
+        if (!state.failed) break;
+      }
+    } finally {
+      state.running = false;
+    }
+    router.refresh();
+  };
   const busy = status === "submitted" || status === "streaming";
   const draft = draftKey(ws, chatId);
   const sentText = useRef<string | null>(null);

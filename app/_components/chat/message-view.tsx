@@ -1,7 +1,7 @@
 "use client";
 /**
  * One chat message: user text with resource chips and prompt runs (with what was sent); the agent's
- * markdown and tool cards, the model that answered, a "stopped" mark, and Copy / Retry / Edit.
+ * markdown and tool cards, the model that answered, a "stopped" or "interrupted" mark, and Copy / Retry / Edit.
  */
 import { CopyIcon, PencilIcon, RotateCcwIcon } from "lucide-react";
 import { type ChatMessage, type InteractionData, metadataOf, type ProgressData } from "@/lib/domain/chat-message";
@@ -185,6 +185,16 @@ export function MessageView({
       {meta.stopped && (
         <Badge data-testid="message-stopped" tone="warning" className="mt-1">
           stopped
+        </Badge>
+      )}
+      {meta.interrupted && !meta.stopped && (
+        <Badge
+          data-testid="message-interrupted"
+          tone="warning"
+          className="mt-1"
+          title="The server running this answer stopped before it finished. Retry asks again."
+        >
+          interrupted
         </Badge>
       )}
       {idle && <ActionBar actions={actions} align="start" />}
