@@ -66,7 +66,7 @@ export function startClusterControl(control: ClusterControl = clusterControl(), 
     const { userId, serverIds } = payload as { userId?: unknown; serverIds?: unknown };
     if (!idOrNull(userId) || !(serverIds === undefined || (Array.isArray(serverIds) && serverIds.every((id) => typeof id === "string"))))
       return;
-    withdrawServerRequests(userId, serverIds);
+    await withdrawServerRequests(userId, serverIds);
     await closeIn(hold.pool(), userId, serverIds);
   });
 }
