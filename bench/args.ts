@@ -55,10 +55,34 @@ export interface CrowdLoadArgs {
   profileDir?: string;
 }
 
-/** One of the bench's runs. */
-export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs;
+/**
+ * `--cluster N`: the tool call and a chat turn's first token through the round-robin proxy to N
+ * replicas on Postgres + Redis against one single-node instance on SQLite, and a failover under load.
+ */
+export interface ClusterArgs {
+  mode: "cluster";
+  replicas: number;
+  inflight: number;
+  /** How long the failover run lasts, the kill half-way. */
+  seconds: number;
+}
 
-const FLAGS = new Set(["load", "users", "servers", "inflight", "seconds", "client", "baseline", "idle-minutes", "profile", "db"]);
+/** One of the bench's runs. */
+export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs | ClusterArgs;
+
+const FLAGS = new Set([
+  "cluster",
+  "load",
+  "users",
+  "servers",
+  "inflight",
+  "seconds",
+  "client",
+  "baseline",
+  "idle-minutes",
+  "profile",
+  "db",
+]);
 
 /** `argv` (after the script's path) as one of the runs; throws a message naming the bad argument. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
@@ -91,6 +115,12 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     if (raw !== "sqlite" && raw !== "postgres") throw new Error(`--db takes sqlite or postgres, not ${raw}`);
     return raw;
   };
+  if (given.has("cluster")) {
+    only("--cluster", ["cluster", "inflight", "seconds"]);
+    const replicas = number("cluster", 2);
+    if (replicas < 2) throw new Error("--cluster takes at least 2 replicas");
+    return { mode: "cluster", replicas, inflight: number("inflight", 64), seconds: number("seconds", 12, { min: 6 }) };
+  }
   if (given.has("load")) {
     only("--load", ["load", "inflight", "seconds", "client", "db"]);
     const match = /^(\d+)x(\d+)$/.exec(given.get("load")!);

@@ -31,6 +31,7 @@ import {
 } from "./harness";
 import { databaseFigures, databaseRows, startPostgresApp } from "./database";
 import { hostileNeighbour } from "./hostile-neighbour";
+import { clusterMode } from "./cluster";
 import { crowdMode } from "./crowd";
 import { loadMode } from "./load";
 import { releaseMemoryApart } from "./release-memory";
@@ -52,6 +53,7 @@ async function main() {
   const args = parseBenchArgs(process.argv.slice(2));
   if (args.mode === "load") return loadMode(args);
   if (args.mode === "crowd") return crowdMode(args);
+  if (args.mode === "cluster") return clusterMode(args);
   const mcpUrl = await startEverything();
   const llmPort = await freePort();
   start(process.execPath, [path.join(ROOT, "tests/fixtures/llm/scripted-llm.mjs")], { PORT: String(llmPort) });

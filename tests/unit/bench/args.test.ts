@@ -50,6 +50,18 @@ describe("npm run bench arguments", () => {
     expect(parseBenchArgs(["--users", "20"])).toMatchObject({ baselineUsers: 20 });
   });
 
+  it("reads the cluster run: replicas, calls in flight, the failover's length", () => {
+    expect(parseBenchArgs(["--cluster", "2"])).toEqual({ mode: "cluster", replicas: 2, inflight: 64, seconds: 12 });
+    expect(parseBenchArgs(["--cluster", "3", "--inflight", "32", "--seconds", "20"])).toEqual({
+      mode: "cluster",
+      replicas: 3,
+      inflight: 32,
+      seconds: 20,
+    });
+    expect(() => parseBenchArgs(["--cluster", "1"])).toThrow("--cluster takes at least 2 replicas");
+    expect(() => parseBenchArgs(["--cluster", "2", "--db", "postgres"])).toThrow("--db does not apply to --cluster");
+  });
+
   it("refuses what it cannot run, naming the argument", () => {
     expect(() => parseBenchArgs(["--users", "0"])).toThrow("--users takes a whole number of at least 1, not 0");
     expect(() => parseBenchArgs(["--users", "10", "--baseline", "11"])).toThrow("cannot exceed --users");

@@ -1,0 +1,235 @@
+/**
+ * `npm run bench -- --cluster 2` (issue 27): N replicas on Postgres + Redis behind the round-robin
+ * proxy of the cluster tests (tests/helpers/cluster.ts), against one single-node instance on SQLite,
+ * in the same run, with the same client (`fetch`) and the same MCP server on both sides:
+ * - the API tool call: p50 of sequential calls, and throughput at 64 in flight (sides interleaved,
+ *   the median of three rounds each);
+ * - a chat turn's first token (the scripted model), p50;
+ * - failover: 64 calls in flight through the proxy, one replica killed with SIGKILL half-way, with a
+ *   write (a new chat) every eighth request: failed requests, seconds until throughput is back, and
+ *   acknowledged writes missing afterwards.
+ * The proxy runs in the bench's own process (Node, not nginx): its cost is on the cluster's side of
+ * the latency figures and in neither side's app CPU.
+ */
+import os from "node:os";
+import path from "node:path";
+import { type Cluster, startCluster } from "../tests/helpers/cluster";
+import { freePort } from "../tests/helpers/ports";
+import { startPostgres } from "../tests/helpers/postgres";
+import { startRedis } from "../tests/helpers/redis";
+import type { ClusterArgs } from "./args";
+import { turn } from "./chat-bench";
+import { goalsTable, type GoalRow, sequential, throughput } from "./goals";
+import { apiEcho, createServer, percentile, ROOT, signIn, start, startApp, startEverything, treeCpuMs, waitFor } from "./harness";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
+const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 3000);
+const TURNS = 15;
+
+/** The first-token p50 of `runs` turns (three more first, as warm-up). */
+async function firstToken(base: string, cookie: string, runs = TURNS): Promise<number> {
+  const once = async () => {
+    const seen = await turn(base, cookie, "hello");
+    const at = seen.get("text-delta");
+    if (at === undefined) throw new Error(`no text in the answer: ${seen.text}`);
+    return at;
+  };
+  for (let i = 0; i < 3; i++) await once();
+  const values: number[] = [];
+  for (let i = 0; i < runs; i++) values.push(await once());
+  return percentile(
+    values.sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** Register the cluster's first account (the setup code is the same on every replica) and sign in through the proxy. */
+async function clusterSignIn(cluster: Cluster): Promise<string> {
+  // signIn reads the setup code from a data directory: any replica's holds the same code.
+  return signIn(cluster.base, cluster.replicas[0].dataDir);
+}
+
+interface Failover {
+  requests: number;
+  failed: number;
+  /** Seconds from the kill until a 250 ms window reached half the rate before it (null: never). */
+  backAfterSeconds: number | null;
+  rateBefore: number;
+  rateAfter: number;
+  writes: number;
+  lostWrites: number;
+}
+
+/** 64 calls in flight through the proxy for `seconds`; replica `victim` killed with SIGKILL half-way. */
+async function failover(cluster: Cluster, cookie: string, serverId: string, inflight: number, seconds: number): Promise<Failover> {
+  const call = apiEcho(cluster.base, cookie, serverId, "fetch");
+  const done: number[] = [];
+  let failed = 0;
+  let requests = 0;
+  const written: string[] = [];
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  const killAt = t0 + (seconds * 1000) / 2;
+  let killedAt = 0;
+  const victim = cluster.replicas[0];
+  const killer = (async () => {
+    await new Promise((r) => setTimeout(r, killAt - performance.now()));
+    killedAt = performance.now();
+    await victim.kill("SIGKILL");
+  })();
+  await Promise.all(
+    Array.from({ length: inflight }, async (_, lane) => {
+      let n = 0;
+      while (performance.now() < end) {
+        requests++;
+        try {
+          if (lane % 8 === 0 && n++ % 8 === 0) {
+            const created = await fetch(`${cluster.base}/api/chats`, {
+              method: "POST",
+              headers: { "content-type": "application/json", cookie },
+              body: JSON.stringify({ title: "failover" }),
+            });
+            if (created.status !== 201) throw new Error(String(created.status));
+            written.push(((await created.json()) as { id: string }).id);
+          } else await call();
+          done.push(performance.now());
+        } catch {
+          failed++;
+        }
+      }
+    }),
+  );
+  await killer;
+  const windowMs = 250;
+  const before = done.filter((t) => t < killedAt && t >= killedAt - 2000).length / 2;
+  let backAfterSeconds: number | null = null;
+  for (let from = killedAt; from + windowMs <= end; from += windowMs) {
+    const rate = done.filter((t) => t >= from && t < from + windowMs).length / (windowMs / 1000);
+    if (rate >= before / 2) {
+      backAfterSeconds = (from + windowMs - killedAt) / 1000;
+      break;
+    }
+  }
+  const after = done.filter((t) => t >= end - 2000).length / 2;
+  let lostWrites = 0;
+  for (const id of written) {
+    const read = await fetch(`${cluster.base}/api/chats/${id}`, { headers: { cookie } });
+    if (read.status !== 200) lostWrites++;
+  }
+  await victim.restart();
+  return { requests, failed, backAfterSeconds, rateBefore: before, rateAfter: after, writes: written.length, lostWrites };
+}
+
+/** The cluster run (see the module comment). */
+export async function clusterMode(args: ClusterArgs): Promise<void> {
+  const mcpUrl = await startEverything();
+  const llmPort = await freePort();
+  start(process.execPath, [path.join(ROOT, "tests/fixtures/llm/scripted-llm.mjs")], { PORT: String(llmPort) });
+  await waitFor(`http://127.0.0.1:${llmPort}/requests`, 20_000);
+  const appEnv = {
+    SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
+    SWITCHBOARD_LLM_MODEL: "scripted",
+    SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
+    SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: String(args.inflight),
+    SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE: "1000000",
+    SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1",
+  };
+  const single = await startApp(appEnv);
+  const singleCookie = await signIn(single.base, single.dataDir);
+  const singleServer = await createServer(single.base, singleCookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
+
+  const postgres = await startPostgres();
+  const redis = await startRedis();
+  const cluster = await startCluster({
+    replicas: args.replicas,
+    databaseUrl: await postgres.createDatabase("bench_cluster"),
+    redisUrl: redis.url,
+    env: appEnv,
+  });
+  try {
+    const cookie = await clusterSignIn(cluster);
+    const serverId = await createServer(cluster.base, cookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
+    const sides = {
+      single: { call: apiEcho(single.base, singleCookie, singleServer, "fetch"), cpu: () => treeCpuMs(single.pid) },
+      cluster: {
+        call: apiEcho(cluster.base, cookie, serverId, "fetch"),
+        cpu: () => cluster.replicas.reduce((sum, r) => sum + treeCpuMs(r.process.pid ?? 0), 0),
+      },
+    };
+    const seq = {
+      single: await sequential(sides.single.call, CALLS, sides.single.cpu),
+      cluster: await sequential(sides.cluster.call, CALLS, sides.cluster.cpu),
+    };
+    const rates: Record<"single" | "cluster", number[]> = { single: [], cluster: [] };
+    for (let round = 0; round < 3; round++) {
+      for (const side of ["single", "cluster"] as const)
+        rates[side].push(await throughput(sides[side].call, THROUGHPUT_CALLS, args.inflight));
+    }
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+    const tokens = { single: await firstToken(single.base, singleCookie), cluster: await firstToken(cluster.base, cookie) };
+    const fail = await failover(cluster, cookie, serverId, args.inflight, args.seconds);
+
+    const ms = (v: number) => `${v.toFixed(2)} ms`;
+    const rows: GoalRow[] = [
+      {
+        goal: `API tool call p50 (${args.replicas} replicas via the proxy vs one node)`,
+        raw: ms(seq.single.p50),
+        switchboard: ms(seq.cluster.p50),
+        ratio: seq.cluster.p50 / seq.single.p50,
+        limit: { max: 1.2 },
+      },
+      {
+        goal: `throughput, ${args.inflight} in flight (calls/s)`,
+        raw: median(rates.single).toFixed(0),
+        switchboard: median(rates.cluster).toFixed(0),
+        ratio: median(rates.cluster) / median(rates.single),
+        limit: { min: 0.9 },
+      },
+      {
+        goal: "app CPU per call (the replicas together vs the one node)",
+        raw: ms(seq.single.cpuPerCall),
+        switchboard: ms(seq.cluster.cpuPerCall),
+        ratio: seq.cluster.cpuPerCall / seq.single.cpuPerCall,
+        limit: {},
+      },
+      {
+        goal: "chat: first token p50",
+        raw: ms(tokens.single),
+        switchboard: ms(tokens.cluster),
+        ratio: tokens.cluster / tokens.single,
+        limit: { max: 1.2 },
+      },
+      {
+        goal: `failover: failed requests, kill -9 of one replica under ${args.inflight} in flight (%)`,
+        raw: "—",
+        switchboard: `${fail.failed} of ${fail.requests}`,
+        ratio: (100 * fail.failed) / Math.max(1, fail.requests),
+        limit: { max: 1 },
+      },
+      {
+        goal: "failover: seconds until throughput is back (half the rate before the kill)",
+        raw: `${fail.rateBefore.toFixed(0)} calls/s before`,
+        switchboard: `${fail.rateAfter.toFixed(0)} calls/s on the survivor`,
+        ratio: fail.backAfterSeconds ?? Number.POSITIVE_INFINITY,
+        limit: { max: 5 },
+      },
+      {
+        goal: "failover: acknowledged writes lost",
+        raw: "—",
+        switchboard: `${fail.lostWrites} of ${fail.writes}`,
+        ratio: fail.lostWrites,
+        limit: { max: 0 },
+      },
+    ];
+    console.log(
+      `\nCluster (${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the end, ${new Date().toISOString().slice(0, 10)}; ` +
+        `both sides send through fetch; ${args.replicas} replicas on Postgres + Redis behind the bench's own Node proxy vs one node on SQLite; ` +
+        `${CALLS} sequential calls after a warm-up per side, throughput the median of three runs of ${THROUGHPUT_CALLS}, the sides interleaved):\n`,
+    );
+    console.log(goalsTable(rows));
+  } finally {
+    await cluster.stop();
+    await redis.stop();
+    await postgres.stop();
+  }
+}
