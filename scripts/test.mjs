@@ -36,6 +36,8 @@ const SYSTEM_PACKAGES = [
   { pkg: "postgresql", probe: () => hasPostgres() },
   // The cluster tests start their own Redis (tests/helpers/redis.ts).
   { pkg: "redis-server", probe: "/usr/bin/redis-server" },
+  // The documented nginx configuration for replicas is run by its test (deploy/nginx.conf).
+  { pkg: "nginx", probe: "/usr/sbin/nginx" },
 ];
 
 /** Whether initdb is installed (Debian keeps it in a versioned folder, off the PATH). */
