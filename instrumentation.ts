@@ -50,6 +50,10 @@ export async function register(): Promise<void> {
   // (lib/runtime/shared-turns.ts), even when nobody has their chat open. Nothing in single-node mode.
   const { startSharedTurns } = await import("./lib/runtime/shared-turns");
   startSharedTurns();
+  // Expiry of old rows (sessions, password resets, leases): each replica schedules it, one per round
+  // runs it (a lease; lib/runtime/row-expiry.ts).
+  const { scheduleRowExpiry } = await import("./lib/runtime/row-expiry");
+  scheduleRowExpiry();
   // Traces and OTLP metrics only when an OTLP endpoint is set; otherwise nothing of the SDK loads.
   const { startAppTelemetry } = await import("./lib/runtime/telemetry");
   await startAppTelemetry();

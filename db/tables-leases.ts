@@ -8,7 +8,7 @@ import type { ColumnKit } from "./columns/sqlite";
 
 /** The lease and replica tables over the column kit `k`. */
 export function defineLeaseTables(k: ColumnKit) {
-  /** One lease: its name (`oauth-refresh:<user>:<server>`, `usage-retention`), who holds it, until when. */
+  /** One lease: its name (`oauth-refresh:<user>:<server>`, `usage-retention`, `row-expiry`, `sandbox-cgroup-reaper:<host>`), who holds it, until when. */
   const leases = k.table("leases", {
     name: k.text("name").primaryKey(),
     owner: k.text("owner").notNull(),

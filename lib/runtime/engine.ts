@@ -9,6 +9,7 @@ import { engineLimitsFromEnv, getPool, McpPool, samplingMaxTokensFromEnv, type P
 import type { AuthProviderFactory } from "../mcp/types";
 import { poolAdmission } from "../quotas";
 import { createSandboxWrapper, sandboxLimitsFromEnv } from "../mcp/sandbox";
+import { mayReapOnThisHost } from "./cgroup-reaper";
 import { guardedFetchFromEnv } from "../net";
 import {
   dataDir,
@@ -98,6 +99,8 @@ function poolOptions(): PoolOptions {
       mode: sandboxMode(),
       limits: sandboxLimitsFromEnv(environment()),
       seccomp: sandboxSeccomp(),
+      // One replica per host reaps the host's idle control groups (a lease per host).
+      mayReapGroups: () => mayReapOnThisHost(getDb()),
     }),
     // MCP requests over HTTP carry the trace context when tracing is on (docs/telemetry.md).
     fetch: tracedMcpFetch(guardedFetchFromEnv()),

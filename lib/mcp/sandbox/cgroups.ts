@@ -37,9 +37,18 @@ export interface GroupCounters {
 
 const CPU_PERIOD_US = 100_000;
 
-/** Create (or reuse) the control group `name` under `root` with `limits`; idle groups of other sandboxes are removed first. */
-export async function prepareGroup(name: string, limits: GroupLimits, root = "/sys/fs/cgroup"): Promise<GroupPlacement> {
-  await reapIdleGroups(root, { keep: name });
+/**
+ * Create (or reuse) the control group `name` under `root` with `limits`; idle groups of other
+ * sandboxes are removed first when `mayReap` says this process is the host's reaper (default: always;
+ * the app asks its per-host lease, lib/runtime/cgroup-reaper.ts).
+ */
+export async function prepareGroup(
+  name: string,
+  limits: GroupLimits,
+  root = "/sys/fs/cgroup",
+  mayReap: () => Promise<boolean> = async () => true,
+): Promise<GroupPlacement> {
+  if (await mayReap()) await reapIdleGroups(root, { keep: name });
   if (await exists(path.join(root, "cgroup.controllers"))) return prepareV2(name, limits, root);
   return prepareV1(name, limits, root);
 }

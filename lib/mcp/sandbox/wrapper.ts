@@ -41,6 +41,12 @@ export interface SandboxOptions {
   /** Where control groups are mounted. Default: `/sys/fs/cgroup`. */
   cgroupRoot?: string;
   /**
+   * Whether this process may reap the host's idle control groups before a launch. Default: always.
+   * The app answers with a lease per host (lib/runtime/cgroup-reaper.ts), so that of several
+   * replicas on one host one reaps.
+   */
+  mayReapGroups?: () => Promise<boolean>;
+  /**
    * Default true: the seccomp filter denies dangerous system calls (lib/mcp/sandbox/seccomp.ts).
    * `SWITCHBOARD_SANDBOX_SECCOMP=off` turns it off (a server that really needs one of them).
    */
@@ -98,6 +104,7 @@ async function planLauncher(context: LaunchContext, options: SandboxOptions, lim
     `sandbox-${identity.uid}`,
     { memoryBytes: limits.groupMemoryBytes, processes: limits.groupProcesses, cpus: limits.groupCpus },
     options.cgroupRoot,
+    options.mayReapGroups,
   );
   let home: LauncherPlan["home"] = null;
   if (limits.homeBytes !== null) {

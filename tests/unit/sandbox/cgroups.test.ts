@@ -127,4 +127,15 @@ describe("reapIdleGroups", () => {
     expect(existsSync(path.join(root, "switchboard/sandbox-gone"))).toBe(false);
     expect(existsSync(path.join(root, "switchboard/sandbox-7"))).toBe(true);
   });
+
+  it("is skipped when the process is not the host's reaper (another replica on the host holds the lease)", async () => {
+    fakeRoot(["cgroup.controllers", "switchboard/sandbox-gone/"]);
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(path.join(root, "switchboard/sandbox-gone"), old, old);
+    await prepareGroup("sandbox-7", LIMITS, root, async () => false);
+    expect(existsSync(path.join(root, "switchboard/sandbox-gone"))).toBe(true);
+    expect(existsSync(path.join(root, "switchboard/sandbox-7"))).toBe(true);
+    await prepareGroup("sandbox-8", LIMITS, root, async () => true);
+    expect(existsSync(path.join(root, "switchboard/sandbox-gone"))).toBe(false);
+  });
 });
