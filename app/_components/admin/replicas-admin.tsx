@@ -1,22 +1,12 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import type { ReplicaView } from "@/lib/runtime/replica-registry";
 import { ApiError, api } from "../api-client";
 import { Badge } from "../ui/primitives/badge";
 import { Button } from "../ui/primitives/button";
 import { FieldError } from "../ui/primitives/label";
 import { ScrollX } from "../ui/primitives/scroll-x";
-
-interface ReplicaView {
-  id: string;
-  host: string;
-  version: string;
-  clustered: boolean;
-  startedAt: string;
-  heartbeatAt: string;
-  live: boolean;
-  self: boolean;
-}
 
 /**
  * Admin › Replicas (docs/deployment.md#cluster-mode): the app servers on this database, their build
