@@ -130,7 +130,10 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
     SWITCHBOARD_LLM_PROVIDER: "openai-compatible",
     SWITCHBOARD_LLM_MODEL: "scripted",
     SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
-    SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: String(args.inflight),
+    // Twice the calls in flight, on both sides: a slot a call frees on one replica reaches Redis a
+    // moment after its answer, so a client keeping exactly the limit in flight through another
+    // replica can be refused for that moment (docs/limits.md).
+    SWITCHBOARD_QUOTA_CONCURRENT_CALLS_PER_USER: String(args.inflight * 2),
     SWITCHBOARD_QUOTA_REQUESTS_PER_MINUTE: "1000000",
     SWITCHBOARD_ALLOWED_HOSTS: "127.0.0.1",
   };
@@ -226,7 +229,7 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
         `both sides send through fetch; ${args.replicas} replicas on Postgres + Redis behind the bench's own Node proxy vs one node on SQLite; ` +
         `${CALLS} sequential calls after a warm-up per side, throughput the median of three runs of ${THROUGHPUT_CALLS}, the sides interleaved):\n`,
     );
-    console.log(goalsTable(rows));
+    console.log(goalsTable(rows, ["one node (SQLite)", `${args.replicas} replicas (Postgres + Redis)`]));
   } finally {
     await cluster.stop();
     await redis.stop();

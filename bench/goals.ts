@@ -196,10 +196,10 @@ export function met(row: GoalRow): boolean {
 }
 
 /** The table as Markdown. */
-export function goalsTable(rows: GoalRow[]): string {
+export function goalsTable(rows: GoalRow[], sides: [string, string] = ["raw SDK", "Switchboard"]): string {
   const limit = (r: GoalRow) => (r.limit.max !== undefined ? `≤ ${r.limit.max}` : r.limit.min !== undefined ? `≥ ${r.limit.min}` : "—");
   const hasGoal = (r: GoalRow) => r.limit.max !== undefined || r.limit.min !== undefined;
-  const lines = ["| goal | raw SDK | Switchboard | ratio | goal | met |", "|---|---|---|---|---|---|"];
+  const lines = [`| goal | ${sides[0]} | ${sides[1]} | ratio | goal | met |`, "|---|---|---|---|---|---|"];
   for (const r of rows) {
     lines.push(
       `| ${r.goal} | ${r.raw} | ${r.switchboard} | ${r.ratio.toFixed(2)} | ${limit(r)} | ${!hasGoal(r) ? "—" : met(r) ? "yes" : "**no**"} |`,
