@@ -29,6 +29,11 @@ export function defineLeaseTables(k: ColumnKit) {
     clustered: k.boolean("clustered").notNull(),
     startedAt: k.timestamp("started_at").notNull(),
     heartbeatAt: k.timestamp("heartbeat_at").notNull(),
+    /**
+     * Where the other replicas reach this one on the internal hop (`SWITCHBOARD_INTERNAL_URL`): a call to
+     * a stdio server whose sandbox runs here is forwarded to it (docs/deployment.md#cluster-mode).
+     */
+    internalUrl: k.text("internal_url"),
   });
   return { leases, replicas };
 }

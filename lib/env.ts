@@ -177,3 +177,17 @@ export function redisUrlSetting(): string | undefined {
 export function replicaIdSetting(): string | undefined {
   return process.env.SWITCHBOARD_REPLICA_ID?.trim() || undefined;
 }
+
+/**
+ * `SWITCHBOARD_INTERNAL_URL`, raw: where the other replicas reach this one on the internal hop (a call
+ * to a stdio server whose sandbox runs here is forwarded to it). Unset, lib/runtime/internal-hop.ts
+ * derives it from `HOSTNAME` and `PORT`.
+ */
+export function internalUrlSetting(): string | undefined {
+  return process.env.SWITCHBOARD_INTERNAL_URL?.trim() || undefined;
+}
+
+/** `HOSTNAME` and `PORT` as the app's HTTP server listens on them (scripts/server.mjs), raw. */
+export function listenSetting(): { hostname: string | undefined; port: string | undefined } {
+  return { hostname: process.env.HOSTNAME?.trim() || undefined, port: process.env.PORT?.trim() || undefined };
+}

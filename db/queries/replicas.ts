@@ -58,6 +58,14 @@ export async function leaveReplicas(db: Db, id: string): Promise<void> {
   });
 }
 
+/** Replica `id`'s row, or null when it has none (it stopped, or was removed as dead). */
+export async function replicaById(db: Db, id: string): Promise<ReplicaRow | null> {
+  return gated(db, async () => {
+    const [row] = await all(db.select().from(replicas).where(eq(replicas.id, id)));
+    return row ?? null;
+  });
+}
+
 /** Every row, live or not, newest heartbeat first (the admin area shows them). */
 export async function listReplicas(db: Db): Promise<ReplicaRow[]> {
   return gated(db, async () => {

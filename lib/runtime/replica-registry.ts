@@ -12,6 +12,7 @@ import { joinReplicas, leaveReplicas, listReplicas, type ReplicaRow, renewReplic
 import { clustered } from "../cluster";
 import { replicaId } from "../cluster/replicas";
 import { onShutdown } from "../shutdown";
+import { internalUrl } from "./internal-hop";
 import { singleton } from "../singleton";
 
 /** How often a replica renews its row. */
@@ -84,6 +85,8 @@ export async function joinInstance(): Promise<void> {
     clustered: clustered(),
     startedAt: now,
     heartbeatAt: now,
+    // Cluster mode: where the others forward calls to the stdio sandboxes this one runs.
+    internalUrl: clustered() ? internalUrl() : null,
   };
   let reason: string | null = null;
   await joinReplicas(db, self, new Date(now.getTime() - REGISTRY_LIVE_MS), (others) => {

@@ -261,7 +261,16 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
   // A lease a process holds (usage retention keeps its lease for half a period).
   await takeLease(db, "usage-retention", "populated-process", 3 * 3_600_000, now);
   // A replica in the registry.
-  const replica = { id: "populated", host: "box", pid: 1, version: "0.1.0+dev", clustered: false, startedAt: now, heartbeatAt: now };
+  const replica = {
+    id: "populated",
+    host: "box",
+    pid: 1,
+    version: "0.1.0+dev",
+    clustered: false,
+    startedAt: now,
+    heartbeatAt: now,
+    internalUrl: "http://box:3000",
+  };
   await joinReplicas(db, replica, now, () => true);
   // A question the server asked the member, waiting on a replica (its payload sealed).
   await insertQuestion(db, {

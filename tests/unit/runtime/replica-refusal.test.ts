@@ -12,6 +12,7 @@ const row = (over: Partial<ReplicaRow>): ReplicaRow => ({
   clustered: true,
   startedAt: at,
   heartbeatAt: at,
+  internalUrl: null,
   ...over,
 });
 

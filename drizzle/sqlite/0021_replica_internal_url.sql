@@ -1,0 +1,1 @@
+ALTER TABLE `replicas` ADD `internal_url` text;
