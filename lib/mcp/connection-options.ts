@@ -12,6 +12,7 @@ import type { EraCache } from "./era";
 import type { LaunchWrapper } from "./launch";
 import type { EngineLimits } from "./limits";
 import type { Logger } from "./logger";
+import type { StdioPlacement } from "./placement";
 import type { ResolvedPoolOptions } from "./pool-options";
 import type { SamplingGate } from "./sampling";
 import type { ScopeChallenge } from "./step-up";
@@ -63,6 +64,8 @@ export interface ConnectionTransport {
   /** Remembered protocol eras, and this server's key in them (its endpoint hash: URL and headers, or the launch). */
   eras?: EraCache;
   eraKey?: string;
+  /** Where a stdio server runs when several processes serve the instance (PoolOptions.placement). */
+  placement?: StdioPlacement;
 }
 
 /** Everything needed to open one connection. */
@@ -101,6 +104,7 @@ export function connectionOptions(
       eras: pool.eras,
       // The era is the endpoint's: a renamed server or one with other settings need not probe again.
       eraKey: endpointHash(identity.server.config),
+      placement: pool.placement,
     },
     logger: pool.logger,
     clock: pool.clock,

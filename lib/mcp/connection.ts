@@ -30,6 +30,7 @@ import { ConnectionGuard, LimitedStdioTransport, LimitedTransport, type LimitCou
 import { closeQuietly, type OpenedTransport, type TransportOpener } from "./transport-opener";
 import { closedDuring, connectTimeout, translateError, type ErrorContext } from "./translate-error";
 import type { Pingable } from "./health-ping";
+import type { ForwardedMethod } from "./placement";
 import type { CallOptions, TransportUsed } from "./types";
 
 export type { ConnectionOptions } from "./connection-options";
@@ -210,6 +211,18 @@ export class Connection implements Pingable {
     return this.request(options, () => this.client.complete(params, { timeout: options.timeoutMs, signal: options.signal }));
   }
 
+  /**
+   * A request another process's relay forwarded here (lib/mcp/placement.ts), one of the spec methods
+   * in `FORWARDED_METHODS`, sent as is; the result is returned as the server gave it.
+   */
+  forward(
+    method: ForwardedMethod,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions & { timeoutMs: number },
+  ): Promise<unknown> {
+    return this.request(options, () => this.client.request({ method, params }, { timeout: options.timeoutMs, signal: options.signal }));
+  }
+
   /** Re-list after a list_changed notification. */
   async refresh(kind: ListKind): Promise<Discovered> {
     const { server } = this.options.identity;
@@ -340,14 +353,15 @@ async function connectTransport(
   const limited = (transport: Transport) =>
     transport instanceof ChildProcessTransport ? new LimitedStdioTransport(transport, guard) : new LimitedTransport(transport, guard);
   const rpc = { timeout: effectiveSettings(options.identity.server.config).connectTimeoutMs, signal };
-  const connect = async (client: Client, transport: Transport, prior: PriorDiscovery | undefined) => {
+  const connect = async (client: Client, transport: Transport, prior: PriorDiscovery | undefined, { rememberEra = true } = {}) => {
+    const key = rememberEra ? eraKey : undefined;
     try {
       await client.connect(limited(transport), { ...rpc, ...(prior ? { prior } : {}) });
     } catch (error) {
-      if (eraKey) eras?.forget(eraKey);
+      if (key) eras?.forget(key);
       throw error;
     }
-    if (eraKey) eras?.remember(eraKey, client.getProtocolEra());
+    if (key) eras?.remember(key, client.getProtocolEra());
   };
   const remembered = eraKey ? eras?.prior(eraKey) : undefined;
   return openerFor(options)({ options, signal, phase, guard, track, remembered, connect, rpc });

@@ -5,6 +5,7 @@
  * table is tested apart from the engine.
  */
 import { isEngineError } from "./errors";
+import type { TransportUsed } from "./types";
 
 /** Where the failure happened: a request, the request retried on a new session, or a health ping. */
 export type FailedOn = "request" | "retry" | "ping";
@@ -25,4 +26,13 @@ export function verdictOf(error: unknown, on: FailedOn): FailureVerdict {
   // status must not read "connected" while its calls fail.
   if (on === "retry" && error.code === "session_expired") return "drop";
   return "keep";
+}
+
+/**
+ * Whether a request failed only because its session is gone, before the server ran it: a Streamable
+ * HTTP session the server forgot, or a relay whose holder let go of the server (lib/mcp/placement.ts).
+ * It runs once more on a new connection (a relay's is placed again).
+ */
+export function runsAgainOnNewSession(error: unknown, transport: TransportUsed): boolean {
+  return isEngineError(error, "session_expired") && (transport === "streamable_http" || transport === "relay");
 }

@@ -12,7 +12,7 @@ import { configHash } from "./config-hash";
 import { openConnection, type Connection } from "./connection";
 import { connectionOptions } from "./connection-options";
 import type { Discovered, ListKind } from "./discovery";
-import { EngineError, isEngineError } from "./errors";
+import { EngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
 import { ServerLog } from "./server-log";
@@ -24,7 +24,7 @@ import { closedDuring, translateError } from "./translate-error";
 import type { RequestEndEvent, ServerState, ServerStatus, ToolCallOutcome } from "./types";
 import { watchForReturn } from "./comeback";
 import { FailureMemory } from "./failure-memory";
-import { verdictOf, type FailedOn } from "./failure-verdict";
+import { runsAgainOnNewSession, verdictOf, type FailedOn } from "./failure-verdict";
 import { IdleTimer } from "./idle-timer";
 import { Lifecycle } from "./lifecycle";
 import { gaveUpError, ReconnectSchedule, reconnectingError } from "./reconnect-schedule";
@@ -236,8 +236,8 @@ export class ManagedServer {
     try {
       return await exec(connection, "request");
     } catch (error) {
-      if (!isEngineError(error, "session_expired") || connection.kind !== "streamable_http") throw error;
-      this.options.logger.info("session expired; starting a new session", { server: this.server.name });
+      if (!runsAgainOnNewSession(error, connection.kind)) throw error;
+      this.options.logger.info("session expired; starting a new session", { server: this.server.name, transport: connection.kind });
       if (this.connection === connection) await this.close("idle");
       return await exec(await this.ensureConnected(), "retry");
     } finally {

@@ -16,7 +16,9 @@ import type {
 import { boundCompletion, checkCompletionRef } from "./completions";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { EngineError } from "./errors";
+import type { Connection } from "./connection";
 import type { ManagedServer } from "./managed-server";
+import { FORWARDED_METHODS, type ForwardedMethod } from "./placement";
 import { requestEvent } from "./request-events";
 import { errorOutcome } from "./results";
 import { callServerTool } from "./tool-calls";
@@ -228,6 +230,59 @@ export class ServerSession {
     };
   }
 
+  /**
+   * The handshake a relay on another process gets (lib/mcp/placement.ts): what this process's
+   * connection negotiated, connecting it first if needed. Resource subscriptions and tasks are left
+   * out: their updates and polls would reach this process, not the relay's.
+   */
+  async forwardedHandshake(): Promise<{ capabilities: Record<string, unknown>; serverInfo: unknown; instructions?: string }> {
+    return await this.host.admitted(this.userId, this.server).request(async (c) => {
+      local(c, this.server.name);
+      const { tasks: _tasks, resources, ...capabilities } = (c.client.getServerCapabilities() ?? {}) as Record<string, unknown>;
+      const kept = resources && typeof resources === "object" ? { ...(resources as Record<string, unknown>), subscribe: false } : resources;
+      return {
+        capabilities: kept === undefined ? capabilities : { ...capabilities, resources: kept },
+        serverInfo: c.client.getServerVersion() ?? { name: this.server.name, version: "" },
+        ...(c.instructions ? { instructions: c.instructions } : {}),
+      };
+    });
+  }
+
+  /**
+   * A request a relay on another process forwarded here: `tools/call` as a call of this process's
+   * connection (queued under `parallel`, timed by the server's settings, its progress passed on),
+   * the listings and reads (`FORWARDED_METHODS`) as they are. Throws EngineError. Neither is counted
+   * in the usage records or the call figures: the process the request came to counts it.
+   */
+  async forwarded(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: Pick<CallOptions, "signal" | "onProgress"> = {},
+  ): Promise<unknown> {
+    const managed = this.host.admitted(this.userId, this.server);
+    const { timeoutMs, maxTotalTimeoutMs } = effectiveSettings(this.server.config);
+    if (method === "tools/call") {
+      const name = typeof params?.name === "string" ? params.name : "";
+      const args = (params?.arguments ?? {}) as Record<string, unknown>;
+      return await managed.run((c) => {
+        local(c, this.server.name);
+        if (!managed.registered().some((t) => t.kind === "tool" && t.rawName === name)) {
+          throw new EngineError("not_found", `server "${this.server.name}" has no enabled tool "${name}"`);
+        }
+        return c.callTool(name, args, { ...options, timeoutMs, maxTotalTimeoutMs });
+      }, true);
+    }
+    if (!(FORWARDED_METHODS as readonly string[]).includes(method)) {
+      throw new EngineError("not_found", `server "${this.server.name}": "${method}" is not forwarded between processes`);
+    }
+    // The relay's own envelope (`_meta`) stays behind: this connection's client writes its own.
+    const { _meta: _envelope, ...own } = params ?? {};
+    return await managed.request((c) => {
+      local(c, this.server.name);
+      return c.forward(method as ForwardedMethod, own, { timeoutMs, signal: options.signal });
+    });
+  }
+
   private entry(): ManagedServer {
     return this.host.entry(this.userId, this.server);
   }
@@ -235,4 +290,9 @@ export class ServerSession {
   private timeoutMs(): number {
     return effectiveSettings(this.server.config).timeoutMs;
   }
+}
+
+/** Refuse to forward a request again: a connection that is itself a relay does not run the server here. */
+function local(connection: Connection, serverName: string): void {
+  if (connection.kind === "relay") throw new EngineError("session_expired", `server "${serverName}" does not run in this process`);
 }

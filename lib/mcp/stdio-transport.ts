@@ -40,6 +40,11 @@ export interface ChildProcessTransportOptions {
   secrets?: string[];
   /** Entries added to each request's `params._meta` as it is sent (the host's trace context). Default: none. */
   requestMeta?: () => Record<string, string> | undefined;
+  /**
+   * Runs once the child has ended, however it ended, after its whole process group was killed (the
+   * placement's hold is given back: lib/mcp/placement.ts); `close()` resolves only after it. Default: none.
+   */
+  afterEnd?: () => Promise<void>;
 }
 
 type RequestId = string | number;
@@ -72,6 +77,9 @@ export class ChildProcessTransport implements Transport {
   /** Set by `close()` before the child had exited. */
   private stopRequested = false;
   private closedNotified = false;
+  /** Set once `close()` was called: it runs `afterEnd` itself, after its last kill. */
+  private closeCalled = false;
+  private ending: Promise<void> | null = null;
   /** Whether the over-cap line being discarded already failed its request. */
   private overflowAnswered = false;
   private readonly logThrottle = new LogThrottle();
@@ -163,8 +171,12 @@ export class ChildProcessTransport implements Transport {
 
   /** Stop the child and its process group: SIGTERM, then SIGKILL after the grace period. */
   async close(): Promise<void> {
+    this.closeCalled = true;
     const child = this.child;
-    if (!child || child.pid === undefined) return this.finish({ code: null, signal: null });
+    if (!child || child.pid === undefined) {
+      this.finish({ code: null, signal: null });
+      return await this.afterEnded();
+    }
     if (!this.exit) this.stopRequested = true;
     child.stdin?.end();
     signalGroup(child.pid, "SIGTERM");
@@ -174,6 +186,7 @@ export class ChildProcessTransport implements Transport {
     clearTimeout(timer);
     // The leader is gone; grandchildren that ignored SIGTERM must not outlive the connection.
     signalGroup(child.pid, "SIGKILL");
+    await this.afterEnded();
   }
 
   private finish(exit: ExitInfo): void {
@@ -182,7 +195,24 @@ export class ChildProcessTransport implements Transport {
     this.exit = exit;
     this.inFlight.clear();
     this.resolveClosed();
+    // Ended on its own (close() runs it after its own last kill).
+    if (!this.closeCalled) void this.afterEnded();
     this.onclose?.();
+  }
+
+  /** Run `afterEnd` once, after the process group is gone; never rejects. */
+  private afterEnded(): Promise<void> {
+    if (!this.options.afterEnd) return Promise.resolve();
+    if (!this.ending) {
+      const pid = this.child?.pid;
+      try {
+        if (pid !== undefined) signalGroup(pid, "SIGKILL");
+      } catch {
+        // Not ours to signal any more: nothing of it is left to stop.
+      }
+      this.ending = this.options.afterEnd().catch((error: unknown) => this.logger.warn("after the child ended", { error: String(error) }));
+    }
+    return this.ending;
   }
 
   private handleLine(line: string): void {

@@ -30,8 +30,11 @@ export interface OpenContext {
   track(transport: Transport): void;
   /** The remembered protocol era of this endpoint, if any. */
   remembered: PriorDiscovery | undefined;
-  /** Connect `client` over `transport` (wrapped by the guard), remembering the era negotiated. */
-  connect(client: Client, transport: Transport, prior: PriorDiscovery | undefined): Promise<void>;
+  /**
+   * Connect `client` over `transport` (wrapped by the guard), remembering the era negotiated unless
+   * `rememberEra` is false (a relay: its handshake says nothing of the endpoint's own era).
+   */
+  connect(client: Client, transport: Transport, prior: PriorDiscovery | undefined, options?: { rememberEra?: boolean }): Promise<void>;
   /** The connect request's timeout and signal. */
   rpc: { timeout: number; signal: AbortSignal };
 }

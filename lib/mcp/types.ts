@@ -17,6 +17,7 @@ import type { ServerDefinition } from "./config";
 import type { LaunchWrapper } from "./launch";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";
+import type { StdioPlacement } from "./placement";
 import type { RefusedTool } from "./discovery";
 import type { ErrorCode } from "./errors";
 import type { SamplingAudit, SamplingProvider } from "./sampling";
@@ -66,8 +67,11 @@ export interface CallOptions {
 /** Connection state of one (user, server); `idle` = never connected or evicted. */
 export type ServerState = "idle" | "connecting" | "connected" | "needs_authorization" | "reconnecting" | "failed" | "disabled";
 
-/** Which wire a connection uses. */
-export type TransportUsed = "stdio" | "streamable_http" | "sse";
+/**
+ * Which wire a connection uses; `relay`: a stdio server whose sandbox runs on another replica, each
+ * request forwarded to it (lib/mcp/placement.ts).
+ */
+export type TransportUsed = "stdio" | "streamable_http" | "sse" | "relay";
 
 /** Call figures over a bounded window of recent calls. */
 export interface CallMetrics {
@@ -229,4 +233,9 @@ export interface PoolOptions {
   turnWaitMs?: number;
   /** clientInfo.version sent in initialize. Default: "0.1.0". */
   clientVersion?: string;
+  /**
+   * Where each stdio server runs when several processes serve the instance (lib/mcp/placement.ts).
+   * Default: none, every stdio server starts in this process.
+   */
+  placement?: StdioPlacement;
 }
