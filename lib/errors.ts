@@ -88,6 +88,8 @@ export const ERROR_STATUS = {
   "database.unavailable": 503,
   "database.busy": 503,
   "cluster.unavailable": 503,
+  "cluster.hop_refused": 401,
+  "cluster.sandbox_moved": 409,
   "internal.error": 500,
   "engine.config": 400,
   "engine.invalid_arguments": 400,

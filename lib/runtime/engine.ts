@@ -44,6 +44,7 @@ import { observeLiveFigures } from "../telemetry/metrics";
 import { tracedMcpFetch } from "../telemetry/mcp-fetch";
 import { traceMeta } from "../telemetry/trace-meta";
 import { recordMcpRequest } from "../usage/record";
+import { sandboxPlacement } from "./sandbox-placement";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
 function idleTimeoutMs(): number {
@@ -124,6 +125,8 @@ function poolOptions(): PoolOptions {
     figuresWatched: (userId) => statusEvents().watching(userId),
     // Every tool call, resource read and prompt get, from any path, into the usage records (docs/usage.md).
     onRequestEnd: async (event) => await recordMcpRequest(getDb(), event),
+    // Cluster mode: a stdio server's sandbox runs on one replica at a time, the others relay to it.
+    placement: sandboxPlacement(),
   };
 }
 

@@ -1,0 +1,121 @@
+/**
+ * The holder's end of the relay (cluster mode): a replica running the sandbox of a (user, server)
+ * answers here the requests other replicas forward to it (lib/runtime/relay-transport.ts), at
+ * `POST /api/internal/sandbox`. No session guards this path; the internal hop's proof does
+ * (lib/runtime/internal-hop.ts: signed under a key only the replicas derive, for this replica, fresh,
+ * never replayed). Then, as a route would: the person must still be a member of the server's
+ * workspace and the server one of its own (through the caches every route reads), and this replica
+ * must hold the sandbox's lease, else 409 and the asker places the server again.
+ *
+ * The answer is newline-delimited JSON-RPC: a tool call's progress as it comes, then the answer,
+ * or the engine's error with its code (the asker fails the call exactly as it would have failed
+ * here). A request cut off by the asker (a cancelled call) cancels the call here.
+ */
+import { z } from "zod";
+import { getDb } from "../../db/client";
+import { clustered } from "../cluster";
+import { AppError } from "../errors";
+import { errorResponse, maxBodyBytes, parseJsonText, readBodyText } from "../http";
+import { isEngineError } from "../mcp/errors";
+import { redact } from "../redact";
+import { cachedServerDefinition } from "../runtime/definition-cache";
+import { appPool } from "../runtime/engine";
+import { HOP_HEADER, hopVerifier } from "../runtime/internal-hop";
+import { HOP_PATH } from "../runtime/relay-transport";
+import { sandboxLeases } from "../runtime/sandbox-leases";
+import { membershipOf } from "../workspaces/membership-lookup";
+
+const RelayedRequest = z.object({
+  userId: z.string().min(1),
+  workspaceId: z.string().min(1),
+  serverId: z.string().min(1),
+  message: z.looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: z.union([z.string(), z.number()]),
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+type RpcId = string | number;
+
+/** JSON-RPC's code for an error the engine raised (its own code travels in `data.engineCode`). */
+const ENGINE_FAILURE = -32603;
+
+/** Answer one relayed request. */
+export async function serveSandboxHop(request: Request): Promise<Response> {
+  try {
+    if (!clustered()) throw new AppError("cluster.hop_refused", "The internal hop was refused: this replica does not run in cluster mode.");
+    const body = await readBodyText(request, maxBodyBytes());
+    const verdict = hopVerifier().verify(request.headers.get(HOP_HEADER), { method: request.method, path: HOP_PATH, body });
+    if (!verdict.ok) {
+      console.warn(`[switchboard] internal hop refused: ${verdict.reason}`);
+      throw new AppError("cluster.hop_refused", `The internal hop was refused: ${verdict.reason}.`);
+    }
+    const { userId, workspaceId, serverId, message } = parseJsonText(body, RelayedRequest);
+    // A relay's health ping asks whether this replica answers, whatever it runs: a holder that let go
+    // of an idle sandbox must not make the asker start one.
+    if (message.method === "ping") return answerStream(message.id, async () => ({}));
+    if (!sandboxLeases().holds(userId, serverId)) {
+      throw new AppError("cluster.sandbox_moved", "This replica does not run that server's sandbox (any more).");
+    }
+    const db = getDb();
+    if (!(await membershipOf(db, userId, { id: workspaceId }))) throw new AppError("server.not_found", "Server not found.");
+    const session = appPool().session(userId, await cachedServerDefinition(db, { id: userId, workspaceId }, serverId));
+    const progressToken = (message.params?._meta as { progressToken?: RpcId } | undefined)?.progressToken;
+    return answerStream(message.id, async (notify) => {
+      if (message.method === "initialize") {
+        const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        return { protocolVersion: typeof requested === "string" ? requested : "2025-11-25", ...(await session.forwardedHandshake()) };
+      }
+      return await session.forwarded(message.method, message.params, {
+        signal: request.signal,
+        onProgress:
+          progressToken === undefined
+            ? undefined
+            : (progress) => notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, ...progress } }),
+      });
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** A 200 whose body is the lines `run` notifies, then its answer (or its failure) for request `id`. */
+function answerStream(id: RpcId, run: (notify: (message: unknown) => void) => Promise<unknown>): Response {
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const write = (message: unknown) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(message)}\n`));
+        } catch {
+          // The asker went away (a cancelled call): nothing reads this any more.
+          open = false;
+        }
+      };
+      try {
+        write({ jsonrpc: "2.0", id, result: await run(write) });
+      } catch (error) {
+        write({ jsonrpc: "2.0", id, error: failure(error) });
+      } finally {
+        if (open) controller.close();
+        open = false;
+      }
+    },
+  });
+  return new Response(stream, { status: 200, headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" } });
+}
+
+/** The JSON-RPC error for what failed here: the engine's code and message as they are, anything else as a server error. */
+function failure(error: unknown): { code: number; message: string; data: { engineCode: string } } {
+  if (isEngineError(error)) return { code: ENGINE_FAILURE, message: error.message, data: { engineCode: error.code } };
+  // A quota of this replica refused to open the connection (lib/quotas): the asker sees the same refusal.
+  if (error instanceof AppError) {
+    return { code: ENGINE_FAILURE, message: error.message, data: { engineCode: error.status === 429 ? "quota_exceeded" : "server_error" } };
+  }
+  console.error("[switchboard] a relayed request failed:", redact(String((error as Error)?.message ?? error)));
+  return { code: ENGINE_FAILURE, message: "The replica running this server failed the request.", data: { engineCode: "server_error" } };
+}
