@@ -12,6 +12,12 @@ export interface StdioLaunch {
   cwd?: string;
   /** Which limit of the wrapper ended the process, read when it exits (the sandbox's counters); null when none. */
   explainExit?: (exit: { code: number | null; signal: string | null }) => string | null;
+  /**
+   * Resolves once what the launch held beyond its processes is given back, after they have ended
+   * (the sandbox's home image detached from its loop device): a placement's hold is given back only
+   * then (lib/mcp/placement.ts). Never rejects.
+   */
+  released?: () => Promise<void>;
 }
 
 /** Who a launch is for: the sandbox keys its private home by (user, server). */

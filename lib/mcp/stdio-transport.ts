@@ -41,8 +41,9 @@ export interface ChildProcessTransportOptions {
   /** Entries added to each request's `params._meta` as it is sent (the host's trace context). Default: none. */
   requestMeta?: () => Record<string, string> | undefined;
   /**
-   * Runs once the child has ended, however it ended, after its whole process group was killed (the
-   * placement's hold is given back: lib/mcp/placement.ts); `close()` resolves only after it. Default: none.
+   * Runs once the child has ended, however it ended, after its whole process group was killed and the
+   * launch let go of what it held (`StdioLaunch.released`): the placement's hold is given back
+   * (lib/mcp/placement.ts). `close()` resolves only after it. Default: none.
    */
   afterEnd?: () => Promise<void>;
 }
@@ -210,7 +211,11 @@ export class ChildProcessTransport implements Transport {
       } catch {
         // Not ours to signal any more: nothing of it is left to stop.
       }
-      this.ending = this.options.afterEnd().catch((error: unknown) => this.logger.warn("after the child ended", { error: String(error) }));
+      const { afterEnd } = this.options;
+      const released = this.options.launch.released ?? (() => Promise.resolve());
+      this.ending = released()
+        .then(() => afterEnd())
+        .catch((error: unknown) => this.logger.warn("after the child ended", { error: String(error) }));
     }
     return this.ending;
   }

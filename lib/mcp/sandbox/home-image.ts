@@ -77,3 +77,37 @@ async function findTools(): Promise<{ mkfs: string } | null> {
   }
   return { mkfs: found.mkfs };
 }
+
+/** How long `detached` waits for the kernel to free a home image's loop device (the launcher waits as long before mounting). */
+const DETACH_WAIT_MS = 15_000;
+
+/**
+ * Resolves once no loop device backs `image` (the sandbox that mounted it has ended and its mount
+ * namespace is gone), or after `DETACH_WAIT_MS`; never rejects.
+ */
+export async function detached(image: string, waitMs = DETACH_WAIT_MS): Promise<void> {
+  const losetup = await findTool(HOME_IMAGE_TOOLS.losetup);
+  if (!losetup) return;
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    const attached = await run(losetup, ["-j", image], { timeout: 5_000 }).then(
+      ({ stdout }) => stdout.trim() !== "",
+      () => false,
+    );
+    if (!attached) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function findTool(candidates: string[]): Promise<string | null> {
+  for (const candidate of candidates) {
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
+  }
+  return null;
+}

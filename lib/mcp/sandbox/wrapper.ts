@@ -19,7 +19,7 @@ import { blockedRoutes, egressToolsAvailable, SLIRP_DNS } from "./egress";
 import { launcherCommand, SECCOMP_FD, type LauncherPlan } from "./launcher";
 import { seccompFile } from "./seccomp";
 import { exitCauseReader } from "./exit-cause";
-import { prepareHomeImage } from "./home-image";
+import { detached, prepareHomeImage } from "./home-image";
 
 /** Options of `createSandboxWrapper`. */
 export interface SandboxOptions {
@@ -85,7 +85,14 @@ export function createSandboxWrapper(options: SandboxOptions): LaunchWrapper {
       launcher.seccomp ? SECCOMP_FD : undefined,
     );
     // bwrap's own environment is irrelevant (--clearenv) and its cwd is replaced by --chdir.
-    return { ...launcherCommand(launcher, status.bwrapPath, args), cwd: "/", explainExit: exitCauseReader(launcher.counters, limits) };
+    const image = launcher.home?.image;
+    return {
+      ...launcherCommand(launcher, status.bwrapPath, args),
+      cwd: "/",
+      explainExit: exitCauseReader(launcher.counters, limits),
+      // The home image is mounted until the sandbox's last process has gone: a placement waits for that.
+      ...(image ? { released: () => detached(image) } : {}),
+    };
   };
 }
 
