@@ -45,6 +45,13 @@ export async function register(): Promise<void> {
   if (clustered()) {
     const { startClusterControl } = await import("./lib/use-cases/cluster-control");
     startClusterControl();
+    // Calls forwarded by the other replicas to the stdio sandboxes this one runs, before the lane and
+    // Next (lib/use-cases/sandbox-hop.ts); the route at the same path serves them under `next dev`.
+    const [{ putInFrontOfLane }, { serveSandboxHopOn }] = await Promise.all([
+      import("./lib/lane/direct-lane"),
+      import("./lib/use-cases/sandbox-hop"),
+    ]);
+    putInFrontOfLane(serveSandboxHopOn);
   }
   // Cluster mode: hear Stop for this replica's turns and keep the answers of turns whose replica died
   // (lib/runtime/shared-turns.ts), even when nobody has their chat open. Nothing in single-node mode.

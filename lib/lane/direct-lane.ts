@@ -36,6 +36,16 @@ export function installDirectLane<Caller>(routes: DirectRoute<Caller>[], guard: 
   (globalThis as { [DIRECT_LANE_SLOT]?: DirectLane })[DIRECT_LANE_SLOT] = createDirectLane(routes, guard);
 }
 
+/**
+ * Consult `first` before the installed lane: it answers true for the requests it serves itself (the
+ * internal hop between replicas, which carries its own proof instead of a session).
+ */
+export function putInFrontOfLane(first: DirectLane): void {
+  const slot = globalThis as { [DIRECT_LANE_SLOT]?: DirectLane };
+  const lane = slot[DIRECT_LANE_SLOT];
+  slot[DIRECT_LANE_SLOT] = (req, res) => first(req, res) || (lane?.(req, res) ?? false);
+}
+
 /** The lane for `routes`, whose callers `guard` checks. */
 export function createDirectLane<Caller>(routes: DirectRoute<Caller>[], guard: LaneGuard<Caller>): DirectLane {
   return (req, res) => {

@@ -11,6 +11,9 @@
  * or the engine's error with its code (the asker fails the call exactly as it would have failed
  * here). A request cut off by the asker (a cancelled call) cancels the call here.
  */
+import { once } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { z } from "zod";
 import { getDb } from "../../db/client";
 import { clustered } from "../cluster";
@@ -79,6 +82,46 @@ export async function serveSandboxHop(request: Request): Promise<Response> {
   } catch (error) {
     return errorResponse(error);
   }
+}
+
+/**
+ * Serve `req` when it is the internal hop (`POST /api/internal/sandbox`) and answer true; false leaves
+ * it to whatever serves the rest. The app's HTTP server consults it before the direct lane
+ * (instrumentation.ts, cluster mode), so a relayed call costs no pass through Next's router.
+ */
+export function serveSandboxHopOn(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== HOP_PATH) return false;
+  answerOn(req, res).catch((error: unknown) => {
+    console.error("[switchboard] the internal hop failed:", redact(String((error as Error)?.message ?? error)));
+    if (!res.headersSent) res.writeHead(500).end();
+    else res.destroy();
+  });
+  return true;
+}
+
+async function answerOn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // The asker going away (a cancelled call) aborts the call here, as Next's request.signal would.
+  const aborted = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const response = await serveSandboxHop(
+    new Request(`http://internal${HOP_PATH}`, {
+      method: "POST",
+      headers,
+      body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
+      duplex: "half",
+      signal: aborted.signal,
+    } as RequestInit),
+  );
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+    if (!res.write(read.value)) await once(res, "drain");
+  }
+  res.end();
 }
 
 /** A 200 whose body is the lines `run` notifies, then its answer (or its failure) for request `id`. */
