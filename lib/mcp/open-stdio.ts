@@ -12,7 +12,8 @@ import { createClient } from "./client-factory";
 import { effectiveSettings } from "./config";
 import { STDIO_PROBE_TIMEOUT_MS } from "./era";
 import { EngineError, isEngineError } from "./errors";
-import type { PlacementHold } from "./placement";
+import type { ListKind } from "./discovery";
+import type { PlacementHold, StdioPlacement } from "./placement";
 import { ChildProcessTransport } from "./stdio-transport";
 import type { OpenContext, OpenedTransport, TransportOpener } from "./transport-opener";
 
@@ -24,7 +25,7 @@ export const openStdio: TransportOpener = async (context) => {
   // A holder that let go between the placement and the handshake (its sandbox idled out): place again, once.
   for (let attempt = 0; ; attempt++) {
     const placed = await placement.place(userId, server, context.signal);
-    if (placed.where === "here") return await openChild(context, placed.hold);
+    if (placed.where === "here") return await openChild(withListsShared(context, placement), placed.hold);
     try {
       return await openRelay(context, placed.transport);
     } catch (error) {
@@ -87,6 +88,18 @@ async function openChild(context: OpenContext, hold: PlacementHold | null): Prom
     // No further child starts under this hold: it is given back once the last one has ended.
     children.settled();
   }
+}
+
+/** `context` whose server's list changes are also told to the placement (for the relays to it elsewhere). */
+function withListsShared(context: OpenContext, placement: StdioPlacement): OpenContext {
+  const { options } = context;
+  if (!placement.listChanged) return context;
+  const { userId, server } = options.identity;
+  const onListChanged = (kind: ListKind) => {
+    options.hooks.onListChanged(kind);
+    placement.listChanged?.(userId, server.id, kind);
+  };
+  return { ...context, options: { ...options, hooks: { ...options.hooks, onListChanged } } };
 }
 
 /** Connect over a relay to the process that runs the server (the handshake its connection answers). */

@@ -9,6 +9,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/client";
 import type { ServerDefinition } from "./config";
+import type { ListKind } from "./discovery";
 
 /** This process's right to run one (user, server)'s stdio server, held while its child runs. */
 export interface PlacementHold {
@@ -32,6 +33,11 @@ export interface StdioPlacement {
    * saying why when neither is possible.
    */
   place(userId: string, server: ServerDefinition, signal: AbortSignal): Promise<Placement>;
+  /**
+   * A server running here under a hold said one of its lists changed: the relays to it elsewhere
+   * re-list (`McpPool.relayedListChanged` on their process). Must not throw.
+   */
+  listChanged?(userId: string, serverId: string, kind: ListKind): void;
 }
 
 /**

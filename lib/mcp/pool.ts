@@ -5,6 +5,7 @@
  * one (user, server) go through its session handle (`session()`, lib/mcp/session.ts).
  */
 import type { ServerDefinition } from "./config";
+import type { ListKind } from "./discovery";
 import { configHash } from "./config-hash";
 import { EngineError } from "./errors";
 import { LiveConnections } from "./live-connections";
@@ -164,6 +165,18 @@ export class McpPool {
   async closeUser(userId: string, serverIds?: string[]): Promise<void> {
     const only = serverIds && new Set(serverIds);
     await this.closeWhere((managed) => managed.userId === userId && (!only || only.has(managed.server.id)));
+  }
+
+  /**
+   * The server of (user, server) said a list changed where it runs (another process, lib/mcp/placement.ts):
+   * a relay to it here lists that kind again. Anything else here hears its own server.
+   */
+  relayedListChanged(userId: string, serverId: string, kind: ListKind): void {
+    const managed = this.entries.get(keyOf(userId, serverId));
+    if (!managed?.isConnected() || managed.status().transport !== "relay") return;
+    managed
+      .relist(kind)
+      .catch((error: unknown) => this.options.logger.warn(`re-listing ${kind} through a relay failed`, { error: String(error) }));
   }
 
   /** Connections closed to make room at the instance's connection ceiling, since the pool was made. */

@@ -14,8 +14,10 @@ import { leaseHolder } from "../../db/queries/leases";
 import { replicaById } from "../../db/queries/replicas";
 import { workspaceOfServer } from "../../db/queries/usage-rows";
 import { clustered } from "../cluster";
+import { clusterControl } from "../cluster/control";
 import { replicaAlive, replicaId } from "../cluster/replicas";
 import type { ServerDefinition } from "../mcp/config";
+import type { ListKind } from "../mcp/discovery";
 import { EngineError } from "../mcp/errors";
 import type { Placement, StdioPlacement } from "../mcp/placement";
 import { hopKey, signHop } from "./internal-hop";
@@ -34,14 +36,32 @@ export interface PlacementDeps {
   self: () => string;
   alive: (replica: string) => Promise<boolean>;
   key: () => Buffer;
-  fetch?: typeof fetch;
+  /** Tell the other replicas that a server running here changed a list (their relays list it again). */
+  announce?: (change: ListChange) => void;
 }
+
+/** A list of a (user, server) changed where its sandbox runs (the `SANDBOX_LIST_CHANGED` order's payload). */
+export interface ListChange {
+  userId: string;
+  serverId: string;
+  kind: ListKind;
+}
+
+/** The control channel's name for a list change of a server whose sandbox runs on the sender (lib/use-cases/cluster-control.ts applies it). */
+export const SANDBOX_LIST_CHANGED = "sandbox.list_changed";
 
 /** The app's placement: in cluster mode only (undefined in single-node mode, where nothing changes). */
 export function sandboxPlacement(): StdioPlacement | undefined {
   if (!clustered()) return undefined;
   let key: Buffer | undefined;
-  return new SandboxPlacement({ db: getDb, leases: sandboxLeases(), self: replicaId, alive: replicaAlive, key: () => (key ??= hopKey()) });
+  return new SandboxPlacement({
+    db: getDb,
+    leases: sandboxLeases(),
+    self: replicaId,
+    alive: replicaAlive,
+    key: () => (key ??= hopKey()),
+    announce: (change) => void clusterControl().send(SANDBOX_LIST_CHANGED, change),
+  });
 }
 
 /** Places each stdio server under its lease: here when it is free or ours, else a relay to its holder. */
@@ -65,6 +85,10 @@ export class SandboxPlacement implements StdioPlacement {
     }
   }
 
+  listChanged(userId: string, serverId: string, kind: ListKind): void {
+    this.deps.announce?.({ userId, serverId, kind });
+  }
+
   /** A relay to `holder` for (user, server). */
   private async relay(userId: string, server: ServerDefinition, holder: string): Promise<RelayTransport> {
     const { db, self, key } = this.deps;
@@ -83,7 +107,6 @@ export class SandboxPlacement implements StdioPlacement {
       who: { userId, workspaceId, serverId: server.id, serverName: server.name },
       sign: (to, request) => signHop(key(), to, self(), request),
       settle: (signal) => this.settle(name, holder, signal),
-      fetch: this.deps.fetch,
     });
   }
 

@@ -13,6 +13,8 @@
 import { type ClusterControl, clusterControl } from "../cluster/control";
 import type { AccessEffects } from "../domain/access-effects";
 import { existingPool, type McpPool } from "../mcp";
+import type { ListKind } from "../mcp/discovery";
+import { SANDBOX_LIST_CHANGED } from "../runtime/sandbox-placement";
 import { stopTurns } from "../runtime/turns";
 import { hearServerReleases } from "../servers/release";
 import { withdrawServerRequests } from "./withdraw-requests";
@@ -69,7 +71,15 @@ export function startClusterControl(control: ClusterControl = clusterControl(), 
     await withdrawServerRequests(userId, serverIds);
     await closeIn(hold.pool(), userId, serverIds);
   });
+  // A stdio server whose sandbox runs on the sender changed a list: a relay to it here lists it again.
+  control.on(SANDBOX_LIST_CHANGED, (payload) => {
+    const { userId, serverId, kind } = payload as { userId?: unknown; serverId?: unknown; kind?: unknown };
+    if (typeof userId !== "string" || typeof serverId !== "string" || !LIST_KINDS.includes(kind as ListKind)) return;
+    hold.pool()?.relayedListChanged(userId, serverId, kind as ListKind);
+  });
 }
+
+const LIST_KINDS: ListKind[] = ["tools", "resources", "prompts"];
 
 /** Close a user's connections to `serverIds` (all theirs when omitted), or every user's to `serverIds` when `userId` is null. */
 async function closeIn(pool: McpPool | undefined, userId: string | null, serverIds?: string[]): Promise<void> {
