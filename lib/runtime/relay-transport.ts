@@ -13,6 +13,9 @@
  * server again and runs it once more (lib/mcp/managed-server.ts `run`); anything after the request
  * reached the holder fails as it is, never run twice.
  */
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+import { StringDecoder } from "node:string_decoder";
 import type { JSONRPCMessage, JSONRPCRequest, Transport } from "@modelcontextprotocol/client";
 import { EngineError, type ErrorCode } from "../mcp/errors";
 import { HOP_HEADER, type HopRequest } from "./internal-hop";
@@ -45,7 +48,6 @@ export interface RelayOptions {
    * longer holds the lease, "held" when it still does at the end.
    */
   settle(signal: AbortSignal): Promise<"moved" | "held">;
-  fetch?: typeof fetch;
 }
 
 /** The body of a relayed request. */
@@ -100,18 +102,24 @@ export class RelayTransport implements Transport {
     }
   }
 
-  private async post(request: JSONRPCRequest, signal: AbortSignal): Promise<Response> {
+  /** POST the request to the holder: its answer's head, or the failure (retried there or here, as the class says). */
+  private async post(request: JSONRPCRequest, signal: AbortSignal): Promise<IncomingMessage> {
     const { holder, who } = this.options;
     const { serverName, ...ids } = who;
     const body = JSON.stringify({ ...ids, message: request } satisfies RelayBody);
-    const proof = this.options.sign(holder.replica, { method: "POST", path: HOP_PATH, body });
+    const send = () => {
+      // Signed per attempt: a proof is accepted once.
+      const proof = this.options.sign(holder.replica, { method: "POST", path: HOP_PATH, body });
+      return postTo(`${holder.url}${HOP_PATH}`, { "content-type": "application/json", [HOP_HEADER]: proof }, body, signal);
+    };
     try {
-      return await (this.options.fetch ?? fetch)(`${holder.url}${HOP_PATH}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", [HOP_HEADER]: proof },
-        body,
-        signal,
-      });
+      try {
+        return await send();
+      } catch (error) {
+        // A kept-alive socket the holder had just closed: the request never reached it; once more, on a new one.
+        if (!(error as { reusedSocket?: boolean }).reusedSocket || networkCode(error) !== "ECONNRESET") throw error;
+        return await send();
+      }
     } catch (error) {
       if (signal.aborted) throw new EngineError("cancelled", `server "${serverName}": cancelled`, { cause: error });
       const code = networkCode(error);
@@ -132,24 +140,31 @@ export class RelayTransport implements Transport {
   }
 
   /** Deliver the holder's answer (and the progress before it), or throw the failure it reports. */
-  private async answer(request: JSONRPCRequest, response: Response): Promise<void> {
+  private async answer(request: JSONRPCRequest, response: IncomingMessage): Promise<void> {
     const { holder, who } = this.options;
     const name = `server "${who.serverName}"`;
-    if (response.status === 409) {
-      await response.body?.cancel();
+    const status = response.statusCode ?? 0;
+    if (status === 409) {
+      response.resume();
       throw moved(who.serverName);
     }
-    if (!response.ok) {
-      const refusal = (await response.json().catch(() => ({}))) as { message?: string };
-      const why = refusal.message ?? `HTTP ${response.status}`;
-      if (response.status === 404) throw new EngineError("not_found", `${name}: ${why}`);
-      if (response.status === 401) {
+    if (status !== 200) {
+      const text = await readAll(response, 64 * 1024).catch(() => "");
+      const why = ((): string => {
+        try {
+          return (JSON.parse(text) as { message?: string }).message ?? `HTTP ${status}`;
+        } catch {
+          return `HTTP ${status}`;
+        }
+      })();
+      if (status === 404) throw new EngineError("not_found", `${name}: ${why}`);
+      if (status === 401) {
         throw new EngineError(
           "unreachable",
           `${name}: replica ${holder.replica} refused the internal hop (${why}); every replica needs the same secret key and clocks within 30 s`,
         );
       }
-      throw new EngineError("unreachable", `${name}: replica ${holder.replica} answered HTTP ${response.status} (${why})`);
+      throw new EngineError("unreachable", `${name}: replica ${holder.replica} answered HTTP ${status} (${why})`);
     }
     let answered = false;
     await readLines(response, MAX_ANSWER_BYTES, (line) => {
@@ -166,25 +181,55 @@ export class RelayTransport implements Transport {
   }
 }
 
+/** Kept-alive sockets to the other replicas, per scheme (sockets are per replica). */
+const httpAgent = new http.Agent({ keepAlive: true });
+const httpsAgent = new https.Agent({ keepAlive: true });
+
+/** POST `body` to `url` on Node's HTTP client: the answer's head, or the error (with `reusedSocket` when the socket was a kept one). */
+function postTo(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  const target = new URL(url);
+  const secure = target.protocol === "https:";
+  return new Promise((resolve, reject) => {
+    const request = (secure ? https : http).request(target, {
+      method: "POST",
+      headers: { ...headers, "content-length": Buffer.byteLength(body) },
+      agent: secure ? httpsAgent : httpAgent,
+      signal,
+    });
+    request.once("response", resolve);
+    request.once("error", (error: Error & { reusedSocket?: boolean }) => {
+      error.reusedSocket = request.reusedSocket;
+      reject(error);
+    });
+    request.end(body);
+  });
+}
+
+/** All of `response`'s body as text, at most `maxBytes`. */
+async function readAll(response: IncomingMessage, maxBytes: number): Promise<string> {
+  let text = "";
+  for await (const chunk of response) {
+    text += String(chunk);
+    if (text.length > maxBytes) break;
+  }
+  return text;
+}
+
 /** The holder let go of the server before running the request: the engine places it again (retried once). */
 function moved(serverName: string): EngineError {
   return new EngineError("session_expired", `server "${serverName}" moved to another replica`);
 }
 
 /** Read `response`'s body as lines, at most `maxBytes`, handing each non-empty one to `onLine`. */
-async function readLines(response: Response, maxBytes: number, onLine: (line: string) => void): Promise<void> {
-  if (!response.body) return;
-  const decoder = new TextDecoder();
+async function readLines(response: IncomingMessage, maxBytes: number, onLine: (line: string) => void): Promise<void> {
+  const decoder = new StringDecoder("utf8");
   let pending = "";
   let bytes = 0;
-  const reader = response.body.getReader();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
+    for await (const chunk of response) {
+      bytes += (chunk as Buffer).length;
       if (bytes > maxBytes) throw new EngineError("message_too_large", `an answer over ${maxBytes} bytes came over the internal hop`);
-      pending += decoder.decode(value, { stream: true });
+      pending += decoder.write(chunk as Buffer);
       let end = pending.indexOf("\n");
       while (end >= 0) {
         const line = pending.slice(0, end);
@@ -193,17 +238,15 @@ async function readLines(response: Response, maxBytes: number, onLine: (line: st
         end = pending.indexOf("\n");
       }
     }
-    pending += decoder.decode();
+    pending += decoder.end();
     if (pending.trim()) onLine(pending);
   } catch (error) {
-    await reader.cancel().catch(() => undefined);
+    response.destroy();
     throw error;
-  } finally {
-    reader.releaseLock();
   }
 }
 
-/** The network error code in `error`'s cause chain (fetch wraps it), if any. */
+/** The network error code in `error` or its cause chain, if any. */
 function networkCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 6; depth++) {
     const code = (current as { code?: unknown }).code;

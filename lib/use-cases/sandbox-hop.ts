@@ -13,12 +13,11 @@
  */
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import { z } from "zod";
 import { getDb } from "../../db/client";
 import { clustered } from "../cluster";
 import { AppError } from "../errors";
-import { errorResponse, maxBodyBytes, parseJsonText, readBodyText } from "../http";
+import { bodyTooLarge, errorResponse, maxBodyBytes, parseJsonText, readBodyText } from "../http";
 import { isEngineError } from "../mcp/errors";
 import { redact } from "../redact";
 import { cachedServerDefinition } from "../runtime/definition-cache";
@@ -45,12 +44,17 @@ type RpcId = string | number;
 /** JSON-RPC's code for an error the engine raised (its own code travels in `data.engineCode`). */
 const ENGINE_FAILURE = -32603;
 
-/** Answer one relayed request. */
-export async function serveSandboxHop(request: Request): Promise<Response> {
+/**
+ * What the hop answers one request: a refusal (before anything ran), or a 200 whose lines `run`
+ * writes as they come (a tool call's progress) and whose last line, the answer, it returns.
+ */
+type HopAnswer = { refusal: unknown } | { run(write: (line: string) => void): Promise<string> };
+
+/** Check and answer one relayed request: its proof, its body, and the signal that ends when its asker goes away. */
+async function answerHop(proof: string | null, body: string, signal: AbortSignal): Promise<HopAnswer> {
   try {
     if (!clustered()) throw new AppError("cluster.hop_refused", "The internal hop was refused: this replica does not run in cluster mode.");
-    const body = await readBodyText(request, maxBodyBytes());
-    const verdict = hopVerifier().verify(request.headers.get(HOP_HEADER), { method: request.method, path: HOP_PATH, body });
+    const verdict = hopVerifier().verify(proof, { method: "POST", path: HOP_PATH, body });
     if (!verdict.ok) {
       console.warn(`[switchboard] internal hop refused: ${verdict.reason}`);
       throw new AppError("cluster.hop_refused", `The internal hop was refused: ${verdict.reason}.`);
@@ -58,7 +62,7 @@ export async function serveSandboxHop(request: Request): Promise<Response> {
     const { userId, workspaceId, serverId, message } = parseJsonText(body, RelayedRequest);
     // A relay's health ping asks whether this replica answers, whatever it runs: a holder that let go
     // of an idle sandbox must not make the asker start one.
-    if (message.method === "ping") return answerStream(message.id, async () => ({}));
+    if (message.method === "ping") return lines(message.id, async () => ({}));
     if (!sandboxLeases().holds(userId, serverId)) {
       throw new AppError("cluster.sandbox_moved", "This replica does not run that server's sandbox (any more).");
     }
@@ -66,13 +70,13 @@ export async function serveSandboxHop(request: Request): Promise<Response> {
     if (!(await membershipOf(db, userId, { id: workspaceId }))) throw new AppError("server.not_found", "Server not found.");
     const session = appPool().session(userId, await cachedServerDefinition(db, { id: userId, workspaceId }, serverId));
     const progressToken = (message.params?._meta as { progressToken?: RpcId } | undefined)?.progressToken;
-    return answerStream(message.id, async (notify) => {
+    return lines(message.id, async (notify) => {
       if (message.method === "initialize") {
         const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
         return { protocolVersion: typeof requested === "string" ? requested : "2025-11-25", ...(await session.forwardedHandshake()) };
       }
       return await session.forwarded(message.method, message.params, {
-        signal: request.signal,
+        signal,
         onProgress:
           progressToken === undefined
             ? undefined
@@ -80,14 +84,60 @@ export async function serveSandboxHop(request: Request): Promise<Response> {
       });
     });
   } catch (error) {
-    return errorResponse(error);
+    return { refusal: error };
   }
+}
+
+/** The lines `run` notifies, then its answer (or its failure) for request `id`. */
+function lines(id: RpcId, run: (notify: (message: unknown) => void) => Promise<unknown>): HopAnswer {
+  return {
+    async run(write) {
+      const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+      try {
+        return line({ jsonrpc: "2.0", id, result: await run((message) => write(line(message))) });
+      } catch (error) {
+        return line({ jsonrpc: "2.0", id, error: failure(error) });
+      }
+    },
+  };
+}
+
+const NDJSON = { "content-type": "application/x-ndjson", "cache-control": "no-store" };
+
+/** Answer one relayed request as a route (app/api/internal/sandbox/route.ts, for `next dev`). */
+export async function serveSandboxHop(request: Request): Promise<Response> {
+  let answer: HopAnswer;
+  try {
+    answer = await answerHop(request.headers.get(HOP_HEADER), await readBodyText(request, maxBodyBytes()), request.signal);
+  } catch (error) {
+    answer = { refusal: error };
+  }
+  if ("refusal" in answer) return errorResponse(answer.refusal);
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const write = (line: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(line));
+        } catch {
+          // The asker went away (a cancelled call): nothing reads this any more.
+          open = false;
+        }
+      };
+      write(await answer.run(write));
+      if (open) controller.close();
+    },
+  });
+  return new Response(stream, { status: 200, headers: NDJSON });
 }
 
 /**
  * Serve `req` when it is the internal hop (`POST /api/internal/sandbox`) and answer true; false leaves
  * it to whatever serves the rest. The app's HTTP server consults it before the direct lane
- * (instrumentation.ts, cluster mode), so a relayed call costs no pass through Next's router.
+ * (instrumentation.ts, cluster mode): the body read straight off the socket and the lines written
+ * straight to it, with no pass through Next's router and no web stream.
  */
 export function serveSandboxHopOn(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== HOP_PATH) return false;
@@ -105,51 +155,40 @@ async function answerOn(req: IncomingMessage, res: ServerResponse): Promise<void
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
   });
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const response = await serveSandboxHop(
-    new Request(`http://internal${HOP_PATH}`, {
-      method: "POST",
-      headers,
-      body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
-      duplex: "half",
-      signal: aborted.signal,
-    } as RequestInit),
-  );
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  const reader = response.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-    if (!res.write(read.value)) await once(res, "drain");
+  let answer: HopAnswer;
+  try {
+    const proof = req.headers[HOP_HEADER];
+    answer = await answerHop(typeof proof === "string" ? proof : null, await readNodeBody(req, maxBodyBytes()), aborted.signal);
+  } catch (error) {
+    answer = { refusal: error };
   }
-  res.end();
+  if ("refusal" in answer) {
+    const response = errorResponse(answer.refusal);
+    res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
+    return;
+  }
+  // The head goes with the first progress line, or with the answer (one write, its length known).
+  let pending: Promise<unknown> = Promise.resolve();
+  const last = await answer.run((line) => {
+    if (!res.headersSent) res.writeHead(200, NDJSON);
+    if (!res.write(line)) pending = once(res, "drain");
+  });
+  await pending;
+  if (!res.headersSent) res.writeHead(200, { ...NDJSON, "content-length": Buffer.byteLength(last) });
+  res.end(last);
 }
 
-/** A 200 whose body is the lines `run` notifies, then its answer (or its failure) for request `id`. */
-function answerStream(id: RpcId, run: (notify: (message: unknown) => void) => Promise<unknown>): Response {
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let open = true;
-      const write = (message: unknown) => {
-        if (!open) return;
-        try {
-          controller.enqueue(encoder.encode(`${JSON.stringify(message)}\n`));
-        } catch {
-          // The asker went away (a cancelled call): nothing reads this any more.
-          open = false;
-        }
-      };
-      try {
-        write({ jsonrpc: "2.0", id, result: await run(write) });
-      } catch (error) {
-        write({ jsonrpc: "2.0", id, error: failure(error) });
-      } finally {
-        if (open) controller.close();
-        open = false;
-      }
-    },
-  });
-  return new Response(stream, { status: 200, headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" } });
+/** `req`'s body as text, at most `maxBytes` (else the 413 every route answers). */
+async function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  if (Number(req.headers["content-length"] ?? 0) > maxBytes) throw bodyTooLarge(maxBytes);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of req) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > maxBytes) throw bodyTooLarge(maxBytes);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The JSON-RPC error for what failed here: the engine's code and message as they are, anything else as a server error. */
