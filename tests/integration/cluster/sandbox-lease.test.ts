@@ -202,6 +202,16 @@ describe("the sandbox of a (user, server) runs on one replica at a time", () => 
     expect((JSON.parse(answer.text) as { steps: number }).steps).toBeGreaterThan(20);
   });
 
+  it("a list the server changes reaches the relay on the other replica (it lists again)", async () => {
+    const target = await homeServer("lists");
+    await count(a, target);
+    await count(b, target);
+    const tools = async () => ((await b.ask({ tools: target }, "tools")).tools as string[]).filter((name) => name === "extra");
+    expect(await tools()).toEqual([]);
+    expect((await call(b, target, "grow")).isError).toBe(false);
+    await waitUntil(async () => (await tools()).length === 1, 10_000, "the relay on B to list the new tool");
+  });
+
   it("a holder that cannot be reached fails the call with a clear engine error (no 500), and is not replaced while it lives", async () => {
     const deaf = await startReplica("replica-deaf");
     const target = await homeServer("unreachable");
