@@ -158,6 +158,13 @@ export class RelayTransport implements Transport {
         }
       })();
       if (status === 404) throw new EngineError("not_found", `${name}: ${why}`);
+      // The front door's cap on a request body holds for the hop as for the API.
+      if (status === 413) {
+        throw new EngineError(
+          "limit_exceeded",
+          `${name}: the request is larger than one replica forwards to another (SWITCHBOARD_MAX_BODY_BYTES)`,
+        );
+      }
       if (status === 401) {
         throw new EngineError(
           "unreachable",

@@ -12,9 +12,12 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { leaseHolder } from "@/db/queries/leases";
+import { closeGlobalPool } from "@/lib/mcp";
+import { cachedServerDefinition } from "@/lib/runtime/definition-cache";
+import { appPool } from "@/lib/runtime/engine";
 import { sandboxLeaseName } from "@/lib/runtime/sandbox-leases";
 import { sandboxPlacement } from "@/lib/runtime/sandbox-placement";
 import { HOP_PATH } from "@/lib/runtime/relay-transport";
@@ -24,6 +27,9 @@ import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { stopProcess, waitUntil } from "../mcp/helpers";
 import { requireSandbox } from "../sandbox/helpers";
 import { person, team } from "../workspaces/helpers";
+
+// lib/runtime/engine.ts is marked server-only (a bundler marker that throws outside Next's server build).
+vi.mock("server-only", () => ({}));
 
 const REPLICA = path.join("tests", "fixtures", "cluster", "sandbox-replica.ts");
 const FIXTURES = path.resolve("tests", "fixtures", "cluster");
@@ -276,8 +282,20 @@ describe("the internal hop", () => {
 });
 
 describe("single-node mode", () => {
-  it("places nothing: without REDIS_URL the engine starts every stdio server here, with no lease", () => {
+  it("places nothing: without REDIS_URL the engine starts every stdio server here, with no lease", async () => {
     expect(process.env.REDIS_URL).toBeUndefined();
     expect(sandboxPlacement()).toBeUndefined();
+    // This process is a single-node app: its pool starts the sandbox itself and takes no lease.
+    const target = await homeServer("single");
+    const definition = await cachedServerDefinition(getDb(), { id: target.userId, workspaceId: target.workspaceId }, target.serverId);
+    const session = appPool().session(target.userId, definition);
+    try {
+      const outcome = await session.callTool("count");
+      expect(outcome.isError).toBe(false);
+      expect(session.status().transport).toBe("stdio");
+      expect(await holderOf(target)).toBeNull();
+    } finally {
+      await closeGlobalPool();
+    }
   });
 });

@@ -19,6 +19,7 @@ const PUBLIC_ROUTES = new Set([
   "app/api/auth/forgot-password/route.ts", // asking for a reset link by email: nobody is signed in
   "app/api/auth/passkey/route.ts", // the options of a passkey sign-in: nobody is signed in yet
   "app/api/metrics/route.ts", // the Prometheus scrape: SWITCHBOARD_METRICS_TOKEN as a bearer token is the permission
+  "app/api/internal/sandbox/route.ts", // the internal hop between replicas: its proof (lib/runtime/internal-hop.ts) is the permission
 ]);
 const SESSION_CHECK = /\b(requireUser|requireUserOrToken|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
 
