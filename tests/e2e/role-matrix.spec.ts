@@ -140,6 +140,8 @@ async function freshTeam(): Promise<string> {
 const ROUTES: Route[] = [
   { key: "GET /api/health", url: () => "/api/health", own: EVERYONE(200), userLevel: true },
   { key: "GET /api/health/ready", url: () => "/api/health/ready", own: EVERYONE(200), userLevel: true },
+  // The replicas' internal hop: no session counts, only its proof; a single node refuses it to everyone.
+  { key: "POST /api/internal/sandbox", url: () => "/api/internal/sandbox", body: () => ({}), own: EVERYONE(401), userLevel: true },
   // Off on the test server (no SWITCHBOARD_METRICS_TOKEN): 404 to everyone; token checks in tests/integration/telemetry.
   { key: "GET /api/metrics", url: () => "/api/metrics", own: EVERYONE(404), userLevel: true },
   { key: "POST /api/auth/register", url: () => "/api/auth/register", body: () => ({}), own: EVERYONE(400), userLevel: true },
