@@ -10,6 +10,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { startNginx } from "./nginx";
 import { freePort } from "./ports";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./round-robin-proxy";
 
@@ -31,7 +32,7 @@ export interface Replica {
 
 /** A running cluster. */
 export interface Cluster {
-  /** The proxy's base URL (`http://localhost:<port>`), the instance's public URL. */
+  /** The front's base URL (`http://localhost:<port>`), the instance's public URL. */
   base: string;
   proxy: RoundRobinProxy;
   replicas: Replica[];
@@ -47,6 +48,12 @@ export interface ClusterOptions {
   redisUrl: string;
   /** More environment for every replica (the model, the allowed hosts…). */
   env?: Record<string, string>;
+  /**
+   * What stands at `base`: the round-robin proxy of the tests (default; it can `pin`), or Debian's
+   * nginx with deploy/nginx.conf (the documented deployment; the proxy then runs on a port of its
+   * own, for `check`).
+   */
+  front?: "proxy" | "nginx";
 }
 
 /** Wait until `url` answers 200 (or throw after `timeoutMs`, with `log()` in the message). */
@@ -144,10 +151,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     replicas.push(replica);
   }
   await Promise.all(replicas.map((r) => waitReady(`${r.direct}/api/health/ready`, r.log)));
-  const proxy = await startRoundRobinProxy(
-    replicas.map((r) => ({ name: r.id, port: r.port })),
-    { port: proxyPort },
-  );
+  const upstreams = replicas.map((r) => ({ name: r.id, port: r.port }));
+  const nginx =
+    options.front === "nginx"
+      ? await startNginx(
+          replicas.map((r) => r.port),
+          proxyPort,
+        )
+      : null;
+  const proxy = await startRoundRobinProxy(upstreams, nginx ? {} : { port: proxyPort });
   return {
     base,
     proxy,
@@ -159,6 +171,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     async stop() {
       await proxy.close();
+      await nginx?.stop();
       await Promise.all(replicas.map((r) => r.kill("SIGTERM")));
       for (const r of replicas) fs.rmSync(r.dataDir, { recursive: true, force: true });
     },

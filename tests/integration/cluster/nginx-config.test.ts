@@ -4,15 +4,10 @@
  * stream's chunks come through before it ends (unbuffered), a stopped upstream is skipped, and a
  * write an upstream took and then dropped is not sent again.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, waitForPort } from "../../helpers/ports";
-
-const NGINX = "/usr/sbin/nginx";
+import { startNginx, type TestNginx } from "../../helpers/nginx";
+import { freePort } from "../../helpers/ports";
 
 interface Upstream {
   name: string;
@@ -21,8 +16,7 @@ interface Upstream {
   writes: number;
 }
 
-let dir: string;
-let nginx: ChildProcess;
+let nginx: TestNginx;
 let port: number;
 const upstreams: Upstream[] = [];
 
@@ -51,26 +45,15 @@ async function upstream(name: string): Promise<Upstream> {
 beforeAll(async () => {
   upstreams.push(await upstream("a"), await upstream("b"));
   port = await freePort();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-nginx-"));
-  const site = fs
-    .readFileSync("deploy/nginx.conf", "utf8")
-    .replace("127.0.0.1:3001", `127.0.0.1:${upstreams[0].port}`)
-    .replace("127.0.0.1:3002", `127.0.0.1:${upstreams[1].port}`)
-    .replace("listen 8080;", `listen 127.0.0.1:${port};`);
-  // A minimal main configuration around the documented site, in the temp dir (no system files).
-  const main = `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log; events {}
-http { access_log off; client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy;
-fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-${site} }`;
-  fs.writeFileSync(path.join(dir, "nginx.conf"), main);
-  nginx = spawn(NGINX, ["-c", path.join(dir, "nginx.conf"), "-p", dir, "-e", path.join(dir, "error.log")], { stdio: "ignore" });
-  await waitForPort(port);
+  nginx = await startNginx(
+    upstreams.map((u) => u.port),
+    port,
+  );
 });
 
 afterAll(async () => {
-  nginx?.kill("SIGTERM");
+  await nginx?.stop();
   await Promise.all(upstreams.map((u) => new Promise((r) => u.server.close(r))));
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const get = async (pathname: string) => {
