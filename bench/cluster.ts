@@ -142,6 +142,10 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
   const singleServer = await createServer(single.base, singleCookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
 
   const postgres = await startPostgres();
+  // One node on Postgres too, beside the goals: what of the gap is the database's, what the cluster's.
+  const onPostgres = await startApp({ ...appEnv, DATABASE_URL: await postgres.createDatabase("bench_single") });
+  const pgCookie = await signIn(onPostgres.base, onPostgres.dataDir);
+  const pgServer = await createServer(onPostgres.base, pgCookie, "everything", { url: mcpUrl, supports_parallel_tool_calls: true });
   const redis = await startRedis();
   const cluster = await startCluster({
     replicas: args.replicas,
@@ -165,6 +169,7 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
     const seq = {
       single: await sequential(sides.single.call, CALLS, sides.single.cpu),
       cluster: await sequential(sides.cluster.call, CALLS, sides.cluster.cpu),
+      postgres: await sequential(apiEcho(onPostgres.base, pgCookie, pgServer, "fetch"), CALLS, () => treeCpuMs(onPostgres.pid)),
     };
     const rates: Record<"single" | "cluster", number[]> = { single: [], cluster: [] };
     for (let round = 0; round < 3; round++) {
@@ -172,13 +177,17 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
         rates[side].push(await throughput(sides[side].call, THROUGHPUT_CALLS, args.inflight));
     }
     const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    const tokens = { single: await firstToken(single.base, singleCookie), cluster: await firstToken(cluster.base, cookie) };
+    const tokens = {
+      single: await firstToken(single.base, singleCookie),
+      cluster: await firstToken(cluster.base, cookie),
+      postgres: await firstToken(onPostgres.base, pgCookie),
+    };
     const fail = await failover(cluster, cookie, serverId, args.inflight, args.seconds);
 
     const ms = (v: number) => `${v.toFixed(2)} ms`;
     const rows: GoalRow[] = [
       {
-        goal: `API tool call p50 (${args.replicas} replicas via the proxy vs one node)`,
+        goal: `API tool call p50 (${args.replicas} replicas behind nginx vs one node)`,
         raw: ms(seq.single.p50),
         switchboard: ms(seq.cluster.p50),
         ratio: seq.cluster.p50 / seq.single.p50,
@@ -204,6 +213,20 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
         switchboard: ms(tokens.cluster),
         ratio: tokens.cluster / tokens.single,
         limit: { max: 1.2 },
+      },
+      {
+        goal: "beside the goals: API tool call p50, one node on Postgres vs the replicas",
+        raw: `${ms(seq.postgres.p50)} (one node, Postgres)`,
+        switchboard: ms(seq.cluster.p50),
+        ratio: seq.cluster.p50 / seq.postgres.p50,
+        limit: {},
+      },
+      {
+        goal: "beside the goals: chat first token p50, one node on Postgres vs the replicas",
+        raw: `${ms(tokens.postgres)} (one node, Postgres)`,
+        switchboard: ms(tokens.cluster),
+        ratio: tokens.cluster / tokens.postgres,
+        limit: {},
       },
       {
         goal: `failover: failed requests, kill -9 of one replica under ${args.inflight} in flight (%)`,
