@@ -7,7 +7,9 @@
  * - a chat turn's first token (the scripted model), p50;
  * - failover: 64 calls in flight through the proxy, one replica killed with SIGKILL half-way, with a
  *   write (a new chat) every eighth request: failed requests, seconds until throughput is back, and
- *   acknowledged writes missing afterwards.
+ *   acknowledged writes missing afterwards;
+ * - beside the goals, the tool call and the first token of one node on Postgres, to tell the
+ *   database's share of the gap from the cluster's.
  * The replicas stand behind Debian's nginx with deploy/nginx.conf, as documented: its hop is on the
  * cluster's side of the latency figures and in neither side's app CPU.
  */
