@@ -7,6 +7,9 @@ import { expect, type Page } from "@playwright/test";
  * after the page settled.
  */
 export async function expectNoSeriousA11yViolations(page: Page, label = page.url()) {
+  // After a client-side navigation Next streams the page's metadata after its content: the title
+  // arrives a moment after the heading does (axe once ran in between and reported no <title>).
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = serious.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
