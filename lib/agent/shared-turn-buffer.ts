@@ -28,6 +28,7 @@ import {
   wakeChannel,
   recordKey,
 } from "./turn-mirror";
+import { describeDatabaseFailure } from "../../db/unavailable";
 
 /** What the shared buffer needs besides the coordination, and its limits (defaults in comments). */
 export interface SharedTurnBufferOptions {
@@ -83,7 +84,7 @@ export class SharedTurnBuffer {
     warn: (what, error) => {
       if (Date.now() - this.lastWarned < 5_000) return;
       this.lastWarned = Date.now();
-      console.warn(`[switchboard] ${what}:`, error instanceof Error ? error.message : String(error));
+      console.warn(`[switchboard] ${what}:`, describeDatabaseFailure(error));
     },
     ended: (chatId, turnId) => {
       if (this.running.get(chatId)?.record.turnId === turnId) this.running.delete(chatId);

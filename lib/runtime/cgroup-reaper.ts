@@ -14,6 +14,7 @@ import type { Db } from "../../db/client";
 import { takeLease } from "../../db/queries/leases";
 import { replicaId } from "../cluster/replicas";
 import { redact } from "../redact";
+import { describeDatabaseFailure } from "../../db/unavailable";
 
 /**
  * How long the reaper lease lasts after the holder's last launch. A group is reaped only once idle
@@ -41,7 +42,10 @@ export async function mayReapOnThisHost(
   try {
     return await takeLease(db, reaperLeaseName(host), owner, REAPER_LEASE_MS, now);
   } catch (error) {
-    console.warn("[switchboard] the control-group reaper lease could not be asked; reaping anyway:", redact(String(error)));
+    console.warn(
+      "[switchboard] the control-group reaper lease could not be asked; reaping anyway:",
+      redact(describeDatabaseFailure(error)),
+    );
     return true;
   }
 }

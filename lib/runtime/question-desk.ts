@@ -40,6 +40,7 @@ import { AppError } from "../errors";
 import { redact } from "../redact";
 import { singleton } from "../singleton";
 import type { PendingRecord, PendingRequests, Settled } from "./pending-requests";
+import { describeDatabaseFailure } from "../../db/unavailable";
 
 /** The channel on which a settled question's id goes to the replica holding it. */
 export const QUESTIONS_CHANNEL = "questions";
@@ -100,8 +101,7 @@ export function withdrawnMessage(reason: string | null): string {
   return WITHDRAWN_MESSAGE[(reason ?? "cancelled") as WithdrawReason] ?? WITHDRAWN_MESSAGE.cancelled;
 }
 
-const warn = (what: string, error: unknown) =>
-  console.warn(`[switchboard] questions: ${what}:`, redact(error instanceof Error ? error.message : String(error)));
+const warn = (what: string, error: unknown) => console.warn(`[switchboard] questions: ${what}:`, redact(describeDatabaseFailure(error)));
 
 /** The pending questions of this replica's queues, as rows any replica lists and answers. */
 export class QuestionDesk {

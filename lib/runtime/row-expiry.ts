@@ -15,6 +15,7 @@ import { deleteExpiredRows, type ExpiredRows } from "../../db/queries/row-expiry
 import { replicaId } from "../cluster/replicas";
 import { redact } from "../redact";
 import { singleton } from "../singleton";
+import { describeDatabaseFailure } from "../../db/unavailable";
 
 /** How often a replica starts a round. */
 export const ROW_EXPIRY_EVERY_MS = 6 * 3_600_000;
@@ -45,7 +46,7 @@ export function scheduleRowExpiry(): void {
         await expireRowsUnderLease(getDb());
       } catch (error) {
         // The database is away or closing: the next round tries again.
-        console.warn("[switchboard] expiry of old rows did not run:", redact(String(error)));
+        console.warn("[switchboard] expiry of old rows did not run:", redact(describeDatabaseFailure(error)));
       }
     };
     setTimeout(run, 60_000).unref();

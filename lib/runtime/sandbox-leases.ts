@@ -13,6 +13,7 @@ import { replicaId } from "../cluster/replicas";
 import type { PlacementHold } from "../mcp/placement";
 import { redact } from "../redact";
 import { singleton } from "../singleton";
+import { describeDatabaseFailure } from "../../db/unavailable";
 
 /** How long a sandbox lease lasts after its last renewal: a dead replica's sandboxes may start elsewhere after this. */
 export const SANDBOX_LEASE_MS = 10_000;
@@ -74,7 +75,7 @@ export class SandboxLeases {
         if (held.holds > 0 || this.held.get(name) !== held) return;
         this.held.delete(name);
         await releaseLease(this.db(), name, this.owner()).catch((error: unknown) =>
-          console.warn(`[switchboard] giving back ${name} failed (it runs out by itself):`, redact(String(error))),
+          console.warn(`[switchboard] giving back ${name} failed (it runs out by itself):`, redact(describeDatabaseFailure(error))),
         );
       },
     };
@@ -111,7 +112,7 @@ export class SandboxLeases {
       }
     } catch (error) {
       // The fence (each tick) stops their sandboxes in time if this goes on.
-      console.warn("[switchboard] renewing the sandbox leases failed:", redact(String(error)));
+      console.warn("[switchboard] renewing the sandbox leases failed:", redact(describeDatabaseFailure(error)));
     }
   }
 
