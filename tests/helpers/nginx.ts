@@ -18,10 +18,10 @@ export interface TestNginx {
   stop(): Promise<void>;
 }
 
-/** Start nginx with deploy/nginx.conf in front of `upstreams` (loopback ports), on `port`. */
+/** Start nginx with deploy/nginx.conf (read from the working directory, the project's root) in front of `upstreams` (loopback ports), on `port`. */
 export async function startNginx(upstreams: number[], port: number): Promise<TestNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-nginx-"));
-  const documented = fs.readFileSync(path.join(import.meta.dirname, "../../deploy/nginx.conf"), "utf8");
+  const documented = fs.readFileSync(path.resolve("deploy/nginx.conf"), "utf8");
   const servers = upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join("\n");
   const site = documented
     .replace(/(upstream switchboard \{\n)(?:\s*server [^\n]*\n)+/, `$1${servers}\n`)
