@@ -11,7 +11,7 @@ import type { modelSettingsView } from "@/lib/models/settings-service";
 import type { listToolPolicyRows } from "@/lib/trust/tool-policy-service";
 import type { ErrorCode } from "@/lib/errors";
 import type { PendingElicitationView } from "@/lib/runtime/elicitations";
-import type { WithdrawnQuestion } from "@/lib/runtime/question-desk";
+import type { WithdrawnQuestion } from "@/lib/runtime/question-notices";
 import type { SamplingReviewAnswer, SamplingReviewView } from "@/lib/runtime/sampling";
 import type { RegisteredTool, ServerStatus } from "@/lib/mcp/types";
 import type { BeginResult } from "@/lib/oauth/web/flow";

@@ -41,6 +41,7 @@ import { redact } from "../redact";
 import { singleton } from "../singleton";
 import type { PendingRecord, PendingRequests, Settled } from "./pending-requests";
 import { describeDatabaseFailure } from "../../db/unavailable";
+import { clusterUnavailable, NOTIFY, notFound, settledError, type WithdrawnQuestion, withdrawnMessage } from "./question-notices";
 
 /** The channel on which a settled question's id goes to the replica holding it. */
 export const QUESTIONS_CHANNEL = "questions";
@@ -54,8 +55,6 @@ export const WITHDRAWN_NOTICE_MS = 10 * 60_000;
 /** Whether a question's holder lives (see `QuestionDesk.holderState`). */
 type HolderState = "alive" | "gone" | "unknown" | "unreachable";
 
-// When to try an answer again after a 503.
-const RETRY_SECONDS = 3;
 // How often an answer looks again at a holder whose heartbeat is missing.
 const LOOK_MS = 500;
 
@@ -74,32 +73,9 @@ export interface ListedQuestionView {
   view: { id: string; createdAt: number } & Record<string, unknown>;
 }
 
-/** A question withdrawn because the connection that asked is gone, so the tab showing it can say so. */
-export interface WithdrawnQuestion {
-  id: string;
-  kind: QuestionKind;
-  serverName: string;
-  message: string;
-}
-
 /** What every queue's view carries (elicitations.ts and sampling.ts). */
 type QuestionView = { serverId: string; serverName?: string };
 type AnyQueue = PendingRequests<QuestionView, unknown>;
-
-// Withdrawals the user hears of: the question did not end by anything they or the server did.
-const NOTIFY: WithdrawReason[] = ["replica_gone", "replica_stopped"];
-
-const WITHDRAWN_MESSAGE: Record<WithdrawReason, string> = {
-  cancelled: "The server stopped waiting for this answer.",
-  released: "This question was withdrawn: its server was removed or changed, or your access to it ended.",
-  replica_gone: "The server connection that asked this is gone (the app replica holding it stopped answering). Ask again.",
-  replica_stopped: "The server connection that asked this was closed (the app replica holding it restarted or shut down). Ask again.",
-};
-
-/** The user-facing reason a question was withdrawn. */
-export function withdrawnMessage(reason: string | null): string {
-  return WITHDRAWN_MESSAGE[(reason ?? "cancelled") as WithdrawReason] ?? WITHDRAWN_MESSAGE.cancelled;
-}
 
 const warn = (what: string, error: unknown) => console.warn(`[switchboard] questions: ${what}:`, redact(describeDatabaseFailure(error)));
 
@@ -415,26 +391,6 @@ export class QuestionDesk {
     this.listening = null;
     await unsubscribe?.().catch(() => {});
   }
-}
-
-function clusterUnavailable(): AppError {
-  return new AppError(
-    "cluster.unavailable",
-    "The cluster's shared store (Redis) cannot be reached, so the answer cannot be sent to the replica that asked. Try again in a few seconds.",
-    undefined,
-    RETRY_SECONDS,
-  );
-}
-
-function notFound(): AppError {
-  return new AppError("pending.not_found", "No such pending question.");
-}
-
-/** The error for answering a question that no longer waits. */
-function settledError(row: QuestionHead): AppError {
-  if (row.state === "answered") return new AppError("pending.answered", "This question was answered already (in another tab or window).");
-  if (row.state === "withdrawn") return new AppError("pending.withdrawn", withdrawnMessage(row.reason));
-  return notFound();
 }
 
 /** The desk's slot (lib/singleton.ts). */

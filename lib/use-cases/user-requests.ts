@@ -4,7 +4,8 @@
  */
 import "server-only";
 import type { PendingElicitationView } from "../runtime/elicitations";
-import { questionDesk, type WithdrawnQuestion } from "../runtime/question-desk";
+import { questionDesk } from "../runtime/question-desk";
+import type { WithdrawnQuestion } from "../runtime/question-notices";
 import type { SamplingReviewAnswer, SamplingReviewView } from "../runtime/sampling";
 
 /** Every question waiting for the user, and those withdrawn because the connection that asked is gone. */
