@@ -49,10 +49,19 @@ function requestSource(headers: Headers): { sameOrigin: (origin: string) => bool
   return null;
 }
 
+/** Whether a request is for the MCP gateway and carries a bearer token (the gateway's only credential). */
+export function isBearerGatewayRequest(request: Pick<CsrfRequest, "pathname" | "headers">): boolean {
+  return request.pathname.startsWith("/mcp/") && /^Bearer\s+\S/i.test(request.headers.get("authorization") ?? "");
+}
+
 /** The refusal for a request, or null when it may go ahead. */
 export function csrfRefusal(request: CsrfRequest): CsrfRefusal | null {
   const method = request.method.toUpperCase();
   if (SAFE_METHODS.has(method)) return null;
+  // The MCP gateway (`/mcp/…`, docs/gateway.md) takes a personal access token as a bearer header
+  // and never reads a cookie (requireToken), so a cross-site page has no ambient credential to borrow
+  // there; MCP clients running in a browser send an Origin of their own.
+  if (isBearerGatewayRequest(request)) return null;
   const source = requestSource(request.headers);
   // No Origin, no Sec-Fetch-Site and no Referer: not a browser (the command line, the bench, scripts).
   // Cross-site forgery needs a victim's browser, and browsers send Origin on every cross-origin

@@ -70,7 +70,10 @@ export async function handCallPolicies(
   });
 }
 
-/** Audit one finished hand call (never the arguments or the result: they may hold secrets). */
+/**
+ * Audit one finished hand call (never the arguments or the result: they may hold secrets). `origin`
+ * names a caller other than the inspector: the MCP gateway, with the client's self-declared name.
+ */
 export async function auditHandCall(
   db: Db,
   caller: TrustActor,
@@ -78,12 +81,19 @@ export async function auditHandCall(
   rawName: string,
   policy: HandCallPolicy,
   outcome: ToolCallOutcome,
+  origin?: { via: "gateway"; client: string | null },
 ): Promise<void> {
   await recordAudit(db, {
     actorId: caller.id,
     workspaceId: caller.workspaceId,
     action: "tool.called_by_hand",
     target: `server:${server.id}`,
-    detail: { tool: rawName, policy: policy.action, isError: outcome.isError, durationMs: Math.round(outcome.durationMs) },
+    detail: {
+      tool: rawName,
+      policy: policy.action,
+      isError: outcome.isError,
+      durationMs: Math.round(outcome.durationMs),
+      ...(origin ? { via: origin.via, client: origin.client } : {}),
+    },
   });
 }

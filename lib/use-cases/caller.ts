@@ -15,7 +15,7 @@ import {
   requireWorkspace as workspaceOver,
   lostWorkspaceAccess as lostAccessOver,
 } from "../auth/workspace";
-import type { ErrorBody } from "../errors";
+import { AppError, type ErrorBody } from "../errors";
 import { authenticateToken, bearerToken, type TokenScope } from "../auth/personal-tokens";
 import { enforceRequestRate } from "../quotas";
 import { redirectToChat as chatRedirectOver, redirectToWorkspaceSection as sectionRedirectOver } from "../auth/workspace-redirect";
@@ -54,6 +54,19 @@ export async function requireUserOrToken(request: Request, scope: TokenScope): P
   const { user, workspaceId } = await authenticateToken(getDb(), secret, scope);
   await enforceRequestRate(user.id);
   return { ...user, tokenWorkspaceId: workspaceId };
+}
+
+/**
+ * The caller by `Authorization: Bearer sbp_…` only (a personal access token with `scope`), for the
+ * MCP gateway: no session cookie is looked at, so a browser's ambient credentials never reach it.
+ * Without a bearer header it is a 401 `token.invalid`.
+ */
+export async function requireToken(request: Request, scope: TokenScope): Promise<ApiCaller & { tokenWorkspaceId: string }> {
+  const secret = bearerToken(request);
+  if (secret === null) throw new AppError("token.invalid", "Send a personal access token as Authorization: Bearer sbp_….");
+  const { user, workspaceId } = await authenticateToken(getDb(), secret, scope);
+  await enforceRequestRate(user.id);
+  return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, tokenWorkspaceId: workspaceId };
 }
 
 /** The signed-in user for a page; redirects to /signin otherwise, and to /enrol when a second-factor policy says so. */

@@ -12,7 +12,7 @@ import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "
 import { enforceReconnectRate } from "../quotas";
 import { secretValuesOf } from "../redact";
 import { tracedToolCall } from "../telemetry/mcp-call";
-import { auditHandCall, gateHandCall, handCallPolicies } from "../trust/hand-call-gate";
+import { auditHandCall, gateHandCall, type HandCallPolicy, handCallPolicies } from "../trust/hand-call-gate";
 import { recordRefusedCall } from "../usage/record";
 
 /** Who is calling, in which workspace (what `requireWorkspace` returns). */
@@ -61,6 +61,17 @@ export async function serverInfo(caller: Caller, serverId: string, slug: string)
 // data: icons of a raster type; the icon route checks the bytes again (an SVG can carry script).
 const SAFE_ICON = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/;
 
+/** What a caller other than the inspector adds to a hand call (the MCP gateway, lib/use-cases/gateway/). */
+export interface HandCallOptions {
+  /**
+   * Runs after the gate and before the call: may refuse the call by throwing (the gateway refuses
+   * an `ask` tool it cannot get approved), which is recorded as a refused call like the gate's own.
+   */
+  admit?: (policy: HandCallPolicy) => void | Promise<void>;
+  /** Where the call came from, for the audit entry (`via`, and the MCP client's name when known). */
+  origin?: { via: "gateway"; client: string | null };
+}
+
 /**
  * Call a tool by its raw name, by hand: through the agent's gate (held and "never" tools refused,
  * lib/trust/hand-call-gate.ts) and audited. Tool failures are `isError` results, not throws.
@@ -70,10 +81,15 @@ export async function callServerTool(
   serverId: string,
   body: { name: string; arguments: Record<string, unknown> },
   signal: AbortSignal,
+  options: HandCallOptions = {},
 ) {
   const server = await definition(caller, serverId);
   const pool = appPool();
-  const policy = await gateHandCall(getDb(), pool, caller, server, body.name).catch(async (error: unknown) => {
+  const policy = await (async () => {
+    const decided = await gateHandCall(getDb(), pool, caller, server, body.name);
+    await options.admit?.(decided);
+    return decided;
+  })().catch(async (error: unknown) => {
     await recordRefusedCall(getDb(), { userId: caller.id, workspaceId: caller.workspaceId, server, name: body.name });
     throw error;
   });
@@ -86,7 +102,7 @@ export async function callServerTool(
     },
     () => pool.session(caller.id, server).callTool(body.name, body.arguments, { signal }),
   );
-  await auditHandCall(getDb(), caller, server, body.name, policy, outcome);
+  await auditHandCall(getDb(), caller, server, body.name, policy, outcome, options.origin);
   return { ...outcome, policy };
 }
 

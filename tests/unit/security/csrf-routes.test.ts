@@ -105,6 +105,18 @@ describe("the cross-site rule covers every state-changing route", () => {
     expect(run(signOut, { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }).status).toBe(200);
   });
 
+  it("the MCP gateway: a bearer call passes from any origin (no cookie is read there); without one the rule holds", () => {
+    const gateway = { path: "/mcp/acme/github", method: "POST" };
+    expect(writes.map((w) => w.path)).toContain("/mcp/sample-id/sample-id");
+    const bearer = { authorization: "Bearer sbp_x", "content-type": "application/json" };
+    expect(run(gateway, { origin: "https://inspector.example", ...bearer }).headers.get("x-middleware-next")).toBe("1");
+    expect(run(gateway, { "sec-fetch-site": "cross-site", ...bearer }).headers.get("x-middleware-next")).toBe("1");
+    expect(run(gateway, { origin: "https://evil.example", "content-type": "application/json" }).status).toBe(403);
+    expect(run(gateway, { origin: "https://evil.example", authorization: "Basic eDp5" }).status).toBe(403);
+    // Elsewhere a bearer header changes nothing: the app's routes read the session cookie.
+    expect(run({ path: "/api/servers", method: "POST" }, { origin: "https://evil.example", ...bearer }).status).toBe(403);
+  });
+
   it("reads pass whatever their origin (GET changes nothing)", () => {
     expect(run({ path: "/api/servers", method: "GET" }, { origin: "https://evil.example" }).status).toBe(200);
   });

@@ -1,0 +1,152 @@
+/**
+ * One workspace server as an MCP server of its own (docs/gateway.md): a low-level SDK `Server` whose
+ * every handler runs the request on the calling member's (user, server) connection through the
+ * use cases the REST API calls (lib/use-cases/server-ops.ts), so per-member credentials, the tool
+ * gate, quotas, audit and usage apply as in the app. The raw names of the server are kept.
+ */
+import "server-only";
+import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, type Tool } from "@modelcontextprotocol/server";
+import { AppError } from "../../errors";
+import { errorBody } from "../../http";
+import { EngineError } from "../../mcp/errors";
+import type { TrustActor } from "../../trust/permissions";
+import { stripInvisible } from "../../trust/untrusted-text";
+import {
+  callServerTool,
+  completeServerArgument,
+  getServerPrompt,
+  readServerResource,
+  serverPrompts,
+  serverResources,
+  serverTools,
+} from "../server-ops";
+import type { UpstreamHandshake } from "./upstream";
+
+/** Who calls which server: the token's member acting in the token's workspace. */
+export interface GatewayTarget {
+  actor: TrustActor;
+  serverId: string;
+}
+
+// A client names itself in `initialize` (or the request's envelope); untrusted text kept short for the audit.
+const CLIENT_NAME_MAX = 100;
+
+/** Build the proxy `Server` for `target`, declaring what the upstream declared (never more). */
+export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake): Server {
+  const capabilities = mirroredCapabilities(upstream.capabilities);
+  const server = new Server(upstream.serverInfo, {
+    capabilities,
+    ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
+  });
+  const { actor, serverId } = target;
+  const clientName = () => {
+    const name = server.getClientVersion()?.name;
+    return name ? stripInvisible(name).slice(0, CLIENT_NAME_MAX) : null;
+  };
+
+  if (capabilities.tools) {
+    server.setRequestHandler("tools/list", async () =>
+      guarded(async () => ({ tools: listedTools((await serverTools(actor, serverId)).tools) })),
+    );
+    server.setRequestHandler("tools/call", async (request, ctx) =>
+      guarded(async () => {
+        const { name, arguments: args = {} } = request.params;
+        const outcome = await callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
+          admit: (policy) => {
+            // Approval through an MCP client (elicitation, or waiting for the Switchboard UI) is a
+            // later slice of issue 33: until then an `ask` tool is refused with the way out.
+            if (policy.action === "ask") {
+              throw new ProtocolError(
+                ProtocolErrorCode.InvalidParams,
+                `The tool "${name}" needs approval before each call (${policy.reason}). Approving through an MCP client is not available yet: set the tool to Always allow in Switchboard to call it here.`,
+              );
+            }
+          },
+          origin: { via: "gateway", client: clientName() },
+        });
+        return outcome.content;
+      }),
+    );
+  }
+  if (capabilities.resources) {
+    server.setRequestHandler("resources/list", async () => guarded(async () => ({ resources: (await serverResources(actor, serverId)).resources })));
+    server.setRequestHandler("resources/templates/list", async () =>
+      guarded(async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
+    );
+    server.setRequestHandler("resources/read", async (request, ctx) =>
+      guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal)),
+    );
+  }
+  if (capabilities.prompts) {
+    server.setRequestHandler("prompts/list", async () => guarded(async () => await serverPrompts(actor, serverId)));
+    server.setRequestHandler("prompts/get", async (request, ctx) =>
+      guarded(
+        async () =>
+          await getServerPrompt(actor, serverId, { name: request.params.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+      ),
+    );
+  }
+  if (capabilities.completions) {
+    server.setRequestHandler("completion/complete", async (request) =>
+      guarded(async () => {
+        const { ref, argument, context } = request.params;
+        return await completeServerArgument(actor, serverId, { ref, argument, context });
+      }),
+    );
+  }
+  return server;
+}
+
+/**
+ * What the proxy declares: the upstream's tools, resources, prompts and completions, nothing else.
+ * `listChanged` and resource subscriptions are left out: the gateway does not relay notifications yet.
+ * Without a live upstream (not connected, needs authorization) it declares tools only, so a client
+ * still initializes and its first request answers why the server cannot be reached.
+ */
+export function mirroredCapabilities(upstream: Record<string, unknown> | null): ServerCapabilities {
+  if (!upstream) return { tools: {} };
+  return {
+    ...(upstream.tools ? { tools: {} } : {}),
+    ...(upstream.resources ? { resources: {} } : {}),
+    ...(upstream.prompts ? { prompts: {} } : {}),
+    ...(upstream.completions ? { completions: {} } : {}),
+  };
+}
+
+type GatedTool = Awaited<ReturnType<typeof serverTools>>["tools"][number];
+
+/**
+ * The server's own tools as MCP `Tool`s under their raw names: held and `never` tools are left out
+ * (a call of one by name is refused by the gate), as are the engine's wrapper tools, which exist
+ * for the chat's model and are not the server's. Titles and descriptions are the stripped ones the
+ * app shows (lib/trust/untrusted-text.ts).
+ */
+export function listedTools(tools: GatedTool[]): Tool[] {
+  return tools
+    .filter((tool) => tool.kind === "tool" && tool.policy.action !== "held" && tool.policy.action !== "never")
+    .map((tool) => ({
+      name: tool.rawName,
+      ...(tool.title !== undefined ? { title: tool.title } : {}),
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      inputSchema: tool.inputSchema as Tool["inputSchema"],
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool["outputSchema"] } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    }));
+}
+
+/**
+ * Run a handler and turn what it throws into a JSON-RPC error the client can show, never a crash:
+ * a refusal of the gate (`tool.held`, `tool.denied`) is invalid params, like an unknown tool; any
+ * other failure keeps the app's code in `data` with its user-safe, redacted message.
+ */
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    const body = errorBody(error);
+    const refused = error instanceof AppError && (error.code === "tool.held" || error.code === "tool.denied");
+    const invalid = refused || (error instanceof EngineError && error.code === "not_found");
+    throw new ProtocolError(invalid ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, body.message, { code: body.code });
+  }
+}

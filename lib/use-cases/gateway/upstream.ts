@@ -1,0 +1,42 @@
+/**
+ * What the gateway needs of a server before it answers a client's handshake: the caller's own
+ * (user, server) connection, opened now if it is not, and what that connection negotiated.
+ */
+import "server-only";
+import { getDb } from "../../../db/client";
+import type { ServerDefinition } from "../../mcp";
+import { appPool, workspaceServerDefinitions } from "../../runtime/engine";
+import { capText } from "../../trust/untrusted-text";
+
+/** The upstream as the proxy presents it: its capabilities (null when not connected), name, instructions. */
+export interface UpstreamHandshake {
+  capabilities: Record<string, unknown> | null;
+  serverInfo: { name: string; version: string };
+  instructions?: string;
+}
+
+// The same bound the inspector puts on a server's instructions (lib/use-cases/server-ops.ts).
+const INSTRUCTIONS_MAX = 8000;
+
+/** The server named `name` in the caller's workspace, as the caller's engine definition, or null. */
+export async function serverByName(caller: { id: string; workspaceId: string }, name: string): Promise<ServerDefinition | null> {
+  return (await workspaceServerDefinitions(getDb(), caller)).find((server) => server.name === name) ?? null;
+}
+
+/**
+ * Connect the caller's connection if needed (waiting as a page does) and read its handshake. A
+ * server that cannot be reached now is not an error here: the proxy still answers the handshake,
+ * and each request then says why (needs authorization, failed, still connecting).
+ */
+export async function upstreamHandshake(caller: { id: string }, server: ServerDefinition): Promise<UpstreamHandshake> {
+  const session = appPool().session(caller.id, server);
+  await session.requireConnectedWithin().catch(() => undefined);
+  const details = session.details();
+  const version = session.status().serverInfo?.version ?? "";
+  return {
+    capabilities: details?.capabilities ?? null,
+    // The name configured in Switchboard, never the one the server declares for itself (as for the chat).
+    serverInfo: { name: server.name, version },
+    ...(details?.instructions ? { instructions: capText(details.instructions, INSTRUCTIONS_MAX) } : {}),
+  };
+}
