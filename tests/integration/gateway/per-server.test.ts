@@ -1,0 +1,292 @@
+/**
+ * The per-server MCP gateway `/mcp/<slug>/<server>` (docs/gateway.md) on the run's database (a SQLite
+ * file, or Postgres), its real route handlers served over `node:http`, the app's own pool
+ * (lib/runtime/engine.ts), real MCP servers, and the SDK v2 client with a personal access token:
+ * tools listed and called under their raw names at 2025-11-25 (a session) and 2026-07-28 (stateless);
+ * two members of a team each reach the OAuth fixture's `whoami` as themselves through their own
+ * connections; a held tool is neither listed nor callable; another workspace's slug is 404; a
+ * removed member's token and a token without the `mcp` scope are refused with 401 + `WWW-Authenticate`.
+ */
+import type { ChildProcess } from "node:child_process";
+import http from "node:http";
+import path from "node:path";
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db/client";
+import { exec } from "@/db/exec";
+import { bumpGeneration } from "@/db/generation";
+import { flushAudit, listRecentAudit } from "@/db/queries/audit";
+import { deleteMembership, upsertMembership } from "@/db/queries/memberships";
+import { createServer, getServerById } from "@/db/queries/servers";
+import { setToolPolicy } from "@/db/queries/tool-policies";
+import { getWorkspaceById } from "@/db/queries/workspaces";
+import { toolPins } from "@/db/schema";
+import { createToken } from "@/lib/auth/personal-tokens";
+import { parseServerConfig } from "@/lib/mcp/config";
+import { sessionCount } from "@/lib/use-cases/gateway/sessions";
+import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
+import { beginConnect } from "@/lib/servers/connect";
+import { definitionFor } from "@/lib/servers/credential-mode";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { FIXTURES, freePort, startHttpServer, stopProcess } from "../mcp/helpers";
+import { devLogin, startFixture, testDeps, type OAuthFixture } from "../oauth/helpers";
+import { actorIn, person, team, type Person } from "../workspaces/helpers";
+
+// Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
+vi.mock("server-only", () => ({}));
+
+// Read at first use by the app's pool and OAuth wiring: loopback servers and loopback OAuth over http.
+process.env.SWITCHBOARD_ALLOWED_HOSTS = "127.0.0.1,localhost";
+process.env.SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH = "1";
+
+let dir = "";
+let fixture: ChildProcess | undefined;
+let as: OAuthFixture | undefined;
+let app: http.Server | undefined;
+let base = "";
+let admin: Person;
+let bob: Person;
+let acme = "";
+let acmeSlug = "";
+let sessionsId = "";
+const clients: Client[] = [];
+
+/** A token of `user` for `workspaceId` (default scope `mcp`): the secret. */
+async function tokenFor(user: Person, workspaceId: string, scopes: ("mcp" | "api:read")[] = ["mcp"]): Promise<string> {
+  return (await createToken(getDb(), user, { name: "gateway test", workspaceId, scopes, expiresInDays: 7 })).secret;
+}
+
+/** An SDK v2 client connected to `/mcp/<slug>/<server>` with the bearer token; `modern` pins 2026-07-28. */
+async function connectClient(secret: string, slug: string, server: string, modern = false): Promise<Client> {
+  const client = new Client(
+    { name: "gateway-test-client", version: "1.0.0" },
+    modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${encodeURIComponent(slug)}/${encodeURIComponent(server)}`), {
+    requestInit: { headers: { authorization: `Bearer ${secret}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** A raw POST of an `initialize` to the endpoint: the status, the body and the challenge header. */
+async function rawInitialize(secret: string | null, slug: string, server: string) {
+  const response = await fetch(`${base}/mcp/${slug}/${server}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(secret ? { authorization: `Bearer ${secret}` } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  const text = await response.text();
+  return { status: response.status, challenge: response.headers.get("www-authenticate"), text };
+}
+
+const textOf = (result: { content?: unknown }) => ((result.content as { type: string; text?: string }[])[0]?.text ?? "") as string;
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  admin = await person("admin@example.com");
+  bob = await person("bob@example.com");
+  acme = await team(admin, "Acme");
+  acmeSlug = (await getWorkspaceById(getDb(), acme))!.slug!;
+  await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
+
+  const port = await freePort();
+  fixture = await startHttpServer([path.join(FIXTURES, "session-http-server.mjs")], { PORT: String(port) }, `http://127.0.0.1:${port}/stats`);
+  sessionsId = (
+    await createServer(getDb(), {
+      workspaceId: acme,
+      name: "sessions",
+      config: parseServerConfig({ url: `http://127.0.0.1:${port}/mcp` }, "sessions"),
+      createdBy: admin.id,
+    })
+  ).id;
+  // `echo` runs without asking for both members; the server is untrusted, so every other tool asks.
+  for (const user of [admin, bob]) await setToolPolicy(getDb(), user.id, { serverId: sessionsId, toolName: "echo", policy: "allow" });
+
+  // The real route module behind a real HTTP server, as Next would call it.
+  const route = await import("@/app/mcp/[slug]/[server]/route");
+  const handlers: Record<string, (request: Request, context: { params: Promise<{ slug: string; server: string }> }) => Promise<Response>> = {
+    GET: route.GET,
+    POST: route.POST,
+    DELETE: route.DELETE,
+  };
+  const serve = toNodeHandler({
+    fetch: async (request) => {
+      const match = /^\/mcp\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
+      const handler = handlers[request.method];
+      if (!match || !handler) return new Response(null, { status: 404 });
+      return await handler(request, { params: Promise.resolve({ slug: match[1], server: match[2] }) });
+    },
+  });
+  app = http.createServer((req, res) => void serve(req, res));
+  await new Promise<void>((resolve) => app!.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(app.address() as { port: number }).port}`;
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  const { closeGlobalPool } = await import("@/lib/mcp");
+  await closeGlobalPool();
+  app?.close();
+  await stopProcess(fixture);
+  await as?.close();
+  await flushAudit(getDb());
+  removeTempDataDir(dir);
+});
+
+describe("a workspace server through /mcp/<slug>/<server>", () => {
+  it("lists and calls a tool under its raw name at 2025-11-25, on a session, audited with the client's name", async () => {
+    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions");
+    expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+    expect(client.getServerVersion()?.name).toBe("sessions");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_later", "echo", "wait"]);
+    expect(tools.find((tool) => tool.name === "echo")?.inputSchema).toMatchObject({ properties: { message: { type: "string" } } });
+    const result = await client.callTool({ name: "echo", arguments: { message: "hello" } });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.content)).toContain("hello");
+
+    await flushAudit(getDb());
+    const audited = (await listRecentAudit(getDb(), 50)).find((entry) => entry.action === "tool.called_by_hand" && entry.actorId === bob.id);
+    expect(audited?.detail).toMatchObject({ tool: "echo", policy: "allow", via: "gateway", client: "gateway-test-client" });
+  });
+
+  it("serves a 2026-07-28 client statelessly", async () => {
+    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions", true);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const before = sessionCount();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("echo");
+    const result = await client.callTool({ name: "echo", arguments: { message: "modern" } });
+    expect(JSON.stringify(result.content)).toContain("modern");
+    expect(sessionCount()).toBe(before);
+  });
+
+  it("refuses an `ask` tool by name with the way out, as an MCP error", async () => {
+    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions");
+    const refused = await client.callTool({ name: "wait", arguments: { ms: 1 } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).message).toMatch(/needs approval.*Always allow/);
+    // The session is still usable after the refusal.
+    expect(JSON.stringify((await client.callTool({ name: "echo", arguments: { message: "still" } })).content)).toContain("still");
+  });
+
+  it("leaves a held tool out of tools/list and refuses it by name", async () => {
+    await setToolPolicy(getDb(), bob.id, { serverId: sessionsId, toolName: "ask_later", policy: "allow" });
+    await exec(
+      getDb()
+        .update(toolPins)
+        .set({ state: "changed" })
+        .where(and(eq(toolPins.serverId, sessionsId), eq(toolPins.toolName, "ask_later"))),
+    );
+    bumpGeneration();
+    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions");
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("ask_later");
+    const refused = await client.callTool({ name: "ask_later", arguments: { ms: 1 } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).message).toMatch(/waits for a workspace owner or admin to review it/);
+  });
+
+  it("answers 404 for another workspace's slug, an unknown server, and a session id of someone else", async () => {
+    const bobsPersonal = await tokenFor(bob, bob.personalWorkspaceId);
+    expect((await rawInitialize(bobsPersonal, acmeSlug, "sessions")).status).toBe(404);
+    const outsider = await person("outsider@example.com");
+    const own = await team(outsider, "Other");
+    const ownSlug = (await getWorkspaceById(getDb(), own))!.slug!;
+    expect((await rawInitialize(await tokenFor(bob, acme), ownSlug, "sessions")).status).toBe(404);
+    expect((await rawInitialize(await tokenFor(bob, acme), acmeSlug, "nope")).status).toBe(404);
+    // The personal workspace answers at `personal`, never at a team's slug.
+    expect((await rawInitialize(bobsPersonal, "personal", "sessions")).status).toBe(404);
+
+    const adminToken = await tokenFor(admin, acme);
+    const session = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    });
+    const sessionId = session.headers.get("mcp-session-id");
+    await session.text();
+    expect(sessionId).toBeTruthy();
+    const stolen = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${await tokenFor(bob, acme)}`,
+        "mcp-session-id": sessionId!,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    expect(stolen.status).toBe(404);
+  });
+
+  it("refuses with 401 and WWW-Authenticate: no token, a token without the mcp scope, a removed member's on the next request", async () => {
+    const none = await rawInitialize(null, acmeSlug, "sessions");
+    expect(none.status).toBe(401);
+    expect(none.challenge).toMatch(/^Bearer /);
+    const readOnly = await rawInitialize(await tokenFor(bob, acme, ["api:read"]), acmeSlug, "sessions");
+    expect(readOnly).toMatchObject({ status: 401, challenge: expect.stringMatching(/^Bearer /) });
+    expect(JSON.parse(readOnly.text).code).toBe("token.insufficient_scope");
+
+    const carl = await person("carl@example.com");
+    await upsertMembership(getDb(), { workspaceId: acme, userId: carl.id, role: "member" });
+    await setToolPolicy(getDb(), carl.id, { serverId: sessionsId, toolName: "echo", policy: "allow" });
+    const client = await connectClient(await tokenFor(carl, acme), acmeSlug, "sessions");
+    expect(JSON.stringify((await client.callTool({ name: "echo", arguments: { message: "in" } })).content)).toContain("in");
+    await deleteMembership(getDb(), { workspaceId: acme, userId: carl.id });
+    const after = await client.callTool({ name: "echo", arguments: { message: "out" } }).catch((error: unknown) => error);
+    // The SDK client reports the HTTP refusal with its status and body.
+    expect((after as { data?: { status: number; text: string } }).data).toMatchObject({
+      status: 401,
+      text: expect.stringContaining("token.access_lost"),
+    });
+  });
+});
+
+describe("per-member credentials through the gateway", () => {
+  it("two members call whoami on the OAuth fixture and each gets their own identity", async () => {
+    as = await startFixture();
+    const deps = testDeps();
+    const record = await createServer(getDb(), {
+      workspaceId: acme,
+      name: "oauth",
+      config: parseServerConfig({ url: as.mcpUrl, auth: "oauth" }, "oauth"),
+      createdBy: admin.id,
+    });
+    // Each member connects their own account at the authorization server, as the Connect button does.
+    for (const [user, login] of [
+      [admin, "admin-at-as"],
+      [bob, "bob-at-as"],
+    ] as const) {
+      const server = await definitionFor(getDb(), user.id, (await getServerById(getDb(), { id: record.id, workspaceId: acme }))!);
+      const begun = await beginConnect(getDb(), deps, await actorIn(user, acme), server);
+      if (begun.status !== "redirect") throw new Error("expected a redirect to the authorization server");
+      const back = await devLogin(begun.url, login);
+      expect((await oauthCallbackResponse(deps, { url: back, userId: user.id, findServer: () => server })).status).toBe(303);
+      await setToolPolicy(getDb(), user.id, { serverId: record.id, toolName: "whoami", policy: "allow" });
+    }
+    const whoami = async (user: Person) => {
+      const client = await connectClient(await tokenFor(user, acme), acmeSlug, "oauth");
+      return textOf(await client.callTool({ name: "whoami", arguments: {} }));
+    };
+    expect(await whoami(admin)).toBe("admin-at-as");
+    expect(await whoami(bob)).toBe("bob-at-as");
+  });
+});
