@@ -5,7 +5,7 @@
  * gate, quotas, audit and usage apply as in the app. The raw names of the server are kept.
  */
 import "server-only";
-import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, type Tool } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, type ServerContext, type Tool } from "@modelcontextprotocol/server";
 import { AppError } from "../../errors";
 import { errorBody } from "../../http";
 import { EngineError } from "../../mcp/errors";
@@ -52,15 +52,8 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
       guarded(async () => {
         const { name, arguments: args = {} } = request.params;
         const outcome = await callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
-          admit: (policy) => {
-            // Approval through an MCP client (elicitation, or waiting for the Switchboard UI) is a
-            // later slice of issue 33: until then an `ask` tool is refused with the way out.
-            if (policy.action === "ask") {
-              throw new ProtocolError(
-                ProtocolErrorCode.InvalidParams,
-                `The tool "${name}" needs approval before each call (${policy.reason}). Approving through an MCP client is not available yet: set the tool to Always allow in Switchboard to call it here.`,
-              );
-            }
+          admit: async (policy) => {
+            if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
           },
           origin: { via: "gateway", client: clientName() },
         });
@@ -95,6 +88,41 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
     );
   }
   return server;
+}
+
+// The approval question shows the arguments as JSON, cut to a length a dialog can show.
+const QUESTION_ARGS_MAX = 2000;
+
+/**
+ * An `ask` tool runs only once the person at the client approves this call: on a 2025-11-25
+ * session whose client declared form elicitation, the gateway asks through it ("Allow … with these
+ * arguments?") and runs the call on "accept". Otherwise (no elicitation, or a 2026-07-28 request,
+ * where approval waiting in Switchboard is a later slice of issue 33) the call is refused with the
+ * way out. Either refusal is an MCP error and is recorded as a refused call.
+ */
+async function approveThroughClient(
+  server: Server,
+  ctx: ServerContext,
+  call: { name: string; args: Record<string, unknown>; reason: string },
+): Promise<void> {
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  // 2025-11-25: `elicitation: {}` means form mode (the 2025-06-18 shape); a 2026-07-28 request carries its envelope.
+  const formMode = !!elicitation && (!!elicitation.form || !elicitation.url) && ctx.mcpReq.envelope === undefined;
+  if (!formMode) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `The tool "${call.name}" needs approval before each call (${call.reason}), and this client cannot be asked (it does not support form elicitation). Set the tool to Always allow in Switchboard to call it here.`,
+    );
+  }
+  const shown = JSON.stringify(call.args, null, 2);
+  const answer = await ctx.mcpReq.elicitInput({
+    mode: "form",
+    message: `Allow "${call.name}" with these arguments?\n${shown.length > QUESTION_ARGS_MAX ? `${shown.slice(0, QUESTION_ARGS_MAX)} …` : shown}\n(${call.reason})`,
+    requestedSchema: { type: "object", properties: {} },
+  });
+  if (answer.action !== "accept") {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The call of "${call.name}" was not approved (${answer.action}).`);
+  }
 }
 
 /**

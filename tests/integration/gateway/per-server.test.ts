@@ -58,12 +58,27 @@ async function tokenFor(user: Person, workspaceId: string, scopes: ("mcp" | "api
   return (await createToken(getDb(), user, { name: "gateway test", workspaceId, scopes, expiresInDays: 7 })).secret;
 }
 
-/** An SDK v2 client connected to `/mcp/<slug>/<server>` with the bearer token; `modern` pins 2026-07-28. */
-async function connectClient(secret: string, slug: string, server: string, modern = false): Promise<Client> {
+/**
+ * An SDK v2 client connected to `/mcp/<slug>/<server>` with the bearer token; `modern` pins
+ * 2026-07-28; `approve` declares form elicitation and answers every question with it.
+ */
+async function connectClient(
+  secret: string,
+  slug: string,
+  server: string,
+  modern = false,
+  approve?: (message: string) => "accept" | "decline",
+): Promise<Client> {
   const client = new Client(
     { name: "gateway-test-client", version: "1.0.0" },
-    modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+    {
+      ...(modern ? { versionNegotiation: { mode: { pin: "2026-07-28" as const } } } : {}),
+      ...(approve ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
+  if (approve) {
+    client.setRequestHandler("elicitation/create", async (request) => ({ action: approve(request.params.message) }));
+  }
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${encodeURIComponent(slug)}/${encodeURIComponent(server)}`), {
     requestInit: { headers: { authorization: `Bearer ${secret}` } },
   });
@@ -177,9 +192,28 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
     const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions");
     const refused = await client.callTool({ name: "wait", arguments: { ms: 1 } }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ProtocolError);
-    expect((refused as ProtocolError).message).toMatch(/needs approval.*Always allow/);
+    expect((refused as ProtocolError).message).toMatch(/needs approval.*cannot be asked.*Always allow/);
     // The session is still usable after the refusal.
     expect(JSON.stringify((await client.callTool({ name: "echo", arguments: { message: "still" } })).content)).toContain("still");
+  });
+
+  it("asks for an `ask` tool through form elicitation when the client supports it, and runs it only on accept", async () => {
+    const questions: string[] = [];
+    let answer: "accept" | "decline" = "accept";
+    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions", false, (message) => {
+      questions.push(message);
+      return answer;
+    });
+    const ran = await client.callTool({ name: "wait", arguments: { ms: 5 } });
+    expect(ran.isError).toBeFalsy();
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toMatch(/^Allow "wait" with these arguments\?/);
+    expect(questions[0]).toContain('"ms": 5');
+    answer = "decline";
+    const refused = await client.callTool({ name: "wait", arguments: { ms: 6 } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).message).toMatch(/was not approved \(decline\)/);
+    expect(questions).toHaveLength(2);
   });
 
   it("leaves a held tool out of tools/list and refuses it by name", async () => {
@@ -196,6 +230,17 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
     const refused = await client.callTool({ name: "ask_later", arguments: { ms: 1 } }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ProtocolError);
     expect((refused as ProtocolError).message).toMatch(/waits for a workspace owner or admin to review it/);
+  });
+
+  it("leaves a `never` tool out of tools/list and refuses it by name", async () => {
+    const dana = await person("dana@example.com");
+    await upsertMembership(getDb(), { workspaceId: acme, userId: dana.id, role: "member" });
+    await setToolPolicy(getDb(), dana.id, { serverId: sessionsId, toolName: "echo", policy: "deny" });
+    const client = await connectClient(await tokenFor(dana, acme), acmeSlug, "sessions");
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("echo");
+    const refused = await client.callTool({ name: "echo", arguments: { message: "no" } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).code).toBe(-32602);
   });
 
   it("answers 404 for another workspace's slug, an unknown server, and a session id of someone else", async () => {
@@ -235,6 +280,19 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
     });
     expect(stolen.status).toBe(404);
+    // Its owner ends it with DELETE; the id is then unknown to everyone.
+    const held = sessionCount();
+    const ended = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${adminToken}`, "mcp-session-id": sessionId!, "mcp-protocol-version": "2025-11-25" },
+    });
+    expect(ended.status).toBe(200);
+    expect(sessionCount()).toBe(held - 1);
+    const gone = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
+      method: "GET",
+      headers: { authorization: `Bearer ${adminToken}`, "mcp-session-id": sessionId!, accept: "text/event-stream" },
+    });
+    expect(gone.status).toBe(404);
   });
 
   it("refuses with 401 and WWW-Authenticate: no token, a token without the mcp scope, a removed member's on the next request", async () => {
