@@ -35,7 +35,8 @@ export async function gatewayResponse(caller: GatewayCaller, slug: string, serve
   const target: GatewayTarget = { actor, serverId: server.id };
   const build = async () => proxyServer(target, await upstreamHandshake(actor, server));
 
-  if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes() })) return await legacyResponse(target, build, request);
+  if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes() }))
+    return await legacyResponse(target, build, request);
   // 2026-07-28: every request carries its own envelope, so a fresh proxy serves each one.
   return await createMcpHandler(build, { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
 }
@@ -53,7 +54,8 @@ async function legacyResponse(target: GatewayTarget, build: () => Promise<Server
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: maxBodyBytes(),
-    onsessioninitialized: (id): void => keepSession(id, { userId: target.actor.id, serverId: target.serverId, transport, server, lastUsed: Date.now() }),
+    onsessioninitialized: (id): void =>
+      keepSession(id, { userId: target.actor.id, serverId: target.serverId, transport, server, lastUsed: Date.now() }),
     onsessionclosed: (id) => closeSession(id),
   });
   await server.connect(transport);

@@ -5,7 +5,14 @@
  * gate, quotas, audit and usage apply as in the app. The raw names of the server are kept.
  */
 import "server-only";
-import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, type ServerContext, type Tool } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerCapabilities,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import { AppError } from "../../errors";
 import { errorBody } from "../../http";
 import { EngineError } from "../../mcp/errors";
@@ -62,7 +69,9 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
     );
   }
   if (capabilities.resources) {
-    server.setRequestHandler("resources/list", async () => guarded(async () => ({ resources: (await serverResources(actor, serverId)).resources })));
+    server.setRequestHandler("resources/list", async () =>
+      guarded(async () => ({ resources: (await serverResources(actor, serverId)).resources })),
+    );
     server.setRequestHandler("resources/templates/list", async () =>
       guarded(async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
     );
@@ -75,7 +84,12 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
     server.setRequestHandler("prompts/get", async (request, ctx) =>
       guarded(
         async () =>
-          await getServerPrompt(actor, serverId, { name: request.params.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+          await getServerPrompt(
+            actor,
+            serverId,
+            { name: request.params.name, arguments: request.params.arguments ?? {} },
+            ctx.mcpReq.signal,
+          ),
       ),
     );
   }

@@ -118,7 +118,11 @@ beforeAll(async () => {
   await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
 
   const port = await freePort();
-  fixture = await startHttpServer([path.join(FIXTURES, "session-http-server.mjs")], { PORT: String(port) }, `http://127.0.0.1:${port}/stats`);
+  fixture = await startHttpServer(
+    [path.join(FIXTURES, "session-http-server.mjs")],
+    { PORT: String(port) },
+    `http://127.0.0.1:${port}/stats`,
+  );
   sessionsId = (
     await createServer(getDb(), {
       workspaceId: acme,
@@ -132,11 +136,12 @@ beforeAll(async () => {
 
   // The real route module behind a real HTTP server, as Next would call it.
   const route = await import("@/app/mcp/[slug]/[server]/route");
-  const handlers: Record<string, (request: Request, context: { params: Promise<{ slug: string; server: string }> }) => Promise<Response>> = {
-    GET: route.GET,
-    POST: route.POST,
-    DELETE: route.DELETE,
-  };
+  const handlers: Record<string, (request: Request, context: { params: Promise<{ slug: string; server: string }> }) => Promise<Response>> =
+    {
+      GET: route.GET,
+      POST: route.POST,
+      DELETE: route.DELETE,
+    };
   const serve = toNodeHandler({
     fetch: async (request) => {
       const match = /^\/mcp\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
@@ -174,7 +179,9 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
     expect(JSON.stringify(result.content)).toContain("hello");
 
     await flushAudit(getDb());
-    const audited = (await listRecentAudit(getDb(), 50)).find((entry) => entry.action === "tool.called_by_hand" && entry.actorId === bob.id);
+    const audited = (await listRecentAudit(getDb(), 50)).find(
+      (entry) => entry.action === "tool.called_by_hand" && entry.actorId === bob.id,
+    );
     expect(audited?.detail).toMatchObject({ tool: "echo", policy: "allow", via: "gateway", client: "gateway-test-client" });
   });
 

@@ -21,7 +21,8 @@ const PUBLIC_ROUTES = new Set([
   "app/api/metrics/route.ts", // the Prometheus scrape: SWITCHBOARD_METRICS_TOKEN as a bearer token is the permission
   "app/api/internal/sandbox/route.ts", // the internal hop between replicas: its proof (lib/runtime/internal-hop.ts) is the permission
 ]);
-const SESSION_CHECK = /\b(requireUser|requireUserOrToken|requireToken|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
+const SESSION_CHECK =
+  /\b(requireUser|requireUserOrToken|requireToken|requireWorkspace|requireWorkspaceById|requireInstanceAdmin|sessionUserId)\(/;
 
 /**
  * What app/ may import as a value: the composition layer, the route wrapper and parsers, the shared
