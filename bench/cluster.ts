@@ -2,9 +2,9 @@
  * `npm run bench -- --cluster 2` (issue 27): N replicas on Postgres + Redis behind the round-robin
  * proxy of the cluster tests (tests/helpers/cluster.ts), against one single-node instance on SQLite,
  * in the same run, with the same client (`fetch`) and the same MCP server on both sides:
- * - the API tool call: p50 of sequential calls, and throughput at 64 in flight (sides interleaved,
- *   the median of three rounds each);
- * - a chat turn's first token (the scripted model), p50;
+ * - the API tool call: p50 of sequential calls (five rounds, the sides taking turns in each), and
+ *   throughput at 64 in flight (sides interleaved, the median of three rounds each);
+ * - a chat turn's first token (the scripted model), p50 (five rounds, the sides taking turns);
  * - failover: 64 calls in flight through the proxy, one replica killed with SIGKILL half-way, with a
  *   write (a new chat) every eighth request: failed requests, seconds until throughput is back, and
  *   acknowledged writes missing afterwards;
@@ -26,23 +26,58 @@ import { apiEcho, createServer, percentile, ROOT, signIn, start, startApp, start
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 3000);
-const TURNS = 15;
+const TURNS = 25;
 
-/** The first-token p50 of `runs` turns (three more first, as warm-up). */
-async function firstToken(base: string, cookie: string, runs = TURNS): Promise<number> {
-  const once = async () => {
-    const seen = await turn(base, cookie, "hello");
-    const at = seen.get("text-delta");
-    if (at === undefined) throw new Error(`no text in the answer: ${seen.text}`);
-    return at;
-  };
-  for (let i = 0; i < 3; i++) await once();
-  const values: number[] = [];
-  for (let i = 0; i < runs; i++) values.push(await once());
-  return percentile(
-    values.sort((a, b) => a - b),
-    50,
-  );
+/** One turn's first token (ms from the request to the first text), the scripted model answering. */
+async function firstTokenOnce(base: string, cookie: string): Promise<number> {
+  const seen = await turn(base, cookie, "hello");
+  const at = seen.get("text-delta");
+  if (at === undefined) throw new Error(`no text in the answer: ${seen.text}`);
+  return at;
+}
+
+const ROUNDS = 5;
+
+/**
+ * The first token's p50 on each side: three turns of warm-up each, then `ROUNDS` rounds of
+ * `TURNS / ROUNDS` turns per side, the sides taking turns within each round (the machine's drift
+ * lands on all of them), all of a side's turns pooled.
+ */
+async function firstTokens<K extends string>(sides: Record<K, { base: string; cookie: string }>): Promise<Record<K, number>> {
+  const names = Object.keys(sides) as K[];
+  const values = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (const k of names) for (let i = 0; i < 3; i++) await firstTokenOnce(sides[k].base, sides[k].cookie);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const k of round % 2 === 0 ? names : [...names].reverse()) {
+      for (let i = 0; i < Math.ceil(TURNS / ROUNDS); i++) values[k].push(await firstTokenOnce(sides[k].base, sides[k].cookie));
+    }
+  }
+  return Object.fromEntries(names.map((k) => [k, percentile([...values[k]].sort((a, b) => a - b), 50)])) as Record<K, number>;
+}
+
+/**
+ * Sequential calls on each side: the usual warm-up each, then `ROUNDS` rounds of `calls / ROUNDS`
+ * per side, the sides taking turns within each round; a side's p50 and CPU per call are the
+ * medians of its rounds (one long run per side let the machine's drift fall on one side only).
+ */
+async function sequentialRounds<K extends string>(
+  sides: Record<K, { call: () => Promise<void>; cpu: () => number }>,
+  calls: number,
+): Promise<Record<K, { p50: number; cpuPerCall: number }>> {
+  const names = Object.keys(sides) as K[];
+  const runs = Object.fromEntries(names.map((k) => [k, [] as { p50: number; cpuPerCall: number }[]])) as Record<
+    K,
+    { p50: number; cpuPerCall: number }[]
+  >;
+  for (const k of names) await sequential(sides[k].call, 1, sides[k].cpu);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const k of round % 2 === 0 ? names : [...names].reverse())
+      runs[k].push(await sequential(sides[k].call, Math.ceil(calls / ROUNDS), sides[k].cpu, 100));
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  return Object.fromEntries(
+    names.map((k) => [k, { p50: median(runs[k].map((r) => r.p50)), cpuPerCall: median(runs[k].map((r) => r.cpuPerCall)) }]),
+  ) as Record<K, { p50: number; cpuPerCall: number }>;
 }
 
 /** Register the cluster's first account (the setup code is the same on every replica) and sign in through the proxy. */
@@ -168,22 +203,21 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
         cpu: () => cluster.replicas.reduce((sum, r) => sum + treeCpuMs(r.process.pid ?? 0), 0),
       },
     };
-    const seq = {
-      single: await sequential(sides.single.call, CALLS, sides.single.cpu),
-      cluster: await sequential(sides.cluster.call, CALLS, sides.cluster.cpu),
-      postgres: await sequential(apiEcho(onPostgres.base, pgCookie, pgServer, "fetch"), CALLS, () => treeCpuMs(onPostgres.pid)),
-    };
+    const seq = await sequentialRounds(
+      { ...sides, postgres: { call: apiEcho(onPostgres.base, pgCookie, pgServer, "fetch"), cpu: () => treeCpuMs(onPostgres.pid) } },
+      CALLS,
+    );
     const rates: Record<"single" | "cluster", number[]> = { single: [], cluster: [] };
     for (let round = 0; round < 3; round++) {
       for (const side of ["single", "cluster"] as const)
         rates[side].push(await throughput(sides[side].call, THROUGHPUT_CALLS, args.inflight));
     }
     const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    const tokens = {
-      single: await firstToken(single.base, singleCookie),
-      cluster: await firstToken(cluster.base, cookie),
-      postgres: await firstToken(onPostgres.base, pgCookie),
-    };
+    const tokens = await firstTokens({
+      single: { base: single.base, cookie: singleCookie },
+      cluster: { base: cluster.base, cookie },
+      postgres: { base: onPostgres.base, cookie: pgCookie },
+    });
     const fail = await failover(cluster, cookie, serverId, args.inflight, args.seconds);
 
     const ms = (v: number) => `${v.toFixed(2)} ms`;

@@ -2,8 +2,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { appContexts } from "../schema";
-import { gated, rows, stepTransaction, write } from "../transaction";
-import { exec } from "../exec";
+import { gated } from "../transaction";
+import { all, exec } from "../exec";
 
 /** One app's context for the model. */
 export interface AppContextRecord {
@@ -27,13 +27,16 @@ export async function saveAppContext(db: Db, record: AppContextRecord): Promise<
   });
 }
 
-/** Every pending context of a chat, removed in the same transaction (the next user message holds them). */
+/**
+ * Every pending context of a chat, removed by the same statement (the next user message holds
+ * them): one `DELETE … RETURNING`, so a context saved meanwhile is either taken or kept, never
+ * lost, without a transaction's four round trips on Postgres before the turn's first token.
+ */
 export async function takeAppContexts(db: Db, chatId: string): Promise<AppContextRecord[]> {
   return gated(db, async () => {
-    return stepTransaction(db, function* (tx) {
-      const taken = yield* rows(tx.select().from(appContexts).where(eq(appContexts.chatId, chatId)).orderBy(appContexts.updatedAt));
-      yield* write(tx.delete(appContexts).where(eq(appContexts.chatId, chatId)));
-      return taken.map(({ updatedAt: _updatedAt, ...rest }) => rest);
-    });
+    const taken = await all(db.delete(appContexts).where(eq(appContexts.chatId, chatId)).returning());
+    return taken
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+      .map(({ updatedAt: _updatedAt, ...rest }) => rest);
   });
 }

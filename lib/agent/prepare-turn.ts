@@ -104,7 +104,8 @@ export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMess
       });
     }
   }
-  await saveMessage(db, chatId, turn);
-  await touchChat(db, { id: chatId, ownerId: user.id }, titleFrom(turn));
+  // The message and the chat's title and time are separate rows: written side by side (one round
+  // trip less before the first token on Postgres).
+  await Promise.all([saveMessage(db, chatId, turn), touchChat(db, { id: chatId, ownerId: user.id }, titleFrom(turn))]);
   return [...messages, turn];
 }

@@ -5,7 +5,7 @@
  * nothing here outlives its use, and losing Redis loses only what docs/deployment.md lists.
  * A command while Redis is unreachable fails at once with `cluster.unavailable` (503), never queues.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 import { AppError } from "../errors";
 import type { Coordination, MessageHandler, Slot, Tally } from "./coordination";
@@ -67,6 +67,18 @@ return length`;
 
 /** How long a first subscription waits for its connection before answering 503. */
 const SUBSCRIBE_CONNECT_MS = 2_000;
+
+const shas = new Map<string, string>();
+
+/** A script's SHA-1, as Redis names it in its script cache (computed once per script). */
+function scriptSha(script: string): string {
+  let sha = shas.get(script);
+  if (!sha) {
+    sha = createHash("sha1").update(script).digest("hex");
+    shas.set(script, sha);
+  }
+  return sha;
+}
 
 /** How often held slots are renewed, as a share of their hold time. */
 const RENEW_SHARE = 1 / 3;
@@ -153,8 +165,22 @@ export class RedisCoordination implements Coordination {
     if (!this.client.isReady) throw new Error("Redis connection is offline");
   }
 
+  /**
+   * Run a script by its SHA-1 (`EVALSHA`): every quota check runs one, and sending its text each
+   * time cost Redis a hash of it and both sides its bytes. A server that does not know the script
+   * yet (first use, or after a restart emptied its cache) answers NOSCRIPT: the text is sent once
+   * with `EVAL`, which caches it again.
+   */
   private eval(script: string, keys: string[], args: (string | number)[]) {
-    return this.run((client) => client.eval(script, { keys: keys.map((k) => PREFIX + k), arguments: args.map(String) }));
+    const options = { keys: keys.map((k) => PREFIX + k), arguments: args.map(String) };
+    return this.run(async (client) => {
+      try {
+        return await client.evalSha(scriptSha(script), options);
+      } catch (error) {
+        if (!String((error as Error)?.message ?? "").startsWith("NOSCRIPT")) throw error;
+        return await client.eval(script, options);
+      }
+    });
   }
 
   async takeSlot(key: string, limit: number, holdMs: number): Promise<Slot | null> {

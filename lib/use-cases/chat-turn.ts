@@ -32,16 +32,32 @@ const slot = globalThis as { __switchboardTurnBuffer?: TurnBuffer<UIMessageChunk
 slot.__switchboardTurnBuffer ??= new TurnBuffer<UIMessageChunk>();
 const buffer = slot.__switchboardTurnBuffer;
 
+/** The value of a settled promise, or its reason thrown. */
+function settledValue<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === "rejected") throw result.reason;
+  return result.value;
+}
+
 /** Run one turn and answer with the UI message stream (a live reader of the turn's buffer). */
 export async function chatTurnResponse(caller: { id: string; workspaceId: string }, body: ChatRequest): Promise<Response> {
   const db = getDb();
-  await requireOwnChat(db, caller.id, body.chatId, caller.workspaceId);
-  const model = await userLanguageModel(db, caller.id, await workspaceModelChoice(db, caller.workspaceId));
+  // The reads a turn needs before it starts do not depend on each other, and on Postgres each is a
+  // round trip before the first token: they run side by side. They only read, and the answer is
+  // judged in the order they were written in (not your chat, then no model, then the budget), so a
+  // refusal is the same as when they ran one after another.
+  const [own, chosen, budget, definitions] = await Promise.allSettled([
+    requireOwnChat(db, caller.id, body.chatId, caller.workspaceId),
+    workspaceModelChoice(db, caller.workspaceId).then((choice) => userLanguageModel(db, caller.id, choice)),
+    assertWithinBudget(db, caller.id, caller.workspaceId),
+    workspaceServerDefinitions(db, caller),
+  ]);
+  settledValue(own);
+  const model = settledValue(chosen);
   if (!model.ok) throw new AppError("chat.no_model", model.reason);
   // Past a monthly budget a new turn is refused (429); at 80% it runs with a warning (docs/usage.md#budgets).
-  const budgetWarning = budgetWarningNotice(await assertWithinBudget(db, caller.id, caller.workspaceId));
+  const budgetWarning = budgetWarningNotice(settledValue(budget));
+  const servers = settledValue(definitions);
   const pool = appPool();
-  const servers = await workspaceServerDefinitions(db, caller);
   // One answer per chat: a new message stops the one still running before history is read (in
   // cluster mode wherever it runs, waiting briefly for it to be saved as stopped).
   if (sharedTurnsOn()) await sharedTurns().stop(body.chatId, caller.id);
