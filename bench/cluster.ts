@@ -52,7 +52,15 @@ async function firstTokens<K extends string>(sides: Record<K, { base: string; co
       for (let i = 0; i < Math.ceil(TURNS / ROUNDS); i++) values[k].push(await firstTokenOnce(sides[k].base, sides[k].cookie));
     }
   }
-  return Object.fromEntries(names.map((k) => [k, percentile([...values[k]].sort((a, b) => a - b), 50)])) as Record<K, number>;
+  return Object.fromEntries(
+    names.map((k) => [
+      k,
+      percentile(
+        [...values[k]].sort((a, b) => a - b),
+        50,
+      ),
+    ]),
+  ) as Record<K, number>;
 }
 
 /**

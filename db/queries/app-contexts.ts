@@ -35,8 +35,6 @@ export async function saveAppContext(db: Db, record: AppContextRecord): Promise<
 export async function takeAppContexts(db: Db, chatId: string): Promise<AppContextRecord[]> {
   return gated(db, async () => {
     const taken = await all(db.delete(appContexts).where(eq(appContexts.chatId, chatId)).returning());
-    return taken
-      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
-      .map(({ updatedAt: _updatedAt, ...rest }) => rest);
+    return taken.sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime()).map(({ updatedAt: _updatedAt, ...rest }) => rest);
   });
 }

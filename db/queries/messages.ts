@@ -7,7 +7,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { messages } from "../schema";
 import type { ChatMessage } from "../../lib/domain/chat-message";
-import { gated, rows, stepTransaction, write } from "../transaction";
+import { gated } from "../transaction";
 import { all, exec } from "../exec";
 
 /** The messages of a chat in order, as the UI and the agent use them. */
@@ -27,30 +27,25 @@ export async function listMessagesByChat(db: Db, chatId: string): Promise<ChatMe
 /**
  * Insert a message, or replace the parts of the same message in the same chat (a streamed answer
  * is saved after each step and again at the end). Returns false when the id belongs to another chat.
+ *
+ * One statement (an upsert whose update applies only within `chatId`), not a read then a write in a
+ * transaction: on Postgres that was four round trips before a turn's first token. A message is
+ * written by the one turn of its chat, so nothing races the read of `seq` but another message of
+ * the same chat saved in the same instant, whose order `created_at` still gives.
  */
 export async function saveMessage(db: Db, chatId: string, message: ChatMessage): Promise<boolean> {
   return gated(db, async () => {
-    return stepTransaction(db, function* (tx) {
-      const [existing] = yield* rows(tx.select({ chatId: messages.chatId }).from(messages).where(eq(messages.id, message.id)).limit(1));
-      if (existing && existing.chatId !== chatId) return false;
-      if (existing) {
-        yield* write(
-          tx
-            .update(messages)
-            .set({ parts: message.parts, metadata: message.metadata ?? null })
-            .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId))),
-        );
-      } else {
-        // After every message of the chat: `seq` orders what one millisecond saved (SQLite's rowid did).
-        const seq = sql`(select coalesce(max(${messages.seq}), 0) + 1 from ${messages} where ${messages.chatId} = ${chatId})`;
-        yield* write(
-          tx
-            .insert(messages)
-            .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq }),
-        );
-      }
-      return true;
-    });
+    const metadata = message.metadata ?? null;
+    // After every message of the chat: `seq` orders what one millisecond saved (SQLite's rowid did).
+    const seq = sql`(select coalesce(max(${messages.seq}), 0) + 1 from ${messages} where ${messages.chatId} = ${chatId})`;
+    const saved = await all(
+      db
+        .insert(messages)
+        .values({ id: message.id, chatId, role: message.role, parts: message.parts, metadata, seq })
+        .onConflictDoUpdate({ target: messages.id, set: { parts: message.parts, metadata }, setWhere: eq(messages.chatId, chatId) })
+        .returning({ id: messages.id }),
+    );
+    return saved.length === 1;
   });
 }
 

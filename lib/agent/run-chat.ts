@@ -23,7 +23,7 @@ import { buildMcpTools, historyTools } from "./mcp-tools";
 import { dataPartToModel, toolNamesIn } from "./message-parts";
 import type { ContentSource } from "../trust/policy";
 import { HELD_TOOL_ERROR, ToolGate } from "../trust/tool-gate";
-import { SEARCH_TOOL_NAME } from "./tool-search";
+import { SEARCH_TOOL_NAME, type ToolSearchSettings } from "./tool-search";
 import { ToolSearchRun } from "./tool-search-run";
 import { getToolSearchSettings } from "./tool-search-settings";
 import { contextSources } from "./context-sources";
@@ -64,6 +64,8 @@ export interface RunChatOptions {
   secrets?: string[];
   /** A notice shown above the answer: a monthly budget 80% or more used (docs/usage.md#budgets). */
   budgetWarning?: ServerNotice;
+  /** The workspace's tool-search settings when the caller read them already (read here otherwise). */
+  toolSearchSettings?: ToolSearchSettings;
   /** Follow what servers ask the user during this turn (shown in the transcript); returns the unsubscribe. */
   followInteractions?: (listener: (data: InteractionData) => void) => () => void;
 }
@@ -93,7 +95,11 @@ export async function runChat(options: RunChatOptions): Promise<ReadableStream<U
   };
   const notices = leftOut(pool, user.id, servers);
   // Over the workspace's threshold the model starts with a short list plus search_tools (docs/tool-search.md).
-  const search = ToolSearchRun.plan({ offered, settings: await getToolSearchSettings(db, user.workspaceId), messages });
+  const search = ToolSearchRun.plan({
+    offered,
+    settings: options.toolSearchSettings ?? (await getToolSearchSettings(db, user.workspaceId)),
+    messages,
+  });
   const last = messages.at(-1);
   // Answering approvals continues the same assistant message; a new user turn starts a new one.
   const responseId = last?.role === "assistant" ? last.id : newId();

@@ -14,6 +14,7 @@ import { requireOwnChat } from "../agent/chat-service";
 import { prepareTurn } from "../agent/prepare-turn";
 import { messageToChunks } from "../agent/replay-chunks";
 import { runChat } from "../agent/run-chat";
+import { getToolSearchSettings } from "../agent/tool-search-settings";
 import { TurnBuffer } from "../agent/turn-buffer";
 import { userLanguageModel } from "../models/user-model";
 import { AppError } from "../errors";
@@ -45,11 +46,12 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
   // round trip before the first token: they run side by side. They only read, and the answer is
   // judged in the order they were written in (not your chat, then no model, then the budget), so a
   // refusal is the same as when they ran one after another.
-  const [own, chosen, budget, definitions] = await Promise.allSettled([
+  const [own, chosen, budget, definitions, toolSearch] = await Promise.allSettled([
     requireOwnChat(db, caller.id, body.chatId, caller.workspaceId),
     workspaceModelChoice(db, caller.workspaceId).then((choice) => userLanguageModel(db, caller.id, choice)),
     assertWithinBudget(db, caller.id, caller.workspaceId),
     workspaceServerDefinitions(db, caller),
+    getToolSearchSettings(db, caller.workspaceId),
   ]);
   settledValue(own);
   const model = settledValue(chosen);
@@ -57,6 +59,7 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
   // Past a monthly budget a new turn is refused (429); at 80% it runs with a warning (docs/usage.md#budgets).
   const budgetWarning = budgetWarningNotice(settledValue(budget));
   const servers = settledValue(definitions);
+  const toolSearchSettings = settledValue(toolSearch);
   const pool = appPool();
   // One answer per chat: a new message stops the one still running before history is read (in
   // cluster mode wherever it runs, waiting briefly for it to be saved as stopped).
@@ -79,6 +82,7 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
       secrets: model.secrets,
       followInteractions: (listener) => interactionLog().subscribe(caller.id, listener),
       budgetWarning,
+      toolSearchSettings,
     });
     // A continuation (after approvals) streams only what it adds to the last message: a reader who
     // rejoins gets that message first, rebuilt as chunks.

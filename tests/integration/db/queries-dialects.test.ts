@@ -203,6 +203,17 @@ describe.runIf(onSqliteRun)("query functions on SQLite", () => {
     expect(seqs.sort((a, b) => a.seq - b.seq).map((m) => m.id)).toEqual(["z", "y", "x"]);
     expect(seqs.map((m) => m.seq).sort()).toEqual([1, 2, 3]);
   });
+
+  it("replaces a message's parts within its chat and refuses its id from another chat", async () => {
+    const user = (await createUserWithWorkspace(db, { email: "eve@example.com", name: "Eve", passwordHash: "x" }))!;
+    const workspaceId = (await getPersonalWorkspaceId(db, user.id))!;
+    const [mine, other] = [await createChat(db, { ownerId: user.id, workspaceId }), await createChat(db, { ownerId: user.id, workspaceId })];
+    expect(await saveMessage(db, mine.id, { id: "m", role: "assistant", parts: [{ type: "text", text: "first" }] })).toBe(true);
+    expect(await saveMessage(db, mine.id, { id: "m", role: "assistant", parts: [{ type: "text", text: "second" }] })).toBe(true);
+    expect(await saveMessage(db, other.id, { id: "m", role: "assistant", parts: [{ type: "text", text: "stolen" }] })).toBe(false);
+    expect((await listMessagesByChat(db, mine.id)).map((m) => m.parts)).toEqual([[{ type: "text", text: "second" }]]);
+    expect(await listMessagesByChat(db, other.id)).toEqual([]);
+  });
 });
 
 describe("query functions on Postgres", () => {
