@@ -22,7 +22,19 @@ import { startRedis } from "../tests/helpers/redis";
 import type { ClusterArgs } from "./args";
 import { turn } from "./chat-bench";
 import { goalsTable, type GoalRow, sequential, throughput } from "./goals";
-import { apiEcho, createServer, percentile, ROOT, signIn, start, startApp, startEverything, treeCpuMs, waitFor } from "./harness";
+import {
+  apiEcho,
+  createServer,
+  percentile,
+  ROOT,
+  signIn,
+  start,
+  startApp,
+  startEverything,
+  stopChild,
+  treeCpuMs,
+  waitFor,
+} from "./harness";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 3000);
@@ -302,6 +314,8 @@ export async function clusterMode(args: ClusterArgs): Promise<void> {
     console.log(goalsTable(rows, ["one node (SQLite)", `${args.replicas} replicas (Postgres + Redis)`]));
   } finally {
     await cluster.stop();
+    // The node on Postgres stops before its database does (it gives back its questions as it stops).
+    await stopChild(onPostgres.pid);
     await redis.stop();
     await postgres.stop();
   }

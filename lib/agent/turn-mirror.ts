@@ -125,10 +125,13 @@ export class TurnMirror {
   async open(prefix: UIMessageChunk[]): Promise<void> {
     const { turnId } = this.record;
     try {
-      await this.coordination.put(beatKey(turnId), "1", this.limits.beatTtlMs);
       const bucket = Math.floor(Date.now() / BUCKET_MS);
       const entry: IndexEntry = { chatId: this.chatId, turnId, replica: this.record.replica, at: Date.now() };
+      // The beat, the chunks and the index entry side by side (one round trip before the first
+      // token, not two); the record that makes the turn visible comes after all three, so a reader
+      // never finds a running turn without its beat or its first chunks.
       await Promise.all([
+        this.coordination.put(beatKey(turnId), "1", this.limits.beatTtlMs),
         this.coordination.append(chunksKey(turnId), JSON.stringify(prefix), this.limits.maxAgeMs),
         this.coordination.append(indexKey(bucket), JSON.stringify(entry), this.limits.maxAgeMs + BUCKET_MS),
       ]);

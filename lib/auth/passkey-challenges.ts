@@ -56,7 +56,7 @@ export async function issueChallenge(
   now = Date.now(),
   shared: Coordination = coordination(),
 ): Promise<string> {
-  const wait = await shared.hitWindow("passkey-challenges", MAX_CHALLENGES, PASSKEY_CHALLENGE_MS);
+  const { wait } = await shared.hitWindow("passkey-challenges", MAX_CHALLENGES, PASSKEY_CHALLENGE_MS);
   if (wait > 0) {
     throw new AppError(
       "auth.rate_limited",

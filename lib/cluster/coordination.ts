@@ -11,6 +11,12 @@ export interface Slot {
   release(): void;
 }
 
+/** What counting one hit of a sliding window answered. */
+export interface WindowHit {
+  wait: number;
+  count: number;
+}
+
 /** A counter and when it last went up (`tally`), for throttles with backoff. */
 export interface Tally {
   count: number;
@@ -26,15 +32,21 @@ export interface Coordination {
   /** True with Redis (several replicas may run); false in single-node mode. */
   readonly clustered: boolean;
   /**
+   * Whether the shared state is reachable as far as this process knows now (false while Redis's
+   * connection is down): what is decided without waiting for an answer is decided only then.
+   */
+  readonly available: boolean;
+  /**
    * Take one of `limit` slots of `key` (calls, turns, streams running at once), or null when all are
    * held. A slot whose holder died frees itself within `holdMs`; a live holder keeps it.
    */
   takeSlot(key: string, limit: number, holdMs: number): Promise<Slot | null>;
   /**
-   * Count one hit of `key` unless `limit` were counted within the last `windowMs`: answers 0 when
-   * counted, otherwise the milliseconds until the oldest hit leaves the window.
+   * Count one hit of `key` unless `limit` were counted within the last `windowMs`: `wait` is 0 when
+   * counted, otherwise the milliseconds until the oldest hit leaves the window; `count` the hits in
+   * the window now (this one included when counted).
    */
-  hitWindow(key: string, limit: number, windowMs: number): Promise<number>;
+  hitWindow(key: string, limit: number, windowMs: number): Promise<WindowHit>;
   /** Add one to `key`'s tally, stamping `at`; forgotten `ttlMs` after its last increment. */
   tally(key: string, at: number, ttlMs: number): Promise<Tally>;
   /** Take one back from `key`'s tally (never below 0), keeping its stamp. */

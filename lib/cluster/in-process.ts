@@ -2,7 +2,7 @@
  * Single-node coordination: the state lives in this process's memory, as before cluster mode. One
  * process serves the instance, so memory is the truth; messages go to this process's subscribers.
  */
-import type { Coordination, MessageHandler, Slot, Tally } from "./coordination";
+import type { Coordination, MessageHandler, Slot, Tally, WindowHit } from "./coordination";
 
 interface Expiring<T> {
   value: T;
@@ -12,6 +12,8 @@ interface Expiring<T> {
 /** The in-memory `Coordination` (`now` is replaceable for tests). */
 export class InProcessCoordination implements Coordination {
   readonly clustered = false;
+  /** This process's memory is always there. */
+  readonly available = true;
   private readonly held = new Map<string, number>();
   private readonly windows = new Map<string, { times: number[]; head: number }>();
   private readonly tallies = new Map<string, Expiring<Tally>>();
@@ -47,7 +49,7 @@ export class InProcessCoordination implements Coordination {
    * Each key keeps its hits oldest first and drops expired ones from the front, so a hit costs the
    * same however many the window holds (a busy user makes thousands a minute).
    */
-  async hitWindow(key: string, limit: number, windowMs: number): Promise<number> {
+  async hitWindow(key: string, limit: number, windowMs: number): Promise<WindowHit> {
     const now = this.now();
     let window = this.windows.get(key);
     if (!window) {
@@ -61,9 +63,10 @@ export class InProcessCoordination implements Coordination {
       times.splice(0, window.head);
       window.head = 0;
     }
-    if (times.length - window.head >= limit) return Math.max(1, times[window.head] + windowMs - now);
+    const count = times.length - window.head;
+    if (count >= limit) return { wait: Math.max(1, times[window.head] + windowMs - now), count };
     times.push(now);
-    return 0;
+    return { wait: 0, count: count + 1 };
   }
 
   async tally(key: string, at: number, ttlMs: number): Promise<Tally> {

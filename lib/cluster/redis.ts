@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 import { AppError } from "../errors";
-import type { Coordination, MessageHandler, Slot, Tally } from "./coordination";
+import type { Coordination, MessageHandler, Slot, Tally, WindowHit } from "./coordination";
 
 const PREFIX = "switchboard:";
 
@@ -33,19 +33,20 @@ for i, key in ipairs(KEYS) do
 end
 return 1`;
 
-// KEYS[1] the window; ARGV: limit, window ms, a unique member. Answers 0 or the ms to wait.
+// KEYS[1] the window; ARGV: limit, window ms, a unique member. Answers {ms to wait (0: counted), hits in the window}.
 const HIT_WINDOW = `
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local window = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
+local count = redis.call('ZCARD', KEYS[1])
+if count >= tonumber(ARGV[1]) then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return math.max(1, tonumber(oldest[2]) + window - now)
+  return {math.max(1, tonumber(oldest[2]) + window - now), count}
 end
 redis.call('ZADD', KEYS[1], now, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], window)
-return 0`;
+return {0, count + 1}`;
 
 // KEYS[1] the tally hash; ARGV: at, ttl ms.
 const TALLY = `
@@ -105,6 +106,11 @@ const REDIS_RETRY_SECONDS = 2;
 /** Coordination through one Redis server: a command connection and a subscriber connection. */
 export class RedisCoordination implements Coordination {
   readonly clustered = true;
+
+  /** The connection is up and ready (node-redis's `isReady`; it turns false as soon as the socket closes). */
+  get available(): boolean {
+    return !this.closed && this.client.isReady;
+  }
   private readonly client: RedisClientType;
   private subscriber: RedisClientType | null = null;
   private subscribing: Promise<RedisClientType> | null = null;
@@ -233,8 +239,9 @@ export class RedisCoordination implements Coordination {
     }
   }
 
-  async hitWindow(key: string, limit: number, windowMs: number): Promise<number> {
-    return Number(await this.eval(HIT_WINDOW, [`window:${key}`], [limit, windowMs, randomUUID()]));
+  async hitWindow(key: string, limit: number, windowMs: number): Promise<WindowHit> {
+    const [wait, count] = (await this.eval(HIT_WINDOW, [`window:${key}`], [limit, windowMs, randomUUID()])) as [number, number];
+    return { wait: Number(wait), count: Number(count) };
   }
 
   async tally(key: string, at: number, ttlMs: number): Promise<Tally> {

@@ -66,13 +66,14 @@ describe.each(["memory", "redis"] as const)("coordination in %s", (kind) => {
   it("windows: limit hits within the window, then the wait until the oldest leaves", async () => {
     const [a, b] = pair(kind);
     const key = `window-${kind}`;
-    expect(await a.hitWindow(key, 3, 60_000)).toBe(0);
-    expect(await b.hitWindow(key, 3, 60_000)).toBe(0);
-    expect(await a.hitWindow(key, 3, 60_000)).toBe(0);
-    const wait = await b.hitWindow(key, 3, 60_000);
+    expect(await a.hitWindow(key, 3, 60_000)).toEqual({ wait: 0, count: 1 });
+    expect(await b.hitWindow(key, 3, 60_000)).toEqual({ wait: 0, count: 2 });
+    expect(await a.hitWindow(key, 3, 60_000)).toEqual({ wait: 0, count: 3 });
+    const { wait, count } = await b.hitWindow(key, 3, 60_000);
+    expect(count).toBe(3);
     expect(wait).toBeGreaterThan(50_000);
     expect(wait).toBeLessThanOrEqual(60_000);
-    expect(await a.hitWindow(`${key}-other`, 3, 60_000)).toBe(0);
+    expect(await a.hitWindow(`${key}-other`, 3, 60_000)).toEqual({ wait: 0, count: 1 });
   });
 
   it("tallies count up, take one back and never go below zero", async () => {
@@ -144,7 +145,7 @@ describe("coordination on Redis when Redis goes away", () => {
     try {
       const seen: string[] = [];
       await a.subscribe("back", (m) => seen.push(m));
-      expect(await a.hitWindow("w", 10, 60_000)).toBe(0);
+      expect((await a.hitWindow("w", 10, 60_000)).wait).toBe(0);
       await own.kill();
       const started = Date.now();
       await expect(a.hitWindow("w", 10, 60_000)).rejects.toMatchObject({ code: "cluster.unavailable" });
@@ -155,7 +156,7 @@ describe("coordination on Redis when Redis goes away", () => {
         return seen.includes("again");
       }, 10_000);
       // Redis lost its data: the window starts afresh.
-      expect(await a.hitWindow("w", 1, 60_000)).toBe(0);
+      expect((await a.hitWindow("w", 1, 60_000)).wait).toBe(0);
     } finally {
       await a.close();
       await own.stop();

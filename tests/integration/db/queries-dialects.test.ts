@@ -207,7 +207,10 @@ describe.runIf(onSqliteRun)("query functions on SQLite", () => {
   it("replaces a message's parts within its chat and refuses its id from another chat", async () => {
     const user = (await createUserWithWorkspace(db, { email: "eve@example.com", name: "Eve", passwordHash: "x" }))!;
     const workspaceId = (await getPersonalWorkspaceId(db, user.id))!;
-    const [mine, other] = [await createChat(db, { ownerId: user.id, workspaceId }), await createChat(db, { ownerId: user.id, workspaceId })];
+    const [mine, other] = [
+      await createChat(db, { ownerId: user.id, workspaceId }),
+      await createChat(db, { ownerId: user.id, workspaceId }),
+    ];
     expect(await saveMessage(db, mine.id, { id: "m", role: "assistant", parts: [{ type: "text", text: "first" }] })).toBe(true);
     expect(await saveMessage(db, mine.id, { id: "m", role: "assistant", parts: [{ type: "text", text: "second" }] })).toBe(true);
     expect(await saveMessage(db, other.id, { id: "m", role: "assistant", parts: [{ type: "text", text: "stolen" }] })).toBe(false);

@@ -70,7 +70,7 @@ describe("requests per minute", () => {
     const refusedAt: number[] = [];
     for (let i = 0; i < 1200; i++) {
       now = i * 100;
-      if ((await window.hitWindow("busy", 500, 60_000)) > 0) refusedAt.push(now);
+      if ((await window.hitWindow("busy", 500, 60_000)).wait > 0) refusedAt.push(now);
     }
     // The first 500 pass (0–49.9 s), the next 100 are refused (50–59.9 s); from 60 s each expired
     // hit makes room for exactly one new one, so the window holds 500 and refuses the rest.
