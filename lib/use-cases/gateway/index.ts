@@ -14,6 +14,7 @@ import { AppError } from "../../errors";
 import { maxBodyBytes } from "../../http";
 import type { TrustActor } from "../../trust/permissions";
 import type { ApiCaller } from "../caller";
+import { SessionEventStore } from "./event-store";
 import { type GatewayTarget, proxyServer } from "./proxy-server";
 import { closeSession, findSession, keepSession } from "./sessions";
 import { serverByName, upstreamHandshake } from "./upstream";
@@ -41,6 +42,9 @@ export async function gatewayResponse(caller: GatewayCaller, slug: string, serve
   return await createMcpHandler(build, { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
 }
 
+// How long a client whose SSE stream dropped waits before reconnecting with Last-Event-ID.
+const SSE_RETRY_MS = 1000;
+
 /** A 2025-era request: to its session, or (with no session id) an `initialize` opening one. */
 async function legacyResponse(target: GatewayTarget, build: () => Promise<Server>, request: Request): Promise<Response> {
   const sessionId = request.headers.get("mcp-session-id");
@@ -54,6 +58,9 @@ async function legacyResponse(target: GatewayTarget, build: () => Promise<Server
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: maxBodyBytes(),
+    // Resumable streams: a priming event with an id and this retry interval opens each SSE stream.
+    eventStore: new SessionEventStore(),
+    retryInterval: SSE_RETRY_MS,
     onsessioninitialized: (id): void =>
       keepSession(id, { userId: target.actor.id, serverId: target.serverId, transport, server, lastUsed: Date.now() }),
     onsessionclosed: (id) => closeSession(id),

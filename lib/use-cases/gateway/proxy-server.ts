@@ -63,6 +63,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
             if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
           },
           origin: { via: "gateway", client: clientName() },
+          ...progressRelay(ctx),
         });
         return outcome.content;
       }),
@@ -76,7 +77,9 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
       guarded(async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
     );
     server.setRequestHandler("resources/read", async (request, ctx) =>
-      guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal)),
+      guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
+        uri: request.params.uri,
+      }),
     );
   }
   if (capabilities.prompts) {
@@ -176,12 +179,54 @@ export function listedTools(tools: GatedTool[]): Tool[] {
     }));
 }
 
+// A progress message is the server's text shown by the client: stripped and cut like a title.
+const PROGRESS_MESSAGE_MAX = 1000;
+
+/**
+ * When the client asked for progress (a `progressToken` in the request's `_meta`), the upstream's
+ * progress notifications for this call are relayed to it under the client's token; otherwise none
+ * (a server must not send progress without a token).
+ */
+function progressRelay(ctx: ServerContext): { onProgress?: (progress: { progress: number; total?: number; message?: string }) => void } {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return {};
+  return {
+    onProgress: ({ progress, total, message }) =>
+      void ctx.mcpReq
+        .notify({
+          method: "notifications/progress",
+          params: {
+            progressToken,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message !== undefined ? { message: stripInvisible(message).slice(0, PROGRESS_MESSAGE_MAX) } : {}),
+          },
+        })
+        // The client went away mid-call: the call itself ends through its signal.
+        .catch(() => undefined),
+  };
+}
+
+// JSON-RPC codes of the upstream's own answer that mean the same through the proxy: the request
+// named something that does not exist or was malformed (an unknown resource is -32602 since
+// 2026-07-28, -32002 before). Any other upstream error stays an internal error of the proxy.
+const RELAYED_RPC_CODES = new Set<number>([ProtocolErrorCode.InvalidParams, ProtocolErrorCode.MethodNotFound, -32002]);
+
+/** The JSON-RPC code the upstream answered with, when the engine's error carries its answer. */
+function upstreamRpcCode(error: unknown): number | null {
+  if (!(error instanceof EngineError) || error.code !== "server_error") return null;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "number" && RELAYED_RPC_CODES.has(code) ? code : null;
+}
+
 /**
  * Run a handler and turn what it throws into a JSON-RPC error the client can show, never a crash:
- * a refusal of the gate (`tool.held`, `tool.denied`) is invalid params, like an unknown tool; any
- * other failure keeps the app's code in `data` with its user-safe, redacted message.
+ * a refusal of the gate (`tool.held`, `tool.denied`) is invalid params, like an unknown tool; an
+ * upstream's invalid-params or not-found answer keeps its code (and the requested `uri`, for a
+ * resource); any other failure is an internal error. The app's code is in `data.code`, with its
+ * user-safe, redacted message (never the upstream's own `data`, which could carry anything).
  */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
+async function guarded<T>(run: () => Promise<T>, about: { uri?: string } = {}): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -189,6 +234,7 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
     const body = errorBody(error);
     const refused = error instanceof AppError && (error.code === "tool.held" || error.code === "tool.denied");
     const invalid = refused || (error instanceof EngineError && error.code === "not_found");
-    throw new ProtocolError(invalid ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, body.message, { code: body.code });
+    const code = invalid ? ProtocolErrorCode.InvalidParams : (upstreamRpcCode(error) ?? ProtocolErrorCode.InternalError);
+    throw new ProtocolError(code, body.message, { code: body.code, ...(about.uri !== undefined ? { uri: about.uri } : {}) });
   }
 }

@@ -1,0 +1,56 @@
+/**
+ * The gateway's route handlers served over `node:http`, as Next would call them, for the gateway's
+ * integration tests: `/mcp/<slug>/<server>` (and, with `bearer`, a second listener that adds
+ * `Authorization: Bearer <token>` to every request, standing in for a client's configured header
+ * for callers that cannot send one, such as the conformance suite).
+ */
+import http from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** A listening gateway: its base URL, and `close`. */
+export interface ServedGateway {
+  base: string;
+  close: () => Promise<void>;
+}
+
+/** The route's handlers by method, dispatched on `/mcp/<slug>/<server>`. */
+async function routeFetch(): Promise<(request: Request) => Promise<Response>> {
+  const route = (await import("@/app/mcp/[slug]/[server]/route")) as unknown as Record<string, Handler>;
+  return async (request) => {
+    const match = /^\/mcp\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
+    const handler = ["GET", "POST", "DELETE"].includes(request.method) ? route[request.method] : undefined;
+    if (!match || !handler) return new Response(null, { status: 404 });
+    return await handler(request, { params: Promise.resolve({ slug: match[1], server: match[2] }) });
+  };
+}
+
+/** Listen on 127.0.0.1 with `fetch` behind `node:http`. */
+async function listen(fetch: (request: Request) => Promise<Response>): Promise<ServedGateway> {
+  const serve = toNodeHandler({ fetch });
+  const server = http.createServer((req, res) => void serve(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Serve the per-server route. With `bearer`, every request gets that token as its `Authorization`
+ * header before the route sees it: the route itself still checks it as for any client.
+ */
+export async function serveGateway(bearer?: string): Promise<ServedGateway> {
+  const fetch = await routeFetch();
+  if (!bearer) return await listen(fetch);
+  return await listen(async (request) => {
+    const headers = new Headers(request.headers);
+    headers.set("authorization", `Bearer ${bearer}`);
+    return await fetch(new Request(request, { headers }));
+  });
+}
