@@ -131,6 +131,21 @@ export async function readServerResource(caller: Caller, serverId: string, uri: 
     .readResource(uri, { signal });
 }
 
+/**
+ * resources/subscribe on the caller's connection: `onUpdated` runs for each update of `uri`. The
+ * returned function unsubscribes; until then the connection stays open (a subscription holds it).
+ */
+export async function subscribeServerResource(
+  caller: Caller,
+  serverId: string,
+  uri: string,
+  onUpdated: (uri: string) => void,
+): Promise<() => Promise<void>> {
+  return await appPool()
+    .session(caller.id, await definition(caller, serverId))
+    .subscribeResource(uri, onUpdated);
+}
+
 /** The server's prompts. */
 export async function serverPrompts(caller: Caller, serverId: string) {
   const pool = appPool();

@@ -49,7 +49,10 @@ export class SessionEventStore implements EventStore {
   }
 
   /** Send the events of the id's stream that came after it, in order; the stream id. */
-  async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
     const last = parse(lastEventId);
     if (!last) throw new Error("Unknown event id");
     for (const event of this.events) {

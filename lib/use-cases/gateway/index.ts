@@ -34,19 +34,19 @@ export async function gatewayResponse(caller: GatewayCaller, slug: string, serve
   const server = await serverByName(actor, serverName);
   if (!server) throw new AppError("server.not_found", "No such server in this workspace.");
   const target: GatewayTarget = { actor, serverId: server.id };
-  const build = async () => proxyServer(target, await upstreamHandshake(actor, server));
+  const build = async (sessions = false) => proxyServer(target, await upstreamHandshake(actor, server), sessions);
 
   if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes() }))
     return await legacyResponse(target, build, request);
   // 2026-07-28: every request carries its own envelope, so a fresh proxy serves each one.
-  return await createMcpHandler(build, { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
+  return await createMcpHandler(() => build(), { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
 }
 
 // How long a client whose SSE stream dropped waits before reconnecting with Last-Event-ID.
 const SSE_RETRY_MS = 1000;
 
 /** A 2025-era request: to its session, or (with no session id) an `initialize` opening one. */
-async function legacyResponse(target: GatewayTarget, build: () => Promise<Server>, request: Request): Promise<Response> {
+async function legacyResponse(target: GatewayTarget, build: (sessions: boolean) => Promise<Server>, request: Request): Promise<Response> {
   const sessionId = request.headers.get("mcp-session-id");
   if (sessionId) {
     const session = findSession(sessionId, target.actor.id, target.serverId);
@@ -54,7 +54,7 @@ async function legacyResponse(target: GatewayTarget, build: () => Promise<Server
     return await session.transport.handleRequest(request);
   }
   if (request.method !== "POST") return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-  const server = await build();
+  const server = await build(true);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: maxBodyBytes(),

@@ -27,6 +27,7 @@ import {
   serverResources,
   serverTools,
 } from "../server-ops";
+import { SessionSubscriptions } from "./subscriptions";
 import type { UpstreamHandshake } from "./upstream";
 
 /** Who calls which server: the token's member acting in the token's workspace. */
@@ -38,9 +39,13 @@ export interface GatewayTarget {
 // A client names itself in `initialize` (or the request's envelope); untrusted text kept short for the audit.
 const CLIENT_NAME_MAX = 100;
 
-/** Build the proxy `Server` for `target`, declaring what the upstream declared (never more). */
-export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake): Server {
-  const capabilities = mirroredCapabilities(upstream.capabilities);
+/**
+ * Build the proxy `Server` for `target`, declaring what the upstream declared (never more).
+ * `sessions`: it serves a 2025-era session, which can be notified later (resource subscriptions).
+ */
+export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, sessions = false): Server {
+  // resources/subscribe exists up to 2025-11-25 only: an upstream on 2026-07-28 cannot be asked.
+  const capabilities = mirroredCapabilities(upstream.capabilities, sessions && upstream.era === "legacy");
   const server = new Server(upstream.serverInfo, {
     capabilities,
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
@@ -76,6 +81,26 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
     server.setRequestHandler("resources/templates/list", async () =>
       guarded(async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
     );
+    if (capabilities.resources?.subscribe) {
+      const subscriptions = new SessionSubscriptions(
+        actor,
+        serverId,
+        (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined),
+      );
+      server.onclose = () => subscriptions.closeAll();
+      server.setRequestHandler("resources/subscribe", async (request) =>
+        guarded(async () => {
+          await subscriptions.subscribe(request.params.uri);
+          return {};
+        }),
+      );
+      server.setRequestHandler("resources/unsubscribe", async (request) =>
+        guarded(async () => {
+          await subscriptions.unsubscribe(request.params.uri);
+          return {};
+        }),
+      );
+    }
     server.setRequestHandler("resources/read", async (request, ctx) =>
       guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
         uri: request.params.uri,
@@ -143,16 +168,19 @@ async function approveThroughClient(
 }
 
 /**
- * What the proxy declares: the upstream's tools, resources, prompts and completions, nothing else.
- * `listChanged` and resource subscriptions are left out: the gateway does not relay notifications yet.
+ * What the proxy declares: the upstream's tools, resources, prompts and completions, nothing else;
+ * resource subscriptions when the upstream offers them and `subscriptions` (the proxy serves a
+ * session, whose client the updates can reach, and the upstream speaks the 2025 era, which has
+ * `resources/subscribe`). `listChanged` is left out: list changes are not relayed yet.
  * Without a live upstream (not connected, needs authorization) it declares tools only, so a client
  * still initializes and its first request answers why the server cannot be reached.
  */
-export function mirroredCapabilities(upstream: Record<string, unknown> | null): ServerCapabilities {
+export function mirroredCapabilities(upstream: Record<string, unknown> | null, subscriptions = false): ServerCapabilities {
   if (!upstream) return { tools: {} };
+  const resources = upstream.resources as { subscribe?: boolean } | undefined;
   return {
     ...(upstream.tools ? { tools: {} } : {}),
-    ...(upstream.resources ? { resources: {} } : {}),
+    ...(resources ? { resources: subscriptions && resources.subscribe === true ? { subscribe: true } : {} } : {}),
     ...(upstream.prompts ? { prompts: {} } : {}),
     ...(upstream.completions ? { completions: {} } : {}),
   };

@@ -3,7 +3,8 @@
  * `switchboard conformance`, both on the project's Node, and applies the project's verdict, stricter than the runner's own:
  * exit 0 and "OVERALL: PASSED", no FAILURE or WARNING check, at least one SUCCESS check (a scenario
  * that scored nothing is a failure, not a pass), and in auth/resource-mismatch proof that the
- * protected-resource metadata was fetched before refusing.
+ * protected-resource metadata was fetched before refusing. `runServerRequirements` runs the suite's
+ * SERVER scenarios against a URL instead (the gateway's conformance test), with the same verdict per scenario.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -28,6 +29,7 @@ interface Check {
   id: string;
   status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
   description: string;
+  errorMessage?: string;
 }
 
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-conformance-"));

@@ -35,9 +35,46 @@ const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
  * Scenarios the fixture passes directly that fail through the gateway, per revision, with the reason
  * (also in docs/gateway.md#conformance). Keep in step with the doc.
  */
+const DNS_REBINDING = "the gateway authenticates every request by bearer token and checks no Host/Origin: a rebinding page has no token";
+const ELICITATION = "the upstream's elicitation goes to the engine's connection, answered in Switchboard, not relayed to the client";
+const LOGGING = "logging is not declared: the upstream's log goes to the connection's server log; a relay needs a listener in lib/mcp";
+const SUBSCRIBE = "the fixture speaks 2026-07-28 to the engine, which has no resources/subscribe (relayed for 2025-era upstreams only)";
+const INPUT_REQUIRED = "the engine fulfils the upstream's input_required rounds itself instead of returning them to the client";
 const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> = {
-  "2025-11-25": {},
-  "2026-07-28": {},
+  "2025-11-25": {
+    "dns-rebinding-protection": DNS_REBINDING,
+    "elicitation-sep1034-defaults": ELICITATION,
+    "elicitation-sep1330-enums": ELICITATION,
+    "tools-call-elicitation": ELICITATION,
+    "tools-call-sampling": "the upstream's sampling is answered by the engine with the workspace's model, not relayed to the client",
+    "logging-set-level": LOGGING,
+    "tools-call-with-logging": LOGGING,
+    "resources-subscribe": SUBSCRIBE,
+    "resources-unsubscribe": SUBSCRIBE,
+  },
+  "2026-07-28": {
+    "dns-rebinding-protection": DNS_REBINDING,
+    "http-custom-header-server-validation":
+      "the SDK checks Mcp-Param-* headers only for an McpServer's own tools; the proxy is a low-level Server and the SDK does not export the check",
+    "server-stateless": "test_missing_capability runs: the engine, not the client, answers the upstream's sampling, so no -32021",
+    ...Object.fromEntries(
+      [
+        "basic-elicitation",
+        "basic-list-roots",
+        "basic-sampling",
+        "capability-check",
+        "ignore-extra-params",
+        "missing-input-response",
+        "multi-round",
+        "multiple-input-requests",
+        "non-tool-request",
+        "request-state",
+        "result-type",
+        "tampered-state",
+        "validate-input",
+      ].map((name) => [`input-required-result-${name}`, INPUT_REQUIRED]),
+    ),
+  },
 };
 
 let dir = "";
@@ -88,7 +125,11 @@ afterAll(async () => {
   removeTempDataDir(dir);
 });
 
-const passing = (results: Map<string, ServerScenarioResult>) => [...results].filter(([, r]) => r.passed).map(([name]) => name).sort();
+const passing = (results: Map<string, ServerScenarioResult>) =>
+  [...results]
+    .filter(([, r]) => r.passed)
+    .map(([name]) => name)
+    .sort();
 
 describe.each(REVISIONS)("conformance server scenarios at %s", (revision) => {
   it(
@@ -99,10 +140,16 @@ describe.each(REVISIONS)("conformance server scenarios at %s", (revision) => {
       const directPassing = passing(direct);
       const gatewayPassing = passing(through);
       const failing = directPassing.filter((name) => !gatewayPassing.includes(name));
+      // The counts for the record (docs/gateway.md#conformance), and what failed where, if anything unexpected did.
       console.log(
-        `${revision}: ${direct.size} scenarios run; direct ${directPassing.length} pass, gateway ${gatewayPassing.length} pass; failing through the gateway:`,
-        failing.map((name) => `${name}: ${through.get(name)?.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${c.id} ${c.description} ${(c as { errorMessage?: string }).errorMessage ?? ""}`).join(" | ")}`),
+        `${revision}: ${direct.size} scenarios run; direct ${directPassing.length} pass, through the gateway ${gatewayPassing.length}`,
       );
+      for (const name of failing.filter((name) => !(name in GATEWAY_GAPS[revision]))) {
+        const bad = through.get(name)?.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING") ?? [];
+        console.log(
+          `unexpected failure through the gateway: ${name}: ${bad.map((c) => `${c.id}: ${c.errorMessage ?? c.description}`).join(" | ")}`,
+        );
+      }
       // The fixture is sound: it passes every scenario the revision requires but the tasks extension.
       expect(directPassing.length).toBeGreaterThan(revision === "2025-11-25" ? 30 : 35);
       expect(failing).toEqual(Object.keys(GATEWAY_GAPS[revision]).sort());

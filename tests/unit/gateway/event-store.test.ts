@@ -9,7 +9,11 @@ import { describe, expect, it, vi } from "vitest";
 vi.mock("server-only", () => ({}));
 const { SessionEventStore } = await import("@/lib/use-cases/gateway/event-store");
 
-const note = (n: number): JSONRPCMessage => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: n } });
+const note = (n: number): JSONRPCMessage => ({
+  jsonrpc: "2.0",
+  method: "notifications/progress",
+  params: { progressToken: 1, progress: n },
+});
 
 async function replay(store: InstanceType<typeof SessionEventStore>, after: string) {
   const sent: [string, JSONRPCMessage][] = [];
