@@ -51,10 +51,6 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
   });
   const { actor, serverId } = target;
-  const clientName = () => {
-    const name = server.getClientVersion()?.name;
-    return name ? stripInvisible(name).slice(0, CLIENT_NAME_MAX) : null;
-  };
 
   if (capabilities.tools) {
     server.setRequestHandler("tools/list", async () =>
@@ -67,7 +63,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
           admit: async (policy) => {
             if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
           },
-          origin: { via: "gateway", client: clientName() },
+          origin: { via: "gateway", client: clientNameOf(server) },
           ...progressRelay(ctx),
         });
         return outcome.content;
@@ -132,6 +128,12 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   return server;
 }
 
+/** The client's self-declared name (`initialize`, or the request's envelope), stripped and cut for the audit. */
+export function clientNameOf(server: Server): string | null {
+  const name = server.getClientVersion()?.name;
+  return name ? stripInvisible(name).slice(0, CLIENT_NAME_MAX) : null;
+}
+
 // The approval question shows the arguments as JSON, cut to a length a dialog can show.
 const QUESTION_ARGS_MAX = 2000;
 
@@ -142,7 +144,7 @@ const QUESTION_ARGS_MAX = 2000;
  * where approval waiting in Switchboard is a later slice of issue 33) the call is refused with the
  * way out. Either refusal is an MCP error and is recorded as a refused call.
  */
-async function approveThroughClient(
+export async function approveThroughClient(
   server: Server,
   ctx: ServerContext,
   call: { name: string; args: Record<string, unknown>; reason: string },
@@ -186,19 +188,21 @@ export function mirroredCapabilities(upstream: Record<string, unknown> | null, s
   };
 }
 
-type GatedTool = Awaited<ReturnType<typeof serverTools>>["tools"][number];
+/** A tool of a server with the policy a hand call of it meets (lib/use-cases/server-ops.ts). */
+export type GatedTool = Awaited<ReturnType<typeof serverTools>>["tools"][number];
 
 /**
- * The server's own tools as MCP `Tool`s under their raw names: held and `never` tools are left out
+ * The server's own tools as MCP `Tool`s under their raw names (or the names `nameOf` gives them,
+ * leaving out those it names nothing): held and `never` tools are left out
  * (a call of one by name is refused by the gate), as are the engine's wrapper tools, which exist
  * for the chat's model and are not the server's. Titles and descriptions are the stripped ones the
  * app shows (lib/trust/untrusted-text.ts).
  */
-export function listedTools(tools: GatedTool[]): Tool[] {
+export function listedTools(tools: GatedTool[], nameOf: (tool: GatedTool) => string | undefined = (tool) => tool.rawName): Tool[] {
   return tools
-    .filter((tool) => tool.kind === "tool" && tool.policy.action !== "held" && tool.policy.action !== "never")
+    .filter((tool) => tool.kind === "tool" && tool.policy.action !== "held" && tool.policy.action !== "never" && nameOf(tool) !== undefined)
     .map((tool) => ({
-      name: tool.rawName,
+      name: nameOf(tool) as string,
       ...(tool.title !== undefined ? { title: tool.title } : {}),
       ...(tool.description !== undefined ? { description: tool.description } : {}),
       inputSchema: tool.inputSchema as Tool["inputSchema"],
@@ -215,7 +219,9 @@ const PROGRESS_MESSAGE_MAX = 1000;
  * progress notifications for this call are relayed to it under the client's token; otherwise none
  * (a server must not send progress without a token).
  */
-function progressRelay(ctx: ServerContext): { onProgress?: (progress: { progress: number; total?: number; message?: string }) => void } {
+export function progressRelay(ctx: ServerContext): {
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+} {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return {};
   return {
@@ -254,7 +260,7 @@ function upstreamRpcCode(error: unknown): number | null {
  * resource); any other failure is an internal error. The app's code is in `data.code`, with its
  * user-safe, redacted message (never the upstream's own `data`, which could carry anything).
  */
-async function guarded<T>(run: () => Promise<T>, about: { uri?: string } = {}): Promise<T> {
+export async function guarded<T>(run: () => Promise<T>, about: { uri?: string } = {}): Promise<T> {
   try {
     return await run();
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
  * The gateway's route handlers served over `node:http`, as Next would call them, for the gateway's
- * integration tests: `/mcp/<slug>/<server>` (and, with `bearer`, a second listener that adds
+ * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>` (and, with `bearer`, a second listener that adds
  * `Authorization: Bearer <token>` to every request, standing in for a client's configured header
  * for callers that cannot send one, such as the conformance suite).
  */
@@ -15,14 +15,18 @@ export interface ServedGateway {
   close: () => Promise<void>;
 }
 
-/** The route's handlers by method, dispatched on `/mcp/<slug>/<server>`. */
+/** The routes' handlers by method, dispatched on `/mcp/<slug>/<server>` and `/mcp/<slug>`. */
 async function routeFetch(): Promise<(request: Request) => Promise<Response>> {
-  const route = (await import("@/app/mcp/[slug]/[server]/route")) as unknown as Record<string, Handler>;
+  const perServer = (await import("@/app/mcp/[slug]/[server]/route")) as unknown as Record<string, Handler>;
+  const workspace = (await import("@/app/mcp/[slug]/route")) as unknown as Record<string, Handler>;
   return async (request) => {
-    const match = /^\/mcp\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
+    const match = /^\/mcp\/([^/]+)(?:\/([^/]+))?$/.exec(new URL(request.url).pathname);
+    const route = match?.[2] === undefined ? workspace : perServer;
     const handler = ["GET", "POST", "DELETE"].includes(request.method) ? route[request.method] : undefined;
     if (!match || !handler) return new Response(null, { status: 404 });
-    return await handler(request, { params: Promise.resolve({ slug: match[1], server: match[2] }) });
+    const [, slug, server] = match;
+    const params: Record<string, string> = server === undefined ? { slug } : { slug, server };
+    return await handler(request, { params: Promise.resolve(params) });
   };
 }
 
@@ -42,7 +46,7 @@ async function listen(fetch: (request: Request) => Promise<Response>): Promise<S
 }
 
 /**
- * Serve the per-server route. With `bearer`, every request gets that token as its `Authorization`
+ * Serve the gateway's routes. With `bearer`, every request gets that token as its `Authorization`
  * header before the route sees it: the route itself still checks it as for any client.
  */
 export async function serveGateway(bearer?: string): Promise<ServedGateway> {
