@@ -70,6 +70,8 @@ export interface HandCallOptions {
   admit?: (policy: HandCallPolicy) => void | Promise<void>;
   /** Where the call came from, for the audit entry (`via`, and the MCP client's name when known). */
   origin?: { via: "gateway"; client: string | null };
+  /** The server's progress notifications for this call (the gateway relays them to its client). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 /**
@@ -100,7 +102,10 @@ export async function callServerTool(
       arguments: body.arguments,
       secrets: () => secretValuesOf(server.config),
     },
-    () => pool.session(caller.id, server).callTool(body.name, body.arguments, { signal }),
+    () =>
+      pool
+        .session(caller.id, server)
+        .callTool(body.name, body.arguments, { signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
   );
   await auditHandCall(getDb(), caller, server, body.name, policy, outcome, options.origin);
   return { ...outcome, policy };
@@ -124,6 +129,21 @@ export async function readServerResource(caller: Caller, serverId: string, uri: 
   return appPool()
     .session(caller.id, await definition(caller, serverId))
     .readResource(uri, { signal });
+}
+
+/**
+ * resources/subscribe on the caller's connection: `onUpdated` runs for each update of `uri`. The
+ * returned function unsubscribes; until then the connection stays open (a subscription holds it).
+ */
+export async function subscribeServerResource(
+  caller: Caller,
+  serverId: string,
+  uri: string,
+  onUpdated: (uri: string) => void,
+): Promise<() => Promise<void>> {
+  return await appPool()
+    .session(caller.id, await definition(caller, serverId))
+    .subscribeResource(uri, onUpdated);
 }
 
 /** The server's prompts. */

@@ -1,7 +1,7 @@
 /**
- * The per-server MCP gateway endpoint, `/mcp/<workspace-slug>/<server-name>` (issue 33,
- * docs/gateway.md): one workspace server as a Streamable HTTP MCP server for any MCP client that
- * holds a personal access token of the workspace with the `mcp` scope. 2025-era clients get
+ * The MCP gateway endpoints (issue 33, docs/gateway.md): `/mcp/<workspace-slug>/<server-name>`, one
+ * workspace server as a Streamable HTTP MCP server, and `/mcp/<workspace-slug>`, all of them as one,
+ * for any MCP client that holds a personal access token of the workspace with the `mcp` scope. 2025-era clients get
  * sessions (`Mcp-Session-Id`); 2026-07-28 clients are served statelessly, one request at a time.
  */
 import "server-only";
@@ -14,48 +14,84 @@ import { AppError } from "../../errors";
 import { maxBodyBytes } from "../../http";
 import type { TrustActor } from "../../trust/permissions";
 import type { ApiCaller } from "../caller";
+import { SessionEventStore } from "./event-store";
 import { type GatewayTarget, proxyServer } from "./proxy-server";
 import { closeSession, findSession, keepSession } from "./sessions";
 import { serverByName, upstreamHandshake } from "./upstream";
+import { workspaceServer } from "./workspace-server";
 
 /** A token caller: the route accepts personal access tokens only, so the token's workspace is known. */
 export type GatewayCaller = ApiCaller & { tokenWorkspaceId: string };
 
 /**
- * Answer one HTTP request of the endpoint (GET, POST or DELETE). The token's workspace must be the
- * one `slug` names and `serverName` one of its servers, else 404 `workspace.not_found` /
- * `server.not_found` (a token reveals nothing of another workspace).
+ * Answer one HTTP request of the per-server endpoint (GET, POST or DELETE). The token's workspace
+ * must be the one `slug` names and `serverName` one of its servers, else 404 `workspace.not_found`
+ * / `server.not_found` (a token reveals nothing of another workspace).
  */
 export async function gatewayResponse(caller: GatewayCaller, slug: string, serverName: string, request: Request): Promise<Response> {
-  const workspace = await getWorkspaceById(getDb(), caller.tokenWorkspaceId);
-  if (!workspace || slugOf(workspace) !== slug) throw new AppError("workspace.not_found", "No such workspace.");
-  const actor: TrustActor = { id: caller.id, isAdmin: caller.isAdmin, workspaceId: workspace.id };
+  const actor = await tokenActor(caller, slug);
   const server = await serverByName(actor, serverName);
   if (!server) throw new AppError("server.not_found", "No such server in this workspace.");
   const target: GatewayTarget = { actor, serverId: server.id };
-  const build = async () => proxyServer(target, await upstreamHandshake(actor, server));
-
-  if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes() }))
-    return await legacyResponse(target, build, request);
-  // 2026-07-28: every request carries its own envelope, so a fresh proxy serves each one.
-  return await createMcpHandler(build, { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
+  return await served({ userId: actor.id, endpoint: server.id }, request, async (sessions) =>
+    proxyServer(target, await upstreamHandshake(actor, server), sessions),
+  );
 }
 
+/**
+ * Answer one HTTP request of the workspace endpoint `/mcp/<slug>`: every server of the workspace
+ * the member may use, under the chat's registered names (lib/use-cases/gateway/workspace-server.ts).
+ * The token's workspace must be the one `slug` names, else 404 `workspace.not_found`.
+ */
+export async function workspaceGatewayResponse(caller: GatewayCaller, slug: string, request: Request): Promise<Response> {
+  const actor = await tokenActor(caller, slug);
+  return await served(
+    { userId: actor.id, endpoint: `workspace:${actor.workspaceId}` },
+    request,
+    async () => await workspaceServer(actor, `switchboard-${slug}`),
+  );
+}
+
+/** The token's member acting in the token's workspace, if that is the workspace `slug` names. */
+async function tokenActor(caller: GatewayCaller, slug: string): Promise<TrustActor> {
+  const workspace = await getWorkspaceById(getDb(), caller.tokenWorkspaceId);
+  if (!workspace || slugOf(workspace) !== slug) throw new AppError("workspace.not_found", "No such workspace.");
+  return { id: caller.id, isAdmin: caller.isAdmin, workspaceId: workspace.id };
+}
+
+/** Whose sessions a request may reach: the member's, at this endpoint (a server's id, or the workspace's). */
+interface SessionOwner {
+  userId: string;
+  endpoint: string;
+}
+
+/** Serve a request of either era with the MCP server `build` makes (`sessions`: for a 2025 session). */
+async function served(owner: SessionOwner, request: Request, build: (sessions: boolean) => Promise<Server>): Promise<Response> {
+  if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes() })) return await legacyResponse(owner, build, request);
+  // 2026-07-28: every request carries its own envelope, so a fresh server serves each one.
+  return await createMcpHandler(() => build(false), { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
+}
+
+// How long a client whose SSE stream dropped waits before reconnecting with Last-Event-ID.
+const SSE_RETRY_MS = 1000;
+
 /** A 2025-era request: to its session, or (with no session id) an `initialize` opening one. */
-async function legacyResponse(target: GatewayTarget, build: () => Promise<Server>, request: Request): Promise<Response> {
+async function legacyResponse(owner: SessionOwner, build: (sessions: boolean) => Promise<Server>, request: Request): Promise<Response> {
   const sessionId = request.headers.get("mcp-session-id");
   if (sessionId) {
-    const session = findSession(sessionId, target.actor.id, target.serverId);
+    const session = findSession(sessionId, owner.userId, owner.endpoint);
     if (!session) return sessionNotFound();
     return await session.transport.handleRequest(request);
   }
   if (request.method !== "POST") return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-  const server = await build();
+  const server = await build(true);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: maxBodyBytes(),
-    onsessioninitialized: (id): void =>
-      keepSession(id, { userId: target.actor.id, serverId: target.serverId, transport, server, lastUsed: Date.now() }),
+    // Resumable streams: a priming event with an id and this retry interval opens each SSE stream.
+    eventStore: new SessionEventStore(),
+    retryInterval: SSE_RETRY_MS,
+    onsessioninitialized: (id): void => keepSession(id, { ...owner, transport, server, lastUsed: Date.now() }),
     onsessionclosed: (id) => closeSession(id),
   });
   await server.connect(transport);

@@ -27,6 +27,7 @@ import {
   serverResources,
   serverTools,
 } from "../server-ops";
+import { SessionSubscriptions } from "./subscriptions";
 import type { UpstreamHandshake } from "./upstream";
 
 /** Who calls which server: the token's member acting in the token's workspace. */
@@ -38,18 +39,18 @@ export interface GatewayTarget {
 // A client names itself in `initialize` (or the request's envelope); untrusted text kept short for the audit.
 const CLIENT_NAME_MAX = 100;
 
-/** Build the proxy `Server` for `target`, declaring what the upstream declared (never more). */
-export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake): Server {
-  const capabilities = mirroredCapabilities(upstream.capabilities);
+/**
+ * Build the proxy `Server` for `target`, declaring what the upstream declared (never more).
+ * `sessions`: it serves a 2025-era session, which can be notified later (resource subscriptions).
+ */
+export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, sessions = false): Server {
+  // resources/subscribe exists up to 2025-11-25 only: an upstream on 2026-07-28 cannot be asked.
+  const capabilities = mirroredCapabilities(upstream.capabilities, sessions && upstream.era === "legacy");
   const server = new Server(upstream.serverInfo, {
     capabilities,
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
   });
   const { actor, serverId } = target;
-  const clientName = () => {
-    const name = server.getClientVersion()?.name;
-    return name ? stripInvisible(name).slice(0, CLIENT_NAME_MAX) : null;
-  };
 
   if (capabilities.tools) {
     server.setRequestHandler("tools/list", async () =>
@@ -62,7 +63,8 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
           admit: async (policy) => {
             if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
           },
-          origin: { via: "gateway", client: clientName() },
+          origin: { via: "gateway", client: clientNameOf(server) },
+          ...progressRelay(ctx),
         });
         return outcome.content;
       }),
@@ -75,8 +77,30 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
     server.setRequestHandler("resources/templates/list", async () =>
       guarded(async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
     );
+    if (capabilities.resources?.subscribe) {
+      const subscriptions = new SessionSubscriptions(
+        actor,
+        serverId,
+        (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined),
+      );
+      server.onclose = () => subscriptions.closeAll();
+      server.setRequestHandler("resources/subscribe", async (request) =>
+        guarded(async () => {
+          await subscriptions.subscribe(request.params.uri);
+          return {};
+        }),
+      );
+      server.setRequestHandler("resources/unsubscribe", async (request) =>
+        guarded(async () => {
+          await subscriptions.unsubscribe(request.params.uri);
+          return {};
+        }),
+      );
+    }
     server.setRequestHandler("resources/read", async (request, ctx) =>
-      guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal)),
+      guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
+        uri: request.params.uri,
+      }),
     );
   }
   if (capabilities.prompts) {
@@ -104,6 +128,12 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake):
   return server;
 }
 
+/** The client's self-declared name (`initialize`, or the request's envelope), stripped and cut for the audit. */
+export function clientNameOf(server: Server): string | null {
+  const name = server.getClientVersion()?.name;
+  return name ? stripInvisible(name).slice(0, CLIENT_NAME_MAX) : null;
+}
+
 // The approval question shows the arguments as JSON, cut to a length a dialog can show.
 const QUESTION_ARGS_MAX = 2000;
 
@@ -114,7 +144,7 @@ const QUESTION_ARGS_MAX = 2000;
  * where approval waiting in Switchboard is a later slice of issue 33) the call is refused with the
  * way out. Either refusal is an MCP error and is recorded as a refused call.
  */
-async function approveThroughClient(
+export async function approveThroughClient(
   server: Server,
   ctx: ServerContext,
   call: { name: string; args: Record<string, unknown>; reason: string },
@@ -140,34 +170,39 @@ async function approveThroughClient(
 }
 
 /**
- * What the proxy declares: the upstream's tools, resources, prompts and completions, nothing else.
- * `listChanged` and resource subscriptions are left out: the gateway does not relay notifications yet.
+ * What the proxy declares: the upstream's tools, resources, prompts and completions, nothing else;
+ * resource subscriptions when the upstream offers them and `subscriptions` (the proxy serves a
+ * session, whose client the updates can reach, and the upstream speaks the 2025 era, which has
+ * `resources/subscribe`). `listChanged` is left out: list changes are not relayed yet.
  * Without a live upstream (not connected, needs authorization) it declares tools only, so a client
  * still initializes and its first request answers why the server cannot be reached.
  */
-export function mirroredCapabilities(upstream: Record<string, unknown> | null): ServerCapabilities {
+export function mirroredCapabilities(upstream: Record<string, unknown> | null, subscriptions = false): ServerCapabilities {
   if (!upstream) return { tools: {} };
+  const resources = upstream.resources as { subscribe?: boolean } | undefined;
   return {
     ...(upstream.tools ? { tools: {} } : {}),
-    ...(upstream.resources ? { resources: {} } : {}),
+    ...(resources ? { resources: subscriptions && resources.subscribe === true ? { subscribe: true } : {} } : {}),
     ...(upstream.prompts ? { prompts: {} } : {}),
     ...(upstream.completions ? { completions: {} } : {}),
   };
 }
 
-type GatedTool = Awaited<ReturnType<typeof serverTools>>["tools"][number];
+/** A tool of a server with the policy a hand call of it meets (lib/use-cases/server-ops.ts). */
+export type GatedTool = Awaited<ReturnType<typeof serverTools>>["tools"][number];
 
 /**
- * The server's own tools as MCP `Tool`s under their raw names: held and `never` tools are left out
+ * The server's own tools as MCP `Tool`s under their raw names (or the names `nameOf` gives them,
+ * leaving out those it names nothing): held and `never` tools are left out
  * (a call of one by name is refused by the gate), as are the engine's wrapper tools, which exist
  * for the chat's model and are not the server's. Titles and descriptions are the stripped ones the
  * app shows (lib/trust/untrusted-text.ts).
  */
-export function listedTools(tools: GatedTool[]): Tool[] {
+export function listedTools(tools: GatedTool[], nameOf: (tool: GatedTool) => string | undefined = (tool) => tool.rawName): Tool[] {
   return tools
-    .filter((tool) => tool.kind === "tool" && tool.policy.action !== "held" && tool.policy.action !== "never")
+    .filter((tool) => tool.kind === "tool" && tool.policy.action !== "held" && tool.policy.action !== "never" && nameOf(tool) !== undefined)
     .map((tool) => ({
-      name: tool.rawName,
+      name: nameOf(tool) as string,
       ...(tool.title !== undefined ? { title: tool.title } : {}),
       ...(tool.description !== undefined ? { description: tool.description } : {}),
       inputSchema: tool.inputSchema as Tool["inputSchema"],
@@ -176,12 +211,56 @@ export function listedTools(tools: GatedTool[]): Tool[] {
     }));
 }
 
+// A progress message is the server's text shown by the client: stripped and cut like a title.
+const PROGRESS_MESSAGE_MAX = 1000;
+
+/**
+ * When the client asked for progress (a `progressToken` in the request's `_meta`), the upstream's
+ * progress notifications for this call are relayed to it under the client's token; otherwise none
+ * (a server must not send progress without a token).
+ */
+export function progressRelay(ctx: ServerContext): {
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+} {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return {};
+  return {
+    onProgress: ({ progress, total, message }) =>
+      void ctx.mcpReq
+        .notify({
+          method: "notifications/progress",
+          params: {
+            progressToken,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message !== undefined ? { message: stripInvisible(message).slice(0, PROGRESS_MESSAGE_MAX) } : {}),
+          },
+        })
+        // The client went away mid-call: the call itself ends through its signal.
+        .catch(() => undefined),
+  };
+}
+
+// JSON-RPC codes of the upstream's own answer that mean the same through the proxy: the request
+// named something that does not exist or was malformed (an unknown resource is -32602 since
+// 2026-07-28, -32002 before). Any other upstream error stays an internal error of the proxy.
+const RELAYED_RPC_CODES = new Set<number>([ProtocolErrorCode.InvalidParams, ProtocolErrorCode.MethodNotFound, -32002]);
+
+/** The JSON-RPC code the upstream answered with, when the engine's error carries its answer. */
+function upstreamRpcCode(error: unknown): number | null {
+  if (!(error instanceof EngineError) || error.code !== "server_error") return null;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "number" && RELAYED_RPC_CODES.has(code) ? code : null;
+}
+
 /**
  * Run a handler and turn what it throws into a JSON-RPC error the client can show, never a crash:
- * a refusal of the gate (`tool.held`, `tool.denied`) is invalid params, like an unknown tool; any
- * other failure keeps the app's code in `data` with its user-safe, redacted message.
+ * a refusal of the gate (`tool.held`, `tool.denied`) is invalid params, like an unknown tool; an
+ * upstream's invalid-params or not-found answer keeps its code (and the requested `uri`, for a
+ * resource); any other failure is an internal error. The app's code is in `data.code`, with its
+ * user-safe, redacted message (never the upstream's own `data`, which could carry anything).
  */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
+export async function guarded<T>(run: () => Promise<T>, about: { uri?: string } = {}): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -189,6 +268,7 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
     const body = errorBody(error);
     const refused = error instanceof AppError && (error.code === "tool.held" || error.code === "tool.denied");
     const invalid = refused || (error instanceof EngineError && error.code === "not_found");
-    throw new ProtocolError(invalid ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, body.message, { code: body.code });
+    const code = invalid ? ProtocolErrorCode.InvalidParams : (upstreamRpcCode(error) ?? ProtocolErrorCode.InternalError);
+    throw new ProtocolError(code, body.message, { code: body.code, ...(about.uri !== undefined ? { uri: about.uri } : {}) });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The gateway's 2025-11-25 sessions (Streamable HTTP with `Mcp-Session-Id`): each is one SDK
- * transport and proxy server held by this replica, bound to the member and the server it was opened
- * for. A session id presented by anyone else, or for another server, is not found. A request for a
+ * transport and proxy server held by this replica, bound to the member and the endpoint (a server,
+ * or the whole workspace) it was opened at. A session id presented by anyone else, or at another
+ * endpoint, is not found. A request for a
  * session on another replica (or one this replica closed) gets 404, and the client starts a new
  * session, as the transport specification asks of it.
  */
@@ -12,7 +13,8 @@ import { singleton } from "../../singleton";
 /** One open session. */
 export interface GatewaySession {
   userId: string;
-  serverId: string;
+  /** The endpoint it was opened at: the server's id, or `workspace:<id>` for the workspace endpoint. */
+  endpoint: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   lastUsed: number;
@@ -24,10 +26,10 @@ const IDLE_MS = 30 * 60_000;
 
 const table = () => singleton("gateway.sessions", () => new Map<string, GatewaySession>());
 
-/** The session `id` if it belongs to this user and server (else null: foreign ids are not found). */
-export function findSession(id: string, userId: string, serverId: string, now = Date.now()): GatewaySession | null {
+/** The session `id` if it belongs to this user and endpoint (else null: foreign ids are not found). */
+export function findSession(id: string, userId: string, endpoint: string, now = Date.now()): GatewaySession | null {
   const session = table().get(id);
-  if (!session || session.userId !== userId || session.serverId !== serverId) return null;
+  if (!session || session.userId !== userId || session.endpoint !== endpoint) return null;
   session.lastUsed = now;
   return session;
 }

@@ -11,6 +11,8 @@ import { capText } from "../../trust/untrusted-text";
 /** The upstream as the proxy presents it: its capabilities (null when not connected), name, instructions. */
 export interface UpstreamHandshake {
   capabilities: Record<string, unknown> | null;
+  /** The era the member's connection negotiated with the upstream (null when not connected). */
+  era: "legacy" | "modern" | null;
   serverInfo: { name: string; version: string };
   instructions?: string;
 }
@@ -32,9 +34,11 @@ export async function upstreamHandshake(caller: { id: string }, server: ServerDe
   const session = appPool().session(caller.id, server);
   await session.requireConnectedWithin().catch(() => undefined);
   const details = session.details();
-  const version = session.status().serverInfo?.version ?? "";
+  const status = session.status();
+  const version = status.serverInfo?.version ?? "";
   return {
     capabilities: details?.capabilities ?? null,
+    era: status.protocol?.era ?? null,
     // The name configured in Switchboard, never the one the server declares for itself (as for the chat).
     serverInfo: { name: server.name, version },
     ...(details?.instructions ? { instructions: capText(details.instructions, INSTRUCTIONS_MAX) } : {}),

@@ -3,7 +3,8 @@
  * `switchboard conformance`, both on the project's Node, and applies the project's verdict, stricter than the runner's own:
  * exit 0 and "OVERALL: PASSED", no FAILURE or WARNING check, at least one SUCCESS check (a scenario
  * that scored nothing is a failure, not a pass), and in auth/resource-mismatch proof that the
- * protected-resource metadata was fetched before refusing.
+ * protected-resource metadata was fetched before refusing. `runServerRequirements` runs the suite's
+ * SERVER scenarios against a URL instead (the gateway's conformance test), with the same verdict per scenario.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -28,6 +29,7 @@ interface Check {
   id: string;
   status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
   description: string;
+  errorMessage?: string;
 }
 
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-conformance-"));
@@ -97,4 +99,43 @@ function findFile(dir: string, name: string): string | undefined {
     } else if (entry.name === name) return full;
   }
   return undefined;
+}
+
+/** One server scenario's outcome: its scored checks, and whether it passes by the strict verdict. */
+export interface ServerScenarioResult {
+  passed: boolean;
+  checks: Check[];
+}
+
+/**
+ * Run the SERVER scenarios a spec revision requires (`server --requirements <revision>`, the
+ * suite's frozen set for that revision, extension and pending scenarios included) against `url`,
+ * in one runner process. Each scenario is judged by the same strict verdict as a client scenario:
+ * at least one SUCCESS check and no FAILURE or WARNING (a scenario that scored nothing fails).
+ * The suite has no option to send a header, so `url` must serve an authenticated endpoint itself.
+ */
+export function runServerRequirements(url: string, revision: "2025-11-25" | "2026-07-28"): Promise<Map<string, ServerScenarioResult>> {
+  const dir = fs.mkdtempSync(path.join(outDir, `server-${revision}-`));
+  const args = [SUITES["0.2.0-alpha.12"], "server", "--url", url, "--requirements", revision, "--timeout", String(TIMEOUT_MS), "-o", dir];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.resume();
+    child.stderr.resume();
+    const killer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 10 * 60_000);
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(killer);
+      const results = new Map<string, ServerScenarioResult>();
+      // One folder per scenario: server-<scenario>-<ISO timestamp with dashes>.
+      for (const entry of fs.readdirSync(dir)) {
+        const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1];
+        const file = path.join(dir, entry, "checks.json");
+        if (!scenario || !fs.existsSync(file)) continue;
+        const checks = JSON.parse(fs.readFileSync(file, "utf8")) as Check[];
+        const bad = checks.some((c) => c.status === "FAILURE" || c.status === "WARNING");
+        results.set(scenario, { passed: !bad && checks.some((c) => c.status === "SUCCESS"), checks });
+      }
+      resolve(results);
+    });
+  });
 }

@@ -223,6 +223,21 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
     expect(questions).toHaveLength(2);
   });
 
+  it("relays a resource subscription of a 2025 session: the upstream's update reaches the client, until it unsubscribes", async () => {
+    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions");
+    expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+    const updates: string[] = [];
+    client.setNotificationHandler("notifications/resources/updated", async (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await client.subscribeResource({ uri: "fixture://clock" });
+    await vi.waitFor(() => expect(updates).toEqual(["fixture://clock"]), { timeout: 5000 });
+    await client.unsubscribeResource({ uri: "fixture://clock" });
+    // A 2026-07-28 request has no session to notify: subscriptions are not offered there.
+    const modern = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions", true);
+    expect(modern.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
+  });
+
   it("leaves a held tool out of tools/list and refuses it by name", async () => {
     await setToolPolicy(getDb(), bob.id, { serverId: sessionsId, toolName: "ask_later", policy: "allow" });
     await exec(

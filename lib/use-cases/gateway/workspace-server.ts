@@ -1,0 +1,177 @@
+/**
+ * The whole workspace as one MCP server (`/mcp/<workspace-slug>`, docs/gateway.md#the-workspace-endpoint):
+ * the tools of every server the member may use under the names the chat registers
+ * (`mcp_{server}_{tool}`, lib/mcp/naming.ts, named together so they are unique across servers),
+ * prompts named the same way, resources under their own URIs, each request routed to the owning
+ * server and run on the member's own connection through the use cases the per-server endpoint uses
+ * (lib/use-cases/server-ops.ts): the same gate, approvals, quotas, audit and usage.
+ */
+import "server-only";
+import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, UriTemplate } from "@modelcontextprotocol/server";
+import { getDb } from "../../../db/client";
+import { withServerInstructions } from "../../agent/server-instructions";
+import type { RegisteredTool, ServerDefinition } from "../../mcp";
+import { assignNames } from "../../mcp/naming";
+import { appPool, workspaceServerDefinitions } from "../../runtime/engine";
+import type { TrustActor } from "../../trust/permissions";
+import {
+  callServerTool,
+  completeServerArgument,
+  getServerPrompt,
+  readServerResource,
+  serverPrompts,
+  serverResources,
+  serverTools,
+} from "../server-ops";
+import { approveThroughClient, clientNameOf, guarded, listedTools, progressRelay } from "./proxy-server";
+
+// Above the servers' own instructions, which the chat's wrapper marks as each server's text.
+const INSTRUCTIONS_HEADER = "The tools, prompts and resources of this Switchboard workspace's MCP servers, named mcp_<server>_<name>.";
+
+/** Build the workspace's MCP server for `actor`, declaring what at least one of its servers declares. */
+export async function workspaceServer(actor: TrustActor, label: string): Promise<Server> {
+  const pool = appPool();
+  const servers = async () => await workspaceServerDefinitions(getDb(), actor);
+  // Connect as a chat turn does: wait at most the turn's bound; a slow server joins later requests.
+  const atStart = await servers();
+  await pool.connectWithin(actor.id, atStart);
+  const declares = (list: ServerDefinition[], key: string) =>
+    list.filter((server) => (pool.session(actor.id, server).details()?.capabilities as Record<string, unknown> | undefined)?.[key]);
+  const capabilities: ServerCapabilities = {
+    tools: {},
+    ...(declares(atStart, "resources").length ? { resources: {} } : {}),
+    ...(declares(atStart, "prompts").length ? { prompts: {} } : {}),
+    ...(declares(atStart, "completions").length ? { completions: {} } : {}),
+  };
+  const instructions = withServerInstructions(INSTRUCTIONS_HEADER, pool, actor.id, atStart);
+  const server = new Server({ name: label, version: "1.0.0" }, { capabilities, instructions });
+
+  /** The member's registered tools (the chat's toolset), server tools only. */
+  const registered = async () => (await pool.toolset(actor.id, await servers())).filter((tool) => tool.kind === "tool");
+
+  server.setRequestHandler("tools/list", async () =>
+    guarded(async () => {
+      const tools = await registered();
+      const names = new Map(tools.map((tool) => [`${tool.serverId}\u0000${tool.rawName}`, tool.name]));
+      const ids = [...new Set(tools.map((tool) => tool.serverId))];
+      // Each server's gate (held, never); a server that fails here is left out, as from the chat.
+      const gated = await Promise.allSettled(ids.map(async (id) => ({ id, tools: (await serverTools(actor, id)).tools })));
+      return {
+        tools: gated.flatMap((outcome) =>
+          outcome.status === "fulfilled"
+            ? listedTools(outcome.value.tools, (tool) => names.get(`${outcome.value.id}\u0000${tool.rawName}`))
+            : [],
+        ),
+      };
+    }),
+  );
+  server.setRequestHandler("tools/call", async (request, ctx) =>
+    guarded(async () => {
+      const { name, arguments: args = {} } = request.params;
+      const tool: RegisteredTool | undefined = (await registered()).find((candidate) => candidate.name === name);
+      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      const outcome = await callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
+        admit: async (policy) => {
+          if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
+        },
+        origin: { via: "gateway", client: clientNameOf(server) },
+        ...progressRelay(ctx),
+      });
+      return outcome.content;
+    }),
+  );
+
+  /** Every server's prompts under names made like the tools' (`mcp_{server}_{prompt}`), with their owner. */
+  const prompts = async () => {
+    const listed = await Promise.allSettled(
+      declares(await servers(), "prompts").map(async (owner) => ({ owner, prompts: (await serverPrompts(actor, owner.id)).prompts })),
+    );
+    const entries = listed.flatMap((outcome) =>
+      outcome.status === "fulfilled" ? outcome.value.prompts.map((prompt) => ({ owner: outcome.value.owner, prompt })) : [],
+    );
+    const requests = entries.map(({ owner, prompt }) => ({
+      serverId: owner.id,
+      serverName: owner.name,
+      rawName: prompt.name,
+      kind: "get_prompt" as const,
+    }));
+    const byRequest = new Map([...assignNames(requests)].map(([name, request]) => [request, name]));
+    return entries.map((entry, index) => ({ ...entry, name: byRequest.get(requests[index]) as string }));
+  };
+  const promptNamed = async (name: string) => {
+    const found = (await prompts()).find((entry) => entry.name === name);
+    if (!found) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    return found;
+  };
+  if (capabilities.prompts) {
+    server.setRequestHandler("prompts/list", async () =>
+      guarded(async () => ({ prompts: (await prompts()).map(({ prompt, name }) => ({ ...prompt, name })) })),
+    );
+    server.setRequestHandler("prompts/get", async (request, ctx) =>
+      guarded(async () => {
+        const { owner, prompt } = await promptNamed(request.params.name);
+        return await getServerPrompt(actor, owner.id, { name: prompt.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal);
+      }),
+    );
+  }
+  if (capabilities.completions) {
+    // A prompt argument completes at the prompt's server, a template's at the server that lists it.
+    server.setRequestHandler("completion/complete", async (request) =>
+      guarded(async () => {
+        const { ref, argument, context } = request.params;
+        if (ref.type === "ref/prompt") {
+          const { owner, prompt } = await promptNamed(ref.name);
+          return await completeServerArgument(actor, owner.id, { ref: { ...ref, name: prompt.name }, argument, context });
+        }
+        const owner = (await resourceOwners()).find((entry) => entry.templates.some((template) => template.uriTemplate === ref.uri));
+        if (!owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`);
+        return await completeServerArgument(actor, owner.owner.id, { ref, argument, context });
+      }),
+    );
+  }
+
+  /** Every server's resources and templates, with their owner, in the workspace's server order. */
+  const resourceOwners = async () => {
+    const listed = await Promise.allSettled(
+      declares(await servers(), "resources").map(async (owner) => {
+        const { resources, resourceTemplates } = await serverResources(actor, owner.id);
+        return { owner, resources, templates: resourceTemplates };
+      }),
+    );
+    return listed.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  };
+  if (capabilities.resources) {
+    server.setRequestHandler("resources/list", async () =>
+      guarded(async () => ({ resources: (await resourceOwners()).flatMap((entry) => entry.resources) })),
+    );
+    server.setRequestHandler("resources/templates/list", async () =>
+      guarded(async () => ({ resourceTemplates: (await resourceOwners()).flatMap((entry) => entry.templates) })),
+    );
+    server.setRequestHandler("resources/read", async (request, ctx) => {
+      const { uri } = request.params;
+      return guarded(
+        async () => {
+          // The server that lists the URI, else the first whose template matches it: URIs are kept as
+          // the servers give them, so the owner is found by the URI itself.
+          const owners = await resourceOwners();
+          const owner =
+            owners.find((entry) => entry.resources.some((resource) => resource.uri === uri)) ??
+            owners.find((entry) => entry.templates.some((template) => matches(template.uriTemplate, uri)));
+          if (!owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+          return await readServerResource(actor, owner.owner.id, uri, ctx.mcpReq.signal);
+        },
+        { uri },
+      );
+    });
+  }
+  return server;
+}
+
+/** Whether `uri` is one of the URIs `template` (RFC 6570) describes; a malformed template matches nothing. */
+function matches(template: string, uri: string): boolean {
+  try {
+    return new UriTemplate(template).match(uri) !== null;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The official MCP conformance suite's SERVER scenarios (0.2.0-alpha.12, `--requirements` of each
+ * revision) through the per-server gateway (issue 33, docs/gateway.md#conformance): run against the
+ * conformance fixture directly and against `/mcp/<slug>/<server>` proxying it, at 2025-11-25 and at
+ * 2026-07-28. The gateway must pass every scenario the fixture passes, save the gaps listed in
+ * GATEWAY_GAPS with their reason; a listed gap that passes fails the test, so the list only shrinks.
+ *
+ * The suite cannot send a header in server mode, so the gateway is reached through a listener that
+ * adds the member's personal access token as `Authorization: Bearer`, as a client's configured
+ * header would (tests/integration/gateway/helpers.ts); the route checks it as for any client.
+ */
+import type { ChildProcess } from "node:child_process";
+import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db/client";
+import { createServer } from "@/db/queries/servers";
+import { setToolPolicy } from "@/db/queries/tool-policies";
+import { getWorkspaceById } from "@/db/queries/workspaces";
+import { createToken } from "@/lib/auth/personal-tokens";
+import { parseServerConfig } from "@/lib/mcp/config";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { runServerRequirements, type ServerScenarioResult } from "../conformance/runner";
+import { freePort, ROOT, startHttpServer, stopProcess } from "../mcp/helpers";
+import { person, team } from "../workspaces/helpers";
+import { type ServedGateway, serveGateway } from "./helpers";
+
+vi.mock("server-only", () => ({}));
+
+process.env.SWITCHBOARD_ALLOWED_HOSTS = "127.0.0.1,localhost";
+
+const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
+
+/**
+ * Scenarios the fixture passes directly that fail through the gateway, per revision, with the reason
+ * (also in docs/gateway.md#conformance). Keep in step with the doc.
+ */
+const DNS_REBINDING = "the gateway authenticates every request by bearer token and checks no Host/Origin: a rebinding page has no token";
+const ELICITATION = "the upstream's elicitation goes to the engine's connection, answered in Switchboard, not relayed to the client";
+const LOGGING = "logging is not declared: the upstream's log goes to the connection's server log; a relay needs a listener in lib/mcp";
+const SUBSCRIBE = "the fixture speaks 2026-07-28 to the engine, which has no resources/subscribe (relayed for 2025-era upstreams only)";
+const INPUT_REQUIRED = "the engine fulfils the upstream's input_required rounds itself instead of returning them to the client";
+const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> = {
+  "2025-11-25": {
+    "dns-rebinding-protection": DNS_REBINDING,
+    "elicitation-sep1034-defaults": ELICITATION,
+    "elicitation-sep1330-enums": ELICITATION,
+    "tools-call-elicitation": ELICITATION,
+    "tools-call-sampling": "the upstream's sampling is answered by the engine with the workspace's model, not relayed to the client",
+    "logging-set-level": LOGGING,
+    "tools-call-with-logging": LOGGING,
+    "resources-subscribe": SUBSCRIBE,
+    "resources-unsubscribe": SUBSCRIBE,
+  },
+  "2026-07-28": {
+    "dns-rebinding-protection": DNS_REBINDING,
+    "http-custom-header-server-validation":
+      "the SDK checks Mcp-Param-* headers only for an McpServer's own tools; the proxy is a low-level Server and the SDK does not export the check",
+    "server-stateless": "test_missing_capability runs: the engine, not the client, answers the upstream's sampling, so no -32021",
+    ...Object.fromEntries(
+      [
+        "basic-elicitation",
+        "basic-list-roots",
+        "basic-sampling",
+        "capability-check",
+        "ignore-extra-params",
+        "missing-input-response",
+        "multi-round",
+        "multiple-input-requests",
+        "non-tool-request",
+        "request-state",
+        "result-type",
+        "tampered-state",
+        "validate-input",
+      ].map((name) => [`input-required-result-${name}`, INPUT_REQUIRED]),
+    ),
+  },
+};
+
+let dir = "";
+let fixture: ChildProcess | undefined;
+let gateway: ServedGateway | undefined;
+let fixtureUrl = "";
+let gatewayUrl = "";
+
+beforeAll(async () => {
+  dir = useTempDataDir();
+  const owner = await person("owner@example.com");
+  const workspace = await team(owner, "Conformance");
+  const slug = (await getWorkspaceById(getDb(), workspace))!.slug!;
+  const port = await freePort();
+  fixture = await startHttpServer(
+    [path.join(ROOT, "tests/fixtures/conformance-server/server.mjs")],
+    { PORT: String(port) },
+    `http://127.0.0.1:${port}/health`,
+  );
+  // The suite's DNS-rebinding scenario only tests servers it reaches at a loopback name.
+  fixtureUrl = `http://localhost:${port}/mcp`;
+  const server = await createServer(getDb(), {
+    workspaceId: workspace,
+    name: "conformance",
+    config: parseServerConfig({ url: `http://127.0.0.1:${port}/mcp` }, "conformance"),
+    createdBy: owner.id,
+  });
+  const secret = (await createToken(getDb(), owner, { name: "conformance", workspaceId: workspace, scopes: ["mcp"], expiresInDays: 7 }))
+    .secret;
+  gateway = await serveGateway(secret);
+  gatewayUrl = `${gateway.base.replace("127.0.0.1", "localhost")}/mcp/${slug}/conformance`;
+
+  // The server is untrusted, so its tools ask before each call; the member allows them all, as a
+  // person would on the Tools page, so the scenarios exercise the proxy rather than the approval.
+  const client = new Client({ name: "setup", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(gatewayUrl)));
+  for (const tool of (await client.listTools()).tools) {
+    await setToolPolicy(getDb(), owner.id, { serverId: server.id, toolName: tool.name, policy: "allow" });
+  }
+  await client.close();
+});
+
+afterAll(async () => {
+  const { closeGlobalPool } = await import("@/lib/mcp");
+  await closeGlobalPool();
+  await gateway?.close();
+  await stopProcess(fixture);
+  removeTempDataDir(dir);
+});
+
+const passing = (results: Map<string, ServerScenarioResult>) =>
+  [...results]
+    .filter(([, r]) => r.passed)
+    .map(([name]) => name)
+    .sort();
+
+describe.each(REVISIONS)("conformance server scenarios at %s", (revision) => {
+  it(
+    "pass through /mcp/<slug>/<server> wherever they pass against the fixture directly, save the listed gaps",
+    async () => {
+      const direct = await runServerRequirements(fixtureUrl, revision);
+      const through = await runServerRequirements(gatewayUrl, revision);
+      const directPassing = passing(direct);
+      const gatewayPassing = passing(through);
+      const failing = directPassing.filter((name) => !gatewayPassing.includes(name));
+      // The counts for the record (docs/gateway.md#conformance), and what failed where, if anything unexpected did.
+      console.log(
+        `${revision}: ${direct.size} scenarios run; direct ${directPassing.length} pass, through the gateway ${gatewayPassing.length}`,
+      );
+      for (const name of failing.filter((name) => !(name in GATEWAY_GAPS[revision]))) {
+        const bad = through.get(name)?.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING") ?? [];
+        console.log(
+          `unexpected failure through the gateway: ${name}: ${bad.map((c) => `${c.id}: ${c.errorMessage ?? c.description}`).join(" | ")}`,
+        );
+      }
+      // The fixture is sound: it passes every scenario the revision requires but the tasks extension.
+      expect(directPassing.length).toBeGreaterThan(revision === "2025-11-25" ? 30 : 35);
+      expect(failing).toEqual(Object.keys(GATEWAY_GAPS[revision]).sort());
+      expect(gatewayPassing.length).toBeGreaterThanOrEqual(directPassing.length - Object.keys(GATEWAY_GAPS[revision]).length);
+    },
+    20 * 60_000,
+  );
+});

@@ -1,0 +1,60 @@
+/**
+ * The gateway's route handlers served over `node:http`, as Next would call them, for the gateway's
+ * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>` (and, with `bearer`, a second listener that adds
+ * `Authorization: Bearer <token>` to every request, standing in for a client's configured header
+ * for callers that cannot send one, such as the conformance suite).
+ */
+import http from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** A listening gateway: its base URL, and `close`. */
+export interface ServedGateway {
+  base: string;
+  close: () => Promise<void>;
+}
+
+/** The routes' handlers by method, dispatched on `/mcp/<slug>/<server>` and `/mcp/<slug>`. */
+async function routeFetch(): Promise<(request: Request) => Promise<Response>> {
+  const perServer = (await import("@/app/mcp/[slug]/[server]/route")) as unknown as Record<string, Handler>;
+  const workspace = (await import("@/app/mcp/[slug]/route")) as unknown as Record<string, Handler>;
+  return async (request) => {
+    const match = /^\/mcp\/([^/]+)(?:\/([^/]+))?$/.exec(new URL(request.url).pathname);
+    const route = match?.[2] === undefined ? workspace : perServer;
+    const handler = ["GET", "POST", "DELETE"].includes(request.method) ? route[request.method] : undefined;
+    if (!match || !handler) return new Response(null, { status: 404 });
+    const [, slug, server] = match;
+    const params: Record<string, string> = server === undefined ? { slug } : { slug, server };
+    return await handler(request, { params: Promise.resolve(params) });
+  };
+}
+
+/** Listen on 127.0.0.1 with `fetch` behind `node:http`. */
+async function listen(fetch: (request: Request) => Promise<Response>): Promise<ServedGateway> {
+  const serve = toNodeHandler({ fetch });
+  const server = http.createServer((req, res) => void serve(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Serve the gateway's routes. With `bearer`, every request gets that token as its `Authorization`
+ * header before the route sees it: the route itself still checks it as for any client.
+ */
+export async function serveGateway(bearer?: string): Promise<ServedGateway> {
+  const fetch = await routeFetch();
+  if (!bearer) return await listen(fetch);
+  return await listen(async (request) => {
+    const headers = new Headers(request.headers);
+    headers.set("authorization", `Bearer ${bearer}`);
+    return await fetch(new Request(request, { headers }));
+  });
+}
