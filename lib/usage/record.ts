@@ -90,18 +90,20 @@ export type McpRequestEvent = RequestEndEvent & { workspaceId?: string };
 const workspaces = new Map<string, string>();
 
 /** Record one MCP request; a server unknown to this instance (the command line's) is not recorded. */
-export function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new Date()): Promise<void> {
+export function recordMcpRequest(db: Db, event: McpRequestEvent, at?: Date): Promise<void> {
   if (!usageRecordingOn()) return Promise.resolve();
   const workspaceId = event.workspaceId ?? workspaces.get(event.serverId);
   // The usual case queues at once; a server seen for the first time is looked up first (noted, so a
   // flush waits for its row).
-  if (workspaceId) return queueMcpRow(db, event, workspaceId, at);
-  const work = lookUpAndQueueMcpRow(db, event, at);
+  // Epoch milliseconds unless given: the queue keeps a number, and a Date per call would be garbage.
+  const when = at ?? Date.now();
+  if (workspaceId) return queueMcpRow(db, event, workspaceId, when);
+  const work = lookUpAndQueueMcpRow(db, event, when);
   noteRecording(work);
   return work;
 }
 
-async function lookUpAndQueueMcpRow(db: Db, event: McpRequestEvent, at: Date): Promise<void> {
+async function lookUpAndQueueMcpRow(db: Db, event: McpRequestEvent, at: Date | number): Promise<void> {
   try {
     const workspaceId = (await workspaceOfServer(db, event.serverId)) ?? undefined;
     if (!workspaceId) return;
@@ -114,7 +116,7 @@ async function lookUpAndQueueMcpRow(db: Db, event: McpRequestEvent, at: Date): P
 }
 
 // Synchronous: the row is in the queue when this returns.
-function queueMcpRow(db: Db, event: McpRequestEvent, workspaceId: string, at: Date): Promise<void> {
+function queueMcpRow(db: Db, event: McpRequestEvent, workspaceId: string, at: Date | number): Promise<void> {
   try {
     queueMcpRequest(db, {
       at,
