@@ -4,9 +4,9 @@
  * directory, identical but for `SWITCHBOARD_USAGE_RECORDING`: `on`, `off`, and a second `off` (the
  * A/A pair, whose difference is the bench's noise). The same `fetch` client sends `echo` through
  * `POST /api/servers/:id/tools/call` of each to the same MCP server; every node gets the same
- * warm-up, then each round runs the same number of sequential calls on every node, in an order that
- * rotates (each node first, second and third equally often over six rounds), reading each node's
- * app CPU per call from /proc as bench/cluster.ts does. A round's ratios (on/off, off′/off) pair
+ * warm-up, then each round runs the same number of sequential calls on every node, in blocks of 250
+ * that take turns in an order that rotates (each node first, second and third equally often over
+ * six blocks), reading each node's app CPU over the round from /proc as bench/cluster.ts does. A round's ratios (on/off, off′/off) pair
  * calls made seconds apart, so the machine's drift cancels; the median of the rounds' ratios is
  * the figure. Then the Usage page's goal over 1,000,000 seeded calls (bench/usage-page.ts).
  */
@@ -21,7 +21,7 @@ import { describeUsagePage, usagePageOnFreshDatabase } from "./usage-page";
 
 type Node = "on" | "off" | "offB";
 
-// Each node first, second and third equally often over six rounds.
+// Each node first, second and third equally often over six blocks.
 const ORDERS: Node[][] = [
   ["off", "on", "offB"],
   ["offB", "on", "off"],
@@ -30,6 +30,40 @@ const ORDERS: Node[][] = [
   ["off", "offB", "on"],
   ["on", "offB", "off"],
 ];
+
+const NODES: Node[] = ["on", "off", "offB"];
+
+/** Calls a node makes before the next one takes its turn, within a round. */
+const BLOCK_CALLS = 250;
+
+/**
+ * One round: `calls` sequential calls per node, made in blocks of BLOCK_CALLS that take turns
+ * (the order rotating from block to block), so the machine's drift within the round (the other
+ * workers on its cores) lands on every node alike; each node's CPU is read over the whole round.
+ */
+async function interleavedRound(nodes: Record<Node, { app: App; call: () => Promise<void> }>, round: number, calls: number) {
+  // Each node's CPU over the whole round, not per block: what a node does after its block (the
+  // usage batch written up to 250 ms after its last call, timers, collections) is its cost too.
+  const cpu0 = Object.fromEntries(NODES.map((node) => [node, treeCpuMs(nodes[node].app.pid)])) as Record<Node, number>;
+  const latencies: Record<Node, number[]> = { on: [], off: [], offB: [] };
+  const blocks = Math.ceil(calls / BLOCK_CALLS);
+  for (let b = 0; b < blocks; b++) {
+    const n = Math.min(BLOCK_CALLS, calls - b * BLOCK_CALLS);
+    for (const node of ORDERS[(round * blocks + b) % ORDERS.length]) {
+      const { call } = nodes[node];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await call();
+        latencies[node].push(performance.now() - t0);
+      }
+    }
+  }
+  // The last block's batch is written within 250 ms of it: wait for it before the round's reading.
+  await new Promise((r) => setTimeout(r, 2 * USAGE_BATCH_MS));
+  const cpu = Object.fromEntries(NODES.map((node) => [node, treeCpuMs(nodes[node].app.pid) - cpu0[node]])) as Record<Node, number>;
+  const figure = (node: Node) => ({ cpuPerCall: cpu[node] / calls, p50: median(latencies[node]) });
+  return { on: figure("on"), off: figure("off"), offB: figure("offB") };
+}
 
 const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -85,22 +119,18 @@ export async function usageMode(args: UsageArgs): Promise<void> {
     offB: await startNode("off", mcpUrl),
   };
   const rounds: Record<Node, NodeRounds> = { on: { cpu: [], p50: [] }, off: { cpu: [], p50: [] }, offB: { cpu: [], p50: [] } };
-  const measure = async (node: Node, calls: number, warmUp: number) => {
-    const { app, call } = nodes[node];
-    return sequential(call, calls, () => treeCpuMs(app.pid), warmUp);
-  };
   // The same warm-up for every node: a long-running server is measured hot, not while V8 compiles.
-  for (const node of ORDERS[0]) await measure(node, 1, WARM_UP_CALLS);
+  for (const node of ORDERS[0]) await sequential(nodes[node].call, 1, () => 0, WARM_UP_CALLS);
   for (let round = 0; round < args.rounds; round++) {
-    for (const node of ORDERS[round % ORDERS.length]) {
-      const figures = await measure(node, args.calls, 200);
-      rounds[node].cpu.push(figures.cpuPerCall);
-      rounds[node].p50.push(figures.p50);
+    const figures = await interleavedRound(nodes, round, args.calls);
+    for (const node of NODES) {
+      rounds[node].cpu.push(figures[node].cpuPerCall);
+      rounds[node].p50.push(figures[node].p50);
     }
   }
   // The setting did what it says: the "on" node recorded every measured call, the others none.
-  const measured = WARM_UP_CALLS + args.rounds * (args.calls + 200);
-  for (const node of ["on", "off", "offB"] as const) {
+  const measured = WARM_UP_CALLS + args.rounds * args.calls;
+  for (const node of NODES) {
     const rows = await recordedRows(nodes[node].app);
     if (node === "on" ? rows < measured : rows !== 0) throw new Error(`the ${node} node recorded ${rows} calls of ${measured}`);
   }
@@ -121,7 +151,7 @@ export async function usageMode(args: UsageArgs): Promise<void> {
   console.log(
     `| off vs off (A/A, the noise) | ${us(aa.cpuA)} vs ${us(aa.cpuB)} | ${ms(aa.p50A)} vs ${ms(aa.p50B)} | ${pct(aa.cpuRatio)} | ${pct(aa.p50Ratio)} |`,
   );
-  for (const node of ["on", "off", "offB"] as const)
+  for (const node of NODES)
     console.log(`  ${node.padEnd(4)} CPU/call per round: ${rounds[node].cpu.map((v) => (v * 1000).toFixed(0)).join(", ")} µs`);
   console.log(describeUsagePage(await usagePageOnFreshDatabase(args.seeded)));
 }

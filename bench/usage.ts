@@ -5,7 +5,8 @@
  * machine's drift lands on both sides. Then the Usage page's queries over 1,000,000 recorded calls
  * seeded through the same writer. CPU per call is this process's own (the server runs in a child).
  * Recording's own CPU per call is also timed alone (median of five repeats), the figure the alternating
- * rounds' noise hides.
+ * rounds' noise hides. The goal's own denominator, the API tool call through the app, is measured by
+ * `npm run bench -- --usage` (bench/usage-api.ts).
  * `node_modules/.bin/node --import tsx bench/usage.ts [calls per round] [rounds] [seeded calls]`
  * (`USAGE_BENCH_AA=1`: the hook off on both sides, to read the whole-call figure's noise)
  */
