@@ -24,8 +24,13 @@ interface Waiting {
 /** How long a row may wait to be written with others (a commit per tool call would cost more than recording it). */
 export const USAGE_BATCH_MS = 250;
 
-// Rows waiting per database handle; on globalThis because the server bundles may hold several copies of this module.
-const waiting = () => singleton("db.usageWaiting", () => new Map<Db, Waiting>());
+// Rows waiting per database handle; on globalThis because the server bundles may hold several copies
+// of this module. The registry's map is looked up once per copy: queueing runs on every tool call.
+let waitingQueues: Map<Db, Waiting> | undefined;
+const waiting = () => {
+  waitingQueues ??= singleton("db.usageWaiting", () => new Map<Db, Waiting>());
+  return waitingQueues;
+};
 
 function queueFor(db: Db): Waiting {
   const queues = waiting();

@@ -19,8 +19,8 @@ export type LatencyRow = typeof usageLatency.$inferInsert;
  * MCP requests waiting for their batch, a column per field. A row waits up to 250 ms, long enough
  * for the young generation to be collected a few times under load; an object per row would be
  * copied and promoted to the old generation each time. Columns are a handful of arrays (times in an
- * array of doubles, unboxed), and the strings they hold are interned, so what a request leaves
- * behind is a few array slots.
+ * array of doubles, unboxed), and the one string parsed from each request (the tool's name) is
+ * interned, so what a request leaves behind is a few array slots.
  */
 export class McpColumns {
   /** Epoch milliseconds. */
@@ -44,10 +44,12 @@ export class McpColumns {
   /** Add one request (its fields are copied; the row object itself can die young). */
   push(row: McpRequestRow): void {
     this.at.push(typeof row.at === "number" ? row.at : row.at.getTime());
-    this.userId.push(interned(row.userId));
-    this.workspaceId.push(interned(row.workspaceId));
-    this.serverId.push(interned(row.serverId));
-    this.serverName.push(interned(row.serverName));
+    // The ids and the server's name come from objects that outlive the call (the pool's connection,
+    // the server's definition, the workspace cache); the tool's name is parsed from each request.
+    this.userId.push(row.userId);
+    this.workspaceId.push(row.workspaceId);
+    this.serverId.push(row.serverId);
+    this.serverName.push(row.serverName);
     this.kind.push(row.kind);
     this.name.push(interned(row.name));
     this.durationMs.push(row.durationMs);
@@ -86,9 +88,8 @@ export class McpColumns {
   }
 }
 
-// The strings of a request (a tool's name parsed from each request's body, ids read per request)
-// are fresh objects each time; a waiting row keeps the first copy seen instead, so the fresh one
-// dies young. Bounded: the set of names in use is small, and a flood of distinct ones only costs
+// A tool's name is parsed from each request's body, a fresh string each time; a waiting row keeps
+// the first copy seen instead, so the fresh one dies young. Bounded: the set of names in use is small, and a flood of distinct ones only costs
 // the lookups.
 const internedStrings = new Map<string, string>();
 
@@ -123,6 +124,31 @@ export function latencyBucket(durationMs: number): number {
   return Math.ceil(1.05 ** Math.ceil(Math.log(d) / Math.log(1.05)));
 }
 
+// Whether requests `a` and `b` add to the same daily sum (the day aside). The strings are compared
+// as values: === on strings is by content, and the interned ones match at the first pointer check.
+function sameSubject(mcp: McpColumns, a: number, b: number): boolean {
+  return (
+    mcp.name[a] === mcp.name[b] &&
+    mcp.serverId[a] === mcp.serverId[b] &&
+    mcp.userId[a] === mcp.userId[b] &&
+    mcp.workspaceId[a] === mcp.workspaceId[b] &&
+    mcp.kind[a] === mcp.kind[b]
+  );
+}
+
+// Count request `i` in its latency bucket; returns the bucket.
+function addToBucket(latency: Map<string, LatencyRow>, day: string, mcp: McpColumns, i: number, bucketMs: number): LatencyRow {
+  const key = `${day}\u0000${mcp.workspaceId[i]}\u0000${mcp.serverId[i]}\u0000${bucketMs}`;
+  const b = latency.get(key);
+  if (b) {
+    b.calls = (b.calls ?? 0) + 1;
+    return b;
+  }
+  const bucket = { day, workspaceId: mcp.workspaceId[i], serverId: mcp.serverId[i], bucketMs, calls: 1 };
+  latency.set(key, bucket);
+  return bucket;
+}
+
 const SUMMED = ["calls", "errors", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "costMicros", "durationMs"] as const;
 
 /**
@@ -135,8 +161,12 @@ export function batchSums(model: readonly ModelRequestRow[], mcp: McpColumns): {
   const add = (row: DailyRow) => {
     const key = `${row.day}\u0000${row.userId}\u0000${row.workspaceId}\u0000${row.kind}\u0000${row.groupKey}\u0000${row.name}`;
     const sum = daily.get(key);
-    if (!sum) return void daily.set(key, row);
+    if (!sum) {
+      daily.set(key, row);
+      return row;
+    }
     for (const f of SUMMED) sum[f] = (sum[f] ?? 0) + (row[f] ?? 0);
+    return sum;
   };
   for (const r of model) {
     add({
@@ -158,10 +188,26 @@ export function batchSums(model: readonly ModelRequestRow[], mcp: McpColumns): {
     });
   }
   const latency = new Map<string, LatencyRow>();
+  // The sum and bucket the previous request went to: a run of calls to one tool (the common case)
+  // adds to them without building a key per request.
+  let last: { i: number; day: string; sum: DailyRow; bucketMs: number; bucket: LatencyRow } | undefined;
   for (let i = 0; i < mcp.length; i++) {
     const day = dayOf(mcp.at[i]);
     const durationMs = mcp.durationMs[i];
-    add({
+    if (last && sameSubject(mcp, last.i, i) && last.day === day) {
+      last.sum.calls = (last.sum.calls ?? 0) + 1;
+      last.sum.errors = (last.sum.errors ?? 0) + (mcp.outcome[i] === "ok" ? 0 : 1);
+      last.sum.durationMs = (last.sum.durationMs ?? 0) + durationMs;
+      const bucketMs = latencyBucket(durationMs);
+      if (bucketMs === last.bucketMs) {
+        last.bucket.calls = (last.bucket.calls ?? 0) + 1;
+        last.i = i;
+        continue;
+      }
+      last = { i, day, sum: last.sum, bucketMs, bucket: addToBucket(latency, day, mcp, i, bucketMs) };
+      continue;
+    }
+    const sum = add({
       day,
       userId: mcp.userId[i],
       workspaceId: mcp.workspaceId[i],
@@ -174,10 +220,7 @@ export function batchSums(model: readonly ModelRequestRow[], mcp: McpColumns): {
       durationMs,
     });
     const bucketMs = latencyBucket(durationMs);
-    const key = `${day}\u0000${mcp.workspaceId[i]}\u0000${mcp.serverId[i]}\u0000${bucketMs}`;
-    const b = latency.get(key);
-    if (b) b.calls = (b.calls ?? 0) + 1;
-    else latency.set(key, { day, workspaceId: mcp.workspaceId[i], serverId: mcp.serverId[i], bucketMs, calls: 1 });
+    last = { i, day, sum, bucketMs, bucket: addToBucket(latency, day, mcp, i, bucketMs) };
   }
   const inKeyOrder = <T>(map: Map<string, T>) => [...map.keys()].sort().map((key) => map.get(key) as T);
   return { daily: inKeyOrder(daily), latency: inKeyOrder(latency) };
