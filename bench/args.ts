@@ -67,8 +67,20 @@ export interface ClusterArgs {
   seconds: number;
 }
 
+/**
+ * `--usage R`: what recording usage adds to the API tool call (bench/usage-api.ts): nodes identical
+ * but for `SWITCHBOARD_USAGE_RECORDING`, R rounds of `calls` sequential calls each, then the Usage
+ * page over `seeded` recorded calls.
+ */
+export interface UsageArgs {
+  mode: "usage";
+  rounds: number;
+  calls: number;
+  seeded: number;
+}
+
 /** One of the bench's runs. */
-export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs | ClusterArgs;
+export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs | ClusterArgs | UsageArgs;
 
 const FLAGS = new Set([
   "cluster",
@@ -82,6 +94,9 @@ const FLAGS = new Set([
   "idle-minutes",
   "profile",
   "db",
+  "usage",
+  "calls",
+  "seeded",
 ]);
 
 /** `argv` (after the script's path) as one of the runs; throws a message naming the bad argument. */
@@ -115,6 +130,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     if (raw !== "sqlite" && raw !== "postgres") throw new Error(`--db takes sqlite or postgres, not ${raw}`);
     return raw;
   };
+  if (given.has("usage")) {
+    only("--usage", ["usage", "calls", "seeded"]);
+    return { mode: "usage", rounds: number("usage", 12), calls: number("calls", 2000), seeded: number("seeded", 1_000_000) };
+  }
   if (given.has("cluster")) {
     only("--cluster", ["cluster", "inflight", "seconds"]);
     const replicas = number("cluster", 2);

@@ -7,7 +7,8 @@
  * `--client both` (Switchboard through each, side by side). `npm run bench -- --load 1000x3
  * [--inflight 64] [--seconds 30]` runs the spread load mode instead, and `npm run bench -- --users
  * 1000 --servers 3 --inflight 1` the mode with every user active (bench/load.ts, arguments in
- * bench/args.ts). `--db postgres` adds the tool call through a second app on Postgres (bench/database.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
+ * bench/args.ts). `--db postgres` adds the tool call through a second app on Postgres (bench/database.ts); `--usage 12`
+ * measures what usage recording adds to the tool call (bench/usage-api.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
  */
 import os from "node:os";
 import path from "node:path";
@@ -33,6 +34,7 @@ import { databaseFigures, databaseRows, startPostgresApp } from "./database";
 import { hostileNeighbour } from "./hostile-neighbour";
 import { clusterMode } from "./cluster";
 import { crowdMode } from "./crowd";
+import { usageMode } from "./usage-api";
 import { loadMode } from "./load";
 import { releaseMemoryApart } from "./release-memory";
 import { printToolSearch, toolSearchBench } from "./tool-search";
@@ -54,6 +56,7 @@ async function main() {
   if (args.mode === "load") return loadMode(args);
   if (args.mode === "crowd") return crowdMode(args);
   if (args.mode === "cluster") return clusterMode(args);
+  if (args.mode === "usage") return usageMode(args);
   const mcpUrl = await startEverything();
   const llmPort = await freePort();
   start(process.execPath, [path.join(ROOT, "tests/fixtures/llm/scripted-llm.mjs")], { PORT: String(llmPort) });

@@ -262,13 +262,16 @@ export function isSqliteHandle(db: unknown): boolean {
 
 /**
  * The better-sqlite3 connection under `db`, for what instruments statements from outside the data
- * layer (lib/runtime/telemetry.ts: a span per statement); null on Postgres, whose statements get no
- * span of their own yet (docs/telemetry.md).
+ * layer (lib/runtime/telemetry.ts: a span per statement) and the usage batch's own prepared
+ * statements (db/queries/usage-sqlite-batch.ts); null on Postgres, whose statements get no span of
+ * their own yet (docs/telemetry.md).
  */
 export function sqliteConnectionOf(db: Db): Database.Database | null {
   if (!isSqliteHandle(db)) return null;
-  // drizzle keeps the driver's connection as `$client` (its type leaves it out of `Db`).
-  return (db as unknown as { $client: Database.Database }).$client;
+  // drizzle keeps the driver's connection as `$client` on the root handle (its type leaves it out of
+  // `Db`); a transaction's handle has only its session's, the same connection.
+  const handle = db as unknown as { $client?: Database.Database; session?: { client?: Database.Database } };
+  return handle.$client ?? handle.session?.client ?? null;
 }
 
 /** One round trip to the database (the health check); throws when it cannot be reached or opened. */

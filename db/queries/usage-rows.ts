@@ -6,33 +6,37 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { singleton } from "../../lib/singleton";
-import { type Db, isSqliteHandle, onBeforeClose, onPooledConnection, type SqliteDb } from "../client";
+import { type Db, isSqliteHandle, onBeforeClose, onPooledConnection, sqliteConnectionOf } from "../client";
 import { mcpServers, usageDaily, usageLatency, usageMcpRequests, usageModelRequests } from "../schema";
 import { connectionBusy, gated } from "../transaction";
 import { exec, one } from "../exec";
 import { databaseFailure, WHILE_AWAY } from "../unavailable";
+import { writeSqliteBatch } from "./usage-sqlite-batch";
+import { batchSums, McpColumns, type McpRequestRow, type ModelRequestRow } from "./usage-sums";
 
-/** One model request's row, priced already (`costMicros`). */
-export type ModelRequestRow = typeof usageModelRequests.$inferInsert;
-/** One MCP request's row. */
-export type McpRequestRow = typeof usageMcpRequests.$inferInsert;
+export { dayOf, latencyBucket, type McpRequestRow, type ModelRequestRow } from "./usage-sums";
 
 interface Waiting {
   model: ModelRequestRow[];
-  mcp: McpRequestRow[];
+  mcp: McpColumns;
 }
 
 /** How long a row may wait to be written with others (a commit per tool call would cost more than recording it). */
 export const USAGE_BATCH_MS = 250;
 
-// Rows waiting per database handle; on globalThis because the server bundles may hold several copies of this module.
-const waiting = () => singleton("db.usageWaiting", () => new Map<Db, Waiting>());
+// Rows waiting per database handle; on globalThis because the server bundles may hold several copies
+// of this module. The registry's map is looked up once per copy: queueing runs on every tool call.
+let waitingQueues: Map<Db, Waiting> | undefined;
+const waiting = () => {
+  waitingQueues ??= singleton("db.usageWaiting", () => new Map<Db, Waiting>());
+  return waitingQueues;
+};
 
 function queueFor(db: Db): Waiting {
   const queues = waiting();
   let queue = queues.get(db);
   if (!queue) {
-    queue = { model: [], mcp: [] };
+    queue = { model: [], mcp: new McpColumns() };
     queues.set(db, queue);
     setTimeout(() => writeWaiting(db, false), USAGE_BATCH_MS).unref();
   }
@@ -105,14 +109,8 @@ function writeWaiting(db: Db, exiting: boolean): void | Promise<void> {
     return settled(db);
   }
   try {
-    const { model, mcp } = preparedInserts(db);
-    // One connection: the prepared statements run inside this transaction.
-    (db as SqliteDb).transaction((tx) => {
-      for (const row of queue.model) model.run(row);
-      for (const row of queue.mcp) mcp.run(row);
-      // exec runs a SQLite builder at once: the upserts are part of this synchronous transaction.
-      for (const upsert of sumUpserts(tx as unknown as Db, queue)) void exec(upsert);
-    });
+    // The handle's one connection, written synchronously: rows, sums and buckets in one transaction.
+    writeSqliteBatch(sqliteConnectionOf(db)!, queue.model, queue.mcp);
   } catch (error) {
     reportLost(queue, error);
   }
@@ -142,7 +140,7 @@ async function writeBatchAsync(db: Db, queue: Waiting): Promise<void> {
         for (let i = 0; i < queue.model.length; i += POSTGRES_ROWS_PER_INSERT)
           await tx.insert(usageModelRequests).values(queue.model.slice(i, i + POSTGRES_ROWS_PER_INSERT));
         for (let i = 0; i < queue.mcp.length; i += POSTGRES_ROWS_PER_INSERT)
-          await tx.insert(usageMcpRequests).values(queue.mcp.slice(i, i + POSTGRES_ROWS_PER_INSERT));
+          await tx.insert(usageMcpRequests).values(queue.mcp.rows(i, i + POSTGRES_ROWS_PER_INSERT));
         for (const upsert of sumUpserts(tx, queue)) await exec(upsert);
       }),
     );
@@ -161,9 +159,12 @@ function putBack(db: Db, batch: Waiting): boolean {
   if ((queue ? queue.model.length + queue.mcp.length : 0) + count > WHILE_AWAY.maxWaiting) return false;
   if (queue) {
     queue.model = batch.model.concat(queue.model);
-    queue.mcp = batch.mcp.concat(queue.mcp);
+    const mcp = new McpColumns();
+    mcp.append(batch.mcp);
+    mcp.append(queue.mcp);
+    queue.mcp = mcp;
   } else {
-    queues.set(db, { model: [...batch.model], mcp: [...batch.mcp] });
+    queues.set(db, { model: [...batch.model], mcp: batch.mcp });
     setTimeout(() => void writeWaiting(db, false), WHILE_AWAY.retryMs).unref();
   }
   console.error(`usage: the database is out of reach; ${count} rows wait for the next batch`);
@@ -181,60 +182,6 @@ export async function afterUsageFlush<T>(db: Db, fn: () => Promise<T>): Promise<
 
 onBeforeClose("usage", (db) => writeWaiting(db, true));
 
-// The rows' inserts, built and prepared once per database handle: a multi-row insert through the
-// query builder cost about 150 µs a row, far more than writing it.
-const inserts = new WeakMap<Db, ReturnType<typeof buildInserts>>();
-
-function placeholders<T extends string>(names: readonly T[]) {
-  return Object.fromEntries(names.map((n) => [n, sql.placeholder(n)])) as unknown as Record<T, ReturnType<typeof sql.placeholder>>;
-}
-
-const MODEL_COLUMNS = [
-  "at",
-  "userId",
-  "workspaceId",
-  "chatId",
-  "source",
-  "provider",
-  "model",
-  "inputTokens",
-  "outputTokens",
-  "cachedTokens",
-  "reasoningTokens",
-  "costMicros",
-  "latencyMs",
-  "outcome",
-] as const;
-const MCP_COLUMNS = [
-  "at",
-  "userId",
-  "workspaceId",
-  "serverId",
-  "serverName",
-  "kind",
-  "name",
-  "durationMs",
-  "outcome",
-  "bytesIn",
-  "bytesOut",
-] as const;
-
-function buildInserts(db: Db) {
-  return {
-    model: db.insert(usageModelRequests).values(placeholders(MODEL_COLUMNS)).prepare(),
-    mcp: db.insert(usageMcpRequests).values(placeholders(MCP_COLUMNS)).prepare(),
-  };
-}
-
-function preparedInserts(db: Db) {
-  let prepared = inserts.get(db);
-  if (!prepared) {
-    prepared = buildInserts(db);
-    inserts.set(db, prepared);
-  }
-  return prepared;
-}
-
 // process.exit() and a normal end both pass here; better-sqlite3 writes synchronously, so this
 // completes. On Postgres it cannot (an exit handler does not wait): closeDb, which the shutdown on a
 // signal awaits (lib/shutdown.ts), awaits the batch instead.
@@ -242,84 +189,11 @@ process.once("exit", () => {
   for (const db of [...waiting().keys()]) void writeWaiting(db, true);
 });
 
-/** The UTC day (`YYYY-MM-DD`) of a time. */
-export function dayOf(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
-
-/** The latency bucket of a duration: exact up to 20 ms, then bounds about 5% apart (p50/p95 within that). */
-export function latencyBucket(durationMs: number): number {
-  const d = Math.max(0, Math.round(durationMs));
-  if (d <= 20) return d;
-  return Math.ceil(1.05 ** Math.ceil(Math.log(d) / Math.log(1.05)));
-}
-
-type DailyRow = typeof usageDaily.$inferInsert;
-
-// The batch's additions to the daily sums and latency buckets: one row per (day, user, workspace,
-// subject) however many requests the batch held, upserted 200 at a time, in key order (see
-// writeBatchAsync). Built, not run: the caller runs them in its transaction.
+// The Postgres batch's additions to the daily sums and latency buckets (batchSums), as upserts of
+// 200 rows each. Built, not run: the caller runs them in its transaction.
 function sumUpserts(db: Db, queue: Waiting) {
-  const daily = new Map<string, DailyRow>();
-  const add = (row: DailyRow) => {
-    const key = [row.day, row.userId, row.workspaceId, row.kind, row.groupKey, row.name].join("\u0000");
-    const sum = daily.get(key);
-    if (!sum) return void daily.set(key, row);
-    for (const f of [
-      "calls",
-      "errors",
-      "inputTokens",
-      "outputTokens",
-      "cachedTokens",
-      "reasoningTokens",
-      "costMicros",
-      "durationMs",
-    ] as const)
-      sum[f] = (sum[f] ?? 0) + (row[f] ?? 0);
-  };
-  for (const r of queue.model) {
-    add({
-      day: dayOf(r.at),
-      userId: r.userId,
-      workspaceId: r.workspaceId,
-      kind: "model",
-      groupKey: r.provider,
-      name: r.model,
-      label: r.provider,
-      calls: 1,
-      errors: r.outcome === "error" ? 1 : 0,
-      inputTokens: r.inputTokens ?? 0,
-      outputTokens: r.outputTokens ?? 0,
-      cachedTokens: r.cachedTokens ?? 0,
-      reasoningTokens: r.reasoningTokens ?? 0,
-      costMicros: r.costMicros ?? 0,
-      durationMs: r.latencyMs,
-    });
-  }
-  const latency = new Map<string, typeof usageLatency.$inferInsert>();
-  for (const r of queue.mcp) {
-    const day = dayOf(r.at);
-    add({
-      day,
-      userId: r.userId,
-      workspaceId: r.workspaceId,
-      kind: "mcp",
-      groupKey: r.serverId,
-      name: `${r.kind}:${r.name}`,
-      label: r.serverName,
-      calls: 1,
-      errors: r.outcome === "ok" ? 0 : 1,
-      durationMs: r.durationMs,
-    });
-    const bucketMs = latencyBucket(r.durationMs);
-    const key = [day, r.workspaceId, r.serverId, bucketMs].join("\u0000");
-    const b = latency.get(key);
-    if (b) b.calls = (b.calls ?? 0) + 1;
-    else latency.set(key, { day, workspaceId: r.workspaceId, serverId: r.serverId, bucketMs, calls: 1 });
-  }
-  const inKeyOrder = <T>(map: Map<string, T>) => [...map.keys()].sort().map((key) => map.get(key) as T);
+  const { daily: rows, latency: buckets } = batchSums(queue.model, queue.mcp);
   const upserts = [];
-  const rows = inKeyOrder(daily);
   for (let i = 0; i < rows.length; i += 200) {
     upserts.push(
       db
@@ -341,7 +215,6 @@ function sumUpserts(db: Db, queue: Waiting) {
         }),
     );
   }
-  const buckets = inKeyOrder(latency);
   for (let i = 0; i < buckets.length; i += 200) {
     upserts.push(
       db

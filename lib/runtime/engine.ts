@@ -43,7 +43,7 @@ import { connectionLog } from "./connection-log";
 import { observeLiveFigures } from "../telemetry/metrics";
 import { tracedMcpFetch } from "../telemetry/mcp-fetch";
 import { traceMeta } from "../telemetry/trace-meta";
-import { recordMcpRequest } from "../usage/record";
+import { recordMcpRequest, usageRecordingOn } from "../usage/record";
 import { sandboxPlacement } from "./sandbox-placement";
 
 /** How long an unused connection stays open (`SWITCHBOARD_MCP_IDLE_MINUTES`, default 30; 0 = never). */
@@ -123,8 +123,11 @@ function poolOptions(): PoolOptions {
       publishStatus(status);
     },
     figuresWatched: (userId) => statusEvents().watching(userId),
-    // Every tool call, resource read and prompt get, from any path, into the usage records (docs/usage.md).
-    onRequestEnd: async (event) => await recordMcpRequest(getDb(), event),
+    // Every tool call, resource read and prompt get, from any path, into the usage records
+    // (docs/usage.md). Not awaited: recordMcpRequest queues synchronously and never rejects. With
+    // recording off there is no hook, so the engine does not even build the events (their byte
+    // counts serialise each call's arguments and result).
+    onRequestEnd: usageRecordingOn() ? (event) => void recordMcpRequest(getDb(), event) : undefined,
     // Cluster mode: a stdio server's sandbox runs on one replica at a time, the others relay to it.
     placement: sandboxPlacement(),
   };

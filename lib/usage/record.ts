@@ -40,11 +40,22 @@ export function usageRecordingOn(env: EnvBag = environment()): boolean {
   return env.SWITCHBOARD_USAGE_RECORDING !== "off";
 }
 
+// The setting as the recording path reads it: from the environment at most once a second. A read
+// of process.env goes into the C++ environment store under a lock, and in a profile of
+// bench/usage.ts it was a third of recording's cost per tool call.
+let setting = { on: true, until: 0 };
+
+function recordingOnNow(): boolean {
+  const now = Date.now();
+  if (now >= setting.until) setting = { on: usageRecordingOn(), until: now + 1000 };
+  return setting.on;
+}
+
 const count = (value: number | undefined) => (Number.isFinite(value) && (value as number) > 0 ? Math.round(value as number) : 0);
 
 /** Record one model request: its tokens, and its cost at the price in force for its workspace. */
 export function recordModelUsage(db: Db, event: ModelUsageEvent, at: Date = new Date()): Promise<void> {
-  if (!usageRecordingOn()) return Promise.resolve();
+  if (!recordingOnNow()) return Promise.resolve();
   // Priced after a lookup: noted, so a flush (and the report after it) waits for its row.
   const work = queuePricedModelRequest(db, event, at);
   noteRecording(work);
@@ -90,18 +101,20 @@ export type McpRequestEvent = RequestEndEvent & { workspaceId?: string };
 const workspaces = new Map<string, string>();
 
 /** Record one MCP request; a server unknown to this instance (the command line's) is not recorded. */
-export function recordMcpRequest(db: Db, event: McpRequestEvent, at: Date = new Date()): Promise<void> {
-  if (!usageRecordingOn()) return Promise.resolve();
+export function recordMcpRequest(db: Db, event: McpRequestEvent, at?: Date): Promise<void> {
+  if (!recordingOnNow()) return Promise.resolve();
   const workspaceId = event.workspaceId ?? workspaces.get(event.serverId);
   // The usual case queues at once; a server seen for the first time is looked up first (noted, so a
   // flush waits for its row).
-  if (workspaceId) return queueMcpRow(db, event, workspaceId, at);
-  const work = lookUpAndQueueMcpRow(db, event, at);
+  // Epoch milliseconds unless given: the queue keeps a number, and a Date per call would be garbage.
+  const when = at ?? Date.now();
+  if (workspaceId) return queueMcpRow(db, event, workspaceId, when);
+  const work = lookUpAndQueueMcpRow(db, event, when);
   noteRecording(work);
   return work;
 }
 
-async function lookUpAndQueueMcpRow(db: Db, event: McpRequestEvent, at: Date): Promise<void> {
+async function lookUpAndQueueMcpRow(db: Db, event: McpRequestEvent, at: Date | number): Promise<void> {
   try {
     const workspaceId = (await workspaceOfServer(db, event.serverId)) ?? undefined;
     if (!workspaceId) return;
@@ -114,7 +127,7 @@ async function lookUpAndQueueMcpRow(db: Db, event: McpRequestEvent, at: Date): P
 }
 
 // Synchronous: the row is in the queue when this returns.
-function queueMcpRow(db: Db, event: McpRequestEvent, workspaceId: string, at: Date): Promise<void> {
+function queueMcpRow(db: Db, event: McpRequestEvent, workspaceId: string, at: Date | number): Promise<void> {
   try {
     queueMcpRequest(db, {
       at,

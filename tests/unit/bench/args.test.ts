@@ -50,6 +50,18 @@ describe("npm run bench arguments", () => {
     expect(parseBenchArgs(["--users", "20"])).toMatchObject({ baselineUsers: 20 });
   });
 
+  it("reads the usage run: rounds, calls per round, seeded calls", () => {
+    expect(parseBenchArgs(["--usage", "12"])).toEqual({ mode: "usage", rounds: 12, calls: 2000, seeded: 1_000_000 });
+    expect(parseBenchArgs(["--usage", "6", "--calls", "500", "--seeded", "1000"])).toEqual({
+      mode: "usage",
+      rounds: 6,
+      calls: 500,
+      seeded: 1000,
+    });
+    expect(() => parseBenchArgs(["--usage", "6", "--db", "postgres"])).toThrow("--db does not apply to --usage");
+    expect(() => parseBenchArgs(["--usage", "0"])).toThrow("--usage takes a whole number of at least 1, not 0");
+  });
+
   it("reads the cluster run: replicas, calls in flight, the failover's length", () => {
     expect(parseBenchArgs(["--cluster", "2"])).toEqual({ mode: "cluster", replicas: 2, inflight: 64, seconds: 12 });
     expect(parseBenchArgs(["--cluster", "3", "--inflight", "32", "--seconds", "20"])).toEqual({
