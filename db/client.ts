@@ -274,6 +274,11 @@ export function sqliteConnectionOf(db: Db): Database.Database | null {
   return handle.$client ?? handle.session?.client ?? null;
 }
 
+/** The connection pool behind a Postgres handle (telemetry wraps its statements), or null on SQLite. */
+export function postgresPoolOf(db: Db): pg.Pool | null {
+  return postgresByHandle.get(db as unknown as object)?.pool ?? null;
+}
+
 /** One round trip to the database (the health check); throws when it cannot be reached or opened. */
 export async function pingDb(db: Db): Promise<void> {
   if (isSqliteHandle(db)) {

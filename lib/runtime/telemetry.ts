@@ -4,12 +4,13 @@
  * outside the data layer) and the administrators' content-capture setting, followed on every
  * replica. Without an endpoint nothing is loaded or opened.
  */
-import { type Db, getDb, sqliteConnectionOf } from "../../db/client";
+import { type Db, getDb, postgresPoolOf, sqliteConnectionOf } from "../../db/client";
 import { getInstanceMeta, setInstanceMeta } from "../../db/queries/instance-meta";
 import { type Coordination, coordination } from "../cluster";
 import { onShutdown } from "../shutdown";
 import { startTelemetry } from "../telemetry/sdk";
 import { traceSqliteClient } from "../telemetry/sqlite-spans";
+import { tracePostgresPool } from "../telemetry/postgres-spans";
 import { setContentCapture } from "../telemetry/state";
 
 /** Where content capture is kept (`instance_meta`): "on" or "off". */
@@ -92,10 +93,12 @@ export async function followContentCapture(
 export async function startAppTelemetry(): Promise<boolean> {
   if (!(await startTelemetry())) return false;
   const db = getDb();
-  // A span per statement where the driver allows it from outside (SQLite; on Postgres there is no
-  // such connection: binding its absent `prepare` threw and stopped the app's start-up there).
+  // A span per statement, wrapped from outside the data layer: SQLite's connection, or each of the
+  // Postgres pool's connections as it is checked out.
   const connection = sqliteConnectionOf(db);
   if (connection) traceSqliteClient(connection);
+  const pool = postgresPoolOf(db);
+  if (pool) tracePostgresPool(pool);
   onShutdown("telemetry.contentCapture", await followContentCapture(db));
   return true;
 }

@@ -16,6 +16,7 @@ import { route } from "@/lib/http";
 import { McpPool } from "@/lib/mcp";
 import { defaultEngineFetch } from "@/lib/mcp/default-fetch";
 import { flushTelemetry, shutdownTelemetry, startTelemetry } from "@/lib/telemetry/sdk";
+import { startAppTelemetry } from "@/lib/runtime/telemetry";
 import { tracedMcpFetch } from "@/lib/telemetry/mcp-fetch";
 import { otlpSettings } from "@/lib/telemetry/settings";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
@@ -55,7 +56,8 @@ beforeAll(async () => {
   process.env.OTEL_METRIC_EXPORT_INTERVAL = "600000";
   // In the app's own environment too: nothing may copy the environment into a span.
   process.env.CANARY_TELEMETRY_ENV = CANARY;
-  expect(await startTelemetry()).toBe(true);
+  // The app's start: the SDK, and statement spans on whichever database this run uses.
+  expect(await startAppTelemetry()).toBe(true);
   const port = await freePort();
   everything = await startHttpServer([EVERYTHING, "streamableHttp"], { PORT: String(port) }, `http://127.0.0.1:${port}/mcp`);
   // A pass-through in front of the real server that keeps what each request carried.
@@ -156,6 +158,10 @@ describe("telemetry of one chat turn", () => {
       expect(model.attributes["gen_ai.usage.output_tokens"]).toEqual(expect.any(Number));
     }
     const asking = models.find((m) => m.attributes["gen_ai.response.finish_reasons"]?.toString() === "tool-calls")!;
+    // The turn's statements (the chat read, the messages saved) are client spans of this run's database, in the turn's trace.
+    const system = process.env.SWITCHBOARD_TEST_DB === "postgres" ? "postgresql" : "sqlite";
+    const statements = receiver.spans.filter((s) => s.attributes["db.system.name"] === system && s.traceId === turn.traceId);
+    expect(statements.map((s) => s.name)).toEqual(expect.arrayContaining(["SELECT messages", "INSERT messages", "UPDATE chats"]));
     const byTool = (name: string, kind: number) => receiver.spans.filter((s) => s.name === `tools/call ${name}` && s.kind === kind);
     const [echo] = byTool("echo", 3).filter((s) => s.parentSpanId === asking.spanId);
     const [getEnv] = byTool("get-env", 3).filter((s) => s.parentSpanId === asking.spanId);
