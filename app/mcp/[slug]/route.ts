@@ -1,5 +1,5 @@
 import { requireToken } from "@/lib/use-cases/caller";
-import { workspaceGatewayResponse } from "@/lib/use-cases/gateway";
+import { workspaceGatewayResponse, withBearerChallenge } from "@/lib/use-cases/gateway";
 import { route } from "@/lib/http";
 
 type Context = { params: Promise<{ slug: string }> };
@@ -15,12 +15,7 @@ async function serve(request: Request, context: Context): Promise<Response> {
     const { slug } = await context.params;
     return await workspaceGatewayResponse(caller, decodeURIComponent(slug), request);
   })();
-  if (response.status === 401 && !response.headers.has("www-authenticate")) {
-    const answer = new Response(response.body, response);
-    answer.headers.set("www-authenticate", 'Bearer realm="switchboard"');
-    return answer;
-  }
-  return response;
+  return withBearerChallenge(response);
 }
 
 /** JSON-RPC requests, notifications and responses (and a 2025-era client's `initialize`). */

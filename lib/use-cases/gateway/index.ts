@@ -102,3 +102,14 @@ const sessionNotFound = () => jsonRpcError(404, -32001, "Session not found");
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
+
+/**
+ * A gateway answer with the bearer challenge a refused token needs: a 401 gets
+ * `WWW-Authenticate: Bearer` (what tells an MCP client to send its token), unless it has one.
+ */
+export function withBearerChallenge(response: Response): Response {
+  if (response.status !== 401 || response.headers.has("www-authenticate")) return response;
+  const answer = new Response(response.body, response);
+  answer.headers.set("www-authenticate", 'Bearer realm="switchboard"');
+  return answer;
+}

@@ -1,5 +1,5 @@
 import { requireToken } from "@/lib/use-cases/caller";
-import { gatewayResponse } from "@/lib/use-cases/gateway";
+import { gatewayResponse, withBearerChallenge } from "@/lib/use-cases/gateway";
 import { route } from "@/lib/http";
 
 type Context = { params: Promise<{ slug: string; server: string }> };
@@ -15,12 +15,7 @@ async function serve(request: Request, context: Context): Promise<Response> {
     const { slug, server } = await context.params;
     return await gatewayResponse(caller, decodeURIComponent(slug), decodeURIComponent(server), request);
   })();
-  if (response.status === 401 && !response.headers.has("www-authenticate")) {
-    const answer = new Response(response.body, response);
-    answer.headers.set("www-authenticate", 'Bearer realm="switchboard"');
-    return answer;
-  }
-  return response;
+  return withBearerChallenge(response);
 }
 
 /** JSON-RPC requests, notifications and responses (and a 2025-era client's `initialize`). */
