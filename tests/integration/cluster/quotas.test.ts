@@ -7,7 +7,7 @@
  * quotas work again once it is back, without a restart.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SignInThrottle } from "@/lib/auth/sign-in-throttle";
 import { type Coordination, InProcessCoordination, RedisCoordination } from "@/lib/cluster";
 import { errorResponse } from "@/lib/http";
@@ -105,9 +105,12 @@ describe("a quota of N across two replicas", () => {
     expect(refusedOnA?.body.message).toMatch(/chat answers running at once \(2;.*SWITCHBOARD_QUOTA_CONCURRENT_TURNS_PER_USER/);
     expect(refusedOnB).toEqual(refusedOnA);
     await expect(a.quotas.acquireTurn(randomUUID())).resolves.toBeTypeOf("function");
-    onB(); // the turn on B ends: A may start one
-    const next = await a.quotas.acquireTurn(user);
-    next();
+    onB(); // the turn on B ends: A may start one once the release, sent in the background, reached Redis
+    let next: (() => void) | undefined;
+    await vi.waitFor(async () => {
+      next = await a.quotas.acquireTurn(user);
+    });
+    next?.();
     onA();
   });
 
