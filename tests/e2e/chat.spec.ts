@@ -80,7 +80,9 @@ test("a pending approval survives reload; moving on without answering denies it"
   await chat.send('[[call:echo {"message":"ignored"}]]');
   await expect(chat.toolCards().nth(1)).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
   await chat.send("never mind");
-  await expect(chat.toolCards().nth(1)).toHaveAttribute("data-state", "not approved");
+  // No longer waiting: "not approved" in the page's own copy of the message, or already "denied" once
+  // the page has the stored copy (the server saves the skipped approval before the new turn starts).
+  await expect(chat.toolCards().nth(1)).toHaveAttribute("data-state", /^(not approved|denied)$/);
   await expect(chat.lastAssistant()).toContainText("You said: never mind", { timeout: 45_000 });
   await chat.waitIdle();
   await page.reload();
