@@ -46,6 +46,9 @@ interface Entry<T> {
   stop: () => void;
   /** Chunks a rejoining reader gets first (the message a continuation extends); the live reader already has it. */
   prefix: T[];
+  /** Settles when the turn's stream has ended (its answer saved: the stream closes after its last save). */
+  ended: Promise<void>;
+  markEnded: () => void;
 }
 
 /** An in-process store of running turns' chunks, one per chat. */
@@ -77,6 +80,10 @@ export class TurnBuffer<T> {
     if (previous && !previous.done) previous.stop();
     if (previous) this.forget(chatId, previous);
     this.makeRoom();
+    let markEnded = () => {};
+    const ended = new Promise<void>((resolve) => {
+      markEnded = resolve;
+    });
     const entry: Entry<T> = {
       chatId,
       ownerId,
@@ -90,6 +97,8 @@ export class TurnBuffer<T> {
       readers: new Set(),
       stop,
       prefix,
+      ended,
+      markEnded,
     };
     this.entries.set(chatId, entry);
     const reader = this.follow(entry);
@@ -111,6 +120,20 @@ export class TurnBuffer<T> {
     const entry = this.entries.get(chatId);
     if (!entry || entry.ownerId !== ownerId || entry.done) return false;
     entry.stop();
+    return true;
+  }
+
+  /**
+   * Stop the running turn of `chatId` when `ownerId` owns it, and wait (at most `waitMs`) until its
+   * stream has ended, so what comes next (a refreshed page, a new turn) reads the stopped answer as
+   * saved. True when one was stopped.
+   */
+  async stopAndWait(chatId: string, ownerId: string, waitMs = 3_000): Promise<boolean> {
+    const entry = this.entries.get(chatId);
+    if (!this.stop(chatId, ownerId) || !entry) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([entry.ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
     return true;
   }
 
@@ -138,6 +161,7 @@ export class TurnBuffer<T> {
     } finally {
       entry.done = true;
       entry.endedAt = this.now();
+      entry.markEnded();
       this.notify(entry);
     }
   }

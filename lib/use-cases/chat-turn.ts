@@ -106,10 +106,10 @@ export async function resumeChatTurn(caller: { id: string; workspaceId: string }
   return stream ? createUIMessageStreamResponse({ stream }) : new Response(null, { status: 204 });
 }
 
-/** Stop the running turn of the caller's chat (Stop from any page, on any replica); 204 whether or not one ran. */
+/** Stop the running turn of the caller's chat (Stop from any page, on any replica) and answer once it ended and saved its answer (at most 3 s); 204 whether or not one ran. */
 export async function stopChatTurn(caller: { id: string; workspaceId: string }, chatId: string): Promise<Response> {
   await requireOwnChat(getDb(), caller.id, chatId, caller.workspaceId);
   if (sharedTurnsOn()) await sharedTurns().stop(chatId, caller.id);
-  else buffer.stop(chatId, caller.id);
+  else await buffer.stopAndWait(chatId, caller.id);
   return new Response(null, { status: 204 });
 }

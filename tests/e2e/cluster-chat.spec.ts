@@ -148,8 +148,11 @@ test("an approval pending before a replica is killed still continues the turn af
   await expect(card).toHaveAttribute("data-state", "waiting for approval", { timeout: 45_000 });
   await chat.waitIdle();
   const b = cluster.replicas[1];
-  await b.kill("SIGKILL");
+  // Pinned to the survivor first: a request pinned to a dead replica gets the proxy's 502, which a
+  // real load balancer would have sent to the next one (the page's refresh after the turn may still
+  // be on its way, and Next answers its failure with a full navigation).
   pin(cluster, "a");
+  await b.kill("SIGKILL");
   await card.getByTestId("tool-approve").click();
   await expect(card).toHaveAttribute("data-state", "done", { timeout: 45_000 });
   await expect(card.getByTestId("tool-result")).toContainText("Echo: after the crash");

@@ -109,10 +109,12 @@ export function ChatView({
       resume: true,
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
       // The chat list (titles, order) is server-rendered: refresh it once an answer is stored. Not
-      // after a refused turn: the page stays as it is, with the text back in the field.
-      onFinish: ({ isError, isDisconnect }) => {
+      // after a refused turn: the page stays as it is, with the text back in the field. Not on Stop
+      // either: the answer is saved as stopped only once the server has stopped it, so Stop refreshes
+      // when the server says so (stopTurn); a refresh now could bring back the answer unmarked.
+      onFinish: ({ isError, isDisconnect, isAbort }) => {
         if (isDisconnect) void rejoinStream();
-        else if (!isError) router.refresh();
+        else if (!isError && !isAbort) router.refresh();
       },
       onError: () => {
         rejoin.current.failed = true;
@@ -185,10 +187,13 @@ export function ChatView({
 
   const stopTurn = () => {
     void stop();
-    // Leaving the page no longer stops a turn, so Stop tells the server itself.
+    // Leaving the page no longer stops a turn, so Stop tells the server itself. The server answers
+    // once the turn (on whichever replica runs it) has ended and saved its answer: then the stored
+    // transcript is the truth, and the page refreshes to it.
     fetch(workspaceApiPath(ws, `chat/${encodeURIComponent(chatId)}/stream`), { method: "DELETE" }).then(
       (r) => {
         if (!r.ok && r.status !== 204) toast.error("Could not stop the answer.");
+        router.refresh();
       },
       () => toast.error("Could not stop the answer."),
     );

@@ -58,3 +58,35 @@ export async function serveGateway(bearer?: string): Promise<ServedGateway> {
     return await fetch(new Request(request, { headers }));
   });
 }
+
+/** What a raw `initialize` POST got: the status, the body, the challenge header and the session it opened. */
+export interface RawInitialize {
+  status: number;
+  text: string;
+  challenge: string | null;
+  sessionId: string | null;
+}
+
+/** A raw POST of a 2025-11-25 `initialize` to `url` (with `secret` as the bearer token, when given). */
+export async function rawInitialize(url: string, secret: string | null): Promise<RawInitialize> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(secret ? { authorization: `Bearer ${secret}` } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  return {
+    status: response.status,
+    text: await response.text(),
+    challenge: response.headers.get("www-authenticate"),
+    sessionId: response.headers.get("mcp-session-id"),
+  };
+}

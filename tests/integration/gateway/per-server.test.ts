@@ -8,10 +8,8 @@
  * removed member's token and a token without the `mcp` scope are refused with 401 + `WWW-Authenticate`.
  */
 import type { ChildProcess } from "node:child_process";
-import http from "node:http";
 import path from "node:path";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { toNodeHandler } from "@modelcontextprotocol/node";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
@@ -33,6 +31,7 @@ import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer, stopProcess } from "../mcp/helpers";
 import { devLogin, startFixture, testDeps, type OAuthFixture } from "../oauth/helpers";
 import { actorIn, person, team, type Person } from "../workspaces/helpers";
+import { rawInitialize, type ServedGateway, serveGateway } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -44,7 +43,7 @@ process.env.SWITCHBOARD_ALLOW_HTTP_LOOPBACK_OAUTH = "1";
 let dir = "";
 let fixture: ChildProcess | undefined;
 let as: OAuthFixture | undefined;
-let app: http.Server | undefined;
+let gateway: ServedGateway | undefined;
 let base = "";
 let admin: Person;
 let bob: Person;
@@ -87,25 +86,8 @@ async function connectClient(
   return client;
 }
 
-/** A raw POST of an `initialize` to the endpoint: the status, the body and the challenge header. */
-async function rawInitialize(secret: string | null, slug: string, server: string) {
-  const response = await fetch(`${base}/mcp/${slug}/${server}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...(secret ? { authorization: `Bearer ${secret}` } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
-  const text = await response.text();
-  return { status: response.status, challenge: response.headers.get("www-authenticate"), text };
-}
+/** A raw `initialize` at `/mcp/<slug>/<server>`. */
+const initializeAt = (secret: string | null, slug: string, server: string) => rawInitialize(`${base}/mcp/${slug}/${server}`, secret);
 
 const textOf = (result: { content?: unknown }) => ((result.content as { type: string; text?: string }[])[0]?.text ?? "") as string;
 
@@ -134,32 +116,16 @@ beforeAll(async () => {
   // `echo` runs without asking for both members; the server is untrusted, so every other tool asks.
   for (const user of [admin, bob]) await setToolPolicy(getDb(), user.id, { serverId: sessionsId, toolName: "echo", policy: "allow" });
 
-  // The real route module behind a real HTTP server, as Next would call it.
-  const route = await import("@/app/mcp/[slug]/[server]/route");
-  const handlers: Record<string, (request: Request, context: { params: Promise<{ slug: string; server: string }> }) => Promise<Response>> =
-    {
-      GET: route.GET,
-      POST: route.POST,
-      DELETE: route.DELETE,
-    };
-  const serve = toNodeHandler({
-    fetch: async (request) => {
-      const match = /^\/mcp\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
-      const handler = handlers[request.method];
-      if (!match || !handler) return new Response(null, { status: 404 });
-      return await handler(request, { params: Promise.resolve({ slug: match[1], server: match[2] }) });
-    },
-  });
-  app = http.createServer((req, res) => void serve(req, res));
-  await new Promise<void>((resolve) => app!.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(app.address() as { port: number }).port}`;
+  // The real route modules behind a real HTTP server, as Next would call them.
+  gateway = await serveGateway();
+  base = gateway.base;
 });
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   const { closeGlobalPool } = await import("@/lib/mcp");
   await closeGlobalPool();
-  app?.close();
+  await gateway?.close();
   await stopProcess(fixture);
   await as?.close();
   await flushAudit(getDb());
@@ -267,14 +233,14 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
 
   it("answers 404 for another workspace's slug, an unknown server, and a session id of someone else", async () => {
     const bobsPersonal = await tokenFor(bob, bob.personalWorkspaceId);
-    expect((await rawInitialize(bobsPersonal, acmeSlug, "sessions")).status).toBe(404);
+    expect((await initializeAt(bobsPersonal, acmeSlug, "sessions")).status).toBe(404);
     const outsider = await person("outsider@example.com");
     const own = await team(outsider, "Other");
     const ownSlug = (await getWorkspaceById(getDb(), own))!.slug!;
-    expect((await rawInitialize(await tokenFor(bob, acme), ownSlug, "sessions")).status).toBe(404);
-    expect((await rawInitialize(await tokenFor(bob, acme), acmeSlug, "nope")).status).toBe(404);
+    expect((await initializeAt(await tokenFor(bob, acme), ownSlug, "sessions")).status).toBe(404);
+    expect((await initializeAt(await tokenFor(bob, acme), acmeSlug, "nope")).status).toBe(404);
     // The personal workspace answers at `personal`, never at a team's slug.
-    expect((await rawInitialize(bobsPersonal, "personal", "sessions")).status).toBe(404);
+    expect((await initializeAt(bobsPersonal, "personal", "sessions")).status).toBe(404);
 
     const adminToken = await tokenFor(admin, acme);
     const session = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
@@ -318,10 +284,10 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
   });
 
   it("refuses with 401 and WWW-Authenticate: no token, a token without the mcp scope, a removed member's on the next request", async () => {
-    const none = await rawInitialize(null, acmeSlug, "sessions");
+    const none = await initializeAt(null, acmeSlug, "sessions");
     expect(none.status).toBe(401);
     expect(none.challenge).toMatch(/^Bearer /);
-    const readOnly = await rawInitialize(await tokenFor(bob, acme, ["api:read"]), acmeSlug, "sessions");
+    const readOnly = await initializeAt(await tokenFor(bob, acme, ["api:read"]), acmeSlug, "sessions");
     expect(readOnly).toMatchObject({ status: 401, challenge: expect.stringMatching(/^Bearer /) });
     expect(JSON.parse(readOnly.text).code).toBe("token.insufficient_scope");
 

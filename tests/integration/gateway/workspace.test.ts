@@ -27,7 +27,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, ROOT, startHttpServer, stopProcess } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
-import { type ServedGateway, serveGateway } from "./helpers";
+import { rawInitialize, type ServedGateway, serveGateway } from "./helpers";
 
 vi.mock("server-only", () => ({}));
 
@@ -72,28 +72,7 @@ async function connect(secret: string, slug: string, modern = false, approve?: (
 const textOf = (result: { content?: unknown }) => (result.content as { text?: string }[])[0]?.text ?? "";
 
 /** A raw initialize at `path`: the status, and the session id it opened. */
-async function initializeAt(secret: string | null, path: string) {
-  const response = await fetch(`${gateway!.base}${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...(secret ? { authorization: `Bearer ${secret}` } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
-  await response.text();
-  return {
-    status: response.status,
-    challenge: response.headers.get("www-authenticate"),
-    sessionId: response.headers.get("mcp-session-id"),
-  };
-}
+const initializeAt = (secret: string | null, path: string) => rawInitialize(`${gateway!.base}${path}`, secret);
 
 beforeAll(async () => {
   dir = useTempDataDir();

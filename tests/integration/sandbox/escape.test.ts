@@ -190,7 +190,7 @@ describe("sandbox escape attempts", () => {
   });
 
   it("keeps a shell fork bomb below the process limit", async () => {
-    const seen = await callJson(probe.client, "fork_bomb", { seconds: 3 });
+    const seen = await callJson(probe.client, "fork_bomb", { seconds: 3 }, 45_000);
     expect(seen.started).toBe(true);
     // It ran into the limit (the shells report failed forks) and never past it; node's own
     // threads count against the same limit, so fewer processes than the limit are visible.
@@ -325,7 +325,7 @@ describe("whole-sandbox limits (control group and home size)", () => {
 
   it("stops a fork bomb at the sandbox-wide process limit", async () => {
     const uid = (await callJson(grouped.client, "identity")).uid;
-    const seen = await callJson(grouped.client, "fork_bomb", { seconds: 3 });
+    const seen = await callJson(grouped.client, "fork_bomb", { seconds: 3 }, 45_000);
     expect(seen.forkErrors).toBeGreaterThan(0);
     // The kernel's own count: forks refused at the group's limit (v1 pids controller on this host).
     const events = readFileSync(`/sys/fs/cgroup/pids/switchboard/sandbox-${uid}/pids.events`, "utf8");

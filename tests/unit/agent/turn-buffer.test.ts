@@ -56,6 +56,27 @@ describe("turn buffer", () => {
     expect(buffer.stop("chat1", "alice")).toBe(true);
   });
 
+  it("a Stop that waits answers once the stopped turn's stream has ended (its last save done), or after its bound", async () => {
+    const buffer = new TurnBuffer<string>();
+    const turn = source<string>();
+    // The turn saves its stopped answer, then its stream ends, some time after the abort.
+    let saved = false;
+    buffer.start("chat1", "alice", turn.stream, () =>
+      setTimeout(() => {
+        saved = true;
+        turn.end();
+      }, 30),
+    );
+    expect(await buffer.stopAndWait("chat1", "bob")).toBe(false);
+    expect(await buffer.stopAndWait("chat1", "alice")).toBe(true);
+    expect(saved).toBe(true);
+    // A turn that never ends does not hold the Stop past its bound.
+    buffer.start("chat2", "alice", source<string>().stream, () => {});
+    const started = Date.now();
+    expect(await buffer.stopAndWait("chat2", "alice", 50)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it("refuses replay past the byte cap and drops chunks every reader has seen", async () => {
     const buffer = new TurnBuffer<string>({ maxBytes: 20 });
     const turn = source<string>();
