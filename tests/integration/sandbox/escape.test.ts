@@ -325,13 +325,21 @@ describe("whole-sandbox limits (control group and home size)", () => {
 
   it("stops a fork bomb at the sandbox-wide process limit", async () => {
     const uid = (await callJson(grouped.client, "identity")).uid;
-    const seen = await callJson(grouped.client, "fork_bomb", { seconds: 3 }, 45_000);
+    const group = `/sys/fs/cgroup/pids/switchboard/sandbox-${uid}`;
+    // The kernel's own count of the group's tasks, sampled from outside while the bomb runs. (The
+    // /proc view from inside also lists tasks already exiting and uncharged: on a loaded machine a
+    // few dozen of them, so it is no measure of the limit.)
+    let charged = 0;
+    const sampler = setInterval(() => {
+      charged = Math.max(charged, Number(readFileSync(`${group}/pids.current`, "utf8")));
+    }, 5);
+    const seen = await callJson(grouped.client, "fork_bomb", { seconds: 3 }, 45_000).finally(() => clearInterval(sampler));
     expect(seen.forkErrors).toBeGreaterThan(0);
-    // The kernel's own count: forks refused at the group's limit (v1 pids controller on this host).
-    const events = readFileSync(`/sys/fs/cgroup/pids/switchboard/sandbox-${uid}/pids.events`, "utf8");
+    // Forks refused at the group's limit (v1 pids controller on this host), and never more charged.
+    const events = readFileSync(`${group}/pids.events`, "utf8");
     expect(Number(/max (\d+)/.exec(events)?.[1])).toBeGreaterThan(0);
-    // /proc sampled from inside also lists a few tasks that are exiting (already uncharged).
-    expect(seen.peak).toBeLessThanOrEqual(GROUP.groupProcesses + 8);
+    expect(charged).toBeGreaterThan(GROUP.groupProcesses / 2);
+    expect(charged).toBeLessThanOrEqual(GROUP.groupProcesses);
     expect(seen.after).toBe(0);
   });
 
