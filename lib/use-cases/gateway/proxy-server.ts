@@ -27,6 +27,7 @@ import {
   serverResources,
   serverTools,
 } from "../server-ops";
+import { connectOrThrow, orConnect } from "./connect-elicitation";
 import { SessionSubscriptions } from "./subscriptions";
 import type { UpstreamHandshake } from "./upstream";
 
@@ -51,13 +52,18 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
   });
   const { actor, serverId } = target;
+  // Every request runs on the member's own connection: one they have not authorized yet answers the
+  // Connect elicitation (connect-elicitation.ts), returned as `input_required` where the method allows it.
+  const listing = <T>(ctx: ServerContext, run: () => Promise<T>) => guarded(() => connectOrThrow(server, ctx, actor, serverId, run));
+  const calling = <T>(ctx: ServerContext, run: () => Promise<T>, about: { uri?: string } = {}) =>
+    guarded(() => orConnect(server, ctx, actor, serverId, run), about);
 
   if (capabilities.tools) {
-    server.setRequestHandler("tools/list", async () =>
-      guarded(async () => ({ tools: listedTools((await serverTools(actor, serverId)).tools) })),
+    server.setRequestHandler("tools/list", async (_request, ctx) =>
+      listing(ctx, async () => ({ tools: listedTools((await serverTools(actor, serverId)).tools) })),
     );
     server.setRequestHandler("tools/call", async (request, ctx) =>
-      guarded(async () => {
+      calling(ctx, async () => {
         const { name, arguments: args = {} } = request.params;
         const outcome = await callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
           admit: async (policy) => {
@@ -71,11 +77,11 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     );
   }
   if (capabilities.resources) {
-    server.setRequestHandler("resources/list", async () =>
-      guarded(async () => ({ resources: (await serverResources(actor, serverId)).resources })),
+    server.setRequestHandler("resources/list", async (_request, ctx) =>
+      listing(ctx, async () => ({ resources: (await serverResources(actor, serverId)).resources })),
     );
-    server.setRequestHandler("resources/templates/list", async () =>
-      guarded(async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
+    server.setRequestHandler("resources/templates/list", async (_request, ctx) =>
+      listing(ctx, async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
     );
     if (capabilities.resources?.subscribe) {
       const subscriptions = new SessionSubscriptions(
@@ -84,29 +90,30 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
         (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined),
       );
       server.onclose = () => subscriptions.closeAll();
-      server.setRequestHandler("resources/subscribe", async (request) =>
-        guarded(async () => {
+      server.setRequestHandler("resources/subscribe", async (request, ctx) =>
+        listing(ctx, async () => {
           await subscriptions.subscribe(request.params.uri);
           return {};
         }),
       );
-      server.setRequestHandler("resources/unsubscribe", async (request) =>
-        guarded(async () => {
+      server.setRequestHandler("resources/unsubscribe", async (request, ctx) =>
+        listing(ctx, async () => {
           await subscriptions.unsubscribe(request.params.uri);
           return {};
         }),
       );
     }
     server.setRequestHandler("resources/read", async (request, ctx) =>
-      guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
+      calling(ctx, async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
         uri: request.params.uri,
       }),
     );
   }
   if (capabilities.prompts) {
-    server.setRequestHandler("prompts/list", async () => guarded(async () => await serverPrompts(actor, serverId)));
+    server.setRequestHandler("prompts/list", async (_request, ctx) => listing(ctx, async () => await serverPrompts(actor, serverId)));
     server.setRequestHandler("prompts/get", async (request, ctx) =>
-      guarded(
+      calling(
+        ctx,
         async () =>
           await getServerPrompt(
             actor,
@@ -118,8 +125,8 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     );
   }
   if (capabilities.completions) {
-    server.setRequestHandler("completion/complete", async (request) =>
-      guarded(async () => {
+    server.setRequestHandler("completion/complete", async (request, ctx) =>
+      listing(ctx, async () => {
         const { ref, argument, context } = request.params;
         return await completeServerArgument(actor, serverId, { ref, argument, context });
       }),
