@@ -29,6 +29,7 @@ import {
 } from "../server-ops";
 import { connectOrThrow, orConnect } from "./connect-elicitation";
 import { SessionSubscriptions } from "./subscriptions";
+import { approveInSwitchboard, QUESTION_ARGS_MAX } from "./ui-approval";
 import type { UpstreamHandshake } from "./upstream";
 
 /** Who calls which server: the token's member acting in the token's workspace. */
@@ -67,7 +68,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
         const { name, arguments: args = {} } = request.params;
         const outcome = await callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
           admit: async (policy) => {
-            if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
+            if (policy.action === "ask") await approveThroughClient(server, ctx, target, { name, args, reason: policy.reason });
           },
           origin: { via: "gateway", client: clientNameOf(server) },
           ...progressRelay(ctx),
@@ -141,30 +142,23 @@ export function clientNameOf(server: Server): string | null {
   return name ? stripInvisible(name).slice(0, CLIENT_NAME_MAX) : null;
 }
 
-// The approval question shows the arguments as JSON, cut to a length a dialog can show.
-const QUESTION_ARGS_MAX = 2000;
-
 /**
- * An `ask` tool runs only once the person at the client approves this call: on a 2025-11-25
- * session whose client declared form elicitation, the gateway asks through it ("Allow … with these
- * arguments?") and runs the call on "accept". Otherwise (no elicitation, or a 2026-07-28 request,
- * where approval waiting in Switchboard is a later slice of issue 33) the call is refused with the
- * way out. Either refusal is an MCP error and is recorded as a refused call.
+ * An `ask` tool runs only once the member approves this call: on a 2025-11-25 session whose client
+ * declared form elicitation, the gateway asks through it ("Allow … with these arguments?") and runs
+ * the call on "accept". Any other client (no form elicitation, or a 2026-07-28 request) waits for
+ * the approval made in Switchboard (ui-approval.ts). A refusal is an MCP error and is recorded as a
+ * refused call.
  */
 export async function approveThroughClient(
   server: Server,
   ctx: ServerContext,
+  target: GatewayTarget,
   call: { name: string; args: Record<string, unknown>; reason: string },
 ): Promise<void> {
   const elicitation = server.getClientCapabilities()?.elicitation;
   // 2025-11-25: `elicitation: {}` means form mode (the 2025-06-18 shape); a 2026-07-28 request carries its envelope.
   const formMode = !!elicitation && (!!elicitation.form || !elicitation.url) && ctx.mcpReq.envelope === undefined;
-  if (!formMode) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `The tool "${call.name}" needs approval before each call (${call.reason}), and this client cannot be asked (it does not support form elicitation). Set the tool to Always allow in Switchboard to call it here.`,
-    );
-  }
+  if (!formMode) return await approveInSwitchboard(server, ctx, target.actor, target.serverId, clientNameOf(server), call);
   const shown = JSON.stringify(call.args, null, 2);
   const answer = await ctx.mcpReq.elicitInput({
     mode: "form",

@@ -72,7 +72,9 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
       const outcome = await callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
         admit: async (policy) => {
-          if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
+          if (policy.action === "ask") {
+            await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
+          }
         },
         origin: { via: "gateway", client: clientNameOf(server) },
         ...progressRelay(ctx),
