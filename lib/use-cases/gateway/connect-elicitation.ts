@@ -58,8 +58,28 @@ export async function workspacePageUrl(ctx: ServerContext, actor: TrustActor, se
  */
 export async function ownAuthorizationNeeded(error: unknown, actor: TrustActor, serverId: string): Promise<ServerDefinition | null> {
   if (!(error instanceof EngineError) || error.code !== "needs_authorization") return null;
+  return await perMemberServer(actor, serverId);
+}
+
+/** The server as the actor's definition when its credentials are each member's own; else (shared, gone) null. */
+async function perMemberServer(actor: TrustActor, serverId: string): Promise<ServerDefinition | null> {
   const server = await workspaceServerDefinition(getDb(), actor, serverId).catch(() => null);
   return server !== null && credentialModeOf(server.config) !== "shared" ? server : null;
+}
+
+/**
+ * The Connect elicitation for a server already known to wait for the member's authorization (the
+ * workspace endpoint leaves such a server's tools out, so a call of one by name says so), or null
+ * when the member cannot connect it themselves (shared credentials).
+ */
+export async function connectIfOwn(
+  mcp: Server,
+  ctx: ServerContext,
+  actor: TrustActor,
+  serverId: string,
+): Promise<InputRequiredResult | null> {
+  const server = await perMemberServer(actor, serverId);
+  return server ? await connectElicitation(mcp, ctx, actor, server) : null;
 }
 
 /** Methods whose 2026-07-28 result may be `input_required` (the SDK refuses it on any other). */

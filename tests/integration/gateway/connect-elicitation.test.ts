@@ -68,11 +68,15 @@ async function connectAccount(user: Person, login: string, serverId = oauthId): 
   expect(answer.status).toBe(303);
 }
 
-/** An SDK v2 client at `/mcp/<slug>/<server>`; `modern` pins 2026-07-28; `onUrl` declares URL elicitation and answers it. */
+/**
+ * An SDK v2 client at `/mcp/<slug>/<server>` (or `endpoint`); `modern` pins 2026-07-28; `onUrl`
+ * declares URL elicitation and answers it.
+ */
 async function connectClient(
   secret: string,
   server: string,
   options: { modern?: boolean; onUrl?: (url: string) => Promise<"accept" | "decline"> } = {},
+  endpoint = `${base}/mcp/${acmeSlug}/${server}`,
 ): Promise<Client> {
   const client = new Client(
     { name: "connect-test-client", version: "1.0.0" },
@@ -89,7 +93,7 @@ async function connectClient(
       return { action: await onUrl(params.url) };
     });
   }
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${acmeSlug}/${server}`), {
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint), {
     requestInit: { headers: { authorization: `Bearer ${secret}` } },
   });
   await client.connect(transport);
@@ -172,6 +176,21 @@ describe("the Connect URL elicitation", () => {
       expect((refused as ProtocolError).message).toContain(`${base}/w/${acmeSlug}/servers#server-${oauthId}`);
       expect((refused as ProtocolError).data).toMatchObject({ code: "engine.needs_authorization" });
     }
+  });
+
+  it("at the workspace endpoint: a call of a server the member has not connected names it by its tools' prefix and elicits Connect", async () => {
+    const { user, secret } = await member("gus@example.com");
+    const client = await connectClient(secret, "", {}, `${base}/mcp/${acmeSlug}`);
+    // The server's tools are left out until the member connects, as from the chat.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("mcp_oauth_whoami");
+    const refused = await failure(client.callTool({ name: "mcp_oauth_whoami", arguments: {} }));
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).code).toBe(-32042);
+    expect((refused as ProtocolError).message).toContain(`${base}/w/${acmeSlug}/servers#server-${oauthId}`);
+    // A name no server's prefix claims stays an unknown tool.
+    expect(((await failure(client.callTool({ name: "mcp_nope_x", arguments: {} }))) as ProtocolError).code).toBe(-32602);
+    await connectAccount(user, "gus-at-as");
+    expect(textOf(await client.callTool({ name: "mcp_oauth_whoami", arguments: {} }))).toBe("gus-at-as");
   });
 
   it("is not offered for a shared server without its account, nor for a server that is simply down", async () => {
