@@ -15,13 +15,14 @@ import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { flushAudit, listRecentAudit } from "@/db/queries/audit";
-import { upsertMembership } from "@/db/queries/memberships";
+import { deleteMembership, upsertMembership } from "@/db/queries/memberships";
 import { createServer } from "@/db/queries/servers";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import { nextAuthSecret } from "@/lib/auth/options";
 import { createToken } from "@/lib/auth/personal-tokens";
 import { startSession } from "@/lib/auth/sessions";
 import { parseServerConfig } from "@/lib/mcp/config";
+import { UI_APPROVAL_WAIT_MS } from "@/lib/use-cases/gateway/ui-approval";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer, stopProcess } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
@@ -224,6 +225,43 @@ describe("an `ask` tool through a client that cannot be asked waits for the appr
     await call;
     await vi.waitFor(async () => expect((await pendingOf(bob)).map((pending) => pending.id)).not.toContain(question.id), { timeout: 5000 });
     expect((await answerAs(bob, question.id, "accept")).status).toBe(409);
+  });
+
+  it("after UI_APPROVAL_WAIT_MS without an answer the call is refused with the page named, and the question withdrawn", async () => {
+    // The wait's bound is an AbortSignal.timeout(UI_APPROVAL_WAIT_MS): here one the test ends at will.
+    const bound = new AbortController();
+    const timeout = AbortSignal.timeout.bind(AbortSignal);
+    const spy = vi.spyOn(AbortSignal, "timeout").mockImplementation((ms) => (ms === UI_APPROVAL_WAIT_MS ? bound.signal : timeout(ms)));
+    try {
+      const client = await connectClient(bob);
+      const call = client.callTool({ name: "wait", arguments: { ms: 10 } }).catch((error: unknown) => error);
+      const question = await questionFor(bob, "wait");
+      bound.abort();
+      const refused = await call;
+      expect(refused).toBeInstanceOf(ProtocolError);
+      expect((refused as ProtocolError).message).toBe(
+        `The call of "wait" waited 5 minutes for approval in Switchboard (${base}/w/${acmeSlug}/chat) and was not approved; call it again to ask again, or set the tool to Always allow in Switchboard.`,
+      );
+      expect((await pendingOf(bob)).map((pending) => pending.id)).not.toContain(question.id);
+      expect((await answerAs(bob, question.id, "accept")).status).toBe(409);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("an Accept from a member who left the workspace meanwhile runs nothing", async () => {
+    const cleo = await person("cleo@example.com");
+    await upsertMembership(getDb(), { workspaceId: acme, userId: cleo.id, role: "member" });
+    cookies.set(cleo.id, await sessionCookie(cleo));
+    const client = await connectClient(cleo);
+    const call = client.callTool({ name: "wait", arguments: { ms: 11 } }).catch((error: unknown) => error);
+    const question = await questionFor(cleo, "wait");
+    // Only the membership row goes (the app's removal would also withdraw the question): the answer is checked itself.
+    await deleteMembership(getDb(), { workspaceId: acme, userId: cleo.id });
+    expect(await answerAs(cleo, question.id, "accept")).toEqual({ status: 204 });
+    const refused = await call;
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).message).toMatch(/was not run: your access to the workspace ended/);
   });
 
   it("a 2025-11-25 client that declared URL elicitation is sent the page; its Decline refuses the call", async () => {
