@@ -123,6 +123,8 @@ export function ServersView({
           ) : (
             <li
               key={server.id}
+              // The gateway's Connect URL elicitation links here (lib/use-cases/gateway/connect-elicitation.ts).
+              id={`server-${server.id}`}
               data-testid={`server-${server.name}`}
               className="flex items-start justify-between rounded-lg border border-border bg-surface p-4"
             >

@@ -27,7 +27,9 @@ import {
   serverResources,
   serverTools,
 } from "../server-ops";
+import { connectOrThrow, orConnect } from "./connect-elicitation";
 import { SessionSubscriptions } from "./subscriptions";
+import { approveInSwitchboard, QUESTION_ARGS_MAX } from "./ui-approval";
 import type { UpstreamHandshake } from "./upstream";
 
 /** Who calls which server: the token's member acting in the token's workspace. */
@@ -51,17 +53,22 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
   });
   const { actor, serverId } = target;
+  // Every request runs on the member's own connection: one they have not authorized yet answers the
+  // Connect elicitation (connect-elicitation.ts), returned as `input_required` where the method allows it.
+  const listing = <T>(ctx: ServerContext, run: () => Promise<T>) => guarded(() => connectOrThrow(server, ctx, actor, serverId, run));
+  const calling = <T>(ctx: ServerContext, run: () => Promise<T>, about: { uri?: string } = {}) =>
+    guarded(() => orConnect(server, ctx, actor, serverId, run), about);
 
   if (capabilities.tools) {
-    server.setRequestHandler("tools/list", async () =>
-      guarded(async () => ({ tools: listedTools((await serverTools(actor, serverId)).tools) })),
+    server.setRequestHandler("tools/list", async (_request, ctx) =>
+      listing(ctx, async () => ({ tools: listedTools((await serverTools(actor, serverId)).tools) })),
     );
     server.setRequestHandler("tools/call", async (request, ctx) =>
-      guarded(async () => {
+      calling(ctx, async () => {
         const { name, arguments: args = {} } = request.params;
         const outcome = await callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
           admit: async (policy) => {
-            if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
+            if (policy.action === "ask") await approveThroughClient(server, ctx, target, { name, args, reason: policy.reason });
           },
           origin: { via: "gateway", client: clientNameOf(server) },
           ...progressRelay(ctx),
@@ -71,11 +78,11 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     );
   }
   if (capabilities.resources) {
-    server.setRequestHandler("resources/list", async () =>
-      guarded(async () => ({ resources: (await serverResources(actor, serverId)).resources })),
+    server.setRequestHandler("resources/list", async (_request, ctx) =>
+      listing(ctx, async () => ({ resources: (await serverResources(actor, serverId)).resources })),
     );
-    server.setRequestHandler("resources/templates/list", async () =>
-      guarded(async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
+    server.setRequestHandler("resources/templates/list", async (_request, ctx) =>
+      listing(ctx, async () => ({ resourceTemplates: (await serverResources(actor, serverId)).resourceTemplates })),
     );
     if (capabilities.resources?.subscribe) {
       const subscriptions = new SessionSubscriptions(
@@ -84,29 +91,30 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
         (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined),
       );
       server.onclose = () => subscriptions.closeAll();
-      server.setRequestHandler("resources/subscribe", async (request) =>
-        guarded(async () => {
+      server.setRequestHandler("resources/subscribe", async (request, ctx) =>
+        listing(ctx, async () => {
           await subscriptions.subscribe(request.params.uri);
           return {};
         }),
       );
-      server.setRequestHandler("resources/unsubscribe", async (request) =>
-        guarded(async () => {
+      server.setRequestHandler("resources/unsubscribe", async (request, ctx) =>
+        listing(ctx, async () => {
           await subscriptions.unsubscribe(request.params.uri);
           return {};
         }),
       );
     }
     server.setRequestHandler("resources/read", async (request, ctx) =>
-      guarded(async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
+      calling(ctx, async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
         uri: request.params.uri,
       }),
     );
   }
   if (capabilities.prompts) {
-    server.setRequestHandler("prompts/list", async () => guarded(async () => await serverPrompts(actor, serverId)));
+    server.setRequestHandler("prompts/list", async (_request, ctx) => listing(ctx, async () => await serverPrompts(actor, serverId)));
     server.setRequestHandler("prompts/get", async (request, ctx) =>
-      guarded(
+      calling(
+        ctx,
         async () =>
           await getServerPrompt(
             actor,
@@ -118,8 +126,8 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     );
   }
   if (capabilities.completions) {
-    server.setRequestHandler("completion/complete", async (request) =>
-      guarded(async () => {
+    server.setRequestHandler("completion/complete", async (request, ctx) =>
+      listing(ctx, async () => {
         const { ref, argument, context } = request.params;
         return await completeServerArgument(actor, serverId, { ref, argument, context });
       }),
@@ -134,30 +142,23 @@ export function clientNameOf(server: Server): string | null {
   return name ? stripInvisible(name).slice(0, CLIENT_NAME_MAX) : null;
 }
 
-// The approval question shows the arguments as JSON, cut to a length a dialog can show.
-const QUESTION_ARGS_MAX = 2000;
-
 /**
- * An `ask` tool runs only once the person at the client approves this call: on a 2025-11-25
- * session whose client declared form elicitation, the gateway asks through it ("Allow … with these
- * arguments?") and runs the call on "accept". Otherwise (no elicitation, or a 2026-07-28 request,
- * where approval waiting in Switchboard is a later slice of issue 33) the call is refused with the
- * way out. Either refusal is an MCP error and is recorded as a refused call.
+ * An `ask` tool runs only once the member approves this call: on a 2025-11-25 session whose client
+ * declared form elicitation, the gateway asks through it ("Allow … with these arguments?") and runs
+ * the call on "accept". Any other client (no form elicitation, or a 2026-07-28 request) waits for
+ * the approval made in Switchboard (ui-approval.ts). A refusal is an MCP error and is recorded as a
+ * refused call.
  */
 export async function approveThroughClient(
   server: Server,
   ctx: ServerContext,
+  target: GatewayTarget,
   call: { name: string; args: Record<string, unknown>; reason: string },
 ): Promise<void> {
   const elicitation = server.getClientCapabilities()?.elicitation;
   // 2025-11-25: `elicitation: {}` means form mode (the 2025-06-18 shape); a 2026-07-28 request carries its envelope.
   const formMode = !!elicitation && (!!elicitation.form || !elicitation.url) && ctx.mcpReq.envelope === undefined;
-  if (!formMode) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `The tool "${call.name}" needs approval before each call (${call.reason}), and this client cannot be asked (it does not support form elicitation). Set the tool to Always allow in Switchboard to call it here.`,
-    );
-  }
+  if (!formMode) return await approveInSwitchboard(server, ctx, target.actor, target.serverId, clientNameOf(server), call);
   const shown = JSON.stringify(call.args, null, 2);
   const answer = await ctx.mcpReq.elicitInput({
     mode: "form",

@@ -11,7 +11,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type ServerCapabilities, UriT
 import { getDb } from "../../../db/client";
 import { withServerInstructions } from "../../agent/server-instructions";
 import type { RegisteredTool, ServerDefinition } from "../../mcp";
-import { assignNames } from "../../mcp/naming";
+import { assignNames, baseToolName } from "../../mcp/naming";
 import { appPool, workspaceServerDefinitions } from "../../runtime/engine";
 import type { TrustActor } from "../../trust/permissions";
 import {
@@ -23,6 +23,7 @@ import {
   serverResources,
   serverTools,
 } from "../server-ops";
+import { connectIfOwn, orConnect } from "./connect-elicitation";
 import { approveThroughClient, clientNameOf, guarded, listedTools, progressRelay } from "./proxy-server";
 
 // Above the servers' own instructions, which the chat's wrapper marks as each server's text.
@@ -69,15 +70,32 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
     guarded(async () => {
       const { name, arguments: args = {} } = request.params;
       const tool: RegisteredTool | undefined = (await registered()).find((candidate) => candidate.name === name);
-      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      const outcome = await callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
-        admit: async (policy) => {
-          if (policy.action === "ask") await approveThroughClient(server, ctx, { name, args, reason: policy.reason });
-        },
-        origin: { via: "gateway", client: clientNameOf(server) },
-        ...progressRelay(ctx),
+      if (!tool) {
+        // A server waiting for the member's authorization has no tools in their toolset, but its
+        // name's prefix still tells it: the call answers the Connect elicitation, not "unknown tool".
+        // The longest matching prefix names the server ("mcp_a_b_x" is server "a_b"'s before "a"'s).
+        const [owner] = (await servers())
+          .filter((candidate) => name.startsWith(baseToolName(candidate.name, "")))
+          .sort((a, b) => b.name.length - a.name.length);
+        const waiting = owner && pool.session(actor.id, owner).status().state === "needs_authorization";
+        const connect = waiting ? await connectIfOwn(server, ctx, actor, owner.id) : null;
+        if (connect) return connect;
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      }
+      // A server the member has not authorized is not in their toolset; one whose authorization lapsed
+      // since (tokens revoked, a wider scope asked) answers the Connect elicitation (connect-elicitation.ts).
+      return await orConnect(server, ctx, actor, tool.serverId, async () => {
+        const outcome = await callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
+          admit: async (policy) => {
+            if (policy.action === "ask") {
+              await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
+            }
+          },
+          origin: { via: "gateway", client: clientNameOf(server) },
+          ...progressRelay(ctx),
+        });
+        return outcome.content;
       });
-      return outcome.content;
     }),
   );
 
@@ -110,7 +128,9 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
     server.setRequestHandler("prompts/get", async (request, ctx) =>
       guarded(async () => {
         const { owner, prompt } = await promptNamed(request.params.name);
-        return await getServerPrompt(actor, owner.id, { name: prompt.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal);
+        return await orConnect(server, ctx, actor, owner.id, () =>
+          getServerPrompt(actor, owner.id, { name: prompt.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+        );
       }),
     );
   }
@@ -158,7 +178,9 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
             owners.find((entry) => entry.resources.some((resource) => resource.uri === uri)) ??
             owners.find((entry) => entry.templates.some((template) => matches(template.uriTemplate, uri)));
           if (!owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
-          return await readServerResource(actor, owner.owner.id, uri, ctx.mcpReq.signal);
+          return await orConnect(server, ctx, actor, owner.owner.id, () =>
+            readServerResource(actor, owner.owner.id, uri, ctx.mcpReq.signal),
+          );
         },
         { uri },
       );

@@ -161,15 +161,6 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
     expect(sessionCount()).toBe(before);
   });
 
-  it("refuses an `ask` tool by name with the way out, as an MCP error", async () => {
-    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions");
-    const refused = await client.callTool({ name: "wait", arguments: { ms: 1 } }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ProtocolError);
-    expect((refused as ProtocolError).message).toMatch(/needs approval.*cannot be asked.*Always allow/);
-    // The session is still usable after the refusal.
-    expect(JSON.stringify((await client.callTool({ name: "echo", arguments: { message: "still" } })).content)).toContain("still");
-  });
-
   it("asks for an `ask` tool through form elicitation when the client supports it, and runs it only on accept", async () => {
     const questions: string[] = [];
     let answer: "accept" | "decline" = "accept";
