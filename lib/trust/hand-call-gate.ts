@@ -10,6 +10,7 @@ import { recordAudit } from "../../db/queries/audit";
 import { AppError } from "../errors";
 import type { McpPool, ServerDefinition, ToolCallOutcome } from "../mcp";
 import type { TrustActor } from "./permissions";
+import type { ContentSource } from "./policy";
 import { listToolsWithHeld } from "./trust-service";
 import { ToolGate } from "./tool-gate";
 
@@ -19,6 +20,8 @@ export type HandCallPolicy = { action: "allow" } | { action: "ask"; reason: stri
 /**
  * Check a hand call of `rawName` before it runs: lists the tools now (connecting if needed, so a
  * held definition is known), throws `tool.held` / `tool.denied`, else returns the policy.
+ * `sources`: the servers whose content the caller's context already holds (a gateway session's,
+ * for the lethal-trifecta rule); none for a person at the inspector.
  * A name the server does not list is left to the engine, which answers it as an error result.
  */
 export async function gateHandCall(
@@ -27,6 +30,7 @@ export async function gateHandCall(
   caller: TrustActor,
   server: ServerDefinition,
   rawName: string,
+  sources: readonly ContentSource[] = [],
 ): Promise<HandCallPolicy> {
   // Connects if needed and throws when the server cannot be reached, before anything is decided;
   // the gate decides on this very listing (the tools are listed once).
@@ -42,7 +46,7 @@ export async function gateHandCall(
       `The tool "${rawName}" is ${held === "new" ? "new" : "changed"} and waits for a workspace owner or admin to review it on the Servers page; it cannot be called until then.`,
     );
   }
-  const approval = gate.approval(tool.name, []);
+  const approval = gate.approval(tool.name, sources);
   if (approval.type === "denied") throw new AppError("tool.denied", approval.reason);
   return approval.type === "user-approval" ? { action: "ask", reason: approval.reason } : { action: "allow" };
 }

@@ -7,6 +7,7 @@ import type { CompleteRequest } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
 import type { ServerDefinition } from "../mcp";
 import type { TrustActor } from "../trust/permissions";
+import type { ContentSource } from "../trust/policy";
 import { capText } from "../trust/untrusted-text";
 import { appPool, workspaceServerDefinition, workspaceServerDefinitions } from "../runtime/engine";
 import { enforceReconnectRate } from "../quotas";
@@ -72,6 +73,8 @@ export interface HandCallOptions {
   origin?: { via: "gateway"; client: string | null };
   /** The server's progress notifications for this call (the gateway relays them to its client). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The servers whose content the caller's context holds, for the lethal-trifecta rule (a gateway session's). */
+  contextSources?: readonly ContentSource[];
 }
 
 /**
@@ -88,7 +91,7 @@ export async function callServerTool(
   const server = await definition(caller, serverId);
   const pool = appPool();
   const policy = await (async () => {
-    const decided = await gateHandCall(getDb(), pool, caller, server, body.name);
+    const decided = await gateHandCall(getDb(), pool, caller, server, body.name, options.contextSources);
     await options.admit?.(decided);
     return decided;
   })().catch(async (error: unknown) => {

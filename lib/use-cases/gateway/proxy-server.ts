@@ -28,6 +28,7 @@ import {
   serverTools,
 } from "../server-ops";
 import { connectOrThrow, orConnect } from "./connect-elicitation";
+import { SessionSources } from "./session-sources";
 import { SessionSubscriptions } from "./subscriptions";
 import { approveInSwitchboard, QUESTION_ARGS_MAX } from "./ui-approval";
 import type { UpstreamHandshake } from "./upstream";
@@ -53,6 +54,9 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
   });
   const { actor, serverId } = target;
+  // What this session has handed its client from the server: the lethal-trifecta rule's state.
+  const sources = new SessionSources();
+  const source = { serverId, serverName: upstream.serverInfo.name };
   // Every request runs on the member's own connection: one they have not authorized yet answers the
   // Connect elicitation (connect-elicitation.ts), returned as `input_required` where the method allows it.
   const listing = <T>(ctx: ServerContext, run: () => Promise<T>) => guarded(() => connectOrThrow(server, ctx, actor, serverId, run));
@@ -66,13 +70,16 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
     server.setRequestHandler("tools/call", async (request, ctx) =>
       calling(ctx, async () => {
         const { name, arguments: args = {} } = request.params;
-        const outcome = await callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
-          admit: async (policy) => {
-            if (policy.action === "ask") await approveThroughClient(server, ctx, target, { name, args, reason: policy.reason });
-          },
-          origin: { via: "gateway", client: clientNameOf(server) },
-          ...progressRelay(ctx),
-        });
+        const outcome = await sources.after(source, () =>
+          callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
+            admit: async (policy) => {
+              if (policy.action === "ask") await approveThroughClient(server, ctx, target, { name, args, reason: policy.reason });
+            },
+            origin: { via: "gateway", client: clientNameOf(server) },
+            contextSources: sources.list(),
+            ...progressRelay(ctx),
+          }),
+        );
         return outcome.content;
       }),
     );
@@ -105,7 +112,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
       );
     }
     server.setRequestHandler("resources/read", async (request, ctx) =>
-      calling(ctx, async () => await readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal), {
+      calling(ctx, () => sources.after(source, () => readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal)), {
         uri: request.params.uri,
       }),
     );
@@ -113,15 +120,10 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   if (capabilities.prompts) {
     server.setRequestHandler("prompts/list", async (_request, ctx) => listing(ctx, async () => await serverPrompts(actor, serverId)));
     server.setRequestHandler("prompts/get", async (request, ctx) =>
-      calling(
-        ctx,
-        async () =>
-          await getServerPrompt(
-            actor,
-            serverId,
-            { name: request.params.name, arguments: request.params.arguments ?? {} },
-            ctx.mcpReq.signal,
-          ),
+      calling(ctx, () =>
+        sources.after(source, () =>
+          getServerPrompt(actor, serverId, { name: request.params.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+        ),
       ),
     );
   }

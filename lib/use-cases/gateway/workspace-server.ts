@@ -25,6 +25,7 @@ import {
 } from "../server-ops";
 import { connectIfOwn, orConnect } from "./connect-elicitation";
 import { approveThroughClient, clientNameOf, guarded, listedTools, progressRelay } from "./proxy-server";
+import { SessionSources } from "./session-sources";
 
 // Above the servers' own instructions, which the chat's wrapper marks as each server's text.
 const INSTRUCTIONS_HEADER = "The tools, prompts and resources of this Switchboard workspace's MCP servers, named mcp_<server>_<name>.";
@@ -46,6 +47,8 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
   };
   const instructions = withServerInstructions(INSTRUCTIONS_HEADER, pool, actor.id, atStart);
   const server = new Server({ name: label, version: "1.0.0" }, { capabilities, instructions });
+  // What this session has handed its client, by server: the lethal-trifecta rule's state.
+  const sources = new SessionSources();
 
   /** The member's registered tools (the chat's toolset), server tools only. */
   const registered = async () => (await pool.toolset(actor.id, await servers())).filter((tool) => tool.kind === "tool");
@@ -85,15 +88,18 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
       // A server the member has not authorized is not in their toolset; one whose authorization lapsed
       // since (tokens revoked, a wider scope asked) answers the Connect elicitation (connect-elicitation.ts).
       return await orConnect(server, ctx, actor, tool.serverId, async () => {
-        const outcome = await callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
-          admit: async (policy) => {
-            if (policy.action === "ask") {
-              await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
-            }
-          },
-          origin: { via: "gateway", client: clientNameOf(server) },
-          ...progressRelay(ctx),
-        });
+        const outcome = await sources.after({ serverId: tool.serverId, serverName: tool.serverName }, () =>
+          callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
+            admit: async (policy) => {
+              if (policy.action === "ask") {
+                await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
+              }
+            },
+            origin: { via: "gateway", client: clientNameOf(server) },
+            contextSources: sources.list(),
+            ...progressRelay(ctx),
+          }),
+        );
         return outcome.content;
       });
     }),
@@ -129,7 +135,9 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
       guarded(async () => {
         const { owner, prompt } = await promptNamed(request.params.name);
         return await orConnect(server, ctx, actor, owner.id, () =>
-          getServerPrompt(actor, owner.id, { name: prompt.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+          sources.after({ serverId: owner.id, serverName: owner.name }, () =>
+            getServerPrompt(actor, owner.id, { name: prompt.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+          ),
         );
       }),
     );
@@ -179,7 +187,9 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
             owners.find((entry) => entry.templates.some((template) => matches(template.uriTemplate, uri)));
           if (!owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
           return await orConnect(server, ctx, actor, owner.owner.id, () =>
-            readServerResource(actor, owner.owner.id, uri, ctx.mcpReq.signal),
+            sources.after({ serverId: owner.owner.id, serverName: owner.owner.name }, () =>
+              readServerResource(actor, owner.owner.id, uri, ctx.mcpReq.signal),
+            ),
           );
         },
         { uri },

@@ -14,6 +14,7 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
+import { updateServerTrust } from "@/db/queries/server-trust";
 import { createServer } from "@/db/queries/servers";
 import { setToolPolicy } from "@/db/queries/tool-policies";
 import { getWorkspaceById } from "@/db/queries/workspaces";
@@ -116,6 +117,9 @@ beforeAll(async () => {
   for (const tool of (await client.listTools()).tools) {
     await setToolPolicy(getDb(), owner.id, { serverId: server.id, toolName: tool.name, policy: "allow" });
   }
+  // And switches the server's lethal-trifecta check off (the Servers page's switch): a scenario's
+  // second call follows the first one's result, which would otherwise ask again.
+  await updateServerTrust(getDb(), server.id, { trifectaCheck: false }, owner.id);
   await client.close();
 });
 

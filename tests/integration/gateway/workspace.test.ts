@@ -19,6 +19,7 @@ import { bumpGeneration } from "@/db/generation";
 import { flushAudit, listRecentAudit } from "@/db/queries/audit";
 import { upsertMembership } from "@/db/queries/memberships";
 import { createServer } from "@/db/queries/servers";
+import { updateServerTrust } from "@/db/queries/server-trust";
 import { setToolPolicy } from "@/db/queries/tool-policies";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import { toolPins } from "@/db/schema";
@@ -147,7 +148,9 @@ describe("the workspace through /mcp/<slug>", () => {
       "mcp_sessions_wait",
     ]);
     expect(textOf(await client.callTool({ name: "mcp_modern_echo", arguments: { message: "hi" } }))).toBe("Echo: hi");
-    expect(textOf(await client.callTool({ name: "mcp_sessions_echo", arguments: { message: "hi" } }))).toBe("echo: hi");
+    // On a session of its own: on this one, the first result makes the second call ask (the trifecta rule, below).
+    const second = await connect(await tokenFor(bob, acme), acmeSlug);
+    expect(textOf(await second.callTool({ name: "mcp_sessions_echo", arguments: { message: "hi" } }))).toBe("echo: hi");
 
     await flushAudit(getDb());
     const audited = (await listRecentAudit(getDb(), 50)).filter(
@@ -158,6 +161,33 @@ describe("the workspace through /mcp/<slug>", () => {
     );
     // Each call is audited against the server it ran on, under the server's own (raw) tool name.
     expect(new Set(audited.map((entry) => entry.target))).toEqual(new Set([`server:${sessionsId}`, `server:${modernId}`]));
+  });
+
+  it("applies the lethal-trifecta rule per session: after one server's result an Always-allow tool of another asks; a new session starts clean; the server's switch turns it off", async () => {
+    const questions: string[] = [];
+    const ask = (message: string) => {
+      questions.push(message);
+      return "accept" as const;
+    };
+    const client = await connect(await tokenFor(bob, acme), acmeSlug, false, ask);
+    expect(textOf(await client.callTool({ name: "mcp_modern_echo", arguments: { message: "one" } }))).toBe("Echo: one");
+    expect(questions).toEqual([]);
+    // `echo` of sessions is Always allow, but the client's context now holds modern's result.
+    expect(textOf(await client.callTool({ name: "mcp_sessions_echo", arguments: { message: "two" } }))).toBe("echo: two");
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain('follows content from server "modern"');
+    // Another session has handed nothing yet: the same call runs without a question.
+    const fresh = await connect(await tokenFor(bob, acme), acmeSlug, false, ask);
+    expect(textOf(await fresh.callTool({ name: "mcp_sessions_echo", arguments: { message: "three" } }))).toBe("echo: three");
+    expect(questions).toHaveLength(1);
+    // With the check off for the server called, the first session's call runs without one too.
+    await updateServerTrust(getDb(), sessionsId, { trifectaCheck: false }, admin.id);
+    try {
+      expect(textOf(await client.callTool({ name: "mcp_sessions_echo", arguments: { message: "four" } }))).toBe("echo: four");
+      expect(questions).toHaveLength(1);
+    } finally {
+      await updateServerTrust(getDb(), sessionsId, { trifectaCheck: true }, admin.id);
+    }
   });
 
   it("serves a 2026-07-28 client statelessly under the same names", async () => {
