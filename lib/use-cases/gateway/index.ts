@@ -14,6 +14,7 @@ import { AppError } from "../../errors";
 import { maxBodyBytes } from "../../http";
 import type { TrustActor } from "../../trust/permissions";
 import type { ApiCaller } from "../caller";
+import { SessionEventStore } from "./event-store";
 import { type GatewayTarget, proxyServer } from "./proxy-server";
 import { closeSession, findSession, keepSession } from "./sessions";
 import { serverByName, upstreamHandshake } from "./upstream";
@@ -71,6 +72,9 @@ async function served(owner: SessionOwner, request: Request, build: (sessions: b
   return await createMcpHandler(() => build(false), { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
 }
 
+// How long a client whose SSE stream dropped waits before reconnecting with Last-Event-ID.
+const SSE_RETRY_MS = 1000;
+
 /** A 2025-era request: to its session, or (with no session id) an `initialize` opening one. */
 async function legacyResponse(owner: SessionOwner, build: (sessions: boolean) => Promise<Server>, request: Request): Promise<Response> {
   const sessionId = request.headers.get("mcp-session-id");
@@ -84,8 +88,10 @@ async function legacyResponse(owner: SessionOwner, build: (sessions: boolean) =>
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: maxBodyBytes(),
-    // No event store: with one (resumable streams), a question the gateway put to the client during a
-    // call was lost about one run in eight, the call then waiting a minute (docs/gateway.md#conformance).
+    // Resumable streams: each SSE stream opens with a priming event (an id and this retry interval),
+    // and a client whose stream dropped gets what it missed from this session's bounded store.
+    eventStore: new SessionEventStore(),
+    retryInterval: SSE_RETRY_MS,
     onsessioninitialized: (id): void => keepSession(id, { ...owner, transport, server, lastUsed: Date.now() }),
     onsessionclosed: (id) => closeSession(id),
   });

@@ -162,11 +162,17 @@ export async function approveThroughClient(
   const formMode = !!elicitation && (!!elicitation.form || !elicitation.url) && ctx.mcpReq.envelope === undefined;
   if (!formMode) return await approveInSwitchboard(server, ctx, target.actor, target.serverId, clientNameOf(server), call);
   const shown = JSON.stringify(call.args, null, 2);
-  const answer = await ctx.mcpReq.elicitInput({
-    mode: "form",
-    message: `Allow "${call.name}" with these arguments?\n${shown.length > QUESTION_ARGS_MAX ? `${shown.slice(0, QUESTION_ARGS_MAX)} …` : shown}\n(${call.reason})`,
-    requestedSchema: { type: "object", properties: {} },
-  });
+  // On this call's own SSE stream: the SDK's `ctx.mcpReq.elicitInput` (Server.buildContext) leaves the
+  // related request out, so the question went to the session's GET stream and was dropped when the
+  // client had not opened that yet (docs/gateway.md#protocol-versions, an SDK 2.4 bug).
+  const answer = await ctx.mcpReq.elicitInput(
+    {
+      mode: "form",
+      message: `Allow "${call.name}" with these arguments?\n${shown.length > QUESTION_ARGS_MAX ? `${shown.slice(0, QUESTION_ARGS_MAX)} …` : shown}\n(${call.reason})`,
+      requestedSchema: { type: "object", properties: {} },
+    },
+    { relatedRequestId: ctx.mcpReq.id },
+  );
   if (answer.action !== "accept") {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The call of "${call.name}" was not approved (${answer.action}).`);
   }

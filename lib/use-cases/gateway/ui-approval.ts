@@ -124,7 +124,8 @@ function offerPage(mcp: Server, ctx: ServerContext, url: string, message: string
   if (ctx.mcpReq.envelope !== undefined || !mcp.getClientCapabilities()?.elicitation?.url) return null;
   const elicitationId = randomUUID();
   void ctx.mcpReq
-    .elicitInput({ mode: "url", message, url, elicitationId })
+    // On this call's own stream (the SDK leaves the related request out: see approveThroughClient).
+    .elicitInput({ mode: "url", message, url, elicitationId }, { relatedRequestId: ctx.mcpReq.id })
     .then((answer) => {
       if (answer.action !== "accept") declined.abort();
     })

@@ -52,8 +52,6 @@ const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> =
     "tools-call-with-logging": LOGGING,
     "resources-subscribe": SUBSCRIBE,
     "resources-unsubscribe": SUBSCRIBE,
-    "server-sse-polling":
-      "no event store on the gateway's sessions: with one, a question asked of the client during a call was lost about one run in eight (docs/gateway.md)",
   },
   "2026-07-28": {
     "dns-rebinding-protection": DNS_REBINDING,

@@ -59,7 +59,8 @@ async function tokenFor(user: Person, workspaceId: string, scopes: ("mcp" | "api
 
 /**
  * An SDK v2 client connected to `/mcp/<slug>/<server>` with the bearer token; `modern` pins
- * 2026-07-28; `approve` declares form elicitation and answers every question with it.
+ * 2026-07-28; `approve` declares form elicitation and answers every question with it; `fetch`
+ * stands in for the transport's HTTP requests.
  */
 async function connectClient(
   secret: string,
@@ -67,6 +68,7 @@ async function connectClient(
   server: string,
   modern = false,
   approve?: (message: string) => "accept" | "decline",
+  fetch?: typeof globalThis.fetch,
 ): Promise<Client> {
   const client = new Client(
     { name: "gateway-test-client", version: "1.0.0" },
@@ -80,6 +82,7 @@ async function connectClient(
   }
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${encodeURIComponent(slug)}/${encodeURIComponent(server)}`), {
     requestInit: { headers: { authorization: `Bearer ${secret}` } },
+    ...(fetch ? { fetch } : {}),
   });
   await client.connect(transport);
   clients.push(client);
@@ -164,20 +167,52 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
   it("asks for an `ask` tool through form elicitation when the client supports it, and runs it only on accept", async () => {
     const questions: string[] = [];
     let answer: "accept" | "decline" = "accept";
-    const client = await connectClient(await tokenFor(bob, acme), acmeSlug, "sessions", false, (message) => {
-      questions.push(message);
-      return answer;
+    // The question must travel on the call's own SSE stream. The SDK client opens the session's
+    // GET stream in the background after `initialize`, racing its first call; a question sent on
+    // that stream before it was open was dropped and the call waited a minute (docs/gateway.md,
+    // the SDK's elicitInput). Holding the GET back for the whole test makes that race's worst case
+    // the only case, so a question on the wrong stream fails every run, not one in eight.
+    let heldStreams = 0;
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
     });
-    const ran = await client.callTool({ name: "wait", arguments: { ms: 5 } });
-    expect(ran.isError).toBeFalsy();
-    expect(questions).toHaveLength(1);
-    expect(questions[0]).toMatch(/^Allow "wait" with these arguments\?/);
-    expect(questions[0]).toContain('"ms": 5');
-    answer = "decline";
-    const refused = await client.callTool({ name: "wait", arguments: { ms: 6 } }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ProtocolError);
-    expect((refused as ProtocolError).message).toMatch(/was not approved \(decline\)/);
-    expect(questions).toHaveLength(2);
+    const holdingGetStream: typeof fetch = async (input, init) => {
+      if (init?.method === "GET") {
+        heldStreams += 1;
+        await released;
+      }
+      return await fetch(input, init);
+    };
+    const client = await connectClient(
+      await tokenFor(bob, acme),
+      acmeSlug,
+      "sessions",
+      false,
+      (message) => {
+        questions.push(message);
+        return answer;
+      },
+      holdingGetStream,
+    );
+    try {
+      // Within the test's own time: a lost question shows as this call's timeout, with its name.
+      const within = { timeout: 20_000 };
+      const ran = await client.callTool({ name: "wait", arguments: { ms: 5 } }, within);
+      expect(ran.isError).toBeFalsy();
+      expect(questions).toHaveLength(1);
+      expect(questions[0]).toMatch(/^Allow "wait" with these arguments\?/);
+      expect(questions[0]).toContain('"ms": 5');
+      answer = "decline";
+      const refused = await client.callTool({ name: "wait", arguments: { ms: 6 } }, within).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ProtocolError);
+      expect((refused as ProtocolError).message).toMatch(/was not approved \(decline\)/);
+      expect(questions).toHaveLength(2);
+      // The client did ask for its GET stream, and both questions came without it.
+      expect(heldStreams).toBe(1);
+    } finally {
+      release();
+    }
   });
 
   it("relays a resource subscription of a 2025 session: the upstream's update reaches the client, until it unsubscribes", async () => {
