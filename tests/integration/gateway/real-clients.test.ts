@@ -92,7 +92,9 @@ function inspector(url: string, token: string, args: string[]): Promise<CliRun> 
     `Authorization: Bearer ${token}`,
   ];
   return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: INSPECTOR_BUILD, env: clientEnv(), timeout: 60_000 }, (error, stdout, stderr) => {
+    // The project's ProcessEnv type requires NODE_ENV, which a client's environment need not carry.
+    const env = clientEnv() as NodeJS.ProcessEnv;
+    execFile(process.execPath, argv, { cwd: INSPECTOR_BUILD, env, timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
