@@ -79,8 +79,20 @@ export interface UsageArgs {
   seeded: number;
 }
 
+/**
+ * `--gateway R`: a tool call from the SDK client through the per-server gateway `/mcp/<slug>/<server>`
+ * against the same client straight to the server (bench/gateway.ts): R rounds, each of `calls`
+ * sequential calls and one throughput run at `inflight` per side, the sides taking turns.
+ */
+export interface GatewayArgs {
+  mode: "gateway";
+  rounds: number;
+  calls: number;
+  inflight: number;
+}
+
 /** One of the bench's runs. */
-export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs | ClusterArgs | UsageArgs;
+export type BenchArgs = GoalsArgs | SpreadLoadArgs | CrowdLoadArgs | ClusterArgs | UsageArgs | GatewayArgs;
 
 const FLAGS = new Set([
   "cluster",
@@ -97,6 +109,7 @@ const FLAGS = new Set([
   "usage",
   "calls",
   "seeded",
+  "gateway",
 ]);
 
 /** `argv` (after the script's path) as one of the runs; throws a message naming the bad argument. */
@@ -133,6 +146,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (given.has("usage")) {
     only("--usage", ["usage", "calls", "seeded"]);
     return { mode: "usage", rounds: number("usage", 12), calls: number("calls", 2000), seeded: number("seeded", 1_000_000) };
+  }
+  if (given.has("gateway")) {
+    only("--gateway", ["gateway", "calls", "inflight"]);
+    return { mode: "gateway", rounds: number("gateway", 6), calls: number("calls", 500), inflight: number("inflight", 64) };
   }
   if (given.has("cluster")) {
     only("--cluster", ["cluster", "inflight", "seconds"]);

@@ -8,7 +8,8 @@
  * [--inflight 64] [--seconds 30]` runs the spread load mode instead, and `npm run bench -- --users
  * 1000 --servers 3 --inflight 1` the mode with every user active (bench/load.ts, arguments in
  * bench/args.ts). `--db postgres` adds the tool call through a second app on Postgres (bench/database.ts); `--usage 12`
- * measures what usage recording adds to the tool call (bench/usage-api.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
+ * measures what usage recording adds to the tool call (bench/usage-api.ts); `--gateway 6` the tool call from
+ * an SDK client through the MCP gateway against the same client straight to the server (bench/gateway.ts). A benchmark, not a test: figures vary with machine load; compare the ratios.
  */
 import os from "node:os";
 import path from "node:path";
@@ -35,6 +36,7 @@ import { hostileNeighbour } from "./hostile-neighbour";
 import { clusterMode } from "./cluster";
 import { crowdMode } from "./crowd";
 import { usageMode } from "./usage-api";
+import { gatewayMode } from "./gateway";
 import { loadMode } from "./load";
 import { releaseMemoryApart } from "./release-memory";
 import { printToolSearch, toolSearchBench } from "./tool-search";
@@ -57,6 +59,7 @@ async function main() {
   if (args.mode === "crowd") return crowdMode(args);
   if (args.mode === "cluster") return clusterMode(args);
   if (args.mode === "usage") return usageMode(args);
+  if (args.mode === "gateway") return gatewayMode(args);
   const mcpUrl = await startEverything();
   const llmPort = await freePort();
   start(process.execPath, [path.join(ROOT, "tests/fixtures/llm/scripted-llm.mjs")], { PORT: String(llmPort) });

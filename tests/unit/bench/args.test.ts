@@ -50,6 +50,18 @@ describe("npm run bench arguments", () => {
     expect(parseBenchArgs(["--users", "20"])).toMatchObject({ baselineUsers: 20 });
   });
 
+  it("reads the gateway run: rounds, sequential calls per side and round, calls in flight", () => {
+    expect(parseBenchArgs(["--gateway", "6"])).toEqual({ mode: "gateway", rounds: 6, calls: 500, inflight: 64 });
+    expect(parseBenchArgs(["--gateway", "3", "--calls", "200", "--inflight", "16"])).toEqual({
+      mode: "gateway",
+      rounds: 3,
+      calls: 200,
+      inflight: 16,
+    });
+    expect(() => parseBenchArgs(["--gateway", "6", "--db", "postgres"])).toThrow("--db does not apply to --gateway");
+    expect(() => parseBenchArgs(["--gateway", "0"])).toThrow("--gateway takes a whole number of at least 1, not 0");
+  });
+
   it("reads the usage run: rounds, calls per round, seeded calls", () => {
     expect(parseBenchArgs(["--usage", "12"])).toEqual({ mode: "usage", rounds: 12, calls: 2000, seeded: 1_000_000 });
     expect(parseBenchArgs(["--usage", "6", "--calls", "500", "--seeded", "1000"])).toEqual({
