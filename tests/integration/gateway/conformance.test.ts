@@ -20,11 +20,11 @@ import { setToolPolicy } from "@/db/queries/tool-policies";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import { createToken } from "@/lib/auth/personal-tokens";
 import { parseServerConfig } from "@/lib/mcp/config";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { runServerRequirements, type ServerScenarioResult } from "../conformance/runner";
-import { freePort, ROOT, startHttpServer, stopProcess } from "../mcp/helpers";
+import { freePort, ROOT, startHttpServer } from "../mcp/helpers";
 import { person, team } from "../workspaces/helpers";
-import { type ServedGateway, serveGateway } from "./helpers";
+import { type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
 
 vi.mock("server-only", () => ({}));
 
@@ -121,13 +121,7 @@ beforeAll(async () => {
   await client.close();
 });
 
-afterAll(async () => {
-  const { closeGlobalPool } = await import("@/lib/mcp");
-  await closeGlobalPool();
-  await gateway?.close();
-  await stopProcess(fixture);
-  removeTempDataDir(dir);
-});
+afterAll(async () => await closeGatewayTest({ gateway, fixtures: [fixture], dir }));
 
 const passing = (results: Map<string, ServerScenarioResult>) =>
   [...results]

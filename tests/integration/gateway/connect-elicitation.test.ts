@@ -11,7 +11,6 @@
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { flushAudit } from "@/db/queries/audit";
 import { upsertMembership } from "@/db/queries/memberships";
 import { createServer, getServerById } from "@/db/queries/servers";
 import { setToolPolicy } from "@/db/queries/tool-policies";
@@ -22,11 +21,11 @@ import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
 import { beginConnect } from "@/lib/servers/connect";
 import { definitionFor } from "@/lib/servers/credential-mode";
 import { afterAuthorized } from "@/lib/use-cases/oauth-connect";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
+import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { freePort } from "../mcp/helpers";
 import { devLogin, type OAuthFixture, startFixture, testDeps } from "../oauth/helpers";
 import { actorIn, type Person, person, team } from "../workspaces/helpers";
-import { type ServedGateway, serveGateway } from "./helpers";
+import { type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -122,15 +121,7 @@ beforeAll(async () => {
   base = gateway.base;
 });
 
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  const { closeGlobalPool } = await import("@/lib/mcp");
-  await closeGlobalPool();
-  await gateway?.close();
-  await as?.close();
-  await flushAudit(getDb());
-  removeTempDataDir(dir);
-});
+afterAll(async () => await closeGatewayTest({ clients, gateway, others: [as], dir }));
 
 describe("the Connect URL elicitation", () => {
   it("at 2025-11-25: -32042 with the server's absolute URL on the Servers page, until the member connects", async () => {

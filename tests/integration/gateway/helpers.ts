@@ -4,8 +4,13 @@
  * `Authorization: Bearer <token>` to every request, standing in for a client's configured header
  * for callers that cannot send one, such as the conformance suite).
  */
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
+import { getDb } from "@/db/client";
+import { flushAudit } from "@/db/queries/audit";
+import { removeTempDataDir } from "../../helpers/temp-data-dir";
+import { stopProcess } from "../mcp/helpers";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -89,4 +94,27 @@ export async function rawInitialize(url: string, secret: string | null): Promise
     challenge: response.headers.get("www-authenticate"),
     sessionId: response.headers.get("mcp-session-id"),
   };
+}
+
+/** What a gateway test opened, for `closeGatewayTest`. */
+export interface OpenedForGatewayTest {
+  clients?: { close(): Promise<void> }[];
+  gateway?: ServedGateway;
+  fixtures?: (ChildProcess | undefined)[];
+  /** Anything else to close (an authorization server fixture). */
+  others?: ({ close(): Promise<void> } | undefined)[];
+  /** The test's data directory (useTempDataDir). */
+  dir: string;
+}
+
+/** Close what a gateway test opened: clients, the app's pool, the gateway, fixtures; flush the audit; remove the data directory. */
+export async function closeGatewayTest(opened: OpenedForGatewayTest): Promise<void> {
+  await Promise.all((opened.clients ?? []).map((client) => client.close().catch(() => undefined)));
+  const { closeGlobalPool } = await import("@/lib/mcp");
+  await closeGlobalPool();
+  await opened.gateway?.close();
+  for (const child of opened.fixtures ?? []) await stopProcess(child);
+  for (const other of opened.others ?? []) await other?.close();
+  await flushAudit(getDb());
+  removeTempDataDir(opened.dir);
 }

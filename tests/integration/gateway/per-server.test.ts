@@ -27,11 +27,11 @@ import { sessionCount } from "@/lib/use-cases/gateway/sessions";
 import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
 import { beginConnect } from "@/lib/servers/connect";
 import { definitionFor } from "@/lib/servers/credential-mode";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { FIXTURES, freePort, startHttpServer, stopProcess } from "../mcp/helpers";
+import { useTempDataDir } from "../../helpers/temp-data-dir";
+import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { devLogin, startFixture, testDeps, type OAuthFixture } from "../oauth/helpers";
 import { actorIn, person, team, type Person } from "../workspaces/helpers";
-import { rawInitialize, type ServedGateway, serveGateway } from "./helpers";
+import { rawInitialize, type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -124,16 +124,7 @@ beforeAll(async () => {
   base = gateway.base;
 });
 
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  const { closeGlobalPool } = await import("@/lib/mcp");
-  await closeGlobalPool();
-  await gateway?.close();
-  await stopProcess(fixture);
-  await as?.close();
-  await flushAudit(getDb());
-  removeTempDataDir(dir);
-});
+afterAll(async () => await closeGatewayTest({ clients, gateway, fixtures: [fixture], others: [as], dir }));
 
 describe("a workspace server through /mcp/<slug>/<server>", () => {
   it("lists and calls a tool under its raw name at 2025-11-25, on a session, audited with the client's name", async () => {

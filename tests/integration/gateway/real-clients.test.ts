@@ -21,10 +21,10 @@ import { setToolPolicy } from "@/db/queries/tool-policies";
 import { getWorkspaceById } from "@/db/queries/workspaces";
 import { createToken } from "@/lib/auth/personal-tokens";
 import { parseServerConfig } from "@/lib/mcp/config";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { FIXTURES, freePort, ROOT, startHttpServer, stopProcess } from "../mcp/helpers";
+import { useTempDataDir } from "../../helpers/temp-data-dir";
+import { FIXTURES, freePort, ROOT, startHttpServer } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
-import { type ServedGateway, serveGateway } from "./helpers";
+import { type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -173,13 +173,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  const { closeGlobalPool } = await import("@/lib/mcp");
-  await closeGlobalPool();
-  await gateway?.close();
-  await stopProcess(fixture);
-  await flushAudit(getDb());
-  removeTempDataDir(dir);
+  await closeGatewayTest({ clients, gateway, fixtures: [fixture], dir });
   if (home) rmSync(home, { recursive: true, force: true });
 });
 

@@ -23,10 +23,10 @@ import { createToken } from "@/lib/auth/personal-tokens";
 import { startSession } from "@/lib/auth/sessions";
 import { parseServerConfig } from "@/lib/mcp/config";
 import { UI_APPROVAL_WAIT_MS } from "@/lib/use-cases/gateway/ui-approval";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { FIXTURES, freePort, startHttpServer, stopProcess } from "../mcp/helpers";
+import { useTempDataDir } from "../../helpers/temp-data-dir";
+import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
-import { type ServedGateway, serveGateway } from "./helpers";
+import { type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -159,15 +159,7 @@ beforeAll(async () => {
   base = gateway.base;
 });
 
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  const { closeGlobalPool } = await import("@/lib/mcp");
-  await closeGlobalPool();
-  await gateway?.close();
-  await stopProcess(fixture);
-  await flushAudit(getDb());
-  removeTempDataDir(dir);
-});
+afterAll(async () => await closeGatewayTest({ clients, gateway, fixtures: [fixture], dir }));
 
 describe("an `ask` tool through a client that cannot be asked waits for the approval made in Switchboard", () => {
   it("at 2025-11-25: Accept by the member runs the call; another member neither sees nor answers it; progress names the page", async () => {

@@ -25,10 +25,10 @@ import { getWorkspaceById } from "@/db/queries/workspaces";
 import { toolPins } from "@/db/schema";
 import { createToken } from "@/lib/auth/personal-tokens";
 import { parseServerConfig } from "@/lib/mcp/config";
-import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
-import { FIXTURES, freePort, ROOT, startHttpServer, stopProcess } from "../mcp/helpers";
+import { useTempDataDir } from "../../helpers/temp-data-dir";
+import { FIXTURES, freePort, ROOT, startHttpServer } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
-import { rawInitialize, type ServedGateway, serveGateway } from "./helpers";
+import { rawInitialize, type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
 
 vi.mock("server-only", () => ({}));
 
@@ -123,15 +123,7 @@ beforeAll(async () => {
   gateway = await serveGateway();
 });
 
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  const { closeGlobalPool } = await import("@/lib/mcp");
-  await closeGlobalPool();
-  await gateway?.close();
-  for (const child of fixtures) await stopProcess(child);
-  await flushAudit(getDb());
-  removeTempDataDir(dir);
-});
+afterAll(async () => await closeGatewayTest({ clients, gateway, fixtures, dir }));
 
 describe("the workspace through /mcp/<slug>", () => {
   it("lists every enabled server's tools under the chat's names and routes each call to its own server, at 2025-11-25", async () => {
