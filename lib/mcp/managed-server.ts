@@ -26,6 +26,7 @@ import { watchForReturn } from "./comeback";
 import { FailureMemory } from "./failure-memory";
 import { runsAgainOnNewSession, verdictOf, type FailedOn } from "./failure-verdict";
 import { IdleTimer } from "./idle-timer";
+import { Listeners } from "./listeners";
 import { Lifecycle } from "./lifecycle";
 import { gaveUpError, ReconnectSchedule, reconnectingError } from "./reconnect-schedule";
 import { RefreshCoordinator } from "./refresh-coordinator";
@@ -60,7 +61,10 @@ export class ManagedServer {
   private connectStartedAt = 0;
   /** The current connection's server log (a new connection starts a new one). */
   log: ServerLog;
-  private readonly resourceListeners = new Set<(uri: string) => void>();
+  /** `notifications/resources/updated` of the live connection, by URI (a listener keeps the connection open). */
+  readonly resourceUpdates = new Listeners<string>();
+  /** Each list announced as changed, once re-listed (`list_changed`); keeps no connection open. */
+  readonly listChanges = new Listeners<ListKind>();
 
   constructor(
     readonly userId: string,
@@ -81,6 +85,7 @@ export class ManagedServer {
         this.onListing();
         if (emit) this.emit();
       },
+      refreshed: (kind) => this.listChanges.emit(kind),
       failed: (kind, error) =>
         options.logger.warn(`refresh after ${kind}/list_changed failed`, { server: server.name, error: this.asEngineError(error).message }),
     });
@@ -95,12 +100,6 @@ export class ManagedServer {
     this.failures = new FailureMemory(() => options.clock.now());
     this.log = new ServerLog(this.secrets);
     this.statusPush = connectionStatusPush(options, userId, () => this.status());
-  }
-
-  /** Listen for `notifications/resources/updated`; returns the function that stops listening. */
-  onResourceUpdated(listener: (uri: string) => void): () => void {
-    this.resourceListeners.add(listener);
-    return () => this.resourceListeners.delete(listener);
   }
 
   /** Current status snapshot (status-projection.ts derives it from the state and the facts kept here). */
@@ -142,7 +141,7 @@ export class ManagedServer {
 
   /** Whether closing it now cuts nothing: connected, nothing in flight, no resource subscription. */
   isIdle(): boolean {
-    return this.connection !== null && this.inFlight === 0 && this.resourceListeners.size === 0;
+    return this.connection !== null && this.inFlight === 0 && this.resourceUpdates.size === 0;
   }
 
   /** Record that the host refused to open this connection (a quota); it is tried again later. */
@@ -291,9 +290,7 @@ export class ManagedServer {
         scopeChallenge: new ScopeChallenge(),
         onUnexpectedClose: () => this.handleDrop(generation),
         onLogEntry: (params) => log.add(params, this.options.clock.now()),
-        onResourceUpdated: (uri) => {
-          for (const listener of this.resourceListeners) listener(uri);
-        },
+        onResourceUpdated: (uri) => this.resourceUpdates.emit(uri),
       },
       abort.signal,
     );

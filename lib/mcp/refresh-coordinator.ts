@@ -15,6 +15,8 @@ export interface RefreshHooks {
   current(): Connection | null;
   /** The listing changed; `emit` asks for a status push. */
   changed(emit: boolean): void;
+  /** A `kind`/list_changed re-list took the server's new list (not a connect's or a page's listing). */
+  refreshed?(kind: ListKind): void;
   /** A re-list after `list_changed` failed; the previous listing is kept. */
   failed(kind: ListKind, error: unknown): void;
 }
@@ -58,6 +60,7 @@ export class RefreshCoordinator {
         this.queued.delete(next);
         try {
           this.apply(await connection.refresh(next));
+          this.hooks.refreshed?.(next);
         } catch (error) {
           // Keep the previous list; the next notification or reconnect lists again.
           this.hooks.failed(next, error);

@@ -17,6 +17,7 @@ import { boundCompletion, checkCompletionRef } from "./completions";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { EngineError } from "./errors";
 import type { Connection } from "./connection";
+import type { ListKind } from "./discovery";
 import type { ManagedServer } from "./managed-server";
 import { FORWARDED_METHODS, type ForwardedMethod } from "./placement";
 import { requestEvent } from "./request-events";
@@ -54,6 +55,15 @@ export class ServerSession {
   /** Synchronous status snapshot; never connects. */
   status(): ServerStatus {
     return this.entry().status();
+  }
+
+  /**
+   * Hear each list (`tools`, `resources`, `prompts`) the server announces as changed, after the
+   * engine re-listed it; returns the function that stops listening. Never connects, and holds no
+   * connection open (lib/mcp/managed-server.ts `listChanges`).
+   */
+  watchListChanges(listener: (kind: ListKind) => void): () => void {
+    return this.entry().listChanges.add(listener);
   }
 
   /** Close and connect again now (resets backoff); the outcome is in the returned status. */
@@ -215,7 +225,7 @@ export class ServerSession {
   async subscribeResource(uri: string, onUpdated: (uri: string) => void): Promise<() => Promise<void>> {
     const managed = this.entry();
     const timeoutMs = this.timeoutMs();
-    const stop = managed.onResourceUpdated((updated) => {
+    const stop = managed.resourceUpdates.add((updated) => {
       if (updated === uri) onUpdated(updated);
     });
     try {

@@ -149,6 +149,21 @@ export async function subscribeServerResource(
     .subscribeResource(uri, onUpdated);
 }
 
+/**
+ * Hear each list (`tools`, `resources`, `prompts`) the caller's connection to the server announces
+ * as changed, once the engine re-listed it (the gateway relays it to its client). The returned
+ * function stops listening; it holds no connection open.
+ */
+export async function watchServerListChanges(
+  caller: Caller,
+  serverId: string,
+  onChanged: (kind: "tools" | "resources" | "prompts") => void,
+): Promise<() => void> {
+  return appPool()
+    .session(caller.id, await definition(caller, serverId))
+    .watchListChanges(onChanged);
+}
+
 /** The server's prompts. */
 export async function serverPrompts(caller: Caller, serverId: string) {
   const pool = appPool();

@@ -48,7 +48,7 @@ export async function workspaceGatewayResponse(caller: GatewayCaller, slug: stri
   return await served(
     { userId: actor.id, endpoint: `workspace:${actor.workspaceId}` },
     request,
-    async () => await workspaceServer(actor, `switchboard-${slug}`),
+    async (sessions) => await workspaceServer(actor, `switchboard-${slug}`, sessions),
   );
 }
 

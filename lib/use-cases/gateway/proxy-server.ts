@@ -28,6 +28,7 @@ import {
   serverTools,
 } from "../server-ops";
 import { connectOrThrow, orConnect } from "./connect-elicitation";
+import { onClosed, relayListChanges } from "./list-changes";
 import { SessionSources } from "./session-sources";
 import { SessionSubscriptions } from "./subscriptions";
 import { approveInSwitchboard, QUESTION_ARGS_MAX } from "./ui-approval";
@@ -48,12 +49,14 @@ const CLIENT_NAME_MAX = 100;
  */
 export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, sessions = false): Server {
   // resources/subscribe exists up to 2025-11-25 only: an upstream on 2026-07-28 cannot be asked.
-  const capabilities = mirroredCapabilities(upstream.capabilities, sessions && upstream.era === "legacy");
+  const capabilities = mirroredCapabilities(upstream.capabilities, sessions && upstream.era === "legacy", sessions);
   const server = new Server(upstream.serverInfo, {
     capabilities,
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
   });
   const { actor, serverId } = target;
+  // A session's client hears when the server's lists change (list-changes.ts).
+  if (sessions) relayListChanges(server, actor, [serverId]);
   // What this session has handed its client from the server: the lethal-trifecta rule's state.
   const sources = new SessionSources();
   const source = { serverId, serverName: upstream.serverInfo.name };
@@ -97,7 +100,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
         serverId,
         (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined),
       );
-      server.onclose = () => subscriptions.closeAll();
+      onClosed(server, () => subscriptions.closeAll());
       server.setRequestHandler("resources/subscribe", async (request, ctx) =>
         listing(ctx, async () => {
           await subscriptions.subscribe(request.params.uri);
@@ -182,17 +185,27 @@ export async function approveThroughClient(
  * What the proxy declares: the upstream's tools, resources, prompts and completions, nothing else;
  * resource subscriptions when the upstream offers them and `subscriptions` (the proxy serves a
  * session, whose client the updates can reach, and the upstream speaks the 2025 era, which has
- * `resources/subscribe`). `listChanged` is left out: list changes are not relayed yet.
+ * `resources/subscribe`); `listChanged` for a list the upstream announces changes of, when
+ * `listChanges` (a session, whose client can be told: list-changes.ts).
  * Without a live upstream (not connected, needs authorization) it declares tools only, so a client
  * still initializes and its first request answers why the server cannot be reached.
  */
-export function mirroredCapabilities(upstream: Record<string, unknown> | null, subscriptions = false): ServerCapabilities {
+export function mirroredCapabilities(
+  upstream: Record<string, unknown> | null,
+  subscriptions = false,
+  listChanges = false,
+): ServerCapabilities {
   if (!upstream) return { tools: {} };
+  const announces = (kind: string) => listChanges && (upstream[kind] as { listChanged?: boolean } | undefined)?.listChanged === true;
   const resources = upstream.resources as { subscribe?: boolean } | undefined;
+  const resourceFlags = {
+    ...(subscriptions && resources?.subscribe === true ? { subscribe: true } : {}),
+    ...(announces("resources") ? { listChanged: true } : {}),
+  };
   return {
-    ...(upstream.tools ? { tools: {} } : {}),
-    ...(resources ? { resources: subscriptions && resources.subscribe === true ? { subscribe: true } : {} } : {}),
-    ...(upstream.prompts ? { prompts: {} } : {}),
+    ...(upstream.tools ? { tools: announces("tools") ? { listChanged: true } : {} } : {}),
+    ...(resources ? { resources: resourceFlags } : {}),
+    ...(upstream.prompts ? { prompts: announces("prompts") ? { listChanged: true } : {} } : {}),
     ...(upstream.completions ? { completions: {} } : {}),
   };
 }

@@ -25,13 +25,17 @@ import {
 } from "../server-ops";
 import { connectIfOwn, orConnect } from "./connect-elicitation";
 import { approveThroughClient, clientNameOf, guarded, listedTools, progressRelay } from "./proxy-server";
+import { relayListChanges } from "./list-changes";
 import { SessionSources } from "./session-sources";
 
 // Above the servers' own instructions, which the chat's wrapper marks as each server's text.
 const INSTRUCTIONS_HEADER = "The tools, prompts and resources of this Switchboard workspace's MCP servers, named mcp_<server>_<name>.";
 
-/** Build the workspace's MCP server for `actor`, declaring what at least one of its servers declares. */
-export async function workspaceServer(actor: TrustActor, label: string): Promise<Server> {
+/**
+ * Build the workspace's MCP server for `actor`, declaring what at least one of its servers declares.
+ * `sessions`: it serves a 2025-era session, whose client is told when a server's lists change.
+ */
+export async function workspaceServer(actor: TrustActor, label: string, sessions = false): Promise<Server> {
   const pool = appPool();
   const servers = async () => await workspaceServerDefinitions(getDb(), actor);
   // Connect as a chat turn does: wait at most the turn's bound; a slow server joins later requests.
@@ -39,16 +43,25 @@ export async function workspaceServer(actor: TrustActor, label: string): Promise
   await pool.connectWithin(actor.id, atStart);
   const declares = (list: ServerDefinition[], key: string) =>
     list.filter((server) => (pool.session(actor.id, server).details()?.capabilities as Record<string, unknown> | undefined)?.[key]);
+  // A session's client is told when any server's list changes (list-changes.ts); the names are the workspace's own.
+  const changes = sessions ? { listChanged: true } : {};
   const capabilities: ServerCapabilities = {
-    tools: {},
-    ...(declares(atStart, "resources").length ? { resources: {} } : {}),
-    ...(declares(atStart, "prompts").length ? { prompts: {} } : {}),
+    tools: changes,
+    ...(declares(atStart, "resources").length ? { resources: changes } : {}),
+    ...(declares(atStart, "prompts").length ? { prompts: changes } : {}),
     ...(declares(atStart, "completions").length ? { completions: {} } : {}),
   };
   const instructions = withServerInstructions(INSTRUCTIONS_HEADER, pool, actor.id, atStart);
   const server = new Server({ name: label, version: "1.0.0" }, { capabilities, instructions });
   // What this session has handed its client, by server: the lethal-trifecta rule's state.
   const sources = new SessionSources();
+  // The servers of the workspace when the session opened; one added later is heard by a new session.
+  if (sessions)
+    relayListChanges(
+      server,
+      actor,
+      atStart.map((definition) => definition.id),
+    );
 
   /** The member's registered tools (the chat's toolset), server tools only. */
   const registered = async () => (await pool.toolset(actor.id, await servers())).filter((tool) => tool.kind === "tool");
