@@ -60,8 +60,8 @@ async function api(base: string, cookie: string, method: string, path: string, b
 
 /**
  * The signed-in user's personal workspace made reachable through the gateway as a member would:
- * `echo` set to run without asking (server-everything is untrusted, so its tools ask by default and
- * the gateway would refuse them), and a personal access token with the `mcp` scope.
+ * `echo` set to run without asking (server-everything is untrusted, so its tools ask by default),
+ * the server's trifecta check off, and a personal access token with the `mcp` scope.
  */
 async function gatewayAccess(base: string, cookie: string, serverId: string): Promise<{ slug: string; token: string }> {
   const workspaces = (await api(base, cookie, "GET", "/api/workspaces", undefined, 200)) as {
@@ -72,6 +72,9 @@ async function gatewayAccess(base: string, cookie: string, serverId: string): Pr
   const personal = workspaces.find((workspace) => workspace.personal);
   if (!personal) throw new Error("no personal workspace");
   await api(base, cookie, "PUT", "/api/settings/tool-policies", { serverId, toolName: "echo", policy: "allow" }, 204);
+  // And the server's trifecta check off (the Servers page's switch): on one gateway session each
+  // call follows the previous one's result, which would otherwise make it ask (docs/gateway.md#the-trifecta-rule).
+  await api(base, cookie, "PUT", `/api/servers/${serverId}/trust`, { trifectaCheck: false }, 200);
   const created = (await api(
     base,
     cookie,
