@@ -22,6 +22,13 @@ export const UI_APPROVAL_WAIT_MS = 5 * 60_000;
 /** How often a waiting call tells a client that asked for progress that it still waits, and where (ms). */
 export const UI_APPROVAL_PROGRESS_MS = 15_000;
 
+/**
+ * At most this many of a member's questions wait on one replica when a gateway call would add
+ * another: each holds a request open, so a client cannot pile up waiting calls (the per-user
+ * request rate alone would let it park thousands within the wait).
+ */
+export const UI_APPROVAL_MAX_WAITING = 16;
+
 /** An approval question shows the arguments as JSON, cut to this length (what a dialog can show). */
 export const QUESTION_ARGS_MAX = 2000;
 
@@ -58,6 +65,12 @@ export async function approveInSwitchboard(
   const server = await workspaceServerDefinition(getDb(), actor, serverId);
   // The pending-questions dialog shows on every page of the app; the chat is the workspace's home.
   const page = await workspacePageUrl(ctx, actor, "chat");
+  if (elicitationBroker().list(actor.id).length >= UI_APPROVAL_MAX_WAITING) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `The call of "${call.name}" was not queued: ${UI_APPROVAL_MAX_WAITING} of your questions already wait in Switchboard (${page}); answer them first.`,
+    );
+  }
   const timeout = AbortSignal.timeout(UI_APPROVAL_WAIT_MS);
   const declined = new AbortController();
   const signal = AbortSignal.any([ctx.mcpReq.signal, timeout, declined.signal]);

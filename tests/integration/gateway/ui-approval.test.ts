@@ -22,7 +22,7 @@ import { nextAuthSecret } from "@/lib/auth/options";
 import { createToken } from "@/lib/auth/personal-tokens";
 import { startSession } from "@/lib/auth/sessions";
 import { parseServerConfig } from "@/lib/mcp/config";
-import { UI_APPROVAL_WAIT_MS } from "@/lib/use-cases/gateway/ui-approval";
+import { UI_APPROVAL_MAX_WAITING, UI_APPROVAL_WAIT_MS } from "@/lib/use-cases/gateway/ui-approval";
 import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
@@ -217,6 +217,30 @@ describe("an `ask` tool through a client that cannot be asked waits for the appr
     await call;
     await vi.waitFor(async () => expect((await pendingOf(bob)).map((pending) => pending.id)).not.toContain(question.id), { timeout: 5000 });
     expect((await answerAs(bob, question.id, "accept")).status).toBe(409);
+  });
+
+  it("refuses a call past UI_APPROVAL_MAX_WAITING questions waiting, naming the page; once one is answered the next call waits again", async () => {
+    const client = await connectClient(bob);
+    const abort = new AbortController();
+    const waiting = Array.from({ length: UI_APPROVAL_MAX_WAITING }, (_, i) =>
+      client.callTool({ name: "wait", arguments: { ms: 100 + i } }, { signal: abort.signal }).catch((error: unknown) => error),
+    );
+    await vi.waitFor(async () => expect((await pendingOf(bob)).length).toBe(UI_APPROVAL_MAX_WAITING), { timeout: 20_000, interval: 200 });
+    const refused = await client.callTool({ name: "wait", arguments: { ms: 99 } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).message).toMatch(
+      /16 of your questions already wait in Switchboard \(http:\/\/[^)]+\/w\/[^)]+\/chat\)/,
+    );
+    // One answered (declined): room for one more.
+    const first = (await pendingOf(bob))[0];
+    expect((await answerAs(bob, first.id, "decline")).status).toBe(204);
+    const next = client.callTool({ name: "wait", arguments: { ms: 98 } }, { signal: abort.signal }).catch((error: unknown) => error);
+    await vi.waitFor(async () => expect((await pendingOf(bob)).some((q) => q.message.includes('"ms": 98'))).toBe(true), {
+      timeout: 10_000,
+    });
+    abort.abort();
+    await Promise.all([...waiting, next]);
+    await vi.waitFor(async () => expect(await pendingOf(bob)).toEqual([]), { timeout: 10_000 });
   });
 
   it("after UI_APPROVAL_WAIT_MS without an answer the call is refused with the page named, and the question withdrawn", async () => {
