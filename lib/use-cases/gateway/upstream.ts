@@ -3,17 +3,19 @@
  * (user, server) connection, opened now if it is not, and what that connection negotiated.
  */
 import "server-only";
+import type { Icon } from "@modelcontextprotocol/server";
 import { getDb } from "../../../db/client";
 import type { ServerDefinition } from "../../mcp";
 import { appPool, workspaceServerDefinitions } from "../../runtime/engine";
 import { capText } from "../../trust/untrusted-text";
+import { gatewayIcons } from "./icons";
 
 /** The upstream as the proxy presents it: its capabilities (null when not connected), name, instructions. */
 export interface UpstreamHandshake {
   capabilities: Record<string, unknown> | null;
   /** The era the member's connection negotiated with the upstream (null when not connected). */
   era: "legacy" | "modern" | null;
-  serverInfo: { name: string; version: string };
+  serverInfo: { name: string; version: string; icons?: Icon[] };
   instructions?: string;
 }
 
@@ -36,11 +38,13 @@ export async function upstreamHandshake(caller: { id: string }, server: ServerDe
   const details = session.details();
   const status = session.status();
   const version = status.serverInfo?.version ?? "";
+  const icons = gatewayIcons(status.serverInfo?.icons);
   return {
     capabilities: details?.capabilities ?? null,
     era: status.protocol?.era ?? null,
-    // The name configured in Switchboard, never the one the server declares for itself (as for the chat).
-    serverInfo: { name: server.name, version },
+    // The name configured in Switchboard, never the one the server declares for itself (as for the chat);
+    // its icons only as checked raster data (icons.ts).
+    serverInfo: { name: server.name, version, ...(icons.length ? { icons } : {}) },
     ...(details?.instructions ? { instructions: capText(details.instructions, INSTRUCTIONS_MAX) } : {}),
   };
 }

@@ -45,6 +45,8 @@ let sessionsId = "";
 let modernId = "";
 let beta = "";
 let betaSlug = "";
+let gamma = "";
+let gammaSlug = "";
 const clients: Client[] = [];
 
 async function tokenFor(user: Person, workspaceId: string): Promise<string> {
@@ -83,7 +85,7 @@ beforeAll(async () => {
   acmeSlug = (await getWorkspaceById(getDb(), acme))!.slug!;
   await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
 
-  const [sessionsPort, modernPort, conformancePort] = [await freePort(), await freePort(), await freePort()];
+  const [sessionsPort, modernPort, conformancePort, recordsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   fixtures.push(
     await startHttpServer(
       [path.join(FIXTURES, "session-http-server.mjs")],
@@ -99,6 +101,11 @@ beforeAll(async () => {
       [path.join(ROOT, "tests/fixtures/conformance-server/server.mjs")],
       { PORT: String(conformancePort) },
       `http://127.0.0.1:${conformancePort}/health`,
+    ),
+    await startHttpServer(
+      [path.join(FIXTURES, "records-http-server.mjs")],
+      { PORT: String(recordsPort) },
+      `http://127.0.0.1:${recordsPort}/mcp`,
     ),
   );
   const add = async (name: string, config: Record<string, unknown>, workspaceId = acme) =>
@@ -120,6 +127,10 @@ beforeAll(async () => {
   betaSlug = (await getWorkspaceById(getDb(), beta))!.slug!;
   await add("conf", { url: `http://127.0.0.1:${conformancePort}/mcp` }, beta);
   await add("modern", { url: `http://127.0.0.1:${modernPort}/mcp` }, beta);
+  // A third, with the records fixture alone: its serverInfo carries a data: PNG icon.
+  gamma = await team(admin, "Gamma");
+  gammaSlug = (await getWorkspaceById(getDb(), gamma))!.slug!;
+  await add("records", { url: `http://127.0.0.1:${recordsPort}/mcp` }, gamma);
   gateway = await serveGateway();
 });
 
@@ -180,6 +191,25 @@ describe("the workspace through /mcp/<slug>", () => {
     } finally {
       await updateServerTrust(getDb(), sessionsId, { trifectaCheck: true }, admin.id);
     }
+  });
+
+  it("passes a server's icons at its own endpoint only as checked raster data: the records fixture's data: PNG, none of modern's https icon", async () => {
+    const serverInfoAt = async (secret: string, endpoint: string) => {
+      const client = new Client({ name: "icons-test", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${gateway!.base}${endpoint}`), {
+          requestInit: { headers: { authorization: `Bearer ${secret}` } },
+        }),
+      );
+      clients.push(client);
+      return client.getServerVersion();
+    };
+    const records = await serverInfoAt(await tokenFor(admin, gamma), `/mcp/${gammaSlug}/records`);
+    expect(records?.name).toBe("records");
+    expect(records?.icons).toEqual([{ src: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/), mimeType: "image/png" }]);
+    const modern = await serverInfoAt(await tokenFor(bob, acme), `/mcp/${acmeSlug}/modern`);
+    expect(modern?.name).toBe("modern");
+    expect(modern?.icons).toBeUndefined();
   });
 
   it("serves a 2026-07-28 client statelessly under the same names", async () => {
