@@ -25,7 +25,7 @@ import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { freePort } from "../mcp/helpers";
 import { devLogin, type OAuthFixture, startFixture, testDeps } from "../oauth/helpers";
 import { actorIn, type Person, person, team } from "../workspaces/helpers";
-import { type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
+import { type ServedGateway, serveGateway, closeGatewayTest, textOf } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -100,7 +100,6 @@ async function connectClient(
   return client;
 }
 
-const textOf = (result: { content?: unknown }) => ((result.content as { type: string; text?: string }[])[0]?.text ?? "") as string;
 const failure = (promise: Promise<unknown>) => promise.catch((error: unknown) => error);
 
 beforeAll(async () => {

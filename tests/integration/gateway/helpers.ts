@@ -9,8 +9,11 @@ import http from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { getDb } from "@/db/client";
 import { flushAudit } from "@/db/queries/audit";
-import { removeTempDataDir } from "../../helpers/temp-data-dir";
+import { upsertMembership } from "@/db/queries/memberships";
+import { getWorkspaceById } from "@/db/queries/workspaces";
+import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { stopProcess } from "../mcp/helpers";
+import { type Person, person, team } from "../workspaces/helpers";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -118,3 +121,17 @@ export async function closeGatewayTest(opened: OpenedForGatewayTest): Promise<vo
   await flushAudit(getDb());
   removeTempDataDir(opened.dir);
 }
+
+/** The world most gateway tests start from: a fresh data directory, admin and bob, and the team Acme with bob a member. */
+export async function acmeWithBob(): Promise<{ dir: string; admin: Person; bob: Person; acme: string; acmeSlug: string }> {
+  const dir = useTempDataDir();
+  const admin = await person("admin@example.com");
+  const bob = await person("bob@example.com");
+  const acme = await team(admin, "Acme");
+  const acmeSlug = (await getWorkspaceById(getDb(), acme))?.slug as string;
+  await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
+  return { dir, admin, bob, acme, acmeSlug };
+}
+
+/** The text of a tool result's first content block ("" when it has none). */
+export const textOf = (result: { content?: unknown }): string => (result.content as { type: string; text?: string }[])[0]?.text ?? "";

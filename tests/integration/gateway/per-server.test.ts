@@ -27,11 +27,10 @@ import { sessionCount } from "@/lib/use-cases/gateway/sessions";
 import { oauthCallbackResponse } from "@/lib/oauth/web/callback";
 import { beginConnect } from "@/lib/servers/connect";
 import { definitionFor } from "@/lib/servers/credential-mode";
-import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { devLogin, startFixture, testDeps, type OAuthFixture } from "../oauth/helpers";
 import { actorIn, person, team, type Person } from "../workspaces/helpers";
-import { rawInitialize, type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
+import { rawInitialize, type ServedGateway, serveGateway, closeGatewayTest, acmeWithBob, textOf } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -92,15 +91,8 @@ async function connectClient(
 /** A raw `initialize` at `/mcp/<slug>/<server>`. */
 const initializeAt = (secret: string | null, slug: string, server: string) => rawInitialize(`${base}/mcp/${slug}/${server}`, secret);
 
-const textOf = (result: { content?: unknown }) => ((result.content as { type: string; text?: string }[])[0]?.text ?? "") as string;
-
 beforeAll(async () => {
-  dir = useTempDataDir();
-  admin = await person("admin@example.com");
-  bob = await person("bob@example.com");
-  acme = await team(admin, "Acme");
-  acmeSlug = (await getWorkspaceById(getDb(), acme))!.slug!;
-  await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
+  ({ dir, admin, bob, acme, acmeSlug } = await acmeWithBob());
 
   const port = await freePort();
   fixture = await startHttpServer(

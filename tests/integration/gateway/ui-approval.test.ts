@@ -17,16 +17,14 @@ import { getDb } from "@/db/client";
 import { flushAudit, listRecentAudit } from "@/db/queries/audit";
 import { deleteMembership, upsertMembership } from "@/db/queries/memberships";
 import { createServer } from "@/db/queries/servers";
-import { getWorkspaceById } from "@/db/queries/workspaces";
 import { nextAuthSecret } from "@/lib/auth/options";
 import { createToken } from "@/lib/auth/personal-tokens";
 import { startSession } from "@/lib/auth/sessions";
 import { parseServerConfig } from "@/lib/mcp/config";
 import { UI_APPROVAL_MAX_WAITING, UI_APPROVAL_WAIT_MS } from "@/lib/use-cases/gateway/ui-approval";
-import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
-import { type Person, person, team } from "../workspaces/helpers";
-import { type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
+import { type Person, person } from "../workspaces/helpers";
+import { type ServedGateway, serveGateway, closeGatewayTest, acmeWithBob, textOf } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -132,15 +130,8 @@ async function connectClient(
   return client;
 }
 
-const textOf = (result: { content?: unknown }) => ((result.content as { type: string; text?: string }[])[0]?.text ?? "") as string;
-
 beforeAll(async () => {
-  dir = useTempDataDir();
-  admin = await person("admin@example.com");
-  bob = await person("bob@example.com");
-  acme = await team(admin, "Acme");
-  acmeSlug = (await getWorkspaceById(getDb(), acme))!.slug!;
-  await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
+  ({ dir, admin, bob, acme, acmeSlug } = await acmeWithBob());
   for (const who of [admin, bob]) cookies.set(who.id, await sessionCookie(who));
   const port = await freePort();
   fixture = await startHttpServer(

@@ -25,10 +25,9 @@ import { getWorkspaceById } from "@/db/queries/workspaces";
 import { toolPins } from "@/db/schema";
 import { createToken } from "@/lib/auth/personal-tokens";
 import { parseServerConfig } from "@/lib/mcp/config";
-import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, ROOT, startHttpServer } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
-import { rawInitialize, type ServedGateway, serveGateway, closeGatewayTest } from "./helpers";
+import { rawInitialize, type ServedGateway, serveGateway, closeGatewayTest, acmeWithBob, textOf } from "./helpers";
 
 vi.mock("server-only", () => ({}));
 
@@ -72,18 +71,11 @@ async function connect(secret: string, slug: string, modern = false, approve?: (
   return client;
 }
 
-const textOf = (result: { content?: unknown }) => (result.content as { text?: string }[])[0]?.text ?? "";
-
 /** A raw initialize at `path`: the status, and the session id it opened. */
 const initializeAt = (secret: string | null, path: string) => rawInitialize(`${gateway!.base}${path}`, secret);
 
 beforeAll(async () => {
-  dir = useTempDataDir();
-  admin = await person("admin@example.com");
-  bob = await person("bob@example.com");
-  acme = await team(admin, "Acme");
-  acmeSlug = (await getWorkspaceById(getDb(), acme))!.slug!;
-  await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
+  ({ dir, admin, bob, acme, acmeSlug } = await acmeWithBob());
 
   const [sessionsPort, modernPort, conformancePort, recordsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   fixtures.push(
