@@ -10,8 +10,14 @@ import { AppError } from "../errors";
 
 /** A turn outlives a holder that died by at most this (a live holder keeps it for milliseconds). */
 const TURN_HOLD_MS = 5_000;
-/** How long an attempt waits for another replica's turn on the same key before it is refused. */
-const TURN_WAIT_MS = 2_000;
+/**
+ * How long an attempt waits for another replica's turn on the same key before it is refused: longer
+ * than a dead holder keeps a turn (TURN_HOLD_MS), so a waiter is refused only when turns really pile
+ * up. At 2 s, eight sign-ups sent at once from one address through two replicas of a loaded
+ * machine had some refused while each waited in line behind the others (each turn is a few Redis
+ * round trips).
+ */
+export const TURN_WAIT_MS = 8_000;
 /** How often a waiter asks again for another replica's turn. */
 const TURN_POLL_MS = 10;
 

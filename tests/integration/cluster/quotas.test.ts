@@ -12,6 +12,7 @@ import { SignInThrottle } from "@/lib/auth/sign-in-throttle";
 import { type Coordination, InProcessCoordination, RedisCoordination } from "@/lib/cluster";
 import { errorResponse } from "@/lib/http";
 import { DEFAULT_QUOTAS, type Quotas, QuotaGate } from "@/lib/quotas";
+import { KeyTurns, TURN_WAIT_MS } from "@/lib/security/key-turns";
 import { clearSingleton } from "@/lib/singleton";
 import { startRedis, type TestRedis } from "../../helpers/redis";
 
@@ -180,6 +181,30 @@ describe("the sign-in backoff across two replicas", () => {
       await (i % 2 ? b : a).throttle.takeAttempt("register", { email: `${randomUUID()}@example.com`, address });
     const refused = await refusal(() => a.throttle.takeAttempt("register", { email: `${randomUUID()}@example.com`, address }));
     expect(refused).toMatchObject({ status: 429, body: { code: "auth.rate_limited" } });
+  });
+});
+
+describe("turns of one key across two replicas", () => {
+  it("a waiter on one replica outwaits a slow holder on the other instead of being refused", async () => {
+    const [a, b] = [replica(), replica()];
+    const key = `turn-test:${randomUUID()}`;
+    const order: string[] = [];
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const first = new KeyTurns(() => a.store).run([key], async () => {
+      held();
+      order.push("a starts");
+      // Longer than a waiter used to wait (2 s) and well under TURN_WAIT_MS.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      order.push("a ends");
+    });
+    await holding;
+    const second = new KeyTurns(() => b.store).run([key], async () => {
+      order.push("b runs");
+    });
+    await Promise.all([first, second]);
+    expect(order).toEqual(["a starts", "a ends", "b runs"]);
+    expect(TURN_WAIT_MS).toBeGreaterThan(3_000);
   });
 });
 
