@@ -192,10 +192,14 @@ describe("sandbox escape attempts", () => {
   it("keeps a shell fork bomb below the process limit", async () => {
     const seen = await callJson(probe.client, "fork_bomb", { seconds: 3 }, 45_000);
     expect(seen.started).toBe(true);
-    // It ran into the limit (the shells report failed forks) and never past it; node's own
-    // threads count against the same limit, so fewer processes than the limit are visible.
+    // It ran into the limit: the shells report failed forks. The peak is /proc listed from inside,
+    // which is no snapshot: while the bomb's shells fork and die, one listing can hold both the
+    // ones that just exited and their successors, more so on a loaded machine (77 and 83 seen
+    // against 64 during a CI rehearsal). So the peak only shows the bomb stayed bounded — an
+    // unbounded one doubles past any small multiple within the 3 s; the cgroup test below checks
+    // the kernel's own count exactly.
     expect(seen.forkErrors).toBeGreaterThan(0);
-    expect(seen.peak).toBeLessThanOrEqual(LIMITS.processes);
+    expect(seen.peak).toBeLessThanOrEqual(2 * LIMITS.processes);
     expect(seen.after).toBe(0);
     // The server is still usable afterwards.
     expect((await callJson(probe.client, "identity")).uid).toBe(probeUid);
