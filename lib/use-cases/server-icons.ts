@@ -38,6 +38,12 @@ async function fetchIcon(src: string): Promise<Uint8Array> {
   }
 }
 
+/** The bytes of a base64 `data:` icon URL, or null when `src` is not one. */
+export function dataIconBytes(src: string): Buffer | null {
+  const match = /^data:[^;,]*;base64,([A-Za-z0-9+/=]+)$/.exec(src);
+  return match ? Buffer.from(match[1], "base64") : null;
+}
+
 /** Icon `index` of the caller's connected server, as bytes with their checked type. */
 export async function serverIcon(caller: Caller, serverId: string, index: number): Promise<Icon> {
   const server = await workspaceServerDefinition(getDb(), caller, serverId);
@@ -47,9 +53,9 @@ export async function serverIcon(caller: Caller, serverId: string, index: number
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.icon;
   let bytes: Uint8Array;
   if (src.startsWith("data:")) {
-    const match = /^data:[^;,]*;base64,([A-Za-z0-9+/=]+)$/.exec(src);
-    if (!match) throw new AppError("server.upstream", "The icon is not a base64 data URL.");
-    bytes = Buffer.from(match[1], "base64");
+    const decoded = dataIconBytes(src);
+    if (!decoded) throw new AppError("server.upstream", "The icon is not a base64 data URL.");
+    bytes = decoded;
   } else if (/^https?:\/\//.test(src)) {
     bytes = await fetchIcon(src);
   } else {

@@ -8,7 +8,7 @@
  */
 import type { Icon } from "@modelcontextprotocol/server";
 import { rasterType } from "../image-type";
-import { MAX_ICON_BYTES } from "../server-icons";
+import { dataIconBytes, MAX_ICON_BYTES } from "../server-icons";
 
 // A server's list is its own claim: a few icons are enough for any client.
 const MAX_ICONS = 4;
@@ -20,11 +20,11 @@ export function gatewayIcons(icons: readonly Icon[] | undefined): Icon[] {
   const kept: Icon[] = [];
   for (const icon of icons ?? []) {
     if (kept.length >= MAX_ICONS) break;
-    const match = /^data:[^;,]*;base64,([A-Za-z0-9+/=]+)$/.exec(icon.src);
-    if (!match || (match[1].length * 3) / 4 > MAX_ICON_BYTES + 3) continue;
-    const bytes = Buffer.from(match[1], "base64");
-    const type = rasterType(bytes);
-    if (!type || bytes.byteLength > MAX_ICON_BYTES) continue;
+    // Longer than the cap could ever decode to: not decoded at all.
+    if (icon.src.length > MAX_ICON_BYTES * 2) continue;
+    const bytes = dataIconBytes(icon.src);
+    const type = bytes && rasterType(bytes);
+    if (!bytes || !type || bytes.byteLength > MAX_ICON_BYTES) continue;
     const sizes = (icon.sizes ?? []).filter((size) => typeof size === "string" && SIZE.test(size));
     kept.push({ src: `data:${type};base64,${bytes.toString("base64")}`, mimeType: type, ...(sizes.length ? { sizes } : {}) });
   }

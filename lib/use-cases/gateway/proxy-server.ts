@@ -31,7 +31,7 @@ import { connectOrThrow, orConnect } from "./connect-elicitation";
 import { onClosed, relayListChanges } from "./list-changes";
 import { SessionSources } from "./session-sources";
 import { SessionSubscriptions } from "./subscriptions";
-import { approveInSwitchboard, QUESTION_ARGS_MAX } from "./ui-approval";
+import { approveInSwitchboard, shownArgs } from "./ui-approval";
 import type { UpstreamHandshake } from "./upstream";
 
 /** Who calls which server: the token's member acting in the token's workspace. */
@@ -164,14 +164,13 @@ export async function approveThroughClient(
   // 2025-11-25: `elicitation: {}` means form mode (the 2025-06-18 shape); a 2026-07-28 request carries its envelope.
   const formMode = !!elicitation && (!!elicitation.form || !elicitation.url) && ctx.mcpReq.envelope === undefined;
   if (!formMode) return await approveInSwitchboard(server, ctx, target.actor, target.serverId, clientNameOf(server), call);
-  const shown = JSON.stringify(call.args, null, 2);
   // On this call's own SSE stream: the SDK's `ctx.mcpReq.elicitInput` (Server.buildContext) leaves the
   // related request out, so the question went to the session's GET stream and was dropped when the
   // client had not opened that yet (docs/gateway.md#protocol-versions, an SDK 2.4 bug).
   const answer = await ctx.mcpReq.elicitInput(
     {
       mode: "form",
-      message: `Allow "${call.name}" with these arguments?\n${shown.length > QUESTION_ARGS_MAX ? `${shown.slice(0, QUESTION_ARGS_MAX)} …` : shown}\n(${call.reason})`,
+      message: `Allow "${call.name}" with these arguments?\n${shownArgs(call.args)}\n(${call.reason})`,
       requestedSchema: { type: "object", properties: {} },
     },
     { relatedRequestId: ctx.mcpReq.id },

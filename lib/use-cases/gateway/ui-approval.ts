@@ -30,7 +30,13 @@ export const UI_APPROVAL_PROGRESS_MS = 15_000;
 export const UI_APPROVAL_MAX_WAITING = 16;
 
 /** An approval question shows the arguments as JSON, cut to this length (what a dialog can show). */
-export const QUESTION_ARGS_MAX = 2000;
+const QUESTION_ARGS_MAX = 2000;
+
+/** A call's arguments as an approval question shows them: indented JSON, cut to `QUESTION_ARGS_MAX`. */
+export function shownArgs(args: Record<string, unknown>): string {
+  const shown = JSON.stringify(args, null, 2);
+  return shown.length > QUESTION_ARGS_MAX ? `${shown.slice(0, QUESTION_ARGS_MAX)} …` : shown;
+}
 
 /** One `ask` call waiting for approval: its name as the client called it, arguments and the policy's reason. */
 export interface AskedCall {
@@ -41,8 +47,7 @@ export interface AskedCall {
 
 /** What the question says: who asks, for which call, with which arguments, and what each answer does. */
 export function approvalQuestion(client: string | null, call: AskedCall): string {
-  const shown = JSON.stringify(call.args, null, 2);
-  const args = shown.length > QUESTION_ARGS_MAX ? `${shown.slice(0, QUESTION_ARGS_MAX)} …` : shown;
+  const args = shownArgs(call.args);
   return `${client ? `The MCP client "${client}"` : "An MCP client"} wants to call "${call.name}" through the gateway with these arguments:\n${args}\n(${call.reason})\nAccept runs the call; Decline refuses it.`;
 }
 
