@@ -269,32 +269,42 @@ const FACET_LIMIT = 500;
 
 /**
  * The values the log's filters offer, from the entries in scope: the people who acted (name and
- * email), the actions, the targets and the workspaces named, each at most FACET_LIMIT.
+ * email), the actions, the targets and the workspaces named — for each, the FACET_LIMIT used most
+ * recently (a busy instance names far more targets than a list can offer, and what was just done is
+ * what a reader looks for: picking the first ids in sort order left a new target out at random),
+ * then put in a readable order (people by name, the rest by value).
  */
 export async function auditFacets(db: Db, scope: { workspaceId?: string }) {
   return gated(db, async () => {
     await flushAudit(db);
     const inScope = scope.workspaceId ? eq(auditLog.workspaceId, scope.workspaceId) : undefined;
-    const actors = await all(
-      db
-        .selectDistinct({ id: users.id, name: users.name, email: users.email })
-        .from(auditLog)
-        .innerJoin(users, eq(users.id, auditLog.actorId))
-        .where(inScope)
-        .orderBy(users.name)
-        .limit(FACET_LIMIT),
-    );
+    const lastUse = sql`max(${auditLog.id})`;
+    const actors = (
+      await all(
+        db
+          .select({ id: users.id, name: users.name, email: users.email })
+          .from(auditLog)
+          .innerJoin(users, eq(users.id, auditLog.actorId))
+          .where(inScope)
+          .groupBy(users.id, users.name, users.email)
+          .orderBy(desc(lastUse))
+          .limit(FACET_LIMIT),
+      )
+    ).sort((a, b) => a.name.localeCompare(b.name));
     const column = async (c: typeof auditLog.action | typeof auditLog.target | typeof auditLog.workspaceId) =>
       (
         await all(
           db
-            .selectDistinct({ value: c })
+            .select({ value: c })
             .from(auditLog)
             .where(and(inScope, isNotNull(c)))
-            .orderBy(c)
+            .groupBy(c)
+            .orderBy(desc(lastUse))
             .limit(FACET_LIMIT),
         )
-      ).map((r) => r.value as string);
+      )
+        .map((r) => r.value as string)
+        .sort();
     return {
       actors,
       actions: await column(auditLog.action),

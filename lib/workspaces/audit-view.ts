@@ -64,7 +64,10 @@ async function facetsView(db: Db, scope: AuditScope) {
   return {
     actors: facets.actors,
     actions: facets.actions,
-    targets: facets.targets.map((id) => ({ id, subject: subjectView(names.get(id)) })),
+    // By what a person reads (the name, else the raw id), not by id.
+    targets: facets.targets
+      .map((id) => ({ id, subject: subjectView(names.get(id)) }))
+      .sort((a, b) => (a.subject?.name ?? a.id).localeCompare(b.subject?.name ?? b.id)),
     workspaces: facets.workspaceIds.map((id) => ({ id, name: names.get(id)?.name ?? null })),
   };
 }

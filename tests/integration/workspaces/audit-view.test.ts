@@ -54,6 +54,22 @@ describe("the audit log view", () => {
     expect(created?.targetSubject).toMatchObject({ kind: "workspace", name: "Acme" });
   });
 
+  it("offers the targets used most recently when more than the filter lists were named, by name", async () => {
+    const db = getDb();
+    const busy = await team(owner, "Busy");
+    // 501 older targets whose ids sort before the newest one: listing by id would leave it out.
+    for (let i = 0; i < 501; i++) {
+      await recordAudit(db, { actorId: owner.id, workspaceId: busy, action: "tools.pinned", target: `0-${String(i).padStart(4, "0")}` });
+    }
+    await recordAudit(db, { actorId: owner.id, workspaceId: busy, action: "member.role", target: bob.id });
+    const { facets } = await auditPage(db, { facets: "1" }, { workspaceId: busy });
+    expect(facets?.targets).toHaveLength(500);
+    expect(facets?.targets.find((t) => t.id === bob.id)?.subject).toMatchObject({ name: bob.name });
+    expect(facets?.targets.some((t) => t.id === "0-0000")).toBe(false);
+    const shown = facets?.targets.map((t) => t.subject?.name ?? t.id) ?? [];
+    expect(shown).toEqual([...shown].sort((a, b) => a.localeCompare(b)));
+  });
+
   it("names a server given as `server:<id>` and an invitation by the email it was for", async () => {
     const db = getDb();
     // A workspace of its own, so the other tests' counts stay as they are.
