@@ -14,10 +14,13 @@ import { type SwitcherWorkspace, useLiveWorkspaces } from "./live-workspaces";
 
 export type { SwitcherWorkspace } from "./live-workspaces";
 
+// `href` is where the link goes when it is not the section's own path: Settings opens its first
+// page directly instead of through the server redirect of /settings (a second navigation, during
+// which the page briefly had no title).
 const SECTIONS = [
   { path: "chat", label: "Chat" },
   { path: "servers", label: "Servers" },
-  { path: "settings", label: "Settings" },
+  { path: "settings", label: "Settings", href: "settings/account" },
 ];
 
 const linkClass = (current: boolean) =>
@@ -113,7 +116,7 @@ export function WorkspaceNav({ workspaces: initial, isAdmin }: { workspaces: Swi
         {SECTIONS.map((item) => (
           <Link
             key={item.path}
-            href={`/w/${encodeURIComponent(slug)}/${item.path}`}
+            href={`/w/${encodeURIComponent(slug)}/${item.href ?? item.path}`}
             aria-current={current === item.path ? "page" : undefined}
             className={linkClass(current === item.path)}
           >
