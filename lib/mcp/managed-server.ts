@@ -15,7 +15,7 @@ import type { Discovered, ListKind } from "./discovery";
 import { EngineError } from "./errors";
 import { MetricsRecorder } from "./metrics";
 import { SamplingGate } from "./sampling";
-import { ServerLog } from "./server-log";
+import { ServerLog, type ServerLogEntry } from "./server-log";
 import { connectionStatusPush, type StatusPush } from "./status-push";
 import { ScopeChallenge } from "./step-up";
 import type { ResolvedPoolOptions } from "./pool-options";
@@ -65,6 +65,8 @@ export class ManagedServer {
   readonly resourceUpdates = new Listeners<string>();
   /** Each list announced as changed, once re-listed (`list_changed`); keeps no connection open. */
   readonly listChanges = new Listeners<ListKind>();
+  /** Each `notifications/message` as kept (redacted) in `log`; keeps no connection open. */
+  readonly logEntries = new Listeners<ServerLogEntry>();
 
   constructor(
     readonly userId: string,
@@ -289,7 +291,7 @@ export class ManagedServer {
         samplingGate: this.samplingGate,
         scopeChallenge: new ScopeChallenge(),
         onUnexpectedClose: () => this.handleDrop(generation),
-        onLogEntry: (params) => log.add(params, this.options.clock.now()),
+        onLogEntry: (params) => this.logEntries.emit(log.add(params, this.options.clock.now())),
         onResourceUpdated: (uri) => this.resourceUpdates.emit(uri),
       },
       abort.signal,

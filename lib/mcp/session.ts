@@ -66,6 +66,14 @@ export class ServerSession {
     return this.entry().listChanges.add(listener);
   }
 
+  /**
+   * Hear each entry the server logs (`notifications/message`), redacted as the connection's log
+   * keeps it; returns the function that stops listening. Never connects, holds no connection open.
+   */
+  watchLog(listener: (entry: ServerLogEntry) => void): () => void {
+    return this.entry().logEntries.add(listener);
+  }
+
   /** Close and connect again now (resets backoff); the outcome is in the returned status. */
   async reconnect(): Promise<ServerStatus> {
     const managed = this.entry();

@@ -5,7 +5,7 @@
 import "server-only";
 import type { CompleteRequest } from "@modelcontextprotocol/client";
 import { getDb } from "../../db/client";
-import type { ServerDefinition } from "../mcp";
+import type { ServerDefinition, ServerLogEntry } from "../mcp";
 import type { TrustActor } from "../trust/permissions";
 import type { ContentSource } from "../trust/policy";
 import { capText } from "../trust/untrusted-text";
@@ -162,6 +162,17 @@ export async function watchServerListChanges(
   return appPool()
     .session(caller.id, await definition(caller, serverId))
     .watchListChanges(onChanged);
+}
+
+/**
+ * Hear each entry the caller's connection to the server logs, redacted as the server log keeps it
+ * (the gateway relays it to its client). The returned function stops listening; it holds no
+ * connection open.
+ */
+export async function watchServerLog(caller: Caller, serverId: string, onEntry: (entry: ServerLogEntry) => void): Promise<() => void> {
+  return appPool()
+    .session(caller.id, await definition(caller, serverId))
+    .watchLog(onEntry);
 }
 
 /** The server's prompts. */

@@ -29,6 +29,7 @@ import {
 } from "../server-ops";
 import { connectOrThrow, orConnect } from "./connect-elicitation";
 import { onClosed, relayListChanges } from "./list-changes";
+import { GatewayLog } from "./log-relay";
 import { SessionSources } from "./session-sources";
 import { SessionSubscriptions } from "./subscriptions";
 import { approveInSwitchboard, shownArgs } from "./ui-approval";
@@ -57,6 +58,8 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   const { actor, serverId } = target;
   // A session's client hears when the server's lists change (list-changes.ts).
   if (sessions) relayListChanges(server, actor, [serverId]);
+  // The server's log, relayed at the level the client asked for (log-relay.ts).
+  const log = capabilities.logging ? new GatewayLog(server, actor, [{ serverId }], sessions) : null;
   // What this session has handed its client from the server: the lethal-trifecta rule's state.
   const sources = new SessionSources();
   const source = { serverId, serverName: upstream.serverInfo.name };
@@ -74,14 +77,16 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
       calling(ctx, async () => {
         const { name, arguments: args = {} } = request.params;
         const outcome = await sources.after(source, () =>
-          callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
-            admit: async (policy) => {
-              if (policy.action === "ask") await approveThroughClient(server, ctx, target, { name, args, reason: policy.reason });
-            },
-            origin: { via: "gateway", client: clientNameOf(server) },
-            contextSources: sources.list(),
-            ...progressRelay(ctx),
-          }),
+          logged(log, ctx, () =>
+            callServerTool(actor, serverId, { name, arguments: args }, ctx.mcpReq.signal, {
+              admit: async (policy) => {
+                if (policy.action === "ask") await approveThroughClient(server, ctx, target, { name, args, reason: policy.reason });
+              },
+              origin: { via: "gateway", client: clientNameOf(server) },
+              contextSources: sources.list(),
+              ...progressRelay(ctx),
+            }),
+          ),
         );
         return outcome.content;
       }),
@@ -141,6 +146,11 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   return server;
 }
 
+/** Run a tool call under the proxy's log relay, when it relays one: entries logged meanwhile go with the call. */
+export function logged<T>(log: GatewayLog | null, ctx: ServerContext, call: () => Promise<T>): Promise<T> {
+  return log ? log.during(ctx, call) : call();
+}
+
 /** The client's self-declared name (`initialize`, or the request's envelope), stripped and cut for the audit. */
 export function clientNameOf(server: Server): string | null {
   const name = server.getClientVersion()?.name;
@@ -185,7 +195,8 @@ export async function approveThroughClient(
  * resource subscriptions when the upstream offers them and `subscriptions` (the proxy serves a
  * session, whose client the updates can reach, and the upstream speaks the 2025 era, which has
  * `resources/subscribe`); `listChanged` for a list the upstream announces changes of, when
- * `listChanges` (a session, whose client can be told: list-changes.ts).
+ * `listChanges` (a session, whose client can be told: list-changes.ts); `logging` when the upstream
+ * declares it (its log is relayed: log-relay.ts).
  * Without a live upstream (not connected, needs authorization) it declares tools only, so a client
  * still initializes and its first request answers why the server cannot be reached.
  */
@@ -206,6 +217,7 @@ export function mirroredCapabilities(
     ...(resources ? { resources: resourceFlags } : {}),
     ...(upstream.prompts ? { prompts: announces("prompts") ? { listChanged: true } : {} } : {}),
     ...(upstream.completions ? { completions: {} } : {}),
+    ...(upstream.logging ? { logging: {} } : {}),
   };
 }
 

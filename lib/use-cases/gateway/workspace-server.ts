@@ -24,7 +24,8 @@ import {
   serverTools,
 } from "../server-ops";
 import { connectIfOwn, orConnect } from "./connect-elicitation";
-import { approveThroughClient, clientNameOf, guarded, listedTools, progressRelay } from "./proxy-server";
+import { approveThroughClient, clientNameOf, guarded, listedTools, logged, progressRelay } from "./proxy-server";
+import { GatewayLog } from "./log-relay";
 import { relayListChanges } from "./list-changes";
 import { SessionSources } from "./session-sources";
 
@@ -50,9 +51,13 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
     ...(declares(atStart, "resources").length ? { resources: changes } : {}),
     ...(declares(atStart, "prompts").length ? { prompts: changes } : {}),
     ...(declares(atStart, "completions").length ? { completions: {} } : {}),
+    ...(declares(atStart, "logging").length ? { logging: {} } : {}),
   };
   const instructions = withServerInstructions(INSTRUCTIONS_HEADER, pool, actor.id, atStart);
   const server = new Server({ name: label, version: "1.0.0" }, { capabilities, instructions });
+  // The log of each server that declares one, its entries' logger prefixed with the server's name (log-relay.ts).
+  const logging = declares(atStart, "logging").map((definition) => ({ serverId: definition.id, prefix: definition.name }));
+  const log = logging.length ? new GatewayLog(server, actor, logging, sessions) : null;
   // What this session has handed its client, by server: the lethal-trifecta rule's state.
   const sources = new SessionSources();
   // The servers of the workspace when the session opened; one added later is heard by a new session.
@@ -102,16 +107,18 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
       // since (tokens revoked, a wider scope asked) answers the Connect elicitation (connect-elicitation.ts).
       return await orConnect(server, ctx, actor, tool.serverId, async () => {
         const outcome = await sources.after({ serverId: tool.serverId, serverName: tool.serverName }, () =>
-          callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
-            admit: async (policy) => {
-              if (policy.action === "ask") {
-                await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
-              }
-            },
-            origin: { via: "gateway", client: clientNameOf(server) },
-            contextSources: sources.list(),
-            ...progressRelay(ctx),
-          }),
+          logged(log, ctx, () =>
+            callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
+              admit: async (policy) => {
+                if (policy.action === "ask") {
+                  await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
+                }
+              },
+              origin: { via: "gateway", client: clientNameOf(server) },
+              contextSources: sources.list(),
+              ...progressRelay(ctx),
+            }),
+          ),
         );
         return outcome.content;
       });

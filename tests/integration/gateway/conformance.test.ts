@@ -38,7 +38,6 @@ const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
  */
 const DNS_REBINDING = "the gateway authenticates every request by bearer token and checks no Host/Origin: a rebinding page has no token";
 const ELICITATION = "the upstream's elicitation goes to the engine's connection, answered in Switchboard, not relayed to the client";
-const LOGGING = "logging is not declared: the upstream's log goes to the connection's server log; a relay needs a listener in lib/mcp";
 const SUBSCRIBE = "the fixture speaks 2026-07-28 to the engine, which has no resources/subscribe (relayed for 2025-era upstreams only)";
 const INPUT_REQUIRED = "the engine fulfils the upstream's input_required rounds itself instead of returning them to the client";
 const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> = {
@@ -48,8 +47,6 @@ const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> =
     "elicitation-sep1330-enums": ELICITATION,
     "tools-call-elicitation": ELICITATION,
     "tools-call-sampling": "the upstream's sampling is answered by the engine with the workspace's model, not relayed to the client",
-    "logging-set-level": LOGGING,
-    "tools-call-with-logging": LOGGING,
     "resources-subscribe": SUBSCRIBE,
     "resources-unsubscribe": SUBSCRIBE,
   },
