@@ -30,6 +30,7 @@ import {
 import { connectOrThrow, orConnect } from "./connect-elicitation";
 import { onClosed, relayListChanges } from "./list-changes";
 import { GatewayLog } from "./log-relay";
+import { deliveredResult } from "./results";
 import { SessionSources } from "./session-sources";
 import { SessionSubscriptions } from "./subscriptions";
 import { approveInSwitchboard, shownArgs } from "./ui-approval";
@@ -63,6 +64,8 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   // What this session has handed its client from the server: the lethal-trifecta rule's state.
   const sources = new SessionSources();
   const source = { serverId, serverName: upstream.serverInfo.name };
+  // What the client gets of the server's content: sanitised, redacted and labelled (results.ts).
+  const content = { serverName: upstream.serverInfo.name, secrets: upstream.secrets };
   // Every request runs on the member's own connection: one they have not authorized yet answers the
   // Connect elicitation (connect-elicitation.ts), returned as `input_required` where the method allows it.
   const listing = <T>(ctx: ServerContext, run: () => Promise<T>) => guarded(() => connectOrThrow(server, ctx, actor, serverId, run));
@@ -88,7 +91,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
             }),
           ),
         );
-        return outcome.content;
+        return deliveredResult(outcome.content, content);
       }),
     );
   }
@@ -120,17 +123,26 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
       );
     }
     server.setRequestHandler("resources/read", async (request, ctx) =>
-      calling(ctx, () => sources.after(source, () => readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal)), {
-        uri: request.params.uri,
-      }),
+      calling(
+        ctx,
+        async () =>
+          deliveredResult(
+            await sources.after(source, () => readServerResource(actor, serverId, request.params.uri, ctx.mcpReq.signal)),
+            content,
+          ),
+        { uri: request.params.uri },
+      ),
     );
   }
   if (capabilities.prompts) {
     server.setRequestHandler("prompts/list", async (_request, ctx) => listing(ctx, async () => await serverPrompts(actor, serverId)));
     server.setRequestHandler("prompts/get", async (request, ctx) =>
-      calling(ctx, () =>
-        sources.after(source, () =>
-          getServerPrompt(actor, serverId, { name: request.params.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+      calling(ctx, async () =>
+        deliveredResult(
+          await sources.after(source, () =>
+            getServerPrompt(actor, serverId, { name: request.params.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+          ),
+          content,
         ),
       ),
     );

@@ -6,6 +6,7 @@ import "server-only";
 import type { Icon } from "@modelcontextprotocol/server";
 import { getDb } from "../../../db/client";
 import type { ServerDefinition } from "../../mcp";
+import { secretValuesOf } from "../../redact";
 import { appPool, workspaceServerDefinitions } from "../../runtime/engine";
 import { capText } from "../../trust/untrusted-text";
 import { gatewayIcons } from "./icons";
@@ -17,6 +18,8 @@ export interface UpstreamHandshake {
   era: "legacy" | "modern" | null;
   serverInfo: { name: string; version: string; icons?: Icon[] };
   instructions?: string;
+  /** The server config's secret values, redacted from what the proxy hands its client (results.ts). */
+  secrets: string[];
 }
 
 // The same bound the inspector puts on a server's instructions (lib/use-cases/server-ops.ts).
@@ -46,5 +49,6 @@ export async function upstreamHandshake(caller: { id: string }, server: ServerDe
     // its icons only as checked raster data (icons.ts).
     serverInfo: { name: server.name, version, ...(icons.length ? { icons } : {}) },
     ...(details?.instructions ? { instructions: capText(details.instructions, INSTRUCTIONS_MAX) } : {}),
+    secrets: secretValuesOf(server.config),
   };
 }

@@ -13,6 +13,7 @@ import { withServerInstructions } from "../../agent/server-instructions";
 import type { RegisteredTool, ServerDefinition } from "../../mcp";
 import { assignNames, baseToolName } from "../../mcp/naming";
 import { appPool, workspaceServerDefinitions } from "../../runtime/engine";
+import { secretValuesOf } from "../../redact";
 import type { TrustActor } from "../../trust/permissions";
 import {
   callServerTool,
@@ -26,6 +27,7 @@ import {
 import { connectIfOwn, orConnect } from "./connect-elicitation";
 import { approveThroughClient, clientNameOf, guarded, listedTools, logged, progressRelay } from "./proxy-server";
 import { GatewayLog } from "./log-relay";
+import { deliveredResult, labelledToolResult } from "./results";
 import { relayListChanges } from "./list-changes";
 import { SessionSources } from "./session-sources";
 
@@ -67,6 +69,9 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
       actor,
       atStart.map((definition) => definition.id),
     );
+
+  /** What the client gets of `owner`'s content is sanitised, redacted of its secrets and labelled with its name (results.ts). */
+  const contentOf = (owner: ServerDefinition) => ({ serverName: owner.name, secrets: secretValuesOf(owner.config) });
 
   /** The member's registered tools (the chat's toolset), server tools only. */
   const registered = async () => (await pool.toolset(actor.id, await servers())).filter((tool) => tool.kind === "tool");
@@ -120,7 +125,8 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
             }),
           ),
         );
-        return outcome.content;
+        const owner = (await servers()).find((candidate) => candidate.id === tool.serverId);
+        return labelledToolResult(outcome.content, owner ? contentOf(owner) : { serverName: tool.serverName, secrets: [] });
       });
     }),
   );
@@ -154,9 +160,12 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
     server.setRequestHandler("prompts/get", async (request, ctx) =>
       guarded(async () => {
         const { owner, prompt } = await promptNamed(request.params.name);
-        return await orConnect(server, ctx, actor, owner.id, () =>
-          sources.after({ serverId: owner.id, serverName: owner.name }, () =>
-            getServerPrompt(actor, owner.id, { name: prompt.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+        return await orConnect(server, ctx, actor, owner.id, async () =>
+          deliveredResult(
+            await sources.after({ serverId: owner.id, serverName: owner.name }, () =>
+              getServerPrompt(actor, owner.id, { name: prompt.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal),
+            ),
+            contentOf(owner),
           ),
         );
       }),
@@ -206,9 +215,12 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
             owners.find((entry) => entry.resources.some((resource) => resource.uri === uri)) ??
             owners.find((entry) => entry.templates.some((template) => matches(template.uriTemplate, uri)));
           if (!owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
-          return await orConnect(server, ctx, actor, owner.owner.id, () =>
-            sources.after({ serverId: owner.owner.id, serverName: owner.owner.name }, () =>
-              readServerResource(actor, owner.owner.id, uri, ctx.mcpReq.signal),
+          return await orConnect(server, ctx, actor, owner.owner.id, async () =>
+            deliveredResult(
+              await sources.after({ serverId: owner.owner.id, serverName: owner.owner.name }, () =>
+                readServerResource(actor, owner.owner.id, uri, ctx.mcpReq.signal),
+              ),
+              contentOf(owner.owner),
             ),
           );
         },
