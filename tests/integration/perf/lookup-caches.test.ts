@@ -201,21 +201,24 @@ describe("personal access token check", () => {
   // The entry is really reused: a change this process makes without moving the stamp is not seen
   // (only a query module's bump or another process's commit retires it); SQLite, where this
   // process's own writes do not move data_version.
-  it.runIf(onSqliteRun)("is served from the cache until the stamp moves; another connection's revocation is seen within the interval", async () => {
-    const db = getDb();
-    const made = await createToken(db, member, { name: "reused", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
-    expect(await refusal(made.secret)).toBe("accepted");
-    await exec(db.update(personalTokens).set({ scopes: "api:read" }).where(eq(personalTokens.id, made.id)));
-    expect(await refusal(made.secret)).toBe("accepted");
-    await exec(db.update(personalTokens).set({ scopes: "mcp" }).where(eq(personalTokens.id, made.id)));
+  it.runIf(onSqliteRun)(
+    "is served from the cache until the stamp moves; another connection's revocation is seen within the interval",
+    async () => {
+      const db = getDb();
+      const made = await createToken(db, member, { name: "reused", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
+      expect(await refusal(made.secret)).toBe("accepted");
+      await exec(db.update(personalTokens).set({ scopes: "api:read" }).where(eq(personalTokens.id, made.id)));
+      expect(await refusal(made.secret)).toBe("accepted");
+      await exec(db.update(personalTokens).set({ scopes: "mcp" }).where(eq(personalTokens.id, made.id)));
 
-    const other = new Database(path.join(dir, "switchboard.db"));
-    try {
-      other.prepare("UPDATE personal_tokens SET revoked_at = ? WHERE id = ?").run(Date.now(), made.id);
-    } finally {
-      other.close();
-    }
-    await new Promise((resolve) => setTimeout(resolve, DATA_VERSION_TTL_MS + 10));
-    expect(await refusal(made.secret)).toBe("token.revoked");
-  });
+      const other = new Database(path.join(dir, "switchboard.db"));
+      try {
+        other.prepare("UPDATE personal_tokens SET revoked_at = ? WHERE id = ?").run(Date.now(), made.id);
+      } finally {
+        other.close();
+      }
+      await new Promise((resolve) => setTimeout(resolve, DATA_VERSION_TTL_MS + 10));
+      expect(await refusal(made.secret)).toBe("token.revoked");
+    },
+  );
 });
