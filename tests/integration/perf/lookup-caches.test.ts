@@ -168,6 +168,16 @@ describe("stored credential cache (OAuth tokens, read before every MCP request)"
   });
 });
 
+/** The change stamp once it stopped moving (unchanged across 150 ms). */
+async function settledStamp(): Promise<string> {
+  for (let last = generationOf(getDb()); ; ) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const now = generationOf(getDb());
+    if (now === last) return now;
+    last = now;
+  }
+}
+
 describe("personal access token check", () => {
   const refusal = (secret: string) =>
     authenticateToken(getDb(), secret, "mcp").then(
@@ -180,8 +190,10 @@ describe("personal access token check", () => {
     const carl = await person("carl.tokens@example.com");
     await upsertMembership(db, { workspaceId: teamId, userId: carl.id, role: "member" });
     const made = await createToken(db, carl, { name: "cached", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
-    const before = generationOf(db);
+    // On Postgres the notifications of the writes above arrive after their commit: let them land first.
+    const before = await settledStamp();
     expect((await authenticateToken(db, made.secret, "mcp")).user.id).toBe(carl.id); // writes last_used_at
+    if (!onSqliteRun) await new Promise((resolve) => setTimeout(resolve, 200)); // a notification would have arrived
     expect(generationOf(db)).toBe(before);
     expect((await authenticateToken(db, made.secret, "mcp")).workspaceId).toBe(teamId);
     expect(generationOf(db)).toBe(before);
