@@ -75,7 +75,7 @@ const gatewayCases = (path: string): Exchange[] => {
     { method: "POST", path, headers: { ...json, origin: "https://evil.example" }, body: rpc },
   ];
 };
-CASES["/mcp/[slug]/[server]"] = ({ slug }) => gatewayCases(`/mcp/${slug}/parity`);
+CASES["/mcp/[slug]/[server]"] = ({ slug }) => gatewayCases(`/mcp/${slug}/parity-1`);
 CASES["/mcp/[slug]"] = ({ slug }) => gatewayCases(`/mcp/${slug}`);
 
 /** The statuses a route's cases must reach (not a comparison of two identical failures); the gateway's: its refusals. */
@@ -181,9 +181,10 @@ test("every lane route has parity cases, and no case names a route off the lane"
   );
 });
 
-for (const route of laneRoutes()) {
+for (const [index, route] of laneRoutes().entries()) {
   test(`${route.path}: the lane and Next give the same status, headers and body`, async ({ everything }) => {
-    const created = await api.post("/api/servers", { data: { name: "parity", config: { url: everything.url } } });
+    // One server per route: names are unique in a workspace, and every route's test uses the same account.
+    const created = await api.post("/api/servers", { data: { name: `parity-${index}`, config: { url: everything.url } } });
     expect(created.status()).toBe(201);
     const serverId = ((await created.json()) as { id: string }).id;
     const exchanges = (CASES[route.path] ?? (() => []))({ serverId, slug: "personal" });
