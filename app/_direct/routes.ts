@@ -6,8 +6,12 @@
  */
 import { laneTable } from "@/lib/lane/lane-table";
 import * as route0 from "../api/servers/[id]/tools/call/route";
+import * as route1 from "../mcp/[slug]/[server]/route";
+import * as route2 from "../mcp/[slug]/route";
 
 /** Method, path pattern and lane handler of each direct route. */
 export const DIRECT_ROUTES = laneTable({
   "/api/servers/[id]/tools/call": route0,
+  "/mcp/[slug]/[server]": route1,
+  "/mcp/[slug]": route2,
 });

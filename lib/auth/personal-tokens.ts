@@ -7,9 +7,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "../../db/client";
+import { generationOf } from "../../db/generation";
 import { recordAudit } from "../../db/queries/audit";
 import {
   getPersonalTokenByHash,
+  type PersonalTokenRecord,
   insertPersonalToken,
   listPersonalTokensOfUser,
   revokePersonalToken,
@@ -18,6 +20,7 @@ import {
 import { getUserById, type UserRecord } from "../../db/queries/users";
 import { getMembershipRole } from "../../db/queries/workspaces";
 import { AppError } from "../errors";
+import { LookupCache } from "../lookup-cache";
 
 /** What a token may be used for: the MCP endpoints (issue 33's gateway), reading and writing the REST API. */
 export const TOKEN_SCOPES = ["mcp", "api:read", "api:write"] as const;
@@ -46,6 +49,33 @@ export const createTokenSchema = z
   .strict();
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+/** What a token's check reads from the database: the token, its user (null: gone or disabled), and its membership. */
+interface StoredCheck {
+  token: PersonalTokenRecord;
+  user: UserRecord | null;
+  member: boolean;
+  /** The last use written (or read), kept here: writing it moves no stamp, so the entry outlives it. */
+  lastUsedAt: Date | null;
+}
+
+// Each token's check by the SHA-256 of its secret (one token, so one user), valid until the next
+// change to personal_tokens (created, revoked), users, workspaces or memberships (db/generation.ts;
+// on Postgres the change triggers of migrations 0012 and 0017): a revoked token, a disabled
+// account or a removed member is refused on the very next request, on any replica. Expiry and the
+// scope are still decided per request from the cached row. An unknown secret is not kept.
+const checks = new LookupCache<StoredCheck>(10_000);
+
+/** The stored check of the token whose secret hashes to `hash`, or null for no such token. */
+async function storedCheck(db: Db, hash: string): Promise<StoredCheck | null> {
+  return await checks.readAsync(hash, generationOf(db), async () => {
+    const token = await getPersonalTokenByHash(db, hash);
+    if (!token) return null;
+    const user = await getUserById(db, token.userId);
+    const member = user ? (await getMembershipRole(db, token.workspaceId, token.userId)) !== null : false;
+    return { token, user, member, lastUsedAt: token.lastUsedAt };
+  });
+}
 
 /** A user's tokens as the account page lists them: never the secret nor its hash. */
 export async function listTokens(db: Db, userId: string, now = new Date()) {
@@ -108,18 +138,22 @@ export interface TokenCaller {
 export async function authenticateToken(db: Db, secret: string, scope: TokenScope, now = new Date()): Promise<TokenCaller> {
   // Shape first: a malformed value costs no lookup; the lookup is by the hash's unique index, so no
   // secret is ever compared byte by byte.
-  const token = SECRET_SHAPE.test(secret) ? await getPersonalTokenByHash(db, hashSecret(secret)) : null;
-  if (!token) throw new AppError("token.invalid", "This personal access token is not valid.");
+  const check = SECRET_SHAPE.test(secret) ? await storedCheck(db, hashSecret(secret)) : null;
+  if (!check) throw new AppError("token.invalid", "This personal access token is not valid.");
+  const { token, user } = check;
   if (token.revokedAt) throw new AppError("token.revoked", "This personal access token was revoked.");
   if (token.expiresAt <= now)
     throw new AppError("token.expired", "This personal access token has expired; make a new one on your account page.");
-  const user = await getUserById(db, token.userId);
   if (!user) throw new AppError("token.account_disabled", "The account of this personal access token is disabled.");
-  if (!(await getMembershipRole(db, token.workspaceId, token.userId)))
+  if (!check.member)
     throw new AppError("token.access_lost", "The owner of this personal access token is no longer a member of its workspace.");
   if (!token.scopes.split(" ").includes(scope))
     throw new AppError("token.insufficient_scope", `This personal access token does not have the ${scope} scope.`);
-  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS) await touchPersonalToken(db, token.id, now);
+  if (!check.lastUsedAt || now.getTime() - check.lastUsedAt.getTime() >= TOUCH_EVERY_MS) {
+    // Noted before the write: requests arriving while it runs do not write it again.
+    check.lastUsedAt = now;
+    await touchPersonalToken(db, token.id, now);
+  }
   return { user, workspaceId: token.workspaceId, tokenId: token.id };
 }
 

@@ -38,8 +38,33 @@ export interface LaneMethod<Caller, Params, Body = unknown> {
   handle(caller: Caller, input: LaneInput<Params, Body>): Promise<LaneAnswer>;
 }
 
+/** What a streamed lane method is given: the request without its body, which it reads when it wants it. */
+export interface LaneStreamInput<Params> {
+  /** The path parameters, percent-decoded as Next hands them. */
+  params: Params;
+  /** The request's URL and headers; its body is left on the socket for `body()`. */
+  request: Request;
+  /**
+   * The body as text, read once when asked (after the method checked its caller), capped as every
+   * body is (413 past `SWITCHBOARD_MAX_BODY_BYTES`). Under Next the same function reads the Request.
+   */
+  body(): Promise<string>;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/**
+ * One method on the lane that answers a web `Response`, sent as its body comes (an event stream
+ * stays open for as long as it runs): for routes whose caller is no session (the MCP gateway's
+ * bearer tokens), so the method checks its caller itself, first, as its Next handler does, and
+ * answers errors as that handler does. The lane adds the request policy and the security headers.
+ */
+export interface LaneStreamMethod<Params> {
+  respond(input: LaneStreamInput<Params>): Promise<Response>;
+}
+
 /** The methods a lane route may serve. */
 export type LaneVerb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** A route module's `lane` export: the methods it serves on the lane (each also exported for Next). */
-export type LaneRoutes<Caller, Params> = Partial<Record<LaneVerb, LaneMethod<Caller, Params>>>;
+export type LaneRoutes<Caller, Params> = Partial<Record<LaneVerb, LaneMethod<Caller, Params> | LaneStreamMethod<Params>>>;

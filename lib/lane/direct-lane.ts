@@ -4,7 +4,10 @@
  * whole MCP round trip. Nothing is skipped: the request meets the same cross-site refusal and
  * security headers as proxy.ts (lib/security/request-policy.ts), then the caller is checked by the
  * guard the routes use, the body is read (capped) and parsed by the route's schema, and the route's
- * own `lane` handler runs with all of it passed explicitly (lib/lane/contract.ts). A route is also
+ * own `lane` handler runs with all of it passed explicitly (lib/lane/contract.ts). A streamed method
+ * (`respond`: the MCP gateway, whose callers are bearer tokens, not sessions) checks its caller
+ * itself, reads the body through the lane's capped reader when it asks, and answers a web Response
+ * that the lane sends as it comes, event streams included. A route is also
  * served at its workspace-scoped path (`/api/w/<slug>/…`, lib/workspaces/api-path.ts), as proxy.ts
  * serves it. A request for any other path is left to Next.
  */
@@ -122,6 +125,27 @@ async function serve<Caller>(
     if (!res.writableFinished) aborted.abort();
   });
   const reading = { stopped: false };
+  const lane = route.lane;
+  if ("respond" in lane) {
+    let response: Response;
+    if (policy.refusal) {
+      const { code, message, status } = policy.refusal;
+      response = Response.json({ code, message }, { status });
+    } else {
+      const url = new URL(req.url ?? "/", policy.publicOrigin);
+      url.pathname = target.pathname;
+      const request = new Request(url, { method: req.method, headers, signal: aborted.signal });
+      const body = () => readBody(req, maxBodyBytes(), reading);
+      // The method answers its own errors; one that escapes it gets the routes' error answer.
+      response = await lane.respond({ params, request, body, signal: aborted.signal }).catch(errorResponse);
+    }
+    const head = new Headers(response.headers);
+    applySecurityHeaders(head, { csp: policy.csp, https: policy.https });
+    head.append("server-timing", 'lane;desc="direct"');
+    if (reading.stopped) head.set("connection", "close");
+    await sendStreamed(response, head, req.method === "GET", res);
+    return response.status;
+  }
   if (policy.refusal) {
     answer = await written(
       Response.json({ code: policy.refusal.code, message: policy.refusal.message }, { status: policy.refusal.status }),
@@ -133,10 +157,10 @@ async function serve<Caller>(
       // The body stays on the socket: the route's input is passed to it, never read from the Request.
       const request = new Request(url, { method: req.method, headers, signal: aborted.signal });
       // The route's order: the caller first, then the body (an anonymous caller makes the app read nothing).
-      const caller = await guard(request, { role: route.lane.role });
-      const schema = route.lane.body;
+      const caller = await guard(request, { role: lane.role });
+      const schema = lane.body;
       const input = schema ? parseJsonText(await readBody(req, maxBodyBytes(), reading), schema) : undefined;
-      answer = fromAnswer(await route.lane.handle(caller, { params, body: input, signal: aborted.signal, request }));
+      answer = fromAnswer(await lane.handle(caller, { params, body: input, signal: aborted.signal, request }));
     } catch (error) {
       answer = await written(errorResponse(error));
     }
@@ -205,4 +229,47 @@ function send(answer: Written, res: ServerResponse): void {
   if (cookies.length) head["set-cookie"] = cookies;
   head["content-length"] = String(Buffer.byteLength(answer.text));
   res.writeHead(answer.status, head).end(answer.text);
+}
+
+/**
+ * A web Response sent as its body comes: the head, then each chunk as the stream yields it (an event
+ * stream is written through, never collected), with the socket's back-pressure respected; the client
+ * going away cancels the stream, which ends whatever produces it. `flush`: send the head at once (a
+ * GET's event stream may stay silent for long; a POST's answer carries its head with the first chunk).
+ */
+async function sendStreamed(response: Response, headers: Headers, flush: boolean, res: ServerResponse): Promise<void> {
+  const head: Record<string, string | string[]> = {};
+  headers.forEach((value, name) => {
+    if (name !== "set-cookie") head[name] = value;
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length) head["set-cookie"] = cookies;
+  res.writeHead(response.status, head);
+  if (!response.body) return void res.end();
+  if (flush) res.flushHeaders();
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  res.once("close", cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await drained(res);
+      if (res.destroyed) return;
+    }
+    res.end();
+  } finally {
+    res.off("close", cancel);
+  }
+}
+
+// The socket took the buffered chunks, or the client went away (the stream is cancelled then).
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.once("drain", done).once("close", done);
+  });
 }

@@ -1,20 +1,26 @@
+import type { LaneRoutes, LaneStreamInput } from "@/lib/lane/contract";
 import { requireToken } from "@/lib/use-cases/caller";
 import { workspaceGatewayResponse, withBearerChallenge } from "@/lib/use-cases/gateway";
-import { route } from "@/lib/http";
+import { errorResponse, readBodyText, route } from "@/lib/http";
 
-type Context = { params: Promise<{ slug: string }> };
+type Params = { slug: string };
+type Context = { params: Promise<Params> };
 
 /**
  * The whole workspace as one MCP server (Streamable HTTP, docs/gateway.md#the-workspace-endpoint),
  * for a personal access token with the `mcp` scope. A refused token is a 401 with
- * `WWW-Authenticate: Bearer`; another workspace's slug is a 404.
+ * `WWW-Authenticate: Bearer`; another workspace's slug is a 404. The token is checked before the body is read.
  */
+async function answer({ request, params, body }: LaneStreamInput<Params>): Promise<Response> {
+  const caller = await requireToken(request, "mcp");
+  return await workspaceGatewayResponse(caller, decodeURIComponent(params.slug), request, body);
+}
+
 async function serve(request: Request, context: Context): Promise<Response> {
-  const response = await route(async () => {
-    const caller = await requireToken(request, "mcp");
-    const { slug } = await context.params;
-    return await workspaceGatewayResponse(caller, decodeURIComponent(slug), request);
-  })();
+  const params = await context.params;
+  const response = await route(async (request: Request) =>
+    answer({ request, params, body: () => readBodyText(request), signal: request.signal }),
+  )(request);
   return withBearerChallenge(response);
 }
 
@@ -24,3 +30,7 @@ export const POST = serve;
 export const GET = serve;
 /** A 2025-era client ending its session. */
 export const DELETE = serve;
+
+/** The same three on the direct lane (docs/performance.md#the-gateway): the same checks and answer, without Next's router. */
+const respond = async (input: LaneStreamInput<Params>) => withBearerChallenge(await answer(input).catch(errorResponse));
+export const lane: LaneRoutes<never, Params> = { POST: { respond }, GET: { respond }, DELETE: { respond } };

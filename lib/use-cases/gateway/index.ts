@@ -8,11 +8,11 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { createMcpHandler, isLegacyRequest, type Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { getDb } from "../../../db/client";
-import { getWorkspaceById } from "../../../db/queries/workspaces";
 import { slugOf } from "../../auth/workspace";
 import { AppError } from "../../errors";
 import { maxBodyBytes } from "../../http";
 import type { TrustActor } from "../../trust/permissions";
+import { membershipOf } from "../../workspaces/membership-lookup";
 import type { ApiCaller } from "../caller";
 import { SessionEventStore } from "./event-store";
 import { type GatewayTarget, proxyServer } from "./proxy-server";
@@ -24,16 +24,29 @@ import { workspaceServer } from "./workspace-server";
 export type GatewayCaller = ApiCaller & { tokenWorkspaceId: string };
 
 /**
+ * The request body as text, read once when the gateway wants it (after the caller and the endpoint
+ * were checked), capped at `SWITCHBOARD_MAX_BODY_BYTES`: `readBodyText(request)` under Next, the
+ * direct lane's socket reader on the lane (lib/lane/contract.ts).
+ */
+export type BodyText = () => Promise<string>;
+
+/**
  * Answer one HTTP request of the per-server endpoint (GET, POST or DELETE). The token's workspace
  * must be the one `slug` names and `serverName` one of its servers, else 404 `workspace.not_found`
  * / `server.not_found` (a token reveals nothing of another workspace).
  */
-export async function gatewayResponse(caller: GatewayCaller, slug: string, serverName: string, request: Request): Promise<Response> {
+export async function gatewayResponse(
+  caller: GatewayCaller,
+  slug: string,
+  serverName: string,
+  request: Request,
+  body: BodyText,
+): Promise<Response> {
   const actor = await tokenActor(caller, slug);
   const server = await serverByName(actor, serverName);
   if (!server) throw new AppError("server.not_found", "No such server in this workspace.");
   const target: GatewayTarget = { actor, serverId: server.id };
-  return await served({ userId: actor.id, endpoint: server.id }, request, async (sessions) =>
+  return await served({ userId: actor.id, endpoint: server.id }, request, body, async (sessions) =>
     proxyServer(target, await upstreamHandshake(actor, server), sessions),
   );
 }
@@ -43,18 +56,21 @@ export async function gatewayResponse(caller: GatewayCaller, slug: string, serve
  * the member may use, under the chat's registered names (lib/use-cases/gateway/workspace-server.ts).
  * The token's workspace must be the one `slug` names, else 404 `workspace.not_found`.
  */
-export async function workspaceGatewayResponse(caller: GatewayCaller, slug: string, request: Request): Promise<Response> {
+export async function workspaceGatewayResponse(caller: GatewayCaller, slug: string, request: Request, body: BodyText): Promise<Response> {
   const actor = await tokenActor(caller, slug);
   return await served(
     { userId: actor.id, endpoint: `workspace:${actor.workspaceId}` },
     request,
+    body,
     async (sessions) => await workspaceServer(actor, `switchboard-${slug}`, sessions),
   );
 }
 
 /** The token's member acting in the token's workspace, if that is the workspace `slug` names. */
 async function tokenActor(caller: GatewayCaller, slug: string): Promise<TrustActor> {
-  const workspace = await getWorkspaceById(getDb(), caller.tokenWorkspaceId);
+  // Through the membership cache (read per change stamp, as the token's own check): the token's
+  // member was checked a moment ago, so this only names the workspace, without a query per request.
+  const workspace = (await membershipOf(getDb(), caller.id, { id: caller.tokenWorkspaceId }))?.workspace;
   if (!workspace || slugOf(workspace) !== slug) throw new AppError("workspace.not_found", "No such workspace.");
   return { id: caller.id, isAdmin: caller.isAdmin, workspaceId: workspace.id };
 }
@@ -66,22 +82,53 @@ interface SessionOwner {
 }
 
 /** Serve a request of either era with the MCP server `build` makes (`sessions`: for a 2025 session). */
-async function served(owner: SessionOwner, request: Request, build: (sessions: boolean) => Promise<Server>): Promise<Response> {
-  if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes() })) return await legacyResponse(owner, build, request);
+async function served(
+  owner: SessionOwner,
+  request: Request,
+  body: BodyText,
+  build: (sessions: boolean) => Promise<Server>,
+): Promise<Response> {
+  const posted = await postedBody(request, body);
+  const options = { parsedBody: posted.parsed };
+  if (await isLegacyRequest(posted.request, posted.parsed, { maxRequestBodySize: maxBodyBytes() }))
+    return await legacyResponse(owner, build, posted.request, options);
   // 2026-07-28: every request carries its own envelope, so a fresh server serves each one.
-  return await createMcpHandler(() => build(false), { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(request);
+  return await createMcpHandler(() => build(false), { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(
+    posted.request,
+    options,
+  );
+}
+
+/**
+ * A POST's body, read once and parsed here, so the era check and the SDK's transport both take it
+ * parsed (`parsedBody`) instead of each reading the request. A body that is no JSON goes back on a
+ * copy of the request, unparsed, for the SDK to answer as it answers any such body.
+ */
+async function postedBody(request: Request, body: BodyText): Promise<{ request: Request; parsed?: unknown }> {
+  if (request.method !== "POST") return { request };
+  const text = await body();
+  try {
+    return { request, parsed: JSON.parse(text) };
+  } catch {
+    return { request: new Request(request.url, { method: "POST", headers: request.headers, body: text, signal: request.signal }) };
+  }
 }
 
 // How long a client whose SSE stream dropped waits before reconnecting with Last-Event-ID.
 const SSE_RETRY_MS = 1000;
 
 /** A 2025-era request: to its session, or (with no session id) an `initialize` opening one. */
-async function legacyResponse(owner: SessionOwner, build: (sessions: boolean) => Promise<Server>, request: Request): Promise<Response> {
+async function legacyResponse(
+  owner: SessionOwner,
+  build: (sessions: boolean) => Promise<Server>,
+  request: Request,
+  options: { parsedBody?: unknown },
+): Promise<Response> {
   const sessionId = request.headers.get("mcp-session-id");
   if (sessionId) {
     const session = findSession(sessionId, owner.userId, owner.endpoint);
     if (!session) return sessionNotFound();
-    return await session.transport.handleRequest(request);
+    return await session.transport.handleRequest(request, options);
   }
   if (request.method !== "POST") return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
   const server = await build(true);
@@ -96,7 +143,7 @@ async function legacyResponse(owner: SessionOwner, build: (sessions: boolean) =>
     onsessionclosed: (id) => closeSession(id),
   });
   await server.connect(transport);
-  const response = await transport.handleRequest(request);
+  const response = await transport.handleRequest(request, options);
   // Not an initialize (the transport refused it): nothing was kept, so nothing stays open.
   if (!transport.sessionId) await server.close();
   return response;

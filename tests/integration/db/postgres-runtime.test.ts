@@ -196,6 +196,20 @@ describe("the change stamp on Postgres", () => {
     expect(stamp()).toBe(afterSession);
     await other.query("update sessions set ended_at = now() where id = 's1'");
     await until("the session end", () => stamp() !== afterSession);
+
+    // Personal access tokens (migration 0017): made and revoked move it; a use (last_used_at) does not.
+    const beforeToken = stamp();
+    await other.query("insert into workspaces (id, name) values ('w2', 'W2')");
+    await other.query(
+      "insert into personal_tokens (id, user_id, workspace_id, name, scopes, token_hash, hint, expires_at) values ('t1', 'u2', 'w2', 't', 'mcp', 'h1', 'sbp_x', now() + interval '1 day')",
+    );
+    await until("the token insert", () => stamp() !== beforeToken);
+    const afterToken = stamp();
+    await other.query("update personal_tokens set last_used_at = now() where id = 't1'");
+    await pause(300);
+    expect(stamp()).toBe(afterToken);
+    await other.query("update personal_tokens set revoked_at = now() where id = 't1'");
+    await until("the token's revocation", () => stamp() !== afterToken);
   });
 
   it("gives unshared stamps while the listening connection is down, and moves once it is back", async () => {

@@ -2,7 +2,9 @@
  * The gateway's route handlers served over `node:http`, as Next would call them, for the gateway's
  * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>` (and, with `bearer`, a second listener that adds
  * `Authorization: Bearer <token>` to every request, standing in for a client's configured header
- * for callers that cannot send one, such as the conformance suite).
+ * for callers that cannot send one, such as the conformance suite). With `GATEWAY_TEST_VIA=lane` in
+ * the environment (tests/integration/gateway/lane.test.ts sets it) the same route modules are served
+ * by the direct lane (lib/lane/direct-lane.ts) instead, as the built app serves them.
  */
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
@@ -38,10 +40,32 @@ async function routeFetch(): Promise<(request: Request) => Promise<Response>> {
   };
 }
 
+/**
+ * The gateway's route modules on the direct lane, as scripts/server.mjs serves them: the lane's own
+ * request policy, socket body reader and streamed answers; anything else is a 404.
+ */
+async function laneServer(): Promise<http.RequestListener> {
+  const [{ createDirectLane }, { laneTable }] = await Promise.all([import("@/lib/lane/direct-lane"), import("@/lib/lane/lane-table")]);
+  const perServer = await import("@/app/mcp/[slug]/[server]/route");
+  const workspace = await import("@/app/mcp/[slug]/route");
+  // Token routes check their own caller: a session guard reached here would be a wiring mistake.
+  const lane = createDirectLane(laneTable({ "/mcp/[slug]/[server]": perServer, "/mcp/[slug]": workspace }), async () => {
+    throw new Error("the gateway's routes check their own caller");
+  });
+  return (req, res) => {
+    if (!lane(req, res)) res.writeHead(404).end();
+  };
+}
+
 /** Listen on 127.0.0.1 with `fetch` behind `node:http`. */
 async function listen(fetch: (request: Request) => Promise<Response>): Promise<ServedGateway> {
   const serve = toNodeHandler({ fetch });
-  const server = http.createServer((req, res) => void serve(req, res));
+  return await listenWith((req, res) => void serve(req, res));
+}
+
+/** Listen on 127.0.0.1 with a `node:http` listener. */
+async function listenWith(listener: http.RequestListener): Promise<ServedGateway> {
+  const server = http.createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
@@ -58,6 +82,19 @@ async function listen(fetch: (request: Request) => Promise<Response>): Promise<S
  * header before the route sees it: the route itself still checks it as for any client.
  */
 export async function serveGateway(bearer?: string): Promise<ServedGateway> {
+  if (process.env.GATEWAY_TEST_VIA === "lane") {
+    const onLane = await laneServer();
+    return await listenWith((req, res) => {
+      if (bearer) {
+        // The lane reads the raw headers: the client's own Authorization is replaced, as below.
+        const raw = req.rawHeaders;
+        for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === "authorization") raw.splice(i, 2);
+        raw.push("Authorization", `Bearer ${bearer}`);
+        req.headers.authorization = `Bearer ${bearer}`;
+      }
+      onLane(req, res);
+    });
+  }
   const fetch = await routeFetch();
   if (!bearer) return await listen(fetch);
   return await listen(async (request) => {

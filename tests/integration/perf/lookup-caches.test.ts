@@ -2,12 +2,17 @@
  * The hot-path lookup caches on a real SQLite file: sessions, workspace roles and server definitions
  * are read once, but every change (sign-out, a disabled account, a removed member, an edited or
  * deleted server, a member's own credential, a write from another connection) is seen on the very
- * next lookup, and one user is never handed another user's entry.
+ * next lookup, and one user is never handed another user's entry. The same for the personal access
+ * token check (a revoked token, a removed member, a disabled account), whose last-used write moves no stamp.
  */
 import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { exec } from "@/db/exec";
+import { personalTokens } from "@/db/schema";
+import { authenticateToken, createToken, revokeToken } from "@/lib/auth/personal-tokens";
 import { DATA_VERSION_TTL_MS, generationOf } from "@/db/generation";
 import { setUserDisabled } from "@/db/queries/users";
 import { upsertMembership } from "@/db/queries/memberships";
@@ -161,4 +166,71 @@ describe("stored credential cache (OAuth tokens, read before every MCP request)"
     expect(await store.get(a, "tokens")).toBeUndefined();
     expect(await store.get(b, "tokens")).toBe("member-token");
   });
+});
+
+/** The change stamp once it stopped moving (unchanged across 150 ms). */
+async function settledStamp(): Promise<string> {
+  for (let last = generationOf(getDb()); ; ) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const now = generationOf(getDb());
+    if (now === last) return now;
+    last = now;
+  }
+}
+
+describe("personal access token check", () => {
+  const refusal = (secret: string) =>
+    authenticateToken(getDb(), secret, "mcp").then(
+      () => "accepted",
+      (error: { code?: string }) => error.code,
+    );
+
+  it("is read once, its last-used write moves no stamp, and a revocation or a removal is refused on the next request", async () => {
+    const db = getDb();
+    const carl = await person("carl.tokens@example.com");
+    await upsertMembership(db, { workspaceId: teamId, userId: carl.id, role: "member" });
+    const made = await createToken(db, carl, { name: "cached", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
+    // On Postgres the notifications of the writes above arrive after their commit: let them land first.
+    const before = await settledStamp();
+    expect((await authenticateToken(db, made.secret, "mcp")).user.id).toBe(carl.id); // writes last_used_at
+    if (!onSqliteRun) await new Promise((resolve) => setTimeout(resolve, 200)); // a notification would have arrived
+    expect(generationOf(db)).toBe(before);
+    expect((await authenticateToken(db, made.secret, "mcp")).workspaceId).toBe(teamId);
+    expect(generationOf(db)).toBe(before);
+    await revokeToken(db, carl, made.id);
+    expect(await refusal(made.secret)).toBe("token.revoked");
+
+    const again = await createToken(db, carl, { name: "again", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
+    expect(await refusal(again.secret)).toBe("accepted");
+    await removeMember(db, await actorIn(owner, teamId), carl.id, recordingEffects(new McpPool()).effects);
+    expect(await refusal(again.secret)).toBe("token.access_lost");
+    const own = await createToken(db, carl, { name: "own", workspaceId: carl.personalWorkspaceId, scopes: ["mcp"], expiresInDays: 7 });
+    expect(await refusal(own.secret)).toBe("accepted");
+    await setUserDisabled(db, carl.id, new Date());
+    expect(await refusal(own.secret)).toBe("token.account_disabled");
+  });
+
+  // The entry is really reused: a change this process makes without moving the stamp is not seen
+  // (only a query module's bump or another process's commit retires it); SQLite, where this
+  // process's own writes do not move data_version.
+  it.runIf(onSqliteRun)(
+    "is served from the cache until the stamp moves; another connection's revocation is seen within the interval",
+    async () => {
+      const db = getDb();
+      const made = await createToken(db, member, { name: "reused", workspaceId: teamId, scopes: ["mcp"], expiresInDays: 7 });
+      expect(await refusal(made.secret)).toBe("accepted");
+      await exec(db.update(personalTokens).set({ scopes: "api:read" }).where(eq(personalTokens.id, made.id)));
+      expect(await refusal(made.secret)).toBe("accepted");
+      await exec(db.update(personalTokens).set({ scopes: "mcp" }).where(eq(personalTokens.id, made.id)));
+
+      const other = new Database(path.join(dir, "switchboard.db"));
+      try {
+        other.prepare("UPDATE personal_tokens SET revoked_at = ? WHERE id = ?").run(Date.now(), made.id);
+      } finally {
+        other.close();
+      }
+      await new Promise((resolve) => setTimeout(resolve, DATA_VERSION_TTL_MS + 10));
+      expect(await refusal(made.secret)).toBe("token.revoked");
+    },
+  );
 });

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import type { LaneInput, LaneMethod } from "@/lib/lane/contract";
+import type { LaneInput, LaneMethod, LaneStreamMethod } from "@/lib/lane/contract";
 import { createDirectLane, type LaneGuard } from "@/lib/lane/direct-lane";
 import { laneTable } from "@/lib/lane/lane-table";
 import { WORKSPACE_PATH_HEADER } from "@/lib/workspaces/api-path";
@@ -38,8 +38,33 @@ const echo: LaneMethod<Caller, Record<string, string>, z.infer<typeof echoBody>>
   },
 };
 
+// A streamed method (the MCP gateway's shape): it checks its own caller, reads the body only when it
+// wants it, and answers an event stream that stays open until the client goes away.
+const streamed: string[] = [];
+let streamCancelled: Promise<void> = Promise.resolve();
+const events: LaneStreamMethod<Record<string, string>> = {
+  respond: async ({ request, params, body }) => {
+    if (request.headers.get("authorization") !== "Bearer good") return Response.json({ code: "token.invalid" }, { status: 401 });
+    if (request.method === "POST") streamed.push(await body());
+    let cancelled = () => {};
+    streamCancelled = new Promise((resolve) => {
+      cancelled = resolve;
+    });
+    const encoder = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(`data: ${params.name}\n\n`));
+        if (request.method === "POST") controller.close();
+      },
+      cancel: () => cancelled(),
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+  },
+};
+
 const lane = createDirectLane(
   laneTable<Caller>({
+    "/api/events/[name]": { lane: { GET: events, POST: events }, GET: () => undefined, POST: () => undefined },
     "/api/things/[id]/echo": { lane: { POST: echo }, POST: () => undefined },
     "/api/slow": {
       lane: {
@@ -215,6 +240,36 @@ describe("direct lane", () => {
     await post("/api/things/a%20b/echo", JSON.stringify({ text: "" }));
     expect(seen[seen.length - 1].input.params).toEqual({ id: "a b" });
     expect((await post("/api/things/%E0%A4%A/echo", "{}")).status).toBe(299);
+  });
+
+  it("streams a streamed method's Response: its own caller check, the body read when it asks, the lane's headers", async () => {
+    const refused = await fetch(`${base}/api/events/x`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "secret body",
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("server-timing")).toContain('lane;desc="direct"');
+    expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(streamed).toEqual([]); // refused before a byte of the body was read
+    const answered = await fetch(`${base}/api/events/a%20b`, {
+      method: "POST",
+      headers: { authorization: "Bearer good", "content-type": "application/json" },
+      body: "the body ✓",
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("content-type")).toBe("text/event-stream");
+    expect(await answered.text()).toBe("data: a b\n\n");
+    expect(streamed).toEqual(["the body ✓"]);
+  });
+
+  it("sends a GET stream's first event at once, and cancels the stream when the client goes away", async () => {
+    const client = new AbortController();
+    const open = await fetch(`${base}/api/events/live`, { headers: { authorization: "Bearer good" }, signal: client.signal });
+    const reader = open.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: live\n\n");
+    client.abort();
+    await streamCancelled; // resolves only when the lane cancelled the Response's body
   });
 
   it("leaves every other path and method to the next handler", async () => {
