@@ -6,7 +6,8 @@ type Context = { params: Promise<{ slug: string }> };
 
 /**
  * The whole workspace as one MCP server (Streamable HTTP, docs/gateway.md#the-workspace-endpoint),
- * for a personal access token with the `mcp` scope. A refused token is a 401 with
+ * for a personal access token with the `mcp` scope or an access token of Switchboard's authorization
+ * server for this endpoint. A refused token is a 401 with
  * `WWW-Authenticate: Bearer`; another workspace's slug is a 404.
  */
 async function serve(request: Request, context: Context): Promise<Response> {
@@ -15,7 +16,7 @@ async function serve(request: Request, context: Context): Promise<Response> {
     const { slug } = await context.params;
     return await workspaceGatewayResponse(caller, decodeURIComponent(slug), request);
   })();
-  return withBearerChallenge(response);
+  return withBearerChallenge(response, request);
 }
 
 /** JSON-RPC requests, notifications and responses (and a 2025-era client's `initialize`). */

@@ -1,8 +1,9 @@
 /**
  * The gateway's route handlers served over `node:http`, as Next would call them, for the gateway's
- * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>` (and, with `bearer`, a second listener that adds
- * `Authorization: Bearer <token>` to every request, standing in for a client's configured header
- * for callers that cannot send one, such as the conformance suite).
+ * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>`, behind the OAuth authorization
+ * server's mount as scripts/server.mjs has it (`/oauth/…`, the well-known documents); with `bearer`,
+ * a second listener that adds `Authorization: Bearer <token>` to every request, standing in for a
+ * client's configured header for callers that cannot send one, such as the conformance suite.
  */
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
@@ -38,10 +39,13 @@ async function routeFetch(): Promise<(request: Request) => Promise<Response>> {
   };
 }
 
-/** Listen on 127.0.0.1 with `fetch` behind `node:http`. */
+/** Listen on 127.0.0.1 with `fetch` behind `node:http`, the authorization server's mount in front of it. */
 async function listen(fetch: (request: Request) => Promise<Response>): Promise<ServedGateway> {
   const serve = toNodeHandler({ fetch });
-  const server = http.createServer((req, res) => void serve(req, res));
+  const { serveOAuthServer } = await import("@/lib/use-cases/oauth-server");
+  const server = http.createServer((req, res) => {
+    if (!serveOAuthServer(req, res)) void serve(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,

@@ -15,7 +15,7 @@ async function serve(request: Request, context: Context): Promise<Response> {
     const { slug, server } = await context.params;
     return await gatewayResponse(caller, decodeURIComponent(slug), decodeURIComponent(server), request);
   })();
-  return withBearerChallenge(response);
+  return withBearerChallenge(response, request);
 }
 
 /** JSON-RPC requests, notifications and responses (and a 2025-era client's `initialize`). */
