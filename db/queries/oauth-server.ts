@@ -49,7 +49,16 @@ export async function findOAuthServerRecordBy(
   by: { uidHash: string } | { userCodeHash: string },
 ): Promise<OAuthServerRecord | null> {
   const column = "uidHash" in by ? eq(oauthServerRecords.uidHash, by.uidHash) : eq(oauthServerRecords.userCodeHash, by.userCodeHash);
-  return gated(db, async () => (await one(db.select().from(oauthServerRecords).where(and(eq(oauthServerRecords.model, model), column)))) ?? null);
+  return gated(
+    db,
+    async () =>
+      (await one(
+        db
+          .select()
+          .from(oauthServerRecords)
+          .where(and(eq(oauthServerRecords.model, model), column)),
+      )) ?? null,
+  );
 }
 
 /** Mark a record consumed (a code exchanged, a refresh token rotated). */

@@ -37,7 +37,13 @@ export async function memberWorkspaceId(db: Db, userId: string, slug: string): P
  * The caller `secret` stands for at the endpoint `endpointUrl`, or a 401 AppError: `token.invalid`
  * (unknown, expired, revoked, or for another audience), `token.account_disabled`, `token.access_lost`.
  */
-export async function authenticateAccessToken(db: Db, provider: Provider, secret: string, endpointUrl: string, now = Date.now()): Promise<OAuthTokenCaller> {
+export async function authenticateAccessToken(
+  db: Db,
+  provider: Provider,
+  secret: string,
+  endpointUrl: string,
+  now = Date.now(),
+): Promise<OAuthTokenCaller> {
   // An oidc-provider opaque token is 43 base64url characters; anything else costs no lookup.
   const token = /^[A-Za-z0-9_-]{20,128}$/.test(secret) ? await provider.AccessToken.find(secret) : undefined;
   if (!token || token.isExpired) throw new AppError("token.invalid", "This access token is not valid.");

@@ -26,7 +26,9 @@ function derive(secret: Buffer, label: string): Buffer {
 export function signingJwks(secret: Buffer = instanceKey().key): { keys: Record<string, unknown>[] } {
   const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_HEAD, derive(secret, SIGNING_LABEL)]), format: "der", type: "pkcs8" });
   const jwk = key.export({ format: "jwk" });
-  return { keys: [{ ...jwk, alg: "EdDSA", use: "sig", kid: `sb-${derive(secret, `${SIGNING_LABEL}/kid`).toString("base64url").slice(0, 16)}` }] };
+  return {
+    keys: [{ ...jwk, alg: "EdDSA", use: "sig", kid: `sb-${derive(secret, `${SIGNING_LABEL}/kid`).toString("base64url").slice(0, 16)}` }],
+  };
 }
 
 /** The key oidc-provider signs its cookies with (interaction, resume, session), derived from `secret`. */

@@ -53,13 +53,25 @@ declare module "oidc-provider" {
     proxy: boolean;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionRecord>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
-    interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    interactionResult(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     on(event: string, listener: (...args: unknown[]) => void): this;
     Interaction: { find(uid: string): Promise<InteractionRecord | undefined> };
     Grant: { new (properties: { accountId: string; clientId: string }): GrantRecord; find(id: string): Promise<GrantRecord | undefined> };
     AccessToken: { find(value: string): Promise<AccessTokenRecord | undefined> };
-    RefreshToken: { find(value: string): Promise<{ jti: string; grantId: string; consumed?: unknown; destroy(): Promise<void> } | undefined> };
+    RefreshToken: {
+      find(value: string): Promise<{ jti: string; grantId: string; consumed?: unknown; destroy(): Promise<void> } | undefined>;
+    };
     Client: { find(id: string): Promise<ClientRecord | undefined> };
   }
 

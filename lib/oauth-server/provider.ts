@@ -105,7 +105,8 @@ export function createAuthorizationServer(db: Db, options: AuthorizationServerOp
       const grantId = ctx.oidc.result?.consent?.grantId;
       return grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
     expiresWithSession: async () => false,
     ttl: OAUTH_SERVER_TTL,

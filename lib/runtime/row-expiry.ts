@@ -36,7 +36,10 @@ export const KEEP_LAPSED_LEASE_MS = 3_600_000;
 export async function expireRowsUnderLease(db: Db, owner: string = replicaId(), now: Date = new Date()): Promise<ExpiredRows | null> {
   if (!(await takeLease(db, ROW_EXPIRY_LEASE, owner, ROW_EXPIRY_LEASE_MS, now))) return null;
   const kept = new Date(now.getTime() - KEEP_EXPIRED_MS);
-  return deleteExpiredRows(db, { sessionsBefore: kept, resetsBefore: kept, leasesBefore: new Date(now.getTime() - KEEP_LAPSED_LEASE_MS),
+  return deleteExpiredRows(db, {
+    sessionsBefore: kept,
+    resetsBefore: kept,
+    leasesBefore: new Date(now.getTime() - KEEP_LAPSED_LEASE_MS),
     oauthServerBefore: now,
   });
 }

@@ -23,6 +23,8 @@ import { redirectToChat as chatRedirectOver, redirectToWorkspaceSection as secti
 
 export type { SessionUser, WorkspaceCaller };
 export { slugOf } from "../auth/workspace";
+/** Where `/signin?next=…` may send the user back to after signing in (lib/auth/return-path.ts), or null. */
+export { returnPath as signInReturnPath } from "../auth/return-path";
 
 /**
  * The signed-in user, or an `auth.unauthorized` AppError (401). A route passes its `request` so the

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { getDb } from "../../db/client";
 import { getWorkspaceById } from "../../db/queries/workspaces";
-import { requireUser } from "../auth/session";
+import { requirePageUser, requireUser } from "../auth/session";
 import { guardedFetchFromEnv } from "../net";
 import { withTimeout } from "../net/fetch-timeout";
 import { authenticateAccessToken, memberWorkspaceId, type OAuthTokenCaller } from "../oauth-server/access-token";
@@ -130,21 +130,22 @@ function webRequest(req: IncomingMessage, issuer: string): Request {
   return new Request(new URL(req.url ?? "/", issuer), { method: "GET", headers });
 }
 
-function redirect(res: ServerResponse, location: string): void {
-  res.writeHead(303, { location, "cache-control": "no-store" }).end();
-}
-
 /**
- * Allow or Deny from the consent page: a same-origin POST, with the signed-in user's session and the
- * interaction's own cookie (set on the browser that began the flow). Allow grants the one resource
- * the client asked for, with the `mcp` scope, when the user is a member of its workspace.
+ * Allow or Deny from the consent page: a same-origin POST (by fetch: the app's no-referrer policy
+ * makes a form post's Origin "null", and `form-action 'self'` would block the redirect to the
+ * client), with the signed-in user's session and the interaction's own cookie (set on the browser
+ * that began the flow). Allow grants the one resource the client asked for, with the `mcp` scope,
+ * when the user is a member of its workspace. The answer is `{location}`: where the page sends the
+ * browser on (oidc-provider's resume URL, which redirects to the client).
  */
 async function finishInteraction(req: IncomingMessage, res: ServerResponse, action: "confirm" | "abort"): Promise<void> {
-  if (req.method !== "POST") return json(res, 405, { error: "method_not_allowed" });
+  if (req.method !== "POST") return json(res, 405, { code: "request.method_not_allowed", message: "POST only." });
   const issuer = issuerOf(req);
   const request = webRequest(req, issuer);
   const refusal = csrfRefusal({ method: "POST", pathname: new URL(request.url).pathname, headers: request.headers, publicOrigin: issuer });
   if (refusal) return json(res, refusal.status, { code: refusal.code, message: refusal.message });
+  const user = await requireUser(getDb(), request).catch(() => null);
+  if (!user) return json(res, 401, { code: "auth.unauthorized", message: "Sign in first." });
   const provider = providerFor(issuer);
   let details: Awaited<ReturnType<Provider["interactionDetails"]>>;
   try {
@@ -155,16 +156,19 @@ async function finishInteraction(req: IncomingMessage, res: ServerResponse, acti
       message: "This sign-in has expired or was started in another browser; start it again from your client.",
     });
   }
-  const page = `${issuer}${interactionPath(details.uid)}`;
-  const user = await requireUser(getDb(), request).catch(() => null);
-  if (!user) return redirect(res, page);
   if (action === "abort") {
-    await provider.interactionFinished(req, res, { error: "access_denied", error_description: "The user denied access." }, { mergeWithLastSubmission: false });
-    return;
+    const location = await provider.interactionResult(
+      req,
+      res,
+      { error: "access_denied", error_description: "The user denied access." },
+      { mergeWithLastSubmission: false },
+    );
+    return json(res, 200, { location });
   }
   const resource = singleResource(details.params.resource);
   const target = resource ? parseGatewayResource(resource, issuer) : null;
-  if (!target || !(await memberWorkspaceId(getDb(), user.id, target.slug))) return redirect(res, page);
+  if (!target || !(await memberWorkspaceId(getDb(), user.id, target.slug)))
+    return json(res, 403, { code: "workspace.not_found", message: "You are not a member of the workspace this client asks for." });
   const grant = new provider.Grant({ accountId: user.id, clientId: String(details.params.client_id) });
   const asked = new Set(String(details.params.scope ?? "").split(" "));
   // The scopes oidc-provider knows by name (`mcp` among them, for a client that asks for it by
@@ -173,7 +177,13 @@ async function finishInteraction(req: IncomingMessage, res: ServerResponse, acti
   if (oidc.length) grant.addOIDCScope(oidc.join(" "));
   grant.addResourceScope(target.url, MCP_SCOPE);
   const grantId = await grant.save();
-  await provider.interactionFinished(req, res, { login: { accountId: user.id }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  const location = await provider.interactionResult(
+    req,
+    res,
+    { login: { accountId: user.id }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
+  json(res, 200, { location });
 }
 
 /** The one resource of an authorization request, or null (none, or several). */
@@ -254,4 +264,14 @@ export async function consentView(user: { id: string }, uid: string, issuer: str
     scopes: [MCP_SCOPE],
     refusal,
   };
+}
+
+/**
+ * The consent page of interaction `uid`: its signed-in user (signed out: to /signin, and back here
+ * after) and what to show, or a null view when the interaction is gone. `headers`: the page's
+ * request headers, whose origin is the issuer the flow began on.
+ */
+export async function consentPage(uid: string, headers: Pick<Headers, "get">) {
+  const user = await requirePageUser(getDb(), { returnTo: interactionPath(uid) });
+  return { user, view: await consentView(user, uid, requestPublicOrigin({ headers })) };
 }

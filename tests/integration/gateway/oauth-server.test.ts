@@ -78,11 +78,11 @@ async function browse(jar: Jar, url: string): Promise<Response> {
   return response;
 }
 
-/** A form POST from the app's own page. */
-async function post(jar: Jar, url: string): Promise<Response> {
+/** Allow or Deny as the consent page sends it (fetch, same origin): the status and where to go on. */
+async function post(jar: Jar, url: string): Promise<{ status: number; location: string }> {
   const response = await fetch(new URL(url, base), { method: "POST", redirect: "manual", headers: { cookie: jar.header(), origin: base } });
   jar.take(response);
-  return response;
+  return { status: response.status, location: ((await response.json()) as { location?: string }).location ?? "" };
 }
 
 /** Register a public client (RFC 7591): its client_id. */
@@ -135,9 +135,10 @@ async function startAuthorization(jar: Jar, clientId: string, resource: string, 
 /** Allow on the consent page, then follow the provider back to the client: the code. */
 async function allow(jar: Jar, uid: string): Promise<string> {
   const confirmed = await post(jar, `/oauth/interaction/${uid}/confirm`);
-  expect(confirmed.status).toBe(303);
-  let location = confirmed.headers.get("location") ?? "";
-  for (let hop = 0; hop < 4 && !location.startsWith(REDIRECT); hop++) location = (await browse(jar, location)).headers.get("location") ?? "";
+  expect(confirmed.status).toBe(200);
+  let location = confirmed.location;
+  for (let hop = 0; hop < 4 && !location.startsWith(REDIRECT); hop++)
+    location = (await browse(jar, location)).headers.get("location") ?? "";
   const back = new URL(location);
   expect(back.searchParams.get("state")).toBe("st4te");
   const code = back.searchParams.get("code");
@@ -161,14 +162,23 @@ async function signIn(who: Person, resource: string, clientId?: string): Promise
   const jar = new Jar(await sessionCookie(who));
   const { verifier, challenge } = pkce();
   const code = await allow(jar, await startAuthorization(jar, id, resource, challenge));
-  const { status, body } = await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: id, code_verifier: verifier });
+  const { status, body } = await token({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT,
+    client_id: id,
+    code_verifier: verifier,
+  });
   expect(status, JSON.stringify(body)).toBe(200);
   expect(body.token_type).toBe("Bearer");
   return { access: body.access_token, refresh: body.refresh_token, clientId: id };
 }
 
 /** A raw `tools/list` at the endpoint with `secret` (a 2026-07-28-free initialize is enough): the status and challenge. */
-async function statusAt(endpoint: string, secret: string | null): Promise<{ status: number; challenge: string | null; code: string | null }> {
+async function statusAt(
+  endpoint: string,
+  secret: string | null,
+): Promise<{ status: number; challenge: string | null; code: string | null }> {
   const response = await fetch(endpoint, {
     method: "POST",
     headers: {
@@ -191,7 +201,9 @@ async function statusAt(endpoint: string, secret: string | null): Promise<{ stat
 /** An SDK client on `endpoint` with the bearer `secret`: the tools it lists. */
 async function toolsWith(endpoint: string, secret: string): Promise<string[]> {
   const client = new Client({ name: "oauth-test-client", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }),
+  );
   clients.push(client);
   return (await client.listTools()).tools.map((tool) => tool.name);
 }
@@ -205,7 +217,11 @@ beforeAll(async () => {
   betaSlug = (await getWorkspaceById(getDb(), beta))?.slug as string;
   await upsertMembership(getDb(), { workspaceId: beta, userId: bob.id, role: "member" });
   const port = await freePort();
-  fixture = await startHttpServer([path.join(FIXTURES, "session-http-server.mjs")], { PORT: String(port) }, `http://127.0.0.1:${port}/stats`);
+  fixture = await startHttpServer(
+    [path.join(FIXTURES, "session-http-server.mjs")],
+    { PORT: String(port) },
+    `http://127.0.0.1:${port}/stats`,
+  );
   const serverId = (
     await createServer(getDb(), {
       workspaceId: acme,
@@ -289,7 +305,10 @@ describe("signing in a client", () => {
 
     const code = await allow(jar, uid);
     // A wrong verifier, then the right one; the code is single-use.
-    expect((await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: pkce().verifier })).status).toBe(400);
+    expect(
+      (await token({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: pkce().verifier }))
+        .status,
+    ).toBe(400);
     const exchange = { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier };
     const exchanged = await token(exchange);
     expect(exchanged.status).toBe(200);
@@ -339,16 +358,17 @@ describe("signing in a client", () => {
     const jar = new Jar(await sessionCookie(bob));
     const uid = await startAuthorization(jar, clientId, endpoint(acmeSlug), pkce().challenge);
     const denied = await post(jar, `/oauth/interaction/${uid}/abort`);
-    let location = denied.headers.get("location") ?? "";
-    for (let hop = 0; hop < 4 && !location.startsWith(REDIRECT); hop++) location = (await browse(jar, location)).headers.get("location") ?? "";
+    let location = denied.location;
+    for (let hop = 0; hop < 4 && !location.startsWith(REDIRECT); hop++)
+      location = (await browse(jar, location)).headers.get("location") ?? "";
     expect(new URL(location).searchParams.get("error")).toBe("access_denied");
 
     const cleoJar = new Jar(await sessionCookie(cleo));
     const cleoUid = await startAuthorization(cleoJar, clientId, endpoint(acmeSlug), pkce().challenge);
     expect((await consentView(cleo, cleoUid, base))?.refusal).toMatch(/not a member/);
-    // Her Allow goes back to the page, with no code.
-    const confirmed = await post(cleoJar, `/oauth/interaction/${cleoUid}/confirm`);
-    expect(confirmed.headers.get("location")).toBe(`${base}/oauth/interaction/${cleoUid}`);
+    // Her Allow is refused, and nobody signed in gets nowhere either.
+    expect(await post(cleoJar, `/oauth/interaction/${cleoUid}/confirm`)).toEqual({ status: 403, location: "" });
+    expect((await post(new Jar(), `/oauth/interaction/${cleoUid}/confirm`)).status).toBe(401);
   });
 
   it("refuses a metadata-document client whose URL the SSRF guard does not allow", async () => {
@@ -373,7 +393,9 @@ describe("tokens over time", () => {
     const reused = await token({ grant_type: "refresh_token", refresh_token: first.refresh, client_id: first.clientId });
     expect(reused).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     // The whole grant went: the rotated refresh token and every access token of it.
-    expect((await token({ grant_type: "refresh_token", refresh_token: rotated.body.refresh_token, client_id: first.clientId })).status).toBe(400);
+    expect(
+      (await token({ grant_type: "refresh_token", refresh_token: rotated.body.refresh_token, client_id: first.clientId })).status,
+    ).toBe(400);
     expect((await statusAt(resource, rotated.body.access_token)).status).toBe(401);
     expect((await statusAt(resource, first.access)).status).toBe(401);
   });
