@@ -14,6 +14,7 @@ import { requirePageUser, requireUser } from "../auth/session";
 import { guardedFetchFromEnv } from "../net";
 import { withTimeout } from "../net/fetch-timeout";
 import { authenticateAccessToken, memberWorkspaceId, type OAuthTokenCaller } from "../oauth-server/access-token";
+import { listConnectedClients, revokeConnectedClient } from "../oauth-server/grants";
 import { createAuthorizationServer, interactionPath } from "../oauth-server/provider";
 import {
   MCP_SCOPE,
@@ -116,7 +117,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  * so the metadata reveals no more than it (which workspaces exist is not said to the signed-out).
  */
 async function serveResourceMetadata(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-  if (req.method !== "GET" && req.method !== "HEAD") return json(res, 405, { error: "method_not_allowed" });
+  if (req.method !== "GET" && req.method !== "HEAD") return json(res, 405, { code: "request.invalid", message: "GET only." });
   const issuer = issuerOf(req);
   const resource = parseGatewayResource(`${issuer}${pathname.slice(PROTECTED_RESOURCE_PREFIX.length)}`, issuer);
   if (!resource) return json(res, 404, { error: "not_found" });
@@ -139,7 +140,7 @@ function webRequest(req: IncomingMessage, issuer: string): Request {
  * browser on (oidc-provider's resume URL, which redirects to the client).
  */
 async function finishInteraction(req: IncomingMessage, res: ServerResponse, action: "confirm" | "abort"): Promise<void> {
-  if (req.method !== "POST") return json(res, 405, { code: "request.method_not_allowed", message: "POST only." });
+  if (req.method !== "POST") return json(res, 405, { code: "request.invalid", message: "POST only." });
   const issuer = issuerOf(req);
   const request = webRequest(req, issuer);
   const refusal = csrfRefusal({ method: "POST", pathname: new URL(request.url).pathname, headers: request.headers, publicOrigin: issuer });
@@ -152,7 +153,7 @@ async function finishInteraction(req: IncomingMessage, res: ServerResponse, acti
     details = await provider.interactionDetails(req, res);
   } catch {
     return json(res, 400, {
-      code: "oauth.interaction_not_found",
+      code: "token.consent_expired",
       message: "This sign-in has expired or was started in another browser; start it again from your client.",
     });
   }
@@ -274,4 +275,14 @@ export async function consentView(user: { id: string }, uid: string, issuer: str
 export async function consentPage(uid: string, headers: Pick<Headers, "get">) {
   const user = await requirePageUser(getDb(), { returnTo: interactionPath(uid) });
   return { user, view: await consentView(user, uid, requestPublicOrigin({ headers })) };
+}
+
+/** The signed-in user's connected OAuth clients (the account page), newest first; never a token. */
+export async function myConnectedClients(user: { id: string }) {
+  return await listConnectedClients(getDb(), user.id);
+}
+
+/** Revoke one of the user's connected clients: its grant with every token of it (another user's is a 404). */
+export async function revokeMyConnectedClient(user: { id: string }, id: string): Promise<void> {
+  await revokeConnectedClient(getDb(), user.id, id);
 }

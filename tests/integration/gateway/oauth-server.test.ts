@@ -23,7 +23,7 @@ import { getWorkspaceById } from "@/db/queries/workspaces";
 import { oauthServerRecords } from "@/db/schema";
 import { nextAuthSecret } from "@/lib/auth/options";
 import { parseServerConfig } from "@/lib/mcp/config";
-import { consentView } from "@/lib/use-cases/oauth-server";
+import { consentView, myConnectedClients, revokeMyConnectedClient } from "@/lib/use-cases/oauth-server";
 import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
 import { acmeWithBob, closeGatewayTest, type ServedGateway, serveGateway } from "./helpers";
@@ -423,6 +423,24 @@ describe("tokens over time", () => {
     } finally {
       await upsertMembership(getDb(), { workspaceId: acme, userId: bob.id, role: "member" });
     }
+  });
+
+  it("lists the member's connected clients with their last use, and Revoke ends one's tokens at once", async () => {
+    const resource = endpoint(`${acmeSlug}/sessions`);
+    const clientId = await register("Listed Client");
+    const { access, refresh } = await signIn(bob, resource, clientId);
+    expect((await statusAt(resource, access)).status).toBe(200);
+    const listed = (await myConnectedClients(bob)).find((client) => client.clientId === clientId);
+    expect(listed).toMatchObject({ clientName: "Listed Client", resource, workspaceName: "Acme", serverName: "sessions" });
+    expect(listed?.lastUsedAt).toBeInstanceOf(Date);
+    expect(JSON.stringify(listed)).not.toContain(access);
+    // Someone else's id is not found, and changes nothing.
+    await expect(revokeMyConnectedClient(cleo, listed?.id as string)).rejects.toMatchObject({ code: "token.client_not_found" });
+    expect((await statusAt(resource, access)).status).toBe(200);
+    await revokeMyConnectedClient(bob, listed?.id as string);
+    expect((await statusAt(resource, access)).status).toBe(401);
+    expect((await token({ grant_type: "refresh_token", refresh_token: refresh, client_id: clientId })).status).toBe(400);
+    expect((await myConnectedClients(bob)).some((client) => client.clientId === clientId)).toBe(false);
   });
 
   it("keeps tokens and codes hashed and payloads sealed at rest", async () => {
