@@ -10,6 +10,7 @@
 import {
   Client,
   type OAuthClientProvider,
+  type OAuthDiscoveryState,
   StreamableHTTPClientTransport,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
@@ -32,6 +33,7 @@ class MemoryProvider implements OAuthClientProvider {
   stored: StoredOAuthTokens | undefined;
   verifier = "";
   authorizationUrl: URL | undefined;
+  discovered: OAuthDiscoveryState | undefined;
   get redirectUrl() {
     return REDIRECT;
   }
@@ -64,6 +66,13 @@ class MemoryProvider implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier;
+  }
+  // Kept with the verifier, so the callback leg checks it talks to the authorization server it began with.
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovered = state;
+  }
+  discoveryState() {
+    return this.discovered;
   }
 }
 
