@@ -1,7 +1,8 @@
 /**
  * Next runs `register` once when the server starts. On Node it installs the front door
  * (lib/lane/front-door.ts) and the direct lane (lib/lane/direct-lane.ts) that the app's HTTP server
- * (scripts/server.mjs) consults, in that order, before Next, and the signal handlers that drain and
+ * (scripts/server.mjs) consults, in that order, before Next (with the OAuth authorization server of
+ * lib/use-cases/oauth-server.ts in front of the lane), and the signal handlers that drain and
  * stop the server (lib/runtime/app-shutdown.ts); then it starts OpenTelemetry when an
  * OTLP endpoint is configured (lib/telemetry/sdk.ts, docs/telemetry.md). The front door comes first
  * so that a telemetry set-up that throws (a bad exporter setting) cannot leave the app serving
@@ -23,6 +24,13 @@ export async function register(): Promise<void> {
   installFrontDoor();
   // The lane checks each caller with the guard the routes use, and hands the caller to the route.
   installDirectLane(DIRECT_ROUTES, requireWorkspace);
+  // The OAuth authorization server of the MCP gateway (/oauth/…, its well-known documents), on node
+  // req/res in front of the lane: oidc-provider is a koa application, not a route (docs/gateway.md).
+  const [{ putInFrontOfLane }, { serveOAuthServer }] = await Promise.all([
+    import("./lib/lane/direct-lane"),
+    import("./lib/use-cases/oauth-server"),
+  ]);
+  putInFrontOfLane(serveOAuthServer);
   // The stop from the start, not from the engine's first use: a SIGTERM before any MCP request
   // still drains (readiness 503, the grace, then the close).
   const { installAppShutdown } = await import("./lib/runtime/app-shutdown");

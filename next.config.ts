@@ -7,7 +7,7 @@ const maxBodyBytes = Number.isFinite(bodyCap) && bodyCap > 0 ? bodyCap : 1_000_0
 
 const nextConfig: NextConfig = {
   // Native and process-spawning packages stay outside the server bundle.
-  serverExternalPackages: ["better-sqlite3", "@modelcontextprotocol/client", "@modelcontextprotocol/core", "undici"],
+  serverExternalPackages: ["better-sqlite3", "oidc-provider", "@modelcontextprotocol/client", "@modelcontextprotocol/core", "undici"],
   poweredByHeader: false,
   // Server code is never downloaded: readable names in stack traces and CPU profiles are worth more
   // than the bytes minifying would save (docs/performance.md profiles the server bundle).

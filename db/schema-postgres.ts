@@ -68,6 +68,7 @@ export const {
   usagePrices,
   usageBudgets,
   personalTokens,
+  oauthServerRecords,
   leases,
   replicas,
   pendingQuestions,

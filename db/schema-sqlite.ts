@@ -46,6 +46,7 @@ export const {
   usagePrices,
   usageBudgets,
   personalTokens,
+  oauthServerRecords,
   leases,
   replicas,
   pendingQuestions,

@@ -54,6 +54,7 @@ export const {
   usagePrices,
   usageBudgets,
   personalTokens,
+  oauthServerRecords,
   leases,
   replicas,
   pendingQuestions,

@@ -13,6 +13,7 @@ import { defineTrustTables } from "./tables-trust";
 import { definePersonalTokenTables } from "./tables-tokens";
 import { defineLeaseTables } from "./tables-leases";
 import { defineQuestionTables } from "./tables-questions";
+import { defineOAuthServerTables } from "./tables-oauth-server";
 
 /**
  * Every table, built with the column kit `k`. Use only the kit's helpers and the builder methods both
@@ -284,5 +285,6 @@ export function defineTables(k: ColumnKit) {
     ...definePersonalTokenTables(k, { users, workspaces }),
     ...defineLeaseTables(k),
     ...defineQuestionTables(k, { users, workspaces }),
+    ...defineOAuthServerTables(k, { users }),
   };
 }

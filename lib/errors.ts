@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   "token.access_lost": 401,
   "token.insufficient_scope": 401,
   "token.not_found": 404,
+  "token.client_not_found": 404,
+  "token.consent_expired": 400,
   "sso.provider_not_found": 404,
   "sso.provider_exists": 409,
   "sso.invalid_provider": 400,

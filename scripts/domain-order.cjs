@@ -21,6 +21,7 @@ const DOMAIN_ORDER = [
   { path: "lib/agent", why: "the chat agent: it runs tools through the trust gate" },
   { path: "lib/workspaces", why: "workspaces, members and invitations" },
   { path: "lib/auth", why: "who is calling: sessions and the caller's workspace" },
+  { path: "lib/oauth-server", why: "Switchboard as the gateway's OAuth authorization server: oidc-provider over the database" },
   { path: "lib/apps", why: "MCP Apps: server UIs that call tools through the agent's gate" },
   { path: "lib/runtime", why: "process wiring: the engine pool, brokers, event hub and turn registry" },
   { path: "lib/use-cases", why: "the composition layer the routes call; it binds the database and the pool" },

@@ -14,6 +14,7 @@ import { currentSession, sessionOfDisabledAccount } from "./session-token";
 import { enforceRequestRate } from "../quotas";
 import { LookupCache } from "../lookup-cache";
 import { mustEnrol } from "./mfa-policy";
+import { returnPath } from "./return-path";
 
 /** The signed-in user with their current workspace. */
 export interface SessionUser extends UserRecord {
@@ -61,10 +62,12 @@ export const ACCOUNT_DISABLED = "Your account is disabled; ask an administrator 
  * The signed-in user for a page; redirects to /signin otherwise (saying so when the account was
  * disabled), and to /enrol while a second-factor policy covers them and they have no factor yet.
  * `options.enrolling`: the enrolment page itself, which must not send them there again.
+ * `options.returnTo`: a path the sign-in page sends the user back to (`returnPath` decides which may be).
  */
-export async function requirePageUser(db: Db, options: { enrolling?: boolean } = {}): Promise<SessionUser> {
+export async function requirePageUser(db: Db, options: { enrolling?: boolean; returnTo?: string } = {}): Promise<SessionUser> {
   const user = await currentUser(db);
-  if (!user) redirect((await sessionOfDisabledAccount(db)) ? "/signin?reason=disabled" : "/signin");
+  const back = options.returnTo && returnPath(options.returnTo) ? `?next=${encodeURIComponent(options.returnTo)}` : "";
+  if (!user) redirect((await sessionOfDisabledAccount(db)) ? "/signin?reason=disabled" : `/signin${back}`);
   if (!options.enrolling && (await mustEnrol(db, user))) redirect("/enrol");
   return user;
 }

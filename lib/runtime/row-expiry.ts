@@ -1,6 +1,7 @@
 /**
  * Expiry of old rows (db/queries/row-expiry.ts): sessions ended or expired 30 days ago, password-reset
- * links expired 30 days ago, leases run out an hour ago. Until then a late request still hears why
+ * links expired 30 days ago, leases run out an hour ago, the authorization server's records (codes,
+ * tokens, grants, interactions) as soon as they expire: oidc-provider treats an expired one as absent. Until then a late request still hears why
  * it is refused ("expired", "already used") rather than "not found"; after, nothing reads them. A
  * round runs a minute after start and then every six hours. With several replicas on one database,
  * one of them expires per round: the round takes the `row-expiry` lease for half the period and
@@ -35,7 +36,12 @@ export const KEEP_LAPSED_LEASE_MS = 3_600_000;
 export async function expireRowsUnderLease(db: Db, owner: string = replicaId(), now: Date = new Date()): Promise<ExpiredRows | null> {
   if (!(await takeLease(db, ROW_EXPIRY_LEASE, owner, ROW_EXPIRY_LEASE_MS, now))) return null;
   const kept = new Date(now.getTime() - KEEP_EXPIRED_MS);
-  return deleteExpiredRows(db, { sessionsBefore: kept, resetsBefore: kept, leasesBefore: new Date(now.getTime() - KEEP_LAPSED_LEASE_MS) });
+  return deleteExpiredRows(db, {
+    sessionsBefore: kept,
+    resetsBefore: kept,
+    leasesBefore: new Date(now.getTime() - KEEP_LAPSED_LEASE_MS),
+    oauthServerBefore: now,
+  });
 }
 
 /** Start this replica's rounds (once per process; the timers never keep it alive). */

@@ -16,12 +16,15 @@ import {
   lostWorkspaceAccess as lostAccessOver,
 } from "../auth/workspace";
 import { AppError, type ErrorBody } from "../errors";
-import { authenticateToken, bearerToken, type TokenScope } from "../auth/personal-tokens";
+import { authenticateToken, bearerToken, TOKEN_PREFIX, type TokenScope } from "../auth/personal-tokens";
+import { authenticateOAuthBearer } from "./oauth-server";
 import { enforceRequestRate } from "../quotas";
 import { redirectToChat as chatRedirectOver, redirectToWorkspaceSection as sectionRedirectOver } from "../auth/workspace-redirect";
 
 export type { SessionUser, WorkspaceCaller };
 export { slugOf } from "../auth/workspace";
+/** Where `/signin?next=…` may send the user back to after signing in (lib/auth/return-path.ts), or null. */
+export { returnPath as signInReturnPath } from "../auth/return-path";
 
 /**
  * The signed-in user, or an `auth.unauthorized` AppError (401). A route passes its `request` so the
@@ -57,13 +60,21 @@ export async function requireUserOrToken(request: Request, scope: TokenScope): P
 }
 
 /**
- * The caller by `Authorization: Bearer sbp_…` only (a personal access token with `scope`), for the
- * MCP gateway: no session cookie is looked at, so a browser's ambient credentials never reach it.
- * Without a bearer header it is a 401 `token.invalid`.
+ * The caller by `Authorization: Bearer …` only, for the MCP gateway: a personal access token
+ * (`sbp_…`) with `scope`, or an access token of Switchboard's authorization server whose audience
+ * is exactly the endpoint the request is for (lib/use-cases/oauth-server.ts). No session cookie is
+ * looked at, so a browser's ambient credentials never reach it. Without a bearer header it is a 401
+ * `token.invalid`.
  */
 export async function requireToken(request: Request, scope: TokenScope): Promise<ApiCaller & { tokenWorkspaceId: string }> {
   const secret = bearerToken(request);
   if (secret === null) throw new AppError("token.invalid", "Send a personal access token as Authorization: Bearer sbp_….");
+  // The authorization server's tokens are for the gateway's endpoints only (their one scope is `mcp`).
+  if (!secret.startsWith(TOKEN_PREFIX) && scope === "mcp") {
+    const { user, workspaceId } = await authenticateOAuthBearer(request, secret);
+    await enforceRequestRate(user.id);
+    return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, tokenWorkspaceId: workspaceId };
+  }
   const { user, workspaceId } = await authenticateToken(getDb(), secret, scope);
   await enforceRequestRate(user.id);
   return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, tokenWorkspaceId: workspaceId };

@@ -7,8 +7,10 @@ import { myFactors } from "@/lib/use-cases/second-factors";
 import { PersonalTokens } from "@/app/_components/tokens/personal-tokens";
 import { myTokens } from "@/lib/use-cases/personal-tokens";
 import { myWorkspaces } from "@/lib/use-cases/workspaces";
+import { ConnectedClients } from "@/app/_components/oauth/connected-clients";
+import { myConnectedClients } from "@/lib/use-cases/oauth-server";
 
-/** The signed-in user's own account: password, second factors, personal access tokens and sessions; administrators also see the public URL in use. */
+/** The signed-in user's own account: password, second factors, personal access tokens, connected OAuth clients and sessions; administrators also see the public URL in use. */
 export default async function AccountPage() {
   const user = await requirePageUser();
   const publicUrl = user.isAdmin ? publicUrlInUse(await headers()) : null;
@@ -40,6 +42,17 @@ export default async function AccountPage() {
           state: t.state,
         }))}
         workspaces={(await myWorkspaces(user.id)).map((w) => ({ id: w.id, name: w.personal ? "Personal" : w.name }))}
+      />
+      <ConnectedClients
+        clients={(await myConnectedClients(user)).map((c) => ({
+          id: c.id,
+          clientName: c.clientName,
+          clientId: c.clientId,
+          workspaceName: c.workspaceName,
+          serverName: c.serverName,
+          createdAt: c.createdAt.toISOString(),
+          lastUsedAt: c.lastUsedAt?.toISOString() ?? null,
+        }))}
       />
       <SignOutEverywhereButton />
       {publicUrl && (

@@ -21,17 +21,20 @@ import { FieldError, Label } from "./primitives/label";
  * account yet; `disabled`: the page was sent here because the account's session ended when it was disabled;
  * `forgotPassword`: the instance sends mail, so a "Forgot password?" link asks for a reset link.
  * `codeFirst`: a single sign-on owes a second factor (docs/sso.md), so the form starts at the code.
+ * `returnTo`: where to go once signed in (the sign-in page checked it), else the chat.
  */
 export function SignInForm({
   fresh = false,
   disabled = false,
   forgotPassword = false,
   codeFirst = false,
+  returnTo,
 }: {
   fresh?: boolean;
   disabled?: boolean;
   forgotPassword?: boolean;
   codeFirst?: boolean;
+  returnTo?: string;
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(disabled ? ACCOUNT_DISABLED_MESSAGE : null);
@@ -52,7 +55,7 @@ export function SignInForm({
 
   function settle(outcome: SignInOutcome) {
     setBusy(false);
-    if (outcome.ok) return router.replace("/chat");
+    if (outcome.ok) return router.replace(returnTo ?? "/chat");
     if (outcome.reason === "second_factor") return setCodeStep(true);
     if (outcome.reason === "expired") setCodeStep(false);
     setError(signInFailureMessage(outcome));

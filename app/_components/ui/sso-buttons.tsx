@@ -37,16 +37,19 @@ export function ssoErrorMessage(error: string | undefined): string | null {
 /**
  * The single sign-on buttons (docs/sso.md): each posts to next-auth's `signin/<id>` with its CSRF
  * token, and the browser goes on to the identity provider. `passwordsOff`: SSO-only mode hides the
- * password form; a link still reaches it for the break-glass administrator.
+ * password form; a link still reaches it for the break-glass administrator. `returnTo`: where the
+ * identity provider's answer lands once signed in (the sign-in page checked it), else the chat.
  */
 export function SsoButtons({
   providers,
   error,
   passwordsOff = false,
+  returnTo,
 }: {
   providers: { id: string; label: string }[];
   error?: string;
   passwordsOff?: boolean;
+  returnTo?: string;
 }) {
   const [busy, setBusy] = useState(false);
   const message = ssoErrorMessage(error);
@@ -62,7 +65,7 @@ export function SsoButtons({
       ? await fetch(`/api/auth/signin/${encodeURIComponent(id)}`, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: "/chat", json: "true" }),
+          body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: returnTo ?? "/chat", json: "true" }),
         })
       : null;
     const url = response?.ok ? ((await response.json().catch(() => ({}))) as { url?: string }).url : undefined;

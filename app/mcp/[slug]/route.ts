@@ -8,7 +8,8 @@ type Context = { params: Promise<Params> };
 
 /**
  * The whole workspace as one MCP server (Streamable HTTP, docs/gateway.md#the-workspace-endpoint),
- * for a personal access token with the `mcp` scope. A refused token is a 401 with
+ * for a personal access token with the `mcp` scope or an access token of Switchboard's authorization
+ * server for this endpoint. A refused token is a 401 with
  * `WWW-Authenticate: Bearer`; another workspace's slug is a 404. The token is checked before the body is read.
  */
 async function answer({ request, params, body }: LaneStreamInput<Params>): Promise<Response> {
@@ -21,7 +22,7 @@ async function serve(request: Request, context: Context): Promise<Response> {
   const response = await route(async (request: Request) =>
     answer({ request, params, body: () => readBodyText(request), signal: request.signal }),
   )(request);
-  return withBearerChallenge(response);
+  return withBearerChallenge(response, request);
 }
 
 /** JSON-RPC requests, notifications and responses (and a 2025-era client's `initialize`). */
@@ -32,5 +33,5 @@ export const GET = serve;
 export const DELETE = serve;
 
 /** The same three on the direct lane (docs/performance.md#the-gateway): the same checks and answer, without Next's router. */
-const respond = async (input: LaneStreamInput<Params>) => withBearerChallenge(await answer(input).catch(errorResponse));
+const respond = async (input: LaneStreamInput<Params>) => withBearerChallenge(await answer(input).catch(errorResponse), input.request);
 export const lane: LaneRoutes<never, Params> = { POST: { respond }, GET: { respond }, DELETE: { respond } };

@@ -1,7 +1,8 @@
 /**
  * The MCP gateway endpoints (issue 33, docs/gateway.md): `/mcp/<workspace-slug>/<server-name>`, one
  * workspace server as a Streamable HTTP MCP server, and `/mcp/<workspace-slug>`, all of them as one,
- * for any MCP client that holds a personal access token of the workspace with the `mcp` scope. 2025-era clients get
+ * for any MCP client that holds a personal access token of the workspace with the `mcp` scope, or
+ * an access token of Switchboard's authorization server for that endpoint. 2025-era clients get
  * sessions (`Mcp-Session-Id`); 2026-07-28 clients are served statelessly, one request at a time.
  */
 import "server-only";
@@ -14,6 +15,7 @@ import { maxBodyBytes } from "../../http";
 import type { TrustActor } from "../../trust/permissions";
 import { membershipOf } from "../../workspaces/membership-lookup";
 import type { ApiCaller } from "../caller";
+import { gatewayChallenge } from "../oauth-server";
 import { SessionEventStore } from "./event-store";
 import { type GatewayTarget, proxyServer } from "./proxy-server";
 import { closeSession, findSession, keepSession } from "./sessions";
@@ -158,11 +160,12 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 
 /**
  * A gateway answer with the bearer challenge a refused token needs: a 401 gets
- * `WWW-Authenticate: Bearer` (what tells an MCP client to send its token), unless it has one.
+ * `WWW-Authenticate: Bearer` with the endpoint's protected-resource metadata (RFC 9728: what tells
+ * an MCP client where to sign in), unless it has one. The body keeps the token error code.
  */
-export function withBearerChallenge(response: Response): Response {
+export function withBearerChallenge(response: Response, request: Request): Response {
   if (response.status !== 401 || response.headers.has("www-authenticate")) return response;
   const answer = new Response(response.body, response);
-  answer.headers.set("www-authenticate", 'Bearer realm="switchboard"');
+  answer.headers.set("www-authenticate", gatewayChallenge(request));
   return answer;
 }

@@ -14,7 +14,8 @@ import { takeLease } from "@/db/queries/leases";
 import { insertPasswordReset } from "@/db/queries/password-resets";
 import type { ExpiredRows } from "@/db/queries/row-expiry";
 import { createSession, endSession } from "@/db/queries/sessions";
-import { leases, passwordResets, sessions } from "@/db/schema";
+import { upsertOAuthServerRecord } from "@/db/queries/oauth-server";
+import { leases, oauthServerRecords, passwordResets, sessions } from "@/db/schema";
 import { ROW_EXPIRY_LEASE } from "@/lib/runtime/row-expiry";
 import { registerTestUser } from "../../helpers/register";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
@@ -64,6 +65,22 @@ async function reset(expiresIn: number, name: string): Promise<string> {
 
 const ids = async (table: typeof sessions | typeof passwordResets) =>
   new Set((await all(getDb().select({ id: table.id }).from(table))).map((row) => row.id));
+/** An authorization server record (a code, say) expiring `expiresIn` ms from now (null: never). */
+async function oauthRecord(key: string, expiresIn: number | null): Promise<void> {
+  await upsertOAuthServerRecord(getDb(), {
+    keyHash: key,
+    model: "AuthorizationCode",
+    payloadEnc: "sealed",
+    grantId: null,
+    uidHash: null,
+    userCodeHash: null,
+    userId,
+    clientId: null,
+    expiresAt: expiresIn === null ? null : new Date(Date.now() + expiresIn),
+  });
+}
+const oauthKeys = async () =>
+  new Set((await all(getDb().select({ key: oauthServerRecords.keyHash }).from(oauthServerRecords))).map((row) => row.key));
 const leaseNames = async () => new Set((await all(getDb().select({ name: leases.name }).from(leases))).map((row) => row.name));
 
 describe("expiry of old rows across replicas", () => {
@@ -75,6 +92,10 @@ describe("expiry of old rows across replicas", () => {
     const resetLately = await reset(-3_600_000, "lately");
     const resetLive = await reset(3_600_000, "live");
     await reset(-31 * DAY, "old");
+    // The authorization server's records go as soon as they expired: oidc-provider reads them as absent.
+    await oauthRecord("expired", -60_000);
+    await oauthRecord("live", DAY);
+    await oauthRecord("forever", null);
     const db = getDb();
     const now = new Date();
     await takeLease(db, "sandbox-cgroup-reaper:gone-pod", "dead", 60_000, new Date(now.getTime() - 2 * 3_600_000));
@@ -84,7 +105,8 @@ describe("expiry of old rows across replicas", () => {
     const startAt = Date.now() + 4_000;
     const rounds = await Promise.all([round("replica-a", startAt), round("replica-b", startAt)]);
     const ran = rounds.filter((r) => r !== null);
-    expect(ran).toEqual([{ sessions: 2, passwordResets: 1, leases: 1 }]);
+    expect(ran).toEqual([{ sessions: 2, passwordResets: 1, leases: 1, oauthServerRecords: 1 }]);
+    expect(await oauthKeys()).toEqual(new Set(["live", "forever"]));
     expect(await ids(sessions)).toEqual(new Set([live, endedLately]));
     expect(await ids(passwordResets)).toEqual(new Set([resetLately, resetLive]));
     expect(await leaseNames()).toEqual(new Set([ROW_EXPIRY_LEASE, "oauth-refresh:lately", "oauth-refresh:live"]));

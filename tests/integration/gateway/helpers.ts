@@ -1,8 +1,9 @@
 /**
  * The gateway's route handlers served over `node:http`, as Next would call them, for the gateway's
- * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>` (and, with `bearer`, a second listener that adds
- * `Authorization: Bearer <token>` to every request, standing in for a client's configured header
- * for callers that cannot send one, such as the conformance suite). With `GATEWAY_TEST_VIA=lane` in
+ * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>`, behind the OAuth authorization
+ * server's mount as scripts/server.mjs has it (`/oauth/…`, the well-known documents); with `bearer`,
+ * a second listener that adds `Authorization: Bearer <token>` to every request, standing in for a
+ * client's configured header for callers that cannot send one, such as the conformance suite. With `GATEWAY_TEST_VIA=lane` in
  * the environment (tests/integration/gateway/lane.test.ts sets it) the same route modules are served
  * by the direct lane (lib/lane/direct-lane.ts) instead, as the built app serves them.
  */
@@ -63,9 +64,12 @@ async function listen(fetch: (request: Request) => Promise<Response>): Promise<S
   return await listenWith((req, res) => void serve(req, res));
 }
 
-/** Listen on 127.0.0.1 with a `node:http` listener. */
+/** Listen on 127.0.0.1 with a `node:http` listener, the authorization server's mount in front of it. */
 async function listenWith(listener: http.RequestListener): Promise<ServedGateway> {
-  const server = http.createServer(listener);
+  const { serveOAuthServer } = await import("@/lib/use-cases/oauth-server");
+  const server = http.createServer((req, res) => {
+    if (!serveOAuthServer(req, res)) listener(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,

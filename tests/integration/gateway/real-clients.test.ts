@@ -4,11 +4,12 @@
  * `node:http` and a real MCP server: the Inspector's CLI (`@modelcontextprotocol/inspector-cli`)
  * lists and calls a tool through `/mcp/<slug>/<server>` and `/mcp/<slug>` with the token as a
  * `--header`; `mcp-remote` run as a stdio server with the token in `--header`, driven by the SDK's
- * stdio client, does the same; a wrong token is refused by both, and neither opens a browser.
+ * stdio client, does the same; a wrong token is refused by both: the Inspector opens no browser,
+ * and mcp-remote starts its OAuth sign-in with Switchboard's authorization server.
  */
 import { execFile } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -249,17 +250,19 @@ describe("mcp-remote with a personal access token, behind the SDK's stdio client
     expect(textOf(result)).toContain("remote-workspace");
   });
 
-  it("refuses a wrong token: the stdio client gets an error, and no browser is opened", async () => {
+  it("answers a wrong token by signing in with Switchboard's authorization server: it registers and opens the browser there", async () => {
     const remote = throughMcpRemote(perServerUrl(), "sbp_not-a-real-token");
-    const refused = await remote.connected.then(
-      () => remote.client.listTools(),
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(Error);
-    // mcp-remote answers any 401 by starting its own OAuth sign-in; Switchboard has no authorization
-    // server yet (docs/gateway.md#not-built-yet), so the sign-in stops at client registration, before
-    // any browser. When that server lands, this is where a browser would open: revisit this test then.
-    expect(remote.stderr()).toMatch(/Dynamic Client Registration rejected \(HTTP 404\)/);
-    expect(existsSync(browserMark)).toBe(false);
+    remote.connected.catch(() => undefined);
+    // mcp-remote answers the 401 by following its resource_metadata to Switchboard's authorization
+    // server, registering, and opening the browser at the authorization endpoint for this endpoint
+    // (docs/gateway.md#the-authorization-server); nobody answers the consent page here.
+    await vi.waitFor(() => expect(existsSync(browserMark)).toBe(true), { timeout: 30_000, interval: 200 });
+    const opened = new URL(readFileSync(browserMark, "utf8").trim().split(/\s+/)[0]);
+    expect(`${opened.origin}${opened.pathname}`).toBe(`${gateway!.base}/oauth/authorize`);
+    expect(opened.searchParams.get("resource")).toBe(perServerUrl());
+    expect(opened.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(opened.searchParams.get("client_id")).toBeTruthy();
+    rmSync(browserMark, { force: true });
+    await remote.client.close().catch(() => undefined);
   });
 });

@@ -78,7 +78,7 @@ describe("a server's content through the gateway", () => {
     const blocks = result.content as Blocks;
     expect(blocks).toHaveLength(1);
     expect(blocks[0].text).toContain("echo: Safetxt.exe red");
-    expect(blocks[0].text).not.toMatch(/[\u202e\u200b\u0000\u001b]/);
+    for (const hidden of ["\u202e", "\u200b", "\u0000", "\u001b"]) expect(blocks[0].text).not.toContain(hidden);
     expect(JSON.stringify(result)).not.toContain(API_KEY);
     expect(result._meta?.["switchboard/source"]).toBe(LABEL);
   });

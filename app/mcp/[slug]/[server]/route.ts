@@ -21,7 +21,7 @@ async function serve(request: Request, context: Context): Promise<Response> {
   const response = await route(async (request: Request) =>
     answer({ request, params, body: () => readBodyText(request), signal: request.signal }),
   )(request);
-  return withBearerChallenge(response);
+  return withBearerChallenge(response, request);
 }
 
 /** JSON-RPC requests, notifications and responses (and a 2025-era client's `initialize`). */
@@ -32,5 +32,5 @@ export const GET = serve;
 export const DELETE = serve;
 
 /** The same three on the direct lane (docs/performance.md#the-gateway): the same checks and answer, without Next's router. */
-const respond = async (input: LaneStreamInput<Params>) => withBearerChallenge(await answer(input).catch(errorResponse));
+const respond = async (input: LaneStreamInput<Params>) => withBearerChallenge(await answer(input).catch(errorResponse), input.request);
 export const lane: LaneRoutes<never, Params> = { POST: { respond }, GET: { respond }, DELETE: { respond } };
