@@ -15,6 +15,7 @@ import { confirmTotp, createPendingTotp, replaceRecoveryCodes } from "@/db/queri
 import { createPasskey } from "@/db/queries/passkeys";
 import { setInstanceMeta } from "@/db/queries/instance-meta";
 import { insertPasswordReset } from "@/db/queries/password-resets";
+import { upsertOAuthServerRecord } from "@/db/queries/oauth-server";
 import { insertPersonalToken } from "@/db/queries/personal-tokens";
 import { takeLease } from "@/db/queries/leases";
 import { joinReplicas } from "@/db/queries/replicas";
@@ -33,7 +34,7 @@ import { saveToolPin } from "@/db/queries/tool-pins";
 import { setToolPolicy, setWorkspaceToolPolicy } from "@/db/queries/tool-policies";
 import { createUserWithWorkspace, setUserDisabled } from "@/db/queries/users";
 import { createTeamWorkspace } from "@/db/queries/workspaces";
-import { sealSecret } from "@/db/secrets";
+import { sealJson, sealSecret } from "@/db/secrets";
 import { insertSsoProvider, saveSsoIdentity } from "@/db/queries/sso";
 import { modelSettingsSchema } from "@/lib/models/settings-service";
 import { setWorkspaceModel } from "@/lib/models/workspace-default";
@@ -257,6 +258,18 @@ async function fill(db: Db, bulk: number): Promise<PopulatedInstance> {
     tokenHash: createHash("sha256").update("sbp_populated-token").digest("hex"),
     hint: "sbp_popu",
     expiresAt: new Date(now.getTime() + 30 * 86_400_000),
+  });
+  // A grant of the gateway's authorization server (its payload sealed), for the member's client.
+  await upsertOAuthServerRecord(db, {
+    keyHash: createHash("sha256").update("Grant\0populated-grant").digest("hex"),
+    model: "Grant",
+    payloadEnc: sealJson({ accountId: member.id, clientId: "populated-client", jti: "populated-grant" }),
+    grantId: "populated-grant",
+    uidHash: null,
+    userCodeHash: null,
+    userId: member.id,
+    clientId: "populated-client",
+    expiresAt: new Date(now.getTime() + 90 * 86_400_000),
   });
   // A lease a process holds (usage retention keeps its lease for half a period).
   await takeLease(db, "usage-retention", "populated-process", 3 * 3_600_000, now);
