@@ -103,8 +103,16 @@ async function send(base: string, exchange: Exchange, cookie: string): Promise<A
   if (exchange.cookie !== "none") headers.cookie = cookie;
   const response = await fetch(`${base}${exchange.path}`, { method: exchange.method, headers, body: exchange.body });
   const text = await response.text();
+  // The two servers listen on two ports, and a 401 names the protected-resource metadata at the
+  // request's own origin: the origin is compared as `<base>`.
   const compared = Object.fromEntries(
-    COMPARED.map((name) => [name, response.headers.get(name)?.replace(/'nonce-[^']+'/g, "'nonce-…'") ?? null]),
+    COMPARED.map((name) => [
+      name,
+      response.headers
+        .get(name)
+        ?.replace(/'nonce-[^']+'/g, "'nonce-…'")
+        .replaceAll(base, "<base>") ?? null,
+    ]),
   );
   // The metric names, not their durations (a tool call's `mcp;dur=` differs from call to call).
   const timing = (response.headers.get("server-timing") ?? "")
