@@ -15,7 +15,8 @@ import { guardedFetchFromEnv } from "../net";
 import { withTimeout } from "../net/fetch-timeout";
 import { authenticateAccessToken, memberWorkspaceId, type OAuthTokenCaller } from "../oauth-server/access-token";
 import { listConnectedClients, revokeConnectedClient } from "../oauth-server/grants";
-import { createAuthorizationServer, interactionPath } from "../oauth-server/provider";
+import { createAuthorizationServer, interactionPath, OAUTH_ROUTES } from "../oauth-server/provider";
+import { registrationLimit } from "../oauth-server/registration-limit";
 import {
   MCP_SCOPE,
   PROTECTED_RESOURCE_PREFIX,
@@ -24,10 +25,14 @@ import {
   protectedResourceMetadataUrl,
 } from "../oauth-server/resource";
 import { redact } from "../redact";
+import { stampedClientAddress } from "../security/client-address";
 import { csrfRefusal } from "../security/csrf";
 import { publicOriginFor, requestPublicOrigin } from "../security/public-url";
 import { singleton } from "../singleton";
 import { serverByName } from "./gateway/upstream";
+
+// Where clients register themselves (RFC 7591).
+const REGISTRATION_PATH = OAUTH_ROUTES.registration;
 
 /** How long a client metadata document's fetch may take. */
 const METADATA_FETCH_MS = 5000;
@@ -86,9 +91,29 @@ export function serveOAuthServer(req: IncomingMessage, res: ServerResponse): boo
   req.headers.host = origin.host;
   req.headers["x-forwarded-proto"] = origin.protocol.replace(":", "");
   delete req.headers["x-forwarded-host"];
+  if (pathname === REGISTRATION_PATH && req.method === "POST") return handled(res, registerLimited(req, res, provider));
   // RFC 8414's document is OpenID discovery's for an issuer without a path.
   if (pathname === "/.well-known/oauth-authorization-server") req.url = `/.well-known/openid-configuration${url.slice(pathname.length)}`;
   return handled(res, Promise.resolve(provider.callback()(req, res)));
+}
+
+/**
+ * A client registration, within the per-address limit (lib/oauth-server/registration-limit.ts):
+ * over it, `429` with `Retry-After` and an OAuth error body, and nothing is registered.
+ */
+async function registerLimited(req: IncomingMessage, res: ServerResponse, provider: Provider): Promise<void> {
+  const address = stampedClientAddress(req.headers);
+  const waitMs = await registrationLimit.retryAfterMs(address);
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    res.setHeader("retry-after", String(seconds));
+    return json(res, 429, {
+      error: "temporarily_unavailable",
+      error_description: `Too many client registrations from this address; try again in ${seconds} s.`,
+    });
+  }
+  await registrationLimit.record(address);
+  await provider.callback()(req, res);
 }
 
 function handled(res: ServerResponse, work: Promise<unknown>): true {
