@@ -198,8 +198,12 @@ describe("the change stamp on Postgres", () => {
     await until("the session end", () => stamp() !== afterSession);
 
     // Personal access tokens (migration 0017): made and revoked move it; a use (last_used_at) does not.
-    const beforeToken = stamp();
+    // The token's workspace first, its own move awaited: a cached table too, whose notice arriving
+    // late would otherwise pass for the token's (and move the stamp after `afterToken` was taken).
+    const beforeWorkspace = stamp();
     await other.query("insert into workspaces (id, name) values ('w2', 'W2')");
+    await until("the workspace insert", () => stamp() !== beforeWorkspace);
+    const beforeToken = stamp();
     await other.query(
       "insert into personal_tokens (id, user_id, workspace_id, name, scopes, token_hash, hint, expires_at) values ('t1', 'u2', 'w2', 't', 'mcp', 'h1', 'sbp_x', now() + interval '1 day')",
     );
