@@ -78,6 +78,13 @@ export function createAuthorizationServer(db: Db, options: AuthorizationServerOp
       token_endpoint_auth_method: "none",
     },
     enabledJWA: { idTokenSigningAlgValues: ["EdDSA"] },
+    // An authorization request that names no scope gets `mcp`, the one scope an endpoint has
+    // (RFC 6749 §3.3, kept by OAuth 2.1: use a default or refuse the request; MCP clients omit
+    // `scope` when they read none from the resource's metadata, and the conformance suite does).
+    // Without a default, oidc-provider grants nothing and answers `access_denied` after the user has
+    // pressed Allow. An extra parameter's validator runs whether the parameter is present or not,
+    // before the grant is looked at.
+    extraParams: { scope: defaultScope },
     responseTypes: ["code"],
     // Every flow must prove possession of its verifier; oidc-provider only knows S256.
     pkce: { required: () => true },
@@ -124,6 +131,11 @@ export function createAuthorizationServer(db: Db, options: AuthorizationServerOp
     },
   });
   return provider;
+}
+
+/** Give an authorization request without a `scope` the `mcp` scope (see `extraParams` above). */
+function defaultScope(ctx: { oidc: { params: { scope?: unknown } } }, value: unknown): void {
+  if (value === undefined || value === "") ctx.oidc.params.scope = MCP_SCOPE;
 }
 
 function escapeHtml(text: string): string {

@@ -331,6 +331,28 @@ describe("signing in a client", () => {
     expect((await statusAt(endpoint(betaSlug), access)).status).toBe(401);
   });
 
+  it("gives an authorization that names no scope the endpoint's `mcp` scope", async () => {
+    const resource = endpoint(acmeSlug);
+    const clientId = await register();
+    const jar = new Jar(await sessionCookie(bob));
+    const { verifier, challenge } = pkce();
+    // As the conformance suite's authorization-code-grant asks: no scope parameter at all.
+    const response = await browse(jar, authorizeUrl(clientId, resource, challenge).replace(/&scope=mcp/, ""));
+    const uid = /^\/oauth\/interaction\/([^/?]+)$/.exec(response.headers.get("location") ?? "")?.[1] as string;
+    expect((await consentView(bob, uid, base))?.scopes).toEqual(["mcp"]);
+    const code = await allow(jar, uid);
+    const { status, body } = await token({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.scope).toBe("mcp");
+    expect((await statusAt(resource, body.access_token)).status).toBe(200);
+  });
+
   it("refuses PKCE plain and an authorization without PKCE", async () => {
     const clientId = await register();
     const jar = new Jar(await sessionCookie(bob));
