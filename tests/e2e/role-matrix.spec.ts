@@ -666,6 +666,14 @@ const ROUTES: Route[] = [
     own: MEMBERS_OK(201),
   },
   { key: "DELETE /api/account/tokens/[id]", url: () => "/api/account/tokens/no-such-token", own: EVERYONE(404), userLevel: true },
+  // The OAuth clients a user allowed on the gateway's endpoints: only their own; another id is 404.
+  { key: "GET /api/account/oauth-clients", url: () => "/api/account/oauth-clients", own: EVERYONE(200), userLevel: true },
+  {
+    key: "DELETE /api/account/oauth-clients/[id]",
+    url: () => "/api/account/oauth-clients/no-such-grant",
+    own: EVERYONE(404),
+    userLevel: true,
+  },
   { key: "DELETE /api/account/sessions", url: () => "/api/account/sessions", own: EVERYONE(200), other: EVERYONE(401) },
 ];
 
