@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { updateServerTrust } from "@/db/queries/server-trust";
@@ -18,7 +18,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { person, team } from "../workspaces/helpers";
-import { closeGatewayTest, type ServedGateway, serveGateway, textOf } from "./helpers";
+import { closeGatewayTest, connectClient, type ServedGateway, serveGateway, textOf } from "./helpers";
 
 vi.mock("server-only", () => ({}));
 
@@ -38,15 +38,7 @@ async function cancelled(): Promise<number> {
 }
 
 async function connect(endpoint: string, modern: boolean): Promise<Client> {
-  const client = new Client(
-    { name: "cancellation-test", version: "1.0.0" },
-    modern ? { versionNegotiation: { mode: { pin: "2026-07-28" as const } } } : {},
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${gateway!.base}${endpoint}`), {
-      requestInit: { headers: { authorization: `Bearer ${secret}` } },
-    }),
-  );
+  const client = await connectClient(`${gateway!.base}${endpoint}`, secret, { name: "cancellation-test", modern });
   clients.push(client);
   return client;
 }

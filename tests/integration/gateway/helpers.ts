@@ -9,6 +9,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { getDb } from "@/db/client";
 import { flushAudit } from "@/db/queries/audit";
@@ -106,6 +107,21 @@ export async function serveGateway(bearer?: string): Promise<ServedGateway> {
     headers.set("authorization", `Bearer ${bearer}`);
     return await fetch(new Request(request, { headers }));
   });
+}
+
+/**
+ * An SDK v2 client connected to `url` with `secret` as its bearer token, as a client's configured
+ * header sends it; `modern` pins 2026-07-28 (stateless), else it negotiates 2025-11-25 (a session).
+ */
+export async function connectClient(url: string, secret: string, options: { name?: string; modern?: boolean } = {}): Promise<Client> {
+  const client = new Client(
+    { name: options.name ?? "gateway-test", version: "1.0.0" },
+    options.modern ? { versionNegotiation: { mode: { pin: "2026-07-28" as const } } } : {},
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }),
+  );
+  return client;
 }
 
 /** What a raw `initialize` POST got: the status, the body, the challenge header and the session it opened. */

@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client, LoggingMessageNotification } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { updateServerTrust } from "@/db/queries/server-trust";
@@ -18,7 +18,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { freePort, ROOT, startHttpServer } from "../mcp/helpers";
 import { person, team } from "../workspaces/helpers";
-import { closeGatewayTest, type ServedGateway, serveGateway } from "./helpers";
+import { closeGatewayTest, connectClient, type ServedGateway, serveGateway } from "./helpers";
 
 vi.mock("server-only", () => ({}));
 
@@ -35,20 +35,13 @@ const clients: Client[] = [];
 
 /** A client of `endpoint` (a path under the gateway) keeping the log messages it hears. */
 async function connect(endpoint: string, modern = false): Promise<{ client: Client; heard: LoggingMessageNotification["params"][] }> {
-  const client = new Client(
-    { name: "logging-test", version: "1.0.0" },
-    modern ? { versionNegotiation: { mode: { pin: "2026-07-28" as const } } } : {},
-  );
+  const client = await connectClient(`${gateway!.base}${endpoint}`, secret, { name: "logging-test", modern });
+  clients.push(client);
   const heard: LoggingMessageNotification["params"][] = [];
+  // Entries arrive only during calls, all made after this.
   client.setNotificationHandler("notifications/message", async (notification) => {
     heard.push(notification.params);
   });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${gateway!.base}${endpoint}`), {
-      requestInit: { headers: { authorization: `Bearer ${secret}` } },
-    }),
-  );
-  clients.push(client);
   return { client, heard };
 }
 

@@ -26,7 +26,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { consentView, myConnectedClients, revokeMyConnectedClient } from "@/lib/use-cases/oauth-server";
 import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
-import { acmeWithBob, closeGatewayTest, type ServedGateway, serveGateway } from "./helpers";
+import { acmeWithBob, closeGatewayTest, rawInitialize, type ServedGateway, serveGateway } from "./helpers";
 
 // Route modules and the use cases are marked server-only (a bundler marker that throws outside Next's server build).
 vi.mock("server-only", () => ({}));
@@ -174,28 +174,14 @@ async function signIn(who: Person, resource: string, clientId?: string): Promise
   return { access: body.access_token, refresh: body.refresh_token, clientId: id };
 }
 
-/** A raw `tools/list` at the endpoint with `secret` (a 2026-07-28-free initialize is enough): the status and challenge. */
+/** A raw 2025-11-25 `initialize` at the endpoint with `secret`: the status, the challenge and a 401's code. */
 async function statusAt(
   endpoint: string,
   secret: string | null,
 ): Promise<{ status: number; challenge: string | null; code: string | null }> {
-  const response = await fetch(endpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...(secret ? { authorization: `Bearer ${secret}` } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
-  const text = await response.text();
-  const code = response.status === 401 ? ((JSON.parse(text) as { code?: string }).code ?? null) : null;
-  return { status: response.status, challenge: response.headers.get("www-authenticate"), code };
+  const { status, text, challenge } = await rawInitialize(endpoint, secret);
+  const code = status === 401 ? ((JSON.parse(text) as { code?: string }).code ?? null) : null;
+  return { status, challenge, code };
 }
 
 /** An SDK client on `endpoint` with the bearer `secret`: the tools it lists. */

@@ -8,7 +8,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { createServer } from "@/db/queries/servers";
@@ -19,7 +19,7 @@ import { parseServerConfig } from "@/lib/mcp/config";
 import { useTempDataDir } from "../../helpers/temp-data-dir";
 import { FIXTURES, freePort, startHttpServer } from "../mcp/helpers";
 import { person, team } from "../workspaces/helpers";
-import { closeGatewayTest, type ServedGateway, serveGateway } from "./helpers";
+import { closeGatewayTest, connectClient, type ServedGateway, serveGateway } from "./helpers";
 
 vi.mock("server-only", () => ({}));
 
@@ -39,12 +39,7 @@ let secret = "";
 const clients: Client[] = [];
 
 async function connect(endpoint: string): Promise<Client> {
-  const client = new Client({ name: "results-test", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${gateway!.base}${endpoint}`), {
-      requestInit: { headers: { authorization: `Bearer ${secret}` } },
-    }),
-  );
+  const client = await connectClient(`${gateway!.base}${endpoint}`, secret, { name: "results-test" });
   clients.push(client);
   return client;
 }
