@@ -73,12 +73,13 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
   /** What the client gets of `owner`'s content is sanitised, redacted of its secrets and labelled with its name (results.ts). */
   const contentOf = (owner: ServerDefinition) => ({ serverName: owner.name, secrets: secretValuesOf(owner.config) });
 
-  /** The member's registered tools (the chat's toolset), server tools only. */
-  const registered = async () => (await pool.toolset(actor.id, await servers())).filter((tool) => tool.kind === "tool");
+  /** The member's registered tools (the chat's toolset) over `definitions`, server tools only. */
+  const registered = async (definitions: ServerDefinition[]) =>
+    (await pool.toolset(actor.id, definitions)).filter((tool) => tool.kind === "tool");
 
   server.setRequestHandler("tools/list", async () =>
     guarded(async () => {
-      const tools = await registered();
+      const tools = await registered(await servers());
       const names = new Map(tools.map((tool) => [`${tool.serverId}\u0000${tool.rawName}`, tool.name]));
       const ids = [...new Set(tools.map((tool) => tool.serverId))];
       // Each server's gate (held, never); a server that fails here is left out, as from the chat.
@@ -95,12 +96,14 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
   server.setRequestHandler("tools/call", async (request, ctx) =>
     guarded(async () => {
       const { name, arguments: args = {} } = request.params;
-      const tool: RegisteredTool | undefined = (await registered()).find((candidate) => candidate.name === name);
+      // The workspace's servers read once per call: the toolset, the owner by prefix and the result's label use them.
+      const definitions = await servers();
+      const tool: RegisteredTool | undefined = (await registered(definitions)).find((candidate) => candidate.name === name);
       if (!tool) {
         // A server waiting for the member's authorization has no tools in their toolset, but its
         // name's prefix still tells it: the call answers the Connect elicitation, not "unknown tool".
         // The longest matching prefix names the server ("mcp_a_b_x" is server "a_b"'s before "a"'s).
-        const [owner] = (await servers())
+        const [owner] = definitions
           .filter((candidate) => name.startsWith(baseToolName(candidate.name, "")))
           .sort((a, b) => b.name.length - a.name.length);
         const waiting = owner && pool.session(actor.id, owner).status().state === "needs_authorization";
@@ -125,7 +128,7 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
             }),
           ),
         );
-        const owner = (await servers()).find((candidate) => candidate.id === tool.serverId);
+        const owner = definitions.find((candidate) => candidate.id === tool.serverId);
         return labelledToolResult(outcome.content, owner ? contentOf(owner) : { serverName: tool.serverName, secrets: [] });
       });
     }),
