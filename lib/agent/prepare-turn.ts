@@ -66,30 +66,50 @@ async function dropTail(db: Db, chatId: string, history: ChatMessage[], includin
 
 /** Apply the request to the stored chat; returns the whole conversation for the model run. */
 export async function prepareTurn(options: PrepareTurnOptions): Promise<ChatMessage[]> {
-  const { db, chatId, request, user } = options;
-  let history = await listMessagesByChat(db, chatId);
-  if (request.regenerate) return await dropTail(db, chatId, history, false);
-  if (request.replaceLast) history = await dropTail(db, chatId, history, true);
-  const last = history.at(-1);
-  if (request.approvals?.length) {
-    if (last?.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");
-    const { message, applied, decisions } = applyApprovalDecisions(last, request.approvals);
-    if (applied === 0) throw new AppError("chat.approval_not_pending", "These tool calls are no longer waiting for approval.");
-    await saveMessage(db, chatId, message);
-    for (const d of decisions) {
-      await recordAudit(db, {
-        actorId: user.id,
-        workspaceId: user.workspaceId ?? null,
-        action: d.approved ? "tool.call_approved" : "tool.call_denied",
-        target: d.serverId ? `server:${d.serverId}` : null,
-        detail: { chatId, tool: d.toolName, edited: d.edited },
-      });
-    }
-    await touchChat(db, { id: chatId, ownerId: user.id });
-    return [...history.slice(0, -1), message];
+  const { db, chatId, request } = options;
+  if (request.regenerate) return await dropTail(db, chatId, await listMessagesByChat(db, chatId), false);
+  if (request.approvals?.length) return await applyApprovals(options, await listMessagesByChat(db, chatId));
+  if (request.replaceLast) {
+    // The tail is dropped first: an edit of a chat with nothing to replace saves nothing.
+    const kept = await dropTail(db, chatId, await listMessagesByChat(db, chatId), true);
+    return await addUserMessage(options, Promise.resolve(kept));
   }
-  const turn = await userMessage(options, request.message!);
+  // A new message does not depend on the stored history: it is built while the history is read (on
+  // Postgres one round trip less before the first token).
+  return await addUserMessage(options, listMessagesByChat(db, chatId));
+}
+
+/** Record the answers to pending approvals on the chat's last (assistant) message. */
+async function applyApprovals(options: PrepareTurnOptions, history: ChatMessage[]): Promise<ChatMessage[]> {
+  const { db, chatId, request, user } = options;
+  const last = history.at(-1);
+  if (last?.role !== "assistant") throw new AppError("chat.approval_not_pending", "There is no tool call waiting for approval.");
+  const { message, applied, decisions } = applyApprovalDecisions(last, request.approvals!);
+  if (applied === 0) throw new AppError("chat.approval_not_pending", "These tool calls are no longer waiting for approval.");
+  await saveMessage(db, chatId, message);
+  for (const d of decisions) {
+    await recordAudit(db, {
+      actorId: user.id,
+      workspaceId: user.workspaceId ?? null,
+      action: d.approved ? "tool.call_approved" : "tool.call_denied",
+      target: d.serverId ? `server:${d.serverId}` : null,
+      detail: { chatId, tool: d.toolName, edited: d.edited },
+    });
+  }
+  await touchChat(db, { id: chatId, ownerId: user.id });
+  return [...history.slice(0, -1), message];
+}
+
+/**
+ * Save the request's new user message (with the chat's title and time) and return the conversation
+ * ending with it. The message does not depend on the stored history (`stored`, possibly still being
+ * read): it is built while the history is read, and saved after, so the read never holds it.
+ */
+async function addUserMessage(options: PrepareTurnOptions, stored: Promise<ChatMessage[]>): Promise<ChatMessage[]> {
+  const { db, chatId, request, user } = options;
+  const [history, turn] = await Promise.all([stored, userMessage(options, request.message!)]);
   const messages = [...history];
+  const last = messages.at(-1);
   if (last?.role === "assistant") {
     const { message, changed } = denyPendingApprovals(last);
     if (changed) {

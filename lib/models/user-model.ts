@@ -9,19 +9,24 @@ import { guardedFetchFromEnv } from "../net";
 import { createLanguageModel, type ProviderFetch } from "./model";
 import { effectiveModelConfig, type ModelResolution, type UserModelChoice } from "./model-config";
 
+/** The workspace default a user's own choice falls back to: known, or still being read. */
+type Fallback = UserModelChoice | null | Promise<UserModelChoice | null>;
+
 /**
  * Which model the user would get, without building it (for the chat banner and Settings): their
- * own choice, else the workspace default (`fallback`), else the instance defaults.
+ * own choice, else the workspace default (`fallback`), else the instance defaults. A fallback
+ * still being read is awaited beside the user's own row (on Postgres one round trip, not two).
  */
-export async function userModelResolution(db: Db, userId: string, fallback: UserModelChoice | null = null): Promise<ModelResolution> {
-  return effectiveModelConfig(await getUserModelChoice(db, userId), fallback);
+export async function userModelResolution(db: Db, userId: string, fallback: Fallback = null): Promise<ModelResolution> {
+  const [own, workspaceDefault] = await Promise.all([getUserModelChoice(db, userId), fallback]);
+  return effectiveModelConfig(own, workspaceDefault);
 }
 
 /** The user's model, or the reason there is none. */
 export async function userLanguageModel(
   db: Db,
   userId: string,
-  fallback: UserModelChoice | null = null,
+  fallback: Fallback = null,
 ): Promise<{ ok: true; model: LanguageModel; secrets: string[] } | { ok: false; reason: string }> {
   const resolution = await userModelResolution(db, userId, fallback);
   if (!resolution.ok) return resolution;

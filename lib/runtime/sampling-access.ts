@@ -55,7 +55,7 @@ export async function samplingAccess(
   // A connection outliving a removal must not spend the workspace's model or anyone's key.
   if (!(await getMembershipRole(db, record.workspaceId, userId)))
     return { ok: false, reason: "you are not a member of this server's workspace" };
-  const resolution = await userModelResolution(db, userId, await workspaceModelChoice(db, record.workspaceId));
+  const resolution = await userModelResolution(db, userId, workspaceModelChoice(db, record.workspaceId));
   if (!resolution.ok) return { ok: false, reason: `No model is configured for sampling: ${resolution.reason}` };
   const creatorIsAdmin = !!record.createdBy && (await getUserById(db, record.createdBy))?.isAdmin === true;
   const review = reviewRequired({ configured: server.config.sampling?.review, creatorIsAdmin, optionalFor: reviewOptionalFor(env) });

@@ -48,7 +48,7 @@ export async function chatTurnResponse(caller: { id: string; workspaceId: string
   // refusal is the same as when they ran one after another.
   const [own, chosen, budget, definitions, toolSearch] = await Promise.allSettled([
     requireOwnChat(db, caller.id, body.chatId, caller.workspaceId),
-    workspaceModelChoice(db, caller.workspaceId).then((choice) => userLanguageModel(db, caller.id, choice)),
+    userLanguageModel(db, caller.id, workspaceModelChoice(db, caller.workspaceId)),
     assertWithinBudget(db, caller.id, caller.workspaceId),
     workspaceServerDefinitions(db, caller),
     getToolSearchSettings(db, caller.workspaceId),

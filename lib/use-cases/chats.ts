@@ -45,7 +45,7 @@ export async function deleteChat(caller: ChatCaller, id: string): Promise<void> 
 // The model the caller would chat with here: their own choice, else the workspace default, else the instance's.
 async function modelFor(caller: ChatCaller) {
   const db = getDb();
-  return await userModelResolution(db, caller.id, await workspaceModelChoice(db, caller.workspaceId));
+  return await userModelResolution(db, caller.id, workspaceModelChoice(db, caller.workspaceId));
 }
 
 /** The chat index page: the caller's chats, their model (or why there is none) and how many servers the workspace has. */
