@@ -1,7 +1,8 @@
 /**
  * A change stamp for the rows that decide who may reach what: sessions ending, users, workspaces,
- * memberships, servers, per-(user, server) credentials, and tool trust (pins, tool policies, server
- * trust settings). Every write to those tables in
+ * memberships, servers, per-(user, server) credentials, tool trust (pins, tool policies, server
+ * trust settings), and what a chat turn reads before its model runs (model choices, workspace
+ * settings, usage budgets). Every write to those tables in
  * db/queries bumps it, so a lookup cache stamped with it (lib/lookup-cache.ts) is stale from the
  * very next read after a change. Another connection's commits (another process: preflight, an
  * operator's script, another replica), which no counter here sees, are part of the stamp too: on

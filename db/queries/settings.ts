@@ -9,6 +9,7 @@ import { userSettings } from "../schema";
 import type { UserModelChoice } from "../../lib/domain/model-choice";
 import { gated } from "../transaction";
 import { exec, one } from "../exec";
+import { bumpGeneration } from "../generation";
 
 /** The stored choice with the key decrypted (server-side use only), or null. */
 export async function getUserModelChoice(db: Db, userId: string): Promise<UserModelChoice | null> {
@@ -35,6 +36,7 @@ export interface ModelChoiceUpdate {
 /** Create or replace the user's model settings. */
 export async function saveUserModelChoice(db: Db, userId: string, update: ModelChoiceUpdate): Promise<void> {
   return gated(db, async () => {
+    bumpGeneration();
     const values = {
       provider: update.provider,
       model: update.model,

@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import { usageBudgets, usagePrices } from "../schema";
 import { gated } from "../transaction";
 import { all, exec } from "../exec";
+import { bumpGeneration } from "../generation";
 
 /** The instance's price scope. */
 export const INSTANCE_SCOPE = "*";
@@ -97,6 +98,7 @@ export async function listBudgets(db: Db, scope?: BudgetRecord["scope"]): Promis
 /** Insert or replace one budget. */
 export async function upsertBudget(db: Db, row: Omit<BudgetRecord, "updatedAt">): Promise<void> {
   return gated(db, async () => {
+    bumpGeneration();
     const values = { ...row, updatedAt: new Date() };
     await exec(
       db
@@ -110,6 +112,7 @@ export async function upsertBudget(db: Db, row: Omit<BudgetRecord, "updatedAt">)
 /** Remove one budget; true when there was one. */
 export async function deleteBudget(db: Db, key: { scope: BudgetRecord["scope"]; targetId: string }): Promise<boolean> {
   return gated(db, async () => {
+    bumpGeneration();
     return (await exec(db.delete(usageBudgets).where(and(eq(usageBudgets.scope, key.scope), eq(usageBudgets.targetId, key.targetId))))) > 0;
   });
 }

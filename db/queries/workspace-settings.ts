@@ -7,6 +7,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { exec, one } from "../exec";
+import { bumpGeneration } from "../generation";
 import { workspaceSettings } from "../schema";
 import { openSecret, sealSecret } from "../secrets";
 import type { UserModelChoice } from "../../lib/domain/model-choice";
@@ -43,6 +44,7 @@ export async function saveToolSearchRow(
   input: { threshold: number; maxTokens: number; alwaysLoaded: string[]; updatedBy: string },
 ): Promise<void> {
   return gated(db, async () => {
+    bumpGeneration();
     const values = {
       toolSearchThreshold: input.threshold,
       toolSearchMaxTokens: input.maxTokens,
@@ -80,6 +82,7 @@ export interface WorkspaceModelUpdate {
 /** Store the default model (creating the row when needed); the key is sealed here. */
 export async function saveWorkspaceModel(db: Db, workspaceId: string, update: WorkspaceModelUpdate): Promise<void> {
   return gated(db, async () => {
+    bumpGeneration();
     const values = {
       provider: update.provider,
       model: update.model,
@@ -110,6 +113,7 @@ export async function getCatalogMembersAdd(db: Db, workspaceId: string): Promise
 /** Store the catalog setting (creating the row when needed); the other settings keep their value. */
 export async function saveCatalogMembersAdd(db: Db, workspaceId: string, on: boolean, updatedBy: string): Promise<void> {
   return gated(db, async () => {
+    bumpGeneration();
     const values = { catalogMembersAdd: on, updatedBy, updatedAt: new Date() };
     await exec(
       db

@@ -4,10 +4,15 @@
  */
 import { z } from "zod";
 import type { Db } from "../../db/client";
+import { generationOf } from "../../db/generation";
 import { recordAudit } from "../../db/queries/audit";
 import { getToolSearchRow, saveToolSearchRow } from "../../db/queries/workspace-settings";
 import { DEFAULT_TOOL_SEARCH, PROVIDER_TOOL_LIMIT, type ToolSearchSettings } from "./tool-search";
 import type { WorkspaceActor } from "../domain/workspace";
+import { LookupCache } from "../lookup-cache";
+
+// Read before every chat turn: cached under the change stamp (a saved setting moves it; docs/performance.md).
+const settingsCache = new LookupCache<ToolSearchSettings>(10_000);
 
 /** Body of `PUT /api/workspaces/:id/tool-search`; 0 turns search off (below the provider limit). */
 export const toolSearchSettingsSchema = z.object({
@@ -23,12 +28,16 @@ export const toolSearchSettingsSchema = z.object({
 /** The workspace's settings, with the default for each unset field (defaults for no workspace). */
 export async function getToolSearchSettings(db: Db, workspaceId: string | undefined | null): Promise<ToolSearchSettings> {
   if (!workspaceId) return DEFAULT_TOOL_SEARCH;
-  const row = await getToolSearchRow(db, workspaceId);
-  return {
-    threshold: row?.threshold ?? DEFAULT_TOOL_SEARCH.threshold,
-    maxTokens: row?.maxTokens ?? DEFAULT_TOOL_SEARCH.maxTokens,
-    alwaysLoaded: Array.isArray(row?.alwaysLoaded) ? row.alwaysLoaded : DEFAULT_TOOL_SEARCH.alwaysLoaded,
-  };
+  const settings = await settingsCache.readAsync(workspaceId, generationOf(db), async () => {
+    const row = await getToolSearchRow(db, workspaceId);
+    return {
+      threshold: row?.threshold ?? DEFAULT_TOOL_SEARCH.threshold,
+      maxTokens: row?.maxTokens ?? DEFAULT_TOOL_SEARCH.maxTokens,
+      alwaysLoaded: Array.isArray(row?.alwaysLoaded) ? row.alwaysLoaded : DEFAULT_TOOL_SEARCH.alwaysLoaded,
+    };
+  });
+  // A copy: the cached entry is shared by every turn of the workspace.
+  return { ...settings, alwaysLoaded: [...settings.alwaysLoaded] };
 }
 
 /** Save the settings (the route checked the owner/admin role) and audit the change. */

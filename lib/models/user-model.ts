@@ -4,8 +4,8 @@
  */
 import type { LanguageModel } from "ai";
 import type { Db } from "../../db/client";
-import { getUserModelChoice } from "../../db/queries/settings";
 import { guardedFetchFromEnv } from "../net";
+import { cachedUserModelChoice } from "./choice-cache";
 import { createLanguageModel, type ProviderFetch } from "./model";
 import { effectiveModelConfig, type ModelResolution, type UserModelChoice } from "./model-config";
 
@@ -18,7 +18,7 @@ type Fallback = UserModelChoice | null | Promise<UserModelChoice | null>;
  * still being read is awaited beside the user's own row (on Postgres one round trip, not two).
  */
 export async function userModelResolution(db: Db, userId: string, fallback: Fallback = null): Promise<ModelResolution> {
-  const [own, workspaceDefault] = await Promise.all([getUserModelChoice(db, userId), fallback]);
+  const [own, workspaceDefault] = await Promise.all([cachedUserModelChoice(db, userId), fallback]);
   return effectiveModelConfig(own, workspaceDefault);
 }
 

@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../db/queries/audit";
-import { getWorkspaceModelChoice, saveWorkspaceModel } from "../../db/queries/workspace-settings";
+import { saveWorkspaceModel } from "../../db/queries/workspace-settings";
+import { cachedWorkspaceModelChoice } from "./choice-cache";
 import type { UserModelChoice } from "./model-config";
 import { maskKey } from "./model-config";
 import type { modelSettingsSchema } from "./settings-service";
@@ -14,7 +15,7 @@ import type { WorkspaceActor } from "../domain/workspace";
 
 /** The workspace's default model choice (key decrypted, server-side only), or null. */
 export async function workspaceModelChoice(db: Db, workspaceId: string): Promise<UserModelChoice | null> {
-  return await getWorkspaceModelChoice(db, workspaceId);
+  return await cachedWorkspaceModelChoice(db, workspaceId);
 }
 
 /** The default model as members see it (key masked). */

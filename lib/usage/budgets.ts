@@ -4,10 +4,16 @@
  * month. At 80% the chat shows a warning; at 100% new turns and sampling requests are refused.
  */
 import type { Db } from "../../db/client";
+import { generationOf } from "../../db/generation";
 import { usageTotals } from "../../db/queries/usage-reports";
 import { type BudgetRecord, budgetsFor } from "../../db/queries/usage-settings";
 import type { ServerNotice } from "../domain/chat-message";
 import { AppError } from "../errors";
+import { LookupCache } from "../lookup-cache";
+
+// Read before every chat turn: the budget rows (not what was spent) are cached under the change
+// stamp, which a saved or removed budget moves (docs/performance.md).
+const budgetRows = new LookupCache<BudgetRecord[]>(10_000);
 
 /** Where a budget stands this month. */
 export interface BudgetStanding {
@@ -32,7 +38,7 @@ export function monthOf(now: Date): { from: string; resetsAt: Date } {
 
 /** The budget of `userId` in `workspaceId` nearest to its limit this month, or null when none applies. */
 export async function tightestBudget(db: Db, userId: string, workspaceId: string, now: Date = new Date()): Promise<BudgetStanding | null> {
-  const budgets = await budgetsFor(db, userId, workspaceId);
+  const budgets = await budgetRows.readAsync(`${userId}\u0000${workspaceId}`, generationOf(db), () => budgetsFor(db, userId, workspaceId));
   if (budgets.length === 0) return null;
   const { from, resetsAt } = monthOf(now);
   // The user's own budget replaces the instance default.

@@ -214,6 +214,17 @@ describe("the change stamp on Postgres", () => {
     expect(stamp()).toBe(afterToken);
     await other.query("update personal_tokens set revoked_at = now() where id = 't1'");
     await until("the token's revocation", () => stamp() !== afterToken);
+
+    // A chat turn's settings (migration 0019): a member's own model, the workspace's settings, a budget.
+    const beforeModel = stamp();
+    await other.query("insert into user_settings (user_id, provider, model) values ('u2', 'openai', 'gpt-x')");
+    await until("the user's model", () => stamp() !== beforeModel);
+    const beforeDefault = stamp();
+    await other.query("insert into workspace_settings (workspace_id, tool_search_threshold) values ('w2', 5)");
+    await until("the workspace's settings", () => stamp() !== beforeDefault);
+    const beforeBudget = stamp();
+    await other.query("insert into usage_budgets (scope, target_id, unit, monthly_limit) values ('workspace', 'w2', 'tokens', 100)");
+    await until("the budget", () => stamp() !== beforeBudget);
   });
 
   it("gives unshared stamps while the listening connection is down, and moves once it is back", async () => {

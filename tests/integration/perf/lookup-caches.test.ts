@@ -3,7 +3,9 @@
  * are read once, but every change (sign-out, a disabled account, a removed member, an edited or
  * deleted server, a member's own credential, a write from another connection) is seen on the very
  * next lookup, and one user is never handed another user's entry. The same for the personal access
- * token check (a revoked token, a removed member, a disabled account), whose last-used write moves no stamp.
+ * token check (a revoked token, a removed member, a disabled account), whose last-used write moves no stamp,
+ * and for what a chat turn reads before its model runs (the member's and the workspace's model, the
+ * tool-search settings, the budgets): a saved setting is what the very next turn gets.
  */
 import Database from "better-sqlite3";
 import path from "node:path";
@@ -29,6 +31,12 @@ import { onSqliteRun } from "../../helpers/test-database-kind.mjs";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { actorIn, person, recordingEffects, team, type Person } from "../workspaces/helpers";
 import { McpPool } from "@/lib/mcp";
+import { updateModelSettings } from "@/lib/models/settings-service";
+import { userModelResolution } from "@/lib/models/user-model";
+import { setWorkspaceModel, workspaceModelChoice } from "@/lib/models/workspace-default";
+import { getToolSearchSettings, setToolSearchSettings } from "@/lib/agent/tool-search-settings";
+import { tightestBudget } from "@/lib/usage/budgets";
+import { deleteBudget, upsertBudget } from "@/db/queries/usage-settings";
 
 let dir = "";
 let owner: Person;
@@ -233,4 +241,35 @@ describe("personal access token check", () => {
       expect(await refusal(made.secret)).toBe("token.revoked");
     },
   );
+});
+
+describe("what a chat turn reads before the model runs", () => {
+  it("is read once per stamp, and a saved model, tool-search setting or budget is what the next read gets", async () => {
+    const db = getDb();
+    const admin = await actorIn(owner, teamId);
+    await settledStamp();
+    expect(await workspaceModelChoice(db, teamId)).toBeNull();
+    await setWorkspaceModel(db, admin, { provider: "openai-compatible", model: "team-model", baseUrl: "http://127.0.0.1:9/v1", apiKey: "team-key" });
+    expect((await workspaceModelChoice(db, teamId))?.model).toBe("team-model");
+    const resolved = await userModelResolution(db, member.id, workspaceModelChoice(db, teamId));
+    expect(resolved.ok && resolved.config.model).toBe("team-model");
+    // A member's own choice replaces the default on the next read (no choice, null, was cached too).
+    await updateModelSettings(db, member.id, { provider: "openai-compatible", model: "own-model", baseUrl: "http://127.0.0.1:9/v1" });
+    const own = await userModelResolution(db, member.id, workspaceModelChoice(db, teamId));
+    expect(own.ok && own.config.model).toBe("own-model");
+
+    const stamp = generationOf(db);
+    const first = await getToolSearchSettings(db, teamId);
+    first.alwaysLoaded.push("mcp_changed_by_a_caller"); // each read is a copy of the cached entry
+    expect((await getToolSearchSettings(db, teamId)).alwaysLoaded).toEqual([]);
+    expect(generationOf(db)).toBe(stamp); // reads are not changes
+    await setToolSearchSettings(db, admin, { threshold: 7, maxTokens: 5000, alwaysLoaded: ["mcp_a_b"] });
+    expect(await getToolSearchSettings(db, teamId)).toEqual({ threshold: 7, maxTokens: 5000, alwaysLoaded: ["mcp_a_b"] });
+
+    expect(await tightestBudget(db, member.id, teamId)).toBeNull();
+    await upsertBudget(db, { scope: "workspace", targetId: teamId, unit: "tokens", monthlyLimit: 1000, updatedBy: owner.id });
+    expect((await tightestBudget(db, member.id, teamId))?.limit).toBe(1000);
+    await deleteBudget(db, { scope: "workspace", targetId: teamId });
+    expect(await tightestBudget(db, member.id, teamId)).toBeNull();
+  });
 });
