@@ -249,7 +249,12 @@ describe("what a chat turn reads before the model runs", () => {
     const admin = await actorIn(owner, teamId);
     await settledStamp();
     expect(await workspaceModelChoice(db, teamId)).toBeNull();
-    await setWorkspaceModel(db, admin, { provider: "openai-compatible", model: "team-model", baseUrl: "http://127.0.0.1:9/v1", apiKey: "team-key" });
+    await setWorkspaceModel(db, admin, {
+      provider: "openai-compatible",
+      model: "team-model",
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKey: "team-key",
+    });
     expect((await workspaceModelChoice(db, teamId))?.model).toBe("team-model");
     const resolved = await userModelResolution(db, member.id, workspaceModelChoice(db, teamId));
     expect(resolved.ok && resolved.config.model).toBe("team-model");
