@@ -3,6 +3,7 @@
 import { ScrollX } from "../ui/primitives/scroll-x";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api-client";
+import { latestOnly } from "../latest-only";
 import { Badge } from "../ui/primitives/badge";
 import { Button } from "../ui/primitives/button";
 import { Input } from "../ui/primitives/input";
@@ -38,14 +39,21 @@ export function AdminView({ meId, policies }: { meId: string; policies?: React.R
   const [resetLink, setResetLink] = useState<{ email: string; url: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // Each change of the search reloads: only the latest answer is shown (an earlier, slower one is dropped).
+  const [latest] = useState(latestOnly);
   const load = useCallback(async () => {
     try {
-      setUsers((await api<{ users: User[] }>(`/api/admin/users?${new URLSearchParams(q ? { q } : {})}`)).users);
-      setWorkspaces((await api<{ workspaces: Workspace[] }>("/api/admin/workspaces")).workspaces);
+      const answer = await latest(async () => ({
+        users: (await api<{ users: User[] }>(`/api/admin/users?${new URLSearchParams(q ? { q } : {})}`)).users,
+        workspaces: (await api<{ workspaces: Workspace[] }>("/api/admin/workspaces")).workspaces,
+      }));
+      if (answer.stale) return;
+      setUsers(answer.value.users);
+      setWorkspaces(answer.value.workspaces);
     } catch (e) {
       setError((e as Error).message);
     }
-  }, [q]);
+  }, [q, latest]);
   useEffect(() => {
     void load();
   }, [load]);
