@@ -1,6 +1,6 @@
 /**
- * The one place every request passes before any route or page: the cross-site request rule
- * (lib/security/csrf.ts), the security headers with a per-request CSP nonce, the public origin
+ * The one place every request passes before any route or page: the gateway's DNS-rebinding rule
+ * and the cross-site request rule (lib/security/rebinding.ts, csrf.ts), the security headers with a per-request CSP nonce, the public origin
  * next-auth builds its redirects from, and workspace-scoped API paths (`/api/w/<slug>/…`,
  * lib/workspaces/api-path.ts) served by their route. Sessions are checked by each route itself
  * (lib/auth/session.ts).

@@ -4,6 +4,7 @@
  * and how the server is reached (`transport`). `connectionOptions` builds them for a pool entry.
  */
 import type { FetchLike, LoggingMessageNotification, OAuthClientProvider } from "@modelcontextprotocol/client";
+import { clientRelay } from "./client-relay";
 import type { Clock } from "./clock";
 import type { ServerDefinition } from "./config";
 import { endpointHash } from "./config-hash";
@@ -93,7 +94,12 @@ export function connectionOptions(
   if (authProvider instanceof Promise) authProvider.catch(() => undefined);
   return {
     identity: { ...identity, clientVersion: pool.clientVersion },
-    hooks: { ...hooks, onElicitation: pool.onElicitation, onLoggingMessage: pool.onLoggingMessage },
+    // A request made for another client may have it answer the server's questions (client-relay.ts).
+    hooks: {
+      ...hooks,
+      onElicitation: pool.onElicitation && relayingElicitation(pool.onElicitation),
+      onLoggingMessage: pool.onLoggingMessage,
+    },
     // `maxMessageBytes` (the older option) and `limits.maxMessageBytes` are resolved to one cap.
     limits: { ...pool.limits, maxMessageBytes: pool.maxMessageBytes, killGraceMs: pool.killGraceMs, stderrBytes: pool.stderrBytes },
     transport: {
@@ -110,4 +116,9 @@ export function connectionOptions(
     clock: pool.clock,
     signal,
   };
+}
+
+/** The host's elicitation handler, with the current request's client asked first when it can answer. */
+export function relayingElicitation(host: ElicitationHandler): ElicitationHandler {
+  return (userId, server, params, signal) => clientRelay()?.elicit?.(params, signal) ?? host(userId, server, params, signal);
 }

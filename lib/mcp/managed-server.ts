@@ -10,6 +10,7 @@ import { waitUntil } from "./clock";
 import { effectiveSettings, type ServerDefinition } from "./config";
 import { configHash } from "./config-hash";
 import { openConnection, type Connection } from "./connection";
+import { withoutClientRelay } from "./client-relay";
 import { connectionOptions } from "./connection-options";
 import type { Discovered, ListKind } from "./discovery";
 import { EngineError } from "./errors";
@@ -296,7 +297,7 @@ export class ManagedServer {
       },
       abort.signal,
     );
-    const promise = openConnection(options).then(
+    const promise = withoutClientRelay(() => openConnection(options)).then(
       async (connection) => {
         if (generation !== this.generation) {
           await connection.close();

@@ -10,6 +10,7 @@ import {
   type CreateMessageRequest,
   type CreateMessageResult,
 } from "@modelcontextprotocol/client";
+import { clientRelay } from "./client-relay";
 import type { ServerConfig, ServerDefinition } from "./config";
 import type { Clock } from "./clock";
 import type { Logger } from "./logger";
@@ -149,8 +150,12 @@ export class SamplingGate {
     const onAbort = () => timeout.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     try {
+      // A request made for another client has that client's model answer, under this same policy (client-relay.ts).
+      const relayed = clientRelay()?.sample?.({ ...params, maxTokens: request.maxTokens }, timeout.signal);
       const response = await Promise.race([
-        this.provider!(this.userId, this.server, request, timeout.signal),
+        relayed
+          ? relayed.then((result): SamplingResponse => ({ result }))
+          : this.provider!(this.userId, this.server, request, timeout.signal),
         new Promise<never>((_, reject) => timeout.signal.addEventListener("abort", () => reject(timeout.signal.reason), { once: true })),
       ]);
       this.figures.inputTokens += response.usage?.inputTokens ?? 0;

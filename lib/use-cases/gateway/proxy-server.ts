@@ -27,6 +27,7 @@ import {
   serverResources,
   serverTools,
 } from "../server-ops";
+import { askingClient } from "./client-questions";
 import { connectOrThrow, orConnect } from "./connect-elicitation";
 import { onClosed, relayListChanges } from "./list-changes";
 import { GatewayLog } from "./log-relay";
@@ -69,8 +70,9 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   // Every request runs on the member's own connection: one they have not authorized yet answers the
   // Connect elicitation (connect-elicitation.ts), returned as `input_required` where the method allows it.
   const listing = <T>(ctx: ServerContext, run: () => Promise<T>) => guarded(() => connectOrThrow(server, ctx, actor, serverId, run));
+  // A request that reaches the server may be asked questions, which go to the client when it can answer (client-questions.ts).
   const calling = <T>(ctx: ServerContext, run: () => Promise<T>, about: { uri?: string } = {}) =>
-    guarded(() => orConnect(server, ctx, actor, serverId, run), about);
+    guarded(() => orConnect(server, ctx, actor, serverId, () => askingClient(server, ctx, run)), about);
 
   if (capabilities.tools) {
     server.setRequestHandler("tools/list", async (_request, ctx) =>

@@ -24,6 +24,7 @@ import {
   serverResources,
   serverTools,
 } from "../server-ops";
+import { askingClient } from "./client-questions";
 import { connectIfOwn, orConnect } from "./connect-elicitation";
 import { approveThroughClient, clientNameOf, guarded, listedTools, logged, progressRelay } from "./proxy-server";
 import { GatewayLog } from "./log-relay";
@@ -116,16 +117,19 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
       return await orConnect(server, ctx, actor, tool.serverId, async () => {
         const outcome = await sources.after({ serverId: tool.serverId, serverName: tool.serverName }, () =>
           logged(log, ctx, () =>
-            callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
-              admit: async (policy) => {
-                if (policy.action === "ask") {
-                  await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
-                }
-              },
-              origin: { via: "gateway", client: clientNameOf(server) },
-              contextSources: sources.list(),
-              ...progressRelay(ctx),
-            }),
+            // The server's questions during the call go to the client when it can answer (client-questions.ts).
+            askingClient(server, ctx, () =>
+              callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
+                admit: async (policy) => {
+                  if (policy.action === "ask") {
+                    await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
+                  }
+                },
+                origin: { via: "gateway", client: clientNameOf(server) },
+                contextSources: sources.list(),
+                ...progressRelay(ctx),
+              }),
+            ),
           ),
         );
         const owner = definitions.find((candidate) => candidate.id === tool.serverId);

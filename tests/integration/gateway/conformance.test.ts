@@ -36,22 +36,21 @@ const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
  * Scenarios the fixture passes directly that fail through the gateway, per revision, with the reason
  * (also in docs/gateway.md#conformance). Keep in step with the doc.
  */
-const DNS_REBINDING = "the gateway authenticates every request by bearer token and checks no Host/Origin: a rebinding page has no token";
-const ELICITATION = "the upstream's elicitation goes to the engine's connection, answered in Switchboard, not relayed to the client";
+const PUSH_REQUEST =
+  "the fixture's tool sends its request mid-call, which only a 2025-11-25 connection carries; the engine speaks 2026-07-28 to the fixture, " +
+  "whose SDK refuses it there (a 2025-era server's questions and a 2026-07-28 server's input_required rounds do reach the client: client-questions.test.ts)";
 const SUBSCRIBE = "the fixture speaks 2026-07-28 to the engine, which has no resources/subscribe (relayed for 2025-era upstreams only)";
 const INPUT_REQUIRED = "the engine fulfils the upstream's input_required rounds itself instead of returning them to the client";
 const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> = {
   "2025-11-25": {
-    "dns-rebinding-protection": DNS_REBINDING,
-    "elicitation-sep1034-defaults": ELICITATION,
-    "elicitation-sep1330-enums": ELICITATION,
-    "tools-call-elicitation": ELICITATION,
-    "tools-call-sampling": "the upstream's sampling is answered by the engine with the workspace's model, not relayed to the client",
+    "elicitation-sep1034-defaults": PUSH_REQUEST,
+    "elicitation-sep1330-enums": PUSH_REQUEST,
+    "tools-call-elicitation": PUSH_REQUEST,
+    "tools-call-sampling": PUSH_REQUEST,
     "resources-subscribe": SUBSCRIBE,
     "resources-unsubscribe": SUBSCRIBE,
   },
   "2026-07-28": {
-    "dns-rebinding-protection": DNS_REBINDING,
     "http-custom-header-server-validation":
       "the SDK checks Mcp-Param-* headers only for an McpServer's own tools; the proxy is a low-level Server and the SDK does not export the check",
     "server-stateless": "test_missing_capability runs: the engine, not the client, answers the upstream's sampling, so no -32021",

@@ -1,5 +1,6 @@
 /**
- * The gateway's route handlers served over `node:http`, as Next would call them, for the gateway's
+ * The gateway's route handlers served over `node:http`, as Next would call them (after proxy.ts's
+ * request policy), for the gateway's
  * integration tests: `/mcp/<slug>/<server>` and `/mcp/<slug>`, behind the OAuth authorization
  * server's mount as scripts/server.mjs has it (`/oauth/…`, the well-known documents); with `bearer`,
  * a second listener that adds `Authorization: Bearer <token>` to every request, standing in for a
@@ -15,6 +16,7 @@ import { getDb } from "@/db/client";
 import { flushAudit } from "@/db/queries/audit";
 import { upsertMembership } from "@/db/queries/memberships";
 import { getWorkspaceById } from "@/db/queries/workspaces";
+import { requestPolicy } from "@/lib/security/request-policy";
 import { removeTempDataDir, useTempDataDir } from "../../helpers/temp-data-dir";
 import { stopProcess } from "../mcp/helpers";
 import { type Person, person, team } from "../workspaces/helpers";
@@ -32,7 +34,11 @@ async function routeFetch(): Promise<(request: Request) => Promise<Response>> {
   const perServer = (await import("@/app/mcp/[slug]/[server]/route")) as unknown as Record<string, Handler>;
   const workspace = (await import("@/app/mcp/[slug]/route")) as unknown as Record<string, Handler>;
   return async (request) => {
-    const match = /^\/mcp\/([^/]+)(?:\/([^/]+))?$/.exec(new URL(request.url).pathname);
+    const pathname = new URL(request.url).pathname;
+    // What proxy.ts does before Next routes the request: the DNS-rebinding and cross-site refusals.
+    const { refusal } = requestPolicy({ method: request.method, pathname, headers: request.headers });
+    if (refusal) return Response.json({ code: refusal.code, message: refusal.message }, { status: refusal.status });
+    const match = /^\/mcp\/([^/]+)(?:\/([^/]+))?$/.exec(pathname);
     const route = match?.[2] === undefined ? workspace : perServer;
     const handler = ["GET", "POST", "DELETE"].includes(request.method) ? route[request.method] : undefined;
     if (!match || !handler) return new Response(null, { status: 404 });
