@@ -2,7 +2,7 @@
  * The authorization server's records (db/tables-oauth-server.ts): what lib/oauth-server/adapter.ts
  * stores for oidc-provider. Every key here is already a hash; payloads are sealed by the caller.
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { all, exec, one } from "../exec";
 import { oauthServerRecords } from "../schema";
@@ -65,6 +65,18 @@ export async function findOAuthServerRecordBy(
 export async function consumeOAuthServerRecord(db: Db, keyHash: string, now: Date): Promise<void> {
   return gated(db, async () => {
     await exec(db.update(oauthServerRecords).set({ consumedAt: now }).where(eq(oauthServerRecords.keyHash, keyHash)));
+  });
+}
+
+/** Keep a record that expires until at least `until` (a registered client while its grants last); one that never expires stays so. */
+export async function extendOAuthServerRecord(db: Db, keyHash: string, until: Date): Promise<void> {
+  return gated(db, async () => {
+    await exec(
+      db
+        .update(oauthServerRecords)
+        .set({ expiresAt: until })
+        .where(and(eq(oauthServerRecords.keyHash, keyHash), lt(oauthServerRecords.expiresAt, until))),
+    );
   });
 }
 

@@ -11,6 +11,7 @@ import {
   consumeOAuthServerRecord,
   deleteOAuthServerGrant,
   deleteOAuthServerRecord,
+  extendOAuthServerRecord,
   findOAuthServerRecordBy,
   getOAuthServerRecord,
   type OAuthServerRecord,
@@ -50,6 +51,21 @@ function opened(record: OAuthServerRecord | null, now = Date.now()): AdapterPayl
   return record.consumedAt ? { ...payload, consumed: Math.floor(record.consumedAt.getTime() / 1000) } : payload;
 }
 
+/**
+ * How long a registered client nobody uses is kept: 30 days after its registration, or after the
+ * end of its latest grant (oidc-provider itself keeps a client forever).
+ */
+export const UNUSED_CLIENT_MS = 30 * 86_400_000;
+
+/**
+ * When a record of `model` expires: after oidc-provider's `expiresIn`; a registered client after
+ * `UNUSED_CLIENT_MS` unless a grant extends it (docs/gateway.md#the-authorization-server).
+ */
+function expiryOf(model: string, expiresIn: number | undefined, now = Date.now()): Date | null {
+  if (expiresIn) return new Date(now + expiresIn * 1000);
+  return model === "Client" ? new Date(now + UNUSED_CLIENT_MS) : null;
+}
+
 /** The adapter class oidc-provider instantiates per model, over `db`. */
 export function adapterOver(db: Db): new (model: string) => OAuthServerAdapter {
   return class DbAdapter implements OAuthServerAdapter {
@@ -57,6 +73,8 @@ export function adapterOver(db: Db): new (model: string) => OAuthServerAdapter {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       const grantId = this.model === "Grant" ? id : text(payload.grantId);
+      const clientId = text(payload.clientId) ?? text(payload.client_id);
+      const expiresAt = expiryOf(this.model, expiresIn);
       await upsertOAuthServerRecord(db, {
         keyHash: recordKey(this.model, id),
         model: this.model,
@@ -65,9 +83,13 @@ export function adapterOver(db: Db): new (model: string) => OAuthServerAdapter {
         uidHash: text(payload.uid) ? sha256(payload.uid as string) : null,
         userCodeHash: text(payload.userCode) ? sha256(payload.userCode as string) : null,
         userId: this.model === "Session" || this.model === "Interaction" ? null : text(payload.accountId),
-        clientId: text(payload.clientId) ?? text(payload.client_id),
-        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        clientId,
+        expiresAt,
       });
+      // A grant (a user's consent) uses its client: the client stays until its grant's end and the unused time after.
+      if (this.model === "Grant" && clientId && expiresAt) {
+        await extendOAuthServerRecord(db, recordKey("Client", clientId), new Date(expiresAt.getTime() + UNUSED_CLIENT_MS));
+      }
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
