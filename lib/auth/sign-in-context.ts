@@ -13,6 +13,8 @@ export interface SignInContext {
   origin?: string;
   /** The pending sign-in token the request's cookie carried (second step). */
   pendingToken?: string;
+  /** A single sign-on's page to return to once signed in (lib/auth/return-path.ts), carried past its second factor. */
+  returnTo?: string;
   /** Set by `authorize` when the password was right and a second factor is owed. */
   startedPending?: string;
 }

@@ -47,8 +47,8 @@ async function passwordSignIn(client: APIRequestContext, email: string, password
 }
 
 /** Sign in at the identity provider as `login` from the sign-in page's button; consent when asked. */
-async function ssoSignIn(page: Page, login: string) {
-  await page.goto("/signin");
+async function ssoSignIn(page: Page, login: string, from = "/signin") {
+  await page.goto(from);
   await waitForHydration(page);
   await page.getByTestId("sso-acme").click();
   await page.waitForURL(new RegExp(`^http://127\\.0\\.0\\.1:${IDP_PORT}/interaction/`));
@@ -239,7 +239,9 @@ test("editing a provider after 10 minutes asks for the password first, then save
   await page.context().close();
 });
 
-test("a person with an authenticator app still owes the code after signing in through SSO", async ({ browser }) => {
+test("a person with an authenticator app still owes the code after signing in through SSO, and returns to the page they came from", async ({
+  browser,
+}) => {
   idp.accounts.set(`sam-${run}`, { email: `sam-${run}@acme.test`, email_verified: true, name: `Sam ${run}`, groups: [] });
   const first = await freshPage(browser);
   await ssoSignIn(first, `sam-${run}`);
@@ -252,14 +254,19 @@ test("a person with an authenticator app still owes the code after signing in th
   expect(confirmed.status()).toBe(200);
   await first.context().close();
 
+  // Signed out on an MCP client's consent page (docs/gateway.md), the person signs in from there.
+  const consent = "/oauth/interaction/sso-second-factor-test";
   const page = await freshPage(browser);
-  await ssoSignIn(page, `sam-${run}`);
-  // Not signed in by the provider alone: the sign-in page asks for the code of the pending sign-in.
-  await expect(page).toHaveURL(/\/signin\?step=code/);
+  await ssoSignIn(page, `sam-${run}`, `/signin?next=${encodeURIComponent(consent)}`);
+  // Not signed in by the provider alone: the sign-in page asks for the code of the pending sign-in,
+  // and keeps the page to return to.
+  await expect(page).toHaveURL(/\/signin\?step=code&next=%2Foauth%2Finteraction%2Fsso-second-factor-test$/);
   expect((await page.request.get("/api/workspaces")).status()).toBe(401);
   await page.getByLabel("Code").fill(await generate({ secret: started.secret, epoch: now + 30 }));
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByTestId("current-user")).toContainText(`Sam ${run}`);
+  // Back on the consent page, not the chat, and signed in.
+  await expect(page).toHaveURL(new RegExp(`${consent}$`));
+  expect((await page.request.get("/api/workspaces")).status()).toBe(200);
   await page.context().close();
 });
 

@@ -22,6 +22,11 @@ import { withUserinfoClaim } from "./userinfo-claims";
 /** Where the sign-in page asks for the code after an SSO sign-in that owes a second factor. */
 export const SSO_SECOND_FACTOR_URL = "/signin?step=code";
 
+/** The code form, with the page the sign-in was started for (the consent page) to return to after it. */
+export function secondFactorUrl(returnTo: string | undefined): string {
+  return returnTo ? `${SSO_SECOND_FACTOR_URL}&next=${encodeURIComponent(returnTo)}` : SSO_SECOND_FACTOR_URL;
+}
+
 /** The provider id a next-auth request names for SSO (`signin/<id>` or `callback/<id>`), or null. */
 export function ssoProviderIdOf(nextauth: string[]): string | null {
   const [action, id] = nextauth;
@@ -100,7 +105,7 @@ export async function withSsoProvider(
           const outcome = await resolveSsoSignIn(db(), provider, (profile ?? {}) as Record<string, unknown>, effects);
           if (!outcome.ok) return `/signin?error=sso.${outcome.reason}`;
           // The second-factor policy applies as after a password: the code is asked on the sign-in page.
-          if (await beginSecondStep(db(), outcome.user, signInContext())) return SSO_SECOND_FACTOR_URL;
+          if (await beginSecondStep(db(), outcome.user, signInContext())) return secondFactorUrl(signInContext()?.returnTo);
           // next-auth hands this same object to the jwt callback: the session is our user's.
           (user as User).id = outcome.user.id;
           return true;

@@ -12,6 +12,7 @@ import { errorResponse } from "../../http";
 import type { Context } from "../nextauth-handler";
 import { getAuthOptions } from "../options";
 import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_MS } from "../pending-sign-in";
+import { returnPath } from "../return-path";
 import { isHttpsRequest } from "../session-cookie";
 import { type SignInContext, withSignInContext } from "../sign-in-context";
 import { clientAddress } from "../sign-in-throttle";
@@ -45,7 +46,8 @@ export async function handleAuthWithSso(
   const https = isHttpsRequest(request);
   const options = await withSsoProvider(getAuthOptions(db, https), db, providerId, effects);
   if (!options) return signInPage("/signin?error=sso.unavailable");
-  const slot: SignInContext = { address: clientAddress(request.headers) };
+  const returnTo = ssoReturnPath(request.headers.get("cookie"));
+  const slot: SignInContext = { address: clientAddress(request.headers), ...(returnTo ? { returnTo } : {}) };
   const response: Response = await withSignInContext(slot, () => NextAuth(options)(request, context));
   if (!slot.startedPending) return response;
   // A second factor is owed: the pending sign-in's cookie goes with the redirect to the code form.
@@ -56,6 +58,23 @@ export async function handleAuthWithSso(
     `${PENDING_SIGN_IN_COOKIE}=${slot.startedPending}; Path=/api/auth/callback/credentials; HttpOnly; SameSite=Strict; Max-Age=${PENDING_SIGN_IN_MS / 1000}${secure}`,
   );
   return owed;
+}
+
+// next-auth keeps the sign-in's `callbackUrl` in this cookie (the `__Secure-` one over https) until its callback.
+const CALLBACK_URL_COOKIE = /(?:^|;\s*)(?:__Secure-)?next-auth\.callback-url=([^;]*)/;
+
+/**
+ * The page a single sign-on was started for (the sign-in page's `next`, sent as next-auth's
+ * `callbackUrl`), when the sign-in page may return there (return-path.ts): only its path is kept.
+ */
+export function ssoReturnPath(cookieHeader: string | null): string | undefined {
+  const raw = CALLBACK_URL_COOKIE.exec(cookieHeader ?? "")?.[1];
+  if (!raw) return undefined;
+  try {
+    return returnPath(new URL(decodeURIComponent(raw), "http://localhost").pathname) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // A relative Location (RFC 9110 §10.2.2): the browser stays on the origin it came in on.
