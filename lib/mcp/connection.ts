@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { secretValuesOf } from "../redact";
 import { startCallDeadline } from "./call-deadline";
+import { withRoundTrip } from "./client-relay";
 import { ConnectPhase } from "./connect-phase";
 import type { ConnectionOptions } from "./connection-options";
 import type { Era } from "./era";
@@ -129,18 +130,22 @@ export class Connection implements Pingable {
       if (shouldCallAsTask(taskSupportOf(tool), this.era, this.client.getServerCapabilities(), options.asTask)) {
         return await this.request(context, () => callToolAsTask(this.client, { name, arguments: args }, { ...bounded, clock, logger }));
       }
+      // A 2026-07-28 gateway client's own round trip: an input_required answer goes back to it (client-relay.ts).
       const call = () =>
-        this.client.callTool(
-          { name, arguments: args },
-          {
-            // The definition listed at discovery: the SDK mirrors its declared headers and checks its output schema.
-            toolDefinition: tool,
-            timeout: bounded.timeoutMs,
-            resetTimeoutOnProgress: true,
-            // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
-            onprogress: (progress) => options.onProgress?.(progress),
-            signal: bounded.signal,
-          },
+        withRoundTrip<CallToolResult>(this.era === "modern", { content: [] }, (leg) =>
+          this.client.callTool(
+            { name, arguments: args, ...leg.params },
+            {
+              // The definition listed at discovery: the SDK mirrors its declared headers and checks its output schema.
+              toolDefinition: tool,
+              timeout: bounded.timeoutMs,
+              resetTimeoutOnProgress: true,
+              // Always pass onprogress: the SDK only sends a progress token (and resets the timeout) with one.
+              onprogress: (progress) => options.onProgress?.(progress),
+              signal: bounded.signal,
+              ...leg.options,
+            },
+          ),
         );
       return await this.request(context, async () => {
         try {
@@ -176,7 +181,12 @@ export class Connection implements Pingable {
   /** prompts/get. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions & { timeoutMs: number }): Promise<GetPromptResult> {
     return this.request(options, () =>
-      this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs, signal: options.signal }),
+      withRoundTrip<GetPromptResult>(this.era === "modern", { messages: [] }, (leg) =>
+        this.client.getPrompt(
+          { name, arguments: args, ...leg.params },
+          { timeout: options.timeoutMs, signal: options.signal, ...leg.options },
+        ),
+      ),
     );
   }
 

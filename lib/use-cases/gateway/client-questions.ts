@@ -5,28 +5,79 @@
  * request's stream, when the client declared it can answer; otherwise Switchboard answers as for
  * the chat (the member is asked in the app, the workspace's model samples).
  *
- * Only a 2025-11-25 session can be asked mid-request: a 2026-07-28 request has no stream for
- * server requests, so Switchboard answers for it.
+ * A 2026-07-28 request has no stream for server requests: a 2026-07-28 server's `input_required`
+ * answer is handed back to it (its own multi-round trip: its retry's `inputResponses` and
+ * `requestState` go to the server, with the capabilities it declared), and a 2025-era server's
+ * questions are answered by Switchboard.
  */
 import "server-only";
 import type { CreateMessageResult } from "@modelcontextprotocol/client";
-import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { type InputRequiredResult, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { type ClientRelay, withClientRelay } from "../../mcp/client-relay";
 import { isSafeLinkUrl } from "../../net/url-safety";
+import { redactForDisplay } from "../../redact";
+import { stripInvisible } from "../../trust/untrusted-text";
 import { isPrivateTarget } from "../../runtime/elicitation-checks";
 import { ELICITATION_TTL_MS } from "../../runtime/elicitations";
 
-/** Run `request` (an upstream request made for the client of `mcp`) with the client answering the upstream's questions it can. */
-export function askingClient<T>(mcp: Server, ctx: ServerContext, request: () => Promise<T>): Promise<T> {
+/**
+ * Run `request` (an upstream request made for the client of `mcp`) with the client answering the
+ * upstream's questions it can; for a 2026-07-28 request, the upstream's `input_required` answer
+ * when there was one (for the client to fulfil and retry).
+ */
+export async function askingClient<T>(
+  mcp: Server,
+  ctx: ServerContext,
+  request: () => Promise<T>,
+  secrets: string[] = [],
+): Promise<T | InputRequiredResult> {
   const relay = clientRelayFor(mcp, ctx);
-  return relay ? withClientRelay(relay, request) : request();
+  if (!relay) return await request();
+  const result = await withClientRelay(relay, request);
+  const refusal = relay.roundTrip?.refusal;
+  if (refusal) refuseAsUpstream(refusal, secrets);
+  return relay.roundTrip?.returned ? handedBack(relay.roundTrip.returned) : result;
 }
+
+// The upstream's refusals of a round trip that the client gets as the same JSON-RPC error.
+const ROUND_TRIP_REFUSALS = new Set<number>([ProtocolErrorCode.InvalidParams, ProtocolErrorCode.MissingRequiredClientCapability]);
+const REFUSAL_MESSAGE_MAX = 1000;
+
+/**
+ * Throw the upstream's refusal of a 2026-07-28 leg as the client's error: invalid params (a
+ * tampered `requestState`, unusable input responses) and a missing capability (-32021, with the
+ * capabilities it names) keep their code; the message is the upstream's, redacted and cut. Any
+ * other failure stays the tool's error result, as for the chat.
+ */
+function refuseAsUpstream(refusal: ProtocolError, secrets: string[]): void {
+  if (!ROUND_TRIP_REFUSALS.has(refusal.code)) return;
+  const message = redactForDisplay(stripInvisible(refusal.message), secrets, REFUSAL_MESSAGE_MAX);
+  const required = (refusal.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+  const data =
+    refusal.code === ProtocolErrorCode.MissingRequiredClientCapability && isObject(required)
+      ? { requiredCapabilities: required }
+      : undefined;
+  throw new ProtocolError(refusal.code, message, data);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === "object" && !Array.isArray(value);
 
 /** What the client of `mcp` can answer during the request `ctx`, or null when nothing. */
 export function clientRelayFor(mcp: Server, ctx: ServerContext): ClientRelay | null {
-  // 2026-07-28 requests carry an envelope and cannot be sent server requests.
-  if (ctx.mcpReq.envelope !== undefined) return null;
   const capabilities = mcp.getClientCapabilities();
+  // 2026-07-28 requests carry an envelope: the client runs its own round trips.
+  if (ctx.mcpReq.envelope !== undefined) {
+    const { inputResponses } = ctx.mcpReq;
+    // The wire string as the client echoed it: the upstream minted it and checks it (the proxy has no codec).
+    const requestState = ctx.mcpReq.requestState<string>();
+    return {
+      roundTrip: {
+        ...(inputResponses !== undefined ? { inputResponses } : {}),
+        ...(requestState !== undefined ? { requestState } : {}),
+        ...(capabilities ? { capabilities } : {}),
+      },
+    };
+  }
   const elicitation = capabilities?.elicitation;
   // `elicitation: {}` is form mode (the 2025-06-18 shape).
   const modes = { form: !!elicitation && (!!elicitation.form || !elicitation.url), url: !!elicitation?.url };
@@ -53,4 +104,23 @@ export function clientRelayFor(mcp: Server, ctx: ServerContext): ClientRelay | n
         : (ctx.mcpReq.requestSampling(params, options(signal)) as Promise<CreateMessageResult>);
   }
   return relay.elicit || relay.sample ? relay : null;
+}
+
+/**
+ * An upstream's `input_required` as the client gets it: the same requests and state, but a URL
+ * elicitation to anything but a public http(s) page refuses the request (as the app declines it).
+ */
+function handedBack(result: InputRequiredResult): InputRequiredResult {
+  for (const request of Object.values(result.inputRequests ?? {})) {
+    const params = (request as { method?: string; params?: { mode?: string; url?: unknown } }).params;
+    if (params?.mode !== "url") continue;
+    const url = typeof params.url === "string" ? params.url : "";
+    if (!isSafeLinkUrl(url) || isPrivateTarget(url)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        "The server asked to open a page that is not a public http(s) address: refused.",
+      );
+    }
+  }
+  return result;
 }

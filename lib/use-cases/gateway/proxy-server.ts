@@ -72,7 +72,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   const listing = <T>(ctx: ServerContext, run: () => Promise<T>) => guarded(() => connectOrThrow(server, ctx, actor, serverId, run));
   // A request that reaches the server may be asked questions, which go to the client when it can answer (client-questions.ts).
   const calling = <T>(ctx: ServerContext, run: () => Promise<T>, about: { uri?: string } = {}) =>
-    guarded(() => orConnect(server, ctx, actor, serverId, () => askingClient(server, ctx, run)), about);
+    guarded(() => orConnect(server, ctx, actor, serverId, () => askingClient(server, ctx, run, upstream.secrets)), about);
 
   if (capabilities.tools) {
     server.setRequestHandler("tools/list", async (_request, ctx) =>
@@ -290,8 +290,15 @@ export function progressRelay(ctx: ServerContext): {
 
 // JSON-RPC codes of the upstream's own answer that mean the same through the proxy: the request
 // named something that does not exist or was malformed (an unknown resource is -32602 since
-// 2026-07-28, -32002 before). Any other upstream error stays an internal error of the proxy.
-const RELAYED_RPC_CODES = new Set<number>([ProtocolErrorCode.InvalidParams, ProtocolErrorCode.MethodNotFound, -32002]);
+// 2026-07-28, -32002 before), or needs a capability the client did not declare (2026-07-28: the
+// client's capabilities reach the upstream, client-questions.ts). Any other upstream error stays an
+// internal error of the proxy.
+const RELAYED_RPC_CODES = new Set<number>([
+  ProtocolErrorCode.InvalidParams,
+  ProtocolErrorCode.MethodNotFound,
+  -32002,
+  ProtocolErrorCode.MissingRequiredClientCapability,
+]);
 
 /** The JSON-RPC code the upstream answered with, when the engine's error carries its answer. */
 function upstreamRpcCode(error: unknown): number | null {

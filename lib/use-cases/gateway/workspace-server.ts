@@ -114,27 +114,33 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
       }
       // A server the member has not authorized is not in their toolset; one whose authorization lapsed
       // since (tokens revoked, a wider scope asked) answers the Connect elicitation (connect-elicitation.ts).
-      return await orConnect(server, ctx, actor, tool.serverId, async () => {
-        const outcome = await sources.after({ serverId: tool.serverId, serverName: tool.serverName }, () =>
-          logged(log, ctx, () =>
-            // The server's questions during the call go to the client when it can answer (client-questions.ts).
-            askingClient(server, ctx, () =>
-              callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
-                admit: async (policy) => {
-                  if (policy.action === "ask") {
-                    await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
-                  }
-                },
-                origin: { via: "gateway", client: clientNameOf(server) },
-                contextSources: sources.list(),
-                ...progressRelay(ctx),
-              }),
-            ),
-          ),
-        );
-        const owner = definitions.find((candidate) => candidate.id === tool.serverId);
-        return labelledToolResult(outcome.content, owner ? contentOf(owner) : { serverName: tool.serverName, secrets: [] });
-      });
+      // The server's questions during the call go to the client when it can answer (client-questions.ts).
+      const owner = definitions.find((candidate) => candidate.id === tool.serverId);
+      const labels = owner ? contentOf(owner) : { serverName: tool.serverName, secrets: [] };
+      return await orConnect(server, ctx, actor, tool.serverId, () =>
+        askingClient(
+          server,
+          ctx,
+          async () => {
+            const outcome = await sources.after({ serverId: tool.serverId, serverName: tool.serverName }, () =>
+              logged(log, ctx, () =>
+                callServerTool(actor, tool.serverId, { name: tool.rawName, arguments: args }, ctx.mcpReq.signal, {
+                  admit: async (policy) => {
+                    if (policy.action === "ask") {
+                      await approveThroughClient(server, ctx, { actor, serverId: tool.serverId }, { name, args, reason: policy.reason });
+                    }
+                  },
+                  origin: { via: "gateway", client: clientNameOf(server) },
+                  contextSources: sources.list(),
+                  ...progressRelay(ctx),
+                }),
+              ),
+            );
+            return labelledToolResult(outcome.content, labels);
+          },
+          labels.secrets,
+        ),
+      );
     }),
   );
 

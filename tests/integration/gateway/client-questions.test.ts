@@ -5,7 +5,9 @@
  * the middle of a call, and the conformance fixture (2026-07-28) returns `input_required`; a
  * 2025-11-25 session that declared elicitation and sampling is asked, its answers reach the server,
  * nothing waits in Switchboard, and the server's sampling policy still caps the request. A client
- * that declared neither, or a 2026-07-28 request, leaves the question to Switchboard, as in the chat.
+ * that declared neither leaves the question to Switchboard, as in the chat. A 2026-07-28 client runs
+ * a 2026-07-28 server's input_required rounds itself (the gateway passes them and its retries
+ * through, with its own capabilities); a 2025-era server's question to it is left to Switchboard.
  */
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -106,6 +108,7 @@ beforeAll(async () => {
   await addServer("modern", `http://127.0.0.1:${modernPort}/mcp`, [
     "test_input_required_result_elicitation",
     "test_input_required_result_sampling",
+    "test_input_required_result_request_state",
   ]);
   gateway = await serveGateway();
 }, 60_000);
@@ -172,12 +175,56 @@ describe("a client that cannot answer", () => {
     expect(allText(result)).toContain("Hello, Grace Hopper!");
   });
 
-  it("at 2026-07-28 (no stream to ask on), leaves the question to Switchboard", async () => {
-    const { client } = await connect(perServer("modern"), { modern: true, answers: true });
+  it("at 2026-07-28, a 2025-era server's question mid-call (no stream to ask the client on) is left to Switchboard", async () => {
+    const { client, asked } = await connect(perServer("everything"), { modern: true, answers: true });
     const [result] = await Promise.all([
-      client.callTool({ name: "test_input_required_result_elicitation", arguments: {} }),
-      answerInSwitchboard("Give name"),
+      client.callTool({ name: "trigger-elicitation-request", arguments: {} }),
+      answerInSwitchboard("Please provide inputs for the following fields:"),
     ]);
-    expect(allText(result)).toContain("Hello, Grace Hopper!");
+    expect(asked.elicitations).toEqual([]);
+    expect(allText(result)).toContain("Grace Hopper");
+  });
+});
+
+describe("a 2026-07-28 client", () => {
+  it("runs a 2026-07-28 server's input_required rounds itself, on both endpoints", async () => {
+    for (const [url, name] of [
+      [perServer("modern"), "test_input_required_result_elicitation"],
+      [`${gateway!.base}/mcp/${acmeSlug}`, "mcp_modern_test_input_required_result_elicitation"],
+    ]) {
+      const { client, asked } = await connect(url, { modern: true, answers: true });
+      const result = await client.callTool({ name, arguments: {} });
+      // The SDK client fulfilled the round with its own handler and retried: the gateway passed both legs through.
+      expect(asked.elicitations.map((params) => params.message)).toEqual(["Give name"]);
+      expect(allText(result)).toContain("Hello, Ada Lovelace!");
+      expect(elicitationBroker().list(admin.id)).toEqual([]);
+    }
+  });
+
+  it("gets the server's input_required itself, with its state, and the server's refusal of a tampered state", async () => {
+    const { client } = await connect(perServer("modern"), { modern: true, answers: true });
+    const call = (params: Record<string, unknown>) =>
+      client.request({ method: "tools/call", params: { name: "test_input_required_result_request_state", arguments: {}, ...params } }, {
+        allowInputRequired: true,
+      } as never) as Promise<Record<string, unknown>>;
+    const first = await call({});
+    expect(first.resultType).toBe("input_required");
+    expect(Object.keys(first.inputRequests as object)).toEqual(["confirm"]);
+    const state = first.requestState as string;
+    expect(state).toEqual(expect.any(String));
+    const inputResponses = { confirm: { action: "accept", content: { ok: true } } };
+    // The state the server sealed, echoed: the retry completes.
+    expect(allText(await call({ inputResponses, requestState: state }))).toContain("state-ok: requestState verified");
+    // A state changed on the way: the server's own refusal, as a JSON-RPC error, not a tool result.
+    const tampered = `${state.slice(0, -2)}${state.endsWith("AA") ? "BB" : "AA"}`;
+    await expect(call({ inputResponses, requestState: tampered })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("declaring no elicitation, gets the server's -32021 as the error it is", async () => {
+    const { client } = await connect(perServer("modern"), { modern: true });
+    await expect(client.callTool({ name: "test_input_required_result_elicitation", arguments: {} })).rejects.toMatchObject({
+      code: -32021,
+    });
+    expect(elicitationBroker().list(admin.id)).toEqual([]);
   });
 });

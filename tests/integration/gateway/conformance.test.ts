@@ -40,7 +40,6 @@ const PUSH_REQUEST =
   "the fixture's tool sends its request mid-call, which only a 2025-11-25 connection carries; the engine speaks 2026-07-28 to the fixture, " +
   "whose SDK refuses it there (a 2025-era server's questions and a 2026-07-28 server's input_required rounds do reach the client: client-questions.test.ts)";
 const SUBSCRIBE = "the fixture speaks 2026-07-28 to the engine, which has no resources/subscribe (relayed for 2025-era upstreams only)";
-const INPUT_REQUIRED = "the engine fulfils the upstream's input_required rounds itself instead of returning them to the client";
 const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> = {
   "2025-11-25": {
     "elicitation-sep1034-defaults": PUSH_REQUEST,
@@ -53,24 +52,6 @@ const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> =
   "2026-07-28": {
     "http-custom-header-server-validation":
       "the SDK checks Mcp-Param-* headers only for an McpServer's own tools; the proxy is a low-level Server and the SDK does not export the check",
-    "server-stateless": "test_missing_capability runs: the engine, not the client, answers the upstream's sampling, so no -32021",
-    ...Object.fromEntries(
-      [
-        "basic-elicitation",
-        "basic-list-roots",
-        "basic-sampling",
-        "capability-check",
-        "ignore-extra-params",
-        "missing-input-response",
-        "multi-round",
-        "multiple-input-requests",
-        "non-tool-request",
-        "request-state",
-        "result-type",
-        "tampered-state",
-        "validate-input",
-      ].map((name) => [`input-required-result-${name}`, INPUT_REQUIRED]),
-    ),
   },
 };
 
