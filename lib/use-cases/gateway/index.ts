@@ -12,6 +12,8 @@ import { getDb } from "../../../db/client";
 import { slugOf } from "../../auth/workspace";
 import { AppError } from "../../errors";
 import { maxBodyBytes } from "../../http";
+import { paramHeaderMismatch } from "../../mcp/param-headers";
+import { appPool } from "../../runtime/engine";
 import type { TrustActor } from "../../trust/permissions";
 import { membershipOf } from "../../workspaces/membership-lookup";
 import type { ApiCaller } from "../caller";
@@ -48,8 +50,15 @@ export async function gatewayResponse(
   const server = await serverByName(actor, serverName);
   if (!server) throw new AppError("server.not_found", "No such server in this workspace.");
   const target: GatewayTarget = { actor, serverId: server.id };
-  return await served({ userId: actor.id, endpoint: server.id }, request, body, async (sessions) =>
-    proxyServer(target, await upstreamHandshake(actor, server), sessions),
+  // The raw tool's input schema, for the Mcp-Param-* check of a 2026-07-28 call (param-headers.ts).
+  const toolSchema = async (name: string) =>
+    (await appPool().session(actor.id, server).listTools()).find((tool) => tool.kind === "tool" && tool.rawName === name)?.inputSchema;
+  return await served(
+    { userId: actor.id, endpoint: server.id },
+    request,
+    body,
+    async (sessions) => proxyServer(target, await upstreamHandshake(actor, server), sessions),
+    toolSchema,
   );
 }
 
@@ -83,17 +92,24 @@ interface SessionOwner {
   endpoint: string;
 }
 
-/** Serve a request of either era with the MCP server `build` makes (`sessions`: for a 2025 session). */
+/**
+ * Serve a request of either era with the MCP server `build` makes (`sessions`: for a 2025 session).
+ * With `toolSchema`, a 2026-07-28 `tools/call` whose `Mcp-Param-*` headers disagree with its
+ * arguments is refused first (`paramHeaderRefusal`).
+ */
 async function served(
   owner: SessionOwner,
   request: Request,
   body: BodyText,
   build: (sessions: boolean) => Promise<Server>,
+  toolSchema?: (name: string) => Promise<unknown>,
 ): Promise<Response> {
   const posted = await postedBody(request, body);
   const options = { parsedBody: posted.parsed };
   if (await isLegacyRequest(posted.request, posted.parsed, { maxRequestBodySize: maxBodyBytes() }))
     return await legacyResponse(owner, build, posted.request, options);
+  const refusal = toolSchema && (await paramHeaderRefusal(posted.parsed, request.headers, toolSchema));
+  if (refusal) return refusal;
   // 2026-07-28: every request carries its own envelope, so a fresh server serves each one.
   return await createMcpHandler(() => build(false), { legacy: "reject", maxRequestBodySize: maxBodyBytes() }).fetch(
     posted.request,
@@ -115,6 +131,32 @@ async function postedBody(request: Request, body: BodyText): Promise<{ request: 
     return { request: new Request(request.url, { method: "POST", headers: request.headers, body: text, signal: request.signal }) };
   }
 }
+
+/**
+ * SEP-2243's server check, which the SDK makes only for an `McpServer`'s own tools: a 2026-07-28
+ * `tools/call` whose `Mcp-Param-*` headers are missing, badly encoded or disagree with the
+ * arguments the tool marks with `x-mcp-header` is `400` with JSON-RPC `-32020` (HeaderMismatch),
+ * before anything reaches the upstream; intermediaries may route on those headers.
+ */
+async function paramHeaderRefusal(
+  parsed: unknown,
+  headers: Headers,
+  toolSchema: (name: string) => Promise<unknown>,
+): Promise<Response | null> {
+  const message = parsed as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+  if (message?.method !== "tools/call" || typeof message.params?.name !== "string") return null;
+  const schema = await toolSchema(message.params.name).catch(() => undefined);
+  const mismatch = paramHeaderMismatch(schema, message.params.arguments, headers);
+  if (!mismatch) return null;
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: HEADER_MISMATCH, message: `Bad Request: the request headers and body disagree: ${mismatch}` }, id },
+    { status: 400 },
+  );
+}
+
+// JSON-RPC HeaderMismatch (2026-07-28).
+const HEADER_MISMATCH = -32020;
 
 // How long a client whose SSE stream dropped waits before reconnecting with Last-Event-ID.
 const SSE_RETRY_MS = 1000;

@@ -49,10 +49,7 @@ const GATEWAY_GAPS: Record<(typeof REVISIONS)[number], Record<string, string>> =
     "resources-subscribe": SUBSCRIBE,
     "resources-unsubscribe": SUBSCRIBE,
   },
-  "2026-07-28": {
-    "http-custom-header-server-validation":
-      "the SDK checks Mcp-Param-* headers only for an McpServer's own tools; the proxy is a low-level Server and the SDK does not export the check",
-  },
+  "2026-07-28": {},
 };
 
 let dir = "";
