@@ -45,8 +45,12 @@ export function createClient(hooks: ClientHooks): Client {
         // MCP Apps: servers may link tools to ui:// apps, which the host renders sandboxed (docs/mcp-apps.md).
         extensions: MCP_APPS_CAPABILITY,
       },
-      // 2026-07-28 when the server offers it, the 2025-11-25 handshake otherwise (docs/protocol.md).
-      versionNegotiation: { mode: "auto", ...(hooks.probeTimeoutMs ? { probe: { timeoutMs: hooks.probeTimeoutMs } } : {}) },
+      // 2026-07-28 when the server offers it, the 2025-11-25 handshake otherwise (docs/protocol.md),
+      // or that handshake only for a server held to it (`protocol: "2025-11-25"`).
+      versionNegotiation:
+        server.config.protocol === "2025-11-25"
+          ? { mode: "legacy" }
+          : { mode: "auto", ...(hooks.probeTimeoutMs ? { probe: { timeoutMs: hooks.probeTimeoutMs } } : {}) },
     },
   );
   client.setRequestHandler("roots/list", () => ({ roots: rootsOf(server.config) }));

@@ -104,6 +104,8 @@ const baseShape = {
   sampling: samplingSchema.optional(),
   /** Whose credentials calls use: each member's own (`per_member`, default) or one admin's (`shared`). */
   credentials: z.enum(["per_member", "shared"]).optional(),
+  /** The protocol: negotiated (`auto`, default), or held to the 2025-11-25 handshake (docs/protocol.md#holding-a-server-to-2025-11-25). */
+  protocol: z.enum(["auto", "2025-11-25"]).optional(),
 };
 
 /**

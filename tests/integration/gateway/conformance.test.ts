@@ -57,6 +57,13 @@ let fixture: ChildProcess | undefined;
 let gateway: ServedGateway | undefined;
 let fixtureUrl = "";
 let gatewayUrl = "";
+let heldUrl = "";
+// The fixture's own results per revision, run once.
+const directRuns = new Map<string, Promise<Map<string, ServerScenarioResult>>>();
+const direct = (revision: (typeof REVISIONS)[number]) => {
+  if (!directRuns.has(revision)) directRuns.set(revision, runServerRequirements(fixtureUrl, revision));
+  return directRuns.get(revision)!;
+};
 
 beforeAll(async () => {
   dir = useTempDataDir();
@@ -71,28 +78,36 @@ beforeAll(async () => {
   );
   // The suite's DNS-rebinding scenario only tests servers it reaches at a loopback name.
   fixtureUrl = `http://localhost:${port}/mcp`;
-  const server = await createServer(getDb(), {
-    workspaceId: workspace,
-    name: "conformance",
-    config: parseServerConfig({ url: `http://127.0.0.1:${port}/mcp` }, "conformance"),
-    createdBy: owner.id,
-  });
   const secret = (await createToken(getDb(), owner, { name: "conformance", workspaceId: workspace, scopes: ["mcp"], expiresInDays: 7 }))
     .secret;
   gateway = await serveGateway(secret);
-  gatewayUrl = `${gateway.base.replace("127.0.0.1", "localhost")}/mcp/${slug}/conformance`;
+  const endpoint = (name: string) => `${gateway!.base.replace("127.0.0.1", "localhost")}/mcp/${slug}/${name}`;
+  gatewayUrl = endpoint("conformance");
+  heldUrl = endpoint("conformance-2025");
 
-  // The server is untrusted, so its tools ask before each call; the member allows them all, as a
-  // person would on the Tools page, so the scenarios exercise the proxy rather than the approval.
-  const client = new Client({ name: "setup", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(gatewayUrl)));
-  for (const tool of (await client.listTools()).tools) {
-    await setToolPolicy(getDb(), owner.id, { serverId: server.id, toolName: tool.name, policy: "allow" });
+  for (const [name, extra] of [
+    ["conformance", {}],
+    // The same fixture, held to the 2025-11-25 handshake (docs/protocol.md#holding-a-server-to-2025-11-25).
+    ["conformance-2025", { protocol: "2025-11-25" }],
+  ] as const) {
+    const server = await createServer(getDb(), {
+      workspaceId: workspace,
+      name,
+      config: parseServerConfig({ url: `http://127.0.0.1:${port}/mcp`, ...extra }, name),
+      createdBy: owner.id,
+    });
+    // The server is untrusted, so its tools ask before each call; the member allows them all, as a
+    // person would on the Tools page, so the scenarios exercise the proxy rather than the approval.
+    const client = new Client({ name: "setup", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint(name))));
+    for (const tool of (await client.listTools()).tools) {
+      await setToolPolicy(getDb(), owner.id, { serverId: server.id, toolName: tool.name, policy: "allow" });
+    }
+    // And switches the server's lethal-trifecta check off (the Servers page's switch): a scenario's
+    // second call follows the first one's result, which would otherwise ask again.
+    await updateServerTrust(getDb(), server.id, { trifectaCheck: false }, owner.id);
+    await client.close();
   }
-  // And switches the server's lethal-trifecta check off (the Servers page's switch): a scenario's
-  // second call follows the first one's result, which would otherwise ask again.
-  await updateServerTrust(getDb(), server.id, { trifectaCheck: false }, owner.id);
-  await client.close();
 });
 
 afterAll(async () => await closeGatewayTest({ gateway, fixtures: [fixture], dir }));
@@ -107,14 +122,14 @@ describe.each(REVISIONS)("conformance server scenarios at %s", (revision) => {
   it(
     "pass through /mcp/<slug>/<server> wherever they pass against the fixture directly, save the listed gaps",
     async () => {
-      const direct = await runServerRequirements(fixtureUrl, revision);
+      const fixtureResults = await direct(revision);
       const through = await runServerRequirements(gatewayUrl, revision);
-      const directPassing = passing(direct);
+      const directPassing = passing(fixtureResults);
       const gatewayPassing = passing(through);
       const failing = directPassing.filter((name) => !gatewayPassing.includes(name));
       // The counts for the record (docs/gateway.md#conformance), and what failed where, if anything unexpected did.
       console.log(
-        `${revision}: ${direct.size} scenarios run; direct ${directPassing.length} pass, through the gateway ${gatewayPassing.length}`,
+        `${revision}: ${fixtureResults.size} scenarios run; direct ${directPassing.length} pass, through the gateway ${gatewayPassing.length}`,
       );
       for (const name of failing.filter((name) => !(name in GATEWAY_GAPS[revision]))) {
         const bad = through.get(name)?.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING") ?? [];
@@ -126,6 +141,24 @@ describe.each(REVISIONS)("conformance server scenarios at %s", (revision) => {
       expect(directPassing.length).toBeGreaterThan(revision === "2025-11-25" ? 30 : 35);
       expect(failing).toEqual(Object.keys(GATEWAY_GAPS[revision]).sort());
       expect(gatewayPassing.length).toBeGreaterThanOrEqual(directPassing.length - Object.keys(GATEWAY_GAPS[revision]).length);
+    },
+    20 * 60_000,
+  );
+});
+
+describe("conformance server scenarios at 2025-11-25, the server held to 2025-11-25", () => {
+  it(
+    "pass through /mcp/<slug>/<server> wherever they pass against the fixture directly, with no gap",
+    async () => {
+      const directPassing = passing(await direct("2025-11-25"));
+      const through = await runServerRequirements(heldUrl, "2025-11-25");
+      const failing = directPassing.filter((name) => !passing(through).includes(name));
+      console.log(`2025-11-25, held: direct ${directPassing.length} pass, through the gateway ${passing(through).length}`);
+      for (const name of failing) {
+        const bad = through.get(name)?.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING") ?? [];
+        console.log(`failure through the gateway: ${name}: ${bad.map((c) => `${c.id}: ${c.errorMessage ?? c.description}`).join(" | ")}`);
+      }
+      expect(failing).toEqual([]);
     },
     20 * 60_000,
   );

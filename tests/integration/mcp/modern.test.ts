@@ -83,6 +83,19 @@ describe("a 2026-07-28 server", () => {
   it("negotiates 2026-07-28 over Streamable HTTP", async () => {
     await exerciseModern(def("modernhttp", { url }), "streamable_http");
   });
+
+  it("held to 2025-11-25 (`protocol`), is opened with the initialize handshake, never probed", async () => {
+    const pool = new McpPool();
+    const held = def("held", { url, protocol: "2025-11-25" });
+    try {
+      const [status] = await pool.discover("alice", [held]);
+      expect(status.lastError).toBeNull();
+      expect(status.protocol).toEqual({ era: "legacy", version: "2025-11-25" });
+      expect((await pool.session("alice", held).callTool("echo", { message: "hi" })).forModel).toEqual({ result: "Echo: hi" });
+    } finally {
+      await pool.closeAll();
+    }
+  });
 });
 
 describe("a 2025-11-25 server (server-everything)", () => {

@@ -26,6 +26,7 @@ describe("parseServerConfig accepts", () => {
     ["exclude as a list", { ...STDIO, tools: { exclude: ["a", "b"] } }, (c) => expect(c.tools?.exclude).toEqual(["a", "b"])],
     ["resources as 'false'", { ...STDIO, tools: { resources: "false" } }, (c) => expect(c.tools?.resources).toBe(false)],
     ["prompts as 'on'", { ...STDIO, tools: { prompts: "on" } }, (c) => expect(c.tools?.prompts).toBe(true)],
+    ["held to 2025-11-25", { ...HTTP, protocol: "2025-11-25" }, (c) => expect(c.protocol).toBe("2025-11-25")],
     [
       "sampling policy",
       { ...STDIO, sampling: { enabled: false, max_rpm: 5, allowed_models: ["m"], log_level: "debug" } },
@@ -60,6 +61,7 @@ describe("parseServerConfig rejects", () => {
     ["both command and url", { ...STDIO, ...HTTP }, "url", /either `command` \(stdio\) or `url` \(HTTP\), not both/],
     ["neither command nor url", {}, "command", /one of `command` \(stdio\) or `url` \(HTTP\) is required/],
     ["an unknown key", { ...STDIO, bogus: 1 }, "bogus", /unknown key `bogus`/],
+    ["a protocol it cannot hold to", { ...HTTP, protocol: "2024-11-05" }, "protocol", /expected one of|invalid option/i],
     ["an unknown tools key", { ...STDIO, tools: { bogus: true } }, "tools.bogus", /unknown key `bogus`/],
     ["command not a string", { command: 5 }, "command", /expected string/],
     ["empty command", { command: "" }, "command", /too small|>=1/i],
