@@ -13,6 +13,8 @@
 import "server-only";
 import type { CreateMessageResult } from "@modelcontextprotocol/client";
 import { type InputRequiredResult, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { environment } from "../../env";
+import { samplingMaxTokensFromEnv, samplingPolicy, type SamplingPolicy, type ServerConfig } from "../../mcp";
 import { type ClientRelay, withClientRelay } from "../../mcp/client-relay";
 import { isSafeLinkUrl } from "../../net/url-safety";
 import { redactForDisplay } from "../../redact";
@@ -29,15 +31,24 @@ export async function askingClient<T>(
   mcp: Server,
   ctx: ServerContext,
   request: () => Promise<T>,
-  secrets: string[] = [],
+  upstream: UpstreamRules,
 ): Promise<T | InputRequiredResult> {
-  const relay = clientRelayFor(mcp, ctx);
+  const relay = clientRelayFor(mcp, ctx, upstream.config);
   if (!relay) return await request();
   const result = await withClientRelay(relay, request);
   const refusal = relay.roundTrip?.refusal;
-  if (refusal) refuseAsUpstream(refusal, secrets);
-  return relay.roundTrip?.returned ? handedBack(relay.roundTrip.returned) : result;
+  if (refusal) refuseAsUpstream(refusal, upstream.secrets);
+  return relay.roundTrip?.returned ? handedBack(relay.roundTrip.returned, samplingPolicyOf(upstream.config)) : result;
 }
+
+/** What of the upstream's config the relay applies: its secrets (redacted from what the client sees) and its sampling policy. */
+export interface UpstreamRules {
+  config: ServerConfig;
+  secrets: string[];
+}
+
+/** The server's sampling policy under the instance's ceiling, as the engine applies it. */
+const samplingPolicyOf = (config: ServerConfig) => samplingPolicy(config, samplingMaxTokensFromEnv(environment()));
 
 // The upstream's refusals of a round trip that the client gets as the same JSON-RPC error.
 const ROUND_TRIP_REFUSALS = new Set<number>([ProtocolErrorCode.InvalidParams, ProtocolErrorCode.MissingRequiredClientCapability]);
@@ -63,10 +74,13 @@ function refuseAsUpstream(refusal: ProtocolError, secrets: string[]): void {
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === "object" && !Array.isArray(value);
 
 /** What the client of `mcp` can answer during the request `ctx`, or null when nothing. */
-export function clientRelayFor(mcp: Server, ctx: ServerContext): ClientRelay | null {
+export function clientRelayFor(mcp: Server, ctx: ServerContext, config: ServerConfig): ClientRelay | null {
   const capabilities = mcp.getClientCapabilities();
-  // 2026-07-28 requests carry an envelope: the client runs its own round trips.
+  // 2026-07-28 requests carry an envelope: the client runs its own round trips. The server hears of
+  // the client's sampling only where its policy allows sampling (as the engine declares it).
   if (ctx.mcpReq.envelope !== undefined) {
+    const { sampling: _sampling, ...withoutSampling } = capabilities ?? {};
+    const declared = samplingPolicyOf(config).enabled ? capabilities : withoutSampling;
     const { inputResponses } = ctx.mcpReq;
     // The wire string as the client echoed it: the upstream minted it and checks it (the proxy has no codec).
     const requestState = ctx.mcpReq.requestState<string>();
@@ -74,7 +88,7 @@ export function clientRelayFor(mcp: Server, ctx: ServerContext): ClientRelay | n
       roundTrip: {
         ...(inputResponses !== undefined ? { inputResponses } : {}),
         ...(requestState !== undefined ? { requestState } : {}),
-        ...(capabilities ? { capabilities } : {}),
+        ...(declared ? { capabilities: declared } : {}),
       },
     };
   }
@@ -108,19 +122,25 @@ export function clientRelayFor(mcp: Server, ctx: ServerContext): ClientRelay | n
 
 /**
  * An upstream's `input_required` as the client gets it: the same requests and state, but a URL
- * elicitation to anything but a public http(s) page refuses the request (as the app declines it).
+ * elicitation to anything but a public http(s) page refuses the request (as the app declines it),
+ * and a sampling request's `maxTokens` is capped by the server's `max_tokens_cap`.
  */
-function handedBack(result: InputRequiredResult): InputRequiredResult {
-  for (const request of Object.values(result.inputRequests ?? {})) {
-    const params = (request as { method?: string; params?: { mode?: string; url?: unknown } }).params;
-    if (params?.mode !== "url") continue;
-    const url = typeof params.url === "string" ? params.url : "";
-    if (!isSafeLinkUrl(url) || isPrivateTarget(url)) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidRequest,
-        "The server asked to open a page that is not a public http(s) address: refused.",
-      );
+function handedBack(result: InputRequiredResult, sampling: SamplingPolicy): InputRequiredResult {
+  const inputRequests: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+    const { method, params } = request as { method?: string; params?: { mode?: string; url?: unknown; maxTokens?: unknown } };
+    if (params?.mode === "url") {
+      const url = typeof params.url === "string" ? params.url : "";
+      if (!isSafeLinkUrl(url) || isPrivateTarget(url)) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          "The server asked to open a page that is not a public http(s) address: refused.",
+        );
+      }
     }
+    const capped =
+      method === "sampling/createMessage" && typeof params?.maxTokens === "number" && params.maxTokens > sampling.max_tokens_cap;
+    inputRequests[key] = capped ? { ...request, params: { ...params, maxTokens: sampling.max_tokens_cap } } : request;
   }
-  return result;
+  return { ...result, inputRequests } as InputRequiredResult;
 }

@@ -72,7 +72,7 @@ export function proxyServer(target: GatewayTarget, upstream: UpstreamHandshake, 
   const listing = <T>(ctx: ServerContext, run: () => Promise<T>) => guarded(() => connectOrThrow(server, ctx, actor, serverId, run));
   // A request that reaches the server may be asked questions, which go to the client when it can answer (client-questions.ts).
   const calling = <T>(ctx: ServerContext, run: () => Promise<T>, about: { uri?: string } = {}) =>
-    guarded(() => orConnect(server, ctx, actor, serverId, () => askingClient(server, ctx, run, upstream.secrets)), about);
+    guarded(() => orConnect(server, ctx, actor, serverId, () => askingClient(server, ctx, run, upstream)), about);
 
   if (capabilities.tools) {
     server.setRequestHandler("tools/list", async (_request, ctx) =>

@@ -20,6 +20,8 @@ export interface UpstreamHandshake {
   instructions?: string;
   /** The server config's secret values, redacted from what the proxy hands its client (results.ts). */
   secrets: string[];
+  /** The server's config, whose sampling policy the relay of its questions applies (client-questions.ts). */
+  config: ServerDefinition["config"];
 }
 
 // The same bound the inspector puts on a server's instructions (lib/use-cases/server-ops.ts).
@@ -50,5 +52,6 @@ export async function upstreamHandshake(caller: { id: string }, server: ServerDe
     serverInfo: { name: server.name, version, ...(icons.length ? { icons } : {}) },
     ...(details?.instructions ? { instructions: capText(details.instructions, INSTRUCTIONS_MAX) } : {}),
     secrets: secretValuesOf(server.config),
+    config: server.config,
   };
 }

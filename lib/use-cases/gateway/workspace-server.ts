@@ -138,7 +138,7 @@ export async function workspaceServer(actor: TrustActor, label: string, sessions
             );
             return labelledToolResult(outcome.content, labels);
           },
-          labels.secrets,
+          { config: owner?.config ?? {}, secrets: labels.secrets },
         ),
       );
     }),

@@ -105,11 +105,14 @@ beforeAll(async () => {
       `http://127.0.0.1:${modernPort}/health`,
     ),
   );
-  await addServer("modern", `http://127.0.0.1:${modernPort}/mcp`, [
+  const modernTools = [
     "test_input_required_result_elicitation",
     "test_input_required_result_sampling",
     "test_input_required_result_request_state",
-  ]);
+  ];
+  // The team's sampling policy on a 2026-07-28 server: a cap (the fixture asks for 100 tokens), or none at all.
+  await addServer("modern", `http://127.0.0.1:${modernPort}/mcp`, modernTools, { sampling: { max_tokens_cap: 50 } });
+  await addServer("nosampling", `http://127.0.0.1:${modernPort}/mcp`, modernTools, { sampling: { enabled: false } });
   gateway = await serveGateway();
 }, 60_000);
 
@@ -218,6 +221,19 @@ describe("a 2026-07-28 client", () => {
     // A state changed on the way: the server's own refusal, as a JSON-RPC error, not a tool result.
     const tampered = `${state.slice(0, -2)}${state.endsWith("AA") ? "BB" : "AA"}`;
     await expect(call({ inputResponses, requestState: tampered })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("samples for a 2026-07-28 server under the team's policy: the cap applied, nothing where sampling is off", async () => {
+    const { client, asked } = await connect(perServer("modern"), { modern: true, answers: true });
+    const sampled = await client.callTool({ name: "test_input_required_result_sampling", arguments: {} });
+    expect(asked.samplings.map((params) => params.maxTokens)).toEqual([50]);
+    expect(allText(sampled)).toContain("Paris, said the client's model");
+    // Sampling switched off for the server: it never hears that the client could sample.
+    const off = await connect(perServer("nosampling"), { modern: true, answers: true });
+    await expect(off.client.callTool({ name: "test_input_required_result_sampling", arguments: {} })).rejects.toMatchObject({
+      code: -32021,
+    });
+    expect(off.asked.samplings).toEqual([]);
   });
 
   it("declaring no elicitation, gets the server's -32021 as the error it is", async () => {
