@@ -28,6 +28,8 @@ export interface ServerFormValues {
   maxTotalTimeout: string;
   connectTimeout: string;
   parallel: boolean;
+  /** `protocol: "2025-11-25"`: held to the initialize handshake, never probed for 2026-07-28. */
+  legacyProtocol: boolean;
   /** `credentials: shared`: every member's calls use the connecting owner/admin's credentials. */
   sharedCredentials: boolean;
   /** `tools.include` is set (an empty list means: no tools at all). */
@@ -73,6 +75,7 @@ export const EMPTY_FORM: ServerFormValues = {
   maxTotalTimeout: "",
   connectTimeout: "",
   parallel: false,
+  legacyProtocol: false,
   sharedCredentials: false,
   includeOn: false,
   include: "",
@@ -151,6 +154,7 @@ export function formToConfig(v: ServerFormValues, original?: ServerConfig): Reco
   set("max_total_timeout", num(v.maxTotalTimeout));
   set("connect_timeout", num(v.connectTimeout));
   if (v.parallel) config.supports_parallel_tool_calls = true;
+  if (v.legacyProtocol) config.protocol = "2025-11-25";
   if (v.sharedCredentials) config.credentials = "shared";
   const tools: Record<string, unknown> = {};
   if (v.includeOn) tools.include = list(v.include);
@@ -182,6 +186,7 @@ const DEFAULTS: [string[], unknown][] = [
   [["enabled"], true],
   [["network"], false],
   [["supports_parallel_tool_calls"], false],
+  [["protocol"], "auto"],
   [["secret_url"], false],
   [["credentials"], "per_member"],
   [["args"], []],
@@ -246,6 +251,7 @@ export function configToForm(name: string, c: ServerConfig): ServerFormValues {
     maxTotalTimeout: str(c.max_total_timeout),
     connectTimeout: str(c.connect_timeout),
     parallel: c.supports_parallel_tool_calls ?? false,
+    legacyProtocol: c.protocol === "2025-11-25",
     sharedCredentials: c.credentials === "shared",
     includeOn: c.tools?.include !== undefined,
     include: (c.tools?.include ?? []).join(", "),
@@ -285,6 +291,7 @@ const FIELD_OF_PATH: Record<string, keyof ServerFormValues> = {
   max_total_timeout: "maxTotalTimeout",
   connect_timeout: "connectTimeout",
   supports_parallel_tool_calls: "parallel",
+  protocol: "legacyProtocol",
   credentials: "sharedCredentials",
   "tools.include": "include",
   "tools.exclude": "exclude",

@@ -243,7 +243,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
 
       {section(
         "Timeouts",
-        ["timeout", "maxTotalTimeout", "connectTimeout", "parallel"],
+        ["timeout", "maxTotalTimeout", "connectTimeout", "parallel", "legacyProtocol"],
         <>
           {text("timeout", "Tool call timeout (seconds, default 120)", { configKey: "timeout" })}
           {text("maxTotalTimeout", "Tool call ceiling, whatever its progress (seconds, default 900)", {
@@ -251,6 +251,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
           })}
           {text("connectTimeout", "Connect timeout (seconds, default 60)", { configKey: "connect_timeout" })}
           {check("parallel", "Tools may run in parallel", "supports_parallel_tool_calls")}
+          {check("legacyProtocol", "Hold to protocol 2025-11-25 (for tools that still ask mid-call)", "protocol")}
         </>,
       )}
 

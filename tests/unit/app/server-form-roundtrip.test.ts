@@ -35,6 +35,8 @@ const cases: [string, Record<string, unknown>][] = [
   ["max_total_timeout", { ...http, max_total_timeout: 600 }],
   ["supports_parallel_tool_calls: true", { ...http, supports_parallel_tool_calls: true }],
   ["supports_parallel_tool_calls: false", { ...http, supports_parallel_tool_calls: false }],
+  ["protocol: 2025-11-25", { ...http, protocol: "2025-11-25" }],
+  ["protocol: auto", { ...http, protocol: "auto" }],
   ["credentials: shared", { ...http, credentials: "shared" }],
   ["credentials: per_member", { ...http, credentials: "per_member" }],
   ["tools.include", { ...http, tools: { include: ["echo", "add"] } }],
