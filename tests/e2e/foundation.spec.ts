@@ -35,7 +35,7 @@ test.describe
       await servers.startAdding("broken");
       await page.getByLabel("URL").fill("ftp://nope");
       // Advanced settings are folded by topic: the timeouts open on a click.
-      await page.getByTestId("server-form").getByText("Timeouts", { exact: true }).click();
+      await page.getByTestId("server-form").getByText("Timeouts and protocol", { exact: true }).click();
       await page.getByLabel(/^Tool call timeout/).fill("soon");
       await page.getByRole("button", { name: "Add server" }).last().click();
       await expect(page.getByTestId("field-error-timeout")).toContainText("expected number");

@@ -242,7 +242,7 @@ export function ServerForm({ initial = EMPTY_FORM, serverId, original, isAdmin, 
         )}
 
       {section(
-        "Timeouts",
+        "Timeouts and protocol",
         ["timeout", "maxTotalTimeout", "connectTimeout", "parallel", "legacyProtocol"],
         <>
           {text("timeout", "Tool call timeout (seconds, default 120)", { configKey: "timeout" })}
