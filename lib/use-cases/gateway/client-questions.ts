@@ -111,10 +111,12 @@ export function clientRelayFor(mcp: Server, ctx: ServerContext, config: ServerCo
     };
   }
   if (capabilities?.sampling) {
-    // A request offering tools needs a client that declared `sampling.tools`; otherwise the host answers.
+    // A request offering tools needs a client that declared `sampling.tools`; otherwise the host
+    // answers. (A result with tool_use blocks is still a sampling result: the engine's type names
+    // only the plain shape, hence the cast.)
     relay.sample = (params, signal) =>
       params.tools?.length && !capabilities.sampling?.tools
-        ? undefined // (A result with tool_use blocks is still a sampling result: the engine's type names the plain shape.)
+        ? undefined
         : (ctx.mcpReq.requestSampling(params, options(signal)) as Promise<CreateMessageResult>);
   }
   return relay.elicit || relay.sample ? relay : null;
