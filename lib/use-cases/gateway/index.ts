@@ -7,7 +7,13 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { createMcpHandler, isLegacyRequest, type Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { getDb } from "../../../db/client";
 import { slugOf } from "../../auth/workspace";
 import { AppError } from "../../errors";
@@ -106,6 +112,11 @@ async function served(
 ): Promise<Response> {
   const posted = await postedBody(request, body);
   const options = { parsedBody: posted.parsed };
+  // Only a 2025-era client holds a session: a request for one this replica keeps goes straight to it,
+  // without the era check (several schema parses of the body per request, the gateway's hot path). A
+  // body naming a protocol version of its own (a 2026-07-28 envelope) still takes the check.
+  const held = heldSession(owner, request, posted.parsed);
+  if (held) return await held.transport.handleRequest(posted.request, options);
   if (await isLegacyRequest(posted.request, posted.parsed, { maxRequestBodySize: maxBodyBytes() }))
     return await legacyResponse(owner, build, posted.request, options);
   const refusal = toolSchema && (await paramHeaderRefusal(posted.parsed, request.headers, toolSchema));
@@ -115,6 +126,20 @@ async function served(
     posted.request,
     options,
   );
+}
+
+/** The open session a request names, when it is the owner's and the body carries no 2026-07-28 envelope. */
+function heldSession(owner: SessionOwner, request: Request, parsed: unknown) {
+  const sessionId = request.headers.get("mcp-session-id");
+  if (!sessionId || claimsProtocolVersion(parsed)) return null;
+  return findSession(sessionId, owner.userId, owner.endpoint);
+}
+
+// Whether a posted message (or any of a batch) names its protocol version in `_meta`, as a 2026-07-28 request does.
+function claimsProtocolVersion(parsed: unknown): boolean {
+  if (Array.isArray(parsed)) return parsed.some(claimsProtocolVersion);
+  const meta = (parsed as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**

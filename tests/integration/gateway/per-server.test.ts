@@ -9,7 +9,14 @@
  */
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  Client,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
@@ -265,6 +272,34 @@ describe("a workspace server through /mcp/<slug>/<server>", () => {
     const sessionId = session.headers.get("mcp-session-id");
     await session.text();
     expect(sessionId).toBeTruthy();
+    // A request naming the session is the session's (straight to it, without the era check), unless
+    // its body names a protocol version of its own: a 2026-07-28 request is served statelessly.
+    const raw = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${adminToken}`,
+      "mcp-session-id": sessionId!,
+    };
+    const inSession = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
+      method: "POST",
+      headers: { ...raw, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    expect(inSession.headers.get("mcp-session-id")).toBe(sessionId);
+    expect(await inSession.text()).toContain('"name":"echo"');
+    const envelope = {
+      [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
+      [CLIENT_INFO_META_KEY]: { name: "raw", version: "1" },
+      [CLIENT_CAPABILITIES_META_KEY]: {},
+    };
+    const modern = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
+      method: "POST",
+      headers: { ...raw, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: envelope } }),
+    });
+    expect(modern.status).toBe(200);
+    expect(modern.headers.get("mcp-session-id")).toBeNull();
+    expect(await modern.text()).toContain('"name":"echo"');
     const stolen = await fetch(`${base}/mcp/${acmeSlug}/sessions`, {
       method: "POST",
       headers: {
